@@ -1,0 +1,630 @@
+/* api.c - routes -> core calls; the only file that parses (cJSON) or writes JSON.
+ *
+ * Each route validates every input into a core struct first, so the core only
+ * ever sees valid values, then writes its answer with buf.c's writers.  Nothing
+ * a client sends may produce a 5xx: every failure is an sz_error with a field. */
+#include "api.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "error.h"
+#include "swizzle.h"
+
+#define SZ_VERSION "0.1.0"
+
+/* ---- query arguments --------------------------------------------------- */
+
+/* Refuse unknown and repeated keys: a typo like `bankbytes=8` must not be
+ * silently ignored while the page shows the default. */
+static int args_check(const struct api_request *req, const char *const *known,
+                      struct sz_error *err)
+{
+    for (int i = 0; i < req->nargs; i++) {
+        const char *k = req->args[i].key;
+        int found = 0;
+        for (const char *const *kn = known; *kn; kn++)
+            if (strcmp(*kn, k) == 0)
+                found = 1;
+        if (!found)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, k,
+                           "unknown query parameter (allowed: see README's API table)");
+        for (int j = 0; j < i; j++)
+            if (strcmp(req->args[j].key, k) == 0)
+                return sz_fail(err, SZ_INVALID_ARGUMENT, k,
+                               "query parameter given more than once");
+    }
+    return 0;
+}
+
+static const char *arg_get(const struct api_request *req, const char *key)
+{
+    for (int i = 0; i < req->nargs; i++)
+        if (strcmp(req->args[i].key, key) == 0)
+            return req->args[i].value;
+    return NULL;
+}
+
+/* Strict decimal: optional '-', 1..10 digits, nothing else (no spaces, '+',
+ * hex or fractions), value in [lo, hi].  Absent: *out = def, unless required. */
+static int arg_int(const struct api_request *req, const char *key, long lo, long hi,
+                   int required, long def, long *out, struct sz_error *err)
+{
+    const char *v = arg_get(req, key);
+    if (v == NULL) {
+        if (required)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, key,
+                           "required, an integer in %ld..%ld", lo, hi);
+        *out = def;
+        return 0;
+    }
+    const char *p = v + (v[0] == '-');
+    size_t nd = strspn(p, "0123456789");
+    if (nd == 0 || p[nd] != '\0' || nd > 10)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, key,
+                       "must be an integer in %ld..%ld", lo, hi);
+    long x = strtol(v, NULL, 10);
+    if (x < lo || x > hi)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, key,
+                       "must be in %ld..%ld, got %ld", lo, hi, x);
+    *out = x;
+    return 0;
+}
+
+static int arg_bool(const struct api_request *req, const char *key, int *out,
+                    struct sz_error *err)
+{
+    const char *v = arg_get(req, key);
+    if (v == NULL || strcmp(v, "0") == 0 || strcmp(v, "false") == 0) {
+        *out = 0;
+        return 0;
+    }
+    if (strcmp(v, "1") == 0 || strcmp(v, "true") == 0) {
+        *out = 1;
+        return 0;
+    }
+    return sz_fail(err, SZ_INVALID_ARGUMENT, key, "must be 0, 1, false or true");
+}
+
+/* ---- JSON bodies ------------------------------------------------------- */
+
+/* RFC 3629 UTF-8: cJSON passes bytes through unchecked, and a body that is not
+ * text must be refused before it can be echoed into an error message. */
+static int utf8_valid(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = s[i];
+        size_t len;
+        uint32_t cp;
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if ((c & 0xE0) == 0xC0) {
+            len = 2, cp = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            len = 3, cp = c & 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            len = 4, cp = c & 0x07;
+        } else {
+            return 0;
+        }
+        if (i + len > n)
+            return 0;
+        for (size_t k = 1; k < len; k++) {
+            if ((s[i + k] & 0xC0) != 0x80)
+                return 0;
+            cp = (cp << 6) | (s[i + k] & 0x3F);
+        }
+        /* overlong forms, surrogates and values past U+10FFFF are invalid */
+        if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
+            (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
+            (cp >= 0xD800 && cp <= 0xDFFF))
+            return 0;
+        i += len;
+    }
+    return 1;
+}
+
+/* cJSON reads numbers with strtod, so it takes "01", "1." and "+1", which RFC
+ * 8259 forbids.  Scan every number token of a body cJSON already accepted and
+ * check the grammar -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
+ * Returns the byte offset of the first bad number, or -1. */
+static long json_bad_number(const char *s, size_t n)
+{
+    int in_str = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_str = 0;
+            continue;
+        }
+        if (c == '"') {
+            in_str = 1;
+            continue;
+        }
+        if (c != '-' && c != '+' && c != '.' && (c < '0' || c > '9'))
+            continue;
+        size_t start = i, j = i;
+        if (s[j] == '-')
+            j++;
+        if (j < n && s[j] == '0')
+            j++;
+        else if (j < n && s[j] >= '1' && s[j] <= '9')
+            while (j < n && s[j] >= '0' && s[j] <= '9')
+                j++;
+        else
+            return (long)start;
+        if (j < n && s[j] == '.') {
+            size_t d = ++j;
+            while (j < n && s[j] >= '0' && s[j] <= '9')
+                j++;
+            if (j == d)
+                return (long)start;
+        }
+        if (j < n && (s[j] == 'e' || s[j] == 'E')) {
+            j++;
+            if (j < n && (s[j] == '+' || s[j] == '-'))
+                j++;
+            size_t d = j;
+            while (j < n && s[j] >= '0' && s[j] <= '9')
+                j++;
+            if (j == d)
+                return (long)start;
+        }
+        /* the token must end here: "01" stops after "0" with a digit next */
+        if (j < n && ((s[j] >= '0' && s[j] <= '9') || s[j] == '.' || s[j] == '+' ||
+                      s[j] == '-' || s[j] == 'e' || s[j] == 'E'))
+            return (long)start;
+        i = j - 1;
+    }
+    return -1;
+}
+
+/* Parse the body as exactly one JSON object (whitespace may follow, nothing else). */
+static int body_object(const struct api_request *req, cJSON **out,
+                       struct sz_error *err)
+{
+    const char *ct = req->content_type;
+    /* Browsers send cross-origin "simple" POSTs only as text/plain or forms;
+     * requiring application/json keeps other sites from driving the API. */
+    if (ct == NULL || strncmp(ct, "application/json", 16) != 0 ||
+        (ct[16] != '\0' && ct[16] != ';' && ct[16] != ' '))
+        return sz_fail(err, SZ_UNSUPPORTED_MEDIA, "Content-Type",
+                       "POST bodies must be sent as Content-Type: application/json");
+    if (req->body == NULL || req->body_len == 0)
+        return sz_fail(err, SZ_BAD_JSON, "body", "empty body: expected a JSON object");
+    if (!utf8_valid((const unsigned char *)req->body, req->body_len))
+        return sz_fail(err, SZ_BAD_JSON, "body", "body is not valid UTF-8");
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(req->body, req->body_len, &end, 0);
+    if (root == NULL) {
+        size_t at = end ? (size_t)(end - req->body) : 0;
+        return sz_fail(err, SZ_BAD_JSON, "body", "invalid JSON near byte %zu", at);
+    }
+    long bad = json_bad_number(req->body, req->body_len);
+    if (bad >= 0) {
+        cJSON_Delete(root);
+        return sz_fail(err, SZ_BAD_JSON, "body", "invalid JSON number at byte %ld", bad);
+    }
+    size_t at = (size_t)(end - req->body);
+    while (at < req->body_len && strchr(" \t\r\n", req->body[at]) && req->body[at])
+        at++;
+    if (at != req->body_len) {
+        cJSON_Delete(root);
+        return sz_fail(err, SZ_BAD_JSON, "body",
+                       "trailing data after the JSON value at byte %zu", at);
+    }
+    if (!cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "body", "must be a JSON object");
+    }
+    *out = root;
+    return 0;
+}
+
+/* Refuse unknown and duplicate members, for the same reason as args_check. */
+static int fields_check(const cJSON *obj, const char *const *known, struct sz_error *err)
+{
+    for (const cJSON *it = obj->child; it; it = it->next) {
+        int found = 0;
+        for (const char *const *kn = known; *kn; kn++)
+            if (strcmp(*kn, it->string) == 0)
+                found = 1;
+        if (!found)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, it->string, "unknown field");
+        for (const cJSON *p = obj->child; p != it; p = p->next)
+            if (strcmp(p->string, it->string) == 0)
+                return sz_fail(err, SZ_INVALID_ARGUMENT, it->string,
+                               "field given more than once");
+    }
+    return 0;
+}
+
+/* A JSON number that is an integer in [lo, hi] (1e2 is 100; 1.5 is refused). */
+static int num_int(const cJSON *v, const char *field, double lo, double hi,
+                   int64_t *out, struct sz_error *err)
+{
+    if (!cJSON_IsNumber(v))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, field,
+                       "must be an integer in %.0f..%.0f", lo, hi);
+    double d = v->valuedouble;
+    if (!isfinite(d) || d != floor(d))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, field,
+                       "must be an integer in %.0f..%.0f, got a fraction or non-finite number",
+                       lo, hi);
+    if (d < lo || d > hi)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, field,
+                       "must be in %.0f..%.0f, got %.0f", lo, hi, d);
+    *out = (int64_t)d;
+    return 0;
+}
+
+static int field_int(const cJSON *obj, const char *field, double lo, double hi,
+                     int64_t *out, struct sz_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, field);
+    if (v == NULL)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, field,
+                       "required, an integer in %.0f..%.0f", lo, hi);
+    return num_int(v, field, lo, hi, out, err);
+}
+
+/* ---- shared parameter blocks ------------------------------------------- */
+
+static int swz_from_args(const struct api_request *req, struct swz *z,
+                         struct sz_error *err)
+{
+    long b, m, s;
+    if (arg_int(req, "b", 0, 15, 1, 0, &b, err) < 0 ||
+        arg_int(req, "m", 0, 30, 1, 0, &m, err) < 0 ||
+        arg_int(req, "s", -30, 30, 1, 0, &s, err) < 0)
+        return -1;
+    return swz_init(z, (int)b, (int)m, (int)s, err);
+}
+
+static int geom_from_args(const struct api_request *req, const struct swz *z,
+                          struct swz_geom *g, struct sz_error *err)
+{
+    long bank_bytes, banks, rows;
+    int match = 0;
+    if (arg_int(req, "bank_bytes", 1, 32, 0, 4, &bank_bytes, err) < 0 ||
+        arg_int(req, "banks", 1, 128, 0, 32, &banks, err) < 0 ||
+        arg_int(req, "rows", 1, SWZ_MAX_CELLS, 0, 0, &rows, err) < 0 ||
+        arg_bool(req, "match_bank_row", &match, err) < 0)
+        return -1;
+    return swz_geom_init(g, z, (uint32_t)bank_bytes, (uint32_t)banks,
+                         (uint32_t)rows, match, err);
+}
+
+static void put_key(struct buf *out, const char *key)
+{
+    buf_json_str(out, key);
+    buf_putc(out, ':');
+}
+
+/* ---- routes -------------------------------------------------------------- */
+
+static int route_health(const struct api_request *req, struct buf *out,
+                        struct sz_error *err)
+{
+    static const char *const known[] = {NULL};
+    if (args_check(req, known, err) < 0)
+        return -1;
+    buf_puts(out, "{\"ok\":true,\"version\":\"" SZ_VERSION "\"}");
+    return 0;
+}
+
+static const struct preset {
+    const char *id, *label;
+    int b, m, s;
+} presets[] = {
+    {"none", "None", 0, 4, 3},
+    {"32B", "32B", 1, 4, 3},
+    {"64B", "64B", 2, 4, 3},
+    {"128B", "128B", 3, 4, 3},
+    {"128B-32Bunit", "128B, 32B unit", 2, 5, 2},
+};
+
+static int route_presets(const struct api_request *req, struct buf *out,
+                         struct sz_error *err)
+{
+    static const char *const known[] = {NULL};
+    if (args_check(req, known, err) < 0)
+        return -1;
+    buf_puts(out, "{\"presets\":[");
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
+        const struct preset *p = &presets[i];
+        buf_puts(out, i ? ",{" : "{");
+        put_key(out, "id");
+        buf_json_str(out, p->id);
+        buf_putc(out, ',');
+        put_key(out, "label");
+        buf_json_str(out, p->label);
+        buf_printf(out, ",\"b\":%d,\"m\":%d,\"s\":%d,\"name\":\"Swizzle<%d,%d,%d>\"}",
+                   p->b, p->m, p->s, p->b, p->m, p->s);
+    }
+    buf_puts(out, "]}");
+    return 0;
+}
+
+static void put_masks(struct buf *out, const struct swz *z)
+{
+    int abs_s = z->s < 0 ? -z->s : z->s;
+    int ylo = z->m + (z->s > 0 ? abs_s : 0);
+    int zlo = z->m + (z->s < 0 ? abs_s : 0);
+    buf_printf(out, "\"masks\":{\"yyy\":%u,\"zzz\":%u,\"yyy_lo\":%d,\"yyy_hi\":%d,"
+               "\"zzz_lo\":%d,\"zzz_hi\":%d,\"period_bytes\":%llu}",
+               z->yyy_msk, z->zzz_msk, ylo, ylo + z->b, zlo, zlo + z->b,
+               1ull << swz_period_bits(z));
+}
+
+static void put_params(struct buf *out, const struct swz *z, const struct swz_geom *g)
+{
+    buf_printf(out, "\"params\":{\"b\":%d,\"m\":%d,\"s\":%d,\"bank_bytes\":%u,"
+               "\"banks\":%u,\"rows\":%u,\"match_bank_row\":%s},"
+               "\"name\":\"Swizzle<%d,%d,%d>\"",
+               z->b, z->m, z->s, g->bank_bytes, g->banks, g->rows,
+               g->match_bank_row ? "true" : "false", z->b, z->m, z->s);
+}
+
+static int route_swizzle(const struct api_request *req, struct buf *out,
+                         struct sz_error *err)
+{
+    static const char *const known[] = {"b", "m", "s", "bank_bytes", "banks",
+                                        "rows", "match_bank_row", NULL};
+    struct swz z;
+    struct swz_geom g;
+    if (args_check(req, known, err) < 0 || swz_from_args(req, &z, err) < 0)
+        return -1;
+    /* The tile view draws (2^B)^2 cells: the same cell budget as the grid. */
+    if (z.b > 10)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "b",
+                       "a tile of 2^B x 2^B units is drawn cell by cell and must be "
+                       "at most 2^20 cells: B in 0..10 here, got %d", z.b);
+    if (geom_from_args(req, &z, &g, err) < 0)
+        return -1;
+    uint32_t tcells = g.tile * g.tile;
+    uint32_t *mem = malloc(((size_t)g.cells * 3 + (size_t)tcells * 2) * sizeof *mem);
+    if (mem == NULL)
+        return sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+    uint32_t *log_of = mem, *phys_of = mem + g.cells, *bank_of = mem + 2 * g.cells;
+    uint32_t *tlog = mem + 3 * (size_t)g.cells, *tphys = tlog + tcells;
+    swz_grid_maps(&z, &g, log_of, phys_of, bank_of);
+    swz_tile_maps(&z, tlog, tphys);
+
+    uint32_t bank_row = g.bank_bytes * g.banks;
+    uint64_t grid_bytes = (uint64_t)g.cells * g.unit_bytes;
+    uint64_t row_bytes = (uint64_t)g.cols * g.unit_bytes;
+    buf_putc(out, '{');
+    put_params(out, &z, &g);
+    buf_putc(out, ',');
+    put_masks(out, &z);
+    buf_printf(out, ",\"unit\":{\"bytes\":%u,\"banks_spanned\":%u,\"per_bank\":%u}",
+               g.unit_bytes, swz_unit_banks(&g), swz_units_per_bank(&g));
+    buf_printf(out, ",\"bank_row_bytes\":%u", bank_row);
+    buf_printf(out, ",\"tile\":{\"size\":%u,\"bytes\":%llu,\"log_of\":", g.tile,
+               (unsigned long long)tcells * g.unit_bytes);
+    buf_u32_array(out, tlog, tcells);
+    buf_puts(out, ",\"phys_of\":");
+    buf_u32_array(out, tphys, tcells);
+    buf_printf(out, "},\"grid\":{\"rows\":%u,\"cols\":%u,\"row_bytes\":%llu,"
+               "\"bytes\":%llu,\"tiles_per_row\":%u,\"tile_rows\":%u,\"log_of\":",
+               g.rows, g.cols, (unsigned long long)row_bytes,
+               (unsigned long long)grid_bytes, g.cols >= g.tile ? g.cols / g.tile : 1,
+               (g.rows + g.tile - 1) / g.tile);
+    buf_u32_array(out, log_of, g.cells);
+    buf_puts(out, ",\"phys_of\":");
+    buf_u32_array(out, phys_of, g.cells);
+    buf_puts(out, ",\"bank_of\":");
+    buf_u32_array(out, bank_of, g.cells);
+    buf_printf(out, "},\"banks_view\":{\"rows\":%llu,\"units_per_row\":%u,"
+               "\"rows_per_unit\":%u}}",
+               (unsigned long long)((grid_bytes + bank_row - 1) / bank_row),
+               g.unit_bytes <= bank_row ? bank_row / g.unit_bytes : 0,
+               g.unit_bytes > bank_row ? g.unit_bytes / bank_row : 0);
+    free(mem);
+    return 0;
+}
+
+/* "0b..." of the low `width` bits of v, most significant first. */
+static void put_bin(struct buf *out, uint32_t v, int width)
+{
+    char s[40];
+    int n = 0;
+    s[n++] = '"';
+    for (int i = width - 1; i >= 0; i--)
+        s[n++] = (char)('0' + ((v >> i) & 1));
+    s[n++] = '"';
+    buf_put(out, s, (size_t)n);
+}
+
+static void put_addr(struct buf *out, const char *key, uint32_t unit, uint32_t cols,
+                     uint32_t addr, int width)
+{
+    buf_printf(out, "\"%s\":{\"row\":%u,\"col\":%u,\"unit\":%u,\"addr\":%u,"
+               "\"hex\":\"0x%x\",\"bin\":", key, unit / cols, unit % cols, unit, addr, addr);
+    put_bin(out, addr, width);
+    buf_putc(out, '}');
+}
+
+static int route_inspect(const struct api_request *req, struct buf *out,
+                         struct sz_error *err)
+{
+    static const char *const known[] = {"b", "m", "s", "bank_bytes", "banks", "rows",
+                                        "match_bank_row", "row", "col", NULL};
+    struct swz z;
+    struct swz_geom g;
+    long row, col;
+    if (args_check(req, known, err) < 0 || swz_from_args(req, &z, err) < 0 ||
+        geom_from_args(req, &z, &g, err) < 0 ||
+        arg_int(req, "row", 0, (long)g.rows - 1, 1, 0, &row, err) < 0 ||
+        arg_int(req, "col", 0, (long)g.cols - 1, 1, 0, &col, err) < 0)
+        return -1;
+    uint32_t lunit = (uint32_t)row * g.cols + (uint32_t)col;
+    uint32_t laddr = lunit << z.m;
+    uint32_t paddr = swz_apply(&z, laddr);
+    uint32_t punit = paddr >> z.m;
+    /* Show every bit up to the higher of the swizzle's top and the grid's top. */
+    int width = swz_period_bits(&z);
+    uint64_t top = (uint64_t)g.cells << z.m;
+    while (width < 31 && ((uint64_t)1 << width) < top)
+        width++;
+    if (width < 1)
+        width = 1;
+    int abs_s = z.s < 0 ? -z.s : z.s;
+    int ylo = z.m + (z.s > 0 ? abs_s : 0), zlo = z.m + (z.s < 0 ? abs_s : 0);
+    uint32_t ones = g.tile - 1;
+    uint32_t yv = (laddr >> ylo) & ones, zv = (laddr >> zlo) & ones;
+    uint32_t first = swz_bank_of(paddr, g.bank_bytes, g.banks);
+    uint32_t nbanks = swz_unit_banks(&g);
+
+    buf_putc(out, '{');
+    put_params(out, &z, &g);
+    buf_putc(out, ',');
+    put_addr(out, "logical", lunit, g.cols, laddr, width);
+    buf_putc(out, ',');
+    put_addr(out, "physical", punit, g.cols, paddr, width);
+    buf_printf(out, ",\"bits\":%d,\"tile\":{\"row\":%u,\"col\":%u,\"row_in_tile\":%u,"
+               "\"col_in_tile\":%u,\"row_mod\":%u,\"slot\":%u}",
+               width, (uint32_t)row / g.tile, (uint32_t)col / g.tile,
+               (uint32_t)row % g.tile, (uint32_t)col % g.tile, (uint32_t)row & ones,
+               ((uint32_t)col % g.tile) ^ ((uint32_t)row & ones));
+    buf_printf(out, ",\"yyy\":{\"lo\":%d,\"hi\":%d,\"value\":%u},"
+               "\"zzz\":{\"lo\":%d,\"hi\":%d,\"value\":%u,\"swizzled\":%u}",
+               ylo, ylo + z.b, yv, zlo, zlo + z.b, zv, zv ^ yv);
+    buf_printf(out, ",\"banks\":{\"first\":%u,\"count\":%u,\"per_bank\":%u,\"list\":[",
+               first, nbanks, swz_units_per_bank(&g));
+    for (uint32_t i = 0; i < nbanks; i++)
+        buf_printf(out, i ? ",%u" : "%u", (first + i) % g.banks);
+    buf_puts(out, "]}}");
+    return 0;
+}
+
+static int route_apply(const struct api_request *req, struct buf *out,
+                       struct sz_error *err)
+{
+    static const char *const known_args[] = {NULL};
+    static const char *const known[] = {"b", "m", "s", "offsets", NULL};
+    cJSON *root = NULL;
+    if (args_check(req, known_args, err) < 0 || body_object(req, &root, err) < 0)
+        return -1;
+    int rc = -1;
+    int64_t b, m, s;
+    struct swz z;
+    uint32_t *offs = NULL;
+    const cJSON *arr;
+    if (fields_check(root, known, err) < 0 || field_int(root, "b", 0, 15, &b, err) < 0 ||
+        field_int(root, "m", 0, 30, &m, err) < 0 ||
+        field_int(root, "s", -30, 30, &s, err) < 0 ||
+        swz_init(&z, (int)b, (int)m, (int)s, err) < 0)
+        goto done;
+    arr = cJSON_GetObjectItemCaseSensitive(root, "offsets");
+    if (!cJSON_IsArray(arr)) {
+        sz_fail(err, SZ_INVALID_ARGUMENT, "offsets",
+                "required, an array of byte offsets in 0..2147483647");
+        goto done;
+    }
+    int n = cJSON_GetArraySize(arr);
+    if (n > API_MAX_OFFSETS) {
+        sz_fail(err, SZ_TOO_LARGE, "offsets", "at most %d offsets per request, got %d",
+                API_MAX_OFFSETS, n);
+        goto done;
+    }
+    offs = malloc(((size_t)n + 1) * sizeof *offs);
+    if (offs == NULL) {
+        sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+        goto done;
+    }
+    int i = 0;
+    for (const cJSON *it = arr->child; it; it = it->next, i++) {
+        int64_t v;
+        char field[32];
+        snprintf(field, sizeof field, "offsets[%d]", i);
+        if (num_int(it, field, 0, SWZ_OFFSET_LIMIT - 1.0, &v, err) < 0)
+            goto done;
+        offs[i] = swz_apply(&z, (uint32_t)v);
+    }
+    buf_puts(out, "{\"swizzled\":");
+    buf_u32_array(out, offs, (size_t)n);
+    buf_printf(out, ",\"name\":\"Swizzle<%d,%d,%d>\"}", z.b, z.m, z.s);
+    rc = 0;
+done:
+    free(offs);
+    cJSON_Delete(root);
+    return rc;
+}
+
+/* ---- dispatch ------------------------------------------------------------ */
+
+typedef int (*route_fn)(const struct api_request *, struct buf *, struct sz_error *);
+
+static const struct route {
+    const char *path;
+    const char *method;     /* GET routes also answer HEAD */
+    route_fn fn;
+} routes[] = {
+    {"/api/health", "GET", route_health},
+    {"/api/presets", "GET", route_presets},
+    {"/api/swizzle", "GET", route_swizzle},
+    {"/api/inspect", "GET", route_inspect},
+    {"/api/apply", "POST", route_apply},
+};
+
+void api_error_response(const struct sz_error *err, struct api_response *resp)
+{
+    struct buf b = {0};
+    buf_puts(&b, "{\"error\":{\"code\":");
+    buf_json_str(&b, sz_code_name(err->code));
+    buf_puts(&b, ",\"field\":");
+    buf_json_str(&b, err->field);
+    buf_puts(&b, ",\"message\":");
+    buf_json_str(&b, err->message);
+    buf_puts(&b, "}}");
+    resp->status = sz_code_status(err->code);
+    resp->body = buf_take(&b, &resp->len);
+    if (resp->body == NULL) {
+        resp->status = 500;
+        resp->len = 0;
+    }
+}
+
+void api_handle(const struct api_request *req, struct api_response *resp)
+{
+    struct sz_error err = {0};
+    struct buf out = {0};
+    const struct route *r = NULL;
+    for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++)
+        if (strcmp(routes[i].path, req->path) == 0)
+            r = &routes[i];
+    if (r == NULL) {
+        sz_fail(&err, SZ_NOT_FOUND, "path", "no such API route");
+        goto fail;
+    }
+    int head_ok = strcmp(r->method, "GET") == 0 && strcmp(req->method, "HEAD") == 0;
+    if (strcmp(r->method, req->method) != 0 && !head_ok) {
+        sz_fail(&err, SZ_METHOD_NOT_ALLOWED, "method", "%s answers %s only",
+                r->path, r->method);
+        goto fail;
+    }
+    if (r->fn(req, &out, &err) < 0)
+        goto fail;
+    resp->body = buf_take(&out, &resp->len);
+    if (resp->body == NULL) {
+        sz_fail(&err, SZ_INTERNAL, NULL, "out of memory");
+        goto fail;
+    }
+    resp->status = 200;
+    return;
+fail:
+    buf_free(&out);
+    api_error_response(&err, resp);
+}

@@ -1,0 +1,47 @@
+/* buf.h - a growable byte buffer with the few writers a JSON response needs:
+ * raw bytes, escaped strings and decimal integers (arrays of them written in one
+ * pass, because a million-cell map must not cost a node per integer).
+ * It knows nothing of JSON's structure; api.c does.  Must not print or exit:
+ * an allocation failure only sets `oom`, and every later write is a no-op. */
+#ifndef SZ_BUF_H
+#define SZ_BUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct buf {
+    char *p;
+    size_t len, cap;
+    int oom;
+};
+
+/* Append bytes / a NUL-terminated string / one char.  No-ops once oom. */
+void buf_put(struct buf *b, const void *s, size_t n);
+void buf_puts(struct buf *b, const char *s);
+void buf_putc(struct buf *b, char c);
+
+/* printf into the buffer (for short, rare pieces; use buf_i64 on hot paths). */
+void buf_printf(struct buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Decimal integers. */
+void buf_i64(struct buf *b, int64_t v);
+
+/* "[a,b,c]" of n unsigned integers. */
+void buf_u32_array(struct buf *b, const uint32_t *v, size_t n);
+
+/* A JSON string literal: quotes, escapes for '"', '\\' and control bytes.
+ * Bytes >= 0x80 pass through: callers hand it valid UTF-8. */
+void buf_json_str(struct buf *b, const char *s);
+
+/* Hand the bytes over (NUL-terminated, caller frees) and reset the buffer;
+ * NULL if an allocation failed at any point. */
+char *buf_take(struct buf *b, size_t *len);
+
+/* Free the bytes; the buffer is empty and usable again. */
+void buf_free(struct buf *b);
+
+#endif

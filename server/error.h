@@ -1,0 +1,45 @@
+/* error.h - the one error type of the C side: a code, the offending field, a message.
+ *
+ * Every public function that can fail takes a `struct sz_error *` as its last
+ * argument and returns 0 or -1.  This file maps codes to HTTP statuses; it
+ * knows nothing of HTTP otherwise and never prints or exits. */
+#ifndef SZ_ERROR_H
+#define SZ_ERROR_H
+
+enum sz_code {
+    SZ_OK = 0,
+    SZ_INVALID_ARGUMENT,    /* a value out of range, of the wrong type, missing */
+    SZ_BAD_JSON,            /* body is not one valid JSON document */
+    SZ_TOO_LARGE,           /* body, array or map over its limit */
+    SZ_NOT_FOUND,           /* no such route or file */
+    SZ_METHOD_NOT_ALLOWED,  /* route exists, method does not */
+    SZ_UNSUPPORTED_MEDIA,   /* POST without Content-Type: application/json */
+    SZ_MISDIRECTED,         /* Host header is not the loopback name we serve */
+    SZ_BUSY,                /* a measurement is already running */
+    SZ_GPU_UNAVAILABLE,     /* no tool, driver or device */
+    SZ_MEASURE_FAILED,      /* the measurement tool failed or timed out */
+    SZ_INTERNAL             /* out of memory and other server-side failures */
+};
+
+struct sz_error {
+    enum sz_code code;
+    char field[32];         /* "" when the error is not about one field */
+    char message[160];
+};
+
+/* Fill `err` (if not NULL) and return -1, so callers can `return sz_fail(...)`.
+ * `field` may be NULL.  The message is printf-formatted and truncated to fit. */
+int sz_fail(struct sz_error *err, enum sz_code code, const char *field,
+            const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* The wire name of a code ("invalid_argument", ...); never NULL. */
+const char *sz_code_name(enum sz_code code);
+
+/* The HTTP status a code is answered with (400, 404, ...; 500 only for SZ_INTERNAL). */
+int sz_code_status(enum sz_code code);
+
+#endif

@@ -1,0 +1,467 @@
+/* http.c - libmicrohttpd daemon: Host check, limits, headers, static files,
+ * and handing /api/ requests to api.c.
+ *
+ * The only file that includes microhttpd.h.  It must not parse or write JSON
+ * bodies (api.c does) and must never serve a byte from outside static_dir. */
+#define _GNU_SOURCE 1   /* O_CLOEXEC, realpath under -std=c11 */
+#include "http.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "api.h"
+#include "buf.h"
+
+/* Limits, each sized for a local tool that a classroom may hit at once:
+ * - connections: a classroom of ~50 browsers, each with ~6 parallel
+ *   connections, plus a load test of 256: 1024 leaves headroom while bounding
+ *   file descriptors well below the usual 1024*N ulimit.
+ * - idle timeout: a slow or stalled client loses its connection after 10 s, so
+ *   it cannot hold a worker; every real request here completes in milliseconds
+ *   (measurement, the slowest, has its own child timeout in measure.c).
+ * - query arguments: the widest route takes 9; 32 refuses floods early.
+ * - path: static paths here are short; 1024 bytes refuses absurd ones. */
+#define HTTP_MAX_CONNECTIONS 1024
+#define HTTP_IDLE_TIMEOUT_S 10
+#define HTTP_MAX_ARGS 32
+#define HTTP_MAX_PATH 1024
+
+struct http_server {
+    struct MHD_Daemon *daemon;
+    char static_root[PATH_MAX];     /* realpath of static_dir, no trailing '/' */
+    char bind_text[INET6_ADDRSTRLEN + 2];   /* as it appears in a Host header */
+    uint16_t port;
+    int loopback, wildcard;
+};
+
+/* Per-request state: the body as it arrives, and whether it overflowed. */
+struct req_ctx {
+    struct buf body;
+    int too_large;
+};
+
+/* ---- headers ------------------------------------------------------------- */
+
+/* No inline script or style anywhere: the page is ES modules and a stylesheet.
+ * blob:/data: images are for PNG/SVG export; nothing may frame the page. */
+static const char csp[] =
+    "default-src 'self'; script-src 'self'; style-src 'self'; "
+    "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; "
+    "base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+
+static void add_security_headers(struct MHD_Response *r, const char *cache)
+{
+    MHD_add_response_header(r, "Content-Security-Policy", csp);
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+    MHD_add_response_header(r, "X-Frame-Options", "DENY");
+    MHD_add_response_header(r, "Cross-Origin-Resource-Policy", "same-origin");
+    MHD_add_response_header(r, "Cache-Control", cache);
+}
+
+static enum MHD_Result queue_json(struct MHD_Connection *c, int status, char *body,
+                                  size_t len)
+{
+    struct MHD_Response *r;
+    if (body == NULL) {
+        static const char oom[] = "{\"error\":{\"code\":\"internal\",\"field\":\"\","
+                                  "\"message\":\"out of memory\"}}";
+        r = MHD_create_response_from_buffer(sizeof oom - 1, (void *)oom,
+                                            MHD_RESPMEM_PERSISTENT);
+        status = 500;
+    } else {
+        /* MUST_FREE hands our malloc'd body over without a copy: a million-cell
+         * map is megabytes, and copying it would double the work per request. */
+        r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+    }
+    if (r == NULL) {
+        free(body);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", "application/json; charset=utf-8");
+    /* API answers depend on the query only, but are cheap and the server may be
+     * rebuilt under the page: never cache them. */
+    add_security_headers(r, "no-store");
+    enum MHD_Result ok = MHD_queue_response(c, (unsigned)status, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
+static enum MHD_Result queue_error(struct MHD_Connection *c, enum sz_code code,
+                                   const char *field, const char *msg)
+{
+    struct sz_error err;
+    struct api_response resp = {0};
+    sz_fail(&err, code, field, "%s", msg);
+    api_error_response(&err, &resp);
+    return queue_json(c, resp.status, resp.body, resp.len);
+}
+
+/* ---- Host check ------------------------------------------------------------ */
+
+/* A page on another site can make the browser talk to 127.0.0.1 under its own
+ * hostname (DNS rebinding).  Refusing every Host but the loopback names and
+ * the bound address closes that door: such a page always sends its own name. */
+static int host_allowed(const struct http_server *s, const char *host)
+{
+    if (host == NULL || *host == '\0')
+        return 0;
+    char name[300];
+    size_t n = strlen(host);
+    if (n >= sizeof name)
+        return 0;
+    memcpy(name, host, n + 1);
+    /* split off ":port"; an IPv6 literal keeps its brackets */
+    char *colon = strrchr(name, ':');
+    char *bracket = strrchr(name, ']');
+    if (colon && (!bracket || colon > bracket)) {
+        *colon = '\0';
+        const char *p = colon + 1;
+        if (*p == '\0' || strspn(p, "0123456789") != strlen(p) || strlen(p) > 5 ||
+            atoi(p) != s->port)
+            return 0;
+    }
+    if (strcmp(name, "localhost") == 0 || strcmp(name, "127.0.0.1") == 0 ||
+        strcmp(name, "[::1]") == 0 || strcmp(name, s->bind_text) == 0)
+        return 1;
+    if (s->wildcard) {
+        /* Bound to every interface: any IP literal is a direct peer, never a
+         * rebound name, so it may stay; names still may not. */
+        struct in6_addr a6;
+        struct in_addr a4;
+        size_t len = strlen(name);
+        if (inet_pton(AF_INET, name, &a4) == 1)
+            return 1;
+        if (len > 2 && name[0] == '[' && name[len - 1] == ']') {
+            name[len - 1] = '\0';
+            return inet_pton(AF_INET6, name + 1, &a6) == 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- static files ---------------------------------------------------------- */
+
+static const char *content_type(const char *path)
+{
+    static const struct {
+        const char *ext, *type;
+    } types[] = {
+        {".html", "text/html; charset=utf-8"},
+        {".js", "text/javascript; charset=utf-8"},
+        {".mjs", "text/javascript; charset=utf-8"},
+        {".css", "text/css; charset=utf-8"},
+        {".json", "application/json; charset=utf-8"},
+        {".svg", "image/svg+xml"},
+        {".png", "image/png"},
+        {".ico", "image/x-icon"},
+        {".txt", "text/plain; charset=utf-8"},
+        {".md", "text/plain; charset=utf-8"},
+        {".woff2", "font/woff2"},
+    };
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    if (dot && (!slash || dot > slash))
+        for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+            if (strcmp(dot, types[i].ext) == 0)
+                return types[i].type;
+    return "application/octet-stream";
+}
+
+/* The URL path was decoded exactly once (by unescape() below).  Refuse what
+ * could climb out or name something odd: any segment starting with '.' (covers
+ * "..", "." and dotfiles), backslashes, control bytes (decoded %00 included),
+ * empty segments.  A trailing '/' means that directory's index.html. */
+static int path_safe(const char *p)
+{
+    if (p[0] != '/' || strlen(p) > HTTP_MAX_PATH)
+        return 0;
+    for (const char *q = p; *q; q++) {
+        unsigned char ch = (unsigned char)*q;
+        if (ch < 0x20 || ch == 0x7F || ch == '\\')
+            return 0;
+        if (ch == '/' && (q[1] == '.' || (q[1] == '/')))
+            return 0;
+    }
+    return 1;
+}
+
+static enum MHD_Result serve_static(struct http_server *s, struct MHD_Connection *c,
+                                    const char *url, const char *method)
+{
+    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+        return queue_error(c, SZ_METHOD_NOT_ALLOWED, "method",
+                           "static files answer GET and HEAD only");
+    if (!path_safe(url))
+        return queue_error(c, SZ_NOT_FOUND, "path", "no such file");
+    char rel[HTTP_MAX_PATH + 16];
+    snprintf(rel, sizeof rel, "%s%s", url,
+             url[strlen(url) - 1] == '/' ? "index.html" : "");
+    char full[PATH_MAX], real[PATH_MAX];
+    if (snprintf(full, sizeof full, "%s%s", s->static_root, rel) >= (int)sizeof full)
+        return queue_error(c, SZ_NOT_FOUND, "path", "no such file");
+    /* realpath resolves symlinks: a link that points outside static/ ends up
+     * outside static_root and is refused like a "..". */
+    if (realpath(full, real) == NULL)
+        return queue_error(c, SZ_NOT_FOUND, "path", "no such file");
+    size_t rl = strlen(s->static_root);
+    if (strncmp(real, s->static_root, rl) != 0 || real[rl] != '/')
+        return queue_error(c, SZ_NOT_FOUND, "path", "no such file");
+    int fd = open(real, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return queue_error(c, SZ_NOT_FOUND, "path", "no such file");
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);  /* directories are never listed */
+        return queue_error(c, SZ_NOT_FOUND, "path", "no such file");
+    }
+    /* from_fd lets MHD sendfile() the file: no copy through user space. */
+    struct MHD_Response *r = MHD_create_response_from_fd((size_t)st.st_size, fd);
+    if (r == NULL) {
+        close(fd);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", content_type(real));
+    /* The page is edited while the server runs: always revalidate. */
+    add_security_headers(r, "no-cache");
+    enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
+/* ---- the API ---------------------------------------------------------------- */
+
+struct arg_collect {
+    struct api_arg args[HTTP_MAX_ARGS];
+    int n, overflow, bad;
+};
+
+static enum MHD_Result collect_arg(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   size_t key_size, const char *value, size_t value_size)
+{
+    (void)kind;
+    struct arg_collect *ac = cls;
+    /* A decoded NUL would silently cut a key or value short: refuse it. */
+    if (strlen(key) != key_size || (value && strlen(value) != value_size))
+        ac->bad = 1;
+    if (ac->n == HTTP_MAX_ARGS) {
+        ac->overflow = 1;
+        return MHD_NO;
+    }
+    ac->args[ac->n].key = key;
+    ac->args[ac->n].value = value ? value : "";
+    ac->n++;
+    return MHD_YES;
+}
+
+static enum MHD_Result serve_api(struct MHD_Connection *c, const char *url,
+                                 const char *method, struct req_ctx *ctx)
+{
+    struct arg_collect ac = {0};
+    MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, collect_arg, &ac);
+    if (ac.overflow)
+        return queue_error(c, SZ_TOO_LARGE, "query", "too many query parameters");
+    if (ac.bad)
+        return queue_error(c, SZ_INVALID_ARGUMENT, "query",
+                           "query parameters may not contain NUL bytes");
+    struct api_request req = {
+        .method = method,
+        .path = url,
+        .args = ac.args,
+        .nargs = ac.n,
+        .content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                    MHD_HTTP_HEADER_CONTENT_TYPE),
+        .body = ctx->body.p,
+        .body_len = ctx->body.len,
+    };
+    struct api_response resp = {0};
+    api_handle(&req, &resp);
+    return queue_json(c, resp.status, resp.body, resp.len);
+}
+
+/* ---- the handler ------------------------------------------------------------ */
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
+                              const char *method, const char *version,
+                              const char *upload_data, size_t *upload_data_size,
+                              void **con_cls)
+{
+    (void)version;
+    struct http_server *s = cls;
+    struct req_ctx *ctx = *con_cls;
+    if (ctx == NULL) {
+        /* First call: headers only.  Refuse early what needs no body. */
+        ctx = calloc(1, sizeof *ctx);
+        if (ctx == NULL)
+            return MHD_NO;
+        *con_cls = ctx;
+        const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                       MHD_HTTP_HEADER_HOST);
+        if (!host_allowed(s, host))
+            return queue_error(c, SZ_MISDIRECTED, "Host",
+                               "this server answers only to localhost, 127.0.0.1 "
+                               "or [::1] (and the address it is bound to)");
+        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                     MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cl && strtoull(cl, NULL, 10) > API_MAX_BODY)
+            return queue_error(c, SZ_TOO_LARGE, "body",
+                               "request bodies are limited to 2 MiB");
+        return MHD_YES;
+    }
+    if (*upload_data_size != 0) {
+        /* Chunked bodies have no Content-Length: count as they arrive. */
+        if (!ctx->too_large) {
+            if (ctx->body.len + *upload_data_size > API_MAX_BODY) {
+                ctx->too_large = 1;
+                buf_free(&ctx->body);
+            } else {
+                buf_put(&ctx->body, upload_data, *upload_data_size);
+            }
+        }
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
+    if (ctx->too_large)
+        return queue_error(c, SZ_TOO_LARGE, "body", "request bodies are limited to 2 MiB");
+    if (ctx->body.oom)
+        return queue_error(c, SZ_INTERNAL, NULL, "out of memory");
+    if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0)
+        return serve_api(c, url, method, ctx);
+    return serve_static(s, c, url, method);
+}
+
+static void request_done(void *cls, struct MHD_Connection *c, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    (void)cls, (void)c, (void)toe;
+    struct req_ctx *ctx = *con_cls;
+    if (ctx) {
+        buf_free(&ctx->body);
+        free(ctx);
+        *con_cls = NULL;
+    }
+}
+
+static int hexval(char ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
+    return -1;
+}
+
+/* Decode %HH once, in place, for the path and every query argument.  A decoded
+ * control byte becomes 0x7F so that path_safe and the integer parsers refuse it
+ * rather than a NUL silently truncating the string. */
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+    (void)cls, (void)c;
+    char *w = s;
+    for (const char *r = s; *r; r++) {
+        int hi, lo;
+        if (r[0] == '%' && (hi = hexval(r[1])) >= 0 && (lo = hexval(r[2])) >= 0) {
+            unsigned char ch = (unsigned char)(hi * 16 + lo);
+            *w++ = (ch < 0x20 || ch == 0x7F) ? (char)0x7F : (char)ch;
+            r += 2;
+        } else {
+            *w++ = *r;
+        }
+    }
+    *w = '\0';
+    return (size_t)(w - s);
+}
+
+/* ---- start / stop ------------------------------------------------------------ */
+
+int http_start(const struct http_config *cfg, struct http_server **out,
+               struct sz_error *err)
+{
+    struct http_server *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+    const char *dir = cfg->static_dir ? cfg->static_dir : "static";
+    struct stat st;
+    if (realpath(dir, s->static_root) == NULL || stat(s->static_root, &st) != 0 ||
+        !S_ISDIR(st.st_mode)) {
+        free(s);
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "static",
+                       "static directory '%s' is not a readable directory", dir);
+    }
+    const char *bind = cfg->bind ? cfg->bind : "127.0.0.1";
+    struct sockaddr_in a4 = {0};
+    struct sockaddr_in6 a6 = {0};
+    struct sockaddr *sa;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO;
+    if (inet_pton(AF_INET, bind, &a4.sin_addr) == 1) {
+        a4.sin_family = AF_INET;
+        a4.sin_port = htons(cfg->port);
+        sa = (struct sockaddr *)&a4;
+        s->loopback = (ntohl(a4.sin_addr.s_addr) >> 24) == 127;
+        s->wildcard = a4.sin_addr.s_addr == htonl(INADDR_ANY);
+        snprintf(s->bind_text, sizeof s->bind_text, "%s", bind);
+    } else if (inet_pton(AF_INET6, bind, &a6.sin6_addr) == 1) {
+        a6.sin6_family = AF_INET6;
+        a6.sin6_port = htons(cfg->port);
+        sa = (struct sockaddr *)&a6;
+        flags |= MHD_USE_IPv6;
+        s->loopback = IN6_IS_ADDR_LOOPBACK(&a6.sin6_addr);
+        s->wildcard = IN6_IS_ADDR_UNSPECIFIED(&a6.sin6_addr);
+        snprintf(s->bind_text, sizeof s->bind_text, "[%s]", bind);
+    } else {
+        free(s);
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "bind",
+                       "'%s' is not a numeric IPv4 or IPv6 address", bind);
+    }
+    unsigned threads = cfg->threads;
+    if (threads == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n > 0 && n < 64 ? (unsigned)n : 4;
+    }
+    /* A pool of epoll threads, one per core: each request is short and CPU
+     * bound, so more threads than cores would only add switching. */
+    s->daemon = MHD_start_daemon(
+        flags, cfg->port, NULL, NULL, handle, s,
+        MHD_OPTION_SOCK_ADDR, sa,
+        MHD_OPTION_THREAD_POOL_SIZE, threads,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CONNECTIONS,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_TIMEOUT_S,
+        MHD_OPTION_NOTIFY_COMPLETED, request_done, s,
+        MHD_OPTION_UNESCAPE_CALLBACK, unescape, s,
+        MHD_OPTION_END);
+    if (s->daemon == NULL) {
+        free(s);
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "port",
+                       "cannot listen on %s port %u (in use, or not permitted)",
+                       bind, (unsigned)cfg->port);
+    }
+    const union MHD_DaemonInfo *info =
+        MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    s->port = info ? info->port : cfg->port;
+    *out = s;
+    return 0;
+}
+
+uint16_t http_port(const struct http_server *srv) { return srv->port; }
+
+int http_is_loopback(const struct http_server *srv) { return srv->loopback; }
+
+void http_stop(struct http_server *srv)
+{
+    if (srv == NULL)
+        return;
+    MHD_stop_daemon(srv->daemon);
+    free(srv);
+}

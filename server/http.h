@@ -1,0 +1,37 @@
+/* http.h - the HTTP daemon: routing between the API and static files, request
+ * limits, the Host check and the security headers.
+ *
+ * The only module that touches libmicrohttpd.  It never computes the model
+ * and never exits the process: http_start fails with an sz_error instead. */
+#ifndef SZ_HTTP_H
+#define SZ_HTTP_H
+
+#include <stdint.h>
+
+#include "error.h"
+
+struct http_config {
+    const char *bind;        /* numeric IPv4 or IPv6 address; NULL = 127.0.0.1 */
+    uint16_t port;           /* 0 = an ephemeral port (see http_port) */
+    const char *static_dir;  /* the only directory files are served from */
+    unsigned threads;        /* worker threads; 0 = one per online CPU */
+};
+
+struct http_server;
+
+/* Start serving in background threads.  Fails (and starts nothing) when the
+ * address does not parse, the port cannot be bound or static_dir is not a
+ * readable directory.  Thread-safe to call once per server. */
+int http_start(const struct http_config *cfg, struct http_server **out,
+               struct sz_error *err);
+
+/* The port actually bound (resolves port 0). */
+uint16_t http_port(const struct http_server *srv);
+
+/* True when the bound address is a loopback address. */
+int http_is_loopback(const struct http_server *srv);
+
+/* Stop accepting, finish in-flight responses, free everything.  NULL is a no-op. */
+void http_stop(struct http_server *srv);
+
+#endif

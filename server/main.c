@@ -1,0 +1,109 @@
+/* main.c - command line, signals, start and stop.  The only file that may exit
+ * the process or print to the terminal; everything else reports sz_errors. */
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "http.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: swizzlescope [--port N] [--bind ADDR] [--static DIR]\n"
+          "\n"
+          "Serves the swizzlescope page and JSON API.\n"
+          "  --port N       TCP port, 0..65535 (default 8080; 0 picks a free one)\n"
+          "  --bind ADDR    numeric IPv4/IPv6 address to listen on (default 127.0.0.1);\n"
+          "                 anything but loopback exposes the server to the network\n"
+          "  --static DIR   directory of the page's files (default ./static)\n"
+          "  --help         this text\n",
+          f);
+}
+
+static int parse_port(const char *s, unsigned *out)
+{
+    if (s == NULL || *s == '\0' || strspn(s, "0123456789") != strlen(s) || strlen(s) > 5)
+        return -1;
+    unsigned long v = strtoul(s, NULL, 10);
+    if (v > 65535)
+        return -1;
+    *out = (unsigned)v;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct http_config cfg = {.bind = "127.0.0.1", .port = 8080, .static_dir = "static"};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(a, "--port") == 0) {
+            unsigned p;
+            if (parse_port(v, &p) < 0) {
+                fprintf(stderr, "swizzlescope: --port needs a number in 0..65535\n");
+                return 2;
+            }
+            cfg.port = (uint16_t)p;
+            i++;
+        } else if (strcmp(a, "--bind") == 0 && v) {
+            cfg.bind = v;
+            i++;
+        } else if (strcmp(a, "--static") == 0 && v) {
+            cfg.static_dir = v;
+            i++;
+        } else {
+            fprintf(stderr, "swizzlescope: unknown or incomplete option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+
+    /* Block the stop signals before the daemon's threads start so that they
+     * inherit the mask and only this thread, in sigsuspend, receives them. */
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigprocmask(SIG_BLOCK, &block, &old);
+
+    struct http_server *srv;
+    struct sz_error err;
+    if (http_start(&cfg, &srv, &err) < 0) {
+        fprintf(stderr, "swizzlescope: %s\n", err.message);
+        return 1;
+    }
+    if (!http_is_loopback(srv))
+        fprintf(stderr, "swizzlescope: WARNING: listening on %s, not loopback: "
+                "anyone who can reach this address can use the API\n", cfg.bind);
+    const char *host = strchr(cfg.bind, ':') ? NULL : cfg.bind;
+    if (host)
+        printf("swizzlescope serving http://%s:%u/\n", host, (unsigned)http_port(srv));
+    else
+        printf("swizzlescope serving http://[%s]:%u/\n", cfg.bind, (unsigned)http_port(srv));
+    fflush(stdout);
+
+    while (!stop_requested)
+        sigsuspend(&old);
+    http_stop(srv);
+    printf("swizzlescope stopped\n");
+    return 0;
+}

@@ -1,0 +1,156 @@
+/* swizzle.c - validation of Swizzle<B,M,S> and of the grid it is drawn on, and
+ * the tile / grid / bank maps.  Pure: no I/O, no allocation, callers own the
+ * buffers; the per-offset formula itself is the inline in swizzle.h. */
+#include "swizzle.h"
+
+static int is_pow2(uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
+
+int swz_init(struct swz *z, int b, int m, int s, struct sz_error *err)
+{
+    /* Field ranges first, so the message names the one field that is wrong;
+     * then the joint rules, which name the field a user most likely changed. */
+    if (b < 0 || b > 15)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "b",
+                       "BBits must be in 0..15, got %d", b);
+    if (m < 0 || m > 30)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "m",
+                       "MBase must be in 0..30, got %d", m);
+    if (s < -30 || s > 30)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "s",
+                       "SShift must be in -30..30, got %d", s);
+    int abs_s = s < 0 ? -s : s;
+    if (abs_s < b)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "s",
+                       "|SShift| must be >= BBits (%d), got %d: the YYY and ZZZ "
+                       "fields would overlap", b, s);
+    if (m + abs_s + b > 31)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "m",
+                       "MBase + |SShift| + BBits must be <= 31 (offsets are below "
+                       "2^31), got %d + %d + %d = %d", m, abs_s, b, m + abs_s + b);
+    uint32_t ones = (1u << b) - 1;
+    z->b = b;
+    z->m = m;
+    z->s = s;
+    z->yyy_msk = ones << (m + (s > 0 ? s : 0));
+    z->zzz_msk = ones << (m - (s < 0 ? s : 0));
+    return 0;
+}
+
+int swz_period_bits(const struct swz *z)
+{
+    if (z->b == 0)
+        return z->m;
+    int abs_s = z->s < 0 ? -z->s : z->s;
+    /* The higher of the two fields ends at M + |S| + B.  Both fields must lie
+     * inside one aligned block for apply to permute that block onto itself. */
+    return z->m + abs_s + z->b;
+}
+
+int swz_geom_init(struct swz_geom *g, const struct swz *z, uint32_t bank_bytes,
+                  uint32_t banks, uint32_t rows, int match_bank_row,
+                  struct sz_error *err)
+{
+    if (!is_pow2(bank_bytes) || bank_bytes > 32)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "bank_bytes",
+                       "bytes per bank must be a power of two in 1..32, got %u",
+                       bank_bytes);
+    if (!is_pow2(banks) || banks > 128)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "banks",
+                       "number of banks must be a power of two in 1..128, got %u",
+                       banks);
+    uint32_t unit = 1u << z->m;
+    uint32_t bank_row = bank_bytes * banks;
+    int abs_s = z->s < 0 ? -z->s : z->s;
+    uint32_t cols;
+    if (match_bank_row) {
+        if (unit > bank_row)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "match_bank_row",
+                           "a unit of 2^M = %u bytes is wider than the bank row "
+                           "(%u bytes): lower M or widen the banks", unit, bank_row);
+        cols = bank_row / unit;
+    } else {
+        if (abs_s > 20)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "s",
+                           "a grid row of 2^|S| units must be at most 2^20 cells: "
+                           "|S| in 0..20, got %d", z->s);
+        cols = 1u << abs_s;
+    }
+    if (rows == 0)
+        rows = 1u << z->b;
+    if (rows > SWZ_MAX_CELLS || (uint64_t)rows * cols > SWZ_MAX_CELLS)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "rows",
+                       "a map is at most %u cells; %u rows x %u units is too many: "
+                       "rows in 1..%u", SWZ_MAX_CELLS, rows, cols, SWZ_MAX_CELLS / cols);
+    uint64_t row_bytes = (uint64_t)cols * unit;
+    uint64_t bytes = row_bytes * rows;
+    if (bytes > SWZ_OFFSET_LIMIT)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "rows",
+                       "the grid is %llu bytes; offsets end at 2^31: use fewer rows "
+                       "or a smaller M", (unsigned long long)bytes);
+    uint64_t period = (uint64_t)1 << swz_period_bits(z);
+    if (bytes % period != 0) {
+        uint64_t step = period > row_bytes ? period / row_bytes : 1;
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "rows",
+                       "the swizzle permutes blocks of %llu bytes and a grid row is "
+                       "%llu bytes, so rows must be a multiple of %llu, got %u",
+                       (unsigned long long)period, (unsigned long long)row_bytes,
+                       (unsigned long long)step, rows);
+    }
+    g->bank_bytes = bank_bytes;
+    g->banks = banks;
+    g->unit_bytes = unit;
+    g->rows = rows;
+    g->cols = cols;
+    g->cells = rows * cols;
+    g->tile = 1u << z->b;
+    g->match_bank_row = match_bank_row;
+    return 0;
+}
+
+uint32_t swz_unit_banks(const struct swz_geom *g)
+{
+    if (g->unit_bytes <= g->bank_bytes)
+        return 1;
+    uint32_t n = g->unit_bytes / g->bank_bytes;
+    return n < g->banks ? n : g->banks;
+}
+
+uint32_t swz_units_per_bank(const struct swz_geom *g)
+{
+    return g->unit_bytes < g->bank_bytes ? g->bank_bytes / g->unit_bytes : 1;
+}
+
+void swz_grid_maps(const struct swz *z, const struct swz_geom *g, uint32_t *log_of,
+                   uint32_t *phys_of, uint32_t *bank_of)
+{
+    /* Units are aligned and the swizzle moves only bits >= M, so a unit maps to
+     * a whole unit: p = apply(l * unit) / unit. */
+    for (uint32_t l = 0; l < g->cells; l++) {
+        uint32_t p = swz_apply(z, l << z->m) >> z->m;
+        if (log_of)
+            log_of[p] = l;
+        if (phys_of)
+            phys_of[l] = p;
+    }
+    if (bank_of)
+        for (uint32_t p = 0; p < g->cells; p++)
+            bank_of[p] = swz_bank_of(p << z->m, g->bank_bytes, g->banks);
+}
+
+void swz_tile_maps(const struct swz *z, uint32_t *log_of, uint32_t *phys_of)
+{
+    uint32_t t = 1u << z->b;
+    int row_shift = z->s < 0 ? -z->s : z->s;    /* a swizzle row is 2^|S| units */
+    uint32_t col_mask = (1u << row_shift) - 1;
+    for (uint32_t r = 0; r < t; r++) {
+        for (uint32_t c = 0; c < t; c++) {
+            uint32_t u = (r << row_shift) | c;
+            uint32_t p = swz_apply(z, u << z->m) >> z->m;
+            uint32_t pos = (p >> row_shift) * t + (p & col_mask);
+            if (log_of)
+                log_of[pos] = r * t + c;
+            if (phys_of)
+                phys_of[r * t + c] = pos;
+        }
+    }
+}

@@ -1,0 +1,40 @@
+#!/bin/sh
+# run_all.sh - run every test suite given on the command line, then the
+# browser test; print each suite's own summary and, last, the total as
+# "N passed, N failed".  Exits non-zero if anything failed or did not run.
+set -u
+passed=0
+failed=0
+tally() {   # $1 = suite name, $2 = its output file, $3 = its exit status
+    line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$2" | tail -n 1)
+    if [ -z "$line" ]; then
+        echo "$1: no summary line (exit $3): counted as 1 failure"
+        failed=$((failed + 1))
+        return
+    fi
+    p=$(echo "$line" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+')
+    f=$(echo "$line" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+')
+    passed=$((passed + p))
+    failed=$((failed + f))
+    if [ "$3" -ne 0 ] && [ "$f" -eq 0 ]; then
+        echo "$1: exited $3 with no failed check: counted as 1 failure"
+        failed=$((failed + 1))
+    fi
+}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+for t in "$@"; do
+    name=$(basename "$t")
+    "$t" >"$out/$name" 2>&1
+    rc=$?
+    cat "$out/$name"
+    tally "$name" "$out/$name" "$rc"
+done
+if [ -f tests/browser/run.sh ]; then
+    sh tests/browser/run.sh >"$out/browser" 2>&1
+    rc=$?
+    cat "$out/browser"
+    tally browser "$out/browser" "$rc"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,310 @@
+/* test_swizzle.c - the swizzle core against hand-derived values, a second
+ * bit-by-bit implementation over the whole small parameter space, its algebraic
+ * properties, every rejected combination, and the grid / tile / bank maps. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../server/swizzle.h"
+#include "check.h"
+
+/* The oracle: CuTe's definition read bit by bit, sharing no code with the
+ * mask-and-shift formula.  For i in 0..B-1, the source bit M + max(0,S) + i is
+ * XORed into the target bit M - min(0,S) + i. */
+static uint32_t brute_apply(int b, int m, int s, uint32_t o)
+{
+    uint32_t out = o;
+    for (int i = 0; i < b; i++) {
+        int src = m + (s > 0 ? s : 0) + i;
+        int dst = m - (s < 0 ? s : 0) + i;
+        out ^= ((o >> src) & 1u) << dst;
+    }
+    return out;
+}
+
+/* The validity rule of the issue, written independently of swz_init:
+ * B >= 0, M >= 0, |S| >= B (so S == 0 only with B == 0), every touched bit
+ * below 31 (M + |S| + B <= 31), with field ranges b <= 15, m <= 30, |s| <= 30
+ * (the sum rule already implies b <= 15; m = 31 and |s| = 31 would make a unit
+ * or a row of 2^31 bytes, outside the offset space). */
+static int valid_rule(int b, int m, int s)
+{
+    int as = s < 0 ? -s : s;
+    return b >= 0 && m >= 0 && m <= 30 && as <= 30 && as >= b && m + as + b <= 31;
+}
+
+static void test_table(void)
+{
+    /* Each row derived by hand from yyy_msk/zzz_msk and apply(o) = o ^ shiftr(o & yyy, S). */
+    static const struct {
+        int b, m, s;
+        uint32_t in, out;
+        const char *why;
+    } cases[] = {
+        /* <3,4,3>: yyy = 7<<7 = 0x380, zzz = 7<<4 = 0x70 */
+        {3, 4, 3, 0, 0, "no YYY bits"},
+        {3, 4, 3, 127, 127, "row 0 of a 128B-row tile is untouched"},
+        {3, 4, 3, 128, 144, "row 1 col 0: yyy=1 -> zzz ^= 1 -> +16"},
+        {3, 4, 3, 144, 128, "involution of the previous"},
+        {3, 4, 3, 1023, 911, "1023 & 0x380 = 0x380, >>3 = 0x70; 1023 ^ 112 = 911 "
+                             "(seed 002 prints 399: it dropped bits 8-9 midway)"},
+        {3, 4, 3, 1008, 896, "0b1111110000 ^ 0b0001110000"},
+        {3, 4, 3, 1024 + 128 + 5, 1024 + 144 + 5, "bits above and below pass through"},
+        /* <2,4,3>: yyy = 3<<7 = 0x180, zzz = 3<<4 = 0x30 */
+        {2, 4, 3, 512, 512, "bit 9 is outside YYY when B = 2"},
+        {2, 4, 3, 384, 432, "yyy = 3 -> zzz ^= 3 -> 384 ^ 48"},
+        /* <1,4,3>: yyy = 1<<7, zzz = 1<<4 */
+        {1, 4, 3, 159, 143, "128..159 map to their counterparts 16 lower/higher"},
+        /* <2,5,2> (128B atom, 32B unit): yyy = 3<<7 = 384, zzz = 3<<5 = 96 */
+        {2, 5, 2, 128, 160, "yyy=1 -> +32"},
+        {2, 5, 2, 416, 448, "0b110100000 ^ 0b001100000"},
+        /* <2,4,-3>: yyy = 3<<4 = 48, zzz = 3<<7 = 384, shift left by 3 */
+        {2, 4, -3, 16, 144, "low bits XOR into high bits: 16 ^ 128"},
+        {2, 4, -3, 48, 432, "48 ^ 384"},
+        {2, 4, -3, 128, 128, "no YYY bits set"},
+        /* <1,0,1>: yyy = 2, zzz = 1 */
+        {1, 0, 1, 2, 3, "bit 1 into bit 0"},
+        {1, 0, 1, 1, 1, "bit 0 alone is untouched"},
+        /* B = 0 is the identity whatever M and S */
+        {0, 4, 3, 12345, 12345, "identity"},
+        {0, 0, 0, 7, 7, "identity"},
+        /* the top of the offset space */
+        {3, 4, 24, 0x7FFFFFFFu, 0x7FFFFF8Fu, "yyy bits 28..30 -> zzz bits 4..6 all flip"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct swz z;
+        struct sz_error err;
+        int rc = swz_init(&z, cases[i].b, cases[i].m, cases[i].s, &err);
+        CHECK(rc == 0, "Swizzle<%d,%d,%d> rejected: %s", cases[i].b, cases[i].m,
+              cases[i].s, err.message);
+        if (rc == 0)
+            CHECK(swz_apply(&z, cases[i].in) == cases[i].out,
+                  "Swizzle<%d,%d,%d>(%u) = %u, want %u (%s)", cases[i].b, cases[i].m,
+                  cases[i].s, cases[i].in, swz_apply(&z, cases[i].in), cases[i].out,
+                  cases[i].why);
+    }
+    struct swz z;
+    swz_init(&z, 3, 4, 3, NULL);
+    CHECK(z.yyy_msk == 0x380 && z.zzz_msk == 0x70, "masks %x %x", z.yyy_msk, z.zzz_msk);
+    swz_init(&z, 2, 4, -3, NULL);
+    CHECK(z.yyy_msk == 0x30 && z.zzz_msk == 0x180, "masks %x %x", z.yyy_msk, z.zzz_msk);
+    CHECK(swz_period_bits(&z) == 9, "period bits %d", swz_period_bits(&z));
+}
+
+/* Exhaustive: B 0..5, M 0..6, S -8..8, every offset below 2^(M+|S|+B+1) (the
+ * whole period twice over) plus offsets near the top of the space. */
+static void test_sweep(void)
+{
+    int failures = 0;
+    long combos = 0, offsets = 0;
+    for (int b = 0; b <= 5; b++)
+        for (int m = 0; m <= 6; m++)
+            for (int s = -8; s <= 8; s++) {
+                struct swz z;
+                struct sz_error err;
+                int rc = swz_init(&z, b, m, s, &err);
+                CHECK_QUIET(failures, (rc == 0) == valid_rule(b, m, s),
+                            "Swizzle<%d,%d,%d> validity %d", b, m, s, rc);
+                if (rc != 0)
+                    continue;
+                combos++;
+                int as = s < 0 ? -s : s;
+                uint32_t span = 1u << (m + as + b + 1);
+                for (uint32_t o = 0; o < span; o++) {
+                    uint32_t got = swz_apply(&z, o);
+                    CHECK_QUIET(failures, got == brute_apply(b, m, s, o),
+                                "Swizzle<%d,%d,%d>(%u) = %u, oracle %u", b, m, s, o,
+                                got, brute_apply(b, m, s, o));
+                    CHECK_QUIET(failures, swz_apply(&z, got) == o,
+                                "not an involution at %u", o);
+                }
+                for (uint32_t k = 0; k < 4096; k++) {
+                    uint32_t o = SWZ_OFFSET_LIMIT - 1 - k * 524287u % (SWZ_OFFSET_LIMIT / 2);
+                    CHECK_QUIET(failures, swz_apply(&z, o) == brute_apply(b, m, s, o),
+                                "high offset %u", o);
+                    CHECK_QUIET(failures, swz_apply(&z, o) < SWZ_OFFSET_LIMIT,
+                                "left the offset space at %u", o);
+                }
+                offsets += span + 4096;
+            }
+    CHECK(failures == 0, "%d sweep failures", failures);
+    /* 6*7*17 = 714 triples; the valid ones counted by the independent rule. */
+    long want = 0;
+    for (int b = 0; b <= 5; b++)
+        for (int m = 0; m <= 6; m++)
+            for (int s = -8; s <= 8; s++)
+                want += valid_rule(b, m, s);
+    CHECK(combos == want && combos > 300, "swept %ld valid swizzles, rule says %ld",
+          combos, want);
+    printf("sweep: %ld swizzles, %ld offsets against the bit-by-bit oracle\n",
+           combos, offsets);
+}
+
+/* Bijection per period: apply permutes every aligned block of 2^period bytes. */
+static void test_bijection(void)
+{
+    int failures = 0;
+    for (int b = 0; b <= 4; b++)
+        for (int m = 0; m <= 4; m++)
+            for (int s = -6; s <= 6; s++) {
+                struct swz z;
+                if (swz_init(&z, b, m, s, NULL) < 0)
+                    continue;
+                uint32_t period = 1u << swz_period_bits(&z);
+                for (uint32_t base = 0; base < 4 * period; base += period) {
+                    unsigned char *seen = calloc(period, 1);
+                    for (uint32_t o = base; o < base + period; o++) {
+                        uint32_t p = swz_apply(&z, o);
+                        CHECK_QUIET(failures, p >= base && p < base + period,
+                                    "Swizzle<%d,%d,%d> moved %u out of its block", b, m,
+                                    s, o);
+                        if (p >= base && p < base + period)
+                            seen[p - base]++;
+                    }
+                    for (uint32_t i = 0; i < period; i++)
+                        CHECK_QUIET(failures, seen[i] == 1, "slot %u hit %d times",
+                                    base + i, seen[i]);
+                    free(seen);
+                }
+            }
+    CHECK(failures == 0, "%d bijection failures", failures);
+}
+
+/* Every rejected combination around the boundaries, and the field it names. */
+static void test_rejects(void)
+{
+    int failures = 0, rejected = 0;
+    for (int b = -2; b <= 17; b++)
+        for (int m = -2; m <= 32; m++)
+            for (int s = -33; s <= 33; s++) {
+                struct swz z;
+                struct sz_error err = {0};
+                int rc = swz_init(&z, b, m, s, &err);
+                CHECK_QUIET(failures, (rc == 0) == valid_rule(b, m, s),
+                            "Swizzle<%d,%d,%d>: rc %d, rule %d", b, m, s, rc,
+                            valid_rule(b, m, s));
+                if (rc != 0) {
+                    rejected++;
+                    CHECK_QUIET(failures, err.code == SZ_INVALID_ARGUMENT &&
+                                (strcmp(err.field, "b") == 0 || strcmp(err.field, "m") == 0 ||
+                                 strcmp(err.field, "s") == 0) && err.message[0],
+                                "Swizzle<%d,%d,%d> error without a field", b, m, s);
+                }
+            }
+    CHECK(failures == 0 && rejected > 1000, "%d failures, %d rejected", failures, rejected);
+    struct swz z;
+    struct sz_error err;
+    CHECK(swz_init(&z, 3, 4, 1, &err) < 0 && strcmp(err.field, "s") == 0,
+          "|S| < B names s: %s", err.field);
+    CHECK(swz_init(&z, 1, 4, 0, &err) < 0 && strcmp(err.field, "s") == 0,
+          "S = 0 with B > 0 names s");
+    CHECK(swz_init(&z, 7, 10, 15, &err) < 0 && strcmp(err.field, "m") == 0,
+          "bit 31 touched names m: %s", err.message);
+    CHECK(swz_init(&z, -1, 4, 3, &err) < 0 && strcmp(err.field, "b") == 0, "b < 0");
+    CHECK(strstr(err.message, "0..15") != NULL, "message states the range: %s",
+          err.message);
+}
+
+static void test_geometry(void)
+{
+    struct swz z;
+    struct swz_geom g;
+    struct sz_error err;
+    swz_init(&z, 3, 4, 3, NULL);
+    CHECK(swz_geom_init(&g, &z, 4, 32, 0, 0, &err) == 0, "%s", err.message);
+    CHECK(g.rows == 8 && g.cols == 8 && g.cells == 64 && g.unit_bytes == 16 && g.tile == 8,
+          "default grid %ux%u", g.rows, g.cols);
+    CHECK(swz_unit_banks(&g) == 4 && swz_units_per_bank(&g) == 1, "16B unit on 4B banks");
+
+    uint32_t log_of[64], phys_of[64], bank_of[64];
+    swz_grid_maps(&z, &g, log_of, phys_of, bank_of);
+    /* Row 1 of <3,4,3>: physical slot c holds logical column c ^ 1. */
+    for (uint32_t c = 0; c < 8; c++)
+        CHECK(log_of[8 + c] == 8 + (c ^ 1), "row 1 slot %u holds %u", c, log_of[8 + c]);
+    /* Column 0 down the tile: logical col 0 sits in slot r, banks 4r..4r+3. */
+    for (uint32_t r = 0; r < 8; r++)
+        CHECK(phys_of[8 * r] == 8 * r + r && bank_of[phys_of[8 * r]] == 4 * r,
+              "col 0 row %u -> slot %u bank %u", r, phys_of[8 * r], bank_of[phys_of[8 * r]]);
+    for (uint32_t p = 0; p < 64; p++)
+        CHECK(phys_of[log_of[p]] == p, "maps not inverse at %u", p);
+
+    /* Narrow banks and fractions: 2-byte units on 8-byte banks share a bank 4 ways. */
+    swz_init(&z, 1, 1, 2, NULL);
+    CHECK(swz_geom_init(&g, &z, 8, 16, 4, 0, &err) == 0, "%s", err.message);
+    CHECK(swz_unit_banks(&g) == 1 && swz_units_per_bank(&g) == 4, "2B unit on 8B bank");
+    CHECK(swz_bank_of(200, 8, 16) == 9 && swz_bank_of(127, 4, 32) == 31 &&
+          swz_bank_of(128, 4, 32) == 0 && swz_bank_of(5, 1, 1) == 0, "bank_of");
+    /* A unit wider than the bank row touches every bank once. */
+    swz_init(&z, 0, 8, 0, NULL);
+    CHECK(swz_geom_init(&g, &z, 4, 32, 2, 0, &err) == 0, "%s", err.message);
+    CHECK(swz_unit_banks(&g) == 32, "256B unit spans all 32 banks");
+
+    /* match_bank_row: 32B units on the 128B bank row give 4 columns. */
+    swz_init(&z, 2, 5, 2, NULL);
+    CHECK(swz_geom_init(&g, &z, 4, 32, 8, 1, &err) == 0 && g.cols == 4, "match cols %u",
+          g.cols);
+    swz_init(&z, 3, 4, 4, NULL);
+    CHECK(swz_geom_init(&g, &z, 4, 32, 16, 1, &err) == 0 && g.cols == 8 && g.rows == 16,
+          "S=4 matched to an 8-unit row");
+    uint32_t l2[128], p2[128];
+    swz_grid_maps(&z, &g, l2, p2, NULL);
+    for (uint32_t p = 0; p < 128; p++)
+        CHECK(p2[l2[p]] == p, "matched grid not a bijection at %u", p);
+
+    /* Rejections name their field. */
+    swz_init(&z, 3, 4, 3, NULL);
+    CHECK(swz_geom_init(&g, &z, 3, 32, 8, 0, &err) < 0 && !strcmp(err.field, "bank_bytes"),
+          "3-byte banks");
+    CHECK(swz_geom_init(&g, &z, 64, 32, 8, 0, &err) < 0 && !strcmp(err.field, "bank_bytes"),
+          "64-byte banks");
+    CHECK(swz_geom_init(&g, &z, 4, 256, 8, 0, &err) < 0 && !strcmp(err.field, "banks"),
+          "256 banks");
+    CHECK(swz_geom_init(&g, &z, 4, 0, 8, 0, &err) < 0 && !strcmp(err.field, "banks"),
+          "0 banks");
+    CHECK(swz_geom_init(&g, &z, 4, 32, SWZ_MAX_CELLS / 8 + 1, 0, &err) < 0 &&
+          !strcmp(err.field, "rows"), "too many cells");
+    CHECK(swz_geom_init(&g, &z, 4, 32, SWZ_MAX_CELLS / 8, 0, &err) == 0,
+          "exactly 2^20 cells is allowed: %s", err.message);
+    swz_init(&z, 2, 4, -3, NULL);
+    CHECK(swz_geom_init(&g, &z, 4, 32, 6, 0, &err) < 0 && !strcmp(err.field, "rows") &&
+          strstr(err.message, "multiple of 4"), "negative S needs whole tiles: %s",
+          err.message);
+    CHECK(swz_geom_init(&g, &z, 4, 32, 8, 0, &err) == 0, "8 rows ok: %s", err.message);
+    swz_init(&z, 0, 8, 0, NULL);
+    CHECK(swz_geom_init(&g, &z, 4, 4, 1, 1, &err) < 0 && !strcmp(err.field, "match_bank_row"),
+          "unit wider than the bank row");
+    swz_init(&z, 0, 20, 10, NULL);
+    CHECK(swz_geom_init(&g, &z, 4, 32, 4, 0, &err) < 0 && !strcmp(err.field, "rows"),
+          "2^31 bytes: %s", err.message);
+}
+
+static void test_tile(void)
+{
+    struct swz z;
+    uint32_t log_of[64], phys_of[64];
+    swz_init(&z, 3, 4, 3, NULL);
+    swz_tile_maps(&z, log_of, phys_of);
+    for (uint32_t r = 0; r < 8; r++)
+        for (uint32_t c = 0; c < 8; c++)
+            CHECK(log_of[r * 8 + c] == r * 8 + (c ^ r), "<3,4,3> tile (%u,%u)", r, c);
+    /* Negative S permutes rows within a column: row' = row ^ col. */
+    swz_init(&z, 2, 4, -3, NULL);
+    swz_tile_maps(&z, log_of, phys_of);
+    for (uint32_t r = 0; r < 4; r++)
+        for (uint32_t c = 0; c < 4; c++)
+            CHECK(phys_of[r * 4 + c] == ((r ^ c) * 4 + c), "<2,4,-3> tile (%u,%u) -> %u", r,
+                  c, phys_of[r * 4 + c]);
+    swz_init(&z, 0, 4, 3, NULL);
+    swz_tile_maps(&z, log_of, phys_of);
+    CHECK(log_of[0] == 0 && phys_of[0] == 0, "B = 0 tile is one unit");
+}
+
+int main(void)
+{
+    test_table();
+    test_sweep();
+    test_bijection();
+    test_rejects();
+    test_geometry();
+    test_tile();
+    return check_summary("test_swizzle");
+}
