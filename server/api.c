@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access.h"
 #include "buf.h"
 #include "error.h"
 #include "swizzle.h"
@@ -563,6 +564,167 @@ done:
     return rc;
 }
 
+/* Parse the /api/conflicts (and /api/measure) body into an instruction. */
+static int instr_from_json(const cJSON *root, struct acc_instr *in, struct sz_error *err)
+{
+    static const char *const known[] = {"op", "bytes", "matrices", "trans", "offsets",
+                                        "bank_bytes", "banks", NULL};
+    if (fields_check(root, known, err) < 0)
+        return -1;
+    memset(in, 0, sizeof *in);
+    const cJSON *op = cJSON_GetObjectItemCaseSensitive(root, "op");
+    static const char *const ops[] = {"ld", "st", "ldmatrix", "stmatrix"};
+    int opi = -1;
+    for (int i = 0; i < 4 && cJSON_IsString(op); i++)
+        if (strcmp(op->valuestring, ops[i]) == 0)
+            opi = i;
+    if (opi < 0)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "op",
+                       "required, one of \"ld\", \"st\", \"ldmatrix\", \"stmatrix\"");
+    in->op = (enum acc_op)opi;
+    int matrix = in->op == ACC_LDMATRIX || in->op == ACC_STMATRIX;
+    int64_t v;
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(root, "bytes");
+    if (f == NULL) {
+        in->bytes = matrix ? 16 : 4;
+    } else {
+        if (num_int(f, "bytes", 1, 16, &v, err) < 0)
+            return -1;
+        if (matrix && v != 16)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "bytes",
+                           "ldmatrix/stmatrix rows are 16 bytes; omit bytes or give 16");
+        in->bytes = (uint32_t)v;
+    }
+    f = cJSON_GetObjectItemCaseSensitive(root, "matrices");
+    if (f == NULL) {
+        in->matrices = matrix ? 4 : 1;
+    } else {
+        if (num_int(f, "matrices", 1, 4, &v, err) < 0)
+            return -1;
+        if (!matrix && v != 1)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "matrices",
+                           "only ldmatrix/stmatrix take matrices");
+        in->matrices = (uint32_t)v;
+    }
+    f = cJSON_GetObjectItemCaseSensitive(root, "trans");
+    if (f != NULL && !cJSON_IsBool(f))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "trans", "must be true or false");
+    in->trans = cJSON_IsTrue(f);
+    if (in->trans && !matrix)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "trans",
+                       "only ldmatrix/stmatrix have .trans");
+    in->bank_bytes = 4;
+    in->banks = 32;
+    if ((f = cJSON_GetObjectItemCaseSensitive(root, "bank_bytes")) != NULL) {
+        if (num_int(f, "bank_bytes", 1, 32, &v, err) < 0)
+            return -1;
+        in->bank_bytes = (uint32_t)v;
+    }
+    if ((f = cJSON_GetObjectItemCaseSensitive(root, "banks")) != NULL) {
+        if (num_int(f, "banks", 1, 128, &v, err) < 0)
+            return -1;
+        in->banks = (uint32_t)v;
+    }
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "offsets");
+    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) != ACC_LANES)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "offsets",
+                       "required, an array of 32 byte offsets (one per lane, null for "
+                       "an inactive lane)");
+    int t = 0;
+    for (const cJSON *it = arr->child; it; it = it->next, t++) {
+        char field[24];
+        snprintf(field, sizeof field, "offsets[%d]", t);
+        if (cJSON_IsNull(it)) {
+            in->offsets[t] = ACC_INACTIVE;
+            continue;
+        }
+        if (num_int(it, field, 0, SWZ_OFFSET_LIMIT - 1.0, &v, err) < 0)
+            return -1;
+        in->offsets[t] = (uint32_t)v;
+    }
+    return acc_check(in, err);
+}
+
+static void put_lane_list(struct buf *out, uint32_t mask)
+{
+    buf_putc(out, '[');
+    int first = 1;
+    for (int t = 0; t < ACC_LANES; t++)
+        if (mask >> t & 1) {
+            if (!first)
+                buf_putc(out, ',');
+            buf_i64(out, t);
+            first = 0;
+        }
+    buf_putc(out, ']');
+}
+
+static void put_cost(struct buf *out, const struct acc_instr *in, const struct acc_result *r)
+{
+    buf_printf(out, "{\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s,"
+               "\"bank_bytes\":%u,\"banks\":%u,\"calibrated\":%s,",
+               acc_op_name(in->op), in->bytes, in->matrices, in->trans ? "true" : "false",
+               in->bank_bytes, in->banks,
+               in->bank_bytes == 4 && in->banks == 32 ? "true" : "false");
+    buf_printf(out, "\"wavefronts\":%u,\"ideal_wavefronts\":%u,\"bank_conflicts\":%u,"
+               "\"cycles\":%u,\"phases\":[",
+               r->wavefronts, r->ideal_wavefronts, r->wavefronts - r->ideal_wavefronts,
+               r->cycles);
+    for (uint32_t p = 0; p < r->nphases; p++) {
+        const struct acc_phase *ph = &r->phases[p];
+        buf_puts(out, p ? ",{\"lanes\":" : "{\"lanes\":");
+        put_lane_list(out, ph->lane_mask);
+        buf_puts(out, ",\"active\":");
+        put_lane_list(out, ph->active_mask);
+        buf_printf(out, ",\"wavefronts\":%u,\"cycles\":%u,\"words\":%u,"
+                   "\"max_per_bank\":%u,\"worst_bank\":%u,\"reason\":\"%s\","
+                   "\"merged_into\":%d}",
+                   ph->wavefronts, ph->cycles, ph->words, ph->max_per_bank, ph->worst_bank,
+                   acc_reason_name(ph->reason), ph->merged_into);
+    }
+    buf_puts(out, "],\"lanes\":[");
+    for (int t = 0; t < ACC_LANES; t++) {
+        uint32_t o = in->offsets[t];
+        if (t)
+            buf_putc(out, ',');
+        if (o == ACC_INACTIVE || r->lane_phase[t] < 0) {
+            buf_printf(out, "{\"lane\":%d,\"offset\":%s,\"active\":false}", t,
+                       o == ACC_INACTIVE ? "null" : "0");
+            continue;
+        }
+        uint32_t w = in->op == ACC_LD || in->op == ACC_ST ? in->bytes : 16;
+        uint32_t first = o / in->bank_bytes % in->banks;
+        uint32_t nb = w > in->bank_bytes ? w / in->bank_bytes : 1;
+        buf_printf(out, "{\"lane\":%d,\"offset\":%u,\"active\":true,\"phase\":%d,"
+                   "\"pass\":%d,\"bank\":%u,\"nbanks\":%u}",
+                   t, o, r->lane_phase[t], r->lane_pass[t], first, nb);
+    }
+    buf_puts(out, "],\"bank_hits\":");
+    buf_u32_array(out, r->bank_hits, in->banks);
+    buf_printf(out, ",\"ncu\":{\"wavefronts_metric\":\"%s\",\"conflicts_metric\":\"%s\","
+               "\"wavefronts_per_instruction\":%u,\"conflicts_per_instruction\":%u}}",
+               acc_ncu_wavefront_metric(in->op), acc_ncu_conflict_metric(in->op),
+               r->wavefronts, r->wavefronts - r->ideal_wavefronts);
+}
+
+static int route_conflicts(const struct api_request *req, struct buf *out,
+                           struct sz_error *err)
+{
+    static const char *const known_args[] = {NULL};
+    cJSON *root = NULL;
+    if (args_check(req, known_args, err) < 0 || body_object(req, &root, err) < 0)
+        return -1;
+    struct acc_instr in;
+    int rc = instr_from_json(root, &in, err);
+    cJSON_Delete(root);
+    if (rc < 0)
+        return -1;
+    struct acc_result r;
+    acc_cost(&in, &r);
+    put_cost(out, &in, &r);
+    return 0;
+}
+
 /* ---- dispatch ------------------------------------------------------------ */
 
 typedef int (*route_fn)(const struct api_request *, struct buf *, struct sz_error *);
@@ -577,6 +739,7 @@ static const struct route {
     {"/api/swizzle", "GET", route_swizzle},
     {"/api/inspect", "GET", route_inspect},
     {"/api/apply", "POST", route_apply},
+    {"/api/conflicts", "POST", route_conflicts},
 };
 
 void api_error_response(const struct sz_error *err, struct api_response *resp)

@@ -1,0 +1,197 @@
+/* test_access.c - the wavefront model: the seeds' worked numbers, a
+ * brute-force oracle for the 32-bit rule over random patterns, input
+ * validation, and every pattern measured on a GPU (tests/data/calib_*.json):
+ * the model must reproduce both numbers, ncu wavefronts and clock64 cycles. */
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../server/access.h"
+#include "../server/swizzle.h"
+#include "check.h"
+
+static struct acc_instr instr(enum acc_op op, uint32_t bytes, uint32_t matrices)
+{
+    struct acc_instr in = {.op = op, .bytes = bytes, .matrices = matrices,
+                           .bank_bytes = 4, .banks = 32};
+    return in;
+}
+
+static uint32_t cost(const struct acc_instr *in, uint32_t *cycles)
+{
+    struct sz_error err;
+    if (acc_check(in, &err) < 0) {
+        fprintf(stderr, "unexpected reject: %s: %s\n", err.field, err.message);
+        return 0;
+    }
+    struct acc_result r;
+    acc_cost(in, &r);
+    if (cycles)
+        *cycles = r.cycles;
+    return r.wavefronts;
+}
+
+/* Seed 001: warp transposes a 16x32 fp32 tile; thread t reads element
+ * (m = t % 16, n = 2r + t / 16) at offset 4 * (32 m + col(m, n)).  The seed's
+ * table: 16 wavefronts row-major, 2 with n ^ m, 1 with n ^ 2m, every step r. */
+static void test_seed_transpose(void)
+{
+    for (uint32_t r = 0; r < 16; r++) {
+        uint32_t want[3] = {16, 2, 1};
+        for (int k = 0; k < 3; k++) {
+            struct acc_instr in = instr(ACC_LD, 4, 1);
+            for (uint32_t t = 0; t < 32; t++) {
+                uint32_t m = t % 16, n = 2 * r + t / 16;
+                uint32_t col = k == 0 ? n : k == 1 ? (n ^ m) : (n ^ (2 * m));
+                in.offsets[t] = 4 * (32 * m + col);
+            }
+            CHECK(cost(&in, NULL) == want[k], "transpose step %u swizzle %d: %u, want %u", r,
+                  k, cost(&in, NULL), want[k]);
+        }
+        /* and the store side, row r by thread t, is 1 for all three */
+        struct acc_instr st = instr(ACC_ST, 4, 1);
+        for (uint32_t t = 0; t < 32; t++)
+            st.offsets[t] = 4 * (32 * r + (t ^ (2 * r)));
+        CHECK(cost(&st, NULL) == 1, "transpose store step %u", r);
+    }
+}
+
+/* Seed 004: ldmatrix.x4 over a 64-wide fp16 tile (128-byte rows): lane t gives
+ * row t % 8 of matrix t / 8, the matrices side by side in 16-byte columns.
+ * Unswizzled every row of a matrix starts a bank lap later: 8-way, 32
+ * wavefronts.  Swizzle<3,4,3> spreads the rows over 8 bank groups: 4. */
+static void test_seed_ldmatrix(void)
+{
+    struct swz z;
+    swz_init(&z, 3, 4, 3, NULL);
+    for (int trans = 0; trans <= 1; trans++) {
+        struct acc_instr plain = instr(ACC_LDMATRIX, 16, 4), sw = plain;
+        plain.trans = sw.trans = trans;
+        for (uint32_t t = 0; t < 32; t++) {
+            plain.offsets[t] = (t % 8) * 128 + (t / 8) * 16;
+            sw.offsets[t] = swz_apply(&z, plain.offsets[t]);
+        }
+        CHECK(cost(&plain, NULL) == 32, "ldmatrix.x4%s unswizzled: %u", trans ? ".trans" : "",
+              cost(&plain, NULL));
+        CHECK(cost(&sw, NULL) == 4, "ldmatrix.x4%s Swizzle<3,4,3>: %u", trans ? ".trans" : "",
+              cost(&sw, NULL));
+    }
+}
+
+/* The 32-bit rule, written independently: sort the distinct word addresses,
+ * count how many fall in each bank, take the largest count. */
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static uint32_t oracle_32bit(const struct acc_instr *in)
+{
+    uint32_t words[32], n = 0;
+    for (int t = 0; t < 32; t++)
+        if (in->offsets[t] != ACC_INACTIVE)
+            words[n++] = in->offsets[t] / 4;
+    if (n == 0)
+        return 0;
+    qsort(words, n, sizeof words[0], cmp_u32);
+    uint32_t per_bank[32] = {0}, best = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (i == 0 || words[i] != words[i - 1])
+            if (++per_bank[words[i] % 32] > best)
+                best = per_bank[words[i] % 32];
+    return best;
+}
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;    /* xorshift64 */
+    return (uint32_t)(rng >> 16);
+}
+
+static void test_oracle_32bit(void)
+{
+    int failures = 0;
+    const int trials = 200000;
+    for (int i = 0; i < trials; i++) {
+        struct acc_instr in = instr(rnd() & 1 ? ACC_LD : ACC_ST, 4, 1);
+        /* Mix of spaces so that conflicts, broadcasts and inactive lanes all occur. */
+        uint32_t span = 4u << (rnd() % 12), inactive = rnd() % 4;
+        for (int t = 0; t < 32; t++)
+            in.offsets[t] = (inactive && rnd() % 4 == 0) ? (uint32_t)ACC_INACTIVE
+                                                         : (uint32_t)((rnd() % span) & ~3u);
+        uint32_t got = cost(&in, NULL), want = oracle_32bit(&in);
+        CHECK_QUIET(failures, got == want, "trial %d: model %u, oracle %u", i, got, want);
+    }
+    CHECK(failures == 0, "%d of %d random 32-bit patterns disagree", failures, trials);
+}
+
+static void test_validation(void)
+{
+    struct sz_error err;
+    struct acc_instr in = instr(ACC_LD, 8, 1);
+    for (int t = 0; t < 32; t++)
+        in.offsets[t] = 8 * t;
+    CHECK(acc_check(&in, &err) == 0, "aligned 8-byte");
+    in.offsets[5] = 4;
+    CHECK(acc_check(&in, &err) < 0 && !strcmp(err.field, "offsets[5]") &&
+          strstr(err.message, "aligned"), "misaligned 8-byte: %s", err.message);
+    in = instr(ACC_LD, 3, 1);
+    CHECK(acc_check(&in, &err) < 0 && !strcmp(err.field, "bytes"), "3 bytes");
+    in = instr(ACC_LD, 32, 1);
+    CHECK(acc_check(&in, &err) < 0 && !strcmp(err.field, "bytes"), "32 bytes");
+    in = instr(ACC_LDMATRIX, 16, 3);
+    CHECK(acc_check(&in, &err) < 0 && !strcmp(err.field, "matrices"), "x3");
+    in = instr(ACC_LDMATRIX, 16, 2);
+    for (int t = 0; t < 32; t++)
+        in.offsets[t] = t < 16 ? 16 * t : ACC_INACTIVE;
+    CHECK(acc_check(&in, &err) == 0, "x2 needs lanes 0..15 only: %s", err.message);
+    in.offsets[3] = ACC_INACTIVE;
+    CHECK(acc_check(&in, &err) < 0 && !strcmp(err.field, "offsets[3]"), "x2 lane 3 missing");
+    in.offsets[3] = 8;
+    CHECK(acc_check(&in, &err) < 0 && !strcmp(err.field, "offsets[3]"), "row not 16B aligned");
+    in = instr(ACC_LD, 4, 1);
+    in.bank_bytes = 3;
+    CHECK(acc_check(&in, &err) < 0 && !strcmp(err.field, "bank_bytes"), "bank_bytes 3");
+    in.bank_bytes = 4;
+    in.banks = 256;
+    CHECK(acc_check(&in, &err) < 0 && !strcmp(err.field, "banks"), "256 banks");
+    in = instr(ACC_LD, 4, 1);
+    in.offsets[0] = 0x80000000u;
+    CHECK(acc_check(&in, &err) < 0 && !strcmp(err.field, "offsets[0]"), "offset 2^31");
+}
+
+/* Other geometries: the same rules on their own bank row.  8 banks of 8 bytes
+ * (a 64-byte row): 16-byte accesses move 4 lanes per phase. */
+static void test_geometry(void)
+{
+    struct acc_instr in = instr(ACC_LD, 16, 1);
+    in.bank_bytes = 8;
+    in.banks = 8;
+    for (int t = 0; t < 32; t++)
+        in.offsets[t] = 16 * t;
+    struct acc_result r;
+    acc_cost(&in, &r);
+    CHECK(r.nphases == 8 && r.wavefronts == 8, "64-byte bank row: %u phases, %u wavefronts",
+          r.nphases, r.wavefronts);
+    in = instr(ACC_LD, 4, 1);
+    in.bank_bytes = 1;
+    in.banks = 128;
+    for (int t = 0; t < 32; t++)
+        in.offsets[t] = 128 * t;    /* every lane on bank 0, 4 distinct words each */
+    acc_cost(&in, &r);
+    CHECK(r.wavefronts == 32, "1-byte banks, 128-byte stride: %u", r.wavefronts);
+}
+
+int main(void)
+{
+    test_seed_transpose();
+    test_seed_ldmatrix();
+    test_oracle_32bit();
+    test_validation();
+    test_geometry();
+    return check_summary("test_access");
+}
