@@ -147,7 +147,7 @@ static void test_validation(void)
     CHECK(acc_check(&in, &err) < 0 && !strcmp(err.field, "matrices"), "x3");
     in = instr(ACC_LDMATRIX, 16, 2);
     for (int t = 0; t < 32; t++)
-        in.offsets[t] = t < 16 ? 16 * t : ACC_INACTIVE;
+        in.offsets[t] = t < 16 ? 16u * (uint32_t)t : ACC_INACTIVE;
     CHECK(acc_check(&in, &err) == 0, "x2 needs lanes 0..15 only: %s", err.message);
     in.offsets[3] = ACC_INACTIVE;
     CHECK(acc_check(&in, &err) < 0 && !strcmp(err.field, "offsets[3]"), "x2 lane 3 missing");
