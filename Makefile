@@ -10,13 +10,13 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 CORE    := error buf swizzle access
-SERVER  := $(CORE) api http
+SERVER  := $(CORE) measure api http
 SRC_H   := $(wildcard server/*.h)
 
 BIN     := build/swizzlescope
 OBJ     := $(SERVER:%=build/obj/%.o) build/obj/main.o
 ASAN_OBJ := $(SERVER:%=build/asan/%.o)
-TESTS   := test_swizzle test_access test_api test_http
+TESTS   := test_swizzle test_access test_api test_http test_measure
 
 .PHONY: all run test clean deps deps-test check-unit check-browser
 all: $(BIN)

@@ -36,6 +36,23 @@ struct api_response {
 /* Offsets one /api/apply request may carry (the contract). */
 #define API_MAX_OFFSETS 65536
 
+/* Where the measurement tool is and how long it may run.  Set once, before the
+ * server starts; api_configure also asks the tool which GPU it sees (bounded
+ * by info_timeout_ms) so that /api/health can say it without running it. */
+struct api_config {
+    const char *measure_tool;       /* path; NULL = no tool */
+    int measure_timeout_ms;         /* one measurement, ncu pass included */
+    int info_timeout_ms;            /* the tool's --info at start-up */
+};
+void api_configure(const struct api_config *cfg);
+
+/* One line for the terminal: which GPU measures, or why none does. */
+void api_measure_status(char *line, size_t cap);
+
+/* True for routes that may take seconds (measurement): http.c runs them off
+ * its event threads so that they never stall other requests. */
+int api_is_slow(const char *path);
+
 /* Answer `req`.  Always fills `resp` (an error body for every failure: 4xx for
  * anything the client sent, 500 only when memory runs out).  Thread-safe. */
 void api_handle(const struct api_request *req, struct api_response *resp);

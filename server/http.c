@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,12 +43,19 @@ struct http_server {
     char bind_text[INET6_ADDRSTRLEN + 2];   /* as it appears in a Host header */
     uint16_t port;
     int loopback, wildcard;
+    /* slow requests running on their own threads; http_stop waits for them */
+    pthread_mutex_t lock;
+    pthread_cond_t idle;
+    int slow_running;
 };
 
 /* Per-request state: the body as it arrives, and whether it overflowed. */
 struct req_ctx {
     struct buf body;
     int too_large;
+    /* a slow route: 0 not started, 1 running on its thread, 2 answered */
+    int slow_state;
+    struct api_response resp;
 };
 
 /* ---- headers ------------------------------------------------------------- */
@@ -264,11 +272,106 @@ static enum MHD_Result collect_arg(void *cls, enum MHD_ValueKind kind, const cha
     return MHD_YES;
 }
 
-static enum MHD_Result serve_api(struct MHD_Connection *c, const char *url,
-                                 const char *method, struct req_ctx *ctx)
+/* Everything a slow request needs after its connection is suspended: MHD's
+ * strings stay valid while the connection lives, but copies make the thread
+ * independent of that subtlety. */
+struct slow_job {
+    struct http_server *srv;
+    struct MHD_Connection *conn;
+    struct req_ctx *ctx;
+    struct arg_collect ac;
+    char method[16], path[HTTP_MAX_PATH + 1], ctype[256];
+    int has_ctype;
+};
+
+static void collect_args(struct MHD_Connection *c, struct arg_collect *ac)
 {
-    struct arg_collect ac = {0};
-    MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, collect_arg, &ac);
+    memset(ac, 0, sizeof *ac);
+    MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, collect_arg, ac);
+}
+
+static void *slow_main(void *arg)
+{
+    struct slow_job *job = arg;
+    struct api_request req = {
+        .method = job->method,
+        .path = job->path,
+        .args = job->ac.args,
+        .nargs = job->ac.n,
+        .content_type = job->has_ctype ? job->ctype : NULL,
+        .body = job->ctx->body.p,
+        .body_len = job->ctx->body.len,
+    };
+    api_handle(&req, &job->ctx->resp);
+    job->ctx->slow_state = 2;
+    struct http_server *s = job->srv;
+    MHD_resume_connection(job->conn);
+    free(job);
+    pthread_mutex_lock(&s->lock);
+    if (--s->slow_running == 0)
+        pthread_cond_broadcast(&s->idle);
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+/* Measurement takes seconds; an epoll worker blocked that long would stall
+ * every other connection it serves.  Suspend the connection, answer on a
+ * thread of its own, resume when done. */
+static enum MHD_Result start_slow(struct http_server *s, struct MHD_Connection *c,
+                                  const char *url, const char *method, struct req_ctx *ctx,
+                                  const char *ctype)
+{
+    struct slow_job *job = calloc(1, sizeof *job);
+    if (job == NULL)
+        return queue_error(c, SZ_INTERNAL, NULL, "out of memory");
+    job->srv = s;
+    job->conn = c;
+    job->ctx = ctx;
+    snprintf(job->method, sizeof job->method, "%s", method);
+    snprintf(job->path, sizeof job->path, "%s", url);
+    if (ctype) {
+        snprintf(job->ctype, sizeof job->ctype, "%s", ctype);
+        job->has_ctype = 1;
+    }
+    collect_args(c, &job->ac);
+    if (job->ac.overflow || job->ac.bad) {
+        free(job);
+        return queue_error(c, SZ_INVALID_ARGUMENT, "query", "bad query parameters");
+    }
+    ctx->slow_state = 1;
+    pthread_mutex_lock(&s->lock);
+    s->slow_running++;
+    pthread_mutex_unlock(&s->lock);
+    MHD_suspend_connection(c);
+    pthread_t th;
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    int rc = pthread_create(&th, &at, slow_main, job);
+    pthread_attr_destroy(&at);
+    if (rc != 0) {
+        /* no thread: answer inline rather than not at all */
+        MHD_resume_connection(c);
+        slow_main(job);
+    }
+    return MHD_YES;
+}
+
+static enum MHD_Result serve_api(struct http_server *s, struct MHD_Connection *c,
+                                 const char *url, const char *method, struct req_ctx *ctx)
+{
+    const char *ctype = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                    MHD_HTTP_HEADER_CONTENT_TYPE);
+    if (ctx->slow_state == 2) {
+        ctx->slow_state = 3;
+        return queue_json(c, ctx->resp.status, ctx->resp.body, ctx->resp.len);
+    }
+    if (ctx->slow_state == 1)
+        return MHD_YES;     /* resumed spuriously: still running */
+    if (api_is_slow(url))
+        return start_slow(s, c, url, method, ctx, ctype);
+    struct arg_collect ac;
+    collect_args(c, &ac);
     if (ac.overflow)
         return queue_error(c, SZ_TOO_LARGE, "query", "too many query parameters");
     if (ac.bad)
@@ -279,8 +382,7 @@ static enum MHD_Result serve_api(struct MHD_Connection *c, const char *url,
         .path = url,
         .args = ac.args,
         .nargs = ac.n,
-        .content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-                                                    MHD_HTTP_HEADER_CONTENT_TYPE),
+        .content_type = ctype,
         .body = ctx->body.p,
         .body_len = ctx->body.len,
     };
@@ -336,7 +438,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     if (ctx->body.oom)
         return queue_error(c, SZ_INTERNAL, NULL, "out of memory");
     if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0)
-        return serve_api(c, url, method, ctx);
+        return serve_api(s, c, url, method, ctx);
     return serve_static(s, c, url, method);
 }
 
@@ -346,6 +448,8 @@ static void request_done(void *cls, struct MHD_Connection *c, void **con_cls,
     (void)cls, (void)c, (void)toe;
     struct req_ctx *ctx = *con_cls;
     if (ctx) {
+        if (ctx->slow_state == 2)
+            free(ctx->resp.body);   /* answered but the client left first */
         buf_free(&ctx->body);
         free(ctx);
         *con_cls = NULL;
@@ -392,6 +496,8 @@ int http_start(const struct http_config *cfg, struct http_server **out,
     struct http_server *s = calloc(1, sizeof *s);
     if (s == NULL)
         return sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->idle, NULL);
     const char *dir = cfg->static_dir ? cfg->static_dir : "static";
     struct stat st;
     if (realpath(dir, s->static_root) == NULL || stat(s->static_root, &st) != 0 ||
@@ -404,7 +510,8 @@ int http_start(const struct http_config *cfg, struct http_server **out,
     struct sockaddr_in a4 = {0};
     struct sockaddr_in6 a6 = {0};
     struct sockaddr *sa;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO |
+                     MHD_ALLOW_SUSPEND_RESUME;
     if (inet_pton(AF_INET, bind, &a4.sin_addr) == 1) {
         a4.sin_family = AF_INET;
         a4.sin_port = htons(cfg->port);
@@ -462,6 +569,14 @@ void http_stop(struct http_server *srv)
 {
     if (srv == NULL)
         return;
+    /* A suspended connection must be resumed before MHD stops; each slow
+     * request ends by its own deadline, so this wait is bounded. */
+    pthread_mutex_lock(&srv->lock);
+    while (srv->slow_running > 0)
+        pthread_cond_wait(&srv->idle, &srv->lock);
+    pthread_mutex_unlock(&srv->lock);
     MHD_stop_daemon(srv->daemon);
+    pthread_mutex_destroy(&srv->lock);
+    pthread_cond_destroy(&srv->idle);
     free(srv);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "api.h"
 #include "http.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -26,6 +27,9 @@ static void usage(FILE *f)
           "  --bind ADDR    numeric IPv4/IPv6 address to listen on (default 127.0.0.1);\n"
           "                 anything but loopback exposes the server to the network\n"
           "  --static DIR   directory of the page's files (default ./static)\n"
+          "  --measure-tool PATH\n"
+          "                 the GPU measurement program (default: swizzlescope-measure\n"
+          "                 beside this binary); 'none' disables measurement\n"
           "  --help         this text\n",
           f);
 }
@@ -44,6 +48,8 @@ static int parse_port(const char *s, unsigned *out)
 int main(int argc, char **argv)
 {
     struct http_config cfg = {.bind = "127.0.0.1", .port = 8080, .static_dir = "static"};
+    const char *tool = NULL;
+    int tool_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -61,6 +67,10 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--bind") == 0 && v) {
             cfg.bind = v;
             i++;
+        } else if (strcmp(a, "--measure-tool") == 0 && v) {
+            tool = strcmp(v, "none") == 0 ? NULL : v;
+            tool_given = 1;
+            i++;
         } else if (strcmp(a, "--static") == 0 && v) {
             cfg.static_dir = v;
             i++;
@@ -70,6 +80,21 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+
+    /* The tool is built next to the server (build/), wherever we are run from. */
+    char default_tool[4096];
+    if (!tool_given) {
+        ssize_t n = readlink("/proc/self/exe", default_tool, sizeof default_tool - 32);
+        if (n > 0) {
+            default_tool[n] = '\0';
+            char *slash = strrchr(default_tool, '/');
+            strcpy(slash ? slash + 1 : default_tool, "swizzlescope-measure");
+            tool = default_tool;
+        }
+    }
+    struct api_config acfg = {.measure_tool = tool, .measure_timeout_ms = 30000,
+                              .info_timeout_ms = 15000};
+    api_configure(&acfg);
 
     /* Block the stop signals before the daemon's threads start so that they
      * inherit the mask and only this thread, in sigsuspend, receives them. */
@@ -99,6 +124,9 @@ int main(int argc, char **argv)
         printf("swizzlescope serving http://%s:%u/\n", host, (unsigned)http_port(srv));
     else
         printf("swizzlescope serving http://[%s]:%u/\n", cfg.bind, (unsigned)http_port(srv));
+    char health[1024];
+    api_measure_status(health, sizeof health);
+    printf("%s\n", health);
     fflush(stdout);
 
     while (!stop_requested)

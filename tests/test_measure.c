@@ -1,0 +1,254 @@
+/* test_measure.c - POST /api/measure against fake measurement tools (shell
+ * scripts) that answer, fail, time out, crash, print garbage or flood: each
+ * must give the right status and error, one run at a time (409 for a second),
+ * other routes must keep answering while one runs, and the server must stay
+ * healthy throughout. */
+#define _GNU_SOURCE 1
+#include <arpa/inet.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../server/api.h"
+#include "../server/http.h"
+#include "check.h"
+
+static char dir[] = "/tmp/swz-fake-XXXXXX";
+
+/* The fake answers --info with a device, --json with one result. */
+static const char ok_tool[] =
+    "#!/bin/sh\n"
+    "if [ \"$1\" = --info ]; then echo '{\"ok\":true,\"device\":{\"name\":\"Fake GPU\","
+    "\"cc\":\"9.0\"}}'; exit 0; fi\n"
+    "cat >/dev/null\n"
+    "sleep ${FAKE_SLEEP:-0}\n"
+    "echo '{\"device\":{\"name\":\"Fake GPU\"},\"results\":[{\"cycles_per_instr\":1.004,"
+    "\"wavefronts_per_instr\":1.0,\"raw_cycles\":65800,\"instructions\":65536}],"
+    "\"ncu\":{\"used\":true},\"verify\":{\"ok\":true}}'\n";
+
+static const char *const bad_tools[][3] = {
+    /* name, body after the --info answer, expected message piece */
+    {"fail", "cat >/dev/null; echo '{\"error\":{\"code\":\"cuda\",\"message\":\"cudaLaunch "
+             "failed: too many resources\"}}'; exit 4\n", "too many resources"},
+    {"slow", "cat >/dev/null; sleep 30\n", "did not finish in time"},
+    {"crash", "cat >/dev/null; kill -SEGV $$\n", "crashed (signal 11)"},
+    {"garbage", "cat >/dev/null; echo 'Segmentation fault (core dumped) lol'\n",
+     "not its JSON answer"},
+    {"exit", "cat >/dev/null; echo oops >&2; exit 9\n", "exit 9"},
+    {"flood", "cat >/dev/null; head -c 3000000 /dev/zero | tr '\\0' x\n", "more than"},
+    {"nojson", "cat >/dev/null; echo '{\"results\":[{\"cycles_per_instr\":\"fast\"}]}'\n",
+     "not its JSON answer"},
+    {"noread", "exit 0\n", "not its JSON answer"},
+};
+
+static char *write_tool(const char *name, const char *text)
+{
+    static char paths[16][600];
+    static int n;
+    char *p = paths[n++];
+    snprintf(p, 600, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    fputs(text, f);
+    fclose(f);
+    chmod(p, 0755);
+    return p;
+}
+
+static const char body32[] =
+    "{\"op\":\"ld\",\"bytes\":4,\"offsets\":[0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,"
+    "64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124]}";
+
+static struct api_response post_measure(void)
+{
+    struct api_request req = {.method = "POST", .path = "/api/measure",
+                              .content_type = "application/json", .body = body32,
+                              .body_len = sizeof body32 - 1};
+    struct api_response r = {0};
+    api_handle(&req, &r);
+    return r;
+}
+
+static struct api_response get_health(void)
+{
+    struct api_request req = {.method = "GET", .path = "/api/health"};
+    struct api_response r = {0};
+    api_handle(&req, &r);
+    return r;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void test_ok_and_unavailable(void)
+{
+    struct api_config cfg = {.measure_tool = NULL};
+    api_configure(&cfg);
+    struct api_response r = post_measure();
+    CHECK(r.status == 503 && strstr(r.body, "gpu_unavailable"), "no tool: %d %s", r.status,
+          r.body);
+    free(r.body);
+    cfg.measure_tool = "/nonexistent/swizzlescope-measure";
+    api_configure(&cfg);
+    r = get_health();
+    CHECK(strstr(r.body, "\"available\":false") && strstr(r.body, "not built"),
+          "missing tool in health: %s", r.body);
+    free(r.body);
+    r = post_measure();
+    CHECK(r.status == 503 && strstr(r.body, "not built"), "missing tool: %s", r.body);
+    free(r.body);
+
+    cfg.measure_tool = write_tool("ok", ok_tool);
+    cfg.measure_timeout_ms = 5000;
+    api_configure(&cfg);
+    r = get_health();
+    CHECK(strstr(r.body, "\"available\":true") && strstr(r.body, "Fake GPU"), "health: %s",
+          r.body);
+    free(r.body);
+    r = post_measure();
+    CHECK(r.status == 200, "ok tool: %d %s", r.status, r.body);
+    CHECK(strstr(r.body, "\"predicted\":{") && strstr(r.body, "\"wavefronts\":1,") &&
+          strstr(r.body, "\"measured\":{\"cycles_per_instr\":1.004") &&
+          strstr(r.body, "\"agree\":{\"cycles\":true,\"wavefronts\":true}"),
+          "ok tool body: %s", r.body);
+    free(r.body);
+
+    /* A bad body is refused before the tool runs. */
+    static const char short_body[] = "{\"op\":\"ld\",\"bytes\":4,\"offsets\":[1]}";
+    struct api_request bad = {.method = "POST", .path = "/api/measure",
+                              .content_type = "application/json", .body = short_body,
+                              .body_len = sizeof short_body - 1};
+    api_handle(&bad, &r);
+    CHECK(r.status == 400 && strstr(r.body, "\"field\":\"offsets\""), "bad body: %s", r.body);
+    free(r.body);
+    /* The --info failure reason is what health reports. */
+    cfg.measure_tool = write_tool("noinfo", "#!/bin/sh\necho '{\"ok\":false,\"error\":"
+                                            "{\"message\":\"no CUDA device: driver not "
+                                            "loaded\"}}'; exit 3\n");
+    api_configure(&cfg);
+    r = get_health();
+    CHECK(strstr(r.body, "no CUDA device: driver not loaded"), "info failure: %s", r.body);
+    free(r.body);
+}
+
+static void test_bad_tools(void)
+{
+    for (size_t i = 0; i < sizeof bad_tools / sizeof bad_tools[0]; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "#!/bin/sh\nif [ \"$1\" = --info ]; then echo '{\"ok\":true,\"device\":"
+                 "{\"name\":\"Fake GPU\"}}'; exit 0; fi\n%s", bad_tools[i][1]);
+        struct api_config cfg = {.measure_tool = write_tool(bad_tools[i][0], text),
+                                 .measure_timeout_ms = 800};
+        api_configure(&cfg);
+        double t0 = now_s();
+        struct api_response r = post_measure();
+        double dt = now_s() - t0;
+        CHECK(r.status == 502 && strstr(r.body, "measure_failed") &&
+              strstr(r.body, bad_tools[i][2]), "%s tool: %d %s", bad_tools[i][0], r.status,
+              r.body);
+        CHECK(dt < 3.0, "%s tool took %.1f s, the timeout is 0.8 s", bad_tools[i][0], dt);
+        free(r.body);
+        r = get_health();
+        CHECK(r.status == 200, "health after %s", bad_tools[i][0]);
+        free(r.body);
+    }
+}
+
+/* ---- over HTTP: one at a time, and never blocking other routes ---------- */
+
+static uint16_t port;
+
+static char *http(const char *req)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        close(fd);
+        return NULL;
+    }
+    send(fd, req, strlen(req), MSG_NOSIGNAL);
+    char *out = calloc(1, 65536);
+    size_t got = 0;
+    ssize_t n;
+    while ((n = recv(fd, out + got, 65535 - got, 0)) > 0)
+        got += (size_t)n;
+    close(fd);
+    return out;
+}
+
+static void *measure_thread(void *arg)
+{
+    char req[1024];
+    snprintf(req, sizeof req,
+             "POST /api/measure HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+             "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
+             sizeof body32 - 1, body32);
+    *(char **)arg = http(req);
+    return NULL;
+}
+
+static void test_http_concurrency(void)
+{
+    setenv("FAKE_SLEEP", "1.5", 1);
+    struct api_config cfg = {.measure_tool = write_tool("okslow", ok_tool),
+                             .measure_timeout_ms = 10000};
+    api_configure(&cfg);
+    struct http_config hc = {.bind = "127.0.0.1", .port = 0, .static_dir = dir,
+                             .threads = 1};    /* one worker: a blocking route would show */
+    struct http_server *srv;
+    struct sz_error err;
+    CHECK(http_start(&hc, &srv, &err) == 0, "start: %s", err.message);
+    port = http_port(srv);
+
+    char *first = NULL, *second = NULL;
+    pthread_t a, b;
+    pthread_create(&a, NULL, measure_thread, &first);
+    struct timespec ts = {0, 300 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    double t0 = now_s();
+    char *h = http("GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    double dt = now_s() - t0;
+    CHECK(h && strstr(h, "200 OK") && dt < 0.5,
+          "health during a measurement took %.2f s (must not wait for it)", dt);
+    free(h);
+    pthread_create(&b, NULL, measure_thread, &second);
+    pthread_join(b, NULL);
+    CHECK(second && strstr(second, "409") && strstr(second, "\"code\":\"busy\""),
+          "second measurement: %.200s", second ? second : "(none)");
+    pthread_join(a, NULL);
+    CHECK(first && strstr(first, "200 OK") && strstr(first, "\"measured\""),
+          "first measurement: %.300s", first ? first : "(none)");
+    free(first);
+    free(second);
+    char *again = NULL;
+    measure_thread(&again);
+    CHECK(again && strstr(again, "200 OK"), "a measurement after the busy one");
+    free(again);
+    http_stop(srv);
+    unsetenv("FAKE_SLEEP");
+}
+
+int main(void)
+{
+    signal(SIGPIPE, SIG_IGN);
+    if (mkdtemp(dir) == NULL)
+        return 1;
+    test_ok_and_unavailable();
+    test_bad_tools();
+    test_http_concurrency();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0, "cleanup");
+    return check_summary("test_measure");
+}
