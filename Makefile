@@ -9,7 +9,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-CORE    := error buf swizzle access
+CORE    := error buf swizzle access pattern
 SERVER  := $(CORE) measure api http
 SRC_H   := $(wildcard server/*.h)
 

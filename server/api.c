@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "error.h"
 #include "measure.h"
+#include "pattern.h"
 #include "swizzle.h"
 
 #define SZ_VERSION "0.1.0"
@@ -741,6 +742,74 @@ static int route_conflicts(const struct api_request *req, struct buf *out,
     return 0;
 }
 
+/* ---- access patterns over a layout ------------------------------------- */
+
+static int route_patterns(const struct api_request *req, struct buf *out,
+                          struct sz_error *err)
+{
+    static const char *const known[] = {NULL};
+    if (args_check(req, known, err) < 0)
+        return -1;
+    int n;
+    const struct pattern_info *p = pattern_list(&n);
+    buf_puts(out, "{\"patterns\":[");
+    for (int i = 0; i < n; i++) {
+        buf_puts(out, i ? ",{\"name\":" : "{\"name\":");
+        buf_json_str(out, p[i].name);
+        buf_puts(out, ",\"label\":");
+        buf_json_str(out, p[i].label);
+        buf_puts(out, ",\"source\":");
+        buf_json_str(out, p[i].source);
+        buf_putc(out, '}');
+    }
+    buf_puts(out, "]}");
+    return 0;
+}
+
+static int route_access(const struct api_request *req, struct buf *out,
+                        struct sz_error *err)
+{
+    static const char *const known[] = {"b", "m", "s", "bank_bytes", "banks", "rows",
+                                        "match_bank_row", "pattern", "step", NULL};
+    struct swz z;
+    struct swz_geom g;
+    long step;
+    if (args_check(req, known, err) < 0 || swz_from_args(req, &z, err) < 0 ||
+        geom_from_args(req, &z, &g, err) < 0 ||
+        arg_int(req, "step", 0, SWZ_MAX_CELLS, 0, 0, &step, err) < 0)
+        return -1;
+    const char *name = arg_get(req, "pattern");
+    if (name == NULL)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "pattern",
+                       "required: see GET /api/patterns for the list");
+    struct acc_instr in = {.bank_bytes = g.bank_bytes, .banks = g.banks};
+    uint32_t steps;
+    if (pattern_fill(name, &z, g.cols * g.unit_bytes, g.rows, (uint32_t)step, &in, &steps,
+                     err) < 0)
+        return -1;
+    uint32_t w = in.op == ACC_LD || in.op == ACC_ST ? in.bytes : 16;
+    if (z.b > 0 && g.unit_bytes < w)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "m",
+                       "Swizzle<%d,%d,%d> moves %u-byte units, narrower than this pattern's "
+                       "%u-byte accesses: the vectors would be torn apart (misaligned). "
+                       "Use M >= %d", z.b, z.m, z.s, g.unit_bytes, w,
+                       w == 16 ? 4 : w == 8 ? 3 : 2);
+    if (acc_check(&in, err) < 0)
+        return -1;
+    struct acc_result r;
+    acc_cost(&in, &r);
+    buf_puts(out, "{\"pattern\":");
+    buf_json_str(out, name);
+    buf_printf(out, ",\"step\":%ld,\"steps\":%u,\"row_bytes\":%u,\"offsets\":[", step,
+               steps, g.cols * g.unit_bytes);
+    for (int t = 0; t < ACC_LANES; t++)
+        buf_printf(out, t ? ",%u" : "%u", in.offsets[t]);
+    buf_puts(out, "],\"cost\":");
+    put_cost(out, &in, &r);
+    buf_putc(out, '}');
+    return 0;
+}
+
 /* ---- measurement ------------------------------------------------------- */
 
 /* The tool's --json answer or error object; NULL when stdout is not JSON. */
@@ -932,6 +1001,8 @@ static const struct route {
     {"/api/inspect", "GET", route_inspect},
     {"/api/apply", "POST", route_apply},
     {"/api/conflicts", "POST", route_conflicts},
+    {"/api/patterns", "GET", route_patterns},
+    {"/api/access", "GET", route_access},
     {"/api/measure", "POST", route_measure},
 };
 

@@ -80,6 +80,33 @@ static const struct api_case {
      "\"swizzled\":[100,144,2147483631]"},
     /* 2147483647 has bit 7 set, so <1,4,3> flips bit 4: 2^31 - 1 - 16 */
 
+    /* access patterns on a layout.  Seed 001's transpose read (4-byte elements,
+     * 128-byte rows): n ^ m is Swizzle<4,2,5> (row bits 7..10 into word bits
+     * 2..5), n ^ 2m is Swizzle<4,3,4> (into bits 3..6): 16, 2 and 1 wavefronts. */
+    {"GET", "/api/access", "b=0&m=2&s=5&rows=16&pattern=transpose_read&step=3", NULL, NULL,
+     200, "\"wavefronts\":16,"},
+    {"GET", "/api/access", "b=4&m=2&s=5&rows=16&pattern=transpose_read&step=3", NULL, NULL,
+     200, "\"wavefronts\":2,"},
+    {"GET", "/api/access", "b=4&m=3&s=4&rows=16&pattern=transpose_read&step=3", NULL, NULL,
+     200, "\"wavefronts\":1,"},
+    /* seed 004: ldmatrix.x4 on 128-byte rows, 32 unswizzled, 4 with <3,4,3> */
+    {"GET", "/api/access", "b=0&m=4&s=3&rows=8&pattern=ldmatrix_x4", NULL, NULL, 200,
+     "\"wavefronts\":32,"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=ldmatrix_x4&step=1", NULL, NULL, 200,
+     "\"wavefronts\":4,"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=row_store&step=7", NULL, NULL, 200,
+     "\"steps\":8,"},
+    {"GET", "/api/patterns", "", NULL, NULL, 200, "\"name\":\"transpose_read\""},
+    {"GET", "/api/access", "b=3&m=4&s=3", NULL, NULL, 400, "\"field\":\"pattern\""},
+    {"GET", "/api/access", "b=3&m=4&s=3&pattern=zigzag", NULL, NULL, 400,
+     "\"field\":\"pattern\""},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=row_store&step=8", NULL, NULL, 400,
+     "must be in 0..7"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=transpose_read", NULL, NULL, 400,
+     "at least 16 grid rows"},
+    {"GET", "/api/access", "b=3&m=2&s=3&rows=64&pattern=row_load_128", NULL, NULL, 400,
+     "Use M >= 4"},
+
     /* routes and methods */
     {"GET", "/api/nope", "", NULL, NULL, 404, "\"code\":\"not_found\""},
     {"GET", "/api/", "", NULL, NULL, 404, "\"field\":\"path\""},
