@@ -1,0 +1,401 @@
+// app.js - the visualizer page: wires the controls, the URL and the views.
+// State lives in the URL (state.js); every number shown comes from the API
+// (api.js). This module must not compute swizzles, banks or addresses.
+
+import * as api from './api.js';
+import { fromSearch, toSearch, apiQuery, sameParams } from './state.js';
+import { gridView, bankView } from './views.js';
+import * as inspector from './inspector.js';
+
+const $ = (id) => document.getElementById(id);
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+
+const ui = {
+    form: $('controls'), preset: $('preset'), b: $('b'), m: $('m'), s: $('s'),
+    bank_bytes: $('bank_bytes'), banks: $('banks'), rows: $('rows'), match: $('match'),
+    bankRow: $('bank-row'), banner: $('banner'), readout: $('readout'), stats: $('stats'),
+    bitstrip: $('bitstrip'), formula: $('formula'), inspector: $('inspector-body'),
+    gridNote: $('grid-note'), banksNote: $('banks-note'),
+};
+const viewIds = { tilePlain: 'tile-plain', tileSwz: 'tile-swz', gridPlain: 'grid-plain', gridSwz: 'grid-swz', banksPlain: 'banks-plain', banksSwz: 'banks-swz' };
+const FIELD_CONTROL = { b: 'b', m: 'm', s: 's', bank_bytes: 'bank_bytes', banks: 'banks', rows: 'rows', match_bank_row: 'match' };
+
+let state = fromSearch(location.search);
+let presets = [];
+let data = null;          // last good /api/swizzle body, for `loaded`
+let loaded = null;        // the state `data` was fetched for
+let views = {};
+let loadSeq = 0, inspectSeq = 0;
+
+// ---------- URL ----------
+function writeURL(push) {
+    const url = location.pathname + toSearch(state) + location.hash;
+    if (url === location.pathname + location.search + location.hash) return;
+    if (push) history.pushState(null, '', url);
+    else history.replaceState(null, '', url);
+}
+
+// ---------- controls ----------
+function fillPow2Select(sel, max) {
+    for (let v = 1; v <= max; v *= 2) sel.add(new Option(String(v), String(v)));
+}
+
+function setSelect(sel, value) {
+    if (![...sel.options].some((o) => o.value === value)) sel.add(new Option(value, value));
+    sel.value = value;
+}
+
+function currentPresetId() {
+    const p = presets.find((p) => String(p.b) === state.b && String(p.m) === state.m && String(p.s) === state.s);
+    return p ? p.id : 'custom';
+}
+
+function syncControls() {
+    ui.b.value = state.b; ui.m.value = state.m; ui.s.value = state.s;
+    setSelect(ui.bank_bytes, state.bank_bytes);
+    setSelect(ui.banks, state.banks);
+    ui.rows.value = state.rows;
+    ui.match.checked = state.match;
+    ui.preset.value = currentPresetId();
+    document.documentElement.dataset.theme = state.theme || 'light';
+}
+
+function readControls() {
+    return {
+        ...state,
+        b: ui.b.value.trim(), m: ui.m.value.trim(), s: ui.s.value.trim(),
+        bank_bytes: ui.bank_bytes.value, banks: ui.banks.value,
+        rows: ui.rows.value.trim(), match: ui.match.checked,
+    };
+}
+
+function onControlChange(ev) {
+    let next;
+    if (ev.target === ui.preset) {
+        const p = presets.find((x) => x.id === ui.preset.value);
+        if (!p) { syncControls(); return; }
+        next = { ...state, b: String(p.b), m: String(p.m), s: String(p.s) };
+    } else {
+        next = readControls();
+    }
+    if (sameParams(next, state)) return;
+    state = next;
+    writeURL(true);
+    syncControls();
+    load();
+}
+
+// ---------- banner ----------
+function clearInvalid() {
+    for (const c of ui.form.querySelectorAll('.invalid')) {
+        c.classList.remove('invalid');
+        c.removeAttribute('aria-invalid');
+    }
+}
+
+function showBanner(err) {
+    clearInvalid();
+    const field = err.field ? `<span class="field-name" id="banner-field">${esc(err.field)}</span>` : '';
+    const what = err.status >= 400 && err.status < 500 ? 'Invalid parameters' : 'Server problem';
+    ui.banner.innerHTML = `<strong>${what}:</strong> <span id="banner-message">${esc(err.message)}</span> ${field}`;
+    ui.banner.hidden = false;
+    const ctl = err.field && ui[FIELD_CONTROL[err.field]];
+    if (ctl) {
+        ctl.classList.add('invalid');
+        ctl.setAttribute('aria-invalid', 'true');
+    }
+}
+
+function hideBanner() {
+    ui.banner.hidden = true;
+    ui.banner.textContent = '';
+    clearInvalid();
+}
+
+// ---------- rendering ----------
+function stat(label, value, sub, id) {
+    return `<div><dt>${label}</dt><dd id="${id}">${value}${sub ? ` <small>${sub}</small>` : ''}</dd></div>`;
+}
+
+function renderStats(d) {
+    const u = d.unit, g = d.grid, T = d.tile.size;
+    const unitSub = u.per_bank > 1 ? `1/${u.per_bank} bank` : `${u.banks_spanned} bank${u.banks_spanned > 1 ? 's' : ''}`;
+    ui.stats.innerHTML = [
+        stat('Unit', `${u.bytes} B`, unitSub, 'stat-unit'),
+        stat('Tile', `${T}&times;${T}`, `${d.tile.bytes} B`, 'stat-tile'),
+        stat('Grid', `${g.rows}&times;${g.cols}`, `${g.bytes} B`, 'stat-grid'),
+        stat('Tiles per row', `${g.tiles_per_row}`, `${g.tile_rows} tile row${g.tile_rows > 1 ? 's' : ''}`, 'stat-tiles'),
+        stat('Row width', `${g.row_bytes} B`, `${g.cols} units`, 'stat-row'),
+        stat('Bank row', `${d.bank_row_bytes} B`, `${d.params.banks}&times;${d.params.bank_bytes} B`, 'stat-bankrow'),
+        stat('Bank rows', `${d.banks_view.rows}`, '', 'stat-bankrows'),
+        stat('Masks', `0x${d.masks.yyy.toString(16)}`, `0x${d.masks.zzz.toString(16)}`, 'stat-masks'),
+    ].join('');
+    ui.bankRow.textContent = `${d.bank_row_bytes} B`;
+}
+
+function renderBitstrip(d) {
+    const mk = d.masks, m = d.params.m;
+    const top = Math.min(31, Math.max(mk.yyy_hi, mk.zzz_hi, m) + 2);
+    let html = '<div class="bits">', prev = null;
+    for (let bit = top - 1; bit >= 0; bit--) {
+        let cls = 'bit', role = 'x';
+        if (bit >= mk.yyy_lo && bit < mk.yyy_hi) { cls += ' yyy'; role = 'Y'; }
+        else if (bit >= mk.zzz_lo && bit < mk.zzz_hi) { cls += ' zzz'; role = 'Z'; }
+        else if (bit < m) { cls += ' unit'; role = 'u'; }
+        if (prev !== null && role !== prev) cls += ' gap4';   // a gap between fields
+        prev = role;
+        html += `<div class="${cls}" title="bit ${bit}"><b>${role}</b>${bit}</div>`;
+    }
+    html += '</div>';
+    const yr = mk.yyy_hi > mk.yyy_lo ? `bits [${mk.yyy_lo}, ${mk.yyy_hi})` : 'none';
+    const zr = mk.zzz_hi > mk.zzz_lo ? `bits [${mk.zzz_lo}, ${mk.zzz_hi})` : 'none';
+    html += `<div class="legend"><span class="yyy">YYY ${yr}: row in tile</span><span class="zzz">ZZZ ${zr}: column in tile, XORed with YYY</span><span class="unit">bits [0, ${m}): byte in unit, never moved</span></div>`;
+    ui.bitstrip.innerHTML = html;
+}
+
+function renderFormula(d) {
+    const mk = d.masks, s = d.params.s, T = d.tile.size;
+    const shift = s >= 0 ? `>> ${s}` : `<< ${-s}`;
+    const c = (t) => `<span class="c">${esc(t)}</span>`;
+    ui.formula.innerHTML = [
+        c(`// ${d.name} on a byte offset (CuTe swizzle.hpp)`),
+        `<span class="y">yyy_msk</span> = 0x${mk.yyy.toString(16)}   ${c(`// bits [${mk.yyy_lo}, ${mk.yyy_hi})`)}`,
+        `<span class="z">zzz_msk</span> = 0x${mk.zzz.toString(16)}   ${c(`// bits [${mk.zzz_lo}, ${mk.zzz_hi})`)}`,
+        `offset' = offset ^ ((offset & <span class="y">yyy_msk</span>) ${shift})   ${c('// ZZZ ^= YYY')}`,
+        '',
+        c('// The same on the grid, for the unit at logical (row, col):'),
+        `col_in_tile   = col mod ${T}`,
+        `row_mod       = row mod ${T}`,
+        `physical slot = col_in_tile XOR row_mod   ${c('// inside its tile; the tile does not move')}`,
+    ].join('\n');
+}
+
+function availWidth(id) {
+    const el = $(id);
+    return Math.max(120, (el.parentElement || el).clientWidth);
+}
+
+function renderViews(d) {
+    const g = d.grid, T = d.tile.size, bv = d.banks_view, p = d.params;
+    // Wide grids get the full width each instead of sitting side by side.
+    $('grid-plain').closest('.pair').classList.toggle('stack', g.cols > 16);
+    views = {};
+    views.tilePlain = gridView($('tile-plain'), { rows: T, cols: T, logOf: null, tile: T, availW: Math.min(availWidth('tile-plain'), 420), maxCell: 44, kind: 'tile' });
+    views.tileSwz = gridView($('tile-swz'), { rows: T, cols: T, logOf: d.tile.log_of, tile: T, availW: Math.min(availWidth('tile-swz'), 420), maxCell: 44, kind: 'tile' });
+    views.gridPlain = gridView($('grid-plain'), { rows: g.rows, cols: g.cols, logOf: null, tile: T, availW: availWidth('grid-plain'), maxCell: 40, bankOf: g.bank_of, kind: 'grid' });
+    views.gridSwz = gridView($('grid-swz'), { rows: g.rows, cols: g.cols, logOf: g.log_of, tile: T, availW: availWidth('grid-swz'), maxCell: 40, bankOf: g.bank_of, kind: 'grid' });
+    const common = {
+        banks: p.banks, bankRows: bv.rows, unitsPerRow: bv.units_per_row, rowsPerUnit: bv.rows_per_unit,
+        perBank: d.unit.per_bank, spanned: d.unit.banks_spanned, bankOf: g.bank_of, cols: g.cols,
+        unitBytes: d.unit.bytes, bankBytes: p.bank_bytes,
+    };
+    views.banksPlain = bankView($('banks-plain'), { ...common, logOf: null, availW: availWidth('banks-plain'), kind: 'banks' });
+    views.banksSwz = bankView($('banks-swz'), { ...common, logOf: g.log_of, availW: availWidth('banks-swz'), kind: 'banks' });
+    for (const [k, v] of Object.entries(views)) v.name = k;
+
+    const gt = views.gridSwz.truncated;
+    ui.gridNote.hidden = !gt;
+    if (gt) ui.gridNote.textContent = `Showing the first ${gt} of ${g.rows} rows.`;
+    const bt = views.banksSwz.truncated;
+    ui.banksNote.hidden = !bt && d.unit.per_bank <= 1;
+    const notes = [];
+    if (d.unit.per_bank > 1) notes.push(`A ${d.unit.bytes} B unit is 1/${d.unit.per_bank} of a ${p.bank_bytes} B bank word: ${d.unit.per_bank} units share each bank, drawn side by side inside it.`);
+    if (bt) notes.push(`Showing the first ${bt} of ${bv.rows} bank rows.`);
+    ui.banksNote.textContent = notes.join(' ');
+}
+
+function clearViews() {
+    views = {};
+    for (const id of Object.values(viewIds)) $(id).innerHTML = '';
+    ui.stats.innerHTML = '';
+    ui.bitstrip.innerHTML = '';
+    ui.formula.innerHTML = '';
+    ui.bankRow.textContent = '\u2014';
+    ui.gridNote.hidden = true;
+    ui.banksNote.hidden = true;
+}
+
+function renderAll(d) {
+    const t0 = performance.now();
+    ui.readout.textContent = d.name;
+    ui.readout.classList.remove('error');
+    ui.rows.placeholder = String(d.params.rows);
+    renderStats(d);
+    renderBitstrip(d);
+    renderFormula(d);
+    renderViews(d);
+    document.body.dataset.renderMs = String(Math.round(performance.now() - t0));
+}
+
+// ---------- loading ----------
+async function load() {
+    const my = ++loadSeq;
+    const want = { ...state };
+    document.body.classList.add('busy');
+    try {
+        const d = await api.swizzle(apiQuery(want));
+        if (my !== loadSeq) return;
+        data = d; loaded = want;
+        hideBanner();
+        renderAll(d);
+        showSelection();
+    } catch (err) {
+        if (my !== loadSeq) return;
+        data = null; loaded = want;
+        showBanner(err);
+        clearViews();
+        ui.readout.textContent = `Swizzle<${want.b},${want.m},${want.s}>`;
+        ui.readout.classList.add('error');
+        inspector.showHint(ui.inspector, 'Fix the parameters to inspect addresses.');
+    } finally {
+        if (my === loadSeq) {
+            document.body.classList.remove('busy');
+            document.body.dataset.ready = String(my);   // tests wait on this
+        }
+    }
+}
+
+// ---------- selection ----------
+function eachView(fn) { for (const v of Object.values(views)) fn(v); }
+
+function clearSelection() {
+    eachView((v) => { v.select(null); v.trace(null); });
+}
+
+async function showSelection() {
+    const my = ++inspectSeq;
+    if (!data) return;
+    const g = data.grid;
+    const sel = state.sel;
+    if (!sel) {
+        clearSelection();
+        inspector.showHint(ui.inspector, 'Click any cell in a tile, grid or bank view to see its address.');
+        document.body.dataset.inspected = '';
+        return;
+    }
+    const [r, c] = sel;
+    if (r >= g.rows || c >= g.cols) {
+        clearSelection();
+        inspector.showHint(ui.inspector, `Selection (${r}, ${c}) is outside this ${g.rows} x ${g.cols} grid.`);
+        document.body.dataset.inspected = '';
+        return;
+    }
+    const l = r * g.cols + c;          // the contract's logical unit numbering
+    const p = g.phys_of[l];
+    for (const [v, slot] of [[views.gridPlain, l], [views.gridSwz, p], [views.banksPlain, l], [views.banksSwz, p]]) {
+        v.trace(c);
+        v.reveal(v.select(slot));
+    }
+
+    const sw = data, q = apiQuery(loaded);
+    try {
+        const ins = await api.inspect(q, r, c);
+        if (my !== inspectSeq || sw !== data) return;
+        const T = sw.tile.size, t = ins.tile;
+        const tl = t.row_in_tile * T + t.col_in_tile;   // row-major tile position (contract)
+        views.tilePlain.select(tl);
+        views.tileSwz.select(sw.tile.phys_of[tl]);
+        views.tilePlain.trace(t.col_in_tile);
+        views.tileSwz.trace(t.col_in_tile);
+        inspector.render(ui.inspector, ins, sw);
+        document.body.dataset.inspected = `${r},${c}`;
+    } catch (err) {
+        if (my !== inspectSeq) return;
+        inspector.showError(ui.inspector, err);
+        document.body.dataset.inspected = '';
+    }
+}
+
+function select(sel) {
+    state = { ...state, sel };
+    writeURL(true);
+    showSelection();
+}
+
+function onMapClick(ev) {
+    const cell = ev.target.closest && ev.target.closest('rect.cell');
+    if (!cell || !data) return;
+    const l = Number(cell.dataset.l);
+    const kind = ev.currentTarget.id.startsWith('tile') ? 'tile' : 'grid';
+    const cols = kind === 'tile' ? data.tile.size : data.grid.cols;
+    select([Math.floor(l / cols), l % cols]);
+}
+
+function onKey(ev) {
+    if (!data || !state.sel || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if (ev.target.closest && ev.target.closest('input, select, textarea')) return;
+    const [r, c] = state.sel, g = data.grid;
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (ev.key === 'Escape') { select(null); return; }
+    const mv = moves[ev.key];
+    if (!mv) return;
+    const nr = r + mv[0], nc = c + mv[1];
+    if (nr < 0 || nc < 0 || nr >= g.rows || nc >= g.cols) return;
+    ev.preventDefault();
+    select([nr, nc]);
+}
+
+// Keep the two grids (and the two bank maps) scrolled together, and let each
+// view draw the band it now shows.
+function viewOf(el) { return Object.values(views).find((v) => v.el === el); }
+
+function watchScroll(a, b) {
+    let busy = false, queued = false;
+    const redraw = () => {
+        if (queued) return;
+        queued = true;
+        requestAnimationFrame(() => {
+            queued = false;
+            for (const e of [a, b]) { const v = viewOf(e); if (v) v.draw(false); }
+        });
+    };
+    const follow = (from, to) => () => {
+        redraw();
+        if (busy) return;
+        busy = true;
+        to.scrollTop = from.scrollTop; to.scrollLeft = from.scrollLeft;
+        requestAnimationFrame(() => { busy = false; });
+    };
+    a.addEventListener('scroll', follow(a, b), { passive: true });
+    b.addEventListener('scroll', follow(b, a), { passive: true });
+}
+
+// ---------- start ----------
+async function start() {
+    fillPow2Select(ui.bank_bytes, 32);
+    fillPow2Select(ui.banks, 128);
+    try {
+        presets = (await api.presets()).presets || [];
+    } catch (err) {
+        presets = [];
+        showBanner(err);
+    }
+    for (const p of presets) ui.preset.add(new Option(p.label || p.id, p.id), ui.preset.options.length - 1);
+    syncControls();
+    writeURL(false);
+
+    ui.form.addEventListener('change', onControlChange);
+    ui.form.addEventListener('submit', (e) => e.preventDefault());
+    for (const id of Object.values(viewIds)) {
+        const el = $(id);
+        el.addEventListener('click', onMapClick);
+        el.addEventListener('mouseover', (e) => { const v = viewOf(el); if (v) v.hover(e.target); });
+    }
+    watchScroll($('grid-plain'), $('grid-swz'));
+    watchScroll($('banks-plain'), $('banks-swz'));
+    document.addEventListener('keydown', onKey);
+    window.addEventListener('popstate', () => {
+        state = fromSearch(location.search);
+        syncControls();
+        if (loaded && sameParams(state, loaded)) showSelection();
+        else load();
+    });
+    let resizeTimer = 0;
+    window.addEventListener('resize', () => {
+        clearTimeout(resizeTimer);
+        resizeTimer = setTimeout(() => { if (data) { renderViews(data); showSelection(); } }, 150);
+    });
+    await load();
+}
+
+start();

@@ -1,0 +1,76 @@
+// inspector.js - fills the address inspector from one /api/inspect answer.
+// It prints what the server computed (addresses, bit fields, banks) and colours
+// the YYY / ZZZ bit ranges the server names; it must not compute addresses itself.
+
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+
+// Binary string with the bit ranges [lo, hi) of YYY and ZZZ and the unit's low bits marked.
+function binHTML(bin, yyy, zzz, unitBits) {
+    let s = String(bin).replace(/^0b/, '');
+    const width = Math.max(s.length, yyy.hi, zzz.hi);
+    s = s.padStart(width, '0');
+    let out = '', prev = null;
+    for (let i = 0; i < s.length; i++) {
+        const bit = s.length - 1 - i;
+        const cls = [];
+        if (bit >= yyy.lo && bit < yyy.hi) cls.push('yyy');
+        else if (bit >= zzz.lo && bit < zzz.hi) cls.push('zzz');
+        else if (bit < unitBits) cls.push('unit');
+        const field = cls[0] || '';
+        if (i > 0 && field !== prev) cls.push('gap');
+        prev = field;
+        out += `<span data-bit="${bit}"${cls.length ? ` class="${cls.join(' ')}"` : ''}>${esc(s[i])}</span>`;
+    }
+    return out;
+}
+
+function addrBlock(title, a, yyy, zzz, unitBits, id) {
+    return `<div class="addr" id="${id}">
+  <h3>${title}</h3>
+  <div class="nums"><span class="dec">${esc(a.addr)}</span><span class="hex">${esc(a.hex)}</span></div>
+  <div class="bin" title="binary; YYY bits [${yyy.lo},${yyy.hi}) and ZZZ bits [${zzz.lo},${zzz.hi})">${binHTML(a.bin, yyy, zzz, unitBits)}</div>
+</div>`;
+}
+
+export function showHint(el, text) {
+    el.innerHTML = `<p class="hint">${esc(text)}</p>`;
+}
+
+export function showError(el, err) {
+    el.innerHTML = `<p class="err">${esc(err.message)}${err.field ? ` (<code>${esc(err.field)}</code>)` : ''}</p>`;
+}
+
+// ins: /api/inspect body; sw: the /api/swizzle body it belongs to.
+export function render(el, ins, sw) {
+    const t = ins.tile, b = ins.banks;
+    const unitBits = sw.params.m;
+    const T = sw.tile.size;
+    let bankText;
+    if (b.per_bank > 1) bankText = `unit = 1/${b.per_bank} of a bank word`;
+    else if (b.count > 1) bankText = `${b.count} banks`;
+    else bankText = '1 bank';
+    el.innerHTML = `
+<dl class="kv">
+  <dt>Logical (row, col)</dt><dd id="ins-logical">(${ins.logical.row}, ${ins.logical.col})</dd>
+  <dt>Physical (row, col)</dt><dd id="ins-physical">(${ins.physical.row}, ${ins.physical.col})</dd>
+  <dt>Logical / physical unit</dt><dd id="ins-units">${ins.logical.unit} &rarr; ${ins.physical.unit}</dd>
+  <dt>Tile (row, col)</dt><dd id="ins-tile">(${t.row}, ${t.col})</dd>
+</dl>
+<div class="xor" id="ins-xor" title="physical slot in tile = logical column in tile XOR (row mod ${T})">
+  <div><b class="zzz" id="ins-col-in-tile">${t.col_in_tile}</b><small>col in tile</small></div>
+  <span class="op">&oplus;</span>
+  <div><b class="yyy" id="ins-row-mod">${t.row_mod}</b><small>row mod ${T}</small></div>
+  <span class="op">=</span>
+  <div><b id="ins-slot">${t.slot}</b><small>physical slot</small></div>
+</div>
+<dl class="kv">
+  <dt>YYY bits [${ins.yyy.lo}, ${ins.yyy.hi})</dt><dd id="ins-yyy">${ins.yyy.value}</dd>
+  <dt>ZZZ bits [${ins.zzz.lo}, ${ins.zzz.hi})</dt><dd id="ins-zzz">${ins.zzz.value} &rarr; ${ins.zzz.swizzled}</dd>
+</dl>
+${addrBlock('Original address', ins.logical, ins.yyy, ins.zzz, unitBits, 'ins-orig')}
+${addrBlock('Swizzled address', ins.physical, ins.yyy, ins.zzz, unitBits, 'ins-swz')}
+<div class="banks-line">
+  <h3 class="addr-h">Bank${b.list.length > 1 ? 's' : ''} <small>(${esc(bankText)})</small></h3>
+  <div class="chips" id="ins-banks">${b.list.map((k) => `<span class="chip">${k}</span>`).join('')}</div>
+</div>`;
+}

@@ -1,0 +1,248 @@
+// views.js - draws the tile, grid and bank maps as SVG.
+// Every number drawn comes from the API response (log_of, bank_of, sizes);
+// this module only lays cells out on screen. It must not derive the model.
+//
+// A map can hold 2^20 cells, far more than the DOM takes quickly, so a map in
+// a scroll box draws only the cells near what is visible (one SVG string per
+// band) and redraws when the box scrolls past the band. Small maps fit in one band.
+
+const SVGNS = 'http://www.w3.org/2000/svg';
+const OVERSCAN = 480;          // px drawn beyond the visible box on each side
+const MAX_HEIGHT = 4_000_000;  // px; taller maps are drawn in part (browser limits)
+
+const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
+
+// Label every k-th axis position, k a power of two, so labels never overlap.
+function axisStep(px, minPx) {
+    let k = 1;
+    while (k * px < minPx) k *= 2;
+    return k;
+}
+
+function fontFor(px) { return clamp(Math.round(px * 0.42), 9, 16); }
+
+const selRects = '<rect class="sel-halo" visibility="hidden" rx="3"/><rect class="sel" visibility="hidden" rx="3"/>';
+
+/* One drawn map. `lay` describes it:
+ *   W, H, lw, th        size, row-label width, column-label height
+ *   rowH, nRows         display rows (grid rows or bank rows)
+ *   slotRange(r0, r1, x0, x1) -> [[pFrom, pTo), ...] slots drawn for rows [r0, r1)
+ *   rect(p)             [x, y, w, h] of physical slot p
+ *   logOf, cols         logical unit at slot p (null = identity); column = l % cols
+ *   band(r0, r1, x0, x1) extra SVG for the band (axis labels, tile lines)
+ *   fixed               SVG drawn once (frame, dividers)
+ *   title(p)            hover text */
+class MapView {
+    constructor(el, lay) {
+        this.el = el;
+        this.lay = lay;
+        this.scrolls = el.classList.contains('scroll');
+        this.traced = null;
+        this.selP = null;
+        el.innerHTML = `<svg xmlns="${SVGNS}" class="map ${lay.kind}" width="${lay.W}" height="${lay.H}" viewBox="0 0 ${lay.W} ${lay.H}">` +
+            `<g class="band" font-size="${lay.fs}"></g>${lay.fixed || ''}${selRects}</svg>`;
+        this.svg = el.firstElementChild;
+        this.gBand = this.svg.firstElementChild;
+        this.halo = this.svg.querySelector('rect.sel-halo');
+        this.sel = this.svg.querySelector('rect.sel');
+        this.drawn = null;   // [y0, y1, x0, x1] in px
+        this.draw(true);
+    }
+
+    visible() {
+        if (!this.scrolls) return [0, this.lay.H, 0, this.lay.W];
+        const e = this.el;
+        const h = e.clientHeight || 640, w = e.clientWidth || this.lay.W;
+        return [e.scrollTop, e.scrollTop + h, e.scrollLeft, e.scrollLeft + w];
+    }
+
+    // Draw the band around the visible box unless the current band covers it.
+    draw(force) {
+        const [vy0, vy1, vx0, vx1] = this.visible();
+        const d = this.drawn;
+        if (!force && d && vy0 >= d[0] && vy1 <= d[1] && vx0 >= d[2] && vx1 <= d[3]) return;
+        const L = this.lay;
+        const y0 = this.scrolls ? Math.max(0, vy0 - OVERSCAN) : 0;
+        const y1 = this.scrolls ? Math.min(L.H, vy1 + OVERSCAN) : L.H;
+        const x0 = this.scrolls ? Math.max(0, vx0 - OVERSCAN) : 0;
+        const x1 = this.scrolls ? Math.min(L.W, vx1 + OVERSCAN) : L.W;
+        const r0 = clamp(Math.floor((y0 - L.th) / L.rowH), 0, L.nRows);
+        const r1 = clamp(Math.ceil((y1 - L.th) / L.rowH), 0, L.nRows);
+        const parts = [];
+        const cols = L.cols, logOf = L.logOf, tr = this.traced;
+        for (const [pa, pb] of L.slotRange(r0, r1, x0, x1)) {
+            for (let p = pa; p < pb; p++) {
+                const [x, y, w, h] = L.rect(p);
+                const l = logOf ? logOf[p] : p;
+                const col = l % cols;
+                const cls = tr === col ? ` k${col % 16} trace` : ` k${col % 16}`;
+                parts.push(`<rect class="cell${cls}" x="${x}" y="${y}" width="${w}" height="${h}" data-p="${p}" data-l="${l}" data-c="${col}"/>`);
+                if (w >= L.labelMin && h >= 14) parts.push(`<text class="lbl" x="${x + w / 2}" y="${y + Math.min(h, L.rowH) / 2}">${col}</text>`);
+            }
+        }
+        parts.push(L.band(r0, r1, x0, x1));
+        this.gBand.innerHTML = parts.join('');
+        this.drawn = [y0, y1, x0, x1];
+    }
+
+    // The drawn cell elements, in slot order.
+    cells() { return Array.from(this.gBand.querySelectorAll('rect.cell')); }
+
+    // Outline physical slot p (null hides). Returns its rect [x, y, w, h] or null.
+    select(p) {
+        this.selP = p;
+        const ok = p !== null && p !== undefined && p >= 0 && p < this.lay.nSlots;
+        const r = ok ? this.lay.rect(p) : null;
+        for (const e of [this.halo, this.sel]) {
+            if (!r) { e.setAttribute('visibility', 'hidden'); continue; }
+            e.setAttribute('x', r[0]); e.setAttribute('y', r[1]);
+            e.setAttribute('width', r[2]); e.setAttribute('height', Math.min(r[3], this.lay.H - r[1]));
+            e.setAttribute('visibility', 'visible');
+        }
+        return r;
+    }
+
+    // Trace the cells holding logical column col (null clears).
+    trace(col) {
+        this.traced = col;
+        this.svg.classList.toggle('tracing', col !== null);
+        for (const c of this.cells()) c.classList.toggle('trace', col !== null && Number(c.dataset.c) === col);
+    }
+
+    // Scroll this view's own box (never the page) so rect r shows.
+    reveal(r) {
+        if (!r || !this.scrolls) return;
+        const e = this.el, [x, y, w, h] = r;
+        if (y < e.scrollTop + this.lay.th || y + h > e.scrollTop + e.clientHeight)
+            e.scrollTop = Math.max(0, y - e.clientHeight / 2);
+        if (x < e.scrollLeft + this.lay.lw || x + w > e.scrollLeft + e.clientWidth)
+            e.scrollLeft = Math.max(0, x - e.clientWidth / 2);
+        this.draw(false);
+    }
+
+    // Hover titles are added on first hover: a <title> per cell up front costs more than the map.
+    hover(target) {
+        const r = target.closest && target.closest('rect.cell');
+        if (!r || r.firstChild) return;
+        const t = document.createElementNS(SVGNS, 'title');
+        t.textContent = this.lay.title(Number(r.dataset.p));
+        r.appendChild(t);
+    }
+}
+
+/* A rows x cols map of units (the tile or the grid).
+ *   logOf[p]  logical unit stored at physical slot p, or null for the identity
+ *   cols      logical units per row: logical column = l % cols, row = l / cols
+ *   tile      tile edge in units: thick lines every `tile` cells (none when 1)
+ *   bankOf    optional first bank per slot, for the hover title */
+export function gridView(el, { rows, cols, logOf, tile, availW, maxCell = 34, bankOf = null, kind }) {
+    const lw = 12 + 7 * String(rows - 1).length;
+    const th = 18;
+    const cs = clamp(Math.floor((availW - lw - 6) / cols), 8, maxCell);
+    const nRows = Math.max(1, Math.min(rows, Math.floor(MAX_HEIGHT / cs)));
+    const W = lw + cols * cs + 3, H = th + nRows * cs + 3;
+    const cstep = axisStep(cs, 18), rstep = axisStep(cs, 13);
+    const afs = Math.min(11, fontFor(cs));
+    const x = (c) => lw + c * cs, y = (r) => th + r * cs;
+
+    const lay = {
+        kind, W, H, lw, th, rowH: cs, nRows, cols, logOf, fs: fontFor(cs), labelMin: 15,
+        nSlots: nRows * cols,
+        rect: (p) => [x(p % cols), y(Math.floor(p / cols)), cs, cs],
+        slotRange(r0, r1, x0, x1) {
+            const c0 = clamp(Math.floor((x0 - lw) / cs), 0, cols), c1 = clamp(Math.ceil((x1 - lw) / cs), 0, cols);
+            const out = [];
+            if (c1 > c0) for (let r = r0; r < r1; r++) out.push([r * cols + c0, r * cols + c1]);
+            return out;
+        },
+        band(r0, r1, x0, x1) {
+            const c0 = clamp(Math.floor((x0 - lw) / cs), 0, cols), c1 = clamp(Math.ceil((x1 - lw) / cs), 0, cols);
+            let s = `<g class="axis-g" font-size="${afs}">`;
+            for (let c = c0 - (c0 % cstep); c < c1; c += cstep) s += `<text class="axis" x="${x(c) + cs / 2}" y="${th / 2}">${c}</text>`;
+            for (let r = r0 - (r0 % rstep); r < r1; r += rstep) s += `<text class="axis row" x="${lw - 5}" y="${y(r) + cs / 2}">${r}</text>`;
+            s += '</g>';
+            // Tile borders: thick lines every `tile` units inside the band.
+            let d = '';
+            if (tile > 1 && r1 > r0 && c1 > c0) {
+                for (let c = Math.ceil(Math.max(c0, 1) / tile) * tile; c < c1 && c < cols; c += tile) d += `M${x(c)} ${y(r0)}V${y(r1)}`;
+                for (let r = Math.ceil(Math.max(r0, 1) / tile) * tile; r < r1 && r < nRows; r += tile) d += `M${x(c0)} ${y(r)}H${x(c1)}`;
+            }
+            if (d) s += `<path class="tiles" d="${d}"/>`;
+            return s;
+        },
+        fixed: `<path class="tiles" d="M${lw} ${th}h${cols * cs}v${nRows * cs}h${-cols * cs}Z"/>`,
+        title(p) {
+            const l = logOf ? logOf[p] : p;
+            let t = `physical slot ${p} <- logical column ${l % cols}`;
+            t += `\nlogical (row ${Math.floor(l / cols)}, col ${l % cols}) at physical (row ${Math.floor(p / cols)}, col ${p % cols})`;
+            if (bankOf) t += `\nfirst bank ${bankOf[p]}`;
+            return t;
+        },
+    };
+    const v = new MapView(el, lay);
+    v.truncated = nRows < rows ? nRows : 0;
+    return v;
+}
+
+/* The bank organization: bank rows x banks. Slot p is drawn where bank_of[p]
+ * and banks_view place it: across `spanned` banks, as 1/perBank of a bank when
+ * narrower, or over rowsPerUnit whole bank rows when wider than a bank row. */
+export function bankView(el, { banks, bankRows, unitsPerRow, rowsPerUnit, perBank, spanned,
+    bankOf, logOf, cols, unitBytes, bankBytes, availW, kind }) {
+    const lw = 12 + 7 * String(Math.max(0, bankRows - 1)).length;
+    const th = 18;
+    // A bank shared by several units is drawn wide enough to show each of them
+    // (the box scrolls sideways); otherwise the banks fit the width.
+    const minShared = perBank > 1 ? Math.min(14 * perBank, 448) : 6;
+    const bw = clamp(Math.floor((availW - lw - 6) / banks), minShared, Math.max(40, minShared));
+    const rh = clamp(bw, 16, 26);
+    const nRows = Math.max(1, Math.min(bankRows, Math.floor(MAX_HEIGHT / rh)));
+    const W = lw + banks * bw + 3, H = th + nRows * rh + 3;
+    const n = bankOf.length;
+    const bstep = axisStep(bw, 18), rstep = axisStep(rh, 13);
+    const upr = unitsPerRow, rpu = Math.max(1, rowsPerUnit);
+    const sub = bw / perBank;
+
+    let rect, nSlots;
+    if (upr > 0) {
+        nSlots = Math.min(n, nRows * upr);
+        rect = perBank > 1
+            ? (p) => [lw + bankOf[p] * bw + (p % perBank) * sub, th + Math.floor(p / upr) * rh, sub, rh]
+            : (p) => [lw + bankOf[p] * bw, th + Math.floor(p / upr) * rh, spanned * bw, rh];
+    } else {
+        nSlots = Math.min(n, Math.ceil(nRows / rpu));
+        rect = (p) => [lw, th + p * rpu * rh, banks * bw, rpu * rh];
+    }
+
+    let bankHead = '';
+    for (let k = 0; k < banks; k += bstep) bankHead += `<text class="axis" x="${lw + k * bw + bw / 2}" y="${th / 2}">${k}</text>`;
+    let div = '';
+    if (bw >= 8) for (let k = 1; k < banks; k++) div += `M${lw + k * bw} ${th}V${th + nRows * rh}`;
+
+    const lay = {
+        kind, W, H, lw, th, rowH: rh, nRows, cols, logOf, fs: fontFor(Math.min(rh, 30)), labelMin: 11, nSlots, rect,
+        slotRange(r0, r1) {
+            if (upr > 0) return [[Math.min(nSlots, r0 * upr), Math.min(nSlots, r1 * upr)]];
+            return [[Math.min(nSlots, Math.floor(r0 / rpu)), Math.min(nSlots, Math.ceil(r1 / rpu))]];
+        },
+        band(r0, r1) {
+            let s = '<g class="axis-g" font-size="10">';
+            for (let r = r0 - (r0 % rstep); r < r1; r += rstep) s += `<text class="axis row" x="${lw - 5}" y="${th + r * rh + rh / 2}">${r}</text>`;
+            return s + '</g>';
+        },
+        fixed: `<g class="axis-g" font-size="10">${bankHead}</g><path class="bankdiv${perBank > 1 ? ' shared' : ''}" d="${div}"/>` +
+            `<path class="frame" d="M${lw} ${th}h${banks * bw}v${nRows * rh}h${-banks * bw}Z"/>`,
+        title(p) {
+            const l = logOf ? logOf[p] : p;
+            let t = `physical slot ${p} <- logical column ${l % cols}`;
+            t += `\nlogical (row ${Math.floor(l / cols)}, col ${l % cols})`;
+            if (perBank > 1) t += `\n1/${perBank} of bank ${bankOf[p]} (${unitBytes} B of a ${bankBytes} B bank word)`;
+            else if (spanned > 1) t += `\nbanks ${bankOf[p]}..${bankOf[p] + spanned - 1}`;
+            else t += `\nbank ${bankOf[p]}`;
+            return t;
+        },
+    };
+    const v = new MapView(el, lay);
+    v.truncated = nRows < bankRows ? nRows : 0;
+    return v;
+}

@@ -1,0 +1,350 @@
+// test_page.mjs - drives the real page in Debian's chromium against the real server.
+// Starts build/swizzlescope (or $SWZ_BIN) on a free port, loads the page and checks
+// that what it draws is what the API answers. Prints one line per check and ends
+// with "N passed, N failed"; exits nonzero on any failure.
+
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = path.resolve(ROOT, process.env.SWZ_BIN || 'build/swizzlescope');
+const STATIC = path.resolve(ROOT, process.env.SWZ_STATIC || 'static');
+const CHROMIUM = process.env.SWZ_CHROMIUM || '/usr/bin/chromium';
+const SHOTS = path.resolve(ROOT, 'build', 'screenshots');
+const TIMEOUT = 15000;
+
+let passed = 0, failed = 0;
+function check(name, ok, detail = '') {
+    if (ok) { passed++; console.log(`ok   ${name}`); }
+    else { failed++; console.log(`FAIL ${name}${detail ? ': ' + detail : ''}`); }
+    return ok;
+}
+async function step(name, fn) {
+    try { await fn(); } catch (e) { check(name, false, (e && e.message ? e.message : String(e)).split('\n')[0]); }
+}
+
+function freePort() {
+    return new Promise((resolve, reject) => {
+        const s = net.createServer();
+        s.unref();
+        s.on('error', reject);
+        s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+    });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function startServer(port) {
+    const child = spawn(BIN, ['--port', String(port), '--static', STATIC], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    child.stdout.on('data', (d) => { log += d; });
+    child.stderr.on('data', (d) => { log += d; });
+    const base = `http://127.0.0.1:${port}/`;
+    for (let i = 0; i < 100; i++) {
+        if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}: ${log.trim()}`);
+        try {
+            const r = await fetch(base + 'api/health');
+            if (r.ok) return { child, base, log: () => log };
+        } catch { /* not up yet */ }
+        await sleep(50);
+    }
+    child.kill('SIGTERM');
+    throw new Error('server did not answer /api/health within 5 s: ' + log.trim());
+}
+
+// ---- what the page shows ----
+
+// Every drawn cell of one view, in slot order, with its label text if drawn.
+function readView(page, id) {
+    return page.evaluate((id) => {
+        const out = [];
+        const band = document.querySelector(`#${id} svg g.band`);
+        if (!band) return out;
+        for (const e of band.children) {
+            if (e.matches('rect.cell')) out.push({ p: +e.dataset.p, l: +e.dataset.l, c: +e.dataset.c, label: null });
+            else if (e.matches('text.lbl') && out.length) out[out.length - 1].label = e.textContent;
+        }
+        return out;
+    }, id);
+}
+
+const text = (page, sel) => page.$eval(sel, (e) => e.textContent.trim());
+const readyCount = (page) => page.evaluate(() => Number(document.body.dataset.ready || 0));
+
+// Run `action`, then wait until the page has finished the load it started.
+async function afterLoad(page, action) {
+    const before = await readyCount(page);
+    await action();
+    await page.waitForFunction((b) => Number(document.body.dataset.ready || 0) > b, before, { timeout: TIMEOUT });
+}
+
+// Load a URL in the page and wait for its first load to finish.
+async function gotoReady(page, url) {
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForFunction(() => document.body.dataset.ready, null, { timeout: TIMEOUT });
+}
+
+// Compare one view's cells with the API: logOf[p] (null = identity), cols per row.
+function sameCells(name, cells, n, logOf, cols) {
+    if (!check(`${name}: ${n} cells drawn`, cells.length === n, `got ${cells.length}`)) return;
+    let bad = null;
+    for (let p = 0; p < n && !bad; p++) {
+        const want = logOf ? logOf[p] : p;
+        const c = cells[p];
+        if (c.p !== p || c.l !== want || c.c !== want % cols || (c.label !== null && c.label !== String(want % cols)))
+            bad = `slot ${p}: drew ${JSON.stringify(c)}, API log_of ${want} (column ${want % cols})`;
+    }
+    check(`${name}: every cell shows the API's logical column`, !bad, bad || '');
+}
+
+function apiURL(base, endpoint, q) {
+    return base + 'api/' + endpoint + '?' + new URLSearchParams(q).toString();
+}
+
+async function getJSON(url) {
+    const r = await fetch(url);
+    return { status: r.status, body: await r.json() };
+}
+
+// Check the readout, stats and every map against /api/swizzle for query q.
+async function checkAgainstAPI(page, base, label, q) {
+    const { status, body: d } = await getJSON(apiURL(base, 'swizzle', q));
+    if (!check(`${label}: API answers ${JSON.stringify(q)}`, status === 200, `status ${status}`)) return null;
+    check(`${label}: readout is ${d.name}`, (await text(page, '#readout')) === d.name, await text(page, '#readout'));
+    const g = d.grid;
+    const gridStat = await text(page, '#stat-grid');
+    check(`${label}: grid stat shows ${g.rows}x${g.cols}`, gridStat.startsWith(`${g.rows}\u00d7${g.cols}`), gridStat);
+    const unitStat = await text(page, '#stat-unit');
+    check(`${label}: unit stat shows ${d.unit.bytes} B`, unitStat.startsWith(`${d.unit.bytes} B`), unitStat);
+    check(`${label}: bank row shows ${d.bank_row_bytes} B`, (await text(page, '#bank-row')) === `${d.bank_row_bytes} B`);
+    const T = d.tile.size;
+    sameCells(`${label} tile without swizzle`, await readView(page, 'tile-plain'), T * T, null, T);
+    sameCells(`${label} tile with swizzle`, await readView(page, 'tile-swz'), T * T, d.tile.log_of, T);
+    sameCells(`${label} grid without swizzle`, await readView(page, 'grid-plain'), g.rows * g.cols, null, g.cols);
+    sameCells(`${label} grid with swizzle`, await readView(page, 'grid-swz'), g.rows * g.cols, g.log_of, g.cols);
+    sameCells(`${label} banks with swizzle`, await readView(page, 'banks-swz'), g.rows * g.cols, g.log_of, g.cols);
+    return d;
+}
+
+async function main() {
+    if (!fs.existsSync(BIN)) { check('server binary exists', false, `${BIN} missing: run make`); return; }
+    if (!fs.existsSync(CHROMIUM)) { check('chromium exists', false, `${CHROMIUM} missing: apt-get install -y chromium`); return; }
+    fs.mkdirSync(SHOTS, { recursive: true });
+
+    const port = await freePort();
+    const srv = await startServer(port);
+    const base = srv.base;
+    check(`server answers /api/health on port ${port}`, true);
+
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'swz-chromium-'));
+    // playwright passes --user-data-dir itself for a persistent context: a fresh one per run.
+    const ctx = await chromium.launchPersistentContext(profile, {
+        executablePath: CHROMIUM,
+        headless: true,
+        viewport: { width: 1440, height: 1000 },
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+            '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    const page = ctx.pages()[0] || await ctx.newPage();
+    page.setDefaultTimeout(TIMEOUT);
+
+    // Console errors and failed requests, tagged with the phase they happened in:
+    // only the invalid-parameter phase may see the API's 400 (and chromium's log of it).
+    let phase = 'valid';
+    const consoleErrors = [], badRequests = [];
+    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push({ phase, text: m.text() }); });
+    page.on('pageerror', (e) => consoleErrors.push({ phase, text: 'pageerror: ' + e.message }));
+    page.on('requestfailed', (r) => badRequests.push({ phase, text: `${r.url()} ${r.failure() && r.failure().errorText}` }));
+    page.on('response', (r) => { if (r.status() >= 400) badRequests.push({ phase, status: r.status(), url: r.url(), text: `${r.status()} ${r.url()}` }); });
+
+    try {
+        // ---- default view ----
+        await step('default page loads', async () => {
+            await gotoReady(page, base);
+            const u = new URL(page.url());
+            check('default: URL carries the state (b, m, s, bank_bytes, banks)',
+                ['b', 'm', 's', 'bank_bytes', 'banks'].every((k) => u.searchParams.has(k)), u.search);
+            const q = { b: u.searchParams.get('b'), m: u.searchParams.get('m'), s: u.searchParams.get('s'),
+                bank_bytes: u.searchParams.get('bank_bytes'), banks: u.searchParams.get('banks'), match_bank_row: '0' };
+            await checkAgainstAPI(page, base, 'default', q);
+            check('default: no banner', await page.$eval('#banner', (e) => e.hidden));
+            const presets = (await getJSON(base + 'api/presets')).body.presets;
+            const opts = await page.$$eval('#preset option', (os) => os.map((o) => o.value));
+            check('preset menu lists every API preset and custom',
+                presets.every((p) => opts.includes(p.id)) && opts.includes('custom'), opts.join(','));
+            await page.screenshot({ path: path.join(SHOTS, 'default.png'), fullPage: true });
+        });
+
+        // ---- switch to the 128B preset ----
+        const q128 = { b: '3', m: '4', s: '3', bank_bytes: '4', banks: '32', match_bank_row: '0' };
+        let d128 = null;
+        await step('128B preset', async () => {
+            await afterLoad(page, () => page.selectOption('#preset', '128B'));
+            const u = new URL(page.url());
+            check('128B: URL has b=3 m=4 s=3', u.searchParams.get('b') === '3' && u.searchParams.get('m') === '4' && u.searchParams.get('s') === '3', u.search);
+            check('128B: B/M/S inputs follow the preset',
+                (await page.inputValue('#b')) === '3' && (await page.inputValue('#m')) === '4' && (await page.inputValue('#s')) === '3');
+            d128 = await checkAgainstAPI(page, base, '128B', q128);
+        });
+
+        // ---- hover title ----
+        await step('hover title', async () => {
+            const cell = page.locator('#grid-swz rect.cell[data-p="9"]');
+            await cell.hover();
+            const t = await cell.evaluate((e) => (e.querySelector('title') || {}).textContent || '');
+            const l = d128.grid.log_of[9];
+            const want = `physical slot 9 <- logical column ${l % d128.grid.cols}`;
+            check('hover title names the physical slot and logical column', t.split('\n')[0] === want, JSON.stringify(t));
+        });
+
+        // ---- click to inspect ----
+        await step('inspector', async () => {
+            const P = 10;
+            const l = d128.grid.log_of[P], cols = d128.grid.cols;
+            const row = Math.floor(l / cols), col = l % cols;
+            const before = await page.evaluate(() => document.body.dataset.inspected || '');
+            await page.click(`#grid-swz rect.cell[data-p="${P}"]`);
+            await page.waitForFunction((want) => document.body.dataset.inspected === want, `${row},${col}`, { timeout: TIMEOUT });
+            check('click: URL has sel=row,col', new URL(page.url()).searchParams.get('sel') === `${row},${col}`, page.url());
+            check('click: selection changed', before !== `${row},${col}`);
+            const { status, body: ins } = await getJSON(apiURL(base, 'inspect', { ...q128, row, col }));
+            check('click: /api/inspect answers', status === 200, `status ${status}`);
+            const bin = (s) => String(s).replace(/^0b/, '');
+            check('inspector: original address (dec)', (await text(page, '#ins-orig .dec')) === String(ins.logical.addr));
+            check('inspector: original address (hex)', (await text(page, '#ins-orig .hex')) === ins.logical.hex);
+            check('inspector: original address (bin)', (await text(page, '#ins-orig .bin')).replace(/\s/g, '') === bin(ins.logical.bin));
+            check('inspector: swizzled address (dec)', (await text(page, '#ins-swz .dec')) === String(ins.physical.addr));
+            check('inspector: swizzled address (hex)', (await text(page, '#ins-swz .hex')) === ins.physical.hex);
+            check('inspector: swizzled address (bin)', (await text(page, '#ins-swz .bin')).replace(/\s/g, '') === bin(ins.physical.bin));
+            const yBits = await page.$$eval('#ins-orig .bin span.yyy', (s) => s.length);
+            const zBits = await page.$$eval('#ins-orig .bin span.zzz', (s) => s.length);
+            check('inspector: YYY and ZZZ bit ranges coloured', yBits === ins.yyy.hi - ins.yyy.lo && zBits === ins.zzz.hi - ins.zzz.lo, `${yBits} yyy, ${zBits} zzz`);
+            const chips = await page.$$eval('#ins-banks .chip', (c) => c.map((e) => Number(e.textContent)));
+            check('inspector: banks', JSON.stringify(chips) === JSON.stringify(ins.banks.list), `${chips} vs ${ins.banks.list}`);
+            check('inspector: grid positions', (await text(page, '#ins-logical')) === `(${ins.logical.row}, ${ins.logical.col})` &&
+                (await text(page, '#ins-physical')) === `(${ins.physical.row}, ${ins.physical.col})`);
+            check('inspector: col in tile XOR row mod = slot',
+                (await text(page, '#ins-col-in-tile')) === String(ins.tile.col_in_tile) &&
+                (await text(page, '#ins-row-mod')) === String(ins.tile.row_mod) &&
+                (await text(page, '#ins-slot')) === String(ins.tile.slot));
+            // The selection is outlined in every view, on the right cell.
+            const selAt = (id, p) => page.evaluate(([id, p]) => {
+                const s = document.querySelector(`#${id} rect.sel`);
+                const c = document.querySelector(`#${id} rect.cell[data-p="${p}"]`);
+                return !!(s && c && s.getAttribute('visibility') === 'visible' &&
+                    s.getAttribute('x') === c.getAttribute('x') && s.getAttribute('y') === c.getAttribute('y'));
+            }, [id, p]);
+            const T = d128.tile.size, tl = ins.tile.row_in_tile * T + ins.tile.col_in_tile;
+            const mirrored = {
+                'grid-plain': l, 'grid-swz': d128.grid.phys_of[l], 'banks-plain': l, 'banks-swz': d128.grid.phys_of[l],
+                'tile-plain': tl, 'tile-swz': d128.tile.phys_of[tl],
+            };
+            for (const [id, p] of Object.entries(mirrored)) check(`selection mirrored in ${id} (slot ${p})`, await selAt(id, p));
+            await page.screenshot({ path: path.join(SHOTS, 'inspect.png'), fullPage: false });
+        });
+
+        // ---- back / forward ----
+        await step('history', async () => {
+            await page.goBack();
+            await page.waitForFunction(() => !document.body.dataset.inspected, null, { timeout: TIMEOUT });
+            check('back: selection undone', !new URL(page.url()).searchParams.get('sel'));
+            await afterLoad(page, () => page.goBack());
+            check('back: previous swizzle restored', (await text(page, '#readout')) === 'Swizzle<2,4,3>' && (await page.inputValue('#preset')) === '64B',
+                await text(page, '#readout'));
+            await afterLoad(page, () => page.goForward());
+            check('forward: 128B again', (await text(page, '#readout')) === 'Swizzle<3,4,3>');
+        });
+
+        // ---- match the bank row ----
+        await step('match bank row', async () => {
+            await afterLoad(page, () => page.selectOption('#banks', '64'));
+            await afterLoad(page, () => page.check('#match'));
+            const u = new URL(page.url());
+            check('match: URL has match=1 and banks=64', u.searchParams.get('match') === '1' && u.searchParams.get('banks') === '64', u.search);
+            check('match: preset still 128B (bank geometry is not part of it)', (await page.inputValue('#preset')) === '128B');
+            await checkAgainstAPI(page, base, 'match', { ...q128, banks: '64', match_bank_row: '1' });
+            await afterLoad(page, () => page.uncheck('#match'));
+            await afterLoad(page, () => page.selectOption('#banks', '32'));
+        });
+
+        // ---- editing a parameter switches the preset to custom ----
+        await step('custom', async () => {
+            await afterLoad(page, async () => { await page.fill('#m', '3'); await page.press('#m', 'Enter'); });
+            check('edit: preset reads custom', (await page.inputValue('#preset')) === 'custom');
+            await checkAgainstAPI(page, base, 'custom', { ...q128, m: '3' });
+        });
+
+        // ---- a large grid is drawn in bands and stays right when scrolled ----
+        await step('large grid', async () => {
+            await gotoReady(page, base + '?b=3&m=4&s=3&rows=1024');
+            const { body: d } = await getJSON(apiURL(base, 'swizzle', { ...q128, rows: '1024' }));
+            const ms = Number(await page.evaluate(() => document.body.dataset.renderMs));
+            check(`large: 1024x8 grid renders in under 500 ms (${ms} ms)`, ms < 500);
+            const drawn = (await readView(page, 'grid-swz')).length;
+            check('large: only a band of the grid is in the DOM', drawn > 0 && drawn < d.grid.rows * d.grid.cols, `${drawn}`);
+            await page.$eval('#grid-swz', (e) => { e.scrollTop = e.scrollHeight; });
+            const last = d.grid.rows * d.grid.cols - 1;
+            await page.waitForSelector(`#grid-swz rect.cell[data-p="${last}"]`, { timeout: TIMEOUT });
+            const cells = await readView(page, 'grid-swz');
+            const bad = cells.find((c) => c.l !== d.grid.log_of[c.p] || c.c !== d.grid.log_of[c.p] % d.grid.cols);
+            check('large: scrolled band matches the API', cells.length > 0 && !bad, JSON.stringify(bad));
+            const plainTop = await page.$eval('#grid-plain', (e) => e.scrollTop);
+            const swzTop = await page.$eval('#grid-swz', (e) => e.scrollTop);
+            check('large: the two grids scroll together', plainTop === swzTop && swzTop > 0, `${plainTop} vs ${swzTop}`);
+        });
+
+        // ---- invalid parameters: banner, no stale grid ----
+        await step('invalid', async () => {
+            await gotoReady(page, base + '?b=3&m=4&s=3');
+            check('invalid: a grid is drawn before', (await readView(page, 'grid-swz')).length === 64);
+            phase = 'invalid';
+            await afterLoad(page, async () => { await page.fill('#s', '1'); await page.locator('#s').blur(); });
+            const { status, body } = await getJSON(apiURL(base, 'swizzle', { ...q128, s: '1' }));
+            check('invalid: API rejects s=1 with b=3', status === 400 && body.error && body.error.field === 's', `status ${status}`);
+            check('invalid: banner shown', await page.$eval('#banner', (e) => !e.hidden));
+            check('invalid: banner shows error.message', (await text(page, '#banner-message')) === body.error.message, await text(page, '#banner-message'));
+            check('invalid: banner names the field', (await text(page, '#banner-field')) === 's');
+            check('invalid: the s input is marked', await page.$eval('#s', (e) => e.classList.contains('invalid')));
+            check('invalid: no stale cells in any view', (await page.$$('rect.cell')).length === 0);
+            // The same from a link.
+            await gotoReady(page, base + '?b=3&m=4&s=1');
+            check('invalid URL: banner shown and no cells',
+                (await page.$eval('#banner', (e) => !e.hidden)) && (await page.$$('rect.cell')).length === 0);
+            await page.screenshot({ path: path.join(SHOTS, 'invalid.png'), fullPage: false });
+            phase = 'valid';
+            await gotoReady(page, base + '?b=3&m=4&s=3&sel=2,5');
+            await page.waitForFunction(() => document.body.dataset.inspected === '2,5', null, { timeout: TIMEOUT });
+            check('valid again: banner gone, grid back, selection from the URL inspected',
+                (await page.$eval('#banner', (e) => e.hidden)) && (await readView(page, 'grid-swz')).length === 64);
+            await page.keyboard.press('ArrowRight');
+            await page.waitForFunction(() => document.body.dataset.inspected === '2,6', null, { timeout: TIMEOUT });
+            check('arrow key moves the selection', new URL(page.url()).searchParams.get('sel') === '2,6');
+            await page.screenshot({ path: path.join(SHOTS, 'page.png'), fullPage: true });
+        });
+
+        // ---- console and network hygiene ----
+        const expected400 = (r) => r.phase === 'invalid' && r.status === 400 && /\/api\/swizzle\?/.test(r.url);
+        const unexpectedReq = badRequests.filter((r) => !expected400(r));
+        check('no failed requests (besides the expected 400s)', unexpectedReq.length === 0, unexpectedReq.map((r) => r.text).join(' | '));
+        check('the invalid phase did get its 400', badRequests.some(expected400));
+        const unexpectedCon = consoleErrors.filter((c) => !(c.phase === 'invalid' && /status of 400/.test(c.text)));
+        check('no console errors', unexpectedCon.length === 0, unexpectedCon.map((c) => c.text).join(' | '));
+    } finally {
+        await ctx.close().catch(() => {});
+        srv.child.kill('SIGTERM');
+        fs.rmSync(profile, { recursive: true, force: true });
+    }
+}
+
+try {
+    await main();
+} catch (e) {
+    check('browser test ran', false, e && e.stack ? e.stack.split('\n').slice(0, 3).join(' ') : String(e));
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
