@@ -31,7 +31,7 @@ for t in "$@"; do
     tally "$name" "$out/$name" "$rc"
 done
 if [ -f tests/browser/run.sh ]; then
-    sh tests/browser/run.sh >"$out/browser" 2>&1
+    SWZ_BIN=build/asan/swizzlescope sh tests/browser/run.sh >"$out/browser" 2>&1
     rc=$?
     cat "$out/browser"
     tally browser "$out/browser" "$rc"
