@@ -18,28 +18,34 @@ const char *acc_op_name(enum acc_op op)
 
 const char *acc_reason_name(enum acc_reason r)
 {
-    static const char *const names[] = {"clean", "broadcast", "conflict", "merged", "empty"};
-    return (unsigned)r < 5 ? names[r] : "?";
+    static const char *const names[] = {"clean", "broadcast", "conflict", "empty"};
+    return (unsigned)r < 4 ? names[r] : "?";
 }
 
+/* On sm_90 the hardware counters file ldmatrix under op_ld and stmatrix under
+ * op_st (the _op_ldsm/_op_stsm variants do not exist there: calib metadata,
+ * "metrics_unavailable"); the Source-page metrics have one op per kind. */
 const char *acc_ncu_wavefront_metric(enum acc_op op)
 {
-    switch (op) {
-    case ACC_LD: return "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
-    case ACC_ST: return "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
-    case ACC_LDMATRIX: return "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum";
-    case ACC_STMATRIX: return "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum";
-    }
-    return "";
+    return op == ACC_LD || op == ACC_LDMATRIX
+               ? "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+               : "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
 }
 
 const char *acc_ncu_conflict_metric(enum acc_op op)
 {
+    return op == ACC_LD || op == ACC_LDMATRIX
+               ? "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
+               : "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
+}
+
+const char *acc_ncu_source_metric(enum acc_op op)
+{
     switch (op) {
-    case ACC_LD: return "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
-    case ACC_ST: return "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
-    case ACC_LDMATRIX: return "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum";
-    case ACC_STMATRIX: return "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_stsm.sum";
+    case ACC_LD: return "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+    case ACC_ST: return "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+    case ACC_LDMATRIX: return "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum";
+    case ACC_STMATRIX: return "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum";
     }
     return "";
 }
@@ -183,9 +189,28 @@ static void assign_passes(const struct acc_instr *in, uint32_t lanes, struct acc
     }
 }
 
-/* Lanes per phase: a phase moves at most one bank row (banks x bank_bytes,
- * 128 B on the hardware), so 32 lanes of <= 4 B, 16 of 8 B, 8 of 16 B; an
- * ldmatrix phase is one 8x16 B matrix. */
+/* The rules, each learned on an H100 and checked on an H200 (198 patterns,
+ * tests/data/calib_*.json; names in quotes are pattern names there):
+ *
+ * 1. A phase moves at most one bank row (32 banks x 4 B = 128 B): 32 lanes of
+ *    <= 4 B, 16 lanes of 8 B, 8 lanes of 16 B; one 8x16 B matrix of ldmatrix /
+ *    stmatrix.  Phases never share a wavefront ("ldsm_x4_all_same": 4).
+ * 2. A phase costs its bank-conflict degree: the most distinct bank words any
+ *    one bank must deliver.  Lanes asking for the same word (or bytes of it)
+ *    share it, loads and stores alike ("st32_bcast_all": 1, "ld8_bcast_all": 1).
+ * 3. Vector loads (8 and 16 B) whose every lane pair (2k, 2k+1) asks for the
+ *    same address, or has an inactive member, need half the phases: 32 lanes
+ *    of 8 B or 16 lanes of 16 B per phase ("ld64_pairs": 1, "ld128_bcast_all":
+ *    2, "ld128_pairs_but_last": 4).  The test is warp-wide.  Stores never pair
+ *    ("st128_bcast_all": 4).
+ * 4. A phase with no active lane is no wavefront for ncu but still holds the
+ *    pipe one cycle ("ld128_lanes0_7": 1 wavefront, 4 cycles; "ld128_one_lane":
+ *    1 and 2, since the pairing of rule 3 leaves two phases).
+ * 5. ncu's Source page (the smsp__sass_* metrics, computed by instrumentation)
+ *    applies rule 3 per 16-lane half for 16-byte loads: "ld128_pairs_but_last"
+ *    reads 3 there, while the hardware counter and clock64 read 4.
+ * Other bank geometries: the same rules on their own bank row. */
+
 static uint32_t lanes_per_phase(const struct acc_instr *in)
 {
     uint32_t row = in->banks * in->bank_bytes, w = lane_bytes(in);
@@ -195,50 +220,92 @@ static uint32_t lanes_per_phase(const struct acc_instr *in)
     return n > ACC_LANES ? ACC_LANES : n;
 }
 
+/* Rule 3's test over lanes [first, last): every pair shares its address or
+ * has an inactive member. */
+static int pairs_share(const struct acc_instr *in, uint32_t first, uint32_t last)
+{
+    for (uint32_t t = first; t + 1 < last; t += 2) {
+        uint32_t a = in->offsets[t], b = in->offsets[t + 1];
+        if (a != ACC_INACTIVE && b != ACC_INACTIVE && a != b)
+            return 0;
+    }
+    return 1;
+}
+
+static int may_pair(const struct acc_instr *in)
+{
+    return in->op == ACC_LD && in->bytes >= 2 * in->bank_bytes &&
+           lanes_per_phase(in) < ACC_LANES;
+}
+
+/* Cost lanes [first, last) in phases of `per` lanes into r->phases (appended);
+ * returns the wavefronts (rule 2 per phase, rule 4 for empty ones). */
+static uint32_t cost_phases(const struct acc_instr *in, uint32_t first, uint32_t last,
+                            uint32_t per, struct acc_result *r, int record)
+{
+    uint32_t total = 0;
+    for (uint32_t base = first; base < last; base += per) {
+        struct acc_phase ph = {0};
+        struct wordset ws = {0};
+        uint32_t lane_accesses = 0;
+        for (uint32_t t = base; t < base + per && t < last; t++) {
+            ph.lane_mask |= 1u << t;
+            if (in->offsets[t] == ACC_INACTIVE)
+                continue;
+            ph.active_mask |= 1u << t;
+            uint32_t words[16], n = lane_words(in, t, words);
+            lane_accesses += n;
+            for (uint32_t k = 0; k < n; k++)
+                ws_add(&ws, words[k]);
+        }
+        ph.words = ws.n;
+        if (ph.active_mask == 0) {
+            ph.reason = ACC_EMPTY;
+            ph.cycles = 1;
+        } else {
+            ph.max_per_bank = max_per_bank(in, &ws, &ph.worst_bank);
+            ph.wavefronts = ph.cycles = ph.max_per_bank;
+            ph.reason = ph.max_per_bank > 1 ? ACC_CONFLICT
+                        : ws.n < lane_accesses ? ACC_BROADCAST : ACC_CLEAN;
+        }
+        total += ph.wavefronts;
+        if (record && r->nphases < ACC_MAX_PHASES) {
+            uint32_t p = r->nphases++;
+            r->phases[p] = ph;
+            for (uint32_t t = 0; t < ACC_LANES; t++)
+                if (ph.active_mask >> t & 1)
+                    r->lane_phase[t] = (int)p;
+            assign_passes(in, ph.active_mask, r);
+        }
+    }
+    return total;
+}
+
 void acc_cost(const struct acc_instr *in, struct acc_result *r)
 {
     memset(r, 0, sizeof *r);
     for (uint32_t t = 0; t < ACC_LANES; t++)
         r->lane_phase[t] = r->lane_pass[t] = -1;
     uint32_t used = used_lanes(in), per = lanes_per_phase(in);
-    r->nphases = (used + per - 1) / per;
-    for (uint32_t p = 0; p < r->nphases; p++) {
-        struct acc_phase *ph = &r->phases[p];
-        struct wordset ws = {0};
-        ph->merged_into = -1;
-        for (uint32_t t = p * per; t < (p + 1) * per && t < used; t++) {
-            ph->lane_mask |= 1u << t;
-            if (in->offsets[t] == ACC_INACTIVE)
-                continue;
-            ph->active_mask |= 1u << t;
-            r->lane_phase[t] = (int)p;
+    for (uint32_t t = 0; t < used; t++)
+        if (in->offsets[t] != ACC_INACTIVE) {
             uint32_t words[16], n = lane_words(in, t, words);
-            for (uint32_t k = 0; k < n; k++) {
-                ws_add(&ws, words[k]);
+            for (uint32_t k = 0; k < n; k++)
                 r->bank_hits[words[k] % in->banks]++;
-            }
         }
-        ph->words = ws.n;
-        if (ph->active_mask == 0) {
-            ph->reason = ACC_EMPTY;
-            ph->cycles = 1;
-            continue;
-        }
-        ph->max_per_bank = max_per_bank(in, &ws, &ph->worst_bank);
-        ph->wavefronts = ph->max_per_bank;
-        ph->cycles = ph->wavefronts;
-        uint32_t lane_accesses = 0;
-        for (uint32_t t = 0; t < ACC_LANES; t++)
-            if (ph->active_mask >> t & 1)
-                lane_accesses += lane_bytes(in) > in->bank_bytes
-                                     ? lane_bytes(in) / in->bank_bytes : 1;
-        ph->reason = ph->max_per_bank > 1 ? ACC_CONFLICT
-                     : ws.n < lane_accesses ? ACC_BROADCAST : ACC_CLEAN;
-        assign_passes(in, ph->active_mask, r);
-    }
+    r->paired = may_pair(in) && pairs_share(in, 0, used);
+    r->wavefronts = cost_phases(in, 0, used, r->paired ? 2 * per : per, r, 1);
     for (uint32_t p = 0; p < r->nphases; p++) {
-        r->wavefronts += r->phases[p].wavefronts;
         r->cycles += r->phases[p].cycles;
         r->ideal_wavefronts += r->phases[p].active_mask ? 1 : 0;
+    }
+    /* Rule 5: ncu's Source page decides the pairing per 16-lane half. */
+    r->source_wavefronts = r->wavefronts;
+    if (may_pair(in) && 2 * per == ACC_LANES / 2) {
+        uint32_t half = ACC_LANES / 2, sum = 0;
+        for (uint32_t h = 0; h < used; h += half)
+            sum += cost_phases(in, h, h + half, pairs_share(in, h, h + half) ? 2 * per : per,
+                               r, 0);
+        r->source_wavefronts = sum;
     }
 }

@@ -33,7 +33,6 @@ enum acc_reason {
     ACC_CLEAN,       /* every bank touched once: one pass */
     ACC_BROADCAST,   /* lanes shared words, no bank needed two: one pass */
     ACC_CONFLICT,    /* some bank held several distinct words: one pass per word */
-    ACC_MERGED,      /* served in the same wavefront as an earlier phase */
     ACC_EMPTY        /* no active lane: no wavefront, but the pipe still spends a cycle */
 };
 
@@ -46,11 +45,14 @@ struct acc_phase {
     uint32_t max_per_bank;          /* most distinct words in one bank */
     uint32_t worst_bank;            /* a bank holding max_per_bank words */
     enum acc_reason reason;
-    int merged_into;                /* ACC_MERGED: index of the phase it rode with */
 };
 
 struct acc_result {
     uint32_t wavefronts;            /* ncu: l1tex__data_pipe_lsu_wavefronts_mem_shared_op_* */
+    uint32_t source_wavefronts;     /* ncu's Source page (smsp__sass_l1tex_..._op_*): equal
+                                     * to wavefronts except where noted in access.c */
+    int paired;                     /* a vector load whose lane pairs share addresses:
+                                     * served in half the phases */
     uint32_t ideal_wavefronts;      /* the same access with no bank conflict */
     uint32_t cycles;                /* SM cycles the pipe is held (what clock64 sees) */
     uint32_t nphases;
@@ -74,8 +76,12 @@ void acc_cost(const struct acc_instr *in, struct acc_result *out);
 const char *acc_op_name(enum acc_op op);
 const char *acc_reason_name(enum acc_reason r);
 
-/* Nsight Compute's metric for this instruction's wavefronts (and bank conflicts). */
+/* Nsight Compute's metrics for this instruction: the hardware counters of
+ * wavefronts and bank conflicts (summed over every instruction of the kind,
+ * ldmatrix under op_ld, stmatrix under op_st) and the per-instruction
+ * Source-page metric that source_wavefronts predicts. */
 const char *acc_ncu_wavefront_metric(enum acc_op op);
 const char *acc_ncu_conflict_metric(enum acc_op op);
+const char *acc_ncu_source_metric(enum acc_op op);
 
 #endif

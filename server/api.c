@@ -684,9 +684,9 @@ static void put_cost(struct buf *out, const struct acc_instr *in, const struct a
                in->bank_bytes, in->banks,
                in->bank_bytes == 4 && in->banks == 32 ? "true" : "false");
     buf_printf(out, "\"wavefronts\":%u,\"ideal_wavefronts\":%u,\"bank_conflicts\":%u,"
-               "\"cycles\":%u,\"phases\":[",
+               "\"cycles\":%u,\"source_wavefronts\":%u,\"paired\":%s,\"phases\":[",
                r->wavefronts, r->ideal_wavefronts, r->wavefronts - r->ideal_wavefronts,
-               r->cycles);
+               r->cycles, r->source_wavefronts, r->paired ? "true" : "false");
     for (uint32_t p = 0; p < r->nphases; p++) {
         const struct acc_phase *ph = &r->phases[p];
         buf_puts(out, p ? ",{\"lanes\":" : "{\"lanes\":");
@@ -694,10 +694,9 @@ static void put_cost(struct buf *out, const struct acc_instr *in, const struct a
         buf_puts(out, ",\"active\":");
         put_lane_list(out, ph->active_mask);
         buf_printf(out, ",\"wavefronts\":%u,\"cycles\":%u,\"words\":%u,"
-                   "\"max_per_bank\":%u,\"worst_bank\":%u,\"reason\":\"%s\","
-                   "\"merged_into\":%d}",
+                   "\"max_per_bank\":%u,\"worst_bank\":%u,\"reason\":\"%s\"}",
                    ph->wavefronts, ph->cycles, ph->words, ph->max_per_bank, ph->worst_bank,
-                   acc_reason_name(ph->reason), ph->merged_into);
+                   acc_reason_name(ph->reason));
     }
     buf_puts(out, "],\"lanes\":[");
     for (int t = 0; t < ACC_LANES; t++) {
@@ -719,9 +718,11 @@ static void put_cost(struct buf *out, const struct acc_instr *in, const struct a
     buf_puts(out, "],\"bank_hits\":");
     buf_u32_array(out, r->bank_hits, in->banks);
     buf_printf(out, ",\"ncu\":{\"wavefronts_metric\":\"%s\",\"conflicts_metric\":\"%s\","
-               "\"wavefronts_per_instruction\":%u,\"conflicts_per_instruction\":%u}}",
+               "\"source_metric\":\"%s\",\"wavefronts_per_instruction\":%u,"
+               "\"conflicts_per_instruction\":%u,\"source_wavefronts_per_instruction\":%u}}",
                acc_ncu_wavefront_metric(in->op), acc_ncu_conflict_metric(in->op),
-               r->wavefronts, r->wavefronts - r->ideal_wavefronts);
+               acc_ncu_source_metric(in->op), r->wavefronts,
+               r->wavefronts - r->ideal_wavefronts, r->source_wavefronts);
 }
 
 static int route_conflicts(const struct api_request *req, struct buf *out,
