@@ -12,11 +12,10 @@ export class ApiError extends Error {
     }
 }
 
-async function getJSON(path, params) {
-    const qs = params ? '?' + new URLSearchParams(params).toString() : '';
+async function request(path, init) {
     let res;
     try {
-        res = await fetch(path + qs, { headers: { Accept: 'application/json' }, cache: 'no-store' });
+        res = await fetch(path, { cache: 'no-store', ...init });
     } catch (e) {
         throw new ApiError(0, 'unreachable', null, 'cannot reach the swizzlescope server (' + e.message + ')');
     }
@@ -35,6 +34,19 @@ async function getJSON(path, params) {
     return body;
 }
 
+function getJSON(path, params) {
+    const qs = params ? '?' + new URLSearchParams(params).toString() : '';
+    return request(path + qs, { headers: { Accept: 'application/json' } });
+}
+
+function postJSON(path, body) {
+    return request(path, {
+        method: 'POST',
+        headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+    });
+}
+
 // Query parameters drop undefined / null / '' so the server applies its defaults.
 function clean(q) {
     const out = {};
@@ -48,3 +60,8 @@ export const health = () => getJSON('api/health');
 export const presets = () => getJSON('api/presets');
 export const swizzle = (q) => getJSON('api/swizzle', clean(q));
 export const inspect = (q, row, col) => getJSON('api/inspect', clean({ ...q, row, col }));
+export const patterns = () => getJSON('api/patterns');
+export const access = (q, pattern, step) => getJSON('api/access', clean({ ...q, pattern, step }));
+// body: {op, bytes, matrices, trans, offsets: [32 ints or null], bank_bytes, banks}
+export const conflicts = (body) => postJSON('api/conflicts', body);
+export const measure = (body) => postJSON('api/measure', body);

@@ -8,10 +8,26 @@ export const DEFAULTS = Object.freeze({
     rows: '',                     // '' = server default (one tile height)
     match: false,
     sel: null,                    // [row, col] logical unit, or null
-    theme: '',                    // '' (light), 'dark' or 'presenter'
+    tcol: null,                   // traced logical column, or null (follows sel)
+    // display
+    theme: '',                    // '' (light) or 'dark'
+    present: false,               // presenter mode: large type, high contrast
+    palette: '',                  // '' (standard) or 'cb' (colour-blind safe)
+    elem: '',                     // '' (unit columns), 'fp32', 'fp16', 'fp8', 'bytes'
+    // access view
+    acc: '',                      // '' (named pattern) or 'custom'
+    pat: 'col_read', step: 0,
+    offs: '',                     // custom offsets as typed ('-' = inactive lane)
+    op: 'ld', bytes: '4', mats: '4', trans: false,
+    // write / read scorecard
+    wr: 'row_store', rd: 'col_read',
 });
 
 const KEYS = ['b', 'm', 's', 'bank_bytes', 'banks', 'rows'];
+// Keys written only when they differ from DEFAULTS, to keep links short.
+const OPT = ['pat', 'offs', 'op', 'bytes', 'mats', 'wr', 'rd'];
+const ELEMS = ['fp32', 'fp16', 'fp8', 'bytes'];
+const yes = (v) => /^(1|true|yes|on)$/i.test(v || '');
 
 function parseSel(v) {
     if (!v) return null;
@@ -19,13 +35,26 @@ function parseSel(v) {
     return m ? [Number(m[1]), Number(m[2])] : null;
 }
 
+function parseCount(v, dflt) {
+    return /^\d{1,9}$/.test(v || '') ? Number(v) : dflt;
+}
+
 export function fromSearch(search) {
     const q = new URLSearchParams(search);
     const st = { ...DEFAULTS };
     for (const k of KEYS) if (q.has(k)) st[k] = q.get(k).trim();
-    if (q.has('match')) st.match = /^(1|true|yes|on)$/i.test(q.get('match'));
+    if (q.has('match')) st.match = yes(q.get('match'));
     st.sel = parseSel(q.get('sel'));
-    if (/^(dark|presenter|light)$/.test(q.get('theme') || '')) st.theme = q.get('theme');
+    st.tcol = q.has('tcol') ? parseCount(q.get('tcol'), null) : null;
+    const th = q.get('theme') || '';
+    if (th === 'dark') st.theme = 'dark';
+    if (th === 'presenter' || yes(q.get('present'))) st.present = true;   // theme=presenter: older links
+    if (q.get('palette') === 'cb') st.palette = 'cb';
+    if (ELEMS.includes(q.get('elem'))) st.elem = q.get('elem');
+    if (q.get('acc') === 'custom') st.acc = 'custom';
+    for (const k of OPT) if (q.has(k)) st[k] = q.get(k).trim();
+    st.step = parseCount(q.get('step'), 0);
+    st.trans = yes(q.get('trans'));
     return st;
 }
 
@@ -34,12 +63,20 @@ export function toSearch(st) {
     for (const k of KEYS) if (st[k] !== '' && st[k] !== null && st[k] !== undefined) q.set(k, st[k]);
     if (st.match) q.set('match', '1');
     if (st.sel) q.set('sel', st.sel[0] + ',' + st.sel[1]);
+    if (st.tcol !== null && st.tcol !== undefined) q.set('tcol', st.tcol);
     if (st.theme) q.set('theme', st.theme);
-    // URLSearchParams escapes ',' as %2C; the selection reads better plain.
+    if (st.present) q.set('present', '1');
+    if (st.palette) q.set('palette', st.palette);
+    if (st.elem) q.set('elem', st.elem);
+    if (st.acc) q.set('acc', st.acc);
+    for (const k of OPT) if (st[k] !== DEFAULTS[k]) q.set(k, st[k]);
+    if (st.step) q.set('step', st.step);
+    if (st.trans) q.set('trans', '1');
+    // URLSearchParams escapes ',' as %2C; the selection and offsets read better plain.
     return '?' + q.toString().replace(/%2C/g, ',');
 }
 
-// The query for /api/swizzle and /api/inspect.
+// The query for /api/swizzle, /api/inspect and /api/access.
 export function apiQuery(st) {
     return {
         b: st.b, m: st.m, s: st.s, bank_bytes: st.bank_bytes, banks: st.banks,

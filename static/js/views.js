@@ -5,10 +5,13 @@
 // A map can hold 2^20 cells, far more than the DOM takes quickly, so a map in
 // a scroll box draws only the cells near what is visible (one SVG string per
 // band) and redraws when the box scrolls past the band. Small maps fit in one band.
+// Access marks (the slots a warp instruction touches) are an overlay of a few
+// rects; an export draws the whole map once (up to EXPORT_MAX_SLOTS cells).
 
 const SVGNS = 'http://www.w3.org/2000/svg';
 const OVERSCAN = 480;          // px drawn beyond the visible box on each side
 const MAX_HEIGHT = 4_000_000;  // px; taller maps are drawn in part (browser limits)
+export const EXPORT_MAX_SLOTS = 65536;
 
 const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
 
@@ -31,7 +34,8 @@ const selRects = '<rect class="sel-halo" visibility="hidden" rx="3"/><rect class
  *   logOf, cols         logical unit at slot p (null = identity); column = l % cols
  *   band(r0, r1, x0, x1) extra SVG for the band (axis labels, tile lines)
  *   fixed               SVG drawn once (frame, dividers)
- *   title(p)            hover text */
+ *   title(p)            hover text
+ *   label(col)          cell text for logical column col (default: the column) */
 class MapView {
     constructor(el, lay) {
         this.el = el;
@@ -40,9 +44,11 @@ class MapView {
         this.traced = null;
         this.selP = null;
         el.innerHTML = `<svg xmlns="${SVGNS}" class="map ${lay.kind}" width="${lay.W}" height="${lay.H}" viewBox="0 0 ${lay.W} ${lay.H}">` +
-            `<g class="band" font-size="${lay.fs}"></g>${lay.fixed || ''}${selRects}</svg>`;
+            `<g class="band" font-size="${lay.fs}"></g>${lay.fixed || ''}<g class="marks"></g>${selRects}</svg>`;
         this.svg = el.firstElementChild;
         this.gBand = this.svg.firstElementChild;
+        this.gMarks = this.svg.querySelector('g.marks');
+        this.marks = [];
         this.halo = this.svg.querySelector('rect.sel-halo');
         this.sel = this.svg.querySelector('rect.sel');
         this.drawn = null;   // [y0, y1, x0, x1] in px
@@ -57,19 +63,20 @@ class MapView {
     }
 
     // Draw the band around the visible box unless the current band covers it.
-    draw(force) {
+    draw(force, all = false) {
         const [vy0, vy1, vx0, vx1] = this.visible();
         const d = this.drawn;
         if (!force && d && vy0 >= d[0] && vy1 <= d[1] && vx0 >= d[2] && vx1 <= d[3]) return;
         const L = this.lay;
-        const y0 = this.scrolls ? Math.max(0, vy0 - OVERSCAN) : 0;
-        const y1 = this.scrolls ? Math.min(L.H, vy1 + OVERSCAN) : L.H;
-        const x0 = this.scrolls ? Math.max(0, vx0 - OVERSCAN) : 0;
-        const x1 = this.scrolls ? Math.min(L.W, vx1 + OVERSCAN) : L.W;
+        const band = this.scrolls && !all;
+        const y0 = band ? Math.max(0, vy0 - OVERSCAN) : 0;
+        const y1 = band ? Math.min(L.H, vy1 + OVERSCAN) : L.H;
+        const x0 = band ? Math.max(0, vx0 - OVERSCAN) : 0;
+        const x1 = band ? Math.min(L.W, vx1 + OVERSCAN) : L.W;
         const r0 = clamp(Math.floor((y0 - L.th) / L.rowH), 0, L.nRows);
         const r1 = clamp(Math.ceil((y1 - L.th) / L.rowH), 0, L.nRows);
         const parts = [];
-        const cols = L.cols, logOf = L.logOf, tr = this.traced;
+        const cols = L.cols, logOf = L.logOf, tr = this.traced, label = L.label || String;
         for (const [pa, pb] of L.slotRange(r0, r1, x0, x1)) {
             for (let p = pa; p < pb; p++) {
                 const [x, y, w, h] = L.rect(p);
@@ -77,12 +84,38 @@ class MapView {
                 const col = l % cols;
                 const cls = tr === col ? ` k${col % 16} trace` : ` k${col % 16}`;
                 parts.push(`<rect class="cell${cls}" x="${x}" y="${y}" width="${w}" height="${h}" data-p="${p}" data-l="${l}" data-c="${col}"/>`);
-                if (w >= L.labelMin && h >= 14) parts.push(`<text class="lbl" x="${x + w / 2}" y="${y + Math.min(h, L.rowH) / 2}">${col}</text>`);
+                if (w >= L.labelMin && h >= 14) parts.push(`<text class="lbl" x="${x + w / 2}" y="${y + Math.min(h, L.rowH) / 2}">${label(col)}</text>`);
             }
         }
         parts.push(L.band(r0, r1, x0, x1));
         this.gBand.innerHTML = parts.join('');
         this.drawn = [y0, y1, x0, x1];
+    }
+
+    // Draw every cell (for an export) when the map is small enough; returns
+    // whether the whole map is now in the DOM. restore() goes back to a band.
+    drawAll() {
+        if (this.lay.nSlots > EXPORT_MAX_SLOTS) return false;
+        if (this.scrolls) this.draw(true, true);
+        return true;
+    }
+
+    restore() { if (this.scrolls) this.draw(true); }
+
+    // Access marks: list of {p, ph, title}: an outline on physical slot p in
+    // the colour of phase ph. Slots past the drawn map are skipped; returns
+    // how many marks were drawn.
+    mark(list) {
+        this.marks = list || [];
+        const parts = [];
+        for (const m of this.marks) {
+            if (m.p < 0 || m.p >= this.lay.nSlots) continue;
+            const [x, y, w, h] = this.lay.rect(m.p);
+            parts.push(`<rect class="mark ph${m.ph % 8}" x="${x + 1.5}" y="${y + 1.5}" width="${Math.max(1, w - 3)}" height="${Math.max(1, Math.min(h, this.lay.H - y) - 3)}" rx="2" data-p="${m.p}" data-ph="${m.ph}"><title>${m.title}</title></rect>`);
+        }
+        this.gMarks.innerHTML = parts.join('');
+        this.svg.classList.toggle('marking', parts.length > 0);
+        return parts.length;
     }
 
     // The drawn cell elements, in slot order.
@@ -135,7 +168,7 @@ class MapView {
  *   cols      logical units per row: logical column = l % cols, row = l / cols
  *   tile      tile edge in units: thick lines every `tile` cells (none when 1)
  *   bankOf    optional first bank per slot, for the hover title */
-export function gridView(el, { rows, cols, logOf, tile, availW, maxCell = 34, bankOf = null, kind }) {
+export function gridView(el, { rows, cols, logOf, tile, availW, maxCell = 34, bankOf = null, kind, label = null, elemTitle = null }) {
     const lw = 12 + 7 * String(rows - 1).length;
     const th = 18;
     const cs = clamp(Math.floor((availW - lw - 6) / cols), 8, maxCell);
@@ -146,7 +179,7 @@ export function gridView(el, { rows, cols, logOf, tile, availW, maxCell = 34, ba
     const x = (c) => lw + c * cs, y = (r) => th + r * cs;
 
     const lay = {
-        kind, W, H, lw, th, rowH: cs, nRows, cols, logOf, fs: fontFor(cs), labelMin: 15,
+        kind, W, H, lw, th, rowH: cs, nRows, cols, logOf, fs: fontFor(cs), labelMin: label ? 22 : 15, label,
         nSlots: nRows * cols,
         rect: (p) => [x(p % cols), y(Math.floor(p / cols)), cs, cs],
         slotRange(r0, r1, x0, x1) {
@@ -176,6 +209,7 @@ export function gridView(el, { rows, cols, logOf, tile, availW, maxCell = 34, ba
             let t = `physical slot ${p} <- logical column ${l % cols}`;
             t += `\nlogical (row ${Math.floor(l / cols)}, col ${l % cols}) at physical (row ${Math.floor(p / cols)}, col ${p % cols})`;
             if (bankOf) t += `\nfirst bank ${bankOf[p]}`;
+            if (elemTitle) t += `\n${elemTitle(l % cols)}`;
             return t;
         },
     };
@@ -188,7 +222,7 @@ export function gridView(el, { rows, cols, logOf, tile, availW, maxCell = 34, ba
  * and banks_view place it: across `spanned` banks, as 1/perBank of a bank when
  * narrower, or over rowsPerUnit whole bank rows when wider than a bank row. */
 export function bankView(el, { banks, bankRows, unitsPerRow, rowsPerUnit, perBank, spanned,
-    bankOf, logOf, cols, unitBytes, bankBytes, availW, kind }) {
+    bankOf, logOf, cols, unitBytes, bankBytes, availW, kind, label = null, elemTitle = null }) {
     const lw = 12 + 7 * String(Math.max(0, bankRows - 1)).length;
     const th = 18;
     // A bank shared by several units is drawn wide enough to show each of them
@@ -220,7 +254,7 @@ export function bankView(el, { banks, bankRows, unitsPerRow, rowsPerUnit, perBan
     if (bw >= 8) for (let k = 1; k < banks; k++) div += `M${lw + k * bw} ${th}V${th + nRows * rh}`;
 
     const lay = {
-        kind, W, H, lw, th, rowH: rh, nRows, cols, logOf, fs: fontFor(Math.min(rh, 30)), labelMin: 11, nSlots, rect,
+        kind, W, H, lw, th, rowH: rh, nRows, cols, logOf, fs: fontFor(Math.min(rh, 30)), labelMin: label ? 22 : 11, nSlots, rect, label,
         slotRange(r0, r1) {
             if (upr > 0) return [[Math.min(nSlots, r0 * upr), Math.min(nSlots, r1 * upr)]];
             return [[Math.min(nSlots, Math.floor(r0 / rpu)), Math.min(nSlots, Math.ceil(r1 / rpu))]];
@@ -239,6 +273,7 @@ export function bankView(el, { banks, bankRows, unitsPerRow, rowsPerUnit, perBan
             if (perBank > 1) t += `\n1/${perBank} of bank ${bankOf[p]} (${unitBytes} B of a ${bankBytes} B bank word)`;
             else if (spanned > 1) t += `\nbanks ${bankOf[p]}..${bankOf[p] + spanned - 1}`;
             else t += `\nbank ${bankOf[p]}`;
+            if (elemTitle) t += `\n${elemTitle(l % cols)}`;
             return t;
         },
     };
