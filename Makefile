@@ -42,7 +42,7 @@ $(BIN): $(OBJ)
 build/asan/swizzlescope: $(ASAN_OBJ) build/asan/main.o
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) -lm
 
-build/test/%: tests/%.c tests/check.h $(ASAN_OBJ)
+build/test/%: tests/%.c $(wildcard tests/*.h) $(ASAN_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -O1 -g $(SAN) $(PKG_CFLAGS) -o $@ $< $(ASAN_OBJ) $(PKG_LIBS) -lm -lpthread
 
