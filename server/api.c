@@ -662,6 +662,19 @@ static int instr_from_json(const cJSON *root, struct acc_instr *in, struct sz_er
     return acc_check(in, err);
 }
 
+/* A POST body that is one instruction, and no query arguments. */
+static int instr_from_request(const struct api_request *req, struct acc_instr *in,
+                              struct sz_error *err)
+{
+    static const char *const known_args[] = {NULL};
+    cJSON *root = NULL;
+    if (args_check(req, known_args, err) < 0 || body_object(req, &root, err) < 0)
+        return -1;
+    int rc = instr_from_json(root, in, err);
+    cJSON_Delete(root);
+    return rc;
+}
+
 static void put_lane_list(struct buf *out, uint32_t mask)
 {
     buf_putc(out, '[');
@@ -728,14 +741,8 @@ static void put_cost(struct buf *out, const struct acc_instr *in, const struct a
 static int route_conflicts(const struct api_request *req, struct buf *out,
                            struct sz_error *err)
 {
-    static const char *const known_args[] = {NULL};
-    cJSON *root = NULL;
-    if (args_check(req, known_args, err) < 0 || body_object(req, &root, err) < 0)
-        return -1;
     struct acc_instr in;
-    int rc = instr_from_json(root, &in, err);
-    cJSON_Delete(root);
-    if (rc < 0)
+    if (instr_from_request(req, &in, err) < 0)
         return -1;
     struct acc_result r;
     acc_cost(&in, &r);
@@ -917,14 +924,8 @@ static void put_instr(struct buf *b, const struct acc_instr *in)
 static int route_measure(const struct api_request *req, struct buf *out,
                          struct sz_error *err)
 {
-    static const char *const known_args[] = {NULL};
-    cJSON *root = NULL;
-    if (args_check(req, known_args, err) < 0 || body_object(req, &root, err) < 0)
-        return -1;
     struct acc_instr in;
-    int rc = instr_from_json(root, &in, err);
-    cJSON_Delete(root);
-    if (rc < 0)
+    if (instr_from_request(req, &in, err) < 0)
         return -1;
     if (in.bank_bytes != 4 || in.banks != 32)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "banks",
@@ -937,7 +938,7 @@ static int route_measure(const struct api_request *req, struct buf *out,
     put_instr(&body, &in);
     char *argv[] = {msr.tool, "--json", NULL};
     struct measure_output mo;
-    rc = measure_run(argv, body.p ? body.p : "", body.len, msr.timeout_ms, &mo, err);
+    int rc = measure_run(argv, body.p ? body.p : "", body.len, msr.timeout_ms, &mo, err);
     measure_unlock();
     buf_free(&body);
     if (rc < 0)
