@@ -16,7 +16,7 @@ SRC_H   := $(wildcard server/*.h)
 BIN     := build/swizzlescope
 OBJ     := $(SERVER:%=build/obj/%.o) build/obj/main.o
 ASAN_OBJ := $(SERVER:%=build/asan/%.o)
-TESTS   := test_swizzle test_access test_api test_http test_measure
+TESTS   := test_swizzle test_access test_api test_http test_measure test_tool
 
 .PHONY: all run test clean deps deps-test check-unit check-browser
 all: $(BIN)
@@ -45,6 +45,31 @@ build/asan/swizzlescope: $(ASAN_OBJ) build/asan/main.o
 build/test/%: tests/%.c $(wildcard tests/*.h) $(ASAN_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -O1 -g $(SAN) $(PKG_CFLAGS) -o $@ $< $(ASAN_OBJ) $(PKG_LIBS) -lm -lpthread
+
+# The live measurement tool, built wherever nvcc exists (CI has nvcc and no
+# GPU: it must compile there).  sm_80..sm_90 SASS plus compute_90 PTX.
+NVCC       ?= nvcc
+HAVE_NVCC  := $(shell command -v $(NVCC) 2>/dev/null)
+TOOL       := build/swizzlescope-measure
+TOOL_SRC   := $(wildcard cuda/*.cu cuda/*.c)
+CUDA_ARCHS := -gencode arch=compute_80,code=sm_80 -gencode arch=compute_86,code=sm_86 \
+              -gencode arch=compute_89,code=sm_89 -gencode arch=compute_90,code=sm_90 \
+              -gencode arch=compute_90,code=compute_90
+ifneq ($(HAVE_NVCC),)
+all: $(TOOL)
+test: $(TOOL)
+$(TOOL): $(TOOL_SRC) $(wildcard cuda/*.h) server/swizzle.h server/error.h
+	@mkdir -p $(@D)
+	$(NVCC) -O3 -std=c++17 $(CUDA_ARCHS) -Xcompiler -Wall,-Wextra -o $@ $(TOOL_SRC)
+else
+all:
+	@echo "build/swizzlescope-measure not built: nvcc not found (live GPU measurement needs the CUDA toolkit)"
+endif
+
+# Host-only tests of the tool's input, CSV and process code.
+build/test/test_tool: tests/gpu/test_tool.c $(wildcard tests/*.h) $(wildcard cuda/*.c cuda/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O1 -g $(SAN) -o $@ tests/gpu/test_tool.c cuda/jsonin.c cuda/pattern.c cuda/ncu.c cuda/proc.c -lm
 
 run: all
 	./$(BIN) --port 8080

@@ -1,7 +1,7 @@
 /* pattern.c: parsing and validation of the probe's line format (pattern.h).
  * Pure C11: no CUDA, no allocation, no I/O; errors go to the caller's buffer.
- * This is the only place that knows the text format, so a JSON reader can
- * replace it later without touching the kernels. */
+ * This is the only place that knows the text format; jsonin.c reads the JSON
+ * form into the same struct, and both finish a pattern with probe_finish. */
 #include "pattern.h"
 
 #include <errno.h>
@@ -145,18 +145,23 @@ int probe_parse_line(const char *line, probe_pattern *out, char *err, size_t err
     if (next_token(&s, tok, sizeof tok) != 0)
         return fail(err, errlen, "%s: more than 32 lane offsets", out->name);
 
-    if (is_matrix_op(out->op)) {
+    return probe_finish(out, err, errlen) ? -1 : 1;
+}
+
+int probe_finish(probe_pattern *p, char *err, size_t errlen)
+{
+    if (is_matrix_op(p->op)) {
         /* Lanes past the last matrix only need some valid address: reuse the
          * one of the lane that supplies the same row of the last matrices. */
-        int used = 8 * out->matrices;
-        for (t = used; t < PROBE_LANES; t++) {
-            if (!(out->active >> t & 1u)) {
-                out->off[t] = out->off[t % used];
-                out->active |= (out->active >> (t % used) & 1u) << t;
+        int used = 8 * p->matrices;
+        for (int t = used; t < PROBE_LANES; t++) {
+            if (!(p->active >> t & 1u)) {
+                p->off[t] = p->off[t % used];
+                p->active |= (p->active >> (t % used) & 1u) << t;
             }
         }
     }
-    return probe_validate(out, PROBE_SMEM_HARD_LIMIT, err, errlen) ? -1 : 1;
+    return probe_validate(p, PROBE_SMEM_HARD_LIMIT, err, errlen);
 }
 
 int probe_validate(const probe_pattern *p, uint32_t smem_limit, char *err, size_t errlen)

@@ -46,6 +46,12 @@ typedef struct probe_pattern {
  * '#' comment line, -1 on a bad line with a message in err. */
 int probe_parse_line(const char *line, probe_pattern *out, char *err, size_t errlen);
 
+/* Completes a pattern whose op, bytes, matrices, trans, active and off are
+ * set: for ldmatrix/stmatrix, inactive lanes t >= 8*matrices take the address
+ * of lane t % (8*matrices); then probe_validate with PROBE_SMEM_HARD_LIMIT.
+ * 0 if valid, else -1 and a message in err. */
+int probe_finish(probe_pattern *p, char *err, size_t errlen);
+
 /* Checks alignment (bytes for ld/st, 16 for matrix rows), lane rules and that
  * every access ends at or below smem_limit bytes. 0 if valid, else -1 and a
  * message in err naming the lane. probe_parse_line already calls it with

@@ -1,8 +1,12 @@
 /* probe.cu: swizzlescope-measure, the live measurement tool. Reads warp access
- * patterns (pattern.h line format) on stdin and prints, per pattern, the SM
- * cycles one warp instruction costs when the shared-memory pipe is saturated.
- * It must stay standalone (CUDA runtime only), touch nothing but its own GPU
- * buffers, and exit nonzero with a message on stderr on any error.
+ * patterns (the POST /api/conflicts body as JSON, or pattern.h's line format)
+ * on stdin and reports, per pattern, the SM cycles one warp instruction costs
+ * when the shared-memory pipe is saturated, the wavefronts Nsight Compute
+ * counts for it (by re-running itself under ncu, see ncu.c) and a swizzle
+ * round trip on the GPU (verify.cu). It must stay standalone (CUDA runtime
+ * only), touch nothing but its own GPU buffers, never hang (every kernel is
+ * waited for with a deadline) and answer every failure with an exit code and
+ * a message (JSON on stdout with --json/--info, always on stderr).
  *
  * Method: one block of W warps (default 16) on one SM; every lane of every
  * warp runs the same pattern. Each loop iteration issues 8 independent copies
@@ -13,26 +17,27 @@
  * so that the compiler can neither merge nor hoist them.
  *   cycles/instr = (max_w end_w - min_w start_w) / (W * iters * 8)
  * with start after a __syncthreads() and end before one, read with clock64().
+ * The launch's fixed cost (barriers, clock reads) is ~2% of a 1-cycle
+ * instruction at 512 iterations and ~0.5% at the default 2048.
  * Under ncu (--ncu-iters N) each pattern is exactly one launch, in input order,
  * so the profiler's rows map to the input lines by position. */
 #include <cuda_runtime.h>
 
+#include <dlfcn.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "gpu.h"
+#include "jsonin.h"
+#include "ncu.h"
 #include "pattern.h"
-
-#define CHECK(call)                                                                     \
-    do {                                                                                \
-        cudaError_t err_ = (call);                                                      \
-        if (err_ != cudaSuccess) {                                                      \
-            fprintf(stderr, "swizzlescope-measure: %s:%d: %s: %s\n", __FILE__, __LINE__, \
-                    #call, cudaGetErrorString(err_));                                   \
-            exit(1);                                                                    \
-        }                                                                               \
-    } while (0)
+#include "proc.h"
+#include "verify.h"
 
 enum { ACCESSES_PER_ITER = 8, MAX_WARPS = 32, MAX_PATTERNS = 4096 };
 
@@ -242,39 +247,140 @@ static int kernel_kind(const probe_pattern *p)
     }
 }
 
+/* ---- modes, options, errors -------------------------------------------------- */
+
+enum Mode { MODE_TABLE, MODE_JSON, MODE_CSV, MODE_INFO };
+
 struct Options {
-    int iters = 512;
+    Mode mode = MODE_TABLE;
+    int iters = 2048;
     int reps = 5;
     int warps = 16;
-    int ncu = 0;      /* one launch per pattern, no warm-up */
-    int baseline = 0; /* add a row for the loop without accesses */
+    int ncu = 0;          /* --ncu-iters: one launch per pattern, no warm-up (profiled) */
+    int baseline = 0;     /* add a row for the loop without accesses */
     int device = 0;
+    int no_ncu = 0;
+    const char *no_ncu_why = NULL;
+    int require_ncu = 0;
+    const char *ncu_path = NULL;
+    double ncu_timeout = 20.0;  /* the whole counter pass; the server allows 30 s in all */
+    int ncu_profile_iters = 4;
+    double timeout = 10.0;      /* per kernel */
+    int alarm_s = 0;
+    int quiet = 0;
 };
 
-struct DeviceBuffers {
-    long long *t_start, *t_end;
-    uint32_t *sink;
-};
+static Mode g_mode = MODE_TABLE;
 
-struct Timing {
-    long long span; /* max end - min start, best of the repetitions */
-    long long instructions;
-};
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", f);
+        else if (*p == '\t')
+            fputs("\\t", f);
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+/* The one way out on failure: the message on stderr, and as JSON on stdout
+ * in the JSON modes. _exit: after a hung kernel, the runtime's exit handlers
+ * could wait for it forever. */
+__attribute__((noreturn, format(printf, 3, 4)))
+static void die(const char *code, int status, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (g_mode == MODE_JSON || g_mode == MODE_INFO) {
+        fputs(g_mode == MODE_INFO ? "{\"ok\":false,\"error\":{\"code\":" : "{\"error\":{\"code\":",
+              stdout);
+        json_str(stdout, code);
+        fputs(",\"message\":", stdout);
+        json_str(stdout, msg);
+        fputs("}}\n", stdout);
+    }
+    fprintf(stderr, "swizzlescope-measure: %s\n", msg);
+    fflush(stdout);
+    fflush(stderr);
+    _exit(status);
+}
+
+enum { EXIT_USAGE = 2, EXIT_NO_DEVICE = 3, EXIT_CUDA = 4, EXIT_VERIFY = 5, EXIT_NCU = 6 };
+
+__attribute__((noreturn))
+static void cuda_fail(cudaError_t e, const char *call, int line, double timeout)
+{
+    if (e == cudaErrorLaunchTimeout)
+        die("cuda", EXIT_CUDA, "%s: a kernel did not finish within %g s: the GPU may be busy or "
+            "hung (probe.cu:%d)", call, timeout, line);
+    die("cuda", EXIT_CUDA, "%s: %s (%s, probe.cu:%d)", call, cudaGetErrorString(e),
+        cudaGetErrorName(e), line);
+}
+
+#define CHECK(call)                                              \
+    do {                                                         \
+        cudaError_t err_ = (call);                               \
+        if (err_ != cudaSuccess)                                 \
+            cuda_fail(err_, #call, __LINE__, 0);                 \
+    } while (0)
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: swizzlescope-measure [--iters N] [--reps N] [--warps N] [--ncu-iters N]\n"
-            "                            [--baseline] [--device N] < patterns.txt\n"
-            "Each input line: name op bytes matrices trans o0 ... o31\n"
-            "  op ld|st|ldmatrix|stmatrix, bytes 1|2|4|8|16, matrices 1|2|4, trans 0|1,\n"
-            "  oN the byte offset of lane N in shared memory, or '-' for an inactive lane.\n"
-            "Prints CSV: name,cycles_per_instr,raw_cycles,instructions\n"
-            "  --iters N      loop iterations (8 accesses each) per warp, default 512\n"
-            "  --reps N       timed launches per pattern, the fastest is kept, default 5\n"
-            "  --warps N      warps in the one block, 1..32, default 16\n"
-            "  --ncu-iters N  profiler mode: N iterations, exactly one launch per pattern\n"
-            "  --baseline     first row '_baseline': the same loop with register moves\n");
+"usage: swizzlescope-measure [--json | --csv | --info] [options] < patterns\n"
+"\n"
+"Measures how many SM cycles (clock64) and shared-memory wavefronts (Nsight\n"
+"Compute) one warp instruction costs on this machine's GPU, and checks that the\n"
+"preset swizzles lose no element in shared memory.\n"
+"\n"
+"Input (stdin): JSON, one pattern or an array of them, as POST /api/conflicts:\n"
+"  {\"name\":\"x\",\"op\":\"ld\"|\"st\"|\"ldmatrix\"|\"stmatrix\",\"bytes\":1|2|4|8|16,\n"
+"   \"matrices\":1|2|4,\"trans\":false,\"offsets\":[32 byte offsets, null = inactive lane]}\n"
+"  or lines 'name op bytes matrices trans o0 ... o31' ('-' for an inactive lane).\n"
+"  For ldmatrix/stmatrix lane t gives the row address of row t%%8 of matrix t/8.\n"
+"\n"
+"Modes:\n"
+"  (default)        a table: name, op, cycles/instr, wavefronts (ncu), verify\n"
+"  --json           JSON in, JSON out: {device, results[], ncu, verify} (the server's)\n"
+"  --csv            the raw probe: CSV name,cycles_per_instr,raw_cycles,instructions\n"
+"                   (no counters, no verify; tests/calib/run_calib.sh reads it)\n"
+"  --info           the device as JSON, nothing measured\n"
+"  --ncu-iters N    profiler target: N iterations, exactly one launch per pattern,\n"
+"                   CSV out (what the counter pass runs under ncu)\n"
+"Options:\n"
+"  --iters N        loop iterations (8 accesses each) per warp, default 2048\n"
+"  --reps N         timed launches per pattern, the fastest is kept, default 5\n"
+"  --warps N        warps in the one block, 1..32, default 16\n"
+"  --baseline       also time the loop with register moves instead of accesses\n"
+"  --device N       CUDA device ordinal, default 0\n"
+"  --no-ncu         cycles only (also when the environment sets SWZ_NO_NCU=1)\n"
+"  --require-ncu    fail (exit 6) when the counters cannot be read\n"
+"  --ncu PATH       the ncu to use (default: PATH, then /usr/local/cuda/bin/ncu)\n"
+"  --ncu-timeout S  seconds for the whole counter pass, default 20\n"
+"  --timeout S      seconds any one kernel may take, default 10\n"
+"  --help           this text\n"
+"\n"
+"Counters: ncu's Source-page metric smsp__sass_l1tex_data_pipe_lsu_wavefronts_\n"
+"mem_shared_op_{ld,st,ldsm,stsm}.sum per executed instruction (wavefronts_per_instr),\n"
+"the hardware l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum and\n"
+"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum per instruction.\n"
+"Without ncu, or where profiling is not permitted, they are null with the reason.\n"
+"\n"
+"Exit codes: 0 ok; 2 bad input or usage; 3 no usable CUDA device or driver;\n"
+"4 CUDA error (a kernel past --timeout included); 5 the swizzle round trip lost\n"
+"elements; 6 --require-ncu and no counters. With --json/--info the error is\n"
+"{\"error\":{\"code\":\"bad_input\"|\"no_device\"|\"cuda\"|\"verify_failed\"|\"ncu\",\n"
+"\"message\":...}} on stdout (--info: {\"ok\":false,\"error\":...}), and always on stderr.\n");
 }
 
 static int parse_int_arg(const char *s, int lo, int hi, int *out)
@@ -287,17 +393,49 @@ static int parse_int_arg(const char *s, int lo, int hi, int *out)
     return 0;
 }
 
-static int parse_options(int argc, char **argv, Options *o)
+static void parse_options(int argc, char **argv, Options *o)
 {
+    /* The mode first, so that a usage error is answered in its language. */
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            o->mode = MODE_JSON;
+        else if (!strcmp(argv[i], "--info"))
+            o->mode = MODE_INFO;
+    }
+    g_mode = o->mode;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         int *dst = NULL, lo = 1, hi = 1 << 20;
+        double *dsec = NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             exit(0);
+        } else if (!strcmp(a, "--json") || !strcmp(a, "--info")) {
+            continue;
+        } else if (!strcmp(a, "--csv")) {
+            if (o->mode == MODE_JSON || o->mode == MODE_INFO)
+                die("bad_input", EXIT_USAGE, "--csv cannot be combined with --json or --info");
+            o->mode = MODE_CSV;
+            continue;
         } else if (!strcmp(a, "--baseline")) {
             o->baseline = 1;
+            continue;
+        } else if (!strcmp(a, "--no-ncu")) {
+            o->no_ncu = 1;
+            o->no_ncu_why = "--no-ncu was given: cycles only";
+            continue;
+        } else if (!strcmp(a, "--require-ncu")) {
+            o->require_ncu = 1;
+            continue;
+        } else if (!strcmp(a, "--quiet")) {
+            o->quiet = 1;
+            continue;
+        } else if (!strcmp(a, "--ncu")) {
+            if (!v)
+                die("bad_input", EXIT_USAGE, "--ncu needs a path");
+            o->ncu_path = v;
+            i++;
             continue;
         } else if (!strcmp(a, "--iters")) {
             dst = &o->iters;
@@ -307,59 +445,198 @@ static int parse_options(int argc, char **argv, Options *o)
             dst = &o->warps, hi = MAX_WARPS;
         } else if (!strcmp(a, "--ncu-iters")) {
             dst = &o->iters, o->ncu = 1;
+            if (o->mode == MODE_TABLE)
+                o->mode = MODE_CSV;
         } else if (!strcmp(a, "--device")) {
             dst = &o->device, lo = 0, hi = 1024;
+        } else if (!strcmp(a, "--alarm")) {
+            dst = &o->alarm_s, lo = 1, hi = 86400;
+        } else if (!strcmp(a, "--ncu-timeout")) {
+            dsec = &o->ncu_timeout;
+        } else if (!strcmp(a, "--timeout")) {
+            dsec = &o->timeout;
         } else {
-            fprintf(stderr, "swizzlescope-measure: unknown option '%s'\n", a);
             usage(stderr);
-            return -1;
+            die("bad_input", EXIT_USAGE, "unknown option '%s' (see --help)", a);
         }
-        if (!v || parse_int_arg(v, lo, hi, dst)) {
-            fprintf(stderr, "swizzlescope-measure: %s needs an integer in %d..%d\n", a, lo, hi);
-            return -1;
+        if (dsec) {
+            char *end;
+            double d = v ? strtod(v, &end) : 0;
+            if (!v || *end != '\0' || !(d > 0 && d <= 86400))
+                die("bad_input", EXIT_USAGE, "%s needs a number of seconds in (0, 86400]", a);
+            *dsec = d;
+        } else if (!v || parse_int_arg(v, lo, hi, dst)) {
+            die("bad_input", EXIT_USAGE, "%s needs an integer in %d..%d", a, lo, hi);
         }
         i++;
     }
     if (o->ncu)
         o->reps = 1;
-    return 0;
+    const char *env = getenv("SWZ_NO_NCU");
+    if (!o->no_ncu && env && *env && strcmp(env, "0") != 0) {
+        o->no_ncu = 1;
+        o->no_ncu_why = "SWZ_NO_NCU is set in the environment: cycles only";
+    }
+    g_mode = o->mode;
 }
 
-/* Reads every pattern before touching the GPU, so that a bad line costs no
- * launch and the error names the line. Returns the count or -1. */
-static int read_patterns(FILE *in, probe_pattern *pats, int max)
+/* ---- input ------------------------------------------------------------------- */
+
+enum { INPUT_LIMIT = 16 << 20 };
+
+static char *read_all(FILE *in, size_t *len)
 {
-    char line[4096], err[PROBE_ERR_MAX];
-    int n = 0, lineno = 0;
-    while (fgets(line, sizeof line, in)) {
-        lineno++;
-        if (!strchr(line, '\n') && !feof(in)) {
-            fprintf(stderr, "swizzlescope-measure: line %d: longer than %zu characters\n", lineno,
-                    sizeof line - 1);
-            return -1;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = (char *)malloc(cap + 1);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, in);
+        n += got;
+        if (got == 0)
+            break;
+        if (n == cap) {
+            if (cap >= INPUT_LIMIT)
+                die("bad_input", EXIT_USAGE, "input larger than %d bytes", INPUT_LIMIT);
+            cap *= 2;
+            char *nb = (char *)realloc(buf, cap + 1);
+            if (!nb)
+                free(buf);
+            buf = nb;
         }
-        if (n == max) {
-            fprintf(stderr, "swizzlescope-measure: more than %d patterns\n", max);
-            return -1;
-        }
-        int rc = probe_parse_line(line, &pats[n], err, sizeof err);
-        if (rc < 0) {
-            fprintf(stderr, "swizzlescope-measure: line %d: %s\n", lineno, err);
-            return -1;
-        }
-        n += rc;
     }
-    if (ferror(in)) {
-        fprintf(stderr, "swizzlescope-measure: reading stdin failed\n");
-        return -1;
+    if (!buf)
+        die("bad_input", EXIT_USAGE, "out of memory reading the input");
+    if (ferror(in))
+        die("bad_input", EXIT_USAGE, "reading stdin failed");
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* Every pattern is read before the GPU is touched, so that a bad one costs
+ * no launch and the error names it. */
+static int read_patterns(const Options *o, probe_pattern *pats, int max)
+{
+    size_t len;
+    char err[PROBE_ERR_MAX];
+    char *text = read_all(stdin, &len);
+    int n = 0;
+    if (memchr(text, '\0', len))
+        die("bad_input", EXIT_USAGE, "the input holds a NUL byte");
+    if (probe_json_looks_like(text, len)) {
+        n = probe_json_parse(text, len, pats, max, err, sizeof err);
+        if (n < 0)
+            die("bad_input", EXIT_USAGE, "%s", err);
+    } else if (o->mode == MODE_JSON) {
+        die("bad_input", EXIT_USAGE, "--json reads a JSON pattern object or an array of them; "
+            "the input starts with neither '{' nor '['");
+    } else {
+        int lineno = 0;
+        for (char *line = text, *next; line && *line; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = '\0';
+            lineno++;
+            if (strlen(line) > 4000)
+                die("bad_input", EXIT_USAGE, "line %d: longer than 4000 characters", lineno);
+            if (n == max)
+                die("bad_input", EXIT_USAGE, "more than %d patterns", max);
+            int rc = probe_parse_line(line, &pats[n], err, sizeof err);
+            if (rc < 0)
+                die("bad_input", EXIT_USAGE, "line %d: %s", lineno, err);
+            n += rc;
+        }
     }
+    free(text);
+    if (n == 0)
+        die("bad_input", EXIT_USAGE, "no pattern on stdin (see --help for the formats)");
     return n;
 }
+
+/* ---- the device ----------------------------------------------------------------- */
+
+struct DeviceInfo {
+    cudaDeviceProp prop;
+    int clock_khz, driver, runtime;
+};
+
+static void device_open(int dev, DeviceInfo *d)
+{
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e == cudaErrorInsufficientDriver) {
+        /* The runtime says "insufficient" also when there is no driver at all. */
+        void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+        if (!lib)
+            die("no_device", EXIT_NO_DEVICE, "no NVIDIA driver: libcuda.so.1 cannot be loaded "
+                "(%s)", dlerror());
+        dlclose(lib);
+    }
+    if (e != cudaSuccess)
+        die("no_device", EXIT_NO_DEVICE, "cudaGetDeviceCount: %s (%s)", cudaGetErrorString(e),
+            cudaGetErrorName(e));
+    if (n == 0)
+        die("no_device", EXIT_NO_DEVICE, "cudaGetDeviceCount: no CUDA device is present");
+    if (dev >= n)
+        die("no_device", EXIT_NO_DEVICE, "no CUDA device %d (%d present)", dev, n);
+    e = cudaGetDeviceProperties(&d->prop, dev);
+    if (e == cudaErrorDevicesUnavailable)
+        die("no_device", EXIT_NO_DEVICE, "CUDA device %d: %s", dev, cudaGetErrorString(e));
+    CHECK(e);
+    CHECK(cudaDeviceGetAttribute(&d->clock_khz, cudaDevAttrClockRate, dev));
+    CHECK(cudaDriverGetVersion(&d->driver));
+    CHECK(cudaRuntimeGetVersion(&d->runtime));
+    if (d->prop.major < 8)
+        die("no_device", EXIT_NO_DEVICE, "%s has compute capability %d.%d; this build of the "
+            "tool needs 8.0 or newer", d->prop.name, d->prop.major, d->prop.minor);
+}
+
+static void print_device(const DeviceInfo *d)
+{
+    fputs("{\"name\":", stdout);
+    json_str(stdout, d->prop.name);
+    printf(",\"cc\":\"%d.%d\",\"sms\":%d,\"sm_clock_khz\":%d,\"driver_version\":%d,"
+           "\"runtime_version\":%d,\"smem_per_block_optin\":%zu}",
+           d->prop.major, d->prop.minor, d->prop.multiProcessorCount, d->clock_khz, d->driver,
+           d->runtime, (size_t)d->prop.sharedMemPerBlockOptin);
+}
+
+/* Checks what only the device can tell: its shared memory and its ops. */
+static void validate_for_device(const probe_pattern *pats, int n, const DeviceInfo *d)
+{
+    char err[PROBE_ERR_MAX];
+    const int cc = d->prop.major * 10 + d->prop.minor;
+    for (int i = 0; i < n; i++) {
+        const probe_pattern *p = &pats[i];
+        uint32_t limit = (uint32_t)d->prop.sharedMemPerBlockOptin;
+        if (p->op == PROBE_LDMATRIX || p->op == PROBE_STMATRIX)
+            limit -= MATRIX_SHIFT_BYTES;
+        if (probe_validate(p, limit, err, sizeof err))
+            die("bad_input", EXIT_USAGE, "%s (on %s; matrix patterns keep %u bytes spare)", err,
+                d->prop.name, MATRIX_SHIFT_BYTES);
+        if ((p->op == PROBE_LDMATRIX && cc < 75) || (p->op == PROBE_STMATRIX && cc < 90))
+            die("bad_input", EXIT_USAGE, "%s: %s needs compute capability %s; %s has %d.%d",
+                p->name, probe_op_name(p->op), p->op == PROBE_LDMATRIX ? "7.5" : "9.0",
+                d->prop.name, d->prop.major, d->prop.minor);
+    }
+}
+
+/* ---- timing --------------------------------------------------------------------- */
+
+struct DeviceBuffers {
+    long long *times;  /* [2 * MAX_WARPS]: starts, then ends */
+    uint32_t *sink;    /* [MAX_WARPS * 32] */
+    cudaEvent_t done;
+};
+
+struct Timing {
+    long long span; /* max end - min start, best of the repetitions */
+    long long instructions;
+};
 
 static Timing run_one(int kind, const probe_pattern *p, const Options *o, const DeviceBuffers *b)
 {
     ProbeArgs a;
-    long long h_start[MAX_WARPS], h_end[MAX_WARPS];
+    long long h[2 * MAX_WARPS];
     const uint32_t smem = probe_smem_bytes(p) + (kind >= K_LDSM1 && kind <= K_STSM4T ? MATRIX_SHIFT_BYTES : 0);
     const int launches = o->ncu ? 1 : o->reps + 1; /* the first is a warm-up */
     Timing best = {-1, (long long)o->warps * o->iters * ACCESSES_PER_ITER};
@@ -369,8 +646,8 @@ static Timing run_one(int kind, const probe_pattern *p, const Options *o, const 
     a.seed = 0x5a5a0000u;
     a.zero = 0;
     a.iters = o->iters;
-    a.t_start = b->t_start;
-    a.t_end = b->t_end;
+    a.t_start = b->times;
+    a.t_end = b->times + MAX_WARPS;
     a.sink = b->sink;
     if (smem > 48u * 1024u)
         CHECK(cudaFuncSetAttribute(kernels[kind], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
@@ -378,13 +655,15 @@ static Timing run_one(int kind, const probe_pattern *p, const Options *o, const 
     for (int l = 0; l < launches; l++) {
         kernels[kind]<<<1, o->warps * 32, smem>>>(a);
         CHECK(cudaGetLastError());
-        CHECK(cudaDeviceSynchronize());
-        CHECK(cudaMemcpy(h_start, b->t_start, sizeof(long long) * o->warps, cudaMemcpyDeviceToHost));
-        CHECK(cudaMemcpy(h_end, b->t_end, sizeof(long long) * o->warps, cudaMemcpyDeviceToHost));
-        long long lo = h_start[0], hi = h_end[0];
+        CHECK(cudaEventRecord(b->done));
+        cudaError_t e = gpu_wait(b->done, o->timeout);
+        if (e != cudaSuccess)
+            cuda_fail(e, "probe kernel", __LINE__, o->timeout);
+        CHECK(cudaMemcpy(h, b->times, sizeof h, cudaMemcpyDeviceToHost));
+        long long lo = h[0], hi = h[MAX_WARPS];
         for (int w = 1; w < o->warps; w++) {
-            if (h_start[w] < lo) lo = h_start[w];
-            if (h_end[w] > hi) hi = h_end[w];
+            if (h[w] < lo) lo = h[w];
+            if (h[MAX_WARPS + w] > hi) hi = h[MAX_WARPS + w];
         }
         if (l == 0 && launches > 1)
             continue;
@@ -394,76 +673,280 @@ static Timing run_one(int kind, const probe_pattern *p, const Options *o, const 
     return best;
 }
 
-static void print_row(const char *name, Timing t)
+/* ---- output ----------------------------------------------------------------------- */
+
+static double cpi(Timing t) { return (double)t.span / (double)t.instructions; }
+
+static void print_csv_row(const char *name, Timing t)
 {
-    printf("%s,%.4f,%lld,%lld\n", name, (double)t.span / (double)t.instructions, t.span, t.instructions);
+    printf("%s,%.4f,%lld,%lld\n", name, cpi(t), t.span, t.instructions);
+}
+
+static void print_num_or_null(int has, double v)
+{
+    if (has)
+        printf("%.4f", v);
+    else
+        fputs("null", stdout);
+}
+
+static const char *op_label(const probe_pattern *p, char *buf, size_t cap)
+{
+    if (p->op == PROBE_LD || p->op == PROBE_ST)
+        snprintf(buf, cap, "%s.%d", probe_op_name(p->op), p->bytes * 8);
+    else
+        snprintf(buf, cap, "%s.x%d%s", p->op == PROBE_LDMATRIX ? "ldsm" : "stsm", p->matrices,
+                 p->trans ? ".t" : "");
+    return buf;
+}
+
+struct Report {
+    const Options *o;
+    const DeviceInfo *dev;
+    const probe_pattern *pats;
+    int n;
+    const Timing *t;
+    const ncu_counts *counts;    /* NULL when no pass ran */
+    ncu_status ncu;
+    Timing baseline;
+    int has_baseline;
+    verify_result verify;
+    double t_total, t_init, t_clock, t_ncu;
+};
+
+static void print_json(const Report *r)
+{
+    const Options *o = r->o;
+    fputs("{\"device\":", stdout);
+    print_device(r->dev);
+    printf(",\"config\":{\"warps\":%d,\"iters\":%d,\"reps\":%d,\"accesses_per_iter\":%d,"
+           "\"ncu_iters\":%d},\"results\":[", o->warps, o->iters, o->reps, ACCESSES_PER_ITER,
+           o->ncu_profile_iters);
+    for (int i = 0; i < r->n; i++) {
+        const probe_pattern *p = &r->pats[i];
+        const ncu_counts *c = r->counts ? &r->counts[i] : NULL;
+        fputs(i ? ",{\"name\":" : "{\"name\":", stdout);
+        json_str(stdout, p->name);
+        printf(",\"op\":\"%s\",\"bytes\":%d,\"matrices\":%d,\"trans\":%s,"
+               "\"cycles_per_instr\":%.4f,\"raw_cycles\":%lld,\"instructions\":%lld,"
+               "\"warps\":%d,\"iters\":%d,\"wavefronts_per_instr\":",
+               probe_op_name(p->op), p->bytes, p->matrices, p->trans ? "true" : "false",
+               cpi(r->t[i]), r->t[i].span, r->t[i].instructions, o->warps, o->iters);
+        print_num_or_null(c && c->has_src, c ? c->wavefronts : 0);
+        fputs(",\"wavefronts_hw_per_instr\":", stdout);
+        print_num_or_null(c && c->has_hw, c ? c->wavefronts_hw : 0);
+        fputs(",\"bank_conflicts_per_instr\":", stdout);
+        print_num_or_null(c && c->has_bc, c ? c->bank_conflicts : 0);
+        fputs(",\"ncu_instructions\":", stdout);
+        if (c && (c->has_src || c->has_hw))
+            printf("%.0f", c->instructions);
+        else
+            fputs("null", stdout);
+        fputc('}', stdout);
+    }
+    fputs("]", stdout);
+    if (r->has_baseline)
+        printf(",\"baseline\":{\"cycles_per_instr\":%.4f,\"raw_cycles\":%lld,\"instructions\":%lld}",
+               cpi(r->baseline), r->baseline.span, r->baseline.instructions);
+    printf(",\"ncu\":{\"used\":%s,\"reason\":", r->ncu.used ? "true" : "false");
+    json_str(stdout, r->ncu.reason);
+    fputs(",\"version\":", stdout);
+    if (r->ncu.version[0])
+        json_str(stdout, r->ncu.version);
+    else
+        fputs("null", stdout);
+    fputs(",\"path\":", stdout);
+    if (r->ncu.path[0])
+        json_str(stdout, r->ncu.path);
+    else
+        fputs("null", stdout);
+    printf(",\"profiled\":%d,\"seconds\":%.3f}", r->ncu.profiled, r->ncu.seconds);
+    printf(",\"verify\":{\"ok\":%s,\"swizzles\":[", r->verify.ok ? "true" : "false");
+    for (int i = 0; i < r->verify.count; i++) {
+        if (i)
+            fputc(',', stdout);
+        json_str(stdout, r->verify.names[i]);
+    }
+    printf("],\"elements\":%ld,\"mismatches\":%ld}", r->verify.elements, r->verify.mismatches);
+    printf(",\"elapsed_s\":{\"total\":%.3f,\"init\":%.3f,\"clock\":%.3f,\"ncu\":%.3f}}\n",
+           r->t_total, r->t_init, r->t_clock, r->t_ncu);
+}
+
+static void print_table(const Report *r)
+{
+    const Options *o = r->o;
+    const DeviceInfo *d = r->dev;
+    char op[32];
+    printf("device   %s (cc %d.%d, %d SMs, %d MHz, driver %d.%d, runtime %d.%d)\n", d->prop.name,
+           d->prop.major, d->prop.minor, d->prop.multiProcessorCount, d->clock_khz / 1000,
+           d->driver / 1000, d->driver % 1000 / 10, d->runtime / 1000, d->runtime % 1000 / 10);
+    printf("clock64  %d warps x %d iterations x %d accesses per launch, fastest of %d\n",
+           o->warps, o->iters, ACCESSES_PER_ITER, o->reps);
+    printf("\n%-40s %-10s %12s %11s %8s %10s\n", "name", "op", "cycles/instr", "wavefronts",
+           "wf(hw)", "conflicts");
+    if (r->has_baseline)
+        printf("%-40s %-10s %12.3f %11s %8s %10s\n", "(loop without accesses)", "-",
+               cpi(r->baseline), "-", "-", "-");
+    for (int i = 0; i < r->n; i++) {
+        const ncu_counts *c = r->counts ? &r->counts[i] : NULL;
+        char wf[16] = "-", hw[16] = "-", bc[16] = "-";
+        if (c && c->has_src) snprintf(wf, sizeof wf, "%.2f", c->wavefronts);
+        if (c && c->has_hw) snprintf(hw, sizeof hw, "%.2f", c->wavefronts_hw);
+        if (c && c->has_bc) snprintf(bc, sizeof bc, "%.2f", c->bank_conflicts);
+        printf("%-40.40s %-10s %12.3f %11s %8s %10s\n", r->pats[i].name,
+               op_label(&r->pats[i], op, sizeof op), cpi(r->t[i]), wf, hw, bc);
+    }
+    if (r->ncu.used)
+        printf("\nncu      %s%s%s, %d of %d patterns profiled in %.1f s%s%s\n", r->ncu.path,
+               r->ncu.version[0] ? " " : "", r->ncu.version, r->ncu.profiled, r->n,
+               r->ncu.seconds, r->ncu.reason[0] ? ": " : "", r->ncu.reason);
+    else
+        printf("\nncu      not used: %s\n", r->ncu.reason);
+    printf("verify   %s: %d swizzles, %ld elements, %ld mismatches\n",
+           r->verify.ok ? "ok" : "FAILED", r->verify.count, r->verify.elements,
+           r->verify.mismatches);
+}
+
+/* ---- main ------------------------------------------------------------------------- */
+
+static void self_path(char *out, size_t cap, const char *argv0)
+{
+    ssize_t n = readlink("/proc/self/exe", out, cap - 1);
+    if (n > 0)
+        out[n] = '\0';
+    else
+        snprintf(out, cap, "%s", argv0);
 }
 
 int main(int argc, char **argv)
 {
     Options o;
-    cudaDeviceProp prop;
+    DeviceInfo dev;
     DeviceBuffers b;
-    char err[PROBE_ERR_MAX];
     static probe_pattern pats[MAX_PATTERNS];
+    static Timing times[MAX_PATTERNS];
+    static ncu_counts counts[MAX_PATTERNS];
+    const double t0 = proc_now();
 
-    if (parse_options(argc, argv, &o))
-        return 2;
-    int n = read_patterns(stdin, pats, MAX_PATTERNS);
-    if (n < 0)
-        return 2;
+    parse_options(argc, argv, &o);
+    if (o.alarm_s)
+        alarm((unsigned)o.alarm_s); /* under ncu: end even if the profiler is killed */
 
-    int ndev = 0;
-    CHECK(cudaGetDeviceCount(&ndev));
-    if (o.device >= ndev) {
-        fprintf(stderr, "swizzlescope-measure: no CUDA device %d (%d present)\n", o.device, ndev);
-        return 1;
+    if (o.mode == MODE_INFO) {
+        device_open(o.device, &dev);
+        fputs("{\"ok\":true,\"device\":", stdout);
+        print_device(&dev);
+        fputs("}\n", stdout);
+        return 0;
     }
+
+    int n = read_patterns(&o, pats, MAX_PATTERNS);
+    const int counters = o.mode == MODE_JSON || o.mode == MODE_TABLE;
+    Report r;
+    memset(&r, 0, sizeof r);
+    char ncu_path[512] = "", self[4096];
+    int want_ncu = counters && !o.no_ncu;
+    if (counters && o.no_ncu) {
+        snprintf(r.ncu.reason, sizeof r.ncu.reason, "%s", o.no_ncu_why);
+    } else if (want_ncu) {
+        if (ncu_find(o.ncu_path, ncu_path, sizeof ncu_path) < 0) {
+            snprintf(r.ncu.reason, sizeof r.ncu.reason, "%s", ncu_path);
+            want_ncu = 0;
+        } else {
+            ncu_version_start(ncu_path); /* overlaps with the GPU work below */
+        }
+    }
+    if (o.require_ncu && !want_ncu)
+        die("ncu", EXIT_NCU, "%s", r.ncu.reason);
+
+    device_open(o.device, &dev);
+    validate_for_device(pats, n, &dev);
     CHECK(cudaSetDevice(o.device));
-    CHECK(cudaGetDeviceProperties(&prop, o.device));
-    const int cc = prop.major * 10 + prop.minor;
-    for (int i = 0; i < n; i++) {
-        const probe_pattern *p = &pats[i];
-        uint32_t limit = (uint32_t)prop.sharedMemPerBlockOptin;
-        if (p->op == PROBE_LDMATRIX || p->op == PROBE_STMATRIX)
-            limit -= MATRIX_SHIFT_BYTES;
-        if (probe_validate(p, limit, err, sizeof err)) {
-            fprintf(stderr, "swizzlescope-measure: %s\n", err);
-            return 2;
-        }
-        if ((p->op == PROBE_LDMATRIX && cc < 75) || (p->op == PROBE_STMATRIX && cc < 90)) {
-            fprintf(stderr, "swizzlescope-measure: %s: %s needs compute capability %s, device has %d.%d\n",
-                    p->name, probe_op_name(p->op), p->op == PROBE_LDMATRIX ? "7.5" : "9.0",
-                    prop.major, prop.minor);
-            return 2;
+    CHECK(cudaMalloc(&b.times, sizeof(long long) * 2 * MAX_WARPS));
+    CHECK(cudaMalloc(&b.sink, sizeof(uint32_t) * MAX_WARPS * 32));
+    CHECK(cudaEventCreateWithFlags(&b.done, cudaEventDisableTiming));
+    const double t_ready = proc_now();
+
+    if (counters) {
+        cudaError_t e = verify_presets(&r.verify, o.timeout);
+        if (e != cudaSuccess)
+            cuda_fail(e, "verify_presets", __LINE__, o.timeout);
+        if (!r.verify.ok) {
+            char detail[256] = "";
+            size_t len = 0;
+            for (int i = 0; i < r.verify.count; i++)
+                if (r.verify.per[i] && len < sizeof detail)
+                    len += (size_t)snprintf(detail + len, sizeof detail - len, " %s: %ld;",
+                                            r.verify.names[i], r.verify.per[i]);
+            die("verify_failed", EXIT_VERIFY, "the swizzle round trip in shared memory lost "
+                "%ld of %ld elements:%s", r.verify.mismatches, r.verify.elements, detail);
         }
     }
 
-    CHECK(cudaMalloc(&b.t_start, sizeof(long long) * MAX_WARPS));
-    CHECK(cudaMalloc(&b.t_end, sizeof(long long) * MAX_WARPS));
-    CHECK(cudaMalloc(&b.sink, sizeof(uint32_t) * MAX_WARPS * 32));
-
-    printf("# swizzlescope-measure device=\"%s\" cc=%d.%d sms=%d warps=%d iters=%d reps=%d mode=%s\n",
-           prop.name, prop.major, prop.minor, prop.multiProcessorCount, o.warps, o.iters, o.reps,
-           o.ncu ? "ncu" : "clock64");
-    printf("name,cycles_per_instr,raw_cycles,instructions\n");
+    if (o.mode == MODE_CSV && !o.quiet) {
+        printf("# swizzlescope-measure device=\"%s\" cc=%d.%d sms=%d warps=%d iters=%d reps=%d mode=%s\n",
+               dev.prop.name, dev.prop.major, dev.prop.minor, dev.prop.multiProcessorCount,
+               o.warps, o.iters, o.reps, o.ncu ? "ncu" : "clock64");
+        printf("name,cycles_per_instr,raw_cycles,instructions\n");
+    }
     if (o.baseline && !o.ncu) {
         probe_pattern base;
         memset(&base, 0, sizeof base);
         base.op = PROBE_LD;
         base.bytes = 4;
         base.active = 0xffffffffu;
-        print_row("_baseline", run_one(K_BASELINE, &base, &o, &b));
+        r.baseline = run_one(K_BASELINE, &base, &o, &b);
+        r.has_baseline = 1;
+        if (o.mode == MODE_CSV && !o.quiet)
+            print_csv_row("_baseline", r.baseline);
     }
     for (int i = 0; i < n; i++) {
         if (o.ncu)
             fprintf(stderr, "ncu-launch %d %s\n", i, pats[i].name);
-        print_row(pats[i].name, run_one(kernel_kind(&pats[i]), &pats[i], &o, &b));
-        fflush(stdout);
+        times[i] = run_one(kernel_kind(&pats[i]), &pats[i], &o, &b);
+        if (o.mode == MODE_CSV && !o.quiet) {
+            print_csv_row(pats[i].name, times[i]);
+            fflush(stdout);
+        }
     }
-
-    CHECK(cudaFree(b.t_start));
-    CHECK(cudaFree(b.t_end));
+    const double t_clocked = proc_now();
+    CHECK(cudaEventDestroy(b.done));
+    CHECK(cudaFree(b.times));
     CHECK(cudaFree(b.sink));
+    if (o.mode == MODE_CSV)
+        return 0;
+
+    if (want_ncu) {
+        /* The profiled child takes the GPU alone: give our context back. */
+        CHECK(cudaDeviceReset());
+        self_path(self, sizeof self, argv[0]);
+        ncu_config cfg;
+        cfg.ncu = ncu_path;
+        cfg.self = self;
+        cfg.device = o.device;
+        cfg.warps = o.warps;
+        cfg.iters = o.ncu_profile_iters;
+        cfg.deadline = t0 + o.ncu_timeout;
+        cfg.chunk = 48;
+        ncu_profile(&cfg, pats, n, counts, &r.ncu);
+        ncu_version_finish(&r.ncu, proc_now() + 2.0);
+        r.counts = counts;
+        if (o.require_ncu && !r.ncu.used)
+            die("ncu", EXIT_NCU, "%s", r.ncu.reason);
+    }
+    r.o = &o;
+    r.dev = &dev;
+    r.pats = pats;
+    r.n = n;
+    r.t = times;
+    r.t_init = t_ready - t0;
+    r.t_clock = t_clocked - t_ready;
+    r.t_ncu = want_ncu ? proc_now() - t_clocked : 0;
+    r.t_total = proc_now() - t0;
+    if (o.mode == MODE_JSON)
+        print_json(&r);
+    else
+        print_table(&r);
+    fflush(stdout);
     return 0;
 }

@@ -36,5 +36,10 @@ if [ -f tests/browser/run.sh ]; then
     cat "$out/browser"
     tally browser "$out/browser" "$rc"
 fi
-echo "$passed passed, $failed failed"
+sh tests/gpu/run.sh >"$out/gpu" 2>&1
+rc=$?
+cat "$out/gpu"
+tally gpu "$out/gpu" "$rc"
+skipped=$(grep -oE '[0-9]+ skipped' "$out/gpu" | grep -oE '[0-9]+' | tail -n 1)
+echo "$passed passed, $failed failed, ${skipped:-0} skipped"
 [ "$failed" -eq 0 ]

@@ -20,7 +20,7 @@ say() { echo "== $(date -u +%T) $*"; }
 
 say "build"
 if [ -z "${PROBE_BIN:-}" ]; then
-    nvcc -O3 -arch=sm_90 -Xptxas -v -o "$BIN" cuda/probe.cu cuda/pattern.c 2> "$RAW/ptxas.txt" \
+    nvcc -O3 -std=c++17 -arch=sm_90 -Xptxas -v -o "$BIN" cuda/*.cu cuda/*.c 2> "$RAW/ptxas.txt" \
         || { cat "$RAW/ptxas.txt"; echo "build failed"; exit 1; }
 fi
 python3 tests/calib/gen_patterns.py --check || exit 1
@@ -40,10 +40,12 @@ echo "shared-memory instructions per kernel (8 per loop iteration expected):"
 awk '/Function :/ {f=$3} /LDS|STS|LDSM|STSM/ {for (i=1;i<=NF;i++) if ($i ~ /^(LDS|STS|LDSM|STSM)/) {split($i,a,"."); n[f" "a[1]]++}} END {for (k in n) print "  " k, n[k]}' "$RAW/probe.sass" | sort
 
 say "clock64 timing"
-"$BIN" --baseline < "$RAW/patterns.txt" > "$RAW/clock_run1.csv" || { echo "probe failed"; exit 1; }
-"$BIN" --baseline < "$RAW/patterns.txt" > "$RAW/clock_run2.csv" || exit 1
-"$BIN" --baseline --warps 32 < "$RAW/patterns.txt" > "$RAW/clock_warps32.csv" || exit 1
-"$BIN" --baseline --iters 2048 < "$RAW/patterns.txt" > "$RAW/clock_iters2048.csv" || exit 1
+# --csv: the raw probe (no counters, no verify); --iters 512 is the method
+# collect.py describes (the tool's own default is 2048).
+"$BIN" --csv --baseline --iters 512 < "$RAW/patterns.txt" > "$RAW/clock_run1.csv" || { echo "probe failed"; exit 1; }
+"$BIN" --csv --baseline --iters 512 < "$RAW/patterns.txt" > "$RAW/clock_run2.csv" || exit 1
+"$BIN" --csv --baseline --iters 512 --warps 32 < "$RAW/patterns.txt" > "$RAW/clock_warps32.csv" || exit 1
+"$BIN" --csv --baseline --iters 2048 < "$RAW/patterns.txt" > "$RAW/clock_iters2048.csv" || exit 1
 head -4 "$RAW/clock_run1.csv"
 nvidia-smi -q -d CLOCK > "$RAW/smi_clocks_after.txt" 2>&1
 

@@ -1,0 +1,393 @@
+/* ncu.c: the counter pass of ncu.h. Re-runs this tool under Nsight Compute
+ * in --ncu-iters mode (one launch per pattern, in input order, as
+ * tests/calib/run_calib.sh does) and reads ncu's raw CSV page. It must
+ * never take the tool down: every failure - no ncu, no permission, a crash,
+ * a timeout, an unexpected CSV - ends as a sentence in ncu_status.reason. */
+#define _GNU_SOURCE 1
+#include "ncu.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "proc.h"
+
+#define SASS_WF "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_"
+#define HW_WF "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_"
+#define BANK "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_"
+#define INST "smsp__inst_executed_op_"
+
+/* Which counter answers which question, per op (enum probe_op order).
+ * The Source-page metric (smsp__sass_*) is what ncu shows per instruction;
+ * the hardware l1tex counters count ldmatrix under op_ld and stmatrix under
+ * op_st (the _op_ldsm/_op_stsm ones do not exist on sm_90), and ncu has no
+ * executed-instruction count for stmatrix: the launched count stands in. */
+static const struct {
+    const char *src, *hw, *bank, *inst;
+} op_metrics[4] = {
+    {SASS_WF "ld.sum", HW_WF "ld.sum", BANK "ld.sum", INST "shared_ld.sum"},
+    {SASS_WF "st.sum", HW_WF "st.sum", BANK "st.sum", INST "shared_st.sum"},
+    {SASS_WF "ldsm.sum", HW_WF "ld.sum", BANK "ld.sum", INST "ldsm.sum"},
+    {SASS_WF "stsm.sum", HW_WF "st.sum", BANK "st.sum", NULL},
+};
+
+static void say(char *buf, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, cap, fmt, ap);
+    va_end(ap);
+}
+
+int ncu_find(const char *override, char *out, size_t cap)
+{
+    static const char *const fallbacks[] = {"/usr/local/cuda/bin/ncu", NULL};
+    if (override && *override) {
+        if (access(override, X_OK) == 0) {
+            say(out, cap, "%s", override);
+            return 0;
+        }
+        say(out, cap, "ncu not found: %s is not an executable", override);
+        return -1;
+    }
+    if (proc_which("ncu", fallbacks, out, cap) == 0)
+        return 0;
+    say(out, cap, "ncu not found (looked in PATH and /usr/local/cuda/bin/ncu): wavefronts "
+        "need Nsight Compute; cycles are measured without it");
+    return -1;
+}
+
+static struct proc version_proc;
+static int version_started;
+
+void ncu_version_start(const char *ncu)
+{
+    char msg[256];
+    char *argv[] = {(char *)ncu, (char *)"--version", NULL};
+    version_started = proc_start(&version_proc, argv, NULL, 0, msg, sizeof msg) == 0;
+}
+
+void ncu_version_finish(struct ncu_status *st, double deadline)
+{
+    if (!version_started)
+        return;
+    version_started = 0;
+    proc_wait(&version_proc, deadline);
+    const char *v = version_proc.out ? strstr(version_proc.out, "Version ") : NULL;
+    if (v) {
+        v += 8;
+        size_t n = strcspn(v, " \r\n");
+        say(st->version, sizeof st->version, "%.*s", (int)(n < 60 ? n : 60), v);
+    }
+    proc_free(&version_proc);
+}
+
+/* ---- CSV ------------------------------------------------------------------ */
+
+enum { MAX_FIELDS = 512 };
+
+/* Splits one CSV line (RFC 4180 quoting) in place; returns the field count. */
+static int csv_split(char *line, char **fields, int max)
+{
+    int n = 0;
+    char *p = line;
+    for (;;) {
+        if (n == max)
+            return n;
+        if (*p == '"') {
+            char *w = ++p;
+            fields[n++] = w;
+            for (;;) {
+                if (*p == '\0')
+                    break;
+                if (*p == '"') {
+                    if (p[1] == '"') {
+                        *w++ = '"';
+                        p += 2;
+                        continue;
+                    }
+                    p++;
+                    break;
+                }
+                *w++ = *p++;
+            }
+            *w = '\0';
+            while (*p && *p != ',')
+                p++;
+        } else {
+            fields[n++] = p;
+            while (*p && *p != ',')
+                p++;
+        }
+        if (*p != ',')
+            return n;
+        *p++ = '\0';
+    }
+}
+
+/* A metric value: digits with optional thousands separators, or -1 (n/a). */
+static double value(const char *s)
+{
+    char buf[64];
+    size_t n = 0;
+    for (; *s && n + 1 < sizeof buf; s++)
+        if (*s != ',' && *s != ' ')
+            buf[n++] = *s;
+    buf[n] = '\0';
+    if (n == 0 || !(isdigit((unsigned char)buf[0]) || buf[0] == '.'))
+        return -1;
+    char *end;
+    double v = strtod(buf, &end);
+    return *end == '\0' && isfinite(v) ? v : -1;
+}
+
+static int column(char **hdr, int nh, const char *name)
+{
+    if (!name)
+        return -1;
+    for (int i = 0; i < nh; i++)
+        if (strcmp(hdr[i], name) == 0)
+            return i;
+    return -1;
+}
+
+int ncu_parse_csv(const char *text, const probe_pattern *pats, int n, int launched,
+                  struct ncu_counts *counts)
+{
+    char *copy = strdup(text ? text : "");
+    char **hdr = (char **)calloc(MAX_FIELDS, sizeof *hdr);
+    char **f = (char **)calloc(MAX_FIELDS, sizeof *f);
+    int nh = 0, rows = 0;
+    if (!copy || !hdr || !f) {
+        free(copy), free(hdr), free(f);
+        return -1;
+    }
+    for (char *line = copy, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        size_t len = strlen(line);
+        if (len && line[len - 1] == '\r')
+            line[len - 1] = '\0';
+        if (line[0] != '"')
+            continue; /* ==PROF== lines, the target's own output */
+        if (nh == 0) {
+            int k = csv_split(line, hdr, MAX_FIELDS);
+            if (k > 0 && strcmp(hdr[0], "ID") == 0)
+                nh = k;
+            continue;
+        }
+        int k = csv_split(line, f, MAX_FIELDS);
+        if (k != nh || !isdigit((unsigned char)f[0][0]))
+            continue; /* the units row, or something else */
+        if (rows < n) {
+            const probe_pattern *p = &pats[rows];
+            struct ncu_counts *c = &counts[rows];
+            int ci = column(hdr, nh, op_metrics[p->op].inst);
+            double inst = ci >= 0 ? value(f[ci]) : -1;
+            if (inst <= 0)
+                inst = launched;
+            int cs = column(hdr, nh, op_metrics[p->op].src);
+            int cw = column(hdr, nh, op_metrics[p->op].hw);
+            int cb = column(hdr, nh, op_metrics[p->op].bank);
+            double vs = cs >= 0 ? value(f[cs]) : -1;
+            double vw = cw >= 0 ? value(f[cw]) : -1;
+            double vb = cb >= 0 ? value(f[cb]) : -1;
+            c->instructions = inst;
+            if ((c->has_src = vs >= 0))
+                c->wavefronts = vs / inst;
+            if ((c->has_hw = vw >= 0))
+                c->wavefronts_hw = vw / inst;
+            if ((c->has_bc = vb >= 0))
+                c->bank_conflicts = vb / inst;
+        }
+        rows++;
+    }
+    free(copy), free(hdr), free(f);
+    return nh ? rows : -1;
+}
+
+/* ---- the pass -------------------------------------------------------------- */
+
+static void add_metric(char *list, size_t cap, const char *m)
+{
+    if (!m)
+        return;
+    size_t n = strlen(m);
+    for (const char *p = list; (p = strstr(p, m)) != NULL; p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+            return;
+    size_t len = strlen(list);
+    if (len + n + 2 <= cap)
+        snprintf(list + len, cap - len, "%s%s", len ? "," : "", m);
+}
+
+/* The first "==ERROR==" line of s (or its last non-empty line), trimmed. */
+static void gist(const char *s, char *out, size_t cap)
+{
+    const char *e = s ? strstr(s, "==ERROR==") : NULL;
+    out[0] = '\0';
+    if (!s)
+        return;
+    if (!e) {
+        const char *end = s + strlen(s);
+        while (end > s && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+            end--;
+        e = end;
+        while (e > s && e[-1] != '\n')
+            e--;
+        say(out, cap, "%.*s", (int)(end - e > 300 ? 300 : end - e), e);
+        return;
+    }
+    size_t n = strcspn(e, "\r\n");
+    say(out, cap, "%.*s", (int)(n > 300 ? 300 : n), e);
+}
+
+static char *chunk_input(const probe_pattern *pats, int n)
+{
+    size_t cap = (size_t)n * 512 + 1, len = 0;
+    char *s = (char *)malloc(cap);
+    if (!s)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        const probe_pattern *p = &pats[i];
+        len += (size_t)snprintf(s + len, cap - len, "p%d %s %d %d %d", i, probe_op_name(p->op),
+                                p->bytes, p->matrices, p->trans);
+        for (int t = 0; t < PROBE_LANES; t++) {
+            if (p->active >> t & 1u)
+                len += (size_t)snprintf(s + len, cap - len, " %u", p->off[t]);
+            else
+                len += (size_t)snprintf(s + len, cap - len, " -");
+        }
+        len += (size_t)snprintf(s + len, cap - len, "\n");
+    }
+    return s;
+}
+
+enum chunk_result { CHUNK_OK, CHUNK_RETRY_PLAIN, CHUNK_STOP, CHUNK_SKIP };
+
+static enum chunk_result run_chunk(const struct ncu_config *cfg, const probe_pattern *pats,
+                                   int n, int with_sass, struct ncu_counts *counts,
+                                   struct ncu_status *st)
+{
+    char metrics[2048] = "", dev[16], warps[16], iters[16], alarm_s[16], msg[512];
+    for (int i = 0; i < n; i++) {
+        int op = pats[i].op;
+        if (with_sass)
+            add_metric(metrics, sizeof metrics, op_metrics[op].src);
+        add_metric(metrics, sizeof metrics, op_metrics[op].hw);
+        add_metric(metrics, sizeof metrics, op_metrics[op].bank);
+        add_metric(metrics, sizeof metrics, op_metrics[op].inst);
+    }
+    double left = cfg->deadline - proc_now();
+    snprintf(dev, sizeof dev, "%d", cfg->device);
+    snprintf(warps, sizeof warps, "%d", cfg->warps);
+    snprintf(iters, sizeof iters, "%d", cfg->iters);
+    /* The profiled process ends itself shortly after our deadline, whatever
+     * ncu does: a killed ncu must not leave it holding the GPU. */
+    snprintf(alarm_s, sizeof alarm_s, "%d", (int)ceil(left) + 2);
+    char *argv[] = {(char *)cfg->ncu, (char *)"--csv", (char *)"--page", (char *)"raw",
+                    (char *)"--print-units", (char *)"base",
+                    (char *)"--target-processes", (char *)"application-only",
+                    (char *)"--clock-control", (char *)"none",
+                    (char *)"--cache-control", (char *)"none",
+                    (char *)"--kernel-name", (char *)"regex:probe_kernel",
+                    (char *)"--metrics", metrics,
+                    (char *)cfg->self, (char *)"--ncu-iters", iters, (char *)"--warps", warps,
+                    (char *)"--device", dev, (char *)"--alarm", alarm_s, (char *)"--quiet", NULL};
+    char *input = chunk_input(pats, n);
+    struct proc p;
+    if (!input) {
+        say(st->reason, sizeof st->reason, "out of memory");
+        return CHUNK_STOP;
+    }
+    if (proc_start(&p, argv, input, strlen(input), msg, sizeof msg) < 0) {
+        free(input);
+        proc_free(&p);
+        say(st->reason, sizeof st->reason, "ncu: %s", msg);
+        return CHUNK_STOP;
+    }
+    proc_wait(&p, cfg->deadline);
+    free(input);
+
+    enum chunk_result res = CHUNK_OK;
+    int rows = p.timed_out ? -1 : ncu_parse_csv(p.out, pats, n, cfg->warps * cfg->iters * 8, counts);
+    if ((p.out && strstr(p.out, "ERR_NVGPUCTRPERM")) || (p.err && strstr(p.err, "ERR_NVGPUCTRPERM"))) {
+        say(st->reason, sizeof st->reason,
+            "profiling not permitted (ERR_NVGPUCTRPERM): GPU performance counters are "
+            "restricted to admin users on this machine (NVreg_RestrictProfilingToAdminUsers=0 "
+            "or run as root to read them); cycles are measured without them");
+        res = CHUNK_STOP;
+    } else if (p.timed_out) {
+        say(st->reason, sizeof st->reason, "ncu did not finish within the time left for it "
+            "(%.1f s) and was killed", left);
+        res = CHUNK_STOP;
+    } else if (rows < 0) {
+        char g[320];
+        gist(p.err && strstr(p.err, "==ERROR==") ? p.err : p.out, g, sizeof g);
+        if (!g[0])
+            gist(p.err, g, sizeof g);
+        if (with_sass) {
+            res = CHUNK_RETRY_PLAIN;
+        } else {
+            say(st->reason, sizeof st->reason, "ncu produced no counters (%s %d): %s",
+                p.signal ? "signal" : "exit", p.signal ? p.signal : p.exit_code,
+                g[0] ? g : "no output");
+            res = CHUNK_STOP;
+        }
+    } else if (rows != n) {
+        char g[320];
+        gist(p.err, g, sizeof g);
+        say(st->reason, sizeof st->reason, "ncu reported %d profiled launches for %d patterns "
+            "(exit %d): counters of this chunk dropped%s%s", rows, n, p.exit_code,
+            g[0] ? ": " : "", g);
+        memset(counts, 0, sizeof *counts * (size_t)n);
+        res = CHUNK_SKIP;
+    }
+    proc_free(&p);
+    return res;
+}
+
+void ncu_profile(const struct ncu_config *cfg, const probe_pattern *pats, int n,
+                 struct ncu_counts *counts, struct ncu_status *st)
+{
+    double t0 = proc_now();
+    int with_sass = 1, chunk = cfg->chunk > 0 ? cfg->chunk : 48;
+    memset(counts, 0, sizeof *counts * (size_t)n);
+    st->used = 0;
+    st->profiled = 0;
+    st->reason[0] = '\0';
+    say(st->path, sizeof st->path, "%s", cfg->ncu);
+    for (int c = 0; c < n;) {
+        int k = n - c < chunk ? n - c : chunk;
+        if (cfg->deadline - proc_now() < 1.0) {
+            say(st->reason, sizeof st->reason, "the time for ncu ran out after %d of %d "
+                "patterns", c, n);
+            break;
+        }
+        enum chunk_result r = run_chunk(cfg, pats + c, k, with_sass, counts + c, st);
+        if (r == CHUNK_RETRY_PLAIN) {
+            /* Some ncu builds or GPUs lack the SASS-patched metrics: keep the
+             * hardware counters rather than nothing. */
+            with_sass = 0;
+            r = run_chunk(cfg, pats + c, k, 0, counts + c, st);
+            if (r == CHUNK_OK)
+                say(st->reason, sizeof st->reason, "ncu refused the Source-page metrics "
+                    "(smsp__sass_*): only the hardware counters were read");
+        }
+        if (r == CHUNK_STOP)
+            break;
+        c += k;
+    }
+    for (int i = 0; i < n; i++)
+        if (counts[i].has_src || counts[i].has_hw)
+            st->profiled++;
+    st->used = st->profiled > 0;
+    if (st->used && st->profiled < n && !st->reason[0])
+        say(st->reason, sizeof st->reason, "counters for %d of %d patterns", st->profiled, n);
+    st->seconds = proc_now() - t0;
+}
