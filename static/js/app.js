@@ -1,11 +1,22 @@
-// app.js - the visualizer page: wires the controls, the URL and the views.
-// State lives in the URL (state.js); every number shown comes from the API
-// (api.js). This module must not compute swizzles, banks or addresses.
+// app.js - the visualizer page: wires the controls, the URL, the maps and the
+// panels (access view, scorecard, trace, code, display options). State lives
+// in the URL (state.js); every number shown comes from the API (api.js).
+// This module must not compute swizzles, banks, addresses or costs.
 
 import * as api from './api.js';
 import { fromSearch, toSearch, apiQuery, sameParams } from './state.js';
 import { gridView, bankView } from './views.js';
 import * as inspector from './inspector.js';
+import { createAccess } from './access.js';
+import { createScorecard } from './scorecard.js';
+import { createMeasure } from './measure.js';
+import { createTrace } from './trace.js';
+import { createDisplay } from './display.js';
+import { accessMarks } from './marks.js';
+import { renderCode } from './codepanel.js';
+import { ELEMENT_TYPES, cellLabel, cellTitle, elementSwizzle } from './elements.js';
+import { fixFor } from './hints.js';
+import { addExport } from './export.js';
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
@@ -16,6 +27,7 @@ const ui = {
     bankRow: $('bank-row'), banner: $('banner'), readout: $('readout'), stats: $('stats'),
     bitstrip: $('bitstrip'), formula: $('formula'), inspector: $('inspector-body'),
     gridNote: $('grid-note'), banksNote: $('banks-note'),
+    elem: $('elem'), elemSwizzle: $('elem-swizzle'), code: $('code'), marksNote: $('acc-marks-note'),
 };
 const viewIds = { tilePlain: 'tile-plain', tileSwz: 'tile-swz', gridPlain: 'grid-plain', gridSwz: 'grid-swz', banksPlain: 'banks-plain', banksSwz: 'banks-swz' };
 const FIELD_CONTROL = { b: 'b', m: 'm', s: 's', bank_bytes: 'bank_bytes', banks: 'banks', rows: 'rows', match_bank_row: 'match' };
@@ -26,6 +38,31 @@ let data = null;          // last good /api/swizzle body, for `loaded`
 let loaded = null;        // the state `data` was fetched for
 let views = {};
 let loadSeq = 0, inspectSeq = 0;
+let accessResult = null;  // the access view's last answer, for the map marks
+let changeT0 = 0;         // performance.now() of the control change being rendered
+
+// The context the panels share: the state, a way to change it, the API query
+// of the drawn layout (null while the parameters are invalid).
+const ctx = {
+    state: () => state,
+    set(partial, push) {
+        state = { ...state, ...partial };
+        if (push !== 'none') writeURL(push === true);
+    },
+    query: () => (data && loaded ? apiQuery(loaded) : null),
+    onResult(r) {
+        accessResult = r;
+        applyMarks();
+        measure.update(r);
+    },
+    onTrace() { applyTrace(); },
+    changed() { if (data) { renderViews(data); showSelection(); access.redraw(); } },
+};
+const access = createAccess(ctx);
+const scorecard = createScorecard(ctx);
+const measure = createMeasure();
+const trace = createTrace(ctx);
+const display = createDisplay(ctx);
 
 // ---------- URL ----------
 function writeURL(push) {
@@ -57,7 +94,8 @@ function syncControls() {
     ui.rows.value = state.rows;
     ui.match.checked = state.match;
     ui.preset.value = currentPresetId();
-    document.documentElement.dataset.theme = state.theme || 'light';
+    ui.elem.value = state.elem;
+    display.apply();
 }
 
 function readControls() {
@@ -71,6 +109,12 @@ function readControls() {
 
 function onControlChange(ev) {
     let next;
+    if (ev.target === ui.elem) {
+        state = { ...state, elem: ui.elem.value };
+        writeURL(true);
+        if (data) { renderElem(data); renderViews(data); showSelection(); }
+        return;
+    }
     if (ev.target === ui.preset) {
         const p = presets.find((x) => x.id === ui.preset.value);
         if (!p) { syncControls(); return; }
@@ -79,6 +123,8 @@ function onControlChange(ev) {
         next = readControls();
     }
     if (sameParams(next, state)) return;
+    changeT0 = performance.now();
+    performance.mark('swz-change');
     state = next;
     writeURL(true);
     syncControls();
@@ -96,8 +142,10 @@ function clearInvalid() {
 function showBanner(err) {
     clearInvalid();
     const field = err.field ? `<span class="field-name" id="banner-field">${esc(err.field)}</span>` : '';
-    const what = err.status >= 400 && err.status < 500 ? 'Invalid parameters' : 'Server problem';
-    ui.banner.innerHTML = `<strong>${what}:</strong> <span id="banner-message">${esc(err.message)}</span> ${field}`;
+    const fx = err.status >= 400 && err.status < 500 ? fixFor(err.field) : null;
+    const what = fx ? `Invalid ${fx.name}` : err.status >= 400 && err.status < 500 ? 'Invalid parameters' : 'Server problem';
+    ui.banner.innerHTML = `<div class="banner-what"><strong>${esc(what)}:</strong> <span id="banner-message">${esc(err.message)}</span> ${field}</div>` +
+        (fx ? `<div class="banner-fix" id="banner-fix"><b>How to fix:</b> ${esc(fx.fix)}</div>` : '');
     ui.banner.hidden = false;
     const ctl = err.field && ui[FIELD_CONTROL[err.field]];
     if (ctl) {
@@ -170,6 +218,14 @@ function renderFormula(d) {
     ].join('\n');
 }
 
+function renderElem(d) {
+    const es = elementSwizzle(state.elem, d.params.b, d.params.m, d.params.s);
+    ui.elemSwizzle.textContent = es ? (es.ok ? `${es.text} ${es.note}; cells show the first element index of each unit.` : es.text)
+        : 'Cells show logical column numbers.';
+    ui.elemSwizzle.classList.toggle('warn', !!es && !es.ok);
+    renderCode(ui.code, d, state.elem);
+}
+
 function availWidth(id) {
     const el = $(id);
     return Math.max(120, (el.parentElement || el).clientWidth);
@@ -177,17 +233,19 @@ function availWidth(id) {
 
 function renderViews(d) {
     const g = d.grid, T = d.tile.size, bv = d.banks_view, p = d.params;
+    const label = cellLabel(state.elem, d.unit.bytes), elemTitle = cellTitle(state.elem, d.unit.bytes);
     // Wide grids get the full width each instead of sitting side by side.
     $('grid-plain').closest('.pair').classList.toggle('stack', g.cols > 16);
     views = {};
-    views.tilePlain = gridView($('tile-plain'), { rows: T, cols: T, logOf: null, tile: T, availW: Math.min(availWidth('tile-plain'), 420), maxCell: 44, kind: 'tile' });
-    views.tileSwz = gridView($('tile-swz'), { rows: T, cols: T, logOf: d.tile.log_of, tile: T, availW: Math.min(availWidth('tile-swz'), 420), maxCell: 44, kind: 'tile' });
-    views.gridPlain = gridView($('grid-plain'), { rows: g.rows, cols: g.cols, logOf: null, tile: T, availW: availWidth('grid-plain'), maxCell: 40, bankOf: g.bank_of, kind: 'grid' });
-    views.gridSwz = gridView($('grid-swz'), { rows: g.rows, cols: g.cols, logOf: g.log_of, tile: T, availW: availWidth('grid-swz'), maxCell: 40, bankOf: g.bank_of, kind: 'grid' });
+    const big = state.present ? 1.3 : 1;
+    views.tilePlain = gridView($('tile-plain'), { rows: T, cols: T, logOf: null, tile: T, availW: Math.min(availWidth('tile-plain'), 420 * big), maxCell: 44 * big, kind: 'tile', label, elemTitle });
+    views.tileSwz = gridView($('tile-swz'), { rows: T, cols: T, logOf: d.tile.log_of, tile: T, availW: Math.min(availWidth('tile-swz'), 420 * big), maxCell: 44 * big, kind: 'tile', label, elemTitle });
+    views.gridPlain = gridView($('grid-plain'), { rows: g.rows, cols: g.cols, logOf: null, tile: T, availW: availWidth('grid-plain'), maxCell: 40 * big, bankOf: g.bank_of, kind: 'grid', label, elemTitle });
+    views.gridSwz = gridView($('grid-swz'), { rows: g.rows, cols: g.cols, logOf: g.log_of, tile: T, availW: availWidth('grid-swz'), maxCell: 40 * big, bankOf: g.bank_of, kind: 'grid', label, elemTitle });
     const common = {
         banks: p.banks, bankRows: bv.rows, unitsPerRow: bv.units_per_row, rowsPerUnit: bv.rows_per_unit,
         perBank: d.unit.per_bank, spanned: d.unit.banks_spanned, bankOf: g.bank_of, cols: g.cols,
-        unitBytes: d.unit.bytes, bankBytes: p.bank_bytes,
+        unitBytes: d.unit.bytes, bankBytes: p.bank_bytes, label, elemTitle,
     };
     views.banksPlain = bankView($('banks-plain'), { ...common, logOf: null, availW: availWidth('banks-plain'), kind: 'banks' });
     views.banksSwz = bankView($('banks-swz'), { ...common, logOf: g.log_of, availW: availWidth('banks-swz'), kind: 'banks' });
@@ -202,6 +260,25 @@ function renderViews(d) {
     if (d.unit.per_bank > 1) notes.push(`A ${d.unit.bytes} B unit is 1/${d.unit.per_bank} of a ${p.bank_bytes} B bank word: ${d.unit.per_bank} units share each bank, drawn side by side inside it.`);
     if (bt) notes.push(`Showing the first ${bt} of ${bv.rows} bank rows.`);
     ui.banksNote.textContent = notes.join(' ');
+    applyMarks();
+}
+
+// ---------- access marks on the maps ----------
+function applyMarks() {
+    const r = accessResult, d = data;
+    if (!views.gridSwz) return;
+    if (!r || !d) {
+        for (const k of ['gridPlain', 'gridSwz', 'banksPlain', 'banksSwz']) views[k].mark(null);
+        ui.marksNote.hidden = true;
+        return;
+    }
+    const mk = accessMarks(r, d);
+    views.gridSwz.mark(mk.swz); views.banksSwz.mark(mk.swz);
+    views.gridPlain.mark(mk.plain); views.banksPlain.mark(mk.plain);
+    const ph = mk.phases.map((k) => `<span class="swatch ph${k % 8}"></span>${k}`).join(' ');
+    ui.marksNote.innerHTML = `Outlined in the grid and bank maps: ${mk.units} unit${mk.units === 1 ? '' : 's'} touched by ${mk.lanes} active lane${mk.lanes === 1 ? '' : 's'}, by phase ${ph}` +
+        (mk.outside ? `. <b>${mk.outside} lane${mk.outside === 1 ? '' : 's'} fall outside the drawn grid.</b>` : '.');
+    ui.marksNote.hidden = false;
 }
 
 function clearViews() {
@@ -213,6 +290,7 @@ function clearViews() {
     ui.bankRow.textContent = '\u2014';
     ui.gridNote.hidden = true;
     ui.banksNote.hidden = true;
+    ui.code.innerHTML = '';
 }
 
 function renderAll(d) {
@@ -223,8 +301,14 @@ function renderAll(d) {
     renderStats(d);
     renderBitstrip(d);
     renderFormula(d);
+    renderElem(d);
     renderViews(d);
     document.body.dataset.renderMs = String(Math.round(performance.now() - t0));
+}
+
+// The panels that follow the layout: the access view, the scorecard, the trace.
+function refreshPanels(d) {
+    return Promise.all([access.refresh(), scorecard.refresh(), trace.refresh(d)]);
 }
 
 // ---------- loading ----------
@@ -239,6 +323,7 @@ async function load() {
         hideBanner();
         renderAll(d);
         showSelection();
+        await refreshPanels(d);
     } catch (err) {
         if (my !== loadSeq) return;
         data = null; loaded = want;
@@ -247,10 +332,16 @@ async function load() {
         ui.readout.textContent = `Swizzle<${want.b},${want.m},${want.s}>`;
         ui.readout.classList.add('error');
         inspector.showHint(ui.inspector, 'Fix the parameters to inspect addresses.');
+        await refreshPanels(null);
     } finally {
         if (my === loadSeq) {
             document.body.classList.remove('busy');
-            document.body.dataset.ready = String(my);   // tests wait on this
+            if (changeT0) {
+                document.body.dataset.cycleMs = (performance.now() - changeT0).toFixed(2);
+                performance.measure('swz-cycle', 'swz-change');
+                changeT0 = 0;
+            }
+            document.body.dataset.ready = String(my);   // tests wait on this: maps and panels are drawn
         }
     }
 }
@@ -259,7 +350,23 @@ async function load() {
 function eachView(fn) { for (const v of Object.values(views)) fn(v); }
 
 function clearSelection() {
-    eachView((v) => { v.select(null); v.trace(null); });
+    eachView((v) => v.select(null));
+    applyTrace();
+}
+
+// The traced column: the trace panel's, else the selection's.
+function tracedColumn() {
+    if (state.tcol !== null && state.tcol !== undefined) return state.tcol;
+    return state.sel ? state.sel[1] : null;
+}
+
+function applyTrace() {
+    if (!data || !views.gridSwz) return;
+    const c = tracedColumn(), T = data.tile.size;
+    const ok = c !== null && c < data.grid.cols;
+    for (const k of ['gridPlain', 'gridSwz', 'banksPlain', 'banksSwz']) views[k].trace(ok ? c : null);
+    // Grid column c lies in tile column c mod T (tiles repeat across a row).
+    for (const k of ['tilePlain', 'tileSwz']) views[k].trace(ok ? c % T : null);
 }
 
 async function showSelection() {
@@ -282,8 +389,8 @@ async function showSelection() {
     }
     const l = r * g.cols + c;          // the contract's logical unit numbering
     const p = g.phys_of[l];
+    applyTrace();
     for (const [v, slot] of [[views.gridPlain, l], [views.gridSwz, p], [views.banksPlain, l], [views.banksSwz, p]]) {
-        v.trace(c);
         v.reveal(v.select(slot));
     }
 
@@ -295,8 +402,6 @@ async function showSelection() {
         const tl = t.row_in_tile * T + t.col_in_tile;   // row-major tile position (contract)
         views.tilePlain.select(tl);
         views.tileSwz.select(sw.tile.phys_of[tl]);
-        views.tilePlain.trace(t.col_in_tile);
-        views.tileSwz.trace(t.col_in_tile);
         inspector.render(ui.inspector, ins, sw);
         document.body.dataset.inspected = `${r},${c}`;
     } catch (err) {
@@ -306,10 +411,14 @@ async function showSelection() {
     }
 }
 
+// A click or arrow key selects a cell and traces its column; Escape clears both.
 function select(sel) {
-    state = { ...state, sel };
+    const tcol = sel ? sel[1] : null;
+    const traceMoved = tcol !== state.tcol;
+    state = { ...state, sel, tcol };
     writeURL(true);
     showSelection();
+    if (traceMoved) trace.refresh(data);
 }
 
 function onMapClick(ev) {
@@ -322,13 +431,23 @@ function onMapClick(ev) {
 }
 
 function onKey(ev) {
-    if (!data || !state.sel || ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    if (ev.target.closest && ev.target.closest('input, select, textarea')) return;
-    const [r, c] = state.sel, g = data.grid;
+    if (!data || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if (ev.target.closest && ev.target.closest('input, select, textarea, button')) return;
     const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-    if (ev.key === 'Escape') { select(null); return; }
+    if (ev.key === 'Escape') {
+        if (state.sel || state.tcol !== null) { ev.preventDefault(); select(null); }
+        return;
+    }
     const mv = moves[ev.key];
     if (!mv) return;
+    // A focused map with nothing selected: the arrows start at its first cell.
+    if (!state.sel) {
+        if (!(ev.target.closest && ev.target.closest('.view'))) return;
+        ev.preventDefault();
+        select([0, 0]);
+        return;
+    }
+    const [r, c] = state.sel, g = data.grid;
     const nr = r + mv[0], nc = c + mv[1];
     if (nr < 0 || nc < 0 || nr >= g.rows || nc >= g.cols) return;
     ev.preventDefault();
@@ -361,18 +480,33 @@ function watchScroll(a, b) {
 }
 
 // ---------- start ----------
+// The export buttons: map views by id, charts by their container.
+function exportTarget(id) {
+    const key = Object.keys(viewIds).find((k) => viewIds[k] === id);
+    if (key) {
+        const v = views[key];
+        return v ? { svg: v.svg, name: id, prepare: () => v.drawAll(), restore: () => v.restore() } : null;
+    }
+    const svg = $(id).querySelector('svg');
+    return svg ? { svg, name: id } : null;
+}
+
 async function start() {
     fillPow2Select(ui.bank_bytes, 32);
     fillPow2Select(ui.banks, 128);
-    try {
-        presets = (await api.presets()).presets || [];
-    } catch (err) {
-        presets = [];
-        showBanner(err);
-    }
+    for (const e of ELEMENT_TYPES) ui.elem.add(new Option(e.label, e.id));
+    const [pr, pa, he] = await Promise.allSettled([api.presets(), api.patterns(), api.health()]);
+    if (pr.status === 'fulfilled') presets = pr.value.presets || [];
+    else showBanner(pr.reason);
+    access.setPatterns(pa.status === 'fulfilled' ? pa.value.patterns || [] : []);
+    scorecard.setPatterns(pa.status === 'fulfilled' ? pa.value.patterns || [] : []);
+    measure.setHealth(he.status === 'fulfilled' ? he.value : { measure: { available: false, reason: he.reason.message } });
     for (const p of presets) ui.preset.add(new Option(p.label || p.id, p.id), ui.preset.options.length - 1);
     syncControls();
+    access.sync();
+    scorecard.sync();
     writeURL(false);
+    for (const bar of document.querySelectorAll('.xbar')) addExport(bar, () => exportTarget(bar.dataset.for));
 
     ui.form.addEventListener('change', onControlChange);
     ui.form.addEventListener('submit', (e) => e.preventDefault());
@@ -385,15 +519,23 @@ async function start() {
     watchScroll($('banks-plain'), $('banks-swz'));
     document.addEventListener('keydown', onKey);
     window.addEventListener('popstate', () => {
+        const before = state;
         state = fromSearch(location.search);
+        access.stop();
         syncControls();
-        if (loaded && sameParams(state, loaded)) showSelection();
-        else load();
+        access.sync();
+        scorecard.sync();
+        if (!(loaded && sameParams(state, loaded))) { load(); return; }
+        if (before.elem !== state.elem || before.present !== state.present) { renderElem(data); renderViews(data); }
+        showSelection();
+        access.refresh();
+        scorecard.refresh();
+        trace.refresh(data);
     });
     let resizeTimer = 0;
     window.addEventListener('resize', () => {
         clearTimeout(resizeTimer);
-        resizeTimer = setTimeout(() => { if (data) { renderViews(data); showSelection(); } }, 150);
+        resizeTimer = setTimeout(() => { if (data) { renderViews(data); showSelection(); access.redraw(); } }, 150);
     });
     await load();
 }

@@ -84,7 +84,7 @@ class MapView {
                 const col = l % cols;
                 const cls = tr === col ? ` k${col % 16} trace` : ` k${col % 16}`;
                 parts.push(`<rect class="cell${cls}" x="${x}" y="${y}" width="${w}" height="${h}" data-p="${p}" data-l="${l}" data-c="${col}"/>`);
-                if (w >= L.labelMin && h >= 14) parts.push(`<text class="lbl" x="${x + w / 2}" y="${y + Math.min(h, L.rowH) / 2}">${label(col)}</text>`);
+                if (w >= L.labelMin && h >= 14) parts.push(`<text class="lbl${tr === col ? ' trace' : ''}" x="${x + w / 2}" y="${y + Math.min(h, L.rowH) / 2}">${label(col)}</text>`);
             }
         }
         parts.push(L.band(r0, r1, x0, x1));
@@ -139,7 +139,12 @@ class MapView {
     trace(col) {
         this.traced = col;
         this.svg.classList.toggle('tracing', col !== null);
-        for (const c of this.cells()) c.classList.toggle('trace', col !== null && Number(c.dataset.c) === col);
+        for (const c of this.cells()) {
+            const on = col !== null && Number(c.dataset.c) === col;
+            c.classList.toggle('trace', on);
+            const t = c.nextElementSibling;
+            if (t && t.classList.contains('lbl')) t.classList.toggle('trace', on);
+        }
     }
 
     // Scroll this view's own box (never the page) so rect r shows.

@@ -10,6 +10,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { accessChecks } from './access_checks.mjs';
+import { extrasChecks } from './extras_checks.mjs';
+import { measureChecks } from './measure_checks.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = path.resolve(ROOT, process.env.SWZ_BIN || 'build/swizzlescope');
@@ -39,8 +42,8 @@ function freePort() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function startServer(port) {
-    const child = spawn(BIN, ['--port', String(port), '--static', STATIC], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function startServer(port, extra = []) {
+    const child = spawn(BIN, ['--port', String(port), '--static', STATIC, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
     child.stdout.on('data', (d) => { log += d; });
     child.stderr.on('data', (d) => { log += d; });
@@ -155,12 +158,24 @@ async function main() {
 
     // Console errors and failed requests, tagged with the phase they happened in:
     // only the invalid-parameter phase may see the API's 400 (and chromium's log of it).
+    // Other phases: 'bad-access' (400s from /api/access and /api/conflicts) and
+    // 'measure-errors' (409 / 502 from /api/measure), both provoked on purpose.
     let phase = 'valid';
     const consoleErrors = [], badRequests = [];
-    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push({ phase, text: m.text() }); });
-    page.on('pageerror', (e) => consoleErrors.push({ phase, text: 'pageerror: ' + e.message }));
-    page.on('requestfailed', (r) => badRequests.push({ phase, text: `${r.url()} ${r.failure() && r.failure().errorText}` }));
-    page.on('response', (r) => { if (r.status() >= 400) badRequests.push({ phase, status: r.status(), url: r.url(), text: `${r.status()} ${r.url()}` }); });
+    const watch = (pg) => {
+        pg.on('console', (m) => { if (m.type() === 'error') consoleErrors.push({ phase, text: m.text() }); });
+        pg.on('pageerror', (e) => consoleErrors.push({ phase, text: 'pageerror: ' + e.message }));
+        pg.on('requestfailed', (r) => badRequests.push({ phase, text: `${r.url()} ${r.failure() && r.failure().errorText}` }));
+        pg.on('response', (r) => { if (r.status() >= 400) badRequests.push({ phase, status: r.status(), url: r.url(), text: `${r.status()} ${r.url()}` }); });
+    };
+    watch(page);
+    // What the check modules get: the page, the server, the harness.
+    const t = {
+        page, ctx, base, ROOT, SHOTS, TIMEOUT, check, step, text, afterLoad, gotoReady, readView,
+        getJSON, apiURL, freePort, sleep, watch,
+        startServer: (p, extra) => startServer(p, extra),
+        setPhase: (p) => { phase = p; },
+    };
 
     try {
         // ---- default view ----
@@ -327,12 +342,21 @@ async function main() {
             await page.screenshot({ path: path.join(SHOTS, 'page.png'), fullPage: true });
         });
 
+        await accessChecks(t);
+        await extrasChecks(t);
+        await measureChecks(t);
+        phase = 'valid';
+
         // ---- console and network hygiene ----
-        const expected400 = (r) => r.phase === 'invalid' && r.status === 400 && /\/api\/swizzle\?/.test(r.url);
+        const expected400 = (r) => (r.phase === 'invalid' && r.status === 400 && /\/api\/swizzle\?/.test(r.url)) ||
+            (r.phase === 'bad-access' && r.status === 400 && /\/api\/(access\?|conflicts$)/.test(r.url)) ||
+            (r.phase === 'measure-errors' && (r.status === 409 || r.status === 502) && /\/api\/measure$/.test(r.url));
         const unexpectedReq = badRequests.filter((r) => !expected400(r));
         check('no failed requests (besides the expected 400s)', unexpectedReq.length === 0, unexpectedReq.map((r) => r.text).join(' | '));
         check('the invalid phase did get its 400', badRequests.some(expected400));
-        const unexpectedCon = consoleErrors.filter((c) => !(c.phase === 'invalid' && /status of 400/.test(c.text)));
+        const unexpectedCon = consoleErrors.filter((c) => !(
+            ((c.phase === 'invalid' || c.phase === 'bad-access') && /status of 400/.test(c.text)) ||
+            (c.phase === 'measure-errors' && /status of (409|502)/.test(c.text))));
         check('no console errors', unexpectedCon.length === 0, unexpectedCon.map((c) => c.text).join(' | '));
     } finally {
         await ctx.close().catch(() => {});
