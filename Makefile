@@ -9,14 +9,14 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-CORE    := error buf swizzle access pattern
+CORE    := error buf swizzle access pattern expr
 SERVER  := $(CORE) measure api http
 SRC_H   := $(wildcard server/*.h)
 
 BIN     := build/swizzlescope
 OBJ     := $(SERVER:%=build/obj/%.o) build/obj/main.o
 ASAN_OBJ := $(SERVER:%=build/asan/%.o)
-TESTS   := test_swizzle test_access test_api test_http test_measure test_tool
+TESTS   := test_swizzle test_access test_api test_http test_measure test_tool test_expr
 
 .PHONY: all run test clean deps deps-test check-unit check-browser
 all: $(BIN)
@@ -74,8 +74,12 @@ build/test/test_tool: tests/gpu/test_tool.c $(wildcard tests/*.h) $(wildcard cud
 run: all
 	./$(BIN) --port 8080
 
-test: deps-test $(TESTS:%=build/test/%) build/asan/swizzlescope $(BIN)
+# The fuzz corpora replay as regression tests (build/fuzz-replay/*, mk/extra.mk).
+test: deps-test $(TESTS:%=build/test/%) build/asan/swizzlescope $(BIN) \
+      build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr
 	@sh tests/run_all.sh $(TESTS:%=build/test/%)
 
 clean:
 	rm -rf build
+
+include mk/extra.mk

@@ -30,6 +30,8 @@ static struct {
     char reason[320];       /* why measurement is unavailable */
 } msr = {.reason = "no measurement tool configured"};
 
+static int utf8_valid(const unsigned char *s, size_t n);
+
 /* ---- query arguments --------------------------------------------------- */
 
 /* Refuse unknown and repeated keys: a typo like `bankbytes=8` must not be
@@ -39,6 +41,9 @@ static int args_check(const struct api_request *req, const char *const *known,
 {
     for (int i = 0; i < req->nargs; i++) {
         const char *k = req->args[i].key;
+        if (!utf8_valid((const unsigned char *)k, strlen(k)))
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "query",
+                           "query parameter names must be UTF-8 text");
         int found = 0;
         for (const char *const *kn = known; *kn; kn++)
             if (strcmp(*kn, k) == 0)

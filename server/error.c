@@ -24,6 +24,21 @@ static const struct {
     [SZ_INTERNAL]           = {"internal", 500},
 };
 
+/* Truncation may cut a multi-byte UTF-8 character in two; the error body must
+ * stay valid UTF-8, so drop an incomplete sequence at the end. */
+static void utf8_trim(char *s)
+{
+    size_t n = strlen(s), i = n;
+    while (i > 0 && ((unsigned char)s[i - 1] & 0xC0) == 0x80)
+        i--;                        /* back over continuation bytes */
+    if (i == 0 || (unsigned char)s[i - 1] < 0x80)
+        return;
+    unsigned lead = (unsigned char)s[i - 1];
+    size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+    if (n - (i - 1) < need)
+        s[i - 1] = '\0';
+}
+
 int sz_fail(struct sz_error *err, enum sz_code code, const char *field,
             const char *fmt, ...)
 {
@@ -35,6 +50,8 @@ int sz_fail(struct sz_error *err, enum sz_code code, const char *field,
     va_start(ap, fmt);
     vsnprintf(err->message, sizeof err->message, fmt, ap);
     va_end(ap);
+    utf8_trim(err->field);
+    utf8_trim(err->message);
     return -1;
 }
 

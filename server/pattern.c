@@ -40,9 +40,13 @@ int pattern_fill(const char *name, const struct swz *z, uint32_t row_bytes, uint
     in->bytes = 4;
     in->matrices = 1;
     in->trans = 0;
-    if (strcmp(name, "row_store") == 0 || strncmp(name, "row_load_", 9) == 0) {
-        uint32_t w = name[4] == 's' ? 4 : (uint32_t)(name[9] == '3' ? 4 : name[9] == '6' ? 8 : 16);
-        if (name[4] == 's')
+    uint32_t row_w = strcmp(name, "row_store") == 0 || strcmp(name, "row_load_32") == 0 ? 4
+                     : strcmp(name, "row_load_64") == 0                                 ? 8
+                     : strcmp(name, "row_load_128") == 0                                ? 16
+                                                                                        : 0;
+    if (row_w) {
+        uint32_t w = row_w;
+        if (strcmp(name, "row_store") == 0)
             in->op = ACC_ST;
         in->bytes = w;
         R = (uint32_t)(tile / (32u * w));

@@ -23,9 +23,11 @@ tally() {   # $1 = suite name, $2 = its output file, $3 = its exit status
 }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-for t in "$@"; do
+for t in "$@" build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr; do
     name=$(basename "$t")
-    "$t" >"$out/$name" 2>&1
+    corpus=""   # the fuzz targets replay their committed corpus
+    case "$name" in fuzz_*) corpus="tests/fuzz/corpus_${name#fuzz_}" ;; esac
+    "$t" $corpus >"$out/$name" 2>&1
     rc=$?
     cat "$out/$name"
     tally "$name" "$out/$name" "$rc"
