@@ -15,6 +15,7 @@
 #include "access.h"
 #include "buf.h"
 #include "error.h"
+#include "expr.h"
 #include "measure.h"
 #include "pattern.h"
 #include "swizzle.h"
@@ -779,11 +780,69 @@ static int route_patterns(const struct api_request *req, struct buf *out,
     return 0;
 }
 
+/* swz() inside an access expression: the swizzle of the current view. */
+static int expr_swz(void *ctx, int64_t x, int64_t *out, struct sz_error *err)
+{
+    if (x < 0 || x >= (int64_t)SWZ_OFFSET_LIMIT)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "expr",
+                       "offset %lld is outside 0..2147483647", (long long)x);
+    *out = swz_apply(ctx, (uint32_t)x);
+    return 0;
+}
+
+/* A custom pattern: `expr` in t and r gives each lane's byte offset; `op`,
+ * `bytes`, `matrices` name the instruction, `steps` how many r there are. */
+static int access_from_expr(const struct api_request *req, struct swz *z, long step,
+                            struct acc_instr *in, uint32_t *steps, struct sz_error *err)
+{
+    static const char *const ops[] = {"ld", "st", "ldmatrix", "stmatrix"};
+    const char *opname = arg_get(req, "op");
+    int opi = opname ? -1 : 0;
+    for (int i = 0; opname && i < 4; i++)
+        if (strcmp(opname, ops[i]) == 0)
+            opi = i;
+    if (opi < 0)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "one of ld, st, ldmatrix, stmatrix");
+    in->op = (enum acc_op)opi;
+    int matrix = in->op == ACC_LDMATRIX || in->op == ACC_STMATRIX;
+    long bytes, matrices, nsteps;
+    if (arg_int(req, "bytes", 1, 16, 0, matrix ? 16 : 4, &bytes, err) < 0 ||
+        arg_int(req, "matrices", 1, 4, 0, matrix ? 4 : 1, &matrices, err) < 0 ||
+        arg_int(req, "steps", 1, 1024, 0, 1, &nsteps, err) < 0)
+        return -1;
+    if (matrix && bytes != 16)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "bytes",
+                       "ldmatrix/stmatrix rows are 16 bytes");
+    if (!matrix && matrices != 1)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "matrices",
+                       "only ldmatrix/stmatrix take matrices");
+    if (step >= nsteps)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "step", "must be in 0..%ld, got %ld",
+                       nsteps - 1, step);
+    in->bytes = (uint32_t)bytes;
+    in->matrices = (uint32_t)matrices;
+    struct expr e;
+    int64_t off[ACC_LANES];
+    if (expr_compile(arg_get(req, "expr"), &e, err) < 0 ||
+        expr_eval_warp(&e, step, expr_swz, z, off, err) < 0)
+        return -1;
+    for (int t = 0; t < ACC_LANES; t++) {
+        if (off[t] < 0 || off[t] >= (int64_t)SWZ_OFFSET_LIMIT)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "expr",
+                           "lane %d at step %ld gives offset %lld, outside 0..2147483647", t,
+                           step, (long long)off[t]);
+        in->offsets[t] = (uint32_t)off[t];
+    }
+    *steps = (uint32_t)nsteps;
+    return 0;
+}
+
 static int route_access(const struct api_request *req, struct buf *out,
                         struct sz_error *err)
 {
     static const char *const known[] = {"b", "m", "s", "bank_bytes", "banks", "rows",
-                                        "match_bank_row", "pattern", "step", NULL};
+                                        "match_bank_row", "pattern", "step", "expr",
+                                        "op", "bytes", "matrices", "steps", NULL};
     struct swz z;
     struct swz_geom g;
     long step;
@@ -792,21 +851,35 @@ static int route_access(const struct api_request *req, struct buf *out,
         arg_int(req, "step", 0, SWZ_MAX_CELLS, 0, 0, &step, err) < 0)
         return -1;
     const char *name = arg_get(req, "pattern");
-    if (name == NULL)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "pattern",
-                       "required: see GET /api/patterns for the list");
+    const char *expr = arg_get(req, "expr");
     struct acc_instr in = {.bank_bytes = g.bank_bytes, .banks = g.banks};
     uint32_t steps;
-    if (pattern_fill(name, &z, g.cols * g.unit_bytes, g.rows, (uint32_t)step, &in, &steps,
-                     err) < 0)
-        return -1;
-    uint32_t w = in.op == ACC_LD || in.op == ACC_ST ? in.bytes : 16;
-    if (z.b > 0 && g.unit_bytes < w)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "m",
-                       "Swizzle<%d,%d,%d> moves %u-byte units, narrower than this pattern's "
-                       "%u-byte accesses: the vectors would be torn apart (misaligned). "
-                       "Use M >= %d", z.b, z.m, z.s, g.unit_bytes, w,
-                       w == 16 ? 4 : w == 8 ? 3 : 2);
+    if (name && expr)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "expr",
+                       "give either pattern or expr, not both");
+    if (expr) {
+        if (access_from_expr(req, &z, step, &in, &steps, err) < 0)
+            return -1;
+        name = "custom";
+    } else {
+        if (name == NULL)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "pattern",
+                           "required (or expr): see GET /api/patterns for the list");
+        for (const char *k = "op\0bytes\0matrices\0steps\0"; *k; k += strlen(k) + 1)
+            if (arg_get(req, k))
+                return sz_fail(err, SZ_INVALID_ARGUMENT, k,
+                               "named patterns fix the instruction; %s goes with expr", k);
+        if (pattern_fill(name, &z, g.cols * g.unit_bytes, g.rows, (uint32_t)step, &in,
+                         &steps, err) < 0)
+            return -1;
+        uint32_t w = in.op == ACC_LD || in.op == ACC_ST ? in.bytes : 16;
+        if (z.b > 0 && g.unit_bytes < w)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "m",
+                           "Swizzle<%d,%d,%d> moves %u-byte units, narrower than this "
+                           "pattern's %u-byte accesses: the vectors would be torn apart "
+                           "(misaligned). Use M >= %d", z.b, z.m, z.s, g.unit_bytes, w,
+                           w == 16 ? 4 : w == 8 ? 3 : 2);
+    }
     if (acc_check(&in, err) < 0)
         return -1;
     struct acc_result r;
@@ -815,8 +888,14 @@ static int route_access(const struct api_request *req, struct buf *out,
     buf_json_str(out, name);
     buf_printf(out, ",\"step\":%ld,\"steps\":%u,\"row_bytes\":%u,\"offsets\":[", step,
                steps, g.cols * g.unit_bytes);
-    for (int t = 0; t < ACC_LANES; t++)
-        buf_printf(out, t ? ",%u" : "%u", in.offsets[t]);
+    for (int t = 0; t < ACC_LANES; t++) {
+        if (t)
+            buf_putc(out, ',');
+        if (in.offsets[t] == ACC_INACTIVE)
+            buf_puts(out, "null");
+        else
+            buf_i64(out, in.offsets[t]);
+    }
     buf_puts(out, "],\"cost\":");
     put_cost(out, &in, &r);
     buf_putc(out, '}');

@@ -239,7 +239,7 @@ static void encode_query(const char *q, char *out, size_t cap)
     static const char hex[] = "0123456789ABCDEF";
     size_t n = 0;
     for (const unsigned char *p = (const unsigned char *)q; *p && n + 4 < cap; p++) {
-        if (*p <= 0x20 || *p >= 0x7F || *p == '#' || *p == '%') {
+        if (*p <= 0x20 || *p >= 0x7F || *p == '#' || *p == '%' || *p == '+') {
             out[n++] = '%';
             out[n++] = hex[*p >> 4];
             out[n++] = hex[*p & 15];
