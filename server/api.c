@@ -14,6 +14,7 @@
 
 #include "access.h"
 #include "buf.h"
+#include "cache.h"
 #include "error.h"
 #include "expr.h"
 #include "measure.h"
@@ -1081,21 +1082,34 @@ static int route_measure(const struct api_request *req, struct buf *out,
 
 typedef int (*route_fn)(const struct api_request *, struct buf *, struct sz_error *);
 
+/* `cached`: the answer is a pure function of the query, so a repeat is
+ * served from cache.c (health is not: it reports live state). */
 static const struct route {
     const char *path;
     const char *method;     /* GET routes also answer HEAD */
     route_fn fn;
+    int cached;
 } routes[] = {
-    {"/api/health", "GET", route_health},
-    {"/api/presets", "GET", route_presets},
-    {"/api/swizzle", "GET", route_swizzle},
-    {"/api/inspect", "GET", route_inspect},
-    {"/api/apply", "POST", route_apply},
-    {"/api/conflicts", "POST", route_conflicts},
-    {"/api/patterns", "GET", route_patterns},
-    {"/api/access", "GET", route_access},
-    {"/api/measure", "POST", route_measure},
+    {"/api/health", "GET", route_health, 0},
+    {"/api/presets", "GET", route_presets, 1},
+    {"/api/swizzle", "GET", route_swizzle, 1},
+    {"/api/inspect", "GET", route_inspect, 1},
+    {"/api/apply", "POST", route_apply, 0},
+    {"/api/conflicts", "POST", route_conflicts, 0},
+    {"/api/patterns", "GET", route_patterns, 1},
+    {"/api/access", "GET", route_access, 1},
+    {"/api/measure", "POST", route_measure, 0},
 };
+
+/* The cache key: the path and every argument, length-prefixed so that no two
+ * different argument lists (values may hold '&' and '=') share a key. */
+static void cache_key(const struct api_request *req, struct buf *key)
+{
+    buf_puts(key, req->path);
+    for (int i = 0; i < req->nargs; i++)
+        buf_printf(key, "|%zu:%s|%zu:%s", strlen(req->args[i].key), req->args[i].key,
+                   strlen(req->args[i].value), req->args[i].value);
+}
 
 void api_error_response(const struct sz_error *err, struct api_response *resp)
 {
@@ -1133,8 +1147,22 @@ void api_handle(const struct api_request *req, struct api_response *resp)
                 r->path, r->method);
         goto fail;
     }
-    if (r->fn(req, &out, &err) < 0)
+    struct buf key = {0};
+    if (r->cached) {
+        cache_key(req, &key);
+        if (key.p && cache_get(key.p, &resp->body, &resp->len)) {
+            buf_free(&key);
+            resp->status = 200;
+            return;
+        }
+    }
+    if (r->fn(req, &out, &err) < 0) {
+        buf_free(&key);
         goto fail;
+    }
+    if (key.p && !out.oom)
+        cache_put(key.p, out.p, out.len);
+    buf_free(&key);
     resp->body = buf_take(&out, &resp->len);
     if (resp->body == NULL) {
         sz_fail(&err, SZ_INTERNAL, NULL, "out of memory");

@@ -14,7 +14,7 @@ struct http_config {
     const char *bind;        /* numeric IPv4 or IPv6 address; NULL = 127.0.0.1 */
     uint16_t port;           /* 0 = an ephemeral port (see http_port) */
     const char *static_dir;  /* the only directory files are served from */
-    unsigned threads;        /* worker threads; 0 = one per online CPU */
+    unsigned threads;        /* worker threads; 0 = two per online CPU; at least 2 */
 };
 
 struct http_server;

@@ -27,6 +27,7 @@ static void usage(FILE *f)
           "  --bind ADDR    numeric IPv4/IPv6 address to listen on (default 127.0.0.1);\n"
           "                 anything but loopback exposes the server to the network\n"
           "  --static DIR   directory of the page's files (default ./static)\n"
+          "  --threads N    worker threads, 2..64 (default: two per CPU)\n"
           "  --measure-tool PATH\n"
           "                 the GPU measurement program (default: swizzlescope-measure\n"
           "                 beside this binary); 'none' disables measurement\n"
@@ -66,6 +67,14 @@ int main(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--bind") == 0 && v) {
             cfg.bind = v;
+            i++;
+        } else if (strcmp(a, "--threads") == 0) {
+            unsigned n;
+            if (parse_port(v, &n) < 0 || n < 2 || n > 64) {
+                fprintf(stderr, "swizzlescope: --threads needs a number in 2..64\n");
+                return 2;
+            }
+            cfg.threads = n;
             i++;
         } else if (strcmp(a, "--measure-tool") == 0 && v) {
             tool = strcmp(v, "none") == 0 ? NULL : v;
