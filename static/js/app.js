@@ -17,6 +17,7 @@ import { renderCode } from './codepanel.js';
 import { ELEMENT_TYPES, cellLabel, cellTitle, elementSwizzle } from './elements.js';
 import { fixFor } from './hints.js';
 import { addExport } from './export.js';
+import { ViewCache } from './viewcache.js';
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
@@ -40,6 +41,7 @@ let views = {};
 let loadSeq = 0, inspectSeq = 0;
 let accessResult = null;  // the access view's last answer, for the map marks
 let changeT0 = 0;         // performance.now() of the control change being rendered
+const viewCache = new ViewCache();
 
 // The context the panels share: the state, a way to change it, the API query
 // of the drawn layout (null while the parameters are invalid).
@@ -56,7 +58,8 @@ const ctx = {
         measure.update(r);
     },
     onTrace() { applyTrace(); },
-    changed() { if (data) { renderViews(data); showSelection(); access.redraw(); } },
+    changed() { widthCache.clear(); if (data) { renderViews(data); showSelection(); access.redraw(); } },
+    width: (id) => availWidth(id),
 };
 const access = createAccess(ctx);
 const scorecard = createScorecard(ctx);
@@ -226,29 +229,59 @@ function renderElem(d) {
     renderCode(ui.code, d, state.elem);
 }
 
+// Container widths, read together and kept until the window, presenter mode or
+// the grid arrangement changes: a width read after the maps are replaced would
+// force a whole-page layout, and one per map cost more than the drawing.
+const widthCache = new Map();
+const WIDTH_IDS = ['tile-plain', 'tile-swz', 'grid-plain', 'grid-swz', 'banks-plain', 'banks-swz', 'acc-result'];
+
 function availWidth(id) {
-    const el = $(id);
-    return Math.max(120, (el.parentElement || el).clientWidth);
+    if (!widthCache.has(id)) {
+        for (const k of WIDTH_IDS) {
+            const el = $(k);
+            // The access result may be hidden: measure its always-shown section, less its padding.
+            const w = k === 'acc-result' ? $('access').clientWidth - 2 * 18 : (el.parentElement || el).clientWidth;
+            widthCache.set(k, Math.max(120, w));
+        }
+    }
+    return widthCache.get(id);
+}
+
+// Where each scroll box was last scrolled, so a redraw need not ask the DOM.
+const scrollPos = new Map();
+function scrollHint(id) {
+    const p = scrollPos.get(id) || { top: 0, left: 0 };
+    return { top: p.top, left: p.left, h: 640, w: availWidth(id) };
 }
 
 function renderViews(d) {
     const g = d.grid, T = d.tile.size, bv = d.banks_view, p = d.params;
     const label = cellLabel(state.elem, d.unit.bytes), elemTitle = cellTitle(state.elem, d.unit.bytes);
     // Wide grids get the full width each instead of sitting side by side.
-    $('grid-plain').closest('.pair').classList.toggle('stack', g.cols > 16);
+    const pair = $('grid-plain').closest('.pair');
+    if (pair.classList.contains('stack') !== g.cols > 16) {
+        pair.classList.toggle('stack', g.cols > 16);
+        widthCache.clear();
+    }
+    markEmpty(false);
     views = {};
     const big = state.present ? 1.3 : 1;
-    views.tilePlain = gridView($('tile-plain'), { rows: T, cols: T, logOf: null, tile: T, availW: Math.min(availWidth('tile-plain'), 420 * big), maxCell: 44 * big, kind: 'tile', label, elemTitle });
-    views.tileSwz = gridView($('tile-swz'), { rows: T, cols: T, logOf: d.tile.log_of, tile: T, availW: Math.min(availWidth('tile-swz'), 420 * big), maxCell: 44 * big, kind: 'tile', label, elemTitle });
-    views.gridPlain = gridView($('grid-plain'), { rows: g.rows, cols: g.cols, logOf: null, tile: T, availW: availWidth('grid-plain'), maxCell: 40 * big, bankOf: g.bank_of, kind: 'grid', label, elemTitle });
-    views.gridSwz = gridView($('grid-swz'), { rows: g.rows, cols: g.cols, logOf: g.log_of, tile: T, availW: availWidth('grid-swz'), maxCell: 40 * big, bankOf: g.bank_of, kind: 'grid', label, elemTitle });
+    // Each map is drawn anew only when what it shows changed (viewcache.js).
+    const fn = { label, elemTitle };
+    const labelKey = `${state.elem}/${d.unit.bytes}`;
+    const grid = (id, inp) => viewCache.get(id, { ...inp, labelKey }, () => gridView($(id), { ...inp, ...fn, hint: scrollHint(id) }));
+    const bank = (id, inp) => viewCache.get(id, { ...inp, labelKey }, () => bankView($(id), { ...inp, ...fn, hint: scrollHint(id) }));
+    views.tilePlain = grid('tile-plain', { rows: T, cols: T, logOf: null, tile: T, availW: Math.min(availWidth('tile-plain'), 420 * big), maxCell: 44 * big, kind: 'tile' });
+    views.tileSwz = grid('tile-swz', { rows: T, cols: T, logOf: d.tile.log_of, tile: T, availW: Math.min(availWidth('tile-swz'), 420 * big), maxCell: 44 * big, kind: 'tile' });
+    views.gridPlain = grid('grid-plain', { rows: g.rows, cols: g.cols, logOf: null, tile: T, availW: availWidth('grid-plain'), maxCell: 40 * big, bankOf: g.bank_of, kind: 'grid' });
+    views.gridSwz = grid('grid-swz', { rows: g.rows, cols: g.cols, logOf: g.log_of, tile: T, availW: availWidth('grid-swz'), maxCell: 40 * big, bankOf: g.bank_of, kind: 'grid' });
     const common = {
         banks: p.banks, bankRows: bv.rows, unitsPerRow: bv.units_per_row, rowsPerUnit: bv.rows_per_unit,
         perBank: d.unit.per_bank, spanned: d.unit.banks_spanned, bankOf: g.bank_of, cols: g.cols,
-        unitBytes: d.unit.bytes, bankBytes: p.bank_bytes, label, elemTitle,
+        unitBytes: d.unit.bytes, bankBytes: p.bank_bytes,
     };
-    views.banksPlain = bankView($('banks-plain'), { ...common, logOf: null, availW: availWidth('banks-plain'), kind: 'banks' });
-    views.banksSwz = bankView($('banks-swz'), { ...common, logOf: g.log_of, availW: availWidth('banks-swz'), kind: 'banks' });
+    views.banksPlain = bank('banks-plain', { ...common, logOf: null, availW: availWidth('banks-plain'), kind: 'banks' });
+    views.banksSwz = bank('banks-swz', { ...common, logOf: g.log_of, availW: availWidth('banks-swz'), kind: 'banks' });
     for (const [k, v] of Object.entries(views)) v.name = k;
 
     const gt = views.gridSwz.truncated;
@@ -281,7 +314,17 @@ function applyMarks() {
     ui.marksNote.hidden = false;
 }
 
+// Figures without a map hide their export buttons.
+function markEmpty(empty) {
+    for (const id of Object.values(viewIds)) {
+        const f = $(id).closest('figure');
+        if (f.classList.contains('empty') !== empty) f.classList.toggle('empty', empty);
+    }
+}
+
 function clearViews() {
+    markEmpty(true);
+    viewCache.clear();
     views = {};
     for (const id of Object.values(viewIds)) $(id).innerHTML = '';
     ui.stats.innerHTML = '';
@@ -307,8 +350,9 @@ function renderAll(d) {
 }
 
 // The panels that follow the layout: the access view, the scorecard, the trace.
-function refreshPanels(d) {
-    return Promise.all([access.refresh(), scorecard.refresh(), trace.refresh(d)]);
+// pre: their requests, started with the layout's (see load).
+function refreshPanels(d, pre = {}) {
+    return Promise.all([access.refresh(pre.access), scorecard.refresh(pre.score), trace.refresh(d)]);
 }
 
 // ---------- loading ----------
@@ -316,14 +360,19 @@ async function load() {
     const my = ++loadSeq;
     const want = { ...state };
     document.body.classList.add('busy');
+    // The access view and scorecard need only the query: ask them alongside.
+    const q = apiQuery(want);
+    const pre = { access: access.request(q), score: scorecard.request(q) };
     try {
-        const d = await api.swizzle(apiQuery(want));
+        const d = await api.swizzle(q);
         if (my !== loadSeq) return;
         data = d; loaded = want;
+        performance.mark('swz-fetched');
         hideBanner();
         renderAll(d);
         showSelection();
-        await refreshPanels(d);
+        performance.mark('swz-drawn');
+        await refreshPanels(d, pre);
     } catch (err) {
         if (my !== loadSeq) return;
         data = null; loaded = want;
@@ -390,9 +439,9 @@ async function showSelection() {
     const l = r * g.cols + c;          // the contract's logical unit numbering
     const p = g.phys_of[l];
     applyTrace();
-    for (const [v, slot] of [[views.gridPlain, l], [views.gridSwz, p], [views.banksPlain, l], [views.banksSwz, p]]) {
-        v.reveal(v.select(slot));
-    }
+    // All writes first, then the reads reveal() needs: one layout, not four.
+    const picked = [[views.gridPlain, l], [views.gridSwz, p], [views.banksPlain, l], [views.banksSwz, p]].map(([v, slot]) => [v, v.select(slot)]);
+    for (const [v, r] of picked) v.reveal(r);
 
     const sw = data, q = apiQuery(loaded);
     try {
@@ -469,6 +518,8 @@ function watchScroll(a, b) {
         });
     };
     const follow = (from, to) => () => {
+        scrollPos.set(from.id, { top: from.scrollTop, left: from.scrollLeft });
+        scrollPos.set(to.id, { top: from.scrollTop, left: from.scrollLeft });
         redraw();
         if (busy) return;
         busy = true;
@@ -535,7 +586,7 @@ async function start() {
     let resizeTimer = 0;
     window.addEventListener('resize', () => {
         clearTimeout(resizeTimer);
-        resizeTimer = setTimeout(() => { if (data) { renderViews(data); showSelection(); access.redraw(); } }, 150);
+        resizeTimer = setTimeout(() => { widthCache.clear(); if (data) { renderViews(data); showSelection(); access.redraw(); } }, 150);
     });
     await load();
 }

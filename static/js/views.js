@@ -9,7 +9,7 @@
 // rects; an export draws the whole map once (up to EXPORT_MAX_SLOTS cells).
 
 const SVGNS = 'http://www.w3.org/2000/svg';
-const OVERSCAN = 480;          // px drawn beyond the visible box on each side
+const OVERSCAN = 160;          // px drawn beyond the visible box on each side
 const MAX_HEIGHT = 4_000_000;  // px; taller maps are drawn in part (browser limits)
 export const EXPORT_MAX_SLOTS = 65536;
 
@@ -37,7 +37,9 @@ const selRects = '<rect class="sel-halo" visibility="hidden" rx="3"/><rect class
  *   title(p)            hover text
  *   label(col)          cell text for logical column col (default: the column) */
 class MapView {
-    constructor(el, lay) {
+    // hint: {top, left, h, w} of the scroll box for the first draw, so that
+    // drawing does not read (and lay out) the page; later draws read the box.
+    constructor(el, lay, hint = null) {
         this.el = el;
         this.lay = lay;
         this.scrolls = el.classList.contains('scroll');
@@ -52,11 +54,18 @@ class MapView {
         this.halo = this.svg.querySelector('rect.sel-halo');
         this.sel = this.svg.querySelector('rect.sel');
         this.drawn = null;   // [y0, y1, x0, x1] in px
+        this.hint = hint;
         this.draw(true);
+        this.hint = null;
     }
 
     visible() {
         if (!this.scrolls) return [0, this.lay.H, 0, this.lay.W];
+        const hn = this.hint;
+        if (hn) {
+            const top = Math.max(0, Math.min(hn.top, this.lay.H - hn.h)), left = Math.max(0, Math.min(hn.left, this.lay.W - hn.w));
+            return [top, top + hn.h, left, left + hn.w];
+        }
         const e = this.el;
         const h = e.clientHeight || 640, w = e.clientWidth || this.lay.W;
         return [e.scrollTop, e.scrollTop + h, e.scrollLeft, e.scrollLeft + w];
@@ -173,7 +182,7 @@ class MapView {
  *   cols      logical units per row: logical column = l % cols, row = l / cols
  *   tile      tile edge in units: thick lines every `tile` cells (none when 1)
  *   bankOf    optional first bank per slot, for the hover title */
-export function gridView(el, { rows, cols, logOf, tile, availW, maxCell = 34, bankOf = null, kind, label = null, elemTitle = null }) {
+export function gridView(el, { rows, cols, logOf, tile, availW, maxCell = 34, bankOf = null, kind, label = null, elemTitle = null, hint = null }) {
     const lw = 12 + 7 * String(rows - 1).length;
     const th = 18;
     const cs = clamp(Math.floor((availW - lw - 6) / cols), 8, maxCell);
@@ -218,7 +227,7 @@ export function gridView(el, { rows, cols, logOf, tile, availW, maxCell = 34, ba
             return t;
         },
     };
-    const v = new MapView(el, lay);
+    const v = new MapView(el, lay, hint);
     v.truncated = nRows < rows ? nRows : 0;
     return v;
 }
@@ -227,7 +236,7 @@ export function gridView(el, { rows, cols, logOf, tile, availW, maxCell = 34, ba
  * and banks_view place it: across `spanned` banks, as 1/perBank of a bank when
  * narrower, or over rowsPerUnit whole bank rows when wider than a bank row. */
 export function bankView(el, { banks, bankRows, unitsPerRow, rowsPerUnit, perBank, spanned,
-    bankOf, logOf, cols, unitBytes, bankBytes, availW, kind, label = null, elemTitle = null }) {
+    bankOf, logOf, cols, unitBytes, bankBytes, availW, kind, label = null, elemTitle = null, hint = null }) {
     const lw = 12 + 7 * String(Math.max(0, bankRows - 1)).length;
     const th = 18;
     // A bank shared by several units is drawn wide enough to show each of them
@@ -282,7 +291,7 @@ export function bankView(el, { banks, bankRows, unitsPerRow, rowsPerUnit, perBan
             return t;
         },
     };
-    const v = new MapView(el, lay);
+    const v = new MapView(el, lay, hint);
     v.truncated = nRows < bankRows ? nRows : 0;
     return v;
 }

@@ -348,7 +348,8 @@ async function main() {
         phase = 'valid';
 
         // ---- console and network hygiene ----
-        const expected400 = (r) => (r.phase === 'invalid' && r.status === 400 && /\/api\/swizzle\?/.test(r.url)) ||
+        // An invalid layout also fails the access and scorecard requests the page sends with it.
+        const expected400 = (r) => (r.phase === 'invalid' && r.status === 400 && /\/api\/(swizzle|access)\?/.test(r.url)) ||
             (r.phase === 'bad-access' && r.status === 400 && /\/api\/(access\?|conflicts$)/.test(r.url)) ||
             (r.phase === 'measure-errors' && (r.status === 409 || r.status === 502) && /\/api\/measure$/.test(r.url));
         const unexpectedReq = badRequests.filter((r) => !expected400(r));

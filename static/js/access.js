@@ -1,0 +1,335 @@
+// access.js - the access view: a named pattern and register step (from
+// /api/patterns and /api/access) or 32 custom offsets (/api/conflicts), and
+// what the API says one warp instruction costs on the current layout.
+// It keeps its choices in the page state (URL) through ctx and hands the
+// answer to ctx.onResult (map marks, measurement). It must not compute costs.
+
+import * as api from './api.js';
+import { bankChart, hitsChart } from './bankchart.js';
+import { verdictHTML, phaseTableHTML, ncuHTML } from './verdict.js';
+import { parseOffsets, formatOffsets } from './offsets.js';
+import { fixFor } from './hints.js';
+
+const $ = (id) => document.getElementById(id);
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+const PLAY_MS = 900;
+const MATRIX_OPS = ['ldmatrix', 'stmatrix'];
+
+/* ctx: {
+ *   state()            the page state
+ *   set(partial, push) update the page state; push true: a new history entry,
+ *                      false: replace the URL, 'none': leave the URL for later
+ *   query()            the /api/swizzle query of the drawn layout, or null when invalid
+ *   onResult(r)        r = {cost, offsets, instr, label} or null: marks, measurement
+ *   width(id)          the (cached) width of a container, without forcing a layout
+ * } */
+export function createAccess(ctx) {
+    const ui = {
+        modePattern: $('acc-mode-pattern'), modeCustom: $('acc-mode-custom'),
+        patternBox: $('acc-pattern-controls'), customBox: $('acc-custom-controls'),
+        pattern: $('acc-pattern'), source: $('acc-source'),
+        step: $('acc-step'), stepLabel: $('acc-step-label'),
+        prev: $('acc-prev'), next: $('acc-next'), play: $('acc-play'),
+        offsets: $('acc-offsets'), offsetsErr: $('acc-offsets-err'), count: $('acc-count'),
+        op: $('acc-op'), bytes: $('acc-bytes'), mats: $('acc-mats'), trans: $('acc-trans'),
+        run: $('acc-run'), fill: $('acc-fill'),
+        error: $('acc-error'), result: $('acc-result'), summary: $('acc-summary'),
+        banks: $('acc-banks'), hits: $('acc-hits'), phases: $('acc-phases-box'), ncu: $('acc-ncu-box'),
+    };
+    let patterns = [];
+    let seq = 0;
+    let steps = 1;
+    let last = null;          // last good result
+    let playing = false, playTimer = 0;
+    let readyCount = 0;
+    let stepT0 = 0;           // performance.now() of the step change being rendered
+    // Answers for (layout, pattern, step), the neighbours of the shown step
+    // asked ahead so that next / prev / play draw without waiting on the network.
+    const stepCache = new Map();
+    const STEP_CACHE_MAX = 96;
+    function askStep(q, pat, step) {
+        const key = JSON.stringify([q, pat, step]);
+        let p = stepCache.get(key);
+        if (!p) {
+            p = api.access(q, pat, step);
+            p.catch(() => stepCache.delete(key));
+            stepCache.set(key, p);
+            if (stepCache.size > STEP_CACHE_MAX) stepCache.delete(stepCache.keys().next().value);
+        }
+        return p;
+    }
+    function askNeighbours(q, pat, step) {
+        for (const s of [step + 1, step - 1]) if (s >= 0 && s < steps) askStep(q, pat, s).catch(() => {});
+    }
+
+    // ---------- controls ----------
+    function setPatterns(list) {
+        patterns = list;
+        ui.pattern.innerHTML = '';
+        for (const p of list) ui.pattern.add(new Option(p.label, p.name));
+    }
+
+    function sync() {
+        const st = ctx.state();
+        const custom = st.acc === 'custom';
+        ui.modePattern.checked = !custom;
+        ui.modeCustom.checked = custom;
+        ui.patternBox.hidden = custom;
+        ui.customBox.hidden = !custom;
+        if (patterns.some((p) => p.name === st.pat)) ui.pattern.value = st.pat;
+        const p = patterns.find((x) => x.name === st.pat);
+        ui.source.textContent = p ? `Source: ${p.source}` : '';
+        ui.step.value = String(st.step);
+        if (document.activeElement !== ui.offsets) ui.offsets.value = st.offs.replace(/,/g, ', ');
+        ui.op.value = st.op;
+        ui.bytes.value = st.bytes;
+        ui.mats.value = st.mats;
+        ui.trans.checked = st.trans;
+        const matrix = MATRIX_OPS.includes(st.op);
+        ui.bytes.disabled = matrix;
+        ui.mats.disabled = !matrix;
+        ui.trans.disabled = !matrix;
+        updateCount();
+    }
+
+    function updateCount() {
+        const n = parseOffsets(ui.offsets.value).count;
+        ui.count.textContent = `${n} / 32 values`;
+        ui.count.classList.toggle('off', n !== 32);
+    }
+
+    function setStepLabel(step) {
+        ui.stepLabel.textContent = `step ${step} of ${steps} (0..${steps - 1})`;
+    }
+
+    // ---------- requests ----------
+    function instrFromState(st) {
+        const matrix = MATRIX_OPS.includes(st.op);
+        const body = { op: st.op, offsets: parseOffsets(st.offs).offsets };
+        if (!matrix) body.bytes = Number(st.bytes);
+        else { body.matrices = Number(st.mats); body.trans = st.trans; }
+        body.bank_bytes = Number(st.bank_bytes);
+        body.banks = Number(st.banks);
+        return body;
+    }
+
+    // The instruction the measurement reruns: exactly what the cost was computed for.
+    function instrFromCost(cost, offsets) {
+        const body = { op: cost.op, bytes: cost.bytes, offsets };
+        if (MATRIX_OPS.includes(cost.op)) { body.matrices = cost.matrices; body.trans = cost.trans; }
+        body.bank_bytes = cost.bank_bytes;
+        body.banks = cost.banks;
+        return body;
+    }
+
+    // Start the request for the current state and layout query q (null when
+    // there is nothing to ask); refresh(pending) then uses it. A page load asks
+    // this together with /api/swizzle, so both answers land in one frame.
+    function request(q) {
+        const st = ctx.state();
+        if (!q) return null;
+        let p = null;
+        if (st.acc === 'custom') { if (st.offs.trim()) p = api.conflicts(instrFromState(st)); }
+        else if (patterns.length) p = askStep(q, st.pat, st.step);
+        if (p) p.catch(() => {});   // refresh() reports it, or the layout failed first
+        return p;
+    }
+
+    async function refresh(pending = null) {
+        const my = ++seq;
+        const st = ctx.state();
+        const q = ctx.query();
+        try {
+            if (!q) { show(null, null); return; }
+            let r;
+            if (st.acc === 'custom') {
+                if (!st.offs.trim()) {
+                    show(null, { hint: 'Paste 32 byte offsets above (or fill them from a pattern), then Analyze.' });
+                    return;
+                }
+                const body = instrFromState(st);
+                const cost = await (pending || api.conflicts(body));
+                if (my !== seq) return;
+                const offsets = body.offsets;
+                r = { cost, offsets, instr: instrFromCost(cost, offsets), label: 'custom offsets' };
+            } else {
+                if (!patterns.length) { show(null, { hint: 'No patterns: the server did not list any.' }); return; }
+                const a = await (pending || askStep(q, st.pat, st.step));
+                if (my !== seq) return;
+                steps = a.steps;
+                askNeighbours(q, st.pat, a.step);
+                ui.step.max = String(Math.max(0, a.steps - 1));
+                ui.step.value = String(a.step);
+                setStepLabel(a.step);
+                r = { cost: a.cost, offsets: a.offsets, instr: instrFromCost(a.cost, a.offsets), label: `${a.pattern}, step ${a.step}`, access: a };
+            }
+            show(r, null);
+        } catch (err) {
+            if (my !== seq) return;
+            show(null, { err });
+            // A pattern step out of range for a new layout: go back to step 0.
+            if (err.field === 'step' && st.acc !== 'custom' && st.step !== 0) {
+                ctx.set({ step: 0 }, false);
+                sync();
+                await refresh();
+                return;
+            }
+        } finally {
+            if (my === seq) {
+                if (stepT0) { document.body.dataset.accessMs = (performance.now() - stepT0).toFixed(2); stepT0 = 0; }
+                document.body.dataset.accessReady = String(++readyCount);
+                if (playing) playTimer = setTimeout(advance, PLAY_MS);
+            }
+        }
+    }
+
+    // ---------- rendering ----------
+    function clearFieldMarks() {
+        for (const e of [ui.offsets, ui.op, ui.bytes, ui.mats, ui.trans, ui.pattern, ui.step]) {
+            e.classList.remove('invalid');
+            e.removeAttribute('aria-invalid');
+        }
+        ui.offsetsErr.hidden = true;
+        ui.offsetsErr.textContent = '';
+    }
+
+    function show(r, problem) {
+        clearFieldMarks();
+        last = r;
+        ui.error.hidden = true;
+        ui.error.innerHTML = '';
+        if (!r) {
+            ui.result.hidden = true;
+            if (playing) stop();
+            if (problem && problem.err) showError(problem.err);
+            else if (problem && problem.hint) { ui.error.hidden = false; ui.error.className = 'inline-hint'; ui.error.textContent = problem.hint; }
+            ctx.onResult(null);
+            return;
+        }
+        ui.result.hidden = false;
+        const c = r.cost;
+        ui.summary.innerHTML = `<p class="acc-what" id="acc-what">${esc(c.op)}${c.op.endsWith('matrix') ? `.x${c.matrices}${c.trans ? '.trans' : ''}` : `, ${c.bytes} B per lane`} &middot; ${esc(r.label)}</p>` + verdictHTML(c, 'acc');
+        const w = Math.max(320, ctx.width('acc-result') || 900);
+        const big = ctx.state().present;
+        bankChart(ui.banks, c, w, big);
+        hitsChart(ui.hits, c, w, big);
+        ui.phases.innerHTML = phaseTableHTML(c, 'acc-phases');
+        ui.ncu.innerHTML = ncuHTML(c, 'acc-ncu');
+        ctx.onResult(r);
+    }
+
+    function showError(err) {
+        const fx = fixFor(err.field);
+        const custom = ctx.state().acc === 'custom';
+        const html = `<strong>${esc(fx ? fx.name : 'The server')}:</strong> <span class="msg" id="acc-error-message">${esc(err.message)}</span>` +
+            (err.field ? ` <code class="field-name" id="acc-error-field">${esc(err.field)}</code>` : '') +
+            (fx ? `<div class="fix" id="acc-error-fix"><b>Fix:</b> ${esc(fx.fix)}</div>` : '');
+        // Errors about the custom instruction sit with the field they name.
+        const fieldCtl = { op: ui.op, bytes: ui.bytes, matrices: ui.mats, trans: ui.trans, pattern: ui.pattern, step: ui.step }[err.field] ||
+            (err.field && err.field.startsWith('offsets') ? ui.offsets : null);
+        if (custom && fieldCtl) {
+            fieldCtl.classList.add('invalid');
+            fieldCtl.setAttribute('aria-invalid', 'true');
+            ui.offsetsErr.innerHTML = html;
+            ui.offsetsErr.hidden = false;
+            return;
+        }
+        ui.error.className = 'inline-err';
+        ui.error.innerHTML = html;
+        ui.error.hidden = false;
+    }
+
+    // ---------- play ----------
+    function advance() {
+        playTimer = 0;
+        if (!playing) return;
+        const st = ctx.state();
+        ctx.set({ step: steps > 0 ? (st.step + 1) % steps : 0 }, false);
+        sync();
+        refresh();
+    }
+
+    function stop() {
+        playing = false;
+        clearTimeout(playTimer);
+        playTimer = 0;
+        ui.play.setAttribute('aria-pressed', 'false');
+        ui.play.textContent = 'Play';
+        ui.play.classList.remove('on');
+    }
+
+    function togglePlay() {
+        if (playing) { stop(); return; }
+        playing = true;
+        ui.play.setAttribute('aria-pressed', 'true');
+        ui.play.textContent = 'Pause';
+        ui.play.classList.add('on');
+        playTimer = setTimeout(advance, PLAY_MS / 3);
+    }
+
+    function goStep(step, push) {
+        const s = Math.max(0, Math.min(steps - 1, step));
+        if (s === ctx.state().step) return;
+        stepT0 = performance.now();
+        ctx.set({ step: s }, push);
+        setStepLabel(s);
+        ui.step.value = String(s);
+        refresh();
+    }
+
+    // ---------- wiring ----------
+    ui.modePattern.addEventListener('change', () => { stop(); ctx.set({ acc: '' }, true); sync(); refresh(); });
+    ui.modeCustom.addEventListener('change', () => {
+        stop();
+        const part = { acc: 'custom' };
+        // Start from the instruction on screen so there is something to edit.
+        if (!ctx.state().offs && last) {
+            part.offs = formatOffsets(last.offsets);
+            part.op = last.cost.op;
+            if (!MATRIX_OPS.includes(last.cost.op)) part.bytes = String(last.cost.bytes);
+            else part.mats = String(last.cost.matrices);
+        }
+        ctx.set(part, true);
+        sync();
+        refresh();
+    });
+    ui.pattern.addEventListener('change', () => { ctx.set({ pat: ui.pattern.value, step: 0 }, true); sync(); refresh(); });
+    ui.step.addEventListener('input', () => goStep(Number(ui.step.value), 'none'));
+    ui.step.addEventListener('change', () => { ctx.set({}, true); });
+    ui.prev.addEventListener('click', () => { stop(); goStep(ctx.state().step - 1, true); });
+    ui.next.addEventListener('click', () => { stop(); goStep(ctx.state().step + 1, true); });
+    ui.play.addEventListener('click', togglePlay);
+    ui.offsets.addEventListener('input', updateCount);
+    const runCustom = () => {
+        const text = formatOffsets(parseOffsets(ui.offsets.value).offsets.map((o) => o));
+        ctx.set({ offs: text, op: ui.op.value, bytes: ui.bytes.value, mats: ui.mats.value, trans: ui.trans.checked }, true);
+        sync();
+        refresh();
+    };
+    ui.run.addEventListener('click', runCustom);
+    ui.offsets.addEventListener('keydown', (e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); runCustom(); } });
+    for (const e of [ui.op, ui.bytes, ui.mats, ui.trans]) e.addEventListener('change', runCustom);
+    ui.fill.addEventListener('click', async () => {
+        const st = ctx.state(), q = ctx.query();
+        if (!q) return;
+        try {
+            const a = await api.access(q, st.pat, st.step);
+            const c = a.cost;
+            const part = { offs: formatOffsets(a.offsets), op: c.op };
+            if (MATRIX_OPS.includes(c.op)) { part.mats = String(c.matrices); part.trans = c.trans; } else part.bytes = String(c.bytes);
+            ctx.set(part, true);
+            ui.offsets.value = part.offs.replace(/,/g, ', ');
+            sync();
+            refresh();
+        } catch (err) {
+            show(null, { err });
+        }
+    });
+
+    return {
+        setPatterns, sync, refresh, request, stop,
+        current: () => last,
+        isPlaying: () => playing,
+        redraw() { if (last) show(last, null); },
+    };
+}

@@ -1,0 +1,62 @@
+// codepanel.js - the swizzle written as code: CuTe's Swizzle<B,M,S>{}, a plain C
+// expression built from the masks the API returns, the element-unit form, and
+// the TMA / WGMMA / tcgen05 swizzle mode that names the same map, where one does.
+// Notation only: it must not compute masks or maps (those come from /api/swizzle).
+
+import { elementSwizzle, elementType } from './elements.js';
+
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+
+// Hardware names for a swizzle, keyed by "B,M,S". Sources: CUDA driver API
+// CUtensorMapSwizzle (the *_ATOM_* modes are CUDA 12.8+), CuTe GMMA::LayoutType
+// and Layout_K_SW*_Atom (sm_90), PTX tcgen05 shared-memory descriptor (sm_100).
+const NAMED = {
+    '1,4,3': { tma: 'CU_TENSOR_MAP_SWIZZLE_32B', wgmma: 'GMMA::LayoutType::B32 (3); CuTe GMMA::Layout_K_SW32_Atom<T>', tcgen05: '6 (32-byte swizzling)' },
+    '2,4,3': { tma: 'CU_TENSOR_MAP_SWIZZLE_64B', wgmma: 'GMMA::LayoutType::B64 (2); CuTe GMMA::Layout_K_SW64_Atom<T>', tcgen05: '4 (64-byte swizzling)' },
+    '3,4,3': { tma: 'CU_TENSOR_MAP_SWIZZLE_128B', wgmma: 'GMMA::LayoutType::B128 (1); CuTe GMMA::Layout_K_SW128_Atom<T>', tcgen05: '2 (128-byte swizzling)' },
+    '2,5,2': { tma: 'CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B (CUDA 12.8+)', wgmma: null, tcgen05: '1 (128-byte with 32-byte atomic swizzling)' },
+    '1,6,1': { tma: 'CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B (CUDA 12.8+)', wgmma: null, tcgen05: null },
+};
+const IDENTITY = { tma: 'CU_TENSOR_MAP_SWIZZLE_NONE', wgmma: 'GMMA::LayoutType::INTERLEAVE (0); CuTe GMMA::Layout_K_INTER_Atom<T>', tcgen05: '0 (no swizzling)' };
+
+// {tma, wgmma, tcgen05} for Swizzle<b,m,s>, or null when no mode matches.
+export function hardwareNames(b, m, s) {
+    if (b === 0) return IDENTITY;
+    return NAMED[`${b},${m},${s}`] || null;
+}
+
+// The C expression of the swizzle on byte offset `o`, from the API's masks.
+export function cExpression(d) {
+    const mk = d.masks, s = d.params.s;
+    if (!mk.yyy) return 'o   /* B = 0: the identity */';
+    const shift = s >= 0 ? `>> ${s}` : `<< ${-s}`;
+    return `o ^ ((o & 0x${mk.yyy.toString(16)}) ${shift})`;
+}
+
+export function renderCode(el, d, elemId) {
+    const { b, m, s } = d.params;
+    const c = (t) => `<span class="c">${esc(t)}</span>`;
+    const k = (t) => `<span class="k">${esc(t)}</span>`;
+    const lines = [
+        c('// CuTe (cute/swizzle.hpp), on byte offsets'),
+        `<span id="code-cute">${k(`cute::Swizzle<${b}, ${m}, ${s}>{}`)}</span>`,
+        '',
+        c('// plain C, on a byte offset o'),
+        `<span id="code-c">${k(cExpression(d))}</span>`,
+    ];
+    const es = elementSwizzle(elemId, b, m, s);
+    if (es) {
+        lines.push('', c(`// on ${elementType(elemId).name} element indices`));
+        lines.push(es.ok ? `<span id="code-elem">${k(`cute::${es.text}{}`)}</span>   ${c(`// ${es.note}`)}` : `<span id="code-elem">${c(`// ${es.text}`)}</span>`);
+    }
+    const hw = hardwareNames(b, m, s);
+    lines.push('', c('// the same map in hardware descriptors'));
+    if (hw) {
+        lines.push(`TMA     <span id="code-tma">${k(hw.tma)}</span>`);
+        lines.push(`WGMMA   <span id="code-wgmma">${hw.wgmma ? k(hw.wgmma) : c('no sm_90 descriptor mode')}</span>`);
+        lines.push(`tcgen05 <span id="code-tcgen05">${hw.tcgen05 ? k('swizzle mode ' + hw.tcgen05) : c('no sm_100 descriptor mode')}</span>`);
+    } else {
+        lines.push(`<span id="code-tma">${c('// no TMA / WGMMA swizzle mode matches this map: software addressing only')}</span>`);
+    }
+    el.innerHTML = lines.join('\n');
+}

@@ -1,0 +1,30 @@
+// display.js - how the page looks, kept in the URL like everything else:
+// light / dark theme, presenter mode (large type, high contrast) and the
+// colour-blind-safe palette. It sets data attributes that style.css keys on;
+// it must not touch the model or any view's content.
+
+const $ = (id) => document.getElementById(id);
+
+/* ctx: {state(), set(partial, push), changed()} - changed() after a switch that
+ * changes sizes (presenter mode), so the maps are laid out again. */
+export function createDisplay(ctx) {
+    const ui = { theme: $('theme'), palette: $('palette'), present: $('present') };
+
+    function apply() {
+        const st = ctx.state(), root = document.documentElement;
+        // Write only what changed: any write to these restyles the whole page.
+        const set = (k, v) => { if (root.dataset[k] !== v) root.dataset[k] = v; };
+        set('theme', st.theme || 'light');
+        set('present', st.present ? '1' : '0');
+        set('palette', st.palette || 'standard');
+        ui.theme.value = st.theme || '';
+        ui.palette.value = st.palette || '';
+        ui.present.checked = st.present;
+        ui.present.setAttribute('aria-checked', String(st.present));
+    }
+
+    ui.theme.addEventListener('change', () => { ctx.set({ theme: ui.theme.value }, true); apply(); });
+    ui.palette.addEventListener('change', () => { ctx.set({ palette: ui.palette.value }, true); apply(); });
+    ui.present.addEventListener('change', () => { ctx.set({ present: ui.present.checked }, true); apply(); ctx.changed(); });
+    return { apply };
+}

@@ -1,0 +1,116 @@
+// measure.js - the "Measure on GPU" button: sends the access view's current
+// instruction to POST /api/measure and shows the measured numbers next to the
+// predicted ones, marking where the API says they disagree. Availability comes
+// from /api/health; this module must not judge agreement or compute costs.
+
+import * as api from './api.js';
+
+const $ = (id) => document.getElementById(id);
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+const fmt = (v) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(2)) : '\u2014');
+
+// What an error status means, in plain words.
+function errorWords(err) {
+    switch (err.status) {
+    case 409: return 'The GPU is busy with another measurement. Try again in a moment.';
+    case 503: return 'No GPU measurement on this machine.';
+    case 502: return 'The measurement ran but failed.';
+    case 0: return 'The server cannot be reached.';
+    default: return err.status >= 400 && err.status < 500 ? 'The server refused this instruction.' : 'The measurement did not come back.';
+    }
+}
+
+export function createMeasure() {
+    const ui = { btn: $('measure-btn'), status: $('measure-status'), result: $('measure-result'), progress: $('measure-progress') };
+    let health = { available: false, reason: 'checking the server\u2026', device: null };
+    let current = null;      // the access view's result
+    let running = false;
+    let tick = 0;
+
+    function deviceName() { return (health.device && health.device.name) || 'the GPU'; }
+
+    function refreshButton() {
+        let why = '';
+        if (!health.available) why = `Unavailable: ${health.reason}`;
+        else if (!current) why = 'Nothing to measure: the access view has no instruction.';
+        else if (!current.cost.calibrated) why = `The GPU has 32 banks of 4 bytes; this layout uses ${current.cost.banks} \u00d7 ${current.cost.bank_bytes} B. Switch the bank geometry back to measure.`;
+        ui.btn.disabled = running || !!why;
+        ui.btn.title = why || `Run this instruction on ${deviceName()} and compare`;
+        if (!running) {
+            ui.status.textContent = why || `on ${deviceName()}`;
+            ui.status.classList.toggle('unavailable', !!why);
+        }
+    }
+
+    function setHealth(h) {
+        const m = (h && h.measure) || {};
+        health = { available: !!m.available, reason: m.reason || 'the server did not say why', device: m.device || null };
+        refreshButton();
+    }
+
+    function update(r) {
+        if (r !== current) {
+            current = r;
+            if (!running) { ui.result.hidden = true; ui.result.innerHTML = ''; }
+        }
+        refreshButton();
+    }
+
+    function row(name, pred, meas, agree, id) {
+        const mark = agree === true ? '<span class="agree" title="the API says measured and predicted agree">\u2713 agrees</span>'
+            : agree === false ? '<span class="disagree" title="the API says measured and predicted differ">\u2717 differs</span>'
+                : '<span class="na">not read</span>';
+        const cls = agree === false ? ' class="differ"' : '';
+        return `<tr${cls} id="${id}"><th>${name}</th><td class="num pred">${fmt(pred)}</td><td class="num meas">${typeof meas === 'number' ? meas.toFixed(2) : '\u2014'}</td><td>${mark}</td></tr>`;
+    }
+
+    function render(ans, label) {
+        const p = ans.predicted, m = ans.measured || {}, a = ans.agree || {};
+        const dev = (ans.device && ans.device.name) || deviceName();
+        const wf = m.wavefronts_per_instr;
+        ui.result.innerHTML = `<table class="measured" id="measure-table">
+<caption>${esc(label)} on <b id="measure-device">${esc(dev)}</b></caption>
+<thead><tr><th></th><th class="num">Predicted</th><th class="num">Measured</th><th></th></tr></thead>
+<tbody>${row('Cycles / instr', p.cycles, m.cycles_per_instr, a.cycles, 'measure-cycles')}
+${row('Wavefronts / instr', p.wavefronts, wf === undefined ? null : wf, wf === null || wf === undefined ? null : a.wavefronts, 'measure-wavefronts')}</tbody>
+</table>
+<p class="fine">${wf === null || wf === undefined ? 'Wavefronts need the hardware counters (ncu); this run timed cycles only. ' : ''}` +
+            `${ans.verify && ans.verify.ok === false ? '<b>The tool could not verify the data it read back.</b> ' : ''}` +
+            `Cycles agree within 2% (clock64 noise); wavefronts are counts.</p>`;
+        ui.result.hidden = false;
+    }
+
+    function renderError(err, label) {
+        ui.result.innerHTML = `<div class="inline-err" id="measure-error" data-code="${esc(err.code || '')}" title="HTTP ${err.status} ${esc(err.code || '')}"><strong>${esc(errorWords(err))}</strong>` +
+            `<div class="detail">The server said: <span id="measure-error-message">${esc(err.message)}</span></div>` +
+            `<div class="fine">Instruction: ${esc(label)}</div></div>`;
+        ui.result.hidden = false;
+    }
+
+    async function run() {
+        if (running || !current) return;
+        const r = current, label = r.label;
+        running = true;
+        document.body.dataset.measuring = '1';
+        refreshButton();
+        const t0 = performance.now();
+        ui.progress.hidden = false;
+        ui.status.textContent = `Measuring on ${deviceName()}\u2026`;
+        tick = setInterval(() => { ui.status.textContent = `Measuring on ${deviceName()}\u2026 ${((performance.now() - t0) / 1000).toFixed(1)} s`; }, 100);
+        try {
+            render(await api.measure(r.instr), label);
+        } catch (err) {
+            renderError(err, label);
+        } finally {
+            clearInterval(tick);
+            running = false;
+            ui.progress.hidden = true;
+            document.body.dataset.measuring = '';
+            document.body.dataset.measured = String(Number(document.body.dataset.measured || 0) + 1);
+            refreshButton();
+        }
+    }
+
+    ui.btn.addEventListener('click', run);
+    return { setHealth, update };
+}

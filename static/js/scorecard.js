@@ -1,0 +1,70 @@
+// scorecard.js - the write / read scorecard: one store pattern and one load
+// pattern on the current layout, both verdicts side by side (/api/access,
+// step 0). It must not compute costs; verdict words come from verdict.js.
+
+import * as api from './api.js';
+import { verdict } from './verdict.js';
+
+const $ = (id) => document.getElementById(id);
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+const STORES = ['st', 'stmatrix'];
+
+/* ctx: {state(), set(partial, push), query()} as for the access view. */
+export function createScorecard(ctx) {
+    const slots = [
+        { key: 'wr', sel: $('score-wr'), out: $('score-wr-out'), want: (op) => STORES.includes(op) },
+        { key: 'rd', sel: $('score-rd'), out: $('score-rd-out'), want: (op) => !STORES.includes(op) },
+    ];
+    let seq = 0;
+
+    function setPatterns(list) {
+        for (const s of slots) {
+            s.sel.innerHTML = '';
+            // /api/patterns may name each pattern's op; without it every pattern is offered.
+            const fit = list.filter((p) => !p.op || s.want(p.op));
+            for (const p of fit) s.sel.add(new Option(p.name, p.name));
+            s.sel.title = 'Pattern for this side of the scorecard';
+        }
+    }
+
+    function sync() {
+        const st = ctx.state();
+        for (const s of slots) if ([...s.sel.options].some((o) => o.value === st[s.key])) s.sel.value = st[s.key];
+    }
+
+    function card(a) {
+        const c = a.cost, v = verdict(c);
+        return `<div class="verdict ${v.cls}">${esc(v.text)}</div>
+<div class="fine">${c.cycles} cycle${c.cycles === 1 ? '' : 's'} &middot; ${esc(c.op)}${c.op.endsWith('matrix') ? `.x${c.matrices}` : ` ${c.bytes} B`} &middot; step 0 of ${a.steps}</div>`;
+    }
+
+    // Start both requests for layout query q; refresh(pending) uses them.
+    function request(q) {
+        if (!q) return null;
+        const st = ctx.state();
+        return slots.map((s) => { const p = api.access(q, st[s.key], 0); p.catch(() => {}); return p; });
+    }
+
+    async function refresh(pending = null) {
+        const my = ++seq;
+        const st = ctx.state(), q = ctx.query();
+        await Promise.all(slots.map(async (s, i) => {
+            s.out.classList.remove('bad', 'ok');
+            if (!q) { s.out.innerHTML = '<div class="fine">Fix the parameters first.</div>'; return; }
+            try {
+                const a = await ((pending && pending[i]) || api.access(q, st[s.key], 0));
+                if (my !== seq) return;
+                s.out.innerHTML = card(a);
+                s.out.dataset.wavefronts = String(a.cost.wavefronts);
+            } catch (err) {
+                if (my !== seq) return;
+                s.out.innerHTML = `<div class="inline-err">${esc(err.message)}</div>`;
+                s.out.dataset.wavefronts = '';
+            }
+        }));
+        if (my === seq) document.body.dataset.scoreReady = String(my);
+    }
+
+    for (const s of slots) s.sel.addEventListener('change', () => { ctx.set({ [s.key]: s.sel.value }, true); refresh(); });
+    return { setPatterns, sync, refresh, request };
+}

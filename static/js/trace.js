@@ -1,0 +1,92 @@
+// trace.js - traces one logical column down one tile height: the physical
+// slot and banks of each row without and with the swizzle (read from the
+// /api/swizzle maps) and what a warp reading that column costs on each
+// (/api/conflicts, one lane per row, one access per unit). It must not compute
+// slots, banks or costs: slot p holds bytes [p * unit, (p + 1) * unit) (contract).
+
+import * as api from './api.js';
+import { verdict } from './verdict.js';
+
+const $ = (id) => document.getElementById(id);
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+const WIDTHS = [16, 8, 4, 2, 1];
+
+/* ctx: {state(), set(partial, push), onTrace(col)} */
+export function createTrace(ctx) {
+    const ui = { col: $('trace-col'), table: $('trace-table-box'), plain: $('trace-plain'), swz: $('trace-swz'), note: $('trace-note'), verdicts: $('trace-verdicts') };
+    let seq = 0;
+    let data = null;
+
+    function column() {
+        const st = ctx.state();
+        if (st.tcol !== null && st.tcol !== undefined) return st.tcol;
+        return st.sel ? st.sel[1] : 0;
+    }
+
+    function banksText(d, p) {
+        const u = d.unit, b = d.grid.bank_of[p];
+        if (u.per_bank > 1) return `${b} (1/${u.per_bank})`;
+        return u.banks_spanned > 1 ? `${b}-${b + u.banks_spanned - 1}` : String(b);
+    }
+
+    function clear(msg) {
+        ui.table.innerHTML = msg ? `<p class="fine">${esc(msg)}</p>` : '';
+        ui.plain.innerHTML = ''; ui.swz.innerHTML = '';
+        ui.note.textContent = '';
+        ui.verdicts.hidden = true;
+    }
+
+    async function refresh(d) {
+        const my = ++seq;
+        data = d;
+        if (!d) { clear('Fix the parameters to trace a column.'); return; }
+        const g = d.grid, T = d.tile.size, unit = d.unit.bytes;
+        const c = column();
+        ui.col.max = String(g.cols - 1);
+        ui.col.value = String(c);
+        if (c >= g.cols) { clear(`Column ${c} is outside this ${g.cols}-column grid.`); return; }
+        ui.verdicts.hidden = false;
+        const rows = Math.min(T, g.rows, 32);
+        let html = '<table class="trace" id="trace-table"><thead><tr><th>Row</th><th>Without swizzle<br><small>slot (row, col) &middot; banks</small></th><th>With swizzle<br><small>slot (row, col) &middot; banks</small></th></tr></thead><tbody>';
+        const plainOffs = [], swzOffs = [];
+        for (let r = 0; r < rows; r++) {
+            const l = r * g.cols + c, p = g.phys_of[l];
+            html += `<tr data-row="${r}"><td class="num">${r}</td>` +
+                `<td><span class="swatch k${c % 16}"></span>(${r}, ${c}) &middot; ${banksText(d, l)}</td>` +
+                `<td><span class="swatch k${c % 16}"></span>(${Math.floor(p / g.cols)}, <b>${p % g.cols}</b>) &middot; <b>${banksText(d, p)}</b></td></tr>`;
+            plainOffs.push(l * unit);
+            swzOffs.push(p * unit);
+        }
+        ui.table.innerHTML = html + '</tbody></table>';
+        // One lane per row reads the first min(unit, 16) bytes of its unit.
+        const bytes = WIDTHS.find((w) => w <= unit) || 1;
+        const pad = (o) => o.concat(Array(32 - o.length).fill(null));
+        const base = { op: 'ld', bytes, bank_bytes: d.params.bank_bytes, banks: d.params.banks };
+        ui.note.textContent = `A warp in which lane r (r < ${rows}) loads ${bytes} B from row r of column ${c}; the other lanes idle.`;
+        const show = async (el, offs) => {
+            try {
+                const cost = await api.conflicts({ ...base, offsets: pad(offs) });
+                if (my !== seq) return;
+                const v = verdict(cost);
+                el.className = `trace-verdict ${v.cls}`;
+                el.innerHTML = `<span class="verdict ${v.cls}">${esc(v.text)}</span>`;
+                el.dataset.wavefronts = String(cost.wavefronts);
+            } catch (err) {
+                if (my !== seq) return;
+                el.className = 'trace-verdict';
+                el.innerHTML = `<span class="inline-err">${esc(err.message)}</span>`;
+            }
+        };
+        await Promise.all([show(ui.plain, plainOffs), show(ui.swz, swzOffs)]);
+        if (my === seq) document.body.dataset.traceReady = String(my);
+    }
+
+    ui.col.addEventListener('change', () => {
+        const v = ui.col.value.trim();
+        if (!/^\d+$/.test(v)) { ui.col.value = String(column()); return; }
+        ctx.set({ tcol: Number(v) }, true);
+        ctx.onTrace(Number(v));
+        refresh(data);
+    });
+    return { refresh: (d) => refresh(d), column };
+}

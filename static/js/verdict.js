@@ -1,0 +1,104 @@
+// verdict.js - words for one cost answer (/api/conflicts, /api/access .cost):
+// the verdict line, cycles next to wavefronts, the calibration note, the
+// per-phase table and the Nsight Compute box. It prints the API's numbers;
+// it must not count wavefronts, banks or phases itself.
+
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+// "0-7", "0-3, 8-11", "none": a lane list as ranges.
+export function laneRanges(list) {
+    if (!list || !list.length) return 'none';
+    const out = [];
+    let a = list[0], b = list[0];
+    for (let i = 1; i <= list.length; i++) {
+        const v = list[i];
+        if (v === b + 1) { b = v; continue; }
+        out.push(a === b ? String(a) : `${a}-${b}`);
+        a = b = v;
+    }
+    return out.join(', ');
+}
+
+// The n of "n-way": the most distinct words one bank serves in one phase, as
+// the API reports per phase (max_per_bank).
+function ways(c) {
+    let w = 0;
+    for (const p of c.phases) if (p.reason !== 'merged') w = Math.max(w, p.max_per_bank);
+    return w;
+}
+
+// {cls, text}: "conflict-free: 4 wavefronts (ideal 4)" or
+// "8-way conflict: 32 wavefronts, ideal 4".
+export function verdict(c) {
+    const wf = plural(c.wavefronts, 'wavefront', 'wavefronts');
+    if (c.bank_conflicts === 0) {
+        const bc = c.phases.some((p) => p.reason === 'broadcast') ? ' with broadcast' : '';
+        return { cls: 'ok', text: `conflict-free${bc}: ${wf} (ideal ${c.ideal_wavefronts})` };
+    }
+    const n = ways(c);
+    const head = n > 1 ? `${n}-way conflict` : 'bank conflict';
+    return { cls: 'bad', text: `${head}: ${wf}, ideal ${c.ideal_wavefronts}` };
+}
+
+const CYCLES_NOTE = 'Cycles are what the shared-memory pipe spends (clock64). ' +
+    'A phase in which no lane is active still costs a cycle, but Nsight Compute counts no wavefront for it, ' +
+    'so cycles exceed wavefronts for partly active vector accesses.';
+
+// The verdict block: the line, wavefronts and cycles, conflicts, calibration note.
+export function verdictHTML(c, idp = 'acc') {
+    const v = verdict(c);
+    const differ = c.cycles !== c.wavefronts;
+    return `<div class="verdict ${v.cls}" id="${idp}-verdict">${esc(v.text)}</div>
+<dl class="costline">
+  <div><dt>Wavefronts</dt><dd id="${idp}-wavefronts">${c.wavefronts}</dd></div>
+  <div><dt>Ideal</dt><dd id="${idp}-ideal">${c.ideal_wavefronts}</dd></div>
+  <div><dt>Bank conflicts</dt><dd id="${idp}-conflicts">${c.bank_conflicts}</dd></div>
+  <div class="cyc${differ ? ' differ' : ''}" title="${esc(CYCLES_NOTE)}"><dt>Cycles <span class="info" aria-hidden="true">i</span></dt><dd id="${idp}-cycles">${c.cycles}</dd></div>
+</dl>
+<p class="fine" id="${idp}-cycles-note">${differ
+        ? `<strong>${plural(c.cycles, 'cycle', 'cycles')} for ${plural(c.wavefronts, 'wavefront', 'wavefronts')}:</strong> `
+        : ''}An empty phase (no active lane) costs a cycle but no wavefront.</p>
+${c.calibrated ? '' : `<p class="note generalized" id="${idp}-generalized"><strong>Generalized:</strong> the hardware rules applied to your bank row (${c.banks} banks &times; ${c.bank_bytes} B). Only 32 banks of 4 bytes are calibrated against real GPUs.</p>`}`;
+}
+
+const REASON = {
+    clean: 'one word per bank',
+    broadcast: 'lanes share words',
+    conflict: 'a bank serves several words',
+    merged: 'served with another phase',
+    empty: 'no active lane: a cycle, no wavefront',
+};
+
+export function phaseTableHTML(c, id = 'acc-phases') {
+    const rows = c.phases.map((p, i) => {
+        const reason = p.reason === 'merged' ? `merged into ${p.merged_into}` : p.reason;
+        return `<tr class="r-${esc(p.reason)}">
+  <td><span class="swatch ph${i % 8}"></span>${i}</td>
+  <td class="mono">${laneRanges(p.lanes)}</td>
+  <td class="mono">${p.active.length === p.lanes.length ? 'all' : laneRanges(p.active)}</td>
+  <td class="num">${p.words}</td><td class="num">${p.max_per_bank}</td><td class="num">${p.worst_bank}</td>
+  <td class="num">${p.wavefronts}</td><td class="num">${p.cycles}</td>
+  <td class="reason" title="${esc(REASON[p.reason] || '')}">${esc(reason)}</td></tr>`;
+    }).join('');
+    return `<table class="phases" id="${id}">
+<thead><tr><th>Phase</th><th>Lanes</th><th>Active</th><th class="num" title="distinct bank words the phase touches">Words</th>
+<th class="num" title="most distinct words any one bank must serve">Max / bank</th><th class="num">Worst bank</th>
+<th class="num">Wavefronts</th><th class="num">Cycles</th><th>Why</th></tr></thead>
+<tbody>${rows}</tbody>
+<tfoot><tr><td colspan="6">Instruction total</td><td class="num">${c.wavefronts}</td><td class="num">${c.cycles}</td><td></td></tr></tfoot>
+</table>`;
+}
+
+export function ncuHTML(c, id = 'acc-ncu') {
+    const n = c.ncu || {};
+    return `<div class="ncu" id="${id}">
+  <h3>What Nsight Compute would report <small>per instruction</small></h3>
+  <table>
+    <tr><td class="metric">${esc(n.wavefronts_metric || '')}</td><td class="num" data-metric="wavefronts">${n.wavefronts_per_instruction}</td></tr>
+    <tr><td class="metric">${esc(n.conflicts_metric || '')}</td><td class="num" data-metric="conflicts">${n.conflicts_per_instruction}</td></tr>
+${n.source_metric ? `    <tr title="the same wavefronts, counted per SASS instruction (Source page)"><td class="metric">${esc(n.source_metric)}</td><td class="num" data-metric="source">${n.source_wavefronts_per_instruction}</td></tr>` : ''}
+  </table>
+  <p class="fine">Multiply by the number of warp instructions your kernel issues. ncu's "bank conflicts" is wavefronts minus the ideal.</p>
+</div>`;
+}

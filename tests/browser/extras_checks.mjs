@@ -1,0 +1,285 @@
+// extras_checks.mjs - browser checks of the visualizer extras: the column
+// trace, the validation banner's fix hints, element types, the code panel,
+// keyboard reach, themes / palette / presenter mode in the URL, SVG and PNG
+// export, and the README screenshot (docs/screenshot.png).
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { expectVerdict } from './access_checks.mjs';
+
+async function postJSON(url, body) {
+    const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: r.status, body: await r.json() };
+}
+
+export async function extrasChecks(t) {
+    const { page, base, check, step, getJSON, apiURL, gotoReady, afterLoad, text, SHOTS, ROOT } = t;
+    const q = (b, m, s, rows = '', extra = {}) => ({ b: String(b), m: String(m), s: String(s), bank_bytes: '4', banks: '32', ...(rows === '' ? {} : { rows: String(rows) }), match_bank_row: '0', ...extra });
+
+    // ---- trace a logical column ----
+    await step('trace', async () => {
+        await gotoReady(page, base + '?b=3&m=4&s=3&tcol=3');
+        const { body: d } = await getJSON(apiURL(base, 'swizzle', q(3, 4, 3)));
+        const g = d.grid, T = d.tile.size, C = 3;
+        const rows = await page.$$eval('#trace-table tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent.trim())));
+        check(`trace: one row per tile row (${T})`, rows.length === T, `${rows.length}`);
+        let bad = null;
+        for (let r = 0; r < T && !bad; r++) {
+            const p = g.phys_of[r * g.cols + C];
+            if (!rows[r][1].startsWith(`(${r}, ${C})`) || !rows[r][2].startsWith(`(${Math.floor(p / g.cols)}, ${p % g.cols})`)) bad = `row ${r}: ${rows[r]}`;
+            const b = g.bank_of[p];
+            if (!bad && !rows[r][2].endsWith(`${b}-${b + d.unit.banks_spanned - 1}`)) bad = `row ${r} banks: ${rows[r][2]}`;
+        }
+        check('trace: slots and banks from /api/swizzle phys_of and bank_of', !bad, bad || '');
+        const pad = (o) => o.concat(Array(32 - o.length).fill(null));
+        const plain = [], swz = [];
+        for (let r = 0; r < T; r++) { const l = r * g.cols + C; plain.push(l * d.unit.bytes); swz.push(g.phys_of[l] * d.unit.bytes); }
+        const cp = (await postJSON(base + 'api/conflicts', { op: 'ld', bytes: 16, offsets: pad(plain), bank_bytes: 4, banks: 32 })).body;
+        const cs = (await postJSON(base + 'api/conflicts', { op: 'ld', bytes: 16, offsets: pad(swz), bank_bytes: 4, banks: 32 })).body;
+        check('trace: verdict without swizzle from /api/conflicts', (await text(page, '#trace-plain')) === expectVerdict(cp), await text(page, '#trace-plain'));
+        check('trace: verdict with swizzle from /api/conflicts', (await text(page, '#trace-swz')) === expectVerdict(cs), await text(page, '#trace-swz'));
+        check('trace: the swizzle fixes this column (8 -> 1 wavefronts)', cp.wavefronts === 8 && cs.wavefronts === 1, `${cp.wavefronts} -> ${cs.wavefronts}`);
+        const traced = await page.$$eval('#grid-swz rect.cell.trace', (cs) => cs.map((c) => Number(c.dataset.c)));
+        check('trace: the maps trace the column', traced.length === g.rows && traced.every((c) => c === C), `${traced}`);
+        // Clicking a cell traces its column.
+        const P = 13, l = g.log_of[P], col = l % g.cols;
+        const before = await page.evaluate(() => document.body.dataset.traceReady);
+        await page.click(`#grid-swz rect.cell[data-p="${P}"]`);
+        await page.waitForFunction((b) => document.body.dataset.traceReady !== b, before);
+        check('trace: a click moves the traced column (URL tcol)', new URL(page.url()).searchParams.get('tcol') === String(col) && (await page.inputValue('#trace-col')) === String(col));
+        await page.locator('#trace').screenshot({ path: path.join(SHOTS, 'trace.png') });
+    });
+
+    // ---- the banner says how to fix ----
+    await step('banner fix hints', async () => {
+        t.setPhase('invalid');
+        await gotoReady(page, base + '?b=3&m=4&s=1');
+        const { body } = await getJSON(apiURL(base, 'swizzle', q(3, 4, 1)));
+        check('banner: what (the API message)', (await text(page, '#banner-message')) === body.error.message);
+        check('banner: how to fix a bad S: make |S| >= B', /make \|S\| >= B/.test(await text(page, '#banner-fix')), await text(page, '#banner-fix'));
+        check('banner: names the field in words', /Invalid S \(SShift\)/.test(await text(page, '#banner')), await text(page, '#banner'));
+        await gotoReady(page, base + '?b=3&m=4&s=3&rows=12');
+        const { body: b2 } = await getJSON(apiURL(base, 'swizzle', q(3, 4, 3, 12)));
+        check('banner: rows refused by the API', b2.error && b2.error.field === 'rows');
+        check('banner: how to fix rows', /multiple of 2\^B rows/.test(await text(page, '#banner-fix')), await text(page, '#banner-fix'));
+        check('banner: panels wait for valid parameters', await page.$eval('#acc-result', (e) => e.hidden) && /Fix the parameters/.test(await text(page, '#trace')));
+        await page.screenshot({ path: path.join(SHOTS, 'banner.png') });
+        t.setPhase('valid');
+    });
+
+    // ---- element types ----
+    await step('element types', async () => {
+        await gotoReady(page, base + '?b=3&m=4&s=3');
+        const { body: d } = await getJSON(apiURL(base, 'swizzle', q(3, 4, 3)));
+        const labels = () => page.$$eval('#grid-swz g.band', (gs) => {
+            const out = [];
+            for (const e of gs[0].children) if (e.matches('text.lbl')) out.push({ c: Number(e.previousElementSibling.dataset.c), t: e.textContent });
+            return out;
+        });
+        await page.selectOption('#elem', 'fp16');
+        await page.waitForFunction(() => /elem=fp16/.test(location.search));
+        let ls = await labels();
+        check('fp16: cells show the first element index (column x 8)', ls.length === 64 && ls.every((x) => x.t === String(x.c * 8)), JSON.stringify(ls.slice(0, 9)));
+        check('fp16: element-unit swizzle Swizzle<3,3,3>', /Swizzle<3,3,3>/.test(await text(page, '#elem-swizzle')), await text(page, '#elem-swizzle'));
+        check('fp16: code panel gives cute::Swizzle<3,3,3>{}', (await text(page, '#code-elem')).startsWith('cute::Swizzle<3,3,3>{}'));
+        await page.selectOption('#elem', 'fp32');
+        await page.waitForFunction(() => /elem=fp32/.test(location.search));
+        ls = await labels();
+        check('fp32: labels are column x 4', ls.every((x) => x.t === String(x.c * 4)));
+        check('fp32: element-unit swizzle Swizzle<3,2,3>', /Swizzle<3,2,3>/.test(await text(page, '#elem-swizzle')));
+        const title = await page.locator('#grid-swz rect.cell[data-p="1"]').evaluate((e) => {
+            e.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+            return (e.querySelector('title') || {}).textContent || '';
+        });
+        const c1 = d.grid.log_of[1] % d.grid.cols;
+        check('fp32: hover names the elements of the unit', title.includes(`fp32 elements ${c1 * 4}..${c1 * 4 + 3}`), title);
+        await page.selectOption('#elem', 'fp8');
+        await page.waitForFunction(() => /elem=fp8/.test(location.search));
+        check('fp8: element-unit swizzle is the byte one', /Swizzle<3,4,3>/.test(await text(page, '#elem-swizzle')));
+        // A 2-byte unit cannot hold an fp32 element.
+        t.setPhase('bad-access');   // 2-byte units are too narrow for the 4-byte patterns: the API says so
+        await gotoReady(page, base + '?b=1&m=1&s=1&elem=fp32');
+        check('2-byte units: the access view shows the API\'s reason and a fix for M', /narrower than this pattern/.test(await text(page, '#acc-error-message')) &&
+            /unit \(2\^M bytes\) at least as wide as one access/.test(await text(page, '#acc-error-fix')), await text(page, '#acc-error'));
+        t.setPhase('valid');
+        check('fp32 on 2-byte units: no element form', /no element form/.test(await text(page, '#elem-swizzle')) && /needs M >= 2/.test(await text(page, '#elem-swizzle')), await text(page, '#elem-swizzle'));
+        check('elem survives a reload (URL)', (await page.inputValue('#elem')) === 'fp32');
+        await page.selectOption('#elem', '');
+        await page.waitForFunction(() => !/elem=/.test(location.search));
+        ls = await labels();
+        check('units again: labels are logical columns', ls.length > 0 && ls.every((x) => x.t === String(x.c)));
+    });
+
+    // ---- code panel ----
+    await step('code panel', async () => {
+        const cases = [
+            [3, 4, 3, 'CU_TENSOR_MAP_SWIZZLE_128B', /B128/, /^swizzle mode 2 /],
+            [1, 4, 3, 'CU_TENSOR_MAP_SWIZZLE_32B', /B32/, /^swizzle mode 6 /],
+            [2, 5, 2, 'CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B (CUDA 12.8+)', /no sm_90/, /^swizzle mode 1 /],
+            [0, 4, 3, 'CU_TENSOR_MAP_SWIZZLE_NONE', /INTERLEAVE/, /^swizzle mode 0 /],
+        ];
+        for (const [b, m, s, tma, wg, tc] of cases) {
+            await gotoReady(page, base + `?b=${b}&m=${m}&s=${s}`);
+            const { body: d } = await getJSON(apiURL(base, 'swizzle', q(b, m, s)));
+            const want = d.masks.yyy ? `o ^ ((o & 0x${d.masks.yyy.toString(16)}) >> ${s})` : null;
+            check(`code <${b},${m},${s}>: CuTe`, (await text(page, '#code-cute')) === `cute::Swizzle<${b}, ${m}, ${s}>{}`);
+            check(`code <${b},${m},${s}>: C expression from the API masks`, want === null ? (await text(page, '#code-c')).startsWith('o ') : (await text(page, '#code-c')) === want, await text(page, '#code-c'));
+            check(`code <${b},${m},${s}>: TMA ${tma}`, (await text(page, '#code-tma')) === tma, await text(page, '#code-tma'));
+            check(`code <${b},${m},${s}>: WGMMA`, wg.test(await text(page, '#code-wgmma')), await text(page, '#code-wgmma'));
+            check(`code <${b},${m},${s}>: tcgen05`, tc.test(await text(page, '#code-tcgen05')), await text(page, '#code-tcgen05'));
+        }
+        await gotoReady(page, base + '?b=2&m=4&s=-4');
+        const { body: dn } = await getJSON(apiURL(base, 'swizzle', q(2, 4, -4)));
+        check('code <2,4,-4>: negative shift reads << 4', (await text(page, '#code-c')) === `o ^ ((o & 0x${dn.masks.yyy.toString(16)}) << 4)`, await text(page, '#code-c'));
+        check('code <2,4,-4>: no hardware mode', /no TMA \/ WGMMA swizzle mode matches/.test(await text(page, '#code-tma')));
+        await page.locator('#code').screenshot({ path: path.join(SHOTS, 'code.png') });
+    });
+
+    // ---- keyboard ----
+    await step('keyboard', async () => {
+        await gotoReady(page, base + '?b=3&m=4&s=3');
+        const wanted = await page.evaluate(() => {
+            let n = 0;
+            const out = [];
+            for (const e of document.querySelectorAll('input, select, textarea, button, a[href], [tabindex]')) {
+                if (e.tabIndex < 0 || e.disabled || !e.getClientRects().length || e.closest('[hidden]')) continue;
+                if (e.type === 'radio' && !e.checked) continue;   // arrows move inside a radio group
+                if (!e.dataset.kb) e.dataset.kb = String(n++);
+                out.push(e.dataset.kb + ' ' + (e.id || e.dataset.export || e.tagName));
+            }
+            return out;
+        });
+        await page.evaluate(() => document.activeElement && document.activeElement.blur());
+        const reached = new Set();
+        for (let i = 0; i < wanted.length + 6; i++) {
+            await page.keyboard.press('Tab');
+            const k = await page.evaluate(() => document.activeElement && document.activeElement.dataset.kb);
+            if (k) reached.add(k);
+        }
+        const missed = wanted.filter((w) => !reached.has(w.split(' ')[0]));
+        check(`keyboard: Tab reaches all ${wanted.length} visible controls`, missed.length === 0 && wanted.length > 30, missed.join(', '));
+        const ids = wanted.map((w) => w.split(' ')[1]);
+        check('keyboard: they include the maps, the step slider, play and the exports',
+            ['grid-swz', 'acc-step', 'acc-play', 'svg', 'png', 'theme', 'palette', 'present', 'elem', 'trace-col'].every((x) => ids.includes(x)), ids.join(','));
+        // Arrows on a focused map start at its first cell and move the inspected cell.
+        await page.focus('#grid-swz');
+        await page.keyboard.press('ArrowRight');
+        await page.waitForFunction(() => document.body.dataset.inspected === '0,0');
+        await page.keyboard.press('ArrowDown');
+        await page.waitForFunction(() => document.body.dataset.inspected === '1,0');
+        check('keyboard: arrows on a focused map inspect (0,0) then (1,0)', new URL(page.url()).searchParams.get('sel') === '1,0');
+        const tr0 = await page.evaluate(() => document.body.dataset.traceReady);
+        await page.keyboard.press('Escape');
+        await page.waitForFunction(() => !document.body.dataset.inspected);
+        await page.waitForFunction((b) => document.body.dataset.traceReady !== b, tr0);   // the trace panel followed
+        const u = new URL(page.url());
+        check('keyboard: Escape clears the selection and the trace', !u.searchParams.get('sel') && !u.searchParams.get('tcol') && (await page.$$('#grid-swz rect.sel[visibility="visible"]')).length === 0);
+    });
+
+    // ---- themes, palette, presenter: in the URL ----
+    await step('display modes', async () => {
+        await gotoReady(page, base + '?b=3&m=4&s=3&rows=32');
+        const look = () => page.evaluate(() => ({
+            theme: document.documentElement.dataset.theme, present: document.documentElement.dataset.present,
+            palette: document.documentElement.dataset.palette,
+            bg: getComputedStyle(document.body).backgroundColor, fs: parseFloat(getComputedStyle(document.body).fontSize),
+            k4: getComputedStyle(document.querySelector('#grid-swz rect.cell.k4')).fill,
+        }));
+        const light = await look();
+        await page.screenshot({ path: path.join(SHOTS, 'theme-light.png') });
+        await page.selectOption('#theme', 'dark');
+        const dark = await look();
+        check('dark: theme applied and in the URL', dark.theme === 'dark' && dark.bg !== light.bg && new URL(page.url()).searchParams.get('theme') === 'dark');
+        await page.screenshot({ path: path.join(SHOTS, 'theme-dark.png') });
+        await page.locator('#access').screenshot({ path: path.join(SHOTS, 'access-dark.png') });
+        await page.selectOption('#palette', 'cb');
+        const cb = await look();
+        check('palette: colour-blind safe colours and in the URL', cb.palette === 'cb' && cb.k4 !== dark.k4 && new URL(page.url()).searchParams.get('palette') === 'cb', `${dark.k4} -> ${cb.k4}`);
+        await page.selectOption('#theme', '');
+        await page.check('#present');
+        await page.waitForTimeout(200);
+        const pres = await look();
+        check('presenter: larger type and in the URL', pres.present === '1' && pres.fs >= light.fs + 4 && new URL(page.url()).searchParams.get('present') === '1', `${light.fs} -> ${pres.fs}`);
+        check('presenter: the grid was laid out again, bigger', await page.$eval('#tile-swz svg', (s) => Number(s.getAttribute('width'))) > 380);
+        await page.screenshot({ path: path.join(SHOTS, 'theme-presenter.png') });
+        await page.locator('#access').screenshot({ path: path.join(SHOTS, 'access-presenter.png') });
+        await gotoReady(page, page.url());
+        const again = await look();
+        check('display modes survive a reload', again.present === '1' && again.palette === 'cb' && again.theme === 'light' &&
+            (await page.isChecked('#present')) && (await page.inputValue('#palette')) === 'cb');
+        const tr1 = await page.evaluate(() => document.body.dataset.traceReady);
+        await page.goBack();
+        await page.waitForFunction(() => document.documentElement.dataset.present === '0');
+        await page.waitForFunction((b) => document.body.dataset.traceReady !== b, tr1);   // panels redrawn after popstate
+        check('back undoes presenter mode', (await look()).present === '0');
+    });
+
+    // ---- export SVG and PNG ----
+    await step('export', async () => {
+        await gotoReady(page, base + '?b=3&m=4&s=3');
+        const grab = async (view, kind) => {
+            const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`.xbar[data-for="${view}"] button[data-export="${kind}"]`)]);
+            return { name: dl.suggestedFilename(), bytes: fs.readFileSync(await dl.path()) };
+        };
+        const parse = (xml) => page.evaluate((x) => {
+            const doc = new DOMParser().parseFromString(x, 'image/svg+xml');
+            const err = doc.querySelector('parsererror');
+            const root = doc.documentElement;
+            const cells = [...doc.querySelectorAll('rect[data-p]:not([data-ph])')];
+            return { err: err ? err.textContent : null, root: root.localName, ns: root.namespaceURI, w: root.getAttribute('width'), h: root.getAttribute('height'),
+                cells: cells.length, filled: cells.filter((c) => (c.getAttribute('fill') || 'none') !== 'none').length,
+                labels: doc.querySelectorAll('text').length, classes: doc.querySelectorAll('[class]').length, chips: doc.querySelectorAll('g[data-lanes]').length };
+        }, xml);
+        const svg = await grab('grid-swz', 'svg');
+        const s = await parse(svg.bytes.toString('utf8'));
+        check('export SVG: file name', svg.name === 'swizzlescope-grid-swz.svg', svg.name);
+        check('export SVG: parses as XML with an svg root', !s.err && s.root === 'svg' && s.ns === 'http://www.w3.org/2000/svg', s.err || s.root);
+        check('export SVG: all 64 cells, each with its fill written in', s.cells === 64 && s.filled === 64, JSON.stringify(s));
+        check('export SVG: stands alone (no class needs the page CSS)', s.classes === 0 && s.labels >= 64);
+        const png = await grab('grid-swz', 'png');
+        const sig = png.bytes.subarray(0, 8).toString('hex');
+        const pw = png.bytes.readUInt32BE(16), ph = png.bytes.readUInt32BE(20);
+        check('export PNG: a PNG file', sig === '89504e470d0a1a0a' && png.name === 'swizzlescope-grid-swz.png', sig);
+        check('export PNG: 2x the SVG size', pw === 2 * Number(s.w) && ph === 2 * Number(s.h), `${pw}x${ph} vs ${s.w}x${s.h}`);
+        const bc = await parse((await grab('acc-banks', 'svg')).bytes.toString('utf8'));
+        check('export SVG of the access bank chart parses, with its chips', !bc.err && bc.root === 'svg' && bc.chips > 0, JSON.stringify(bc));
+        const tile = await parse((await grab('tile-plain', 'svg')).bytes.toString('utf8'));
+        check('export SVG of the plain tile parses', !tile.err && tile.cells === 64);
+        // A big map exports whole, not just its visible band.
+        await gotoReady(page, base + '?b=3&m=4&s=3&rows=1024');
+        const big = await grab('grid-swz', 'svg');
+        const bs = await parse(big.bytes.toString('utf8'));
+        check('export SVG of a 1024-row grid has all 8192 cells', !bs.err && bs.cells === 8192 && big.name === 'swizzlescope-grid-swz.svg', `${bs.cells} ${big.name}`);
+        check('export leaves the band drawn again', (await t.readView(page, 'grid-swz')).length < 8192);
+    });
+
+    // ---- maps that would be drawn the same are kept ----
+    await step('view cache', async () => {
+        await gotoReady(page, base + '?b=3&m=4&s=3&rows=64');
+        await page.evaluate(() => { for (const id of ['grid-swz', 'banks-swz', 'tile-swz']) document.querySelector(`#${id} svg`).__tag = 1; });
+        await afterLoad(page, () => page.check('#match'));
+        const kept = await page.evaluate(() => ['grid-swz', 'banks-swz', 'tile-swz'].map((id) => document.querySelector(`#${id} svg`).__tag === 1));
+        check('view cache: match at 128B gives the same maps, kept (not redrawn)', kept.every(Boolean), JSON.stringify(kept));
+        check('view cache: the page stamps the change-to-render time', Number(await page.evaluate(() => document.body.dataset.cycleMs)) > 0);
+        const { body: d } = await getJSON(apiURL(base, 'swizzle', q(3, 4, 3, 64, { match_bank_row: '1' })));
+        const cells = await t.readView(page, 'grid-swz');
+        check('view cache: the kept grid still matches the API', cells.length > 0 && cells.every((c) => c.l === d.grid.log_of[c.p]));
+        await afterLoad(page, () => page.selectOption('#preset', '64B'));
+        const redrawn = await page.evaluate(() => document.querySelector('#grid-swz svg').__tag !== 1);
+        check('view cache: a new swizzle redraws', redrawn);
+        const { body: d64 } = await getJSON(apiURL(base, 'swizzle', q(2, 4, 3, 64, { match_bank_row: '1' })));
+        const c64 = await t.readView(page, 'grid-swz');
+        check('view cache: the redrawn grid matches the API', c64.length > 0 && c64.every((c) => c.l === d64.grid.log_of[c.p]));
+    });
+
+    // ---- README screenshot: 128B with the access view showing a conflict ----
+    await step('README screenshot', async () => {
+        await gotoReady(page, base + '?b=3&m=4&s=3&rows=32&pat=col_read&step=0');
+        check('screenshot: the access view shows a conflict', /conflict:/.test(await text(page, '#acc-verdict')) && !/conflict-free/.test(await text(page, '#acc-verdict')));
+        const out = path.join(ROOT, 'docs', 'screenshot.png');
+        fs.mkdirSync(path.dirname(out), { recursive: true });
+        await page.locator('#access').screenshot({ path: out });
+        const st = fs.statSync(out);
+        check('screenshot: docs/screenshot.png written', st.size > 20000, `${st.size} bytes`);
+    });
+}

@@ -1,0 +1,117 @@
+// measure_checks.mjs - browser checks of "Measure on GPU". On the test server
+// (no GPU) the button is disabled with /api/health's reason. A second server
+// runs a fake measurement tool written here: it answers --info with a "Fake
+// GPU", --json with 4.0 cycles and wavefronts after a second (so progress
+// shows), and fails for stmatrix (a 502). A request from Node holds the GPU
+// while the page asks (a 409).
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const FAKE = `#!/bin/sh
+# fake swizzlescope-measure for the browser test
+case "$1" in
+--info) echo '{"ok":true,"device":{"name":"Fake GPU","cc":"9.0"}}' ;;
+--json)
+  req=$(cat)
+  case "$req" in
+  *stmatrix*) echo '{"error":{"message":"simulated failure: the probe kernel faulted"}}'; exit 1 ;;
+  esac
+  sleep 1
+  echo '{"device":{"name":"Fake GPU"},"results":[{"cycles_per_instr":4.0,"wavefronts_per_instr":4.0,"raw_cycles":1,"instructions":1}],"ncu":{"used":true},"verify":{"ok":true}}' ;;
+*) exit 2 ;;
+esac
+`;
+
+export async function measureChecks(t) {
+    const { page, base, check, step, getJSON, apiURL, gotoReady, text, SHOTS } = t;
+
+    await step('measure: unavailable without a GPU', async () => {
+        await gotoReady(page, base + '?b=3&m=4&s=3&rows=32');
+        const h = (await getJSON(base + 'api/health')).body;
+        check('health: this server cannot measure', h.measure && h.measure.available === false);
+        check('measure: button disabled', await page.$eval('#measure-btn', (b) => b.disabled));
+        const st = await text(page, '#measure-status');
+        check('measure: the health reason is shown', st.includes(h.measure.reason) && st.startsWith('Unavailable'), st);
+    });
+
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'swz-fake-'));
+    const tool = path.join(dir, 'fake-measure.sh');
+    fs.writeFileSync(tool, FAKE, { mode: 0o755 });
+    const port = await t.freePort();
+    let srv = null, page2 = null;
+    try {
+        srv = await t.startServer(port, ['--measure-tool', tool]);
+        const b2 = srv.base;
+        page2 = await t.ctx.newPage();
+        page2.setDefaultTimeout(t.TIMEOUT);
+        t.watch(page2);
+        const q = { b: '3', m: '4', s: '3', bank_bytes: '4', banks: '32', match_bank_row: '0' };
+
+        await step('measure: on the fake GPU', async () => {
+            const h = (await getJSON(b2 + 'api/health')).body;
+            check('fake tool: health says available on Fake GPU', h.measure.available === true && h.measure.device.name === 'Fake GPU');
+            await gotoReady(page2, b2 + '?b=3&m=4&s=3&rows=32');
+            check('measure: button enabled', !(await page2.$eval('#measure-btn', (b) => b.disabled)));
+            check('measure: status names the device', (await text(page2, '#measure-status')) === 'on Fake GPU');
+            const a = (await getJSON(apiURL(b2, 'access', { ...q, rows: '32', pattern: 'col_read', step: 0 }))).body;
+            await page2.click('#measure-btn');
+            await page2.waitForFunction(() => document.body.dataset.measuring === '1');
+            check('measure: progress shown while it runs', await page2.isVisible('#measure-progress') && await page2.$eval('#measure-btn', (b) => b.disabled));
+            check('measure: status says measuring', /^Measuring on Fake GPU/.test(await text(page2, '#measure-status')));
+            await page2.waitForFunction(() => document.body.dataset.measured === '1');
+            check('measure: progress gone', !(await page2.isVisible('#measure-progress')));
+            const row = (id) => page2.$eval(`#${id}`, (tr) => ({ cls: tr.className, cells: [...tr.cells].map((c) => c.textContent.trim()) }));
+            const cyc = await row('measure-cycles'), wf = await row('measure-wavefronts');
+            check('measure: predicted cycles from the API', cyc.cells[1] === String(a.cost.cycles), JSON.stringify(cyc));
+            check('measure: measured cycles from the tool', cyc.cells[2] === '4.00', JSON.stringify(cyc));
+            check('measure: measured wavefronts from the tool', wf.cells[1] === String(a.cost.wavefronts) && wf.cells[2] === '4.00', JSON.stringify(wf));
+            check('measure: predicted 4 = measured 4 marked as agreeing', a.cost.cycles === 4 && /agrees/.test(cyc.cells[3]) && !cyc.cls.includes('differ'), JSON.stringify(cyc));
+            check('measure: device named', (await text(page2, '#measure-device')) === 'Fake GPU');
+            await page2.locator('.acc-top').screenshot({ path: path.join(SHOTS, 'measure-agree.png') });
+
+            // 8 rows: the column walk broadcasts, 1 cycle predicted: the fake's 4 differs.
+            await gotoReady(page2, b2 + '?b=3&m=4&s=3&rows=8');
+            const a8 = (await getJSON(apiURL(b2, 'access', { ...q, rows: '8', pattern: 'col_read', step: 0 }))).body;
+            const r = await (await fetch(b2 + 'api/measure', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+                body: JSON.stringify({ op: 'ld', bytes: 4, offsets: a8.offsets, bank_bytes: 4, banks: 32 }) })).json();
+            check('measure API: disagreement on 8 rows', r.agree.cycles === false && r.agree.wavefronts === false);
+            await page2.click('#measure-btn');
+            await page2.waitForFunction(() => document.body.dataset.measured === '1');   // a fresh page counts from 1
+            const c8 = await row('measure-cycles'), w8 = await row('measure-wavefronts');
+            check('measure: a disagreement is clearly marked', c8.cls.includes('differ') && /differs/.test(c8.cells[3]) && w8.cls.includes('differ'), JSON.stringify([c8, w8]));
+            await page2.locator('.acc-top').screenshot({ path: path.join(SHOTS, 'measure-differ.png') });
+        });
+
+        await step('measure: errors in plain words', async () => {
+            t.setPhase('measure-errors');
+            // 502: the tool fails for stmatrix.
+            await gotoReady(page2, b2 + '?b=3&m=4&s=3&rows=8&pat=stmatrix_x4');
+            await page2.click('#measure-btn');
+            await page2.waitForFunction(() => document.body.dataset.measured === '1');
+            check('measure 502: plain words', /measurement ran but failed/.test(await text(page2, '#measure-error')), await text(page2, '#measure-error'));
+            check('measure 502: the tool\'s own message', (await text(page2, '#measure-error-message')) === 'simulated failure: the probe kernel faulted');
+            check('measure 502: button usable again', !(await page2.$eval('#measure-btn', (b) => b.disabled)));
+            // 409: Node holds the GPU while the page asks.
+            await gotoReady(page2, b2 + '?b=3&m=4&s=3&rows=8');
+            const held = fetch(b2 + 'api/measure', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+                body: JSON.stringify({ op: 'ld', bytes: 4, offsets: Array.from({ length: 32 }, (_, i) => 4 * i), bank_bytes: 4, banks: 32 }) });
+            await t.sleep(300);
+            await page2.click('#measure-btn');
+            await page2.waitForFunction(() => document.body.dataset.measured === '1');
+            check('measure 409: busy, in plain words', /busy with another measurement/.test(await text(page2, '#measure-error')), await text(page2, '#measure-error'));
+            check('measure 409: the held request still succeeds', (await held).status === 200);
+            await page2.locator('.acc-top').screenshot({ path: path.join(SHOTS, 'measure-busy.png') });
+            t.setPhase('valid');
+            // A bank geometry the GPU does not have cannot be measured.
+            await gotoReady(page2, b2 + '?b=3&m=4&s=3&rows=8&banks=64');
+            check('measure: disabled off the 32 x 4 B geometry', await page2.$eval('#measure-btn', (b) => b.disabled) &&
+                /32 banks of 4 bytes/.test(await text(page2, '#measure-status')), await text(page2, '#measure-status'));
+        });
+    } finally {
+        if (page2) await page2.close().catch(() => {});
+        if (srv) srv.child.kill('SIGTERM');
+        fs.rmSync(dir, { recursive: true, force: true });
+    }
+}
