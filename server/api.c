@@ -703,10 +703,15 @@ static void put_cost(struct buf *out, const struct acc_instr *in, const struct a
                acc_op_name(in->op), in->bytes, in->matrices, in->trans ? "true" : "false",
                in->bank_bytes, in->banks,
                in->bank_bytes == 4 && in->banks == 32 ? "true" : "false");
+    uint32_t ways = 0;  /* the n of "n-way": the worst phase's conflict degree */
+    for (uint32_t p = 0; p < r->nphases; p++)
+        if (r->phases[p].max_per_bank > ways)
+            ways = r->phases[p].max_per_bank;
     buf_printf(out, "\"wavefronts\":%u,\"ideal_wavefronts\":%u,\"bank_conflicts\":%u,"
-               "\"cycles\":%u,\"source_wavefronts\":%u,\"paired\":%s,\"phases\":[",
+               "\"cycles\":%u,\"source_wavefronts\":%u,\"paired\":%s,\"ways\":%u,"
+               "\"phases\":[",
                r->wavefronts, r->ideal_wavefronts, r->wavefronts - r->ideal_wavefronts,
-               r->cycles, r->source_wavefronts, r->paired ? "true" : "false");
+               r->cycles, r->source_wavefronts, r->paired ? "true" : "false", ways);
     for (uint32_t p = 0; p < r->nphases; p++) {
         const struct acc_phase *ph = &r->phases[p];
         buf_puts(out, p ? ",{\"lanes\":" : "{\"lanes\":");
@@ -771,6 +776,8 @@ static int route_patterns(const struct api_request *req, struct buf *out,
     for (int i = 0; i < n; i++) {
         buf_puts(out, i ? ",{\"name\":" : "{\"name\":");
         buf_json_str(out, p[i].name);
+        buf_puts(out, ",\"op\":");
+        buf_json_str(out, p[i].op);
         buf_puts(out, ",\"label\":");
         buf_json_str(out, p[i].label);
         buf_puts(out, ",\"source\":");

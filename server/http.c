@@ -233,16 +233,31 @@ static enum MHD_Result serve_static(struct http_server *s, struct MHD_Connection
         close(fd);  /* directories are never listed */
         return queue_error(c, SZ_NOT_FOUND, "path", "no such file");
     }
-    /* from_fd lets MHD sendfile() the file: no copy through user space. */
-    struct MHD_Response *r = MHD_create_response_from_fd((size_t)st.st_size, fd);
-    if (r == NULL) {
+    /* no-cache makes the browser revalidate every file (the page may be
+     * edited while the server runs); the ETag lets that be a bodiless 304. */
+    char etag[64];
+    snprintf(etag, sizeof etag, "\"%llx-%llx-%lx\"", (unsigned long long)st.st_mtime,
+             (unsigned long long)st.st_size, (long)st.st_mtim.tv_nsec);
+    const char *inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                  MHD_HTTP_HEADER_IF_NONE_MATCH);
+    int fresh = inm && strcmp(inm, etag) == 0;
+    struct MHD_Response *r;
+    if (fresh) {
         close(fd);
+        r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+    } else {
+        /* from_fd lets MHD sendfile() the file: no copy through user space. */
+        r = MHD_create_response_from_fd((size_t)st.st_size, fd);
+    }
+    if (r == NULL) {
+        if (!fresh)
+            close(fd);
         return MHD_NO;
     }
     MHD_add_response_header(r, "Content-Type", content_type(real));
-    /* The page is edited while the server runs: always revalidate. */
+    MHD_add_response_header(r, "ETag", etag);
     add_security_headers(r, "no-cache");
-    enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_OK, r);
+    enum MHD_Result ok = MHD_queue_response(c, fresh ? MHD_HTTP_NOT_MODIFIED : MHD_HTTP_OK, r);
     MHD_destroy_response(r);
     return ok;
 }

@@ -6,21 +6,21 @@
 #include <string.h>
 
 static const struct pattern_info patterns[] = {
-    {"row_store", "st.b32: the warp stores 128 consecutive bytes per step",
+    {"row_store", "st", "st.b32: the warp stores 128 consecutive bytes per step",
      "seed 001: the transpose's store, thread t holds column t"},
-    {"col_read", "ld.b32: lane t reads word r of row t (a column walk)",
+    {"col_read", "ld", "ld.b32: lane t reads word r of row t (a column walk)",
      "the classic column read that collides on row-major tiles"},
-    {"transpose_read", "ld.b32: 16x32 transpose read, lanes 0-15 column 2r, 16-31 column 2r+1",
+    {"transpose_read", "ld", "ld.b32: 16x32 transpose read, lanes 0-15 column 2r, 16-31 column 2r+1",
      "seed 001: thread t reads (m = t%16, n = 2r + t/16)"},
-    {"row_load_32", "ld.b32: 32-bit vector row load, 128 bytes per step", "coalesced tile read"},
-    {"row_load_64", "ld.v2.b32: 64-bit vector row load, 256 bytes per step", "float2 tile read"},
-    {"row_load_128", "ld.v4.b32: 128-bit vector row load, 512 bytes per step",
+    {"row_load_32", "ld", "ld.b32: 32-bit vector row load, 128 bytes per step", "coalesced tile read"},
+    {"row_load_64", "ld", "ld.v2.b32: 64-bit vector row load, 256 bytes per step", "float2 tile read"},
+    {"row_load_128", "ld", "ld.v4.b32: 128-bit vector row load, 512 bytes per step",
      "float4 / uint4 tile read"},
-    {"col_read_128", "ld.v4.b32: lane t reads 16-byte chunk r of row t",
+    {"col_read_128", "ld", "ld.v4.b32: lane t reads 16-byte chunk r of row t",
      "a 16-byte column walk, as cp.async tile copies and epilogues do"},
-    {"ldmatrix_x4", "ldmatrix.x4: four 8x8 b16 matrices side by side in 16-byte columns",
+    {"ldmatrix_x4", "ldmatrix", "ldmatrix.x4: four 8x8 b16 matrices side by side in 16-byte columns",
      "seed 004: the tensor-core fragment load"},
-    {"stmatrix_x4", "stmatrix.x4: the same four matrices stored", "Hopper epilogue store"},
+    {"stmatrix_x4", "stmatrix", "stmatrix.x4: the same four matrices stored", "Hopper epilogue store"},
 };
 
 const struct pattern_info *pattern_list(int *n)

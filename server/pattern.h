@@ -15,6 +15,7 @@
 
 struct pattern_info {
     const char *name;       /* wire name, e.g. "col_read" */
+    const char *op;         /* "ld", "st", "ldmatrix" or "stmatrix" */
     const char *label;      /* one line for the page */
     const char *source;     /* where it comes from (seed, kernel idiom) */
 };

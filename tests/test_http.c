@@ -140,7 +140,21 @@ static void test_static(void)
     CHECK(strstr(r, "Referrer-Policy: no-referrer"), "referrer policy");
     CHECK(strstr(r, "Cache-Control: no-cache"), "static cache control");
     CHECK(!strstr(r, "Access-Control-Allow-Origin"), "no CORS");
+    char *tag = strstr(r, "ETag: \"");
+    CHECK(tag != NULL, "static files carry an ETag");
+    char etag[80] = "";
+    if (tag)
+        sscanf(tag + 6, "%70[^\r]", etag);
     expect("GET /", r, 200, "<title>t</title>");
+    char hdr[160];
+    snprintf(hdr, sizeof hdr, "If-None-Match: %s\r\n", etag);
+    char h2[64];
+    snprintf(h2, sizeof h2, "127.0.0.1:%u", port);
+    char *nm = request("GET", "/", h2, hdr, NULL);
+    CHECK(status_of(nm) == 304 && !strstr(nm, "<title>"), "revalidation: 304, no body");
+    free(nm);
+    expect("stale ETag", request("GET", "/", h2, "If-None-Match: \"0-0-0\"\r\n", NULL), 200,
+           "<title>t</title>");
     expect("app.js", get("/app.js"), 200, "Content-Type: text/javascript; charset=utf-8");
     expect("style.css", get("/style.css"), 200, "Content-Type: text/css");
     expect("sub/data.json", get("/sub/data.json"), 200, "application/json");

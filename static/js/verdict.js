@@ -20,13 +20,6 @@ export function laneRanges(list) {
     return out.join(', ');
 }
 
-// The n of "n-way": the most distinct words one bank serves in one phase, as
-// the API reports per phase (max_per_bank).
-function ways(c) {
-    let w = 0;
-    for (const p of c.phases) if (p.reason !== 'merged') w = Math.max(w, p.max_per_bank);
-    return w;
-}
 
 // {cls, text}: "conflict-free: 4 wavefronts (ideal 4)" or
 // "8-way conflict: 32 wavefronts, ideal 4".
@@ -36,7 +29,7 @@ export function verdict(c) {
         const bc = c.phases.some((p) => p.reason === 'broadcast') ? ' with broadcast' : '';
         return { cls: 'ok', text: `conflict-free${bc}: ${wf} (ideal ${c.ideal_wavefronts})` };
     }
-    const n = ways(c);
+    const n = c.ways;   // the API's n of "n-way": the worst phase's degree
     const head = n > 1 ? `${n}-way conflict` : 'bank conflict';
     return { cls: 'bad', text: `${head}: ${wf}, ideal ${c.ideal_wavefronts}` };
 }
