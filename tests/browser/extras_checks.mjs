@@ -1,7 +1,8 @@
 // extras_checks.mjs - browser checks of the visualizer extras: the column
 // trace, the validation banner's fix hints, element types, the code panel,
 // keyboard reach, themes / palette / presenter mode in the URL, SVG and PNG
-// export, and the README screenshot (docs/screenshot.png).
+// export, and the README screenshot (build/screenshots/readme.png; copied to
+// docs/screenshot.png when SWZ_UPDATE_SCREENSHOT=1).
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -276,10 +277,14 @@ export async function extrasChecks(t) {
     await step('README screenshot', async () => {
         await gotoReady(page, base + '?b=3&m=4&s=3&rows=32&pat=col_read&step=0');
         check('screenshot: the access view shows a conflict', /conflict:/.test(await text(page, '#acc-verdict')) && !/conflict-free/.test(await text(page, '#acc-verdict')));
-        const out = path.join(ROOT, 'docs', 'screenshot.png');
+        // build/ always; the committed docs/screenshot.png only on request
+        // (SWZ_UPDATE_SCREENSHOT=1), so that a test run leaves the tree clean.
+        const out = path.join(ROOT, 'build', 'screenshots', 'readme.png');
         fs.mkdirSync(path.dirname(out), { recursive: true });
         await page.locator('#access').screenshot({ path: out });
         const st = fs.statSync(out);
-        check('screenshot: docs/screenshot.png written', st.size > 20000, `${st.size} bytes`);
+        check('screenshot: build/screenshots/readme.png written', st.size > 20000, `${st.size} bytes`);
+        if (process.env.SWZ_UPDATE_SCREENSHOT === '1')
+            fs.copyFileSync(out, path.join(ROOT, 'docs', 'screenshot.png'));
     });
 }
