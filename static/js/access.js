@@ -22,6 +22,7 @@ const MATRIX_OPS = ['ldmatrix', 'stmatrix'];
  *   query()            the /api/swizzle query of the drawn layout, or null when invalid
  *   onResult(r)        r = {cost, offsets, instr, label} or null: marks, measurement
  *   width(id)          the (cached) width of a container, without forcing a layout
+ *   settled()          the view finished drawing (the page may ask ahead)
  * } */
 export function createAccess(ctx) {
     const ui = {
@@ -43,23 +44,11 @@ export function createAccess(ctx) {
     let playing = false, playTimer = 0;
     let readyCount = 0;
     let stepT0 = 0;           // performance.now() of the step change being rendered
-    // Answers for (layout, pattern, step), the neighbours of the shown step
-    // asked ahead so that next / prev / play draw without waiting on the network.
-    const stepCache = new Map();
-    const STEP_CACHE_MAX = 96;
-    function askStep(q, pat, step) {
-        const key = JSON.stringify([q, pat, step]);
-        let p = stepCache.get(key);
-        if (!p) {
-            p = api.access(q, pat, step);
-            p.catch(() => stepCache.delete(key));
-            stepCache.set(key, p);
-            if (stepCache.size > STEP_CACHE_MAX) stepCache.delete(stepCache.keys().next().value);
-        }
-        return p;
-    }
+    // The neighbours of the shown step are asked ahead (api.js keeps the
+    // answers) so that next / prev / play draw without waiting on the network.
+    const askStep = (q, pat, step) => api.access(q, pat, step);
     function askNeighbours(q, pat, step) {
-        for (const s of [step + 1, step - 1]) if (s >= 0 && s < steps) askStep(q, pat, s).catch(() => {});
+        for (const s of [step + 1, step - 1]) if (s >= 0 && s < steps) api.prefetch.access(q, pat, s).catch(() => {});
     }
 
     // ---------- controls ----------
@@ -135,6 +124,12 @@ export function createAccess(ctx) {
         return p;
     }
 
+    // Ask ahead what refresh() would need on layout query q with state st.
+    function prefetch(q, st) {
+        if (st.acc === 'custom') { if (st.offs.trim()) api.prefetch.conflicts(instrFromState(st)).catch(() => {}); }
+        else if (patterns.length) api.prefetch.access(q, st.pat, st.step).catch(() => {});
+    }
+
     async function refresh(pending = null) {
         const my = ++seq;
         const st = ctx.state();
@@ -177,7 +172,9 @@ export function createAccess(ctx) {
         } finally {
             if (my === seq) {
                 if (stepT0) { document.body.dataset.accessMs = (performance.now() - stepT0).toFixed(2); stepT0 = 0; }
+                document.body.dataset.api = JSON.stringify(api.sources());
                 document.body.dataset.accessReady = String(++readyCount);
+                if (ctx.settled) ctx.settled();
                 if (playing) playTimer = setTimeout(advance, PLAY_MS);
             }
         }
@@ -327,7 +324,7 @@ export function createAccess(ctx) {
     });
 
     return {
-        setPatterns, sync, refresh, request, stop,
+        setPatterns, sync, refresh, request, prefetch, stop,
         current: () => last,
         isPlaying: () => playing,
         redraw() { if (last) show(last, null); },

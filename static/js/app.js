@@ -18,6 +18,7 @@ import { ELEMENT_TYPES, cellLabel, cellTitle, elementSwizzle } from './elements.
 import { fixFor } from './hints.js';
 import { addExport } from './export.js';
 import { ViewCache } from './viewcache.js';
+import { createPrefetch } from './prefetch.js';
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
@@ -60,12 +61,21 @@ const ctx = {
     onTrace() { applyTrace(); },
     changed() { widthCache.clear(); if (data) { renderViews(data); showSelection(); access.redraw(); } },
     width: (id) => availWidth(id),
+    // A panel finished drawing: ask ahead for the next likely change.
+    settled() { if (data && loaded && sameParams(state, loaded)) prefetcher.schedule(state, data); },
 };
 const access = createAccess(ctx);
 const scorecard = createScorecard(ctx);
 const measure = createMeasure();
 const trace = createTrace(ctx);
 const display = createDisplay(ctx);
+const prefetcher = createPrefetch({
+    presets: () => presets,
+    panels: [(q, st) => access.prefetch(q, st), (q, st) => scorecard.prefetch(q, st), (q, st, d) => trace.prefetch(d, st)],
+});
+
+// Where the page's requests were answered from (api.js), for the render bench.
+function stampSources() { document.body.dataset.api = JSON.stringify(api.sources()); }
 
 // ---------- URL ----------
 function writeURL(push) {
@@ -358,6 +368,7 @@ function refreshPanels(d, pre = {}) {
 // ---------- loading ----------
 async function load() {
     const my = ++loadSeq;
+    prefetcher.cancel();
     const want = { ...state };
     document.body.classList.add('busy');
     // The access view and scorecard need only the query: ask them alongside.
@@ -390,7 +401,9 @@ async function load() {
                 performance.measure('swz-cycle', 'swz-change');
                 changeT0 = 0;
             }
+            stampSources();
             document.body.dataset.ready = String(my);   // tests wait on this: maps and panels are drawn
+            ctx.settled();
         }
     }
 }

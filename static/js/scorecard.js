@@ -45,6 +45,11 @@ export function createScorecard(ctx) {
         return slots.map((s) => { const p = api.access(q, st[s.key], 0); p.catch(() => {}); return p; });
     }
 
+    // Ask ahead what refresh() would need on layout query q with state st.
+    function prefetch(q, st) {
+        for (const s of slots) api.prefetch.access(q, st[s.key], 0).catch(() => {});
+    }
+
     async function refresh(pending = null) {
         const my = ++seq;
         const st = ctx.state(), q = ctx.query();
@@ -66,5 +71,5 @@ export function createScorecard(ctx) {
     }
 
     for (const s of slots) s.sel.addEventListener('change', () => { ctx.set({ [s.key]: s.sel.value }, true); refresh(); });
-    return { setPatterns, sync, refresh, request };
+    return { setPatterns, sync, refresh, request, prefetch };
 }
