@@ -9,13 +9,16 @@
 // at the 128B preset with 64 and with 1024 grid rows.
 //
 // Each change is timed from just before the change event is dispatched:
-//   ready    until the page stamps that the last panel is drawn (observed here)
+//   ready    until the page stamps that what is on screen is drawn (observed
+//            here): every panel in sight, the maps and their outlines
 //   painted  until the next frame is painted: a requestAnimationFrame after
 //            ready, then a task after that frame's style, layout and paint.
 //            It includes waiting for the display's next frame (60 Hz), which
 //            no page can avoid: "floor" is the same wait with nothing changed.
 //   work     ready + that frame's own style / layout / paint: painted less
 //            the idle wait for the display.
+//   all      until the page stamps that everything is drawn: the sections
+//            out of sight are drawn right after that frame, and the URL written.
 // Between changes the bench pauses like a user (PAUSE_MS, default 300), and
 // the page may use the pause to ask ahead (prefetch). Where each change's
 // answers came from is counted from the page's api.js tally: "prefetch"
@@ -37,15 +40,19 @@ function stats(xs) {
     return { median: q(0.5), p95: q(0.95), min: s[0], max: s[s.length - 1] };
 }
 
-// Make one change in the page; resolve with {ready, painted, frame, src}.
-function timedChange(page, sel, readyKey) {
-    return page.evaluate(([sel, readyKey]) => new Promise((resolve) => {
-        const before = document.body.dataset[readyKey];
+// Make one change in the page; resolve with {ready, painted, frame, all, src}.
+// shownKey: the page's stamp "what is on screen is drawn"; readyKey: "all
+// drawn" (the sections out of sight follow one frame later, and the URL).
+function timedChange(page, sel, shownKey, readyKey) {
+    return page.evaluate(([sel, shownKey, readyKey]) => new Promise((resolve) => {
+        const shown0 = document.body.dataset[shownKey], ready0 = document.body.dataset[readyKey];
         const src0 = JSON.parse(document.body.dataset.api || '{}');
-        let t0 = 0;
+        let t0 = 0, seen = false, out = null, all = null;
+        const finish = () => { if (out && all !== null) { obs.disconnect(); resolve({ ...out, all }); } };
         const obs = new MutationObserver(() => {
-            if (document.body.dataset[readyKey] === before) return;
-            obs.disconnect();
+            if (all === null && document.body.dataset[readyKey] !== ready0) { all = performance.now() - t0; finish(); }
+            if (seen || document.body.dataset[shownKey] === shown0) return;
+            seen = true;
             const ready = performance.now() - t0;
             const src1 = JSON.parse(document.body.dataset.api || '{}');
             const src = {};
@@ -54,7 +61,8 @@ function timedChange(page, sel, readyKey) {
                 const raf = performance.now() - t0;
                 setTimeout(() => {
                     const painted = performance.now() - t0;
-                    resolve({ ready, painted, frame: painted - raf, src });
+                    out = { ready, painted, frame: painted - raf, src };
+                    finish();
                 }, 0);
             });
         });
@@ -75,7 +83,7 @@ function timedChange(page, sel, readyKey) {
             return;
         }
         document.querySelector(target).click();
-    }), [sel, readyKey]);
+    }), [sel, shownKey, readyKey]);
 }
 
 // The same painted measurement with nothing changed: the wait for the display.
@@ -96,17 +104,24 @@ async function run(page, rows) {
     await page.goto(`${BASE}?b=3&m=4&s=3&rows=${rows}&pat=col_read`);
     await page.waitForFunction(() => document.body.dataset.ready);
     const out = {};
-    for (const [name, sel, readyKey] of [
-        ['preset', '#preset', 'ready'],
-        ['match', '#match', 'ready'],
-        ['step', '#acc-next', 'accessReady'],
+    for (const [name, sel, shownKey, readyKey] of [
+        ['preset', '#preset', 'shown', 'ready'],
+        ['match', '#match', 'shown', 'ready'],
+        ['step', '#acc-next', 'accessShown', 'accessReady'],
     ]) {
+        // A user sees what they click: the step buttons are scrolled into
+        // view; the preset menu and the match box sit in the sticky sidebar,
+        // with the page at its top (the maps).
+        await page.evaluate((sel) => {
+            if (sel === '#acc-next') document.querySelector(sel).scrollIntoView({ block: 'center' });
+            else window.scrollTo(0, 0);
+        }, sel);
         // Warm up, then N timed changes, each after a user's pause.
-        for (let i = 0; i < 3; i++) { await page.waitForTimeout(PAUSE); await timedChange(page, sel, readyKey); }
+        for (let i = 0; i < 3; i++) { await page.waitForTimeout(PAUSE); await timedChange(page, sel, shownKey, readyKey); }
         const runs = [];
         for (let i = 0; i < N; i++) {
             await page.waitForTimeout(PAUSE);
-            runs.push(await timedChange(page, sel, readyKey));
+            runs.push(await timedChange(page, sel, shownKey, readyKey));
         }
         const src = { prefetch: 0, prefetchWait: 0, memory: 0, network: 0 };
         let noNet = 0;
@@ -116,7 +131,7 @@ async function run(page, rows) {
         }
         out[name] = {
             ready: stats(runs.map((r) => r.ready)), painted: stats(runs.map((r) => r.painted)),
-            work: stats(runs.map((r) => r.ready + r.frame)), src, noNet,
+            work: stats(runs.map((r) => r.ready + r.frame)), all: stats(runs.map((r) => r.all)), src, noNet,
         };
     }
     return out;
@@ -130,7 +145,7 @@ await page.goto(`${BASE}?b=3&m=4&s=3&rows=64`);
 await page.waitForFunction(() => document.body.dataset.ready);
 const fl = stats(await floor(page, N));
 console.log(`floor (nothing changed, wait for the next frame): median ${fl.median.toFixed(1)} ms, p95 ${fl.p95.toFixed(1)} ms`);
-console.log('rows  change   ready median   p95   painted median   p95    work median   p95   target (painted p95)   answers: prefetch/wait/memory/network, changes with no round trip');
+console.log('rows  change   ready median   p95   painted median   p95    work median   p95   target (painted p95)    all drawn median  p95   answers: prefetch/wait/memory/network, changes with no round trip');
 let ok = true, okWork = true;
 for (const rows of [64, 1024]) {
     const r = await run(page, rows);
@@ -140,7 +155,7 @@ for (const rows of [64, 1024]) {
         ok = ok && pass;
         okWork = okWork && x.work.p95 <= TARGET[rows];
         const s = x.src;
-        console.log(`${String(rows).padStart(4)}  ${name.padEnd(6)}  ${f(x.ready.median)} ms ${f(x.ready.p95)}   ${f(x.painted.median)} ms ${f(x.painted.p95)}   ${f(x.work.median)} ms ${f(x.work.p95)}   <= ${String(TARGET[rows]).padStart(3)} ms ${pass ? 'met   ' : 'MISSED'}   ` +
+        console.log(`${String(rows).padStart(4)}  ${name.padEnd(6)}  ${f(x.ready.median)} ms ${f(x.ready.p95)}   ${f(x.painted.median)} ms ${f(x.painted.p95)}   ${f(x.work.median)} ms ${f(x.work.p95)}   <= ${String(TARGET[rows]).padStart(3)} ms ${pass ? 'met   ' : 'MISSED'}   ${f(x.all.median)} ms ${f(x.all.p95)}   ` +
             `${s.prefetch}/${s.prefetchWait}/${s.memory}/${s.network}, ${x.noNet}/${N}`);
     }
 }

@@ -4,6 +4,7 @@
 
 import * as api from './api.js';
 import { verdict } from './verdict.js';
+import { setHTML } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
@@ -55,15 +56,15 @@ export function createScorecard(ctx) {
         const st = ctx.state(), q = ctx.query();
         await Promise.all(slots.map(async (s, i) => {
             s.out.classList.remove('bad', 'ok');
-            if (!q) { s.out.innerHTML = '<div class="fine">Fix the parameters first.</div>'; return; }
+            if (!q) { setHTML(s.out, '<div class="fine">Fix the parameters first.</div>'); return; }
             try {
                 const a = await ((pending && pending[i]) || api.access(q, st[s.key], 0));
                 if (my !== seq) return;
-                s.out.innerHTML = card(a);
+                setHTML(s.out, card(a));
                 s.out.dataset.wavefronts = String(a.cost.wavefronts);
             } catch (err) {
                 if (my !== seq) return;
-                s.out.innerHTML = `<div class="inline-err">${esc(err.message)}</div>`;
+                setHTML(s.out, `<div class="inline-err">${esc(err.message)}</div>`);
                 s.out.dataset.wavefronts = '';
             }
         }));

@@ -6,6 +6,7 @@
 
 import * as api from './api.js';
 import { verdict } from './verdict.js';
+import { setHTML, setText } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
@@ -56,9 +57,9 @@ export function createTrace(ctx) {
     }
 
     function clear(msg) {
-        ui.table.innerHTML = msg ? `<p class="fine">${esc(msg)}</p>` : '';
-        ui.plain.innerHTML = ''; ui.swz.innerHTML = '';
-        ui.note.textContent = '';
+        setHTML(ui.table, msg ? `<p class="fine">${esc(msg)}</p>` : '');
+        setHTML(ui.plain, ''); setHTML(ui.swz, '');
+        setText(ui.note, '');
         ui.verdicts.hidden = true;
     }
 
@@ -80,20 +81,20 @@ export function createTrace(ctx) {
                 `<td><span class="swatch k${c % 16}"></span>(${r}, ${c}) &middot; ${banksText(d, l)}</td>` +
                 `<td><span class="swatch k${c % 16}"></span>(${Math.floor(p / g.cols)}, <b>${p % g.cols}</b>) &middot; <b>${banksText(d, p)}</b></td></tr>`;
         }
-        ui.table.innerHTML = html + '</tbody></table>';
-        ui.note.textContent = `A warp in which lane r (r < ${rows}) loads ${b.bytes} B from row r of column ${c}; the other lanes idle.`;
+        setHTML(ui.table, html + '</tbody></table>');
+        setText(ui.note, `A warp in which lane r (r < ${rows}) loads ${b.bytes} B from row r of column ${c}; the other lanes idle.`);
         const show = async (el, body) => {
             try {
                 const cost = await api.conflicts(body);
                 if (my !== seq) return;
                 const v = verdict(cost);
-                el.className = `trace-verdict ${v.cls}`;
-                el.innerHTML = `<span class="verdict ${v.cls}">${esc(v.text)}</span>`;
+                if (el.className !== `trace-verdict ${v.cls}`) el.className = `trace-verdict ${v.cls}`;
+                setHTML(el, `<span class="verdict ${v.cls}">${esc(v.text)}</span>`);
                 el.dataset.wavefronts = String(cost.wavefronts);
             } catch (err) {
                 if (my !== seq) return;
                 el.className = 'trace-verdict';
-                el.innerHTML = `<span class="inline-err">${esc(err.message)}</span>`;
+                setHTML(el, `<span class="inline-err">${esc(err.message)}</span>`);
             }
         };
         await Promise.all([show(ui.plain, b.plain), show(ui.swz, b.swz)]);
