@@ -5,7 +5,7 @@
 
 import * as api from './api.js';
 import { fromSearch, toSearch, apiQuery, sameParams } from './state.js';
-import { gridView, bankView, gridLayout, bankLayout } from './views.js';
+import { gridView, bankView } from './views.js';
 import * as inspector from './inspector.js';
 import { createAccess } from './access.js';
 import { createScorecard } from './scorecard.js';
@@ -18,8 +18,6 @@ import { ELEMENT_TYPES, cellLabel, cellTitle, elementSwizzle } from './elements.
 import { fixFor } from './hints.js';
 import { addExport } from './export.js';
 import { ViewCache } from './viewcache.js';
-import { createPrefetch } from './prefetch.js';
-import { setHTML, setText, setClass, setHidden } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
@@ -49,11 +47,9 @@ const viewCache = new ViewCache();
 // of the drawn layout (null while the parameters are invalid).
 const ctx = {
     state: () => state,
-    // push: true a new history entry, false replace the URL, 'none' leave it
-    // for later; defer: write it at flush(), after the next frame.
-    set(partial, push, defer = false) {
+    set(partial, push) {
         state = { ...state, ...partial };
-        if (push !== 'none') writeURL(push === true, defer);
+        if (push !== 'none') writeURL(push === true);
     },
     query: () => (data && loaded ? apiQuery(loaded) : null),
     onResult(r) {
@@ -64,94 +60,18 @@ const ctx = {
     onTrace() { applyTrace(); },
     changed() { widthCache.clear(); if (data) { renderViews(data); showSelection(); access.redraw(); } },
     width: (id) => availWidth(id),
-    // A panel finished drawing: ask ahead for the next likely change.
-    settled() { if (data && loaded && sameParams(state, loaded)) prefetcher.schedule(state, data); },
-    inView: (id) => inView(id),
-    later: (key, fn) => later(key, fn),
-    afterPaint: () => afterPaint(),
-    flush: () => flush(),
 };
 const access = createAccess(ctx);
 const scorecard = createScorecard(ctx);
 const measure = createMeasure();
 const trace = createTrace(ctx);
 const display = createDisplay(ctx);
-const prefetcher = createPrefetch({
-    presets: () => presets,
-    near: [() => access.prefetchNear()],
-    panels: [(q, st) => access.prefetch(q, st), (q, st) => scorecard.prefetch(q, st), (q, st, d) => trace.prefetch(d, st)],
-});
-
-// ---------- on screen first ----------
-// A change draws what is on screen at once; the sections scrolled out of
-// sight are drawn right after the next frame (later), and the URL is written
-// then too: work nobody sees yet stays off the path to the screen. Sections
-// in sight come from an IntersectionObserver; until it has reported (the
-// first load) every section counts as in sight.
-const sections = new Set();
-let sectionsKnown = false;
-function watchSections() {
-    const io = new IntersectionObserver((entries) => {
-        sectionsKnown = true;
-        for (const e of entries) { if (e.isIntersecting) sections.add(e.target); else sections.delete(e.target); }
-    });
-    for (const sec of document.querySelectorAll('main > section')) io.observe(sec);
-}
-function inView(id) {
-    const sec = $(id) && $(id).closest('section');
-    return !sectionsKnown || !sec || sections.has(sec);
-}
-
-// Right after the next frame is painted (a timer stands in where no frame
-// comes, as in a hidden tab).
-function afterPaint() {
-    return new Promise((resolve) => {
-        let done = false;
-        const go = () => { if (!done) { done = true; resolve(); } };
-        requestAnimationFrame(() => setTimeout(go, 0));
-        setTimeout(go, 100);
-    });
-}
-
-const pending = new Map();   // key -> drawing held for after the frame (the latest per key)
-let armed = false;
-function later(key, fn) {
-    pending.set(key, fn);
-    arm();
-}
-function arm() {
-    if (armed) return;
-    armed = true;
-    afterPaint().then(() => { armed = false; flush(); });
-}
-// Write the URL and run the held drawing; resolves when it is drawn.
-function flush() {
-    flushURL();
-    const fns = [...pending.values()];
-    pending.clear();
-    return Promise.all(fns.map((f) => f()));
-}
-
-
-// Where the page's requests were answered from (api.js), for the render bench.
-function stampSources() { document.body.dataset.api = JSON.stringify(api.sources()); }
 
 // ---------- URL ----------
-// The URL follows the state; a deferred write waits for flush() (after the
-// next frame), and writes waiting together make one history entry.
-let urlWrite = null;   // 'push' | 'replace' | null
-function writeURL(push, defer = false) {
-    urlWrite = push || urlWrite === 'push' ? 'push' : 'replace';
-    if (defer) arm();
-    else flushURL();
-}
-function flushURL() {
-    const w = urlWrite;
-    urlWrite = null;
-    if (!w) return;
+function writeURL(push) {
     const url = location.pathname + toSearch(state) + location.hash;
     if (url === location.pathname + location.search + location.hash) return;
-    if (w === 'push') history.pushState(null, '', url);
+    if (push) history.pushState(null, '', url);
     else history.replaceState(null, '', url);
 }
 
@@ -209,7 +129,7 @@ function onControlChange(ev) {
     changeT0 = performance.now();
     performance.mark('swz-change');
     state = next;
-    writeURL(true, true);
+    writeURL(true);
     syncControls();
     load();
 }
@@ -251,7 +171,7 @@ function stat(label, value, sub, id) {
 function renderStats(d) {
     const u = d.unit, g = d.grid, T = d.tile.size;
     const unitSub = u.per_bank > 1 ? `1/${u.per_bank} bank` : `${u.banks_spanned} bank${u.banks_spanned > 1 ? 's' : ''}`;
-    setHTML(ui.stats, [
+    ui.stats.innerHTML = [
         stat('Unit', `${u.bytes} B`, unitSub, 'stat-unit'),
         stat('Tile', `${T}&times;${T}`, `${d.tile.bytes} B`, 'stat-tile'),
         stat('Grid', `${g.rows}&times;${g.cols}`, `${g.bytes} B`, 'stat-grid'),
@@ -260,8 +180,8 @@ function renderStats(d) {
         stat('Bank row', `${d.bank_row_bytes} B`, `${d.params.banks}&times;${d.params.bank_bytes} B`, 'stat-bankrow'),
         stat('Bank rows', `${d.banks_view.rows}`, '', 'stat-bankrows'),
         stat('Masks', `0x${d.masks.yyy.toString(16)}`, `0x${d.masks.zzz.toString(16)}`, 'stat-masks'),
-    ].join(''));
-    setText(ui.bankRow, `${d.bank_row_bytes} B`);
+    ].join('');
+    ui.bankRow.textContent = `${d.bank_row_bytes} B`;
 }
 
 function renderBitstrip(d) {
@@ -281,14 +201,14 @@ function renderBitstrip(d) {
     const yr = mk.yyy_hi > mk.yyy_lo ? `bits [${mk.yyy_lo}, ${mk.yyy_hi})` : 'none';
     const zr = mk.zzz_hi > mk.zzz_lo ? `bits [${mk.zzz_lo}, ${mk.zzz_hi})` : 'none';
     html += `<div class="legend"><span class="yyy">YYY ${yr}: row in tile</span><span class="zzz">ZZZ ${zr}: column in tile, XORed with YYY</span><span class="unit">bits [0, ${m}): byte in unit, never moved</span></div>`;
-    setHTML(ui.bitstrip, html);
+    ui.bitstrip.innerHTML = html;
 }
 
 function renderFormula(d) {
     const mk = d.masks, s = d.params.s, T = d.tile.size;
     const shift = s >= 0 ? `>> ${s}` : `<< ${-s}`;
     const c = (t) => `<span class="c">${esc(t)}</span>`;
-    setHTML(ui.formula, [
+    ui.formula.innerHTML = [
         c(`// ${d.name} on a byte offset (CuTe swizzle.hpp)`),
         `<span class="y">yyy_msk</span> = 0x${mk.yyy.toString(16)}   ${c(`// bits [${mk.yyy_lo}, ${mk.yyy_hi})`)}`,
         `<span class="z">zzz_msk</span> = 0x${mk.zzz.toString(16)}   ${c(`// bits [${mk.zzz_lo}, ${mk.zzz_hi})`)}`,
@@ -298,17 +218,15 @@ function renderFormula(d) {
         `col_in_tile   = col mod ${T}`,
         `row_mod       = row mod ${T}`,
         `physical slot = col_in_tile XOR row_mod   ${c('// inside its tile; the tile does not move')}`,
-    ].join('\n'));
+    ].join('\n');
 }
 
 function renderElem(d) {
     const es = elementSwizzle(state.elem, d.params.b, d.params.m, d.params.s);
-    setText(ui.elemSwizzle, es ? (es.ok ? `${es.text} ${es.note}; cells show the first element index of each unit.` : es.text)
-        : 'Cells show logical column numbers.');
-    setClass(ui.elemSwizzle, 'warn', !!es && !es.ok);
-    // The code panel and the formula share a section, usually out of sight.
-    const code = () => { if (d === data) { renderFormula(d); renderCode(ui.code, d, state.elem); } };
-    if (inView('code')) code(); else later('code', code);
+    ui.elemSwizzle.textContent = es ? (es.ok ? `${es.text} ${es.note}; cells show the first element index of each unit.` : es.text)
+        : 'Cells show logical column numbers.';
+    ui.elemSwizzle.classList.toggle('warn', !!es && !es.ok);
+    renderCode(ui.code, d, state.elem);
 }
 
 // Container widths, read together and kept until the window, presenter mode or
@@ -351,12 +269,8 @@ function renderViews(d) {
     // Each map is drawn anew only when what it shows changed (viewcache.js).
     const fn = { label, elemTitle };
     const labelKey = `${state.elem}/${d.unit.bytes}`;
-    // A map of the same shape is updated in place (which unit each cell
-    // holds, the tile lines, hover titles), not drawn anew.
-    const grid = (id, inp) => viewCache.get(id, { ...inp, labelKey }, () => gridView($(id), { ...inp, ...fn, hint: scrollHint(id) }),
-        ['logOf', 'tile', 'bankOf'], (v) => v.retarget(gridLayout({ ...inp, ...fn })));
-    const bank = (id, inp) => viewCache.get(id, { ...inp, labelKey }, () => bankView($(id), { ...inp, ...fn, hint: scrollHint(id) }),
-        ['logOf'], (v) => v.retarget(bankLayout({ ...inp, ...fn })));
+    const grid = (id, inp) => viewCache.get(id, { ...inp, labelKey }, () => gridView($(id), { ...inp, ...fn, hint: scrollHint(id) }));
+    const bank = (id, inp) => viewCache.get(id, { ...inp, labelKey }, () => bankView($(id), { ...inp, ...fn, hint: scrollHint(id) }));
     views.tilePlain = grid('tile-plain', { rows: T, cols: T, logOf: null, tile: T, availW: Math.min(availWidth('tile-plain'), 420 * big), maxCell: 44 * big, kind: 'tile' });
     views.tileSwz = grid('tile-swz', { rows: T, cols: T, logOf: d.tile.log_of, tile: T, availW: Math.min(availWidth('tile-swz'), 420 * big), maxCell: 44 * big, kind: 'tile' });
     views.gridPlain = grid('grid-plain', { rows: g.rows, cols: g.cols, logOf: null, tile: T, availW: availWidth('grid-plain'), maxCell: 40 * big, bankOf: g.bank_of, kind: 'grid' });
@@ -371,14 +285,14 @@ function renderViews(d) {
     for (const [k, v] of Object.entries(views)) v.name = k;
 
     const gt = views.gridSwz.truncated;
-    setHidden(ui.gridNote, !gt);
-    if (gt) setText(ui.gridNote, `Showing the first ${gt} of ${g.rows} rows.`);
+    ui.gridNote.hidden = !gt;
+    if (gt) ui.gridNote.textContent = `Showing the first ${gt} of ${g.rows} rows.`;
     const bt = views.banksSwz.truncated;
-    setHidden(ui.banksNote, !bt && d.unit.per_bank <= 1);
+    ui.banksNote.hidden = !bt && d.unit.per_bank <= 1;
     const notes = [];
     if (d.unit.per_bank > 1) notes.push(`A ${d.unit.bytes} B unit is 1/${d.unit.per_bank} of a ${p.bank_bytes} B bank word: ${d.unit.per_bank} units share each bank, drawn side by side inside it.`);
     if (bt) notes.push(`Showing the first ${bt} of ${bv.rows} bank rows.`);
-    setText(ui.banksNote, notes.join(' '));
+    ui.banksNote.textContent = notes.join(' ');
     applyMarks();
 }
 
@@ -388,16 +302,16 @@ function applyMarks() {
     if (!views.gridSwz) return;
     if (!r || !d) {
         for (const k of ['gridPlain', 'gridSwz', 'banksPlain', 'banksSwz']) views[k].mark(null);
-        setHidden(ui.marksNote, true);
+        ui.marksNote.hidden = true;
         return;
     }
     const mk = accessMarks(r, d);
     views.gridSwz.mark(mk.swz); views.banksSwz.mark(mk.swz);
     views.gridPlain.mark(mk.plain); views.banksPlain.mark(mk.plain);
     const ph = mk.phases.map((k) => `<span class="swatch ph${k % 8}"></span>${k}`).join(' ');
-    setHTML(ui.marksNote, `Outlined in the grid and bank maps: ${mk.units} unit${mk.units === 1 ? '' : 's'} touched by ${mk.lanes} active lane${mk.lanes === 1 ? '' : 's'}, by phase ${ph}` +
-        (mk.outside ? `. <b>${mk.outside} lane${mk.outside === 1 ? '' : 's'} fall outside the drawn grid.</b>` : '.'));
-    setHidden(ui.marksNote, false);
+    ui.marksNote.innerHTML = `Outlined in the grid and bank maps: ${mk.units} unit${mk.units === 1 ? '' : 's'} touched by ${mk.lanes} active lane${mk.lanes === 1 ? '' : 's'}, by phase ${ph}` +
+        (mk.outside ? `. <b>${mk.outside} lane${mk.outside === 1 ? '' : 's'} fall outside the drawn grid.</b>` : '.');
+    ui.marksNote.hidden = false;
 }
 
 // Figures without a map hide their export buttons.
@@ -413,46 +327,37 @@ function clearViews() {
     viewCache.clear();
     views = {};
     for (const id of Object.values(viewIds)) $(id).innerHTML = '';
-    setHTML(ui.stats, '');
-    setHTML(ui.bitstrip, '');
-    setHTML(ui.formula, '');
+    ui.stats.innerHTML = '';
+    ui.bitstrip.innerHTML = '';
+    ui.formula.innerHTML = '';
     ui.bankRow.textContent = '\u2014';
     ui.gridNote.hidden = true;
     ui.banksNote.hidden = true;
-    setHTML(ui.code, '');
+    ui.code.innerHTML = '';
 }
 
 function renderAll(d) {
     const t0 = performance.now();
-    setText(ui.readout, d.name);
-    setClass(ui.readout, 'error', false);
-    if (ui.rows.placeholder !== String(d.params.rows)) ui.rows.placeholder = String(d.params.rows);
+    ui.readout.textContent = d.name;
+    ui.readout.classList.remove('error');
+    ui.rows.placeholder = String(d.params.rows);
     renderStats(d);
     renderBitstrip(d);
+    renderFormula(d);
     renderElem(d);
     renderViews(d);
     document.body.dataset.renderMs = String(Math.round(performance.now() - t0));
 }
 
-// The panels that follow the layout: the access view, the scorecard, the
-// trace. Each draws now when in sight, else right after the next frame; the
-// access view always answers now (its outlines are on the maps).
+// The panels that follow the layout: the access view, the scorecard, the trace.
 // pre: their requests, started with the layout's (see load).
 function refreshPanels(d, pre = {}) {
-    const my = loadSeq, run = [access.refresh(pre.access)];
-    const panel = (id, key, fn) => {
-        if (!d || inView(id)) run.push(fn());
-        else later(key, () => (my === loadSeq ? fn() : null));
-    };
-    panel('scorecard', 'score', () => scorecard.refresh(pre.score));
-    panel('trace', 'trace', () => trace.refresh(d));
-    return Promise.all(run);
+    return Promise.all([access.refresh(pre.access), scorecard.refresh(pre.score), trace.refresh(d)]);
 }
 
 // ---------- loading ----------
 async function load() {
     const my = ++loadSeq;
-    prefetcher.cancel();
     const want = { ...state };
     document.body.classList.add('busy');
     // The access view and scorecard need only the query: ask them alongside.
@@ -466,8 +371,8 @@ async function load() {
         hideBanner();
         renderAll(d);
         showSelection();
-        await refreshPanels(d, pre);
         performance.mark('swz-drawn');
+        await refreshPanels(d, pre);
     } catch (err) {
         if (my !== loadSeq) return;
         data = null; loaded = want;
@@ -485,18 +390,9 @@ async function load() {
                 performance.measure('swz-cycle', 'swz-change');
                 changeT0 = 0;
             }
-            stampSources();
-            document.body.dataset.shown = String(my);   // what is on screen is drawn
+            document.body.dataset.ready = String(my);   // tests wait on this: maps and panels are drawn
         }
     }
-    // One frame later: the sections out of sight and the URL.
-    if (my !== loadSeq) return;
-    await afterPaint();
-    if (my !== loadSeq) return;
-    await flush();
-    if (my !== loadSeq) return;
-    document.body.dataset.ready = String(my);   // tests wait on this: maps, panels and URL are done
-    ctx.settled();
 }
 
 // ---------- selection ----------
@@ -670,12 +566,10 @@ async function start() {
         el.addEventListener('click', onMapClick);
         el.addEventListener('mouseover', (e) => { const v = viewOf(el); if (v) v.hover(e.target); });
     }
-    watchSections();
     watchScroll($('grid-plain'), $('grid-swz'));
     watchScroll($('banks-plain'), $('banks-swz'));
     document.addEventListener('keydown', onKey);
     window.addEventListener('popstate', () => {
-        urlWrite = null;   // the URL is the state now
         const before = state;
         state = fromSearch(location.search);
         access.stop();

@@ -4,7 +4,6 @@
 
 import * as api from './api.js';
 import { verdict } from './verdict.js';
-import { setHTML } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
@@ -46,25 +45,20 @@ export function createScorecard(ctx) {
         return slots.map((s) => { const p = api.access(q, st[s.key], 0); p.catch(() => {}); return p; });
     }
 
-    // Ask ahead what refresh() would need on layout query q with state st.
-    function prefetch(q, st) {
-        for (const s of slots) api.prefetch.access(q, st[s.key], 0).catch(() => {});
-    }
-
     async function refresh(pending = null) {
         const my = ++seq;
         const st = ctx.state(), q = ctx.query();
         await Promise.all(slots.map(async (s, i) => {
             s.out.classList.remove('bad', 'ok');
-            if (!q) { setHTML(s.out, '<div class="fine">Fix the parameters first.</div>'); return; }
+            if (!q) { s.out.innerHTML = '<div class="fine">Fix the parameters first.</div>'; return; }
             try {
                 const a = await ((pending && pending[i]) || api.access(q, st[s.key], 0));
                 if (my !== seq) return;
-                setHTML(s.out, card(a));
+                s.out.innerHTML = card(a);
                 s.out.dataset.wavefronts = String(a.cost.wavefronts);
             } catch (err) {
                 if (my !== seq) return;
-                setHTML(s.out, `<div class="inline-err">${esc(err.message)}</div>`);
+                s.out.innerHTML = `<div class="inline-err">${esc(err.message)}</div>`;
                 s.out.dataset.wavefronts = '';
             }
         }));
@@ -72,5 +66,5 @@ export function createScorecard(ctx) {
     }
 
     for (const s of slots) s.sel.addEventListener('change', () => { ctx.set({ [s.key]: s.sel.value }, true); refresh(); });
-    return { setPatterns, sync, refresh, request, prefetch };
+    return { setPatterns, sync, refresh, request };
 }

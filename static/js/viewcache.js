@@ -1,10 +1,7 @@
 // viewcache.js - keeps a drawn map when a new answer would draw it the same:
 // the inputs (sizes, flags, and the API's arrays by content) are compared with
 // the ones it was drawn from. Rebuilding thousands of SVG nodes costs the
-// browser more than the comparison. When only inputs that leave the map's
-// shape alone differ (which unit a cell holds, its label, the tile lines), the
-// kept map is updated in place instead of drawn anew. It must not look inside
-// the arrays' meaning.
+// browser more than the comparison. It must not look inside the arrays' meaning.
 
 function same(a, b) {
     if (a === b) return true;
@@ -21,19 +18,11 @@ export class ViewCache {
 
     // The view for element `id`: the kept one when `inputs` (a flat object of
     // numbers, strings, booleans, arrays and null) match what it was drawn
-    // from and it is still in the page; the kept one passed to update(view)
-    // when only keys listed in `patch` differ; else make() drawn anew.
-    get(id, inputs, make, patch = [], update = null) {
+    // from and it is still in the page, else make() drawn anew.
+    get(id, inputs, make) {
         const k = this.kept.get(id);
-        if (k && k.view.svg.isConnected && Object.keys(inputs).length === Object.keys(k.inputs).length) {
-            const differ = Object.keys(inputs).filter((key) => !same(inputs[key], k.inputs[key]));
-            if (!differ.length) return k.view;
-            if (update && differ.every((key) => patch.includes(key))) {
-                update(k.view);
-                this.kept.set(id, { inputs, view: k.view });
-                return k.view;
-            }
-        }
+        if (k && k.view.svg.isConnected && Object.keys(inputs).length === Object.keys(k.inputs).length &&
+            Object.keys(inputs).every((key) => same(inputs[key], k.inputs[key]))) return k.view;
         const view = make();
         this.kept.set(id, { inputs, view });
         return view;
