@@ -9,6 +9,7 @@ import { bankChart, hitsChart } from './bankchart.js';
 import { verdictHTML, phaseTableHTML, ncuHTML } from './verdict.js';
 import { parseOffsets, formatOffsets } from './offsets.js';
 import { fixFor } from './hints.js';
+import { setHTML, setText, setHidden } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
@@ -22,6 +23,11 @@ const MATRIX_OPS = ['ldmatrix', 'stmatrix'];
  *   query()            the /api/swizzle query of the drawn layout, or null when invalid
  *   onResult(r)        r = {cost, offsets, instr, label} or null: marks, measurement
  *   width(id)          the (cached) width of a container, without forcing a layout
+ *   settled()          the view finished drawing (the page may ask ahead)
+ *   inView(id)         whether the section holding element id is on screen
+ *   later(key, fn)     run fn right after the next frame (the latest fn per key)
+ *   afterPaint()       a promise resolved right after the next frame
+ *   flush()            run what later() holds, and write the URL; a promise
  * } */
 export function createAccess(ctx) {
     const ui = {
@@ -41,26 +47,15 @@ export function createAccess(ctx) {
     let steps = 1;
     let last = null;          // last good result
     let playing = false, playTimer = 0;
-    let readyCount = 0;
+    let readyCount = 0, shownCount = 0;
     let stepT0 = 0;           // performance.now() of the step change being rendered
-    // Answers for (layout, pattern, step), the neighbours of the shown step
-    // asked ahead so that next / prev / play draw without waiting on the network.
-    const stepCache = new Map();
-    const STEP_CACHE_MAX = 96;
-    function askStep(q, pat, step) {
-        const key = JSON.stringify([q, pat, step]);
-        let p = stepCache.get(key);
-        if (!p) {
-            p = api.access(q, pat, step);
-            p.catch(() => stepCache.delete(key));
-            stepCache.set(key, p);
-            if (stepCache.size > STEP_CACHE_MAX) stepCache.delete(stepCache.keys().next().value);
-        }
-        return p;
-    }
+    // The neighbours of the shown step are asked ahead (api.js keeps the
+    // answers) so that next / prev / play draw without waiting on the network.
+    const askStep = (q, pat, step) => api.access(q, pat, step);
     function askNeighbours(q, pat, step) {
-        for (const s of [step + 1, step - 1]) if (s >= 0 && s < steps) askStep(q, pat, s).catch(() => {});
+        for (const s of [step + 1, step - 1]) if (s >= 0 && s < steps) api.prefetch.access(q, pat, s).catch(() => {});
     }
+    let near = null;   // {q, pat, step} of the step on screen, for prefetchNear()
 
     // ---------- controls ----------
     function setPatterns(list) {
@@ -99,7 +94,7 @@ export function createAccess(ctx) {
     }
 
     function setStepLabel(step) {
-        ui.stepLabel.textContent = `step ${step} of ${steps} (0..${steps - 1})`;
+        setText(ui.stepLabel, `step ${step} of ${steps} (0..${steps - 1})`);
     }
 
     // ---------- requests ----------
@@ -135,6 +130,12 @@ export function createAccess(ctx) {
         return p;
     }
 
+    // Ask ahead what refresh() would need on layout query q with state st.
+    function prefetch(q, st) {
+        if (st.acc === 'custom') { if (st.offs.trim()) api.prefetch.conflicts(instrFromState(st)).catch(() => {}); }
+        else if (patterns.length) api.prefetch.access(q, st.pat, st.step).catch(() => {});
+    }
+
     async function refresh(pending = null) {
         const my = ++seq;
         const st = ctx.state();
@@ -157,9 +158,9 @@ export function createAccess(ctx) {
                 const a = await (pending || askStep(q, st.pat, st.step));
                 if (my !== seq) return;
                 steps = a.steps;
-                askNeighbours(q, st.pat, a.step);
-                ui.step.max = String(Math.max(0, a.steps - 1));
-                ui.step.value = String(a.step);
+                near = { q, pat: st.pat, step: a.step };
+                if (ui.step.max !== String(Math.max(0, a.steps - 1))) ui.step.max = String(Math.max(0, a.steps - 1));
+                if (ui.step.value !== String(a.step)) ui.step.value = String(a.step);
                 setStepLabel(a.step);
                 r = { cost: a.cost, offsets: a.offsets, instr: instrFromCost(a.cost, a.offsets), label: `${a.pattern}, step ${a.step}`, access: a };
             }
@@ -176,11 +177,25 @@ export function createAccess(ctx) {
             }
         } finally {
             if (my === seq) {
+                // Shown: what is on screen is drawn. Ready, one frame later:
+                // the rest too (the view scrolled out of sight, the URL).
                 if (stepT0) { document.body.dataset.accessMs = (performance.now() - stepT0).toFixed(2); stepT0 = 0; }
-                document.body.dataset.accessReady = String(++readyCount);
-                if (playing) playTimer = setTimeout(advance, PLAY_MS);
+                document.body.dataset.api = JSON.stringify(api.sources());
+                document.body.dataset.accessShown = String(++shownCount);
+                ctx.afterPaint().then(() => (my === seq ? ctx.flush() : null)).then(() => {
+                    if (my !== seq) return;
+                    document.body.dataset.accessReady = String(++readyCount);
+                    prefetchNear();
+                    ctx.settled();
+                    if (playing) playTimer = setTimeout(advance, PLAY_MS);
+                });
             }
         }
+    }
+
+    // Ask ahead for the steps next to the one on screen (next / prev / play).
+    function prefetchNear() {
+        if (near && ctx.state().acc !== 'custom') askNeighbours(near.q, near.pat, near.step);
     }
 
     // ---------- rendering ----------
@@ -189,33 +204,46 @@ export function createAccess(ctx) {
             e.classList.remove('invalid');
             e.removeAttribute('aria-invalid');
         }
-        ui.offsetsErr.hidden = true;
-        ui.offsetsErr.textContent = '';
+        setHidden(ui.offsetsErr, true);
+        setHTML(ui.offsetsErr, '');
     }
 
+    // The result r (or the problem) on screen: the marks and the measurement
+    // at once; this view's own drawing now when it is in sight, else right
+    // after the next frame (ctx.later).
     function show(r, problem) {
-        clearFieldMarks();
         last = r;
-        ui.error.hidden = true;
-        ui.error.innerHTML = '';
-        if (!r) {
-            ui.result.hidden = true;
-            if (playing) stop();
-            if (problem && problem.err) showError(problem.err);
-            else if (problem && problem.hint) { ui.error.hidden = false; ui.error.className = 'inline-hint'; ui.error.textContent = problem.hint; }
-            ctx.onResult(null);
+        if (r && !ctx.inView('access')) {
+            ctx.onResult(r);
+            ctx.later('access', () => draw(r, problem, false));
             return;
         }
-        ui.result.hidden = false;
+        draw(r, problem, true);
+    }
+
+    function draw(r, problem, result) {
+        if (r !== last) return;   // a newer result came first
+        clearFieldMarks();
+        setHidden(ui.error, true);
+        setHTML(ui.error, '');
+        if (!r) {
+            setHidden(ui.result, true);
+            if (playing) stop();
+            if (problem && problem.err) showError(problem.err);
+            else if (problem && problem.hint) { setHidden(ui.error, false); ui.error.className = 'inline-hint'; setHTML(ui.error, esc(problem.hint)); }
+            if (result) ctx.onResult(null);
+            return;
+        }
+        setHidden(ui.result, false);
         const c = r.cost;
-        ui.summary.innerHTML = `<p class="acc-what" id="acc-what">${esc(c.op)}${c.op.endsWith('matrix') ? `.x${c.matrices}${c.trans ? '.trans' : ''}` : `, ${c.bytes} B per lane`} &middot; ${esc(r.label)}</p>` + verdictHTML(c, 'acc');
+        setHTML(ui.summary, `<p class="acc-what" id="acc-what">${esc(c.op)}${c.op.endsWith('matrix') ? `.x${c.matrices}${c.trans ? '.trans' : ''}` : `, ${c.bytes} B per lane`} &middot; ${esc(r.label)}</p>` + verdictHTML(c, 'acc'));
         const w = Math.max(320, ctx.width('acc-result') || 900);
         const big = ctx.state().present;
         bankChart(ui.banks, c, w, big);
         hitsChart(ui.hits, c, w, big);
-        ui.phases.innerHTML = phaseTableHTML(c, 'acc-phases');
-        ui.ncu.innerHTML = ncuHTML(c, 'acc-ncu');
-        ctx.onResult(r);
+        setHTML(ui.phases, phaseTableHTML(c, 'acc-phases'));
+        setHTML(ui.ncu, ncuHTML(c, 'acc-ncu'));
+        if (result) ctx.onResult(r);
     }
 
     function showError(err) {
@@ -230,13 +258,13 @@ export function createAccess(ctx) {
         if (custom && fieldCtl) {
             fieldCtl.classList.add('invalid');
             fieldCtl.setAttribute('aria-invalid', 'true');
-            ui.offsetsErr.innerHTML = html;
-            ui.offsetsErr.hidden = false;
+            setHTML(ui.offsetsErr, html);
+            setHidden(ui.offsetsErr, false);
             return;
         }
         ui.error.className = 'inline-err';
-        ui.error.innerHTML = html;
-        ui.error.hidden = false;
+        setHTML(ui.error, html);
+        setHidden(ui.error, false);
     }
 
     // ---------- play ----------
@@ -271,7 +299,7 @@ export function createAccess(ctx) {
         const s = Math.max(0, Math.min(steps - 1, step));
         if (s === ctx.state().step) return;
         stepT0 = performance.now();
-        ctx.set({ step: s }, push);
+        ctx.set({ step: s }, push, true);
         setStepLabel(s);
         ui.step.value = String(s);
         refresh();
@@ -327,7 +355,7 @@ export function createAccess(ctx) {
     });
 
     return {
-        setPatterns, sync, refresh, request, stop,
+        setPatterns, sync, refresh, request, prefetch, prefetchNear, stop,
         current: () => last,
         isPlaying: () => playing,
         redraw() { if (last) show(last, null); },

@@ -1,6 +1,13 @@
 // api.js - the page's only door to the server: every fetch lives here.
 // Returns the parsed JSON body, or throws ApiError carrying the contract's
 // {code, field, message}. It must not interpret the model's numbers.
+//
+// Answers are kept in memory: the model has no state, so the answer to a
+// request (a GET's URL, or /api/conflicts' body) never changes while the page
+// is open. prefetch.* asks ahead, in the page's idle time, for what the next
+// control change will need; the change then draws from memory instead of
+// waiting on a round trip. 4xx answers are kept too (the same request is
+// refused the same way); unreachable, 5xx and /api/measure never are.
 
 export class ApiError extends Error {
     constructor(status, code, field, message) {
@@ -19,9 +26,10 @@ async function request(path, init) {
     } catch (e) {
         throw new ApiError(0, 'unreachable', null, 'cannot reach the swizzlescope server (' + e.message + ')');
     }
-    let body = null;
+    let text = '', body = null;
     try {
-        body = await res.json();
+        text = await res.text();
+        body = JSON.parse(text);
     } catch {
         throw new ApiError(res.status, 'bad_response', null,
             `the server answered ${res.status} ${res.statusText} without a JSON body`);
@@ -31,20 +39,71 @@ async function request(path, init) {
         throw new ApiError(res.status, e.code || 'http_' + res.status, e.field ?? null,
             e.message || res.statusText || 'request failed');
     }
-    return body;
+    return { body, size: text.length };
 }
 
-function getJSON(path, params) {
-    const qs = params ? '?' + new URLSearchParams(params).toString() : '';
-    return request(path + qs, { headers: { Accept: 'application/json' } });
+// ---------- the memory ----------
+const MAX_ENTRIES = 600;
+const MAX_BYTES = 48 << 20;        // of JSON text; the oldest answers go first
+const memo = new Map();            // key -> {p, by: 'page' | 'prefetch', settled, size}
+let bytes = 0;
+// Where the page's own requests (not the prefetches) were answered from:
+// network (asked now), prefetch (an answer asked ahead, already here),
+// prefetchWait (asked ahead, still on the wire), memory (asked before by the page).
+const tally = { network: 0, prefetch: 0, prefetchWait: 0, memory: 0 };
+
+const keep = (err) => err instanceof ApiError && err.status >= 400 && err.status < 500 && ![408, 409, 429].includes(err.status);
+
+function trim() {
+    for (const [k, e] of memo) {
+        if (memo.size <= MAX_ENTRIES && bytes <= MAX_BYTES) break;
+        if (!e.settled) continue;
+        memo.delete(k);
+        bytes -= e.size;
+    }
 }
 
-function postJSON(path, body) {
-    return request(path, {
-        method: 'POST',
-        headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
+function remembered(key, load, prefetch) {
+    let e = memo.get(key);
+    if (e) {
+        memo.delete(key);          // most recently used last
+        memo.set(key, e);
+        if (!prefetch) {
+            if (e.by === 'prefetch') { tally[e.settled ? 'prefetch' : 'prefetchWait']++; e.by = 'page'; }
+            else tally.memory++;
+        }
+        return e.p;
+    }
+    if (!prefetch) tally.network++;
+    e = { p: null, by: prefetch ? 'prefetch' : 'page', settled: false, size: 0 };
+    e.p = load(prefetch).then(({ body, size }) => {
+        e.settled = true;
+        if (memo.get(key) === e) { e.size = size; bytes += size; trim(); }
+        return body;
+    }, (err) => {
+        e.settled = true;
+        if (memo.get(key) === e && !keep(err)) memo.delete(key);
+        throw err;
     });
+    memo.set(key, e);
+    trim();
+    return e.p;
+}
+
+// A prefetch says so in a header, so that a log (or a test) can tell the
+// page's own requests from the ones asked ahead.
+const headers = (prefetch, extra = {}) => ({ Accept: 'application/json', ...(prefetch ? { 'X-Swz-Prefetch': '1' } : {}), ...extra });
+
+function getJSON(path, params, prefetch = false) {
+    const url = path + (params ? '?' + new URLSearchParams(params).toString() : '');
+    return remembered('GET ' + url, (pf) => request(url, { headers: headers(pf) }), prefetch);
+}
+
+function postJSON(path, body, prefetch = false, memoize = true) {
+    const text = JSON.stringify(body);
+    const load = (pf) => request(path, { method: 'POST', headers: headers(pf, { 'Content-Type': 'application/json' }), body: text });
+    if (!memoize) return load(false).then((r) => r.body);
+    return remembered('POST ' + path + ' ' + text, load, prefetch);
 }
 
 // Query parameters drop undefined / null / '' so the server applies its defaults.
@@ -56,7 +115,7 @@ function clean(q) {
     return out;
 }
 
-export const health = () => getJSON('api/health');
+export const health = () => request('api/health', { headers: headers(false) }).then((r) => r.body);
 export const presets = () => getJSON('api/presets');
 export const swizzle = (q) => getJSON('api/swizzle', clean(q));
 export const inspect = (q, row, col) => getJSON('api/inspect', clean({ ...q, row, col }));
@@ -64,4 +123,16 @@ export const patterns = () => getJSON('api/patterns');
 export const access = (q, pattern, step) => getJSON('api/access', clean({ ...q, pattern, step }));
 // body: {op, bytes, matrices, trans, offsets: [32 ints or null], bank_bytes, banks}
 export const conflicts = (body) => postJSON('api/conflicts', body);
-export const measure = (body) => postJSON('api/measure', body);
+// A measurement is never remembered: it runs on the GPU each time.
+export const measure = (body) => postJSON('api/measure', body, false, false);
+
+// The same requests, asked ahead; they resolve as the page's would (callers
+// that only warm the memory should catch).
+export const prefetch = {
+    swizzle: (q) => getJSON('api/swizzle', clean(q), true),
+    access: (q, pattern, step) => getJSON('api/access', clean({ ...q, pattern, step }), true),
+    conflicts: (body) => postJSON('api/conflicts', body, true),
+};
+
+// Counts of where the page's own requests were answered from (see tally).
+export const sources = () => ({ ...tally });

@@ -5,7 +5,7 @@
 
 import * as api from './api.js';
 import { fromSearch, toSearch, apiQuery, sameParams } from './state.js';
-import { gridView, bankView } from './views.js';
+import { gridView, bankView, gridLayout, bankLayout } from './views.js';
 import * as inspector from './inspector.js';
 import { createAccess } from './access.js';
 import { createScorecard } from './scorecard.js';
@@ -18,6 +18,9 @@ import { ELEMENT_TYPES, cellLabel, cellTitle, elementSwizzle } from './elements.
 import { fixFor } from './hints.js';
 import { addExport } from './export.js';
 import { ViewCache } from './viewcache.js';
+import { createPrefetch } from './prefetch.js';
+import { createLater, afterPaint } from './later.js';
+import { setHTML, setText, setClass, setHidden } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
@@ -47,9 +50,11 @@ const viewCache = new ViewCache();
 // of the drawn layout (null while the parameters are invalid).
 const ctx = {
     state: () => state,
-    set(partial, push) {
+    // push: true a new history entry, false replace the URL, 'none' leave it
+    // for later; defer: write it at flush(), after the next frame.
+    set(partial, push, defer = false) {
         state = { ...state, ...partial };
-        if (push !== 'none') writeURL(push === true);
+        if (push !== 'none') writeURL(push === true, defer);
     },
     query: () => (data && loaded ? apiQuery(loaded) : null),
     onResult(r) {
@@ -60,18 +65,50 @@ const ctx = {
     onTrace() { applyTrace(); },
     changed() { widthCache.clear(); if (data) { renderViews(data); showSelection(); access.redraw(); } },
     width: (id) => availWidth(id),
+    // A panel finished drawing: ask ahead for the next likely change.
+    settled() { if (data && loaded && sameParams(state, loaded)) prefetcher.schedule(state, data); },
+    inView: (id) => inView(id),
+    later: (key, fn) => later(key, fn),
+    afterPaint: () => afterPaint(),
+    flush: () => flush(),
 };
 const access = createAccess(ctx);
 const scorecard = createScorecard(ctx);
 const measure = createMeasure();
 const trace = createTrace(ctx);
 const display = createDisplay(ctx);
+const prefetcher = createPrefetch({
+    presets: () => presets,
+    near: [() => access.prefetchNear()],
+    panels: [(q, st) => access.prefetch(q, st), (q, st) => scorecard.prefetch(q, st), (q, st, d) => trace.prefetch(d, st)],
+});
+
+// On screen first (later.js): a change draws the sections in sight at once,
+// the others right after the next frame, when the URL is written too.
+const sched = createLater(document.querySelectorAll('main > section'), () => flushURL());
+const inView = (id) => sched.inView($(id));
+const later = (key, fn) => sched.later(key, fn);
+const flush = () => sched.flush();
+
+// Where the page's requests were answered from (api.js), for the render bench.
+function stampSources() { document.body.dataset.api = JSON.stringify(api.sources()); }
 
 // ---------- URL ----------
-function writeURL(push) {
+// The URL follows the state; a deferred write waits for flush() (after the
+// next frame), and writes waiting together make one history entry.
+let urlWrite = null;   // 'push' | 'replace' | null
+function writeURL(push, defer = false) {
+    urlWrite = push || urlWrite === 'push' ? 'push' : 'replace';
+    if (defer) sched.arm();
+    else flushURL();
+}
+function flushURL() {
+    const w = urlWrite;
+    urlWrite = null;
+    if (!w) return;
     const url = location.pathname + toSearch(state) + location.hash;
     if (url === location.pathname + location.search + location.hash) return;
-    if (push) history.pushState(null, '', url);
+    if (w === 'push') history.pushState(null, '', url);
     else history.replaceState(null, '', url);
 }
 
@@ -82,7 +119,7 @@ function fillPow2Select(sel, max) {
 
 function setSelect(sel, value) {
     if (![...sel.options].some((o) => o.value === value)) sel.add(new Option(value, value));
-    sel.value = value;
+    setValue(sel, value);
 }
 
 function currentPresetId() {
@@ -90,14 +127,17 @@ function currentPresetId() {
     return p ? p.id : 'custom';
 }
 
+// Controls are written only where they differ: a write restyles the control.
+function setValue(el, v) { if (el.value !== v) el.value = v; }
+
 function syncControls() {
-    ui.b.value = state.b; ui.m.value = state.m; ui.s.value = state.s;
+    setValue(ui.b, state.b); setValue(ui.m, state.m); setValue(ui.s, state.s);
     setSelect(ui.bank_bytes, state.bank_bytes);
     setSelect(ui.banks, state.banks);
-    ui.rows.value = state.rows;
-    ui.match.checked = state.match;
-    ui.preset.value = currentPresetId();
-    ui.elem.value = state.elem;
+    setValue(ui.rows, state.rows);
+    if (ui.match.checked !== state.match) ui.match.checked = state.match;
+    setValue(ui.preset, currentPresetId());
+    setValue(ui.elem, state.elem);
     display.apply();
 }
 
@@ -129,7 +169,7 @@ function onControlChange(ev) {
     changeT0 = performance.now();
     performance.mark('swz-change');
     state = next;
-    writeURL(true);
+    writeURL(true, true);
     syncControls();
     load();
 }
@@ -158,6 +198,7 @@ function showBanner(err) {
 }
 
 function hideBanner() {
+    if (ui.banner.hidden) return;
     ui.banner.hidden = true;
     ui.banner.textContent = '';
     clearInvalid();
@@ -171,7 +212,7 @@ function stat(label, value, sub, id) {
 function renderStats(d) {
     const u = d.unit, g = d.grid, T = d.tile.size;
     const unitSub = u.per_bank > 1 ? `1/${u.per_bank} bank` : `${u.banks_spanned} bank${u.banks_spanned > 1 ? 's' : ''}`;
-    ui.stats.innerHTML = [
+    setHTML(ui.stats, [
         stat('Unit', `${u.bytes} B`, unitSub, 'stat-unit'),
         stat('Tile', `${T}&times;${T}`, `${d.tile.bytes} B`, 'stat-tile'),
         stat('Grid', `${g.rows}&times;${g.cols}`, `${g.bytes} B`, 'stat-grid'),
@@ -180,8 +221,8 @@ function renderStats(d) {
         stat('Bank row', `${d.bank_row_bytes} B`, `${d.params.banks}&times;${d.params.bank_bytes} B`, 'stat-bankrow'),
         stat('Bank rows', `${d.banks_view.rows}`, '', 'stat-bankrows'),
         stat('Masks', `0x${d.masks.yyy.toString(16)}`, `0x${d.masks.zzz.toString(16)}`, 'stat-masks'),
-    ].join('');
-    ui.bankRow.textContent = `${d.bank_row_bytes} B`;
+    ].join(''));
+    setText(ui.bankRow, `${d.bank_row_bytes} B`);
 }
 
 function renderBitstrip(d) {
@@ -201,14 +242,14 @@ function renderBitstrip(d) {
     const yr = mk.yyy_hi > mk.yyy_lo ? `bits [${mk.yyy_lo}, ${mk.yyy_hi})` : 'none';
     const zr = mk.zzz_hi > mk.zzz_lo ? `bits [${mk.zzz_lo}, ${mk.zzz_hi})` : 'none';
     html += `<div class="legend"><span class="yyy">YYY ${yr}: row in tile</span><span class="zzz">ZZZ ${zr}: column in tile, XORed with YYY</span><span class="unit">bits [0, ${m}): byte in unit, never moved</span></div>`;
-    ui.bitstrip.innerHTML = html;
+    setHTML(ui.bitstrip, html);
 }
 
 function renderFormula(d) {
     const mk = d.masks, s = d.params.s, T = d.tile.size;
     const shift = s >= 0 ? `>> ${s}` : `<< ${-s}`;
     const c = (t) => `<span class="c">${esc(t)}</span>`;
-    ui.formula.innerHTML = [
+    setHTML(ui.formula, [
         c(`// ${d.name} on a byte offset (CuTe swizzle.hpp)`),
         `<span class="y">yyy_msk</span> = 0x${mk.yyy.toString(16)}   ${c(`// bits [${mk.yyy_lo}, ${mk.yyy_hi})`)}`,
         `<span class="z">zzz_msk</span> = 0x${mk.zzz.toString(16)}   ${c(`// bits [${mk.zzz_lo}, ${mk.zzz_hi})`)}`,
@@ -218,15 +259,17 @@ function renderFormula(d) {
         `col_in_tile   = col mod ${T}`,
         `row_mod       = row mod ${T}`,
         `physical slot = col_in_tile XOR row_mod   ${c('// inside its tile; the tile does not move')}`,
-    ].join('\n');
+    ].join('\n'));
 }
 
 function renderElem(d) {
     const es = elementSwizzle(state.elem, d.params.b, d.params.m, d.params.s);
-    ui.elemSwizzle.textContent = es ? (es.ok ? `${es.text} ${es.note}; cells show the first element index of each unit.` : es.text)
-        : 'Cells show logical column numbers.';
-    ui.elemSwizzle.classList.toggle('warn', !!es && !es.ok);
-    renderCode(ui.code, d, state.elem);
+    setText(ui.elemSwizzle, es ? (es.ok ? `${es.text} ${es.note}; cells show the first element index of each unit.` : es.text)
+        : 'Cells show logical column numbers.');
+    setClass(ui.elemSwizzle, 'warn', !!es && !es.ok);
+    // The code panel and the formula share a section, usually out of sight.
+    const code = () => { if (d === data) { renderFormula(d); renderCode(ui.code, d, state.elem); } };
+    if (inView('code')) code(); else later('code', code);
 }
 
 // Container widths, read together and kept until the window, presenter mode or
@@ -254,7 +297,7 @@ function scrollHint(id) {
     return { top: p.top, left: p.left, h: 640, w: availWidth(id) };
 }
 
-function renderViews(d) {
+function renderViews(d, marks = true) {
     const g = d.grid, T = d.tile.size, bv = d.banks_view, p = d.params;
     const label = cellLabel(state.elem, d.unit.bytes), elemTitle = cellTitle(state.elem, d.unit.bytes);
     // Wide grids get the full width each instead of sitting side by side.
@@ -264,54 +307,83 @@ function renderViews(d) {
         widthCache.clear();
     }
     markEmpty(false);
-    views = {};
     const big = state.present ? 1.3 : 1;
     // Each map is drawn anew only when what it shows changed (viewcache.js).
     const fn = { label, elemTitle };
     const labelKey = `${state.elem}/${d.unit.bytes}`;
-    const grid = (id, inp) => viewCache.get(id, { ...inp, labelKey }, () => gridView($(id), { ...inp, ...fn, hint: scrollHint(id) }));
-    const bank = (id, inp) => viewCache.get(id, { ...inp, labelKey }, () => bankView($(id), { ...inp, ...fn, hint: scrollHint(id) }));
-    views.tilePlain = grid('tile-plain', { rows: T, cols: T, logOf: null, tile: T, availW: Math.min(availWidth('tile-plain'), 420 * big), maxCell: 44 * big, kind: 'tile' });
-    views.tileSwz = grid('tile-swz', { rows: T, cols: T, logOf: d.tile.log_of, tile: T, availW: Math.min(availWidth('tile-swz'), 420 * big), maxCell: 44 * big, kind: 'tile' });
-    views.gridPlain = grid('grid-plain', { rows: g.rows, cols: g.cols, logOf: null, tile: T, availW: availWidth('grid-plain'), maxCell: 40 * big, bankOf: g.bank_of, kind: 'grid' });
-    views.gridSwz = grid('grid-swz', { rows: g.rows, cols: g.cols, logOf: g.log_of, tile: T, availW: availWidth('grid-swz'), maxCell: 40 * big, bankOf: g.bank_of, kind: 'grid' });
-    const common = {
-        banks: p.banks, bankRows: bv.rows, unitsPerRow: bv.units_per_row, rowsPerUnit: bv.rows_per_unit,
-        perBank: d.unit.per_bank, spanned: d.unit.banks_spanned, bankOf: g.bank_of, cols: g.cols,
-        unitBytes: d.unit.bytes, bankBytes: p.bank_bytes,
+    // A map of the same shape is updated in place (which unit each cell
+    // holds, the tile lines, hover titles), not drawn anew.
+    const grid = (id, inp) => viewCache.get(id, { ...inp, labelKey }, () => gridView($(id), { ...inp, ...fn, hint: scrollHint(id) }),
+        ['logOf', 'tile', 'bankOf'], (v) => v.retarget(gridLayout({ ...inp, ...fn })));
+    const bank = (id, inp) => viewCache.get(id, { ...inp, labelKey }, () => bankView($(id), { ...inp, ...fn, hint: scrollHint(id) }),
+        ['logOf'], (v) => v.retarget(bankLayout({ ...inp, ...fn })));
+    const pairs = {
+        tile() {
+            views.tilePlain = grid('tile-plain', { rows: T, cols: T, logOf: null, tile: T, availW: Math.min(availWidth('tile-plain'), 420 * big), maxCell: 44 * big, kind: 'tile' });
+            views.tileSwz = grid('tile-swz', { rows: T, cols: T, logOf: d.tile.log_of, tile: T, availW: Math.min(availWidth('tile-swz'), 420 * big), maxCell: 44 * big, kind: 'tile' });
+        },
+        grid() {
+            views.gridPlain = grid('grid-plain', { rows: g.rows, cols: g.cols, logOf: null, tile: T, availW: availWidth('grid-plain'), maxCell: 40 * big, bankOf: g.bank_of, kind: 'grid' });
+            views.gridSwz = grid('grid-swz', { rows: g.rows, cols: g.cols, logOf: g.log_of, tile: T, availW: availWidth('grid-swz'), maxCell: 40 * big, bankOf: g.bank_of, kind: 'grid' });
+            const gt = views.gridSwz.truncated;
+            setHidden(ui.gridNote, !gt);
+            if (gt) setText(ui.gridNote, `Showing the first ${gt} of ${g.rows} rows.`);
+        },
+        banks() {
+            const common = {
+                banks: p.banks, bankRows: bv.rows, unitsPerRow: bv.units_per_row, rowsPerUnit: bv.rows_per_unit,
+                perBank: d.unit.per_bank, spanned: d.unit.banks_spanned, bankOf: g.bank_of, cols: g.cols,
+                unitBytes: d.unit.bytes, bankBytes: p.bank_bytes,
+            };
+            views.banksPlain = bank('banks-plain', { ...common, logOf: null, availW: availWidth('banks-plain'), kind: 'banks' });
+            views.banksSwz = bank('banks-swz', { ...common, logOf: g.log_of, availW: availWidth('banks-swz'), kind: 'banks' });
+            const bt = views.banksSwz.truncated;
+            setHidden(ui.banksNote, !bt && d.unit.per_bank <= 1);
+            const notes = [];
+            if (d.unit.per_bank > 1) notes.push(`A ${d.unit.bytes} B unit is 1/${d.unit.per_bank} of a ${p.bank_bytes} B bank word: ${d.unit.per_bank} units share each bank, drawn side by side inside it.`);
+            if (bt) notes.push(`Showing the first ${bt} of ${bv.rows} bank rows.`);
+            setText(ui.banksNote, notes.join(' '));
+        },
     };
-    views.banksPlain = bank('banks-plain', { ...common, logOf: null, availW: availWidth('banks-plain'), kind: 'banks' });
-    views.banksSwz = bank('banks-swz', { ...common, logOf: g.log_of, availW: availWidth('banks-swz'), kind: 'banks' });
-    for (const [k, v] of Object.entries(views)) v.name = k;
+    // The pairs on screen (or never drawn) now, the others right after the
+    // next frame, with the outlines, trace and selection put back on them.
+    for (const [name, draw] of Object.entries(pairs)) {
+        const run = () => { draw(); for (const [k, v] of Object.entries(views)) v.name = k; };
+        if (!views[name + 'Swz'] || inView(name + '-swz')) run();
+        else later('views-' + name, () => { if (d === data) { run(); overlays(); } });
+    }
+    if (marks) applyMarks();
+}
 
-    const gt = views.gridSwz.truncated;
-    ui.gridNote.hidden = !gt;
-    if (gt) ui.gridNote.textContent = `Showing the first ${gt} of ${g.rows} rows.`;
-    const bt = views.banksSwz.truncated;
-    ui.banksNote.hidden = !bt && d.unit.per_bank <= 1;
-    const notes = [];
-    if (d.unit.per_bank > 1) notes.push(`A ${d.unit.bytes} B unit is 1/${d.unit.per_bank} of a ${p.bank_bytes} B bank word: ${d.unit.per_bank} units share each bank, drawn side by side inside it.`);
-    if (bt) notes.push(`Showing the first ${bt} of ${bv.rows} bank rows.`);
-    ui.banksNote.textContent = notes.join(' ');
-    applyMarks();
+// Outlines, trace and selection, put back on maps drawn after the others.
+let tileSel = null;   // [plain, swizzled] tile slots of the selection (from /api/inspect)
+function overlays() {
+    applyMarks(true);
+    applyTrace();
+    const sel = state.sel, g = data.grid;
+    if (!sel || sel[0] >= g.rows || sel[1] >= g.cols) { eachView((v) => v.select(null)); return; }
+    const l = sel[0] * g.cols + sel[1], p = g.phys_of[l];
+    views.gridPlain.select(l); views.gridSwz.select(p); views.banksPlain.select(l); views.banksSwz.select(p);
+    views.tilePlain.select(tileSel ? tileSel[0] : null); views.tileSwz.select(tileSel ? tileSel[1] : null);
 }
 
 // ---------- access marks on the maps ----------
-function applyMarks() {
+// now: put every outline at once (no map waits for the next frame).
+function applyMarks(now = false) {
     const r = accessResult, d = data;
     if (!views.gridSwz) return;
-    if (!r || !d) {
-        for (const k of ['gridPlain', 'gridSwz', 'banksPlain', 'banksSwz']) views[k].mark(null);
-        ui.marksNote.hidden = true;
-        return;
+    const mk = r && d ? accessMarks(r, d) : null;
+    // The outlines on maps out of sight follow right after the next frame.
+    for (const [pair, a, b] of [['grid', 'gridPlain', 'gridSwz'], ['banks', 'banksPlain', 'banksSwz']]) {
+        const put = () => { views[a].mark(mk && mk.plain); views[b].mark(mk && mk.swz); };
+        if (now || inView(pair + '-swz')) { sched.drop('marks-' + pair); put(); }
+        else later('marks-' + pair, () => { if (accessResult === r && data === d) put(); });
     }
-    const mk = accessMarks(r, d);
-    views.gridSwz.mark(mk.swz); views.banksSwz.mark(mk.swz);
-    views.gridPlain.mark(mk.plain); views.banksPlain.mark(mk.plain);
+    if (!mk) { setHidden(ui.marksNote, true); return; }
     const ph = mk.phases.map((k) => `<span class="swatch ph${k % 8}"></span>${k}`).join(' ');
-    ui.marksNote.innerHTML = `Outlined in the grid and bank maps: ${mk.units} unit${mk.units === 1 ? '' : 's'} touched by ${mk.lanes} active lane${mk.lanes === 1 ? '' : 's'}, by phase ${ph}` +
-        (mk.outside ? `. <b>${mk.outside} lane${mk.outside === 1 ? '' : 's'} fall outside the drawn grid.</b>` : '.');
-    ui.marksNote.hidden = false;
+    setHTML(ui.marksNote, `Outlined in the grid and bank maps: ${mk.units} unit${mk.units === 1 ? '' : 's'} touched by ${mk.lanes} active lane${mk.lanes === 1 ? '' : 's'}, by phase ${ph}` +
+        (mk.outside ? `. <b>${mk.outside} lane${mk.outside === 1 ? '' : 's'} fall outside the drawn grid.</b>` : '.'));
+    setHidden(ui.marksNote, false);
 }
 
 // Figures without a map hide their export buttons.
@@ -327,37 +399,46 @@ function clearViews() {
     viewCache.clear();
     views = {};
     for (const id of Object.values(viewIds)) $(id).innerHTML = '';
-    ui.stats.innerHTML = '';
-    ui.bitstrip.innerHTML = '';
-    ui.formula.innerHTML = '';
+    setHTML(ui.stats, '');
+    setHTML(ui.bitstrip, '');
+    setHTML(ui.formula, '');
     ui.bankRow.textContent = '\u2014';
     ui.gridNote.hidden = true;
     ui.banksNote.hidden = true;
-    ui.code.innerHTML = '';
+    setHTML(ui.code, '');
 }
 
 function renderAll(d) {
     const t0 = performance.now();
-    ui.readout.textContent = d.name;
-    ui.readout.classList.remove('error');
-    ui.rows.placeholder = String(d.params.rows);
+    setText(ui.readout, d.name);
+    setClass(ui.readout, 'error', false);
+    if (ui.rows.placeholder !== String(d.params.rows)) ui.rows.placeholder = String(d.params.rows);
     renderStats(d);
     renderBitstrip(d);
-    renderFormula(d);
     renderElem(d);
-    renderViews(d);
+    renderViews(d, false);   // the access view's answer puts the outlines on (load)
     document.body.dataset.renderMs = String(Math.round(performance.now() - t0));
 }
 
-// The panels that follow the layout: the access view, the scorecard, the trace.
+// The panels that follow the layout: the access view, the scorecard, the
+// trace. Each draws now when in sight, else right after the next frame; the
+// access view always answers now (its outlines are on the maps).
 // pre: their requests, started with the layout's (see load).
 function refreshPanels(d, pre = {}) {
-    return Promise.all([access.refresh(pre.access), scorecard.refresh(pre.score), trace.refresh(d)]);
+    const my = loadSeq, run = [access.refresh(pre.access)];
+    const panel = (id, key, fn) => {
+        if (!d || inView(id)) run.push(fn());
+        else later(key, () => (my === loadSeq ? fn() : null));
+    };
+    panel('scorecard', 'score', () => scorecard.refresh(pre.score));
+    panel('trace', 'trace', () => trace.refresh(d));
+    return Promise.all(run);
 }
 
 // ---------- loading ----------
 async function load() {
     const my = ++loadSeq;
+    prefetcher.cancel();
     const want = { ...state };
     document.body.classList.add('busy');
     // The access view and scorecard need only the query: ask them alongside.
@@ -371,8 +452,8 @@ async function load() {
         hideBanner();
         renderAll(d);
         showSelection();
-        performance.mark('swz-drawn');
         await refreshPanels(d, pre);
+        performance.mark('swz-drawn');
     } catch (err) {
         if (my !== loadSeq) return;
         data = null; loaded = want;
@@ -390,15 +471,25 @@ async function load() {
                 performance.measure('swz-cycle', 'swz-change');
                 changeT0 = 0;
             }
-            document.body.dataset.ready = String(my);   // tests wait on this: maps and panels are drawn
+            stampSources();
+            document.body.dataset.shown = String(my);   // what is on screen is drawn
         }
     }
+    // One frame later: the sections out of sight and the URL.
+    if (my !== loadSeq) return;
+    await afterPaint();
+    if (my !== loadSeq) return;
+    await flush();
+    if (my !== loadSeq) return;
+    document.body.dataset.ready = String(my);   // tests wait on this: maps, panels and URL are done
+    ctx.settled();
 }
 
 // ---------- selection ----------
 function eachView(fn) { for (const v of Object.values(views)) fn(v); }
 
 function clearSelection() {
+    tileSel = null;
     eachView((v) => v.select(null));
     applyTrace();
 }
@@ -449,8 +540,9 @@ async function showSelection() {
         if (my !== inspectSeq || sw !== data) return;
         const T = sw.tile.size, t = ins.tile;
         const tl = t.row_in_tile * T + t.col_in_tile;   // row-major tile position (contract)
-        views.tilePlain.select(tl);
-        views.tileSwz.select(sw.tile.phys_of[tl]);
+        tileSel = [tl, sw.tile.phys_of[tl]];
+        views.tilePlain.select(tileSel[0]);
+        views.tileSwz.select(tileSel[1]);
         inspector.render(ui.inspector, ins, sw);
         document.body.dataset.inspected = `${r},${c}`;
     } catch (err) {
@@ -570,6 +662,7 @@ async function start() {
     watchScroll($('banks-plain'), $('banks-swz'));
     document.addEventListener('keydown', onKey);
     window.addEventListener('popstate', () => {
+        urlWrite = null;   // the URL is the state now
         const before = state;
         state = fromSearch(location.search);
         access.stop();

@@ -4,6 +4,8 @@
 // hitsChart: the API's bank_hits as a histogram on the same columns.
 // It lays out what /api/conflicts answered; it must not assign banks or passes.
 
+import { setHTML } from './dom.js';
+
 const SVGNS = 'http://www.w3.org/2000/svg';
 const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
 
@@ -79,7 +81,7 @@ export function bankChart(el, cost, availW, big = false) {
     });
     if (!rows.length) parts.push(`<text class="axis" x="${lw + banks * bw / 2}" y="${th + rh / 2}">no active lane</text>`);
     parts.push(`<path class="frame" d="M${lw} ${th - 4}h${banks * bw}v${H - th}h${-banks * bw}Z"/>`);
-    el.innerHTML = `<svg xmlns="${SVGNS}" class="chart bankchart" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-size="${fs}">${parts.join('')}</svg>`;
+    setHTML(el, `<svg xmlns="${SVGNS}" class="chart bankchart" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-size="${fs}">${parts.join('')}</svg>`);
     return { rows: rows.length };
 }
 
@@ -99,5 +101,5 @@ export function hitsChart(el, cost, availW, big = false) {
     }
     parts.push(`<path class="frame" d="M${lw} ${top + bh}h${banks * bw}"/>`);
     parts.push(bankHeader(banks, lw, bw, top + bh + 12, new Set()));
-    el.innerHTML = `<svg xmlns="${SVGNS}" class="chart hitschart" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-size="${big ? clamp(Math.round(bw * 0.5), 11, 16) : clamp(Math.round(bw * 0.4), 9, 12)}">${parts.join('')}</svg>`;
+    setHTML(el, `<svg xmlns="${SVGNS}" class="chart hitschart" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-size="${big ? clamp(Math.round(bw * 0.5), 11, 16) : clamp(Math.round(bw * 0.4), 9, 12)}">${parts.join('')}</svg>`);
 }

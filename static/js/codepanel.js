@@ -4,6 +4,7 @@
 // Notation only: it must not compute masks or maps (those come from /api/swizzle).
 
 import { elementSwizzle, elementType } from './elements.js';
+import { setHTML } from './dom.js';
 
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 
@@ -58,5 +59,5 @@ export function renderCode(el, d, elemId) {
     } else {
         lines.push(`<span id="code-tma">${c('// no TMA / WGMMA swizzle mode matches this map: software addressing only')}</span>`);
     }
-    el.innerHTML = lines.join('\n');
+    setHTML(el, lines.join('\n'));
 }

@@ -17,10 +17,10 @@ export function createDisplay(ctx) {
         set('theme', st.theme || 'light');
         set('present', st.present ? '1' : '0');
         set('palette', st.palette || 'standard');
-        ui.theme.value = st.theme || '';
-        ui.palette.value = st.palette || '';
-        ui.present.checked = st.present;
-        ui.present.setAttribute('aria-checked', String(st.present));
+        if (ui.theme.value !== (st.theme || '')) ui.theme.value = st.theme || '';
+        if (ui.palette.value !== (st.palette || '')) ui.palette.value = st.palette || '';
+        if (ui.present.checked !== st.present) ui.present.checked = st.present;
+        if (ui.present.getAttribute('aria-checked') !== String(st.present)) ui.present.setAttribute('aria-checked', String(st.present));
     }
 
     ui.theme.addEventListener('change', () => { ctx.set({ theme: ui.theme.value }, true); apply(); });

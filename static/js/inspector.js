@@ -2,6 +2,8 @@
 // It prints what the server computed (addresses, bit fields, banks) and colours
 // the YYY / ZZZ bit ranges the server names; it must not compute addresses itself.
 
+import { setHTML } from './dom.js';
+
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 
 // Binary string with the bit ranges [lo, hi) of YYY and ZZZ and the unit's low bits marked.
@@ -33,11 +35,11 @@ function addrBlock(title, a, yyy, zzz, unitBits, id) {
 }
 
 export function showHint(el, text) {
-    el.innerHTML = `<p class="hint">${esc(text)}</p>`;
+    setHTML(el, `<p class="hint">${esc(text)}</p>`);
 }
 
 export function showError(el, err) {
-    el.innerHTML = `<p class="err">${esc(err.message)}${err.field ? ` (<code>${esc(err.field)}</code>)` : ''}</p>`;
+    setHTML(el, `<p class="err">${esc(err.message)}${err.field ? ` (<code>${esc(err.field)}</code>)` : ''}</p>`);
 }
 
 // ins: /api/inspect body; sw: the /api/swizzle body it belongs to.
@@ -49,7 +51,7 @@ export function render(el, ins, sw) {
     if (b.per_bank > 1) bankText = `unit = 1/${b.per_bank} of a bank word`;
     else if (b.count > 1) bankText = `${b.count} banks`;
     else bankText = '1 bank';
-    el.innerHTML = `
+    setHTML(el, `
 <dl class="kv">
   <dt>Logical (row, col)</dt><dd id="ins-logical">(${ins.logical.row}, ${ins.logical.col})</dd>
   <dt>Physical (row, col)</dt><dd id="ins-physical">(${ins.physical.row}, ${ins.physical.col})</dd>
@@ -72,5 +74,5 @@ ${addrBlock('Swizzled address', ins.physical, ins.yyy, ins.zzz, unitBits, 'ins-s
 <div class="banks-line">
   <h3 class="addr-h">Bank${b.list.length > 1 ? 's' : ''} <small>(${esc(bankText)})</small></h3>
   <div class="chips" id="ins-banks">${b.list.map((k) => `<span class="chip">${k}</span>`).join('')}</div>
-</div>`;
+</div>`);
 }

@@ -34,11 +34,14 @@ export function createMeasure() {
         if (!health.available) why = `Unavailable: ${health.reason}`;
         else if (!current) why = 'Nothing to measure: the access view has no instruction.';
         else if (!current.cost.calibrated) why = `The GPU has 32 banks of 4 bytes; this layout uses ${current.cost.banks} \u00d7 ${current.cost.bank_bytes} B. Switch the bank geometry back to measure.`;
-        ui.btn.disabled = running || !!why;
-        ui.btn.title = why || `Run this instruction on ${deviceName()} and compare`;
+        // Written only where they change: this runs on every access answer.
+        if (ui.btn.disabled !== (running || !!why)) ui.btn.disabled = running || !!why;
+        const title = why || `Run this instruction on ${deviceName()} and compare`;
+        if (ui.btn.title !== title) ui.btn.title = title;
         if (!running) {
-            ui.status.textContent = why || `on ${deviceName()}`;
-            ui.status.classList.toggle('unavailable', !!why);
+            const text = why || `on ${deviceName()}`;
+            if (ui.status.textContent !== text) ui.status.textContent = text;
+            if (ui.status.classList.contains('unavailable') !== !!why) ui.status.classList.toggle('unavailable', !!why);
         }
     }
 
@@ -51,7 +54,7 @@ export function createMeasure() {
     function update(r) {
         if (r !== current) {
             current = r;
-            if (!running) { ui.result.hidden = true; ui.result.innerHTML = ''; }
+            if (!running && !ui.result.hidden) { ui.result.hidden = true; ui.result.innerHTML = ''; }
         }
         refreshButton();
     }

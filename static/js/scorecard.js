@@ -4,6 +4,7 @@
 
 import * as api from './api.js';
 import { verdict } from './verdict.js';
+import { setHTML } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
@@ -45,20 +46,25 @@ export function createScorecard(ctx) {
         return slots.map((s) => { const p = api.access(q, st[s.key], 0); p.catch(() => {}); return p; });
     }
 
+    // Ask ahead what refresh() would need on layout query q with state st.
+    function prefetch(q, st) {
+        for (const s of slots) api.prefetch.access(q, st[s.key], 0).catch(() => {});
+    }
+
     async function refresh(pending = null) {
         const my = ++seq;
         const st = ctx.state(), q = ctx.query();
         await Promise.all(slots.map(async (s, i) => {
             s.out.classList.remove('bad', 'ok');
-            if (!q) { s.out.innerHTML = '<div class="fine">Fix the parameters first.</div>'; return; }
+            if (!q) { setHTML(s.out, '<div class="fine">Fix the parameters first.</div>'); return; }
             try {
                 const a = await ((pending && pending[i]) || api.access(q, st[s.key], 0));
                 if (my !== seq) return;
-                s.out.innerHTML = card(a);
+                setHTML(s.out, card(a));
                 s.out.dataset.wavefronts = String(a.cost.wavefronts);
             } catch (err) {
                 if (my !== seq) return;
-                s.out.innerHTML = `<div class="inline-err">${esc(err.message)}</div>`;
+                setHTML(s.out, `<div class="inline-err">${esc(err.message)}</div>`);
                 s.out.dataset.wavefronts = '';
             }
         }));
@@ -66,5 +72,5 @@ export function createScorecard(ctx) {
     }
 
     for (const s of slots) s.sel.addEventListener('change', () => { ctx.set({ [s.key]: s.sel.value }, true); refresh(); });
-    return { setPatterns, sync, refresh, request };
+    return { setPatterns, sync, refresh, request, prefetch };
 }

@@ -8,6 +8,8 @@
 // Access marks (the slots a warp instruction touches) are an overlay of a few
 // rects; an export draws the whole map once (up to EXPORT_MAX_SLOTS cells).
 
+import { setHTML } from './dom.js';
+
 const SVGNS = 'http://www.w3.org/2000/svg';
 const OVERSCAN = 160;          // px drawn beyond the visible box on each side
 const MAX_HEIGHT = 4_000_000;  // px; taller maps are drawn in part (browser limits)
@@ -45,15 +47,20 @@ class MapView {
         this.scrolls = el.classList.contains('scroll');
         this.traced = null;
         this.selP = null;
+        // The band (cells and their labels) and its extras (axis labels, tile
+        // lines) are separate groups so that either can be rewritten alone.
         el.innerHTML = `<svg xmlns="${SVGNS}" class="map ${lay.kind}" width="${lay.W}" height="${lay.H}" viewBox="0 0 ${lay.W} ${lay.H}">` +
-            `<g class="band" font-size="${lay.fs}"></g>${lay.fixed || ''}<g class="marks"></g>${selRects}</svg>`;
+            `<g class="band" font-size="${lay.fs}"></g><g class="band-extra"></g>${lay.fixed || ''}<g class="marks"></g>${selRects}</svg>`;
         this.svg = el.firstElementChild;
         this.gBand = this.svg.firstElementChild;
+        this.gExtra = this.gBand.nextElementSibling;
         this.gMarks = this.svg.querySelector('g.marks');
         this.marks = [];
+        this.markEls = [];
         this.halo = this.svg.querySelector('rect.sel-halo');
         this.sel = this.svg.querySelector('rect.sel');
         this.drawn = null;   // [y0, y1, x0, x1] in px
+        this.band = null;    // what the band shows: {slots, ls, cellEls, lblEls, extra}
         this.hint = hint;
         this.draw(true);
         this.hint = null;
@@ -71,6 +78,8 @@ class MapView {
         return [e.scrollTop, e.scrollTop + h, e.scrollLeft, e.scrollLeft + w];
     }
 
+    cellClass(col) { return this.traced === col ? `cell k${col % 16} trace` : `cell k${col % 16}`; }
+
     // Draw the band around the visible box unless the current band covers it.
     draw(force, all = false) {
         const [vy0, vy1, vx0, vx1] = this.visible();
@@ -84,21 +93,59 @@ class MapView {
         const x1 = band ? Math.min(L.W, vx1 + OVERSCAN) : L.W;
         const r0 = clamp(Math.floor((y0 - L.th) / L.rowH), 0, L.nRows);
         const r1 = clamp(Math.ceil((y1 - L.th) / L.rowH), 0, L.nRows);
-        const parts = [];
+        const parts = [], slots = [], ls = [];
         const cols = L.cols, logOf = L.logOf, tr = this.traced, label = L.label || String;
         for (const [pa, pb] of L.slotRange(r0, r1, x0, x1)) {
             for (let p = pa; p < pb; p++) {
                 const [x, y, w, h] = L.rect(p);
                 const l = logOf ? logOf[p] : p;
                 const col = l % cols;
-                const cls = tr === col ? ` k${col % 16} trace` : ` k${col % 16}`;
-                parts.push(`<rect class="cell${cls}" x="${x}" y="${y}" width="${w}" height="${h}" data-p="${p}" data-l="${l}" data-c="${col}"/>`);
+                slots.push(p); ls.push(l);
+                parts.push(`<rect class="${this.cellClass(col)}" x="${x}" y="${y}" width="${w}" height="${h}" data-p="${p}" data-l="${l}" data-c="${col}"/>`);
                 if (w >= L.labelMin && h >= 14) parts.push(`<text class="lbl${tr === col ? ' trace' : ''}" x="${x + w / 2}" y="${y + Math.min(h, L.rowH) / 2}">${label(col)}</text>`);
             }
         }
-        parts.push(L.band(r0, r1, x0, x1));
         this.gBand.innerHTML = parts.join('');
+        const extra = L.band(r0, r1, x0, x1);
+        setHTML(this.gExtra, extra);
+        const cellEls = [], lblEls = [];
+        for (let e = this.gBand.firstElementChild; e; e = e.nextElementSibling) {
+            if (e.localName === 'rect') { cellEls.push(e); lblEls.push(null); } else lblEls[lblEls.length - 1] = e;
+        }
+        this.band = { slots, ls, cellEls, lblEls, extra, rows: [r0, r1, x0, x1] };
         this.drawn = [y0, y1, x0, x1];
+    }
+
+    // Show the contents of `lay` (the same shape as the drawn one: sizes,
+    // cell rects, labels shown or not) in the cells already drawn: only the
+    // cells whose logical unit or label changed are touched, so the browser
+    // restyles a few attributes instead of parsing and laying out a new map.
+    retarget(lay) {
+        this.lay = lay;
+        const b = this.band;
+        if (!b) { this.draw(true); return; }
+        const cols = lay.cols, logOf = lay.logOf, tr = this.traced, label = lay.label || String;
+        for (let i = 0; i < b.slots.length; i++) {
+            const p = b.slots[i], l = logOf ? logOf[p] : p, col = l % cols;
+            const c = b.cellEls[i], t = b.lblEls[i];
+            if (c.firstChild) c.textContent = '';   // a hover title, maybe stale: added again on hover
+            if (l !== b.ls[i]) {
+                b.ls[i] = l;
+                c.setAttribute('class', this.cellClass(col));
+                c.dataset.l = l;
+                c.dataset.c = col;
+                if (t) t.setAttribute('class', tr === col ? 'lbl trace' : 'lbl');
+            }
+            if (t) {
+                // The label's text node keeps its place; only its characters change.
+                const txt = String(label(col)), n = t.firstChild;
+                if (n && n.nodeType === Node.TEXT_NODE && !n.nextSibling) { if (n.data !== txt) n.data = txt; }
+                else if (t.textContent !== txt) t.textContent = txt;
+            }
+        }
+        const extra = lay.band(...b.rows);
+        // Axis labels that stay are kept; only changed tile lines are rewritten.
+        if (extra !== b.extra) { setHTML(this.gExtra, extra); b.extra = extra; }
     }
 
     // Draw every cell (for an export) when the map is small enough; returns
@@ -113,22 +160,36 @@ class MapView {
 
     // Access marks: list of {p, ph, title}: an outline on physical slot p in
     // the colour of phase ph. Slots past the drawn map are skipped; returns
-    // how many marks were drawn.
+    // how many marks were drawn. The outline elements are reused.
     mark(list) {
         this.marks = list || [];
-        const parts = [];
+        const els = this.markEls;
+        let n = 0;
         for (const m of this.marks) {
             if (m.p < 0 || m.p >= this.lay.nSlots) continue;
             const [x, y, w, h] = this.lay.rect(m.p);
-            parts.push(`<rect class="mark ph${m.ph % 8}" x="${x + 1.5}" y="${y + 1.5}" width="${Math.max(1, w - 3)}" height="${Math.max(1, Math.min(h, this.lay.H - y) - 3)}" rx="2" data-p="${m.p}" data-ph="${m.ph}"><title>${m.title}</title></rect>`);
+            let e = els[n];
+            if (!e) {
+                e = document.createElementNS(SVGNS, 'rect');
+                e.setAttribute('rx', '2');
+                e.appendChild(document.createElementNS(SVGNS, 'title'));
+                e.was = {};   // the attributes last written, so that equal ones are not written again
+                els.push(e);
+            }
+            const a = { class: `mark ph${m.ph % 8}`, x: x + 1.5, y: y + 1.5, width: Math.max(1, w - 3), height: Math.max(1, Math.min(h, this.lay.H - y) - 3), 'data-p': m.p, 'data-ph': m.ph, title: m.title };
+            for (const k in a) {
+                const v = String(a[k]);
+                if (e.was[k] === v) continue;
+                e.was[k] = v;
+                if (k === 'title') e.firstChild.textContent = v; else e.setAttribute(k, v);
+            }
+            if (e.parentNode !== this.gMarks) this.gMarks.appendChild(e);
+            n++;
         }
-        this.gMarks.innerHTML = parts.join('');
-        this.svg.classList.toggle('marking', parts.length > 0);
-        return parts.length;
+        for (let i = n; i < els.length; i++) if (els[i].parentNode) els[i].remove();
+        if (this.svg.classList.contains('marking') !== n > 0) this.svg.classList.toggle('marking', n > 0);
+        return n;
     }
-
-    // The drawn cell elements, in slot order.
-    cells() { return Array.from(this.gBand.querySelectorAll('rect.cell')); }
 
     // Outline physical slot p (null hides). Returns its rect [x, y, w, h] or null.
     select(p) {
@@ -136,7 +197,7 @@ class MapView {
         const ok = p !== null && p !== undefined && p >= 0 && p < this.lay.nSlots;
         const r = ok ? this.lay.rect(p) : null;
         for (const e of [this.halo, this.sel]) {
-            if (!r) { e.setAttribute('visibility', 'hidden'); continue; }
+            if (!r) { if (e.getAttribute('visibility') !== 'hidden') e.setAttribute('visibility', 'hidden'); continue; }
             e.setAttribute('x', r[0]); e.setAttribute('y', r[1]);
             e.setAttribute('width', r[2]); e.setAttribute('height', Math.min(r[3], this.lay.H - r[1]));
             e.setAttribute('visibility', 'visible');
@@ -146,13 +207,18 @@ class MapView {
 
     // Trace the cells holding logical column col (null clears).
     trace(col) {
+        const was = this.traced;
         this.traced = col;
-        this.svg.classList.toggle('tracing', col !== null);
-        for (const c of this.cells()) {
-            const on = col !== null && Number(c.dataset.c) === col;
-            c.classList.toggle('trace', on);
-            const t = c.nextElementSibling;
-            if (t && t.classList.contains('lbl')) t.classList.toggle('trace', on);
+        if (this.svg.classList.contains('tracing') !== (col !== null)) this.svg.classList.toggle('tracing', col !== null);
+        const b = this.band;
+        if (!b || was === col) return;
+        const cols = this.lay.cols;
+        for (let i = 0; i < b.slots.length; i++) {
+            const c = b.ls[i] % cols;
+            if (c !== was && c !== col) continue;
+            b.cellEls[i].setAttribute('class', this.cellClass(c));
+            const t = b.lblEls[i];
+            if (t) t.setAttribute('class', c === col ? 'lbl trace' : 'lbl');
         }
     }
 
@@ -182,7 +248,7 @@ class MapView {
  *   cols      logical units per row: logical column = l % cols, row = l / cols
  *   tile      tile edge in units: thick lines every `tile` cells (none when 1)
  *   bankOf    optional first bank per slot, for the hover title */
-export function gridView(el, { rows, cols, logOf, tile, availW, maxCell = 34, bankOf = null, kind, label = null, elemTitle = null, hint = null }) {
+export function gridLayout({ rows, cols, logOf, tile, availW, maxCell = 34, bankOf = null, kind, label = null, elemTitle = null }) {
     const lw = 12 + 7 * String(rows - 1).length;
     const th = 18;
     const cs = clamp(Math.floor((availW - lw - 6) / cols), 8, maxCell);
@@ -227,16 +293,21 @@ export function gridView(el, { rows, cols, logOf, tile, availW, maxCell = 34, ba
             return t;
         },
     };
-    const v = new MapView(el, lay, hint);
-    v.truncated = nRows < rows ? nRows : 0;
+    lay.truncated = nRows < rows ? nRows : 0;
+    return lay;
+}
+
+export function gridView(el, opts) {
+    const v = new MapView(el, gridLayout(opts), opts.hint);
+    v.truncated = v.lay.truncated;
     return v;
 }
 
 /* The bank organization: bank rows x banks. Slot p is drawn where bank_of[p]
  * and banks_view place it: across `spanned` banks, as 1/perBank of a bank when
  * narrower, or over rowsPerUnit whole bank rows when wider than a bank row. */
-export function bankView(el, { banks, bankRows, unitsPerRow, rowsPerUnit, perBank, spanned,
-    bankOf, logOf, cols, unitBytes, bankBytes, availW, kind, label = null, elemTitle = null, hint = null }) {
+export function bankLayout({ banks, bankRows, unitsPerRow, rowsPerUnit, perBank, spanned,
+    bankOf, logOf, cols, unitBytes, bankBytes, availW, kind, label = null, elemTitle = null }) {
     const lw = 12 + 7 * String(Math.max(0, bankRows - 1)).length;
     const th = 18;
     // A bank shared by several units is drawn wide enough to show each of them
@@ -291,7 +362,12 @@ export function bankView(el, { banks, bankRows, unitsPerRow, rowsPerUnit, perBan
             return t;
         },
     };
-    const v = new MapView(el, lay, hint);
-    v.truncated = nRows < bankRows ? nRows : 0;
+    lay.truncated = nRows < bankRows ? nRows : 0;
+    return lay;
+}
+
+export function bankView(el, opts) {
+    const v = new MapView(el, bankLayout(opts), opts.hint);
+    v.truncated = v.lay.truncated;
     return v;
 }

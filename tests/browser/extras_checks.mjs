@@ -266,11 +266,33 @@ export async function extrasChecks(t) {
         const cells = await t.readView(page, 'grid-swz');
         check('view cache: the kept grid still matches the API', cells.length > 0 && cells.every((c) => c.l === d.grid.log_of[c.p]));
         await afterLoad(page, () => page.selectOption('#preset', '64B'));
-        const redrawn = await page.evaluate(() => document.querySelector('#grid-swz svg').__tag !== 1);
-        check('view cache: a new swizzle redraws', redrawn);
+        // 64B has the 128B grid's shape: the kept grid is updated in place; its 8x8 tile becomes 4x4 and is drawn anew.
+        const after = await page.evaluate(() => ['grid-swz', 'tile-swz'].map((id) => document.querySelector(`#${id} svg`).__tag === 1));
+        check('view cache: a new swizzle of the same shape updates the kept grid in place', after[0] === true, JSON.stringify(after));
+        check('view cache: a new shape (the tile) is drawn anew', after[1] === false, JSON.stringify(after));
         const { body: d64 } = await getJSON(apiURL(base, 'swizzle', q(2, 4, 3, 64, { match_bank_row: '1' })));
         const c64 = await t.readView(page, 'grid-swz');
-        check('view cache: the redrawn grid matches the API', c64.length > 0 && c64.every((c) => c.l === d64.grid.log_of[c.p]));
+        check('view cache: the updated grid matches the API', c64.length > 0 && c64.every((c) => c.l === d64.grid.log_of[c.p] && c.c === d64.grid.log_of[c.p] % d64.grid.cols &&
+            (c.label === null || c.label === String(c.c))), JSON.stringify(c64.find((c) => c.l !== d64.grid.log_of[c.p])));
+        // 4-unit tiles in an 8-unit row: a tile border runs down the middle (none with 128B's 8-unit tiles).
+        const tiles = await page.evaluate(() => (document.querySelector('#grid-swz svg g.band-extra path.tiles') || { getAttribute: () => '' }).getAttribute('d') || '');
+        check('view cache: the updated grid draws 64B tile borders', /V/.test(tiles), tiles.slice(0, 80));
+    });
+
+    // ---- a change the page asked ahead for draws without the network ----
+    await step('prefetch', async () => {
+        await gotoReady(page, base + '?b=3&m=4&s=3&rows=64');
+        await t.sleep(1500);   // idle time: the page asks ahead for the changes one step away
+        const asked = [];
+        const onReq = (r) => { if (/\/api\//.test(r.url()) && !r.headers()['x-swz-prefetch']) asked.push(r.url()); };
+        const before = await page.evaluate(() => JSON.parse(document.body.dataset.api));
+        page.on('request', onReq);
+        await afterLoad(page, () => page.selectOption('#preset', '64B'));
+        page.off('request', onReq);
+        const after = await page.evaluate(() => JSON.parse(document.body.dataset.api));
+        check('prefetch: switching to the 64B preset sends no request of its own', asked.length === 0, asked.join(' '));
+        check('prefetch: its answers came from those asked ahead', after.prefetch > before.prefetch && after.network === before.network, JSON.stringify([before, after]));
+        check('prefetch: and the page shows 64B', (await text(page, '#readout')) === 'Swizzle<2,4,3>' && (await page.inputValue('#preset')) === '64B');
     });
 
     // ---- README screenshot: 128B with the access view showing a conflict ----

@@ -1,0 +1,62 @@
+// later.js - on screen first: a change draws the sections in sight at once
+// and holds the drawing of the others until right after the next frame, so
+// that work nobody sees yet stays off the path to the screen (and is still
+// done, a frame later: a full-page screenshot shows every section). Sections
+// in sight come from an IntersectionObserver. It schedules; it must not draw.
+
+// Right after the next frame is painted (a timer stands in where no frame
+// comes, as in a hidden tab).
+export function afterPaint() {
+    return new Promise((resolve) => {
+        let done = false;
+        const go = () => { if (!done) { done = true; resolve(); } };
+        requestAnimationFrame(() => setTimeout(go, 0));
+        setTimeout(go, 100);
+    });
+}
+
+/* sections: the elements to watch (the page's <section>s); beforeFlush():
+ * runs first in every flush (the page writes its URL there). */
+export function createLater(sections, beforeFlush = () => {}) {
+    const seen = new Set();
+    let known = false;   // until the observer reports (the first load), every section counts as in sight
+    const io = new IntersectionObserver((entries) => {
+        known = true;
+        for (const e of entries) { if (e.isIntersecting) seen.add(e.target); else seen.delete(e.target); }
+    });
+    for (const s of sections) io.observe(s);
+
+    const held = new Map();   // key -> drawing held for after the frame (the latest per key)
+    let armed = false;
+
+    // Is the section holding element `el` on screen?
+    function inView(el) {
+        const sec = el && el.closest('section');
+        return !known || !sec || seen.has(sec);
+    }
+
+    // Run fn right after the next frame; a later fn with the same key replaces it.
+    function later(key, fn) {
+        held.set(key, fn);
+        arm();
+    }
+
+    function arm() {
+        if (armed) return;
+        armed = true;
+        afterPaint().then(() => { armed = false; flush(); });
+    }
+
+    // beforeFlush(), then every held drawing; resolves when they are drawn.
+    // A drawing that throws is reported, and does not hold up the others.
+    function flush() {
+        beforeFlush();
+        const fns = [...held.values()];
+        held.clear();
+        return Promise.all(fns.map((f) => {
+            try { return Promise.resolve(f()).catch((e) => console.error(e)); } catch (e) { console.error(e); return null; }
+        }));
+    }
+
+    return { inView, later, arm, flush, drop: (key) => held.delete(key) };
+}
