@@ -94,6 +94,10 @@ class MapView {
         const r0 = clamp(Math.floor((y0 - L.th) / L.rowH), 0, L.nRows);
         const r1 = clamp(Math.ceil((y1 - L.th) / L.rowH), 0, L.nRows);
         const parts = [], slots = [], ls = [];
+        // Labels go one <text> per line of cells, a <tspan> each: the browser
+        // lays out SVG text per <text> element, and one per cell cost more
+        // than all the cells' rects (bench/render.sh).
+        const lines = new Map();   // label y -> [band index, <tspan>] pairs, flattened
         const cols = L.cols, logOf = L.logOf, tr = this.traced, label = L.label || String;
         for (const [pa, pb] of L.slotRange(r0, r1, x0, x1)) {
             for (let p = pa; p < pb; p++) {
@@ -102,15 +106,28 @@ class MapView {
                 const col = l % cols;
                 slots.push(p); ls.push(l);
                 parts.push(`<rect class="${this.cellClass(col)}" x="${x}" y="${y}" width="${w}" height="${h}" data-p="${p}" data-l="${l}" data-c="${col}"/>`);
-                if (w >= L.labelMin && h >= 14) parts.push(`<text class="lbl${tr === col ? ' trace' : ''}" x="${x + w / 2}" y="${y + Math.min(h, L.rowH) / 2}">${label(col)}</text>`);
+                if (w >= L.labelMin && h >= 14) {
+                    const ly = y + Math.min(h, L.rowH) / 2;
+                    let line = lines.get(ly);
+                    if (!line) lines.set(ly, (line = []));
+                    line.push(slots.length - 1, `<tspan class="lbl${tr === col ? ' trace' : ''}" x="${x + w / 2}" data-p="${p}">${label(col)}</tspan>`);
+                }
             }
+        }
+        const order = [];   // band index of each <tspan>, in document order
+        for (const [ly, line] of lines) {
+            let s = `<text class="lbls" y="${ly}">`;
+            for (let i = 0; i < line.length; i += 2) { order.push(line[i]); s += line[i + 1]; }
+            parts.push(s + '</text>');
         }
         this.gBand.innerHTML = parts.join('');
         const extra = L.band(r0, r1, x0, x1);
         setHTML(this.gExtra, extra);
-        const cellEls = [], lblEls = [];
+        const cellEls = [], lblEls = new Array(slots.length).fill(null);
+        let k = 0;
         for (let e = this.gBand.firstElementChild; e; e = e.nextElementSibling) {
-            if (e.localName === 'rect') { cellEls.push(e); lblEls.push(null); } else lblEls[lblEls.length - 1] = e;
+            if (e.localName === 'rect') cellEls.push(e);
+            else for (let t = e.firstElementChild; t; t = t.nextElementSibling) lblEls[order[k++]] = t;
         }
         this.band = { slots, ls, cellEls, lblEls, extra, rows: [r0, r1, x0, x1] };
         this.drawn = [y0, y1, x0, x1];

@@ -72,11 +72,7 @@ export async function extrasChecks(t) {
     await step('element types', async () => {
         await gotoReady(page, base + '?b=3&m=4&s=3');
         const { body: d } = await getJSON(apiURL(base, 'swizzle', q(3, 4, 3)));
-        const labels = () => page.$$eval('#grid-swz g.band', (gs) => {
-            const out = [];
-            for (const e of gs[0].children) if (e.matches('text.lbl')) out.push({ c: Number(e.previousElementSibling.dataset.c), t: e.textContent });
-            return out;
-        });
+        const labels = async () => (await t.readView(page, 'grid-swz')).filter((x) => x.label !== null).map((x) => ({ c: x.c, t: x.label }));
         await page.selectOption('#elem', 'fp16');
         await page.waitForFunction(() => /elem=fp16/.test(location.search));
         let ls = await labels();
@@ -229,7 +225,7 @@ export async function extrasChecks(t) {
             const cells = [...doc.querySelectorAll('rect[data-p]:not([data-ph])')];
             return { err: err ? err.textContent : null, root: root.localName, ns: root.namespaceURI, w: root.getAttribute('width'), h: root.getAttribute('height'),
                 cells: cells.length, filled: cells.filter((c) => (c.getAttribute('fill') || 'none') !== 'none').length,
-                labels: doc.querySelectorAll('text').length, classes: doc.querySelectorAll('[class]').length, chips: doc.querySelectorAll('g[data-lanes]').length };
+                labels: doc.querySelectorAll('text > tspan').length, classes: doc.querySelectorAll('[class]').length, chips: doc.querySelectorAll('g[data-lanes]').length };
         }, xml);
         const svg = await grab('grid-swz', 'svg');
         const s = await parse(svg.bytes.toString('utf8'));

@@ -63,14 +63,27 @@ async function startServer(port, extra = []) {
 // ---- what the page shows ----
 
 // Every drawn cell of one view, in slot order, with its label text if drawn.
+// Labels are <tspan>s, one <text> per line of cells: a label counts for the
+// cell it names (data-p) only when it is drawn inside that cell (its x at the
+// cell's centre, its line within the cell); otherwise it reads "misplaced".
+// A label naming no drawn cell is added as a stray entry, so counts differ.
 function readView(page, id) {
     return page.evaluate((id) => {
-        const out = [];
+        const out = [], at = new Map();
         const band = document.querySelector(`#${id} svg g.band`);
         if (!band) return out;
-        for (const e of band.children) {
-            if (e.matches('rect.cell')) out.push({ p: +e.dataset.p, l: +e.dataset.l, c: +e.dataset.c, label: null });
-            else if (e.matches('text.lbl') && out.length) out[out.length - 1].label = e.textContent;
+        for (const e of band.querySelectorAll('rect.cell')) {
+            const c = { p: +e.dataset.p, l: +e.dataset.l, c: +e.dataset.c, label: null };
+            out.push(c);
+            at.set(c.p, [c, e]);
+        }
+        const num = (e, a) => Number(e.getAttribute(a));
+        for (const t of band.querySelectorAll('text.lbls > tspan.lbl')) {
+            const hit = at.get(Number(t.dataset.p));
+            if (!hit) { out.push({ p: NaN, l: NaN, c: NaN, label: `stray ${t.textContent}` }); continue; }
+            const [c, r] = hit, x = num(t, 'x'), y = num(t.parentNode, 'y');
+            const inside = Math.abs(x - (num(r, 'x') + num(r, 'width') / 2)) < 0.01 && y > num(r, 'y') && y < num(r, 'y') + num(r, 'height');
+            c.label = inside ? t.textContent : `misplaced ${t.textContent}`;
         }
         return out;
     }, id);
