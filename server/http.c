@@ -105,6 +105,37 @@ static enum MHD_Result queue_json(struct MHD_Connection *c, int status, char *bo
     return ok;
 }
 
+/* ---- prefetches ------------------------------------------------------------ */
+
+/* The page asks ahead, in idle time, for states one click away, and marks
+ * those requests "X-Swz-Prefetch: 1".  Some of those states are invalid (a
+ * preset whose period does not divide the rows typed in).  Asking ahead for a
+ * state nobody chose is not an error, and a 4xx would print a red line in the
+ * browser's console for a request no user made; so a refused prefetch is
+ * answered 204 No Content with the status it would have had in X-Swz-Refused.
+ * The same request without the header still gets its 4xx and error body. */
+static int is_prefetch(struct MHD_Connection *c)
+{
+    const char *v = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Swz-Prefetch");
+    return v != NULL && strcmp(v, "1") == 0;
+}
+
+static enum MHD_Result queue_refused_prefetch(struct MHD_Connection *c,
+                                              struct api_response *resp)
+{
+    char status[8];
+    snprintf(status, sizeof status, "%d", resp->status);
+    free(resp->body);
+    struct MHD_Response *r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+    if (r == NULL)
+        return MHD_NO;
+    MHD_add_response_header(r, "X-Swz-Refused", status);
+    add_security_headers(r, "no-store");
+    enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_NO_CONTENT, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
 static enum MHD_Result queue_error(struct MHD_Connection *c, enum sz_code code,
                                    const char *field, const char *msg)
 {
@@ -403,6 +434,8 @@ static enum MHD_Result serve_api(struct http_server *s, struct MHD_Connection *c
     };
     struct api_response resp = {0};
     api_handle(&req, &resp);
+    if (resp.status >= 400 && resp.status < 500 && is_prefetch(c))
+        return queue_refused_prefetch(c, &resp);
     return queue_json(c, resp.status, resp.body, resp.len);
 }
 

@@ -247,6 +247,38 @@ static void test_api(void)
     healthy("API requests");
 }
 
+/* A prefetch (X-Swz-Prefetch: 1) the API refuses is answered 204 with the
+ * status it would have had in X-Swz-Refused and no body; a prefetch the API
+ * accepts, and the same refused request without the header, are unchanged. */
+static void test_prefetch(void)
+{
+    char h[64];
+    snprintf(h, sizeof h, "127.0.0.1:%u", port);
+    const char *pf = "X-Swz-Prefetch: 1\r\n";
+    /* Swizzle<2,4,3> on 2 rows of 128 B: the API refuses it ("rows must be a
+     * multiple of 4, got 2": the swizzle permutes 512-byte blocks). */
+    const char *bad_rows = "/api/swizzle?b=2&m=4&s=3&rows=2";
+    char *r = request("GET", bad_rows, h, pf, NULL);
+    CHECK(status_of(r) == 204, "refused prefetch: status %d, want 204", status_of(r));
+    CHECK(r && strstr(r, "X-Swz-Refused: 400\r\n"), "refused prefetch names 400: %.300s", r ? r : "");
+    CHECK(r && strstr(r, "Cache-Control: no-store") && strstr(r, "Content-Security-Policy"),
+          "refused prefetch keeps the API's headers");
+    const char *end = r ? strstr(r, "\r\n\r\n") : NULL;
+    CHECK(end && end[4] == '\0', "refused prefetch has no body");
+    free(r);
+    expect("the same request, not a prefetch", request("GET", bad_rows, h, NULL, NULL), 400,
+           "\"field\":\"rows\"");
+    expect("a prefetch of another value is not one", request("GET", bad_rows, h, "X-Swz-Prefetch: yes\r\n", NULL),
+           400, "\"field\":\"rows\"");
+    r = request("GET", "/api/swizzle?b=2&m=4&s=3&rows=4", h, pf, NULL);
+    CHECK(r && !strstr(r, "X-Swz-Refused"), "accepted prefetch carries no X-Swz-Refused");
+    expect("accepted prefetch", r, 200, "\"name\":\"Swizzle<2,4,3>\"");
+    expect("refused POST prefetch", request("POST", "/api/conflicts", h,
+           "Content-Type: application/json\r\nX-Swz-Prefetch: 1\r\n", "{\"op\":\"ld\"}"), 204,
+           "X-Swz-Refused: 400");
+    healthy("prefetches");
+}
+
 /* Percent-encode what may not appear raw in a request target. */
 static void encode_query(const char *q, char *out, size_t cap)
 {
@@ -318,6 +350,7 @@ int main(void)
     test_static();
     test_host();
     test_api();
+    test_prefetch();
     test_replay_table();
     http_stop(srv);
     char cmd[600];

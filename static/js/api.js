@@ -26,6 +26,11 @@ async function request(path, init) {
     } catch (e) {
         throw new ApiError(0, 'unreachable', null, 'cannot reach the swizzlescope server (' + e.message + ')');
     }
+    // A prefetch the server refuses comes back 204 with the status it would
+    // have had (see README, "Prefetches"): not kept, so that the page's own
+    // request, if the user goes there, gets the full error.
+    const refused = res.status === 204 && res.headers.get('X-Swz-Refused');
+    if (refused) throw new ApiError(Number(refused) || 400, 'refused_prefetch', null, 'refused (asked ahead)');
     let text = '', body = null;
     try {
         text = await res.text();
@@ -52,7 +57,8 @@ let bytes = 0;
 // prefetchWait (asked ahead, still on the wire), memory (asked before by the page).
 const tally = { network: 0, prefetch: 0, prefetchWait: 0, memory: 0 };
 
-const keep = (err) => err instanceof ApiError && err.status >= 400 && err.status < 500 && ![408, 409, 429].includes(err.status);
+const keep = (err) => err instanceof ApiError && err.status >= 400 && err.status < 500 && ![408, 409, 429].includes(err.status) &&
+    err.code !== 'refused_prefetch';
 
 function trim() {
     for (const [k, e] of memo) {
