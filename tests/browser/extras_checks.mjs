@@ -1,8 +1,9 @@
 // extras_checks.mjs - browser checks of the visualizer extras: the column
 // trace, the validation banner's fix hints, element types, the code panel,
 // keyboard reach, themes / palette / presenter mode in the URL, SVG and PNG
-// export, and the README screenshot (build/screenshots/readme.png; copied to
-// docs/screenshot.png when SWZ_UPDATE_SCREENSHOT=1).
+// export, and the README screenshots (build/screenshots/readme.png and
+// readme-page.png; copied to docs/screenshot.png and docs/page.png when
+// SWZ_UPDATE_SCREENSHOT=1).
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -304,5 +305,15 @@ export async function extrasChecks(t) {
         check('screenshot: build/screenshots/readme.png written', st.size > 20000, `${st.size} bytes`);
         if (process.env.SWZ_UPDATE_SCREENSHOT === '1')
             fs.copyFileSync(out, path.join(ROOT, 'docs', 'screenshot.png'));
+        // The top of the page: the readout, the tile maps and an inspected cell.
+        await gotoReady(page, base + '?b=3&m=4&s=3&rows=32&sel=2,4');
+        const shown = await page.waitForFunction(() => /Logical \(row, col\)\s*\(2, 4\)/.test(document.querySelector('#inspector-body').textContent), null, { timeout: t.TIMEOUT })
+            .then(() => true, () => false);
+        check('screenshot: the inspector shows the selected cell', shown, await text(page, '#inspector-body'));
+        const top = path.join(ROOT, 'build', 'screenshots', 'readme-page.png');
+        await page.screenshot({ path: top });
+        check('screenshot: build/screenshots/readme-page.png written', fs.statSync(top).size > 20000);
+        if (process.env.SWZ_UPDATE_SCREENSHOT === '1')
+            fs.copyFileSync(top, path.join(ROOT, 'docs', 'page.png'));
     });
 }

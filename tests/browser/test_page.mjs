@@ -153,7 +153,12 @@ async function main() {
     fs.mkdirSync(SHOTS, { recursive: true });
 
     const port = await freePort();
-    const srv = await startServer(port);
+    // The server finds the measurement tool next to its own binary; the ASan
+    // build lives in build/asan/, the tool in build/: point it there, so that
+    // the page says why measuring is unavailable here (no GPU), not that the
+    // tool is missing.
+    const tool = path.resolve(ROOT, 'build/swizzlescope-measure');
+    const srv = await startServer(port, fs.existsSync(tool) ? ['--measure-tool', tool] : []);
     const base = srv.base;
     check(`server answers /api/health on port ${port}`, true);
 
