@@ -31,7 +31,7 @@ const ui = {
     bankRow: $('bank-row'), banner: $('banner'), readout: $('readout'), stats: $('stats'),
     bitstrip: $('bitstrip'), formula: $('formula'), inspector: $('inspector-body'),
     gridNote: $('grid-note'), banksNote: $('banks-note'),
-    elem: $('elem'), elemSwizzle: $('elem-swizzle'), code: $('code'), marksNote: $('acc-marks-note'),
+    elem: $('elem'), elemSwizzle: $('elem-swizzle'), show: $('show'), code: $('code'), marksNote: $('acc-marks-note'),
 };
 const viewIds = { tilePlain: 'tile-plain', tileSwz: 'tile-swz', gridPlain: 'grid-plain', gridSwz: 'grid-swz', banksPlain: 'banks-plain', banksSwz: 'banks-swz' };
 const FIELD_CONTROL = { b: 'b', m: 'm', s: 's', bank_bytes: 'bank_bytes', banks: 'banks', rows: 'rows', match_bank_row: 'match' };
@@ -138,6 +138,7 @@ function syncControls() {
     if (ui.match.checked !== state.match) ui.match.checked = state.match;
     setValue(ui.preset, currentPresetId());
     setValue(ui.elem, state.elem);
+    setValue(ui.show, state.show);
     display.apply();
 }
 
@@ -152,8 +153,8 @@ function readControls() {
 
 function onControlChange(ev) {
     let next;
-    if (ev.target === ui.elem) {
-        state = { ...state, elem: ui.elem.value };
+    if (ev.target === ui.elem || ev.target === ui.show) {
+        state = { ...state, elem: ui.elem.value, show: ui.show.value };
         writeURL(true);
         if (data) { renderElem(data); renderViews(data); showSelection(); }
         return;
@@ -264,8 +265,10 @@ function renderFormula(d) {
 
 function renderElem(d) {
     const es = elementSwizzle(state.elem, d.params.b, d.params.m, d.params.s);
-    setText(ui.elemSwizzle, es ? (es.ok ? `${es.text} ${es.note}; cells show the first element index of each unit.` : es.text)
-        : 'Cells show logical column numbers.');
+    const shows = state.show === 'row' ? 'cells show logical row numbers, coloured by row.'
+        : es ? 'cells show the first element index of each unit.' : 'cells show logical column numbers.';
+    const cap = (t) => t[0].toUpperCase() + t.slice(1);
+    setText(ui.elemSwizzle, es ? (es.ok ? `${es.text} ${es.note}; ${shows}` : `${es.text}; ${shows}`) : cap(shows));
     setClass(ui.elemSwizzle, 'warn', !!es && !es.ok);
     // The code panel and the formula share a section, usually out of sight.
     const code = () => { if (d === data) { renderFormula(d); renderCode(ui.code, d, state.elem); } };
@@ -297,9 +300,29 @@ function scrollHint(id) {
     return { top: p.top, left: p.left, h: 640, w: availWidth(id) };
 }
 
+// Does the swizzle move units only between rows, each keeping its column (the
+// ZZZ bits lie in the row: negative S)? Read off the API's grid map, once per answer.
+const rowsOnlyMemo = new WeakMap();
+function rowsOnly(g) {
+    if (!rowsOnlyMemo.has(g)) {
+        let moved = false, same = true;
+        for (let p = 0; p < g.log_of.length && same; p++) {
+            const l = g.log_of[p];
+            if (l % g.cols !== p % g.cols) same = false;
+            else if (l !== p) moved = true;
+        }
+        rowsOnlyMemo.set(g, moved && same);
+    }
+    return rowsOnlyMemo.get(g);
+}
+
 function renderViews(d, marks = true) {
     const g = d.grid, T = d.tile.size, bv = d.banks_view, p = d.params;
-    const label = cellLabel(state.elem, d.unit.bytes), elemTitle = cellTitle(state.elem, d.unit.bytes);
+    // Cells show their logical column (as element indices for an element
+    // type), or their logical row: a swizzle whose ZZZ bits lie in the row
+    // (negative S) moves units between rows and leaves every column in place.
+    const rowsShown = state.show === 'row';
+    const label = rowsShown ? null : cellLabel(state.elem, d.unit.bytes), elemTitle = cellTitle(state.elem, d.unit.bytes);
     // Wide grids get the full width each instead of sitting side by side.
     const pair = $('grid-plain').closest('.pair');
     if (pair.classList.contains('stack') !== g.cols > 16) {
@@ -310,13 +333,14 @@ function renderViews(d, marks = true) {
     const big = state.present ? 1.3 : 1;
     // Each map is drawn anew only when what it shows changed (viewcache.js).
     const fn = { label, elemTitle };
-    const labelKey = `${state.elem}/${d.unit.bytes}`;
+    const labelKey = `${state.elem}/${d.unit.bytes}/${state.show}`;
+    const rowKey = (cols) => (rowsShown ? { keyOf: (l) => Math.floor(l / cols) } : {});
     // A map of the same shape is updated in place (which unit each cell
     // holds, the tile lines, hover titles), not drawn anew.
-    const grid = (id, inp) => viewCache.get(id, { ...inp, labelKey }, () => gridView($(id), { ...inp, ...fn, hint: scrollHint(id) }),
-        ['logOf', 'tile', 'bankOf'], (v) => v.retarget(gridLayout({ ...inp, ...fn })));
-    const bank = (id, inp) => viewCache.get(id, { ...inp, labelKey }, () => bankView($(id), { ...inp, ...fn, hint: scrollHint(id) }),
-        ['logOf'], (v) => v.retarget(bankLayout({ ...inp, ...fn })));
+    const grid = (id, inp) => viewCache.get(id, { ...inp, labelKey }, () => gridView($(id), { ...inp, ...fn, ...rowKey(inp.cols), hint: scrollHint(id) }),
+        ['logOf', 'tile', 'bankOf'], (v) => v.retarget(gridLayout({ ...inp, ...fn, ...rowKey(inp.cols) })));
+    const bank = (id, inp) => viewCache.get(id, { ...inp, labelKey }, () => bankView($(id), { ...inp, ...fn, ...rowKey(inp.cols), hint: scrollHint(id) }),
+        ['logOf'], (v) => v.retarget(bankLayout({ ...inp, ...fn, ...rowKey(inp.cols) })));
     const pairs = {
         tile() {
             views.tilePlain = grid('tile-plain', { rows: T, cols: T, logOf: null, tile: T, availW: Math.min(availWidth('tile-plain'), 420 * big), maxCell: 44 * big, kind: 'tile' });
@@ -325,9 +349,12 @@ function renderViews(d, marks = true) {
         grid() {
             views.gridPlain = grid('grid-plain', { rows: g.rows, cols: g.cols, logOf: null, tile: T, availW: availWidth('grid-plain'), maxCell: 40 * big, bankOf: g.bank_of, kind: 'grid' });
             views.gridSwz = grid('grid-swz', { rows: g.rows, cols: g.cols, logOf: g.log_of, tile: T, availW: availWidth('grid-swz'), maxCell: 40 * big, bankOf: g.bank_of, kind: 'grid' });
-            const gt = views.gridSwz.truncated;
-            setHidden(ui.gridNote, !gt);
-            if (gt) setText(ui.gridNote, `Showing the first ${gt} of ${g.rows} rows.`);
+            const gt = views.gridSwz.truncated, moves = rowsOnly(g) && !rowsShown;
+            const notes = [];
+            if (moves) notes.push(`<b>${esc(d.name)} moves units between rows, not along them:</b> every unit keeps its column, so the column numbers read the same without and with the swizzle. <button type="button" class="linkish" data-show="row">Show logical rows</button> to see where each unit came from.`);
+            if (gt) notes.push(`Showing the first ${gt} of ${g.rows} rows.`);
+            setHidden(ui.gridNote, !notes.length);
+            if (notes.length) setHTML(ui.gridNote, notes.join(' '));
         },
         banks() {
             const common = {
@@ -652,6 +679,13 @@ async function start() {
     for (const bar of document.querySelectorAll('.xbar')) addExport(bar, () => exportTarget(bar.dataset.for));
 
     ui.form.addEventListener('change', onControlChange);
+    // "Show logical rows" in the grid's note: the same as choosing it in the menu.
+    ui.gridNote.addEventListener('click', (e) => {
+        const b = e.target.closest('button[data-show]');
+        if (!b) return;
+        ui.show.value = b.dataset.show;
+        ui.show.dispatchEvent(new Event('change', { bubbles: true }));
+    });
     ui.form.addEventListener('submit', (e) => e.preventDefault());
     for (const id of Object.values(viewIds)) {
         const el = $(id);
@@ -670,7 +704,7 @@ async function start() {
         access.sync();
         scorecard.sync();
         if (!(loaded && sameParams(state, loaded))) { load(); return; }
-        if (before.elem !== state.elem || before.present !== state.present) { renderElem(data); renderViews(data); }
+        if (before.elem !== state.elem || before.show !== state.show || before.present !== state.present) { renderElem(data); renderViews(data); }
         showSelection();
         access.refresh();
         scorecard.refresh();

@@ -4,7 +4,7 @@
 // compute addresses, banks or costs: those come from the API.
 
 export const ELEMENT_TYPES = [
-    { id: '', label: 'Units (logical column)', bytes: 0 },
+    { id: '', label: 'Units', bytes: 0 },
     { id: 'fp32', label: 'fp32 (4 B)', bytes: 4, name: 'fp32' },
     { id: 'fp16', label: 'fp16 / bf16 (2 B)', bytes: 2, name: 'fp16/bf16' },
     { id: 'fp8', label: 'fp8 (1 B)', bytes: 1, name: 'fp8' },

@@ -14,6 +14,7 @@ export const DEFAULTS = Object.freeze({
     present: false,               // presenter mode: large type, high contrast
     palette: '',                  // '' (standard) or 'cb' (colour-blind safe)
     elem: '',                     // '' (unit columns), 'fp32', 'fp16', 'fp8', 'bytes'
+    show: '',                     // what cells show: '' (logical column) or 'row' (logical row)
     // access view
     acc: '',                      // '' (named pattern) or 'custom'
     pat: 'col_read', step: 0,
@@ -51,6 +52,7 @@ export function fromSearch(search) {
     if (th === 'presenter' || yes(q.get('present'))) st.present = true;   // theme=presenter: older links
     if (q.get('palette') === 'cb') st.palette = 'cb';
     if (ELEMS.includes(q.get('elem'))) st.elem = q.get('elem');
+    if (q.get('show') === 'row') st.show = 'row';
     if (q.get('acc') === 'custom') st.acc = 'custom';
     for (const k of OPT) if (q.has(k)) st[k] = q.get(k).trim();
     st.step = parseCount(q.get('step'), 0);
@@ -68,6 +70,7 @@ export function toSearch(st) {
     if (st.present) q.set('present', '1');
     if (st.palette) q.set('palette', st.palette);
     if (st.elem) q.set('elem', st.elem);
+    if (st.show) q.set('show', st.show);
     if (st.acc) q.set('acc', st.acc);
     for (const k of OPT) if (st[k] !== DEFAULTS[k]) q.set(k, st[k]);
     if (st.step) q.set('step', st.step);

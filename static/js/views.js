@@ -34,10 +34,12 @@ const selRects = '<rect class="sel-halo" visibility="hidden" rx="3"/><rect class
  *   slotRange(r0, r1, x0, x1) -> [[pFrom, pTo), ...] slots drawn for rows [r0, r1)
  *   rect(p)             [x, y, w, h] of physical slot p
  *   logOf, cols         logical unit at slot p (null = identity); column = l % cols
+ *   keyOf(l)            the number a cell shows and is coloured by (default: its
+ *                       column; the logical row when the page asks for rows)
  *   band(r0, r1, x0, x1) extra SVG for the band (axis labels, tile lines)
  *   fixed               SVG drawn once (frame, dividers)
  *   title(p)            hover text
- *   label(col)          cell text for logical column col (default: the column) */
+ *   label(key)          cell text for that number (default: the number) */
 class MapView {
     // hint: {top, left, h, w} of the scroll box for the first draw, so that
     // drawing does not read (and lay out) the page; later draws read the box.
@@ -78,7 +80,11 @@ class MapView {
         return [e.scrollTop, e.scrollTop + h, e.scrollLeft, e.scrollLeft + w];
     }
 
-    cellClass(col) { return this.traced === col ? `cell k${col % 16} trace` : `cell k${col % 16}`; }
+    // Colour by what the cell shows; the trace follows a logical column.
+    cellClass(l) {
+        const L = this.lay, k = (L.keyOf ? L.keyOf(l) : l % L.cols) % 16;
+        return this.traced === l % L.cols ? `cell k${k} trace` : `cell k${k}`;
+    }
 
     // Draw the band around the visible box unless the current band covers it.
     draw(force, all = false) {
@@ -99,18 +105,19 @@ class MapView {
         // than all the cells' rects (bench/render.sh).
         const lines = new Map();   // label y -> [band index, <tspan>] pairs, flattened
         const cols = L.cols, logOf = L.logOf, tr = this.traced, label = L.label || String;
+        const keyOf = L.keyOf || ((l) => l % cols);
         for (const [pa, pb] of L.slotRange(r0, r1, x0, x1)) {
             for (let p = pa; p < pb; p++) {
                 const [x, y, w, h] = L.rect(p);
                 const l = logOf ? logOf[p] : p;
                 const col = l % cols;
                 slots.push(p); ls.push(l);
-                parts.push(`<rect class="${this.cellClass(col)}" x="${x}" y="${y}" width="${w}" height="${h}" data-p="${p}" data-l="${l}" data-c="${col}"/>`);
+                parts.push(`<rect class="${this.cellClass(l)}" x="${x}" y="${y}" width="${w}" height="${h}" data-p="${p}" data-l="${l}" data-c="${col}"/>`);
                 if (w >= L.labelMin && h >= 14) {
                     const ly = y + Math.min(h, L.rowH) / 2;
                     let line = lines.get(ly);
                     if (!line) lines.set(ly, (line = []));
-                    line.push(slots.length - 1, `<tspan class="lbl${tr === col ? ' trace' : ''}" x="${x + w / 2}" data-p="${p}">${label(col)}</tspan>`);
+                    line.push(slots.length - 1, `<tspan class="lbl${tr === col ? ' trace' : ''}" x="${x + w / 2}" data-p="${p}">${label(keyOf(l))}</tspan>`);
                 }
             }
         }
@@ -142,20 +149,21 @@ class MapView {
         const b = this.band;
         if (!b) { this.draw(true); return; }
         const cols = lay.cols, logOf = lay.logOf, tr = this.traced, label = lay.label || String;
+        const keyOf = lay.keyOf || ((l) => l % cols);
         for (let i = 0; i < b.slots.length; i++) {
             const p = b.slots[i], l = logOf ? logOf[p] : p, col = l % cols;
             const c = b.cellEls[i], t = b.lblEls[i];
             if (c.firstChild) c.textContent = '';   // a hover title, maybe stale: added again on hover
             if (l !== b.ls[i]) {
                 b.ls[i] = l;
-                c.setAttribute('class', this.cellClass(col));
+                c.setAttribute('class', this.cellClass(l));
                 c.dataset.l = l;
                 c.dataset.c = col;
                 if (t) t.setAttribute('class', tr === col ? 'lbl trace' : 'lbl');
             }
             if (t) {
                 // The label's text node keeps its place; only its characters change.
-                const txt = String(label(col)), n = t.firstChild;
+                const txt = String(label(keyOf(l))), n = t.firstChild;
                 if (n && n.nodeType === Node.TEXT_NODE && !n.nextSibling) { if (n.data !== txt) n.data = txt; }
                 else if (t.textContent !== txt) t.textContent = txt;
             }
@@ -233,7 +241,7 @@ class MapView {
         for (let i = 0; i < b.slots.length; i++) {
             const c = b.ls[i] % cols;
             if (c !== was && c !== col) continue;
-            b.cellEls[i].setAttribute('class', this.cellClass(c));
+            b.cellEls[i].setAttribute('class', this.cellClass(b.ls[i]));
             const t = b.lblEls[i];
             if (t) t.setAttribute('class', c === col ? 'lbl trace' : 'lbl');
         }
@@ -265,7 +273,7 @@ class MapView {
  *   cols      logical units per row: logical column = l % cols, row = l / cols
  *   tile      tile edge in units: thick lines every `tile` cells (none when 1)
  *   bankOf    optional first bank per slot, for the hover title */
-export function gridLayout({ rows, cols, logOf, tile, availW, maxCell = 34, bankOf = null, kind, label = null, elemTitle = null }) {
+export function gridLayout({ rows, cols, logOf, tile, availW, maxCell = 34, bankOf = null, kind, label = null, keyOf = null, elemTitle = null }) {
     const lw = 12 + 7 * String(rows - 1).length;
     const th = 18;
     const cs = clamp(Math.floor((availW - lw - 6) / cols), 8, maxCell);
@@ -276,7 +284,7 @@ export function gridLayout({ rows, cols, logOf, tile, availW, maxCell = 34, bank
     const x = (c) => lw + c * cs, y = (r) => th + r * cs;
 
     const lay = {
-        kind, W, H, lw, th, rowH: cs, nRows, cols, logOf, fs: fontFor(cs), labelMin: label ? 22 : 15, label,
+        kind, W, H, lw, th, rowH: cs, nRows, cols, logOf, fs: fontFor(cs), labelMin: label ? 22 : 15, label, keyOf,
         nSlots: nRows * cols,
         rect: (p) => [x(p % cols), y(Math.floor(p / cols)), cs, cs],
         slotRange(r0, r1, x0, x1) {
@@ -324,7 +332,7 @@ export function gridView(el, opts) {
  * and banks_view place it: across `spanned` banks, as 1/perBank of a bank when
  * narrower, or over rowsPerUnit whole bank rows when wider than a bank row. */
 export function bankLayout({ banks, bankRows, unitsPerRow, rowsPerUnit, perBank, spanned,
-    bankOf, logOf, cols, unitBytes, bankBytes, availW, kind, label = null, elemTitle = null }) {
+    bankOf, logOf, cols, unitBytes, bankBytes, availW, kind, label = null, keyOf = null, elemTitle = null }) {
     const lw = 12 + 7 * String(Math.max(0, bankRows - 1)).length;
     const th = 18;
     // A bank shared by several units is drawn wide enough to show each of them
@@ -356,7 +364,7 @@ export function bankLayout({ banks, bankRows, unitsPerRow, rowsPerUnit, perBank,
     if (bw >= 8) for (let k = 1; k < banks; k++) div += `M${lw + k * bw} ${th}V${th + nRows * rh}`;
 
     const lay = {
-        kind, W, H, lw, th, rowH: rh, nRows, cols, logOf, fs: fontFor(Math.min(rh, 30)), labelMin: label ? 22 : 11, nSlots, rect, label,
+        kind, W, H, lw, th, rowH: rh, nRows, cols, logOf, fs: fontFor(Math.min(rh, 30)), labelMin: label ? 22 : 11, nSlots, rect, label, keyOf,
         slotRange(r0, r1) {
             if (upr > 0) return [[Math.min(nSlots, r0 * upr), Math.min(nSlots, r1 * upr)]];
             return [[Math.min(nSlots, Math.floor(r0 / rpu)), Math.min(nSlots, Math.ceil(r1 / rpu))]];

@@ -108,6 +108,49 @@ export async function extrasChecks(t) {
         check('units again: labels are logical columns', ls.length > 0 && ls.every((x) => x.t === String(x.c)));
     });
 
+    // ---- negative S: units move between rows; "Cells show: logical row" ----
+    await step('cells show logical rows', async () => {
+        // Swizzle<2,4,-4>: YYY = bits [4,6) (column), ZZZ = bits [8,10) (row), so
+        // physical row = logical row XOR (column & 3) and every column stays put.
+        await gotoReady(page, base + '?b=2&m=4&s=-4&rows=8');
+        const { body: d } = await getJSON(apiURL(base, 'swizzle', q(2, 4, -4, 8)));
+        const g = d.grid, cols = g.cols;
+        check('S=-4: the API moves units (log_of is not the identity)', g.log_of.some((l, p) => l !== p));
+        check('S=-4: ... and only between rows', g.log_of.every((l, p) => l % cols === p % cols));
+        const note = () => page.$eval('#grid-note', (e) => (e.hidden ? '' : e.textContent));
+        check('S=-4: the grid note says units move between rows', /moves units between rows, not along them/.test(await note()), await note());
+        let plain = await t.readView(page, 'grid-plain'), swz = await t.readView(page, 'grid-swz');
+        check('S=-4 by column: the swizzled grid reads like the plain one', swz.length === g.log_of.length &&
+            swz.every((c, i) => c.label === String(g.log_of[c.p] % cols) && c.label === plain[i].label));
+        await page.click('#grid-note button[data-show="row"]');
+        await page.waitForFunction(() => /show=row/.test(location.search));
+        check('Show logical rows: the menu follows', (await page.inputValue('#show')) === 'row');
+        plain = await t.readView(page, 'grid-plain'); swz = await t.readView(page, 'grid-swz');
+        const rowOf = (l) => Math.floor(l / cols);
+        check('by row: every swizzled cell shows the API\'s logical row', swz.length === g.log_of.length &&
+            swz.every((c) => c.l === g.log_of[c.p] && c.label === String(rowOf(g.log_of[c.p]))), JSON.stringify(swz.slice(0, 4)));
+        check('by row: every plain cell shows its own row', plain.every((c) => c.label === String(rowOf(c.p))));
+        check('by row: the two grids now differ', swz.some((c, i) => c.label !== plain[i].label));
+        const colour = await page.$$eval('#grid-swz rect.cell', (rs) => rs.map((r) => [Number(r.dataset.l), r.getAttribute('class')]));
+        check('by row: cells are coloured by logical row', colour.every(([l, cls]) => new RegExp(`\\bk${rowOf(l) % 16}\\b`).test(cls)));
+        check('by row: the note is gone', (await note()) === '');
+        check('by row: the help says so', /logical row numbers/.test(await text(page, '#elem-swizzle')), await text(page, '#elem-swizzle'));
+        const tile = await t.readView(page, 'tile-swz');
+        check('by row: the tile shows rows of the API\'s tile map', tile.length === d.tile.log_of.length &&
+            tile.every((c) => c.label === String(Math.floor(d.tile.log_of[c.p] / d.tile.size))));
+        await page.reload();
+        await page.waitForFunction(() => document.body.dataset.ready);
+        check('show=row survives a reload', (await page.inputValue('#show')) === 'row' && (await t.readView(page, 'grid-swz')).every((c) => c.label === String(rowOf(c.l))));
+        await page.goBack();
+        await page.waitForFunction(() => !/show=row/.test(location.search));
+        await page.waitForFunction(() => document.querySelector('#show').value === '');
+        swz = await t.readView(page, 'grid-swz');
+        check('back: columns again', swz.length > 0 && swz.every((c) => c.label === String(c.l % cols)));
+        // A swizzle that moves units along rows gets no such note.
+        await gotoReady(page, base + '?b=3&m=4&s=3');
+        check('S=3: no between-rows note', (await note()) === '');
+    });
+
     // ---- code panel ----
     await step('code panel', async () => {
         const cases = [
