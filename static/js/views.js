@@ -82,7 +82,7 @@ class MapView {
 
     // Colour by what the cell shows; the trace follows a logical column.
     cellClass(l) {
-        const L = this.lay, k = (L.keyOf ? L.keyOf(l) : l % L.cols) % 16;
+        const L = this.lay, k = L.keyOf(l) % 16;
         return this.traced === l % L.cols ? `cell k${k} trace` : `cell k${k}`;
     }
 
@@ -104,8 +104,7 @@ class MapView {
         // lays out SVG text per <text> element, and one per cell cost more
         // than all the cells' rects (bench/render.sh).
         const lines = new Map();   // label y -> [band index, <tspan>] pairs, flattened
-        const cols = L.cols, logOf = L.logOf, tr = this.traced, label = L.label || String;
-        const keyOf = L.keyOf || ((l) => l % cols);
+        const cols = L.cols, logOf = L.logOf, tr = this.traced, label = L.label || String, keyOf = L.keyOf;
         for (const [pa, pb] of L.slotRange(r0, r1, x0, x1)) {
             for (let p = pa; p < pb; p++) {
                 const [x, y, w, h] = L.rect(p);
@@ -148,8 +147,7 @@ class MapView {
         this.lay = lay;
         const b = this.band;
         if (!b) { this.draw(true); return; }
-        const cols = lay.cols, logOf = lay.logOf, tr = this.traced, label = lay.label || String;
-        const keyOf = lay.keyOf || ((l) => l % cols);
+        const cols = lay.cols, logOf = lay.logOf, tr = this.traced, label = lay.label || String, keyOf = lay.keyOf;
         for (let i = 0; i < b.slots.length; i++) {
             const p = b.slots[i], l = logOf ? logOf[p] : p, col = l % cols;
             const c = b.cellEls[i], t = b.lblEls[i];
@@ -284,7 +282,7 @@ export function gridLayout({ rows, cols, logOf, tile, availW, maxCell = 34, bank
     const x = (c) => lw + c * cs, y = (r) => th + r * cs;
 
     const lay = {
-        kind, W, H, lw, th, rowH: cs, nRows, cols, logOf, fs: fontFor(cs), labelMin: label ? 22 : 15, label, keyOf,
+        kind, W, H, lw, th, rowH: cs, nRows, cols, logOf, fs: fontFor(cs), labelMin: label ? 22 : 15, label, keyOf: keyOf || ((l) => l % cols),
         nSlots: nRows * cols,
         rect: (p) => [x(p % cols), y(Math.floor(p / cols)), cs, cs],
         slotRange(r0, r1, x0, x1) {
@@ -364,7 +362,7 @@ export function bankLayout({ banks, bankRows, unitsPerRow, rowsPerUnit, perBank,
     if (bw >= 8) for (let k = 1; k < banks; k++) div += `M${lw + k * bw} ${th}V${th + nRows * rh}`;
 
     const lay = {
-        kind, W, H, lw, th, rowH: rh, nRows, cols, logOf, fs: fontFor(Math.min(rh, 30)), labelMin: label ? 22 : 11, nSlots, rect, label, keyOf,
+        kind, W, H, lw, th, rowH: rh, nRows, cols, logOf, fs: fontFor(Math.min(rh, 30)), labelMin: label ? 22 : 11, nSlots, rect, label, keyOf: keyOf || ((l) => l % cols),
         slotRange(r0, r1) {
             if (upr > 0) return [[Math.min(nSlots, r0 * upr), Math.min(nSlots, r1 * upr)]];
             return [[Math.min(nSlots, Math.floor(r0 / rpu)), Math.min(nSlots, Math.ceil(r1 / rpu))]];
