@@ -590,9 +590,9 @@ function select(sel) {
 }
 
 function onMapClick(ev) {
-    const cell = ev.target.closest && ev.target.closest('rect.cell');
-    if (!cell || !data) return;
-    const l = Number(cell.dataset.l);
+    const v = viewOf(ev.currentTarget), cell = v && data ? v.cellAt(ev) : null;
+    if (!cell) return;
+    const l = cell.l;
     const kind = ev.currentTarget.id.startsWith('tile') ? 'tile' : 'grid';
     const cols = kind === 'tile' ? data.tile.size : data.grid.cols;
     select([Math.floor(l / cols), l % cols]);
@@ -690,7 +690,8 @@ async function start() {
     for (const id of Object.values(viewIds)) {
         const el = $(id);
         el.addEventListener('click', onMapClick);
-        el.addEventListener('mouseover', (e) => { const v = viewOf(el); if (v) v.hover(e.target); });
+        el.addEventListener('mousemove', (e) => { const v = viewOf(el); if (v) v.hover(e); });
+        el.addEventListener('mouseleave', () => { const v = viewOf(el); if (v) v.hover(null); });
     }
     watchScroll($('grid-plain'), $('grid-swz'));
     watchScroll($('banks-plain'), $('banks-swz'));

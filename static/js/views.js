@@ -1,12 +1,20 @@
-// views.js - draws the tile, grid and bank maps as SVG.
+// views.js - draws the tile, grid and bank maps: cells and their labels on a
+// <canvas>, and over it an SVG with what is drawn per map rather than per cell
+// (axis labels, tile lines, frame), the access outlines and the selection.
 // Every number drawn comes from the API response (log_of, bank_of, sizes);
 // this module only lays cells out on screen. It must not derive the model.
 //
-// A map can hold 2^20 cells, far more than the DOM takes quickly, so a map in
-// a scroll box draws only the cells near what is visible (one SVG string per
-// band) and redraws when the box scrolls past the band. Small maps fit in one band.
-// Access marks (the slots a warp instruction touches) are an overlay of a few
-// rects; an export draws the whole map once (up to EXPORT_MAX_SLOTS cells).
+// Why a canvas: a control change repaints hundreds of cells, and as SVG each
+// one cost the browser a styled, laid-out element and its label a run of
+// shaped text (bench/render.sh: the maps were most of a preset change). A
+// canvas repaint of the same cells is a few fills and fillTexts.
+//
+// A map can hold 2^20 cells, so a map in a scroll box draws only the cells
+// near what is visible (a band) and redraws when the box scrolls past the
+// band. An export draws the whole map once as SVG elements instead (up to
+// EXPORT_MAX_SLOTS cells), the same markup a file needs to stand alone.
+// What each band holds is kept (drawnCells()), so the page and its tests can
+// ask which cell is where without reading pixels back.
 
 import { setHTML } from './dom.js';
 
@@ -14,6 +22,7 @@ const SVGNS = 'http://www.w3.org/2000/svg';
 const OVERSCAN = 160;          // px drawn beyond the visible box on each side
 const MAX_HEIGHT = 4_000_000;  // px; taller maps are drawn in part (browser limits)
 export const EXPORT_MAX_SLOTS = 65536;
+const TRACE_DIM = 0.32;        // opacity of the cells a trace does not follow
 
 const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
 
@@ -28,6 +37,33 @@ function fontFor(px) { return clamp(Math.round(px * 0.42), 9, 16); }
 
 const selRects = '<rect class="sel-halo" visibility="hidden" rx="3"/><rect class="sel" visibility="hidden" rx="3"/>';
 
+// The colours and font the canvas paints with, read from style.css's custom
+// properties (the theme, palette and presenter mode set them on <html>), once
+// per combination of those three.
+let inkMemo = { key: null, ink: null };
+function ink() {
+    const root = document.documentElement, d = root.dataset;
+    const key = `${d.theme}/${d.palette}/${d.present}`;
+    if (inkMemo.key === key) return inkMemo.ink;
+    const cs = getComputedStyle(root), v = (n) => cs.getPropertyValue(n).trim();
+    const k = [];
+    for (let i = 0; i < 16; i++) k.push(v(`--k${i}`));
+    const halo = v('--lbl-halo');
+    inkMemo = {
+        key, ink: {
+            k, gap: v('--cell-gap'), text: v('--cell-text'), muted: v('--muted'), mono: v('--mono'),
+            halo: d.palette === 'cb' && halo && halo !== 'transparent' ? halo : null,
+            dark: d.theme === 'dark', bold: d.present === '1',
+        },
+    };
+    return inkMemo.ink;
+}
+
+// A switch of theme, palette or presenter mode repaints every map's canvas.
+new MutationObserver(() => {
+    for (const el of document.querySelectorAll('.view')) if (el.mapView && el.mapView.el === el) el.mapView.paint();
+}).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'data-palette', 'data-present'] });
+
 /* One drawn map. `lay` describes it:
  *   W, H, lw, th        size, row-label width, column-label height
  *   rowH, nRows         display rows (grid rows or bank rows)
@@ -36,7 +72,8 @@ const selRects = '<rect class="sel-halo" visibility="hidden" rx="3"/><rect class
  *   logOf, cols         logical unit at slot p (null = identity); column = l % cols
  *   keyOf(l)            the number a cell shows and is coloured by (default: its
  *                       column; the logical row when the page asks for rows)
- *   band(r0, r1, x0, x1) extra SVG for the band (axis labels, tile lines)
+ *   band(r0, r1, x0, x1) {axis, tiles}: SVG of the band's axis labels, and the
+ *                       path data of its tile lines ('' for none)
  *   fixed               SVG drawn once (frame, dividers)
  *   title(p)            hover text
  *   label(key)          cell text for that number (default: the number) */
@@ -49,20 +86,34 @@ class MapView {
         this.scrolls = el.classList.contains('scroll');
         this.traced = null;
         this.selP = null;
-        // The band (cells and their labels) and its extras (axis labels, tile
-        // lines) are separate groups so that either can be rewritten alone.
-        el.innerHTML = `<svg xmlns="${SVGNS}" class="map ${lay.kind}" width="${lay.W}" height="${lay.H}" viewBox="0 0 ${lay.W} ${lay.H}">` +
-            `<g class="band" font-size="${lay.fs}"></g><g class="band-extra"></g>${lay.fixed || ''}<g class="marks"></g>${selRects}</svg>`;
-        this.svg = el.firstElementChild;
+        // The canvas and the SVG of a map drawn here before are kept and
+        // resized: a new <svg> or <canvas> costs the browser a new layer.
+        const inner = `<g class="band" font-size="${lay.fs}"></g><g class="band-extra"></g><path class="tiles" d=""/>${lay.fixed || ''}<g class="marks"></g>${selRects}<rect class="hit" visibility="hidden"><title></title></rect>`;
+        const old = el.mapView && el.mapView.el === el && el.firstElementChild === el.mapView.cv ? el.mapView : null;
+        if (old) {
+            this.cv = old.cv;
+            this.svg = old.svg;
+            for (const [k, v] of [['class', `map ${lay.kind}`], ['width', lay.W], ['height', lay.H], ['viewBox', `0 0 ${lay.W} ${lay.H}`]]) this.svg.setAttribute(k, v);
+            this.svg.innerHTML = inner;
+        } else {
+            el.innerHTML = `<canvas class="cells"></canvas><svg xmlns="${SVGNS}" class="map ${lay.kind}" width="${lay.W}" height="${lay.H}" viewBox="0 0 ${lay.W} ${lay.H}">${inner}</svg>`;
+            this.cv = el.firstElementChild;
+            this.svg = this.cv.nextElementSibling;
+        }
+        el.mapView = this;
         this.gBand = this.svg.firstElementChild;
         this.gExtra = this.gBand.nextElementSibling;
+        this.pTiles = this.gExtra.nextElementSibling;
         this.gMarks = this.svg.querySelector('g.marks');
         this.marks = [];
         this.markEls = [];
         this.halo = this.svg.querySelector('rect.sel-halo');
         this.sel = this.svg.querySelector('rect.sel');
+        this.hit = this.svg.querySelector('rect.hit');
+        this.hitP = null;
         this.drawn = null;   // [y0, y1, x0, x1] in px
-        this.band = null;    // what the band shows: {slots, ls, cellEls, lblEls, extra}
+        this.band = null;    // what the band shows: {slots, ls, rows, box}
+        this.whole = false;  // every cell is in the SVG (an export), not on the canvas
         this.hint = hint;
         this.draw(true);
         this.hint = null;
@@ -86,100 +137,186 @@ class MapView {
         return this.traced === l % L.cols ? `cell k${k} trace` : `cell k${k}`;
     }
 
+    // Is the cell drawn with a label? (The same rule for canvas and SVG.)
+    labelled(w, h) { return w >= this.lay.labelMin && h >= 14; }
+
     // Draw the band around the visible box unless the current band covers it.
-    draw(force, all = false) {
+    draw(force) {
         const [vy0, vy1, vx0, vx1] = this.visible();
         const d = this.drawn;
         if (!force && d && vy0 >= d[0] && vy1 <= d[1] && vx0 >= d[2] && vx1 <= d[3]) return;
         const L = this.lay;
-        const band = this.scrolls && !all;
-        const y0 = band ? Math.max(0, vy0 - OVERSCAN) : 0;
-        const y1 = band ? Math.min(L.H, vy1 + OVERSCAN) : L.H;
-        const x0 = band ? Math.max(0, vx0 - OVERSCAN) : 0;
-        const x1 = band ? Math.min(L.W, vx1 + OVERSCAN) : L.W;
+        const y0 = this.scrolls ? Math.max(0, vy0 - OVERSCAN) : 0;
+        const y1 = this.scrolls ? Math.min(L.H, vy1 + OVERSCAN) : L.H;
+        const x0 = this.scrolls ? Math.max(0, vx0 - OVERSCAN) : 0;
+        const x1 = this.scrolls ? Math.min(L.W, vx1 + OVERSCAN) : L.W;
         const r0 = clamp(Math.floor((y0 - L.th) / L.rowH), 0, L.nRows);
         const r1 = clamp(Math.ceil((y1 - L.th) / L.rowH), 0, L.nRows);
-        const parts = [], slots = [], ls = [];
-        // Labels go one <text> per line of cells, a <tspan> each: the browser
-        // lays out SVG text per <text> element, and one per cell cost more
-        // than all the cells' rects (bench/render.sh).
-        const lines = new Map();   // label y -> [band index, <tspan>] pairs, flattened
-        const cols = L.cols, logOf = L.logOf, tr = this.traced, label = L.label || String, keyOf = L.keyOf;
+        const slots = [], ls = [], logOf = L.logOf;
         for (const [pa, pb] of L.slotRange(r0, r1, x0, x1)) {
-            for (let p = pa; p < pb; p++) {
-                const [x, y, w, h] = L.rect(p);
-                const l = logOf ? logOf[p] : p;
-                const col = l % cols;
-                slots.push(p); ls.push(l);
-                parts.push(`<rect class="${this.cellClass(l)}" x="${x}" y="${y}" width="${w}" height="${h}" data-p="${p}" data-l="${l}" data-c="${col}"/>`);
-                if (w >= L.labelMin && h >= 14) {
-                    const ly = y + Math.min(h, L.rowH) / 2;
-                    let line = lines.get(ly);
-                    if (!line) lines.set(ly, (line = []));
-                    line.push(slots.length - 1, `<tspan class="lbl${tr === col ? ' trace' : ''}" x="${x + w / 2}" data-p="${p}">${label(keyOf(l))}</tspan>`);
-                }
-            }
+            for (let p = pa; p < pb; p++) { slots.push(p); ls.push(logOf ? logOf[p] : p); }
         }
-        const order = [];   // band index of each <tspan>, in document order
-        for (const [ly, line] of lines) {
-            let s = `<text class="lbls" y="${ly}">`;
-            for (let i = 0; i < line.length; i += 2) { order.push(line[i]); s += line[i + 1]; }
-            parts.push(s + '</text>');
+        // The canvas covers every drawn cell whole, with its gap stroke (a
+        // band's first and last rows stick out of the visible box).
+        let bx0 = x0, by0 = y0, bx1 = x1, by1 = y1;
+        for (const p of slots) {
+            const [x, y, w, h] = L.rect(p);
+            if (x < bx0) bx0 = x; if (y < by0) by0 = y;
+            if (x + w > bx1) bx1 = x + w; if (y + h > by1) by1 = y + h;
         }
-        this.gBand.innerHTML = parts.join('');
-        const extra = L.band(r0, r1, x0, x1);
-        setHTML(this.gExtra, extra);
-        const cellEls = [], lblEls = new Array(slots.length).fill(null);
-        let k = 0;
-        for (let e = this.gBand.firstElementChild; e; e = e.nextElementSibling) {
-            if (e.localName === 'rect') cellEls.push(e);
-            else for (let t = e.firstElementChild; t; t = t.nextElementSibling) lblEls[order[k++]] = t;
-        }
-        this.band = { slots, ls, cellEls, lblEls, extra, rows: [r0, r1, x0, x1] };
+        bx0 = Math.max(0, Math.floor(bx0) - 1); by0 = Math.max(0, Math.floor(by0) - 1);
+        bx1 = Math.min(L.W, Math.ceil(bx1) + 1); by1 = Math.min(L.H, Math.ceil(by1) + 1);
+        this.band = { slots, ls, rows: [r0, r1, x0, x1], box: [bx0, by0, bx1 - bx0, by1 - by0] };
+        this.extras(L.band(r0, r1, x0, x1));
         this.drawn = [y0, y1, x0, x1];
+        this.paint();
+    }
+
+    // Axis labels and tile lines: each written only when it changed (a new
+    // tile size moves the lines and leaves the axes).
+    extras({ axis, tiles }) {
+        setHTML(this.gExtra, axis);
+        if (this.pTiles.getAttribute('d') !== tiles) this.pTiles.setAttribute('d', tiles);
+    }
+
+    // Paint the band's cells and labels on the canvas, as the SVG of an export
+    // would draw them: fill, a 1 px gap stroke, the label centred on its line.
+    paint() {
+        const b = this.band, cv = this.cv;
+        if (!b) return;
+        const L = this.lay, [bx, by, bw, bh] = b.box;
+        const dpr = window.devicePixelRatio || 1;
+        let pw = Math.max(1, Math.ceil(bw * dpr)), ph = Math.max(1, Math.ceil(bh * dpr));
+        // A new size is a new bitmap for the browser to allocate and hand to
+        // the compositor: a map outside a scroll box (a tile, whose box clips
+        // it) keeps its canvas when it shrinks.
+        if (!this.scrolls && cv.dpr === dpr) { pw = Math.max(pw, cv.width); ph = Math.max(ph, cv.height); }
+        if (cv.width !== pw || cv.height !== ph) { cv.width = pw; cv.height = ph; cv.dpr = dpr; cv.font = null; }   // resizing clears it, and resets its font
+        const st = cv.style, px = (n) => `${n}px`;
+        if (st.left !== px(bx)) st.left = px(bx);
+        if (st.top !== px(by)) st.top = px(by);
+        if (st.width !== px(pw / dpr)) st.width = px(pw / dpr);
+        if (st.height !== px(ph / dpr)) st.height = px(ph / dpr);
+        const g = cv.getContext('2d');
+        g.setTransform(dpr, 0, 0, dpr, -bx * dpr, -by * dpr);
+        g.clearRect(bx, by, pw / dpr, ph / dpr);
+        if (this.whole) return;   // the SVG holds every cell (an export)
+        const k = ink(), tr = this.traced, cols = L.cols, keyOf = L.keyOf, label = L.label || String;
+        // One path per colour (and per faded or not) and one fill each: a
+        // fillStyle per cell is a colour parse per cell. The gap is each
+        // cell's 1 px stroke, stroked after all the fills of its group, as the
+        // SVG's rects would be (a faded cell's stroke is faded with it).
+        const groups = new Map(), texts = [];
+        for (let i = 0; i < b.slots.length; i++) {
+            const p = b.slots[i], l = b.ls[i], r = L.rect(p), key = keyOf(l);
+            const on = tr === null || tr === l % cols, gk = on ? key % 16 : 16 + (key % 16);
+            let grp = groups.get(gk);
+            if (!grp) groups.set(gk, (grp = []));
+            grp.push(r);
+            if (this.labelled(r[2], r[3])) texts.push(String(label(key)), r[0] + r[2] / 2, r[1] + Math.min(r[3], L.rowH) / 2, on);
+        }
+        g.lineWidth = 1;
+        g.strokeStyle = k.gap;
+        for (const dim of [true, false]) {
+            g.globalAlpha = dim ? TRACE_DIM : 1;
+            const all = new Path2D();
+            for (const [gk, rs] of groups) {
+                if ((gk >= 16) !== dim) continue;
+                const path = new Path2D();
+                for (const [x, y, w, h] of rs) { path.rect(x, y, w, h); all.rect(x, y, w, h); }
+                g.fillStyle = k.k[gk % 16];
+                g.fill(path);
+            }
+            g.stroke(all);
+        }
+        g.globalAlpha = 1;
+        if (!texts.length) return;
+        // Setting a font makes the browser bring the page's style up to date
+        // first; a canvas keeps its font until it is resized.
+        const font = `${k.bold ? '700 ' : ''}${L.fs}px ${k.mono}`;
+        if (cv.font !== font) { g.font = font; cv.font = font; }
+        g.textAlign = 'center';
+        g.textBaseline = 'middle';
+        g.lineJoin = 'round';
+        for (let i = 0; i < texts.length; i += 4) {
+            const dim = tr !== null && !texts[i + 3] && k.dark;   // the dark theme greys the labels a trace passes over
+            if (k.halo && !dim) { g.lineWidth = 3; g.strokeStyle = k.halo; g.strokeText(texts[i], texts[i + 1], texts[i + 2]); }
+            g.fillStyle = dim ? k.muted : k.text;
+            g.fillText(texts[i], texts[i + 1], texts[i + 2]);
+        }
+    }
+
+    // What the band shows, cell by cell: {p, l, c, key, label (null when the
+    // cell is too small for one), x, y, w, h, traced}; x, y in the map's px.
+    drawnCells() {
+        const b = this.band;
+        if (!b || this.whole) return [];
+        const L = this.lay, label = L.label || String, out = [];
+        for (let i = 0; i < b.slots.length; i++) {
+            const p = b.slots[i], l = b.ls[i], [x, y, w, h] = L.rect(p), key = L.keyOf(l);
+            out.push({ p, l, c: l % L.cols, key, label: this.labelled(w, h) ? String(label(key)) : null, x, y, w, h, ly: y + Math.min(h, L.rowH) / 2, traced: this.traced === l % L.cols });
+        }
+        return out;
     }
 
     // Show the contents of `lay` (the same shape as the drawn one: sizes,
-    // cell rects, labels shown or not) in the cells already drawn: only the
-    // cells whose logical unit or label changed are touched, so the browser
-    // restyles a few attributes instead of parsing and laying out a new map.
+    // cell rects, labels shown or not) in the band already drawn.
     retarget(lay) {
         this.lay = lay;
         const b = this.band;
         if (!b) { this.draw(true); return; }
-        const cols = lay.cols, logOf = lay.logOf, tr = this.traced, label = lay.label || String, keyOf = lay.keyOf;
+        const logOf = lay.logOf;
+        let moved = false;
         for (let i = 0; i < b.slots.length; i++) {
-            const p = b.slots[i], l = logOf ? logOf[p] : p, col = l % cols;
-            const c = b.cellEls[i], t = b.lblEls[i];
-            if (c.firstChild) c.textContent = '';   // a hover title, maybe stale: added again on hover
-            if (l !== b.ls[i]) {
-                b.ls[i] = l;
-                c.setAttribute('class', this.cellClass(l));
-                c.dataset.l = l;
-                c.dataset.c = col;
-                if (t) t.setAttribute('class', tr === col ? 'lbl trace' : 'lbl');
-            }
-            if (t) {
-                // The label's text node keeps its place; only its characters change.
-                const txt = String(label(keyOf(l))), n = t.firstChild;
-                if (n && n.nodeType === Node.TEXT_NODE && !n.nextSibling) { if (n.data !== txt) n.data = txt; }
-                else if (t.textContent !== txt) t.textContent = txt;
-            }
+            const l = logOf ? logOf[b.slots[i]] : b.slots[i];
+            if (l !== b.ls[i]) { b.ls[i] = l; moved = true; }
         }
-        const extra = lay.band(...b.rows);
-        // Axis labels that stay are kept; only changed tile lines are rewritten.
-        if (extra !== b.extra) { setHTML(this.gExtra, extra); b.extra = extra; }
+        this.extras(lay.band(...b.rows));
+        if (this.hitP !== null) this.pointAt(null);
+        // The caller keeps how cells are labelled and coloured (viewcache.js
+        // draws anew when that changes): no unit moved, nothing to repaint.
+        if (moved) this.paint();
     }
 
-    // Draw every cell (for an export) when the map is small enough; returns
-    // whether the whole map is now in the DOM. restore() goes back to a band.
+    // The whole map as SVG cells and labels (for an export) when the map is
+    // small enough; returns whether the whole map is now in the SVG.
+    // restore() goes back to the canvas band.
     drawAll() {
         if (this.lay.nSlots > EXPORT_MAX_SLOTS) return false;
-        if (this.scrolls) this.draw(true, true);
+        this.pointAt(null);
+        const L = this.lay;
+        const parts = [];
+        // Labels go one <text> per line of cells, a <tspan> each, as the
+        // browser lays out SVG text per <text> element.
+        const lines = new Map();
+        const cols = L.cols, logOf = L.logOf, tr = this.traced, label = L.label || String, keyOf = L.keyOf;
+        for (const [pa, pb] of L.slotRange(0, L.nRows, 0, L.W)) {
+            for (let p = pa; p < pb; p++) {
+                const [x, y, w, h] = L.rect(p);
+                const l = logOf ? logOf[p] : p;
+                const col = l % cols;
+                parts.push(`<rect class="${this.cellClass(l)}" x="${x}" y="${y}" width="${w}" height="${h}" data-p="${p}" data-l="${l}" data-c="${col}"/>`);
+                if (this.labelled(w, h)) {
+                    const ly = y + Math.min(h, L.rowH) / 2;
+                    let line = lines.get(ly);
+                    if (!line) lines.set(ly, (line = []));
+                    line.push(`<tspan class="lbl${tr === col ? ' trace' : ''}" x="${x + w / 2}" data-p="${p}">${label(keyOf(l))}</tspan>`);
+                }
+            }
+        }
+        for (const [ly, line] of lines) parts.push(`<text class="lbls" y="${ly}">${line.join('')}</text>`);
+        this.gBand.innerHTML = parts.join('');
+        this.extras(L.band(0, L.nRows, 0, L.W));
+        this.whole = true;
         return true;
     }
 
-    restore() { if (this.scrolls) this.draw(true); }
+    restore() {
+        if (!this.whole) return;
+        this.whole = false;
+        this.gBand.textContent = '';
+        this.draw(true);
+    }
 
     // Access marks: list of {p, ph, title}: an outline on physical slot p in
     // the colour of phase ph. Slots past the drawn map are skipped; returns
@@ -233,16 +370,7 @@ class MapView {
         const was = this.traced;
         this.traced = col;
         if (this.svg.classList.contains('tracing') !== (col !== null)) this.svg.classList.toggle('tracing', col !== null);
-        const b = this.band;
-        if (!b || was === col) return;
-        const cols = this.lay.cols;
-        for (let i = 0; i < b.slots.length; i++) {
-            const c = b.ls[i] % cols;
-            if (c !== was && c !== col) continue;
-            b.cellEls[i].setAttribute('class', this.cellClass(b.ls[i]));
-            const t = b.lblEls[i];
-            if (t) t.setAttribute('class', c === col ? 'lbl trace' : 'lbl');
-        }
+        if (was !== col) this.paint();
     }
 
     // Scroll this view's own box (never the page) so rect r shows.
@@ -256,13 +384,35 @@ class MapView {
         this.draw(false);
     }
 
-    // Hover titles are added on first hover: a <title> per cell up front costs more than the map.
-    hover(target) {
-        const r = target.closest && target.closest('rect.cell');
-        if (!r || r.firstChild) return;
-        const t = document.createElementNS(SVGNS, 'title');
-        t.textContent = this.lay.title(Number(r.dataset.p));
-        r.appendChild(t);
+    // The cell under a pointer event (its clientX / clientY): {p, l}, or null
+    // off the drawn cells.
+    cellAt(ev) {
+        const b = this.band;
+        if (!b) return null;
+        const box = this.svg.getBoundingClientRect();
+        const mx = ev.clientX - box.left, my = ev.clientY - box.top, L = this.lay;
+        for (let i = 0; i < b.slots.length; i++) {
+            const [x, y, w, h] = L.rect(b.slots[i]);
+            if (mx >= x && mx < x + w && my >= y && my < y + h) return { p: b.slots[i], l: b.ls[i] };
+        }
+        return null;
+    }
+
+    // Hover: the cell under the pointer is shaded and its hover text (built
+    // only now: a text per cell up front costs more than the map) shown.
+    hover(ev) { this.pointAt(ev ? this.cellAt(ev) : null); }
+
+    pointAt(hit) {
+        const p = hit ? hit.p : null;
+        if (p === this.hitP) return;
+        this.hitP = p;
+        const e = this.hit;
+        if (p === null) { e.setAttribute('visibility', 'hidden'); return; }
+        const [x, y, w, h] = this.lay.rect(p);
+        e.setAttribute('x', x); e.setAttribute('y', y);
+        e.setAttribute('width', w); e.setAttribute('height', Math.min(h, this.lay.H - y));
+        e.firstChild.textContent = this.lay.title(p);
+        e.setAttribute('visibility', 'visible');
     }
 }
 
@@ -303,8 +453,7 @@ export function gridLayout({ rows, cols, logOf, tile, availW, maxCell = 34, bank
                 for (let c = Math.ceil(Math.max(c0, 1) / tile) * tile; c < c1 && c < cols; c += tile) d += `M${x(c)} ${y(r0)}V${y(r1)}`;
                 for (let r = Math.ceil(Math.max(r0, 1) / tile) * tile; r < r1 && r < nRows; r += tile) d += `M${x(c0)} ${y(r)}H${x(c1)}`;
             }
-            if (d) s += `<path class="tiles" d="${d}"/>`;
-            return s;
+            return { axis: s, tiles: d };
         },
         fixed: `<path class="tiles" d="M${lw} ${th}h${cols * cs}v${nRows * cs}h${-cols * cs}Z"/>`,
         title(p) {
@@ -370,7 +519,7 @@ export function bankLayout({ banks, bankRows, unitsPerRow, rowsPerUnit, perBank,
         band(r0, r1) {
             let s = '<g class="axis-g" font-size="10">';
             for (let r = r0 - (r0 % rstep); r < r1; r += rstep) s += `<text class="axis row" x="${lw - 5}" y="${th + r * rh + rh / 2}">${r}</text>`;
-            return s + '</g>';
+            return { axis: s + '</g>', tiles: '' };
         },
         fixed: `<g class="axis-g" font-size="10">${bankHead}</g><path class="bankdiv${perBank > 1 ? ' shared' : ''}" d="${div}"/>` +
             `<path class="frame" d="M${lw} ${th}h${banks * bw}v${nRows * rh}h${-banks * bw}Z"/>`,

@@ -41,12 +41,12 @@ export async function extrasChecks(t) {
         check('trace: verdict without swizzle from /api/conflicts', (await text(page, '#trace-plain')) === expectVerdict(cp), await text(page, '#trace-plain'));
         check('trace: verdict with swizzle from /api/conflicts', (await text(page, '#trace-swz')) === expectVerdict(cs), await text(page, '#trace-swz'));
         check('trace: the swizzle fixes this column (8 -> 1 wavefronts)', cp.wavefronts === 8 && cs.wavefronts === 1, `${cp.wavefronts} -> ${cs.wavefronts}`);
-        const traced = await page.$$eval('#grid-swz rect.cell.trace', (cs) => cs.map((c) => Number(c.dataset.c)));
+        const traced = (await t.readView(page, 'grid-swz')).filter((c) => c.traced).map((c) => c.c);
         check('trace: the maps trace the column', traced.length === g.rows && traced.every((c) => c === C), `${traced}`);
         // Clicking a cell traces its column.
         const P = 13, l = g.log_of[P], col = l % g.cols;
         const before = await page.evaluate(() => document.body.dataset.traceReady);
-        await page.click(`#grid-swz rect.cell[data-p="${P}"]`);
+        await t.clickCell(page, 'grid-swz', P);
         await page.waitForFunction((b) => document.body.dataset.traceReady !== b, before);
         check('trace: a click moves the traced column (URL tcol)', new URL(page.url()).searchParams.get('tcol') === String(col) && (await page.inputValue('#trace-col')) === String(col));
         await page.locator('#trace').screenshot({ path: path.join(SHOTS, 'trace.png') });
@@ -85,10 +85,7 @@ export async function extrasChecks(t) {
         ls = await labels();
         check('fp32: labels are column x 4', ls.every((x) => x.t === String(x.c * 4)));
         check('fp32: element-unit swizzle Swizzle<3,2,3>', /Swizzle<3,2,3>/.test(await text(page, '#elem-swizzle')));
-        const title = await page.locator('#grid-swz rect.cell[data-p="1"]').evaluate((e) => {
-            e.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
-            return (e.querySelector('title') || {}).textContent || '';
-        });
+        const title = (await t.hoverCell(page, 'grid-swz', 1)) || '';
         const c1 = d.grid.log_of[1] % d.grid.cols;
         check('fp32: hover names the elements of the unit', title.includes(`fp32 elements ${c1 * 4}..${c1 * 4 + 3}`), title);
         await page.selectOption('#elem', 'fp8');
@@ -131,8 +128,8 @@ export async function extrasChecks(t) {
             swz.every((c) => c.l === g.log_of[c.p] && c.label === String(rowOf(g.log_of[c.p]))), JSON.stringify(swz.slice(0, 4)));
         check('by row: every plain cell shows its own row', plain.every((c) => c.label === String(rowOf(c.p))));
         check('by row: the two grids now differ', swz.some((c, i) => c.label !== plain[i].label));
-        const colour = await page.$$eval('#grid-swz rect.cell', (rs) => rs.map((r) => [Number(r.dataset.l), r.getAttribute('class')]));
-        check('by row: cells are coloured by logical row', colour.every(([l, cls]) => new RegExp(`\\bk${rowOf(l) % 16}\\b`).test(cls)));
+        // readView holds each cell's fill to the palette colour of its key.
+        check('by row: cells are coloured by logical row', swz.every((c) => c.key === rowOf(c.l)), JSON.stringify(swz.slice(0, 4)));
         check('by row: the note is gone', (await note()) === '');
         check('by row: the help says so', /logical row numbers/.test(await text(page, '#elem-swizzle')), await text(page, '#elem-swizzle'));
         const tile = await t.readView(page, 'tile-swz');
@@ -224,18 +221,28 @@ export async function extrasChecks(t) {
             theme: document.documentElement.dataset.theme, present: document.documentElement.dataset.present,
             palette: document.documentElement.dataset.palette,
             bg: getComputedStyle(document.body).backgroundColor, fs: parseFloat(getComputedStyle(document.body).fontSize),
-            k4: getComputedStyle(document.querySelector('#grid-swz rect.cell.k4')).fill,
+            // The canvas pixel inside the first cell coloured k4.
+            k4: (() => {
+                const v = document.getElementById('grid-swz').mapView, c = v.drawnCells().find((x) => x.key % 16 === 4);
+                const cv = v.cv, dpr = cv.width / parseFloat(cv.style.width);
+                const px = cv.getContext('2d').getImageData(Math.floor((c.x + 3 - parseFloat(cv.style.left)) * dpr), Math.floor((c.y + 3 - parseFloat(cv.style.top)) * dpr), 1, 1).data;
+                return String([...px]);
+            })(),
         }));
+        // readView holds every painted cell to the palette of the moment.
+        const painted = async () => (await t.readView(page, 'grid-swz')).filter((c) => String(c.label).startsWith('pixels'));
         const light = await look();
         await page.screenshot({ path: path.join(SHOTS, 'theme-light.png') });
         await page.selectOption('#theme', 'dark');
         const dark = await look();
         check('dark: theme applied and in the URL', dark.theme === 'dark' && dark.bg !== light.bg && new URL(page.url()).searchParams.get('theme') === 'dark');
+        check('dark: the maps are painted in the dark palette', (await painted()).length === 0, JSON.stringify((await painted())[0]));
         await page.screenshot({ path: path.join(SHOTS, 'theme-dark.png') });
         await page.locator('#access').screenshot({ path: path.join(SHOTS, 'access-dark.png') });
         await page.selectOption('#palette', 'cb');
         const cb = await look();
         check('palette: colour-blind safe colours and in the URL', cb.palette === 'cb' && cb.k4 !== dark.k4 && new URL(page.url()).searchParams.get('palette') === 'cb', `${dark.k4} -> ${cb.k4}`);
+        check('palette: the maps are painted in it, labels with their halo', (await painted()).length === 0, JSON.stringify((await painted())[0]));
         await page.selectOption('#theme', '');
         await page.check('#present');
         await page.waitForTimeout(200);
@@ -291,15 +298,19 @@ export async function extrasChecks(t) {
         const big = await grab('grid-swz', 'svg');
         const bs = await parse(big.bytes.toString('utf8'));
         check('export SVG of a 1024-row grid has all 8192 cells', !bs.err && bs.cells === 8192 && big.name === 'swizzlescope-grid-swz.svg', `${bs.cells} ${big.name}`);
-        check('export leaves the band drawn again', (await t.readView(page, 'grid-swz')).length < 8192);
+        const { body: dBig } = await getJSON(apiURL(base, 'swizzle', q(3, 4, 3, 1024)));
+        const band = await t.readView(page, 'grid-swz');
+        const wrong = band.find((c) => c.l !== dBig.grid.log_of[c.p] || c.label !== String(c.l % dBig.grid.cols));
+        check('export leaves the band painted again, as the API has it', band.length > 0 && band.length < 8192 && !wrong, `${band.length} cells; ${JSON.stringify(wrong)}`);
     });
 
     // ---- maps that would be drawn the same are kept ----
     await step('view cache', async () => {
         await gotoReady(page, base + '?b=3&m=4&s=3&rows=64');
-        await page.evaluate(() => { for (const id of ['grid-swz', 'banks-swz', 'tile-swz']) document.querySelector(`#${id} svg`).__tag = 1; });
+        // A map drawn anew is a new view object (its canvas and SVG are reused).
+        await page.evaluate(() => { for (const id of ['grid-swz', 'banks-swz', 'tile-swz']) document.getElementById(id).mapView.__tag = 1; });
         await afterLoad(page, () => page.check('#match'));
-        const kept = await page.evaluate(() => ['grid-swz', 'banks-swz', 'tile-swz'].map((id) => document.querySelector(`#${id} svg`).__tag === 1));
+        const kept = await page.evaluate(() => ['grid-swz', 'banks-swz', 'tile-swz'].map((id) => document.getElementById(id).mapView.__tag === 1));
         check('view cache: match at 128B gives the same maps, kept (not redrawn)', kept.every(Boolean), JSON.stringify(kept));
         check('view cache: the page stamps the change-to-render time', Number(await page.evaluate(() => document.body.dataset.cycleMs)) > 0);
         const { body: d } = await getJSON(apiURL(base, 'swizzle', q(3, 4, 3, 64, { match_bank_row: '1' })));
@@ -307,7 +318,7 @@ export async function extrasChecks(t) {
         check('view cache: the kept grid still matches the API', cells.length > 0 && cells.every((c) => c.l === d.grid.log_of[c.p]));
         await afterLoad(page, () => page.selectOption('#preset', '64B'));
         // 64B has the 128B grid's shape: the kept grid is updated in place; its 8x8 tile becomes 4x4 and is drawn anew.
-        const after = await page.evaluate(() => ['grid-swz', 'tile-swz'].map((id) => document.querySelector(`#${id} svg`).__tag === 1));
+        const after = await page.evaluate(() => ['grid-swz', 'tile-swz'].map((id) => document.getElementById(id).mapView.__tag === 1));
         check('view cache: a new swizzle of the same shape updates the kept grid in place', after[0] === true, JSON.stringify(after));
         check('view cache: a new shape (the tile) is drawn anew', after[1] === false, JSON.stringify(after));
         const { body: d64 } = await getJSON(apiURL(base, 'swizzle', q(2, 4, 3, 64, { match_bank_row: '1' })));
@@ -315,7 +326,7 @@ export async function extrasChecks(t) {
         check('view cache: the updated grid matches the API', c64.length > 0 && c64.every((c) => c.l === d64.grid.log_of[c.p] && c.c === d64.grid.log_of[c.p] % d64.grid.cols &&
             (c.label === null || c.label === String(c.c))), JSON.stringify(c64.find((c) => c.l !== d64.grid.log_of[c.p])));
         // 4-unit tiles in an 8-unit row: a tile border runs down the middle (none with 128B's 8-unit tiles).
-        const tiles = await page.evaluate(() => (document.querySelector('#grid-swz svg g.band-extra path.tiles') || { getAttribute: () => '' }).getAttribute('d') || '');
+        const tiles = await page.evaluate(() => (document.querySelector('#grid-swz svg path.tiles') || { getAttribute: () => '' }).getAttribute('d') || '');
         check('view cache: the updated grid draws 64B tile borders', /V/.test(tiles), tiles.slice(0, 80));
     });
 

@@ -62,32 +62,128 @@ async function startServer(port, extra = []) {
 
 // ---- what the page shows ----
 
-// Every drawn cell of one view, in slot order, with its label text if drawn.
-// Labels are <tspan>s, one <text> per line of cells: a label counts for the
-// cell it names (data-p) only when it is drawn inside that cell (its x at the
-// cell's centre, its line within the cell); otherwise it reads "misplaced".
-// A label naming no drawn cell is added as a stray entry, so counts differ.
+// Every drawn cell of one view, in slot order: {p, l, c, key, label, traced}
+// (key: the number the cell is coloured by).
+// The cells are painted on a canvas; the view says which cell it painted
+// where (drawnCells()), and this reads the canvas back to hold it to that:
+//   - each cell's fill, sampled inside its corner, is the palette colour of
+//     the number it shows (faded when a trace passes it over);
+//   - each label's ink (the pixels that are not the fill) is, pixel for
+//     pixel within antialiasing, the ink of that label drawn here in the
+//     canvas's font at the cell's centre; the same cell with another label
+//     must not pass (else the comparison could not tell labels apart).
+// A cell that fails either reads label "pixels: ..." so that the counts and
+// labels checked against the API fail with what differs.
 function readView(page, id) {
     return page.evaluate((id) => {
-        const out = [], at = new Map();
-        const band = document.querySelector(`#${id} svg g.band`);
-        if (!band) return out;
-        for (const e of band.querySelectorAll('rect.cell')) {
-            const c = { p: +e.dataset.p, l: +e.dataset.l, c: +e.dataset.c, label: null };
-            out.push(c);
-            at.set(c.p, [c, e]);
+        const el = document.getElementById(id), v = el && el.mapView;
+        if (!v || v.el !== el || !el.contains(v.cv)) return [];
+        const cells = v.drawnCells();
+        if (!cells.length) return [];
+        const cv = v.cv, dpr = cv.width / parseFloat(cv.style.width);
+        const bx = parseFloat(cv.style.left), by = parseFloat(cv.style.top);
+        const img = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
+        const at = (x, y) => { const i = (Math.floor((y - by) * dpr) * cv.width + Math.floor((x - bx) * dpr)) * 4; return [img[i], img[i + 1], img[i + 2], img[i + 3]]; };
+        // CSS colours as the canvas stores them.
+        const probe = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+        const rgb = (css) => { probe.clearRect(0, 0, 1, 1); probe.fillStyle = css; probe.fillRect(0, 0, 1, 1); return [...probe.getImageData(0, 0, 1, 1).data]; };
+        const root = getComputedStyle(document.documentElement), d = document.documentElement.dataset;
+        const kcol = []; for (let k = 0; k < 16; k++) kcol.push(rgb(root.getPropertyValue('--k' + k).trim()));
+        const tracing = cells.some((c) => c.traced);
+        const font = cv.getContext('2d').font;
+        // Cell c as it should look with label `text`: its sampled fill, then
+        // the label drawn here as style.css asks (text colour, the halo of the
+        // colour-blind palette) at the same sub-pixel offset as on the page.
+        // Returns {n: pixels that differ from the page's, ink: pixels the
+        // label covers}, inside the cell less its 2 px edge (the gap stroke).
+        const ref = document.createElement('canvas'), rg = ref.getContext('2d', { willReadFrequently: true });
+        const textRGB = root.getPropertyValue('--cell-text').trim(), mutedRGB = root.getPropertyValue('--muted').trim(), haloRGB = root.getPropertyValue('--lbl-halo').trim();
+        function compare(c, text, bg, dim) {
+            const W = Math.ceil(c.w * dpr), H = Math.ceil(c.h * dpr);
+            if (ref.width !== W || ref.height !== H) { ref.width = W; ref.height = H; }
+            const x0 = Math.floor((c.x - bx) * dpr), y0 = Math.floor((c.y - by) * dpr);
+            rg.setTransform(1, 0, 0, 1, 0, 0);
+            rg.clearRect(0, 0, W, H);
+            rg.fillStyle = `rgba(${bg[0]},${bg[1]},${bg[2]},${bg[3] / 255})`;
+            rg.fillRect(0, 0, W, H);
+            rg.setTransform(dpr, 0, 0, dpr, (c.x - bx) * dpr - x0, (c.y - by) * dpr - y0);
+            rg.font = font; rg.textAlign = 'center'; rg.textBaseline = 'middle'; rg.lineJoin = 'round';
+            const muted = dim && d.theme === 'dark';
+            if (d.palette === 'cb' && !muted) { rg.lineWidth = 3; rg.strokeStyle = haloRGB; rg.strokeText(text, c.w / 2, c.ly - c.y); }
+            rg.fillStyle = muted ? mutedRGB : textRGB;
+            rg.fillText(text, c.w / 2, c.ly - c.y);
+            const a = rg.getImageData(0, 0, W, H).data, e = Math.ceil(2 * dpr);
+            let n = 0, ink = 0;
+            for (let j = e; j < H - e; j++) for (let i = e; i < W - e; i++) {
+                const r = (j * W + i) * 4, q = ((y0 + j) * cv.width + x0 + i) * 4;
+                let dp = 0, db = 0;
+                for (let ch = 0; ch < 4; ch++) { dp += Math.abs(a[r + ch] - img[q + ch]); db += Math.abs(a[r + ch] - bg[ch]); }
+                if (dp > 64) n++;
+                if (db > 64) ink++;
+            }
+            return { n, ink };
         }
-        const num = (e, a) => Number(e.getAttribute(a));
-        for (const t of band.querySelectorAll('text.lbls > tspan.lbl')) {
-            const hit = at.get(Number(t.dataset.p));
-            if (!hit) { out.push({ p: NaN, l: NaN, c: NaN, label: `stray ${t.textContent}` }); continue; }
-            const [c, r] = hit, x = num(t, 'x'), y = num(t.parentNode, 'y');
-            const inside = Math.abs(x - (num(r, 'x') + num(r, 'width') / 2)) < 0.01 && y > num(r, 'y') && y < num(r, 'y') + num(r, 'height');
-            c.label = inside ? t.textContent : `misplaced ${t.textContent}`;
-        }
-        return out;
+        const bad = (r) => r.n > Math.max(3, 0.1 * r.ink);
+        let controlled = false;
+        return cells.map((c) => {
+            const out = { p: c.p, l: c.l, c: c.c, key: c.key, label: c.label, traced: c.traced };
+            const dim = tracing && !c.traced;
+            const want = kcol[c.key % 16], got = at(c.x + 2.5, c.y + 2.5);
+            const alpha = dim ? Math.round(0.32 * 255) : 255;
+            const okFill = Math.abs(got[3] - alpha) <= 2 && [0, 1, 2].every((i) => Math.abs(got[i] - want[i]) <= (dim ? 4 : 2));
+            if (!okFill) { out.label = `pixels: fill ${got} is not colour k${c.key % 16} ${want}${dim ? ' faded' : ''}`; return out; }
+            if (c.label === null) return out;
+            const r = compare(c, c.label, got, dim);
+            if (bad(r)) { out.label = `pixels: label differs from "${c.label}" drawn here in ${r.n} of ${r.ink} px`; return out; }
+            if (!controlled) {
+                controlled = true;
+                const other = c.label === '8' ? '3' : '8';
+                if (!bad(compare(c, other, got, dim))) out.label = `pixels: the label check cannot tell "${c.label}" from "${other}"`;
+            }
+            return out;
+        });
     }, id);
 }
+
+// The centre of physical slot p in view `id`, in page coordinates, after
+// scrolling its box (and the page) so that it shows; null when not drawn.
+async function cellPoint(page, id, p) {
+    await page.evaluate(([id, p]) => {
+        const v = document.getElementById(id).mapView;
+        if (v) { v.reveal(v.lay.rect(p)); document.getElementById(id).scrollIntoView({ block: 'center' }); }
+    }, [id, p]);
+    return page.evaluate(([id, p]) => {
+        const v = document.getElementById(id).mapView;
+        if (!v || !v.drawnCells().some((c) => c.p === p)) return null;
+        const [x, y, w, h] = v.lay.rect(p), b = v.svg.getBoundingClientRect();
+        return { x: b.left + x + w / 2, y: b.top + y + h / 2 };
+    }, [id, p]);
+}
+
+async function clickCell(page, id, p) {
+    const pt = await cellPoint(page, id, p);
+    if (!pt) throw new Error(`slot ${p} of ${id} is not drawn`);
+    await page.mouse.click(pt.x, pt.y);
+}
+
+// Hover slot p of view `id`; resolves with the hover text shown for it.
+async function hoverCell(page, id, p) {
+    const pt = await cellPoint(page, id, p);
+    if (!pt) return null;
+    await page.mouse.move(pt.x, pt.y);
+    return page.$eval(`#${id} svg rect.hit`, (e) => (e.getAttribute('visibility') === 'visible' ? e.textContent : null));
+}
+
+// Cells drawn in all the map views together (0 when nothing is painted).
+const drawnTotal = (page) => page.evaluate(() => {
+    let n = 0;
+    for (const el of document.querySelectorAll('.view')) {
+        const v = el.mapView;
+        if (v && v.el === el && el.contains(v.cv)) n += v.drawnCells().length;
+        else if (el.querySelector('canvas.cells')) n += 1e6;   // a canvas no view owns
+    }
+    return n;
+});
 
 const text = (page, sel) => page.$eval(sel, (e) => e.textContent.trim());
 const readyCount = (page) => page.evaluate(() => Number(document.body.dataset.ready || 0));
@@ -200,7 +296,7 @@ async function main() {
     watch(page);
     // What the check modules get: the page, the server, the harness.
     const t = {
-        page, ctx, base, ROOT, SHOTS, TIMEOUT, check, step, text, afterLoad, gotoReady, readView,
+        page, ctx, base, ROOT, SHOTS, TIMEOUT, check, step, text, afterLoad, gotoReady, readView, clickCell, hoverCell, cellPoint, drawnTotal,
         getJSON, apiURL, freePort, sleep, watch,
         startServer: (p, extra) => startServer(p, extra),
         setPhase: (p) => { phase = p; },
@@ -238,9 +334,7 @@ async function main() {
 
         // ---- hover title ----
         await step('hover title', async () => {
-            const cell = page.locator('#grid-swz rect.cell[data-p="9"]');
-            await cell.hover();
-            const t = await cell.evaluate((e) => (e.querySelector('title') || {}).textContent || '');
+            const t = (await hoverCell(page, 'grid-swz', 9)) || '';
             const l = d128.grid.log_of[9];
             const want = `physical slot 9 <- logical column ${l % d128.grid.cols}`;
             check('hover title names the physical slot and logical column', t.split('\n')[0] === want, JSON.stringify(t));
@@ -252,7 +346,7 @@ async function main() {
             const l = d128.grid.log_of[P], cols = d128.grid.cols;
             const row = Math.floor(l / cols), col = l % cols;
             const before = await page.evaluate(() => document.body.dataset.inspected || '');
-            await page.click(`#grid-swz rect.cell[data-p="${P}"]`);
+            await clickCell(page, 'grid-swz', P);
             await page.waitForFunction((want) => document.body.dataset.inspected === want, `${row},${col}`, { timeout: TIMEOUT });
             check('click: URL has sel=row,col', new URL(page.url()).searchParams.get('sel') === `${row},${col}`, page.url());
             check('click: selection changed', before !== `${row},${col}`);
@@ -278,10 +372,10 @@ async function main() {
                 (await text(page, '#ins-slot')) === String(ins.tile.slot));
             // The selection is outlined in every view, on the right cell.
             const selAt = (id, p) => page.evaluate(([id, p]) => {
-                const s = document.querySelector(`#${id} rect.sel`);
-                const c = document.querySelector(`#${id} rect.cell[data-p="${p}"]`);
+                const s = document.querySelector(`#${id} rect.sel`), v = document.getElementById(id).mapView;
+                const c = v && v.drawnCells().find((x) => x.p === p);
                 return !!(s && c && s.getAttribute('visibility') === 'visible' &&
-                    s.getAttribute('x') === c.getAttribute('x') && s.getAttribute('y') === c.getAttribute('y'));
+                    Number(s.getAttribute('x')) === c.x && Number(s.getAttribute('y')) === c.y);
             }, [id, p]);
             const T = d128.tile.size, tl = ins.tile.row_in_tile * T + ins.tile.col_in_tile;
             const mirrored = {
@@ -333,7 +427,7 @@ async function main() {
             check('large: only a band of the grid is in the DOM', drawn > 0 && drawn < d.grid.rows * d.grid.cols, `${drawn}`);
             await page.$eval('#grid-swz', (e) => { e.scrollTop = e.scrollHeight; });
             const last = d.grid.rows * d.grid.cols - 1;
-            await page.waitForSelector(`#grid-swz rect.cell[data-p="${last}"]`, { timeout: TIMEOUT });
+            await page.waitForFunction((last) => document.getElementById('grid-swz').mapView.drawnCells().some((c) => c.p === last), last, { timeout: TIMEOUT });
             const cells = await readView(page, 'grid-swz');
             const bad = cells.find((c) => c.l !== d.grid.log_of[c.p] || c.c !== d.grid.log_of[c.p] % d.grid.cols);
             check('large: scrolled band matches the API', cells.length > 0 && !bad, JSON.stringify(bad));
@@ -354,11 +448,11 @@ async function main() {
             check('invalid: banner shows error.message', (await text(page, '#banner-message')) === body.error.message, await text(page, '#banner-message'));
             check('invalid: banner names the field', (await text(page, '#banner-field')) === 's');
             check('invalid: the s input is marked', await page.$eval('#s', (e) => e.classList.contains('invalid')));
-            check('invalid: no stale cells in any view', (await page.$$('rect.cell')).length === 0);
+            check('invalid: no stale cells in any view', (await drawnTotal(page)) === 0, `${await drawnTotal(page)} drawn`);
             // The same from a link.
             await gotoReady(page, base + '?b=3&m=4&s=1');
             check('invalid URL: banner shown and no cells',
-                (await page.$eval('#banner', (e) => !e.hidden)) && (await page.$$('rect.cell')).length === 0);
+                (await page.$eval('#banner', (e) => !e.hidden)) && (await drawnTotal(page)) === 0);
             await page.screenshot({ path: path.join(SHOTS, 'invalid.png'), fullPage: false });
             phase = 'valid';
             await gotoReady(page, base + '?b=3&m=4&s=3&sel=2,5');
