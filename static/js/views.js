@@ -137,8 +137,11 @@ class MapView {
         return this.traced === l % L.cols ? `cell k${k} trace` : `cell k${k}`;
     }
 
-    // Is the cell drawn with a label? (The same rule for canvas and SVG.)
+    // Is the cell drawn with a label, and on which line? (One rule for the
+    // canvas, the SVG of an export and drawnCells(): a unit taller than a
+    // row keeps its label in its first row.)
     labelled(w, h) { return w >= this.lay.labelMin && h >= 14; }
+    labelY(y, h) { return y + Math.min(h, this.lay.rowH) / 2; }
 
     // Draw the band around the visible box unless the current band covers it.
     draw(force) {
@@ -213,7 +216,7 @@ class MapView {
             let grp = groups.get(gk);
             if (!grp) groups.set(gk, (grp = []));
             grp.push(r);
-            if (this.labelled(r[2], r[3])) texts.push(String(label(key)), r[0] + r[2] / 2, r[1] + Math.min(r[3], L.rowH) / 2, on);
+            if (this.labelled(r[2], r[3])) texts.push(String(label(key)), r[0] + r[2] / 2, this.labelY(r[1], r[3]), on);
         }
         g.lineWidth = 1;
         g.strokeStyle = k.gap;
@@ -254,7 +257,7 @@ class MapView {
         const L = this.lay, label = L.label || String, out = [];
         for (let i = 0; i < b.slots.length; i++) {
             const p = b.slots[i], l = b.ls[i], [x, y, w, h] = L.rect(p), key = L.keyOf(l);
-            out.push({ p, l, c: l % L.cols, key, label: this.labelled(w, h) ? String(label(key)) : null, x, y, w, h, ly: y + Math.min(h, L.rowH) / 2, traced: this.traced === l % L.cols });
+            out.push({ p, l, c: l % L.cols, key, label: this.labelled(w, h) ? String(label(key)) : null, x, y, w, h, ly: this.labelY(y, h), traced: this.traced === l % L.cols });
         }
         return out;
     }
@@ -297,7 +300,7 @@ class MapView {
                 const col = l % cols;
                 parts.push(`<rect class="${this.cellClass(l)}" x="${x}" y="${y}" width="${w}" height="${h}" data-p="${p}" data-l="${l}" data-c="${col}"/>`);
                 if (this.labelled(w, h)) {
-                    const ly = y + Math.min(h, L.rowH) / 2;
+                    const ly = this.labelY(y, h);
                     let line = lines.get(ly);
                     if (!line) lines.set(ly, (line = []));
                     line.push(`<tspan class="lbl${tr === col ? ' trace' : ''}" x="${x + w / 2}" data-p="${p}">${label(keyOf(l))}</tspan>`);
