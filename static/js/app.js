@@ -336,7 +336,7 @@ function renderViews(d, marks = true) {
     const labelKey = `${state.elem}/${d.unit.bytes}/${state.show}`;
     const rowKey = (cols) => (rowsShown ? { keyOf: (l) => Math.floor(l / cols) } : {});
     // A map of the same shape is updated in place (which unit each cell
-    // holds, the tile lines, hover titles), not drawn anew.
+    // holds, the tile lines), not drawn anew.
     const grid = (id, inp) => viewCache.get(id, { ...inp, labelKey }, () => gridView($(id), { ...inp, ...fn, ...rowKey(inp.cols), hint: scrollHint(id) }),
         ['logOf', 'tile', 'bankOf'], (v) => v.retarget(gridLayout({ ...inp, ...fn, ...rowKey(inp.cols) })));
     const bank = (id, inp) => viewCache.get(id, { ...inp, labelKey }, () => bankView($(id), { ...inp, ...fn, ...rowKey(inp.cols), hint: scrollHint(id) }),
