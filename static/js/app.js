@@ -5,7 +5,7 @@
 
 import * as api from './api.js';
 import { fromSearch, toSearch, apiQuery, sameParams } from './state.js';
-import { gridView, bankView, gridLayout, bankLayout } from './views.js';
+import { gridView, bankView, gridLayout, bankLayout, flushPaints } from './views.js';
 import * as inspector from './inspector.js';
 import { createAccess } from './access.js';
 import { createScorecard } from './scorecard.js';
@@ -499,6 +499,7 @@ async function load() {
                 changeT0 = 0;
             }
             stampSources();
+            flushPaints();
             document.body.dataset.shown = String(my);   // what is on screen is drawn
         }
     }
@@ -508,6 +509,7 @@ async function load() {
     if (my !== loadSeq) return;
     await flush();
     if (my !== loadSeq) return;
+    flushPaints();
     document.body.dataset.ready = String(my);   // tests wait on this: maps, panels and URL are done
     ctx.settled();
 }

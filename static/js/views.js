@@ -59,6 +59,24 @@ function ink() {
     return inkMemo.ink;
 }
 
+// Canvases are painted in one batch: a map asks for a paint, and the paint
+// happens in flushPaints(), which the page calls once its other writes for a
+// change are done (and a frame callback calls otherwise). Why: the browser
+// brings the page's style up to date before every fillText that follows a
+// DOM write, so painting each map as it is drawn paid for a style pass per
+// map; in one batch, the sizes written first, it is one pass.
+const pending = new Set();
+let flushAsked = false;
+
+export function flushPaints() {
+    if (!pending.size) return;
+    // A map drawn anew on the same element replaces a view still waiting.
+    const views = [...pending].filter((v) => v.el.mapView === v);
+    pending.clear();
+    const sized = views.map((v) => v.size());
+    views.forEach((v, i) => v.paintNow(sized[i]));
+}
+
 // A switch of theme, palette or presenter mode repaints every map's canvas.
 new MutationObserver(() => {
     for (const el of document.querySelectorAll('.view')) if (el.mapView && el.mapView.el === el) el.mapView.paint();
@@ -86,31 +104,38 @@ class MapView {
         this.scrolls = el.classList.contains('scroll');
         this.traced = null;
         this.selP = null;
-        // The canvas and the SVG of a map drawn here before are kept and
-        // resized: a new <svg> or <canvas> costs the browser a new layer.
-        const inner = `<g class="band" font-size="${lay.fs}"></g><g class="band-extra"></g><path class="tiles" d=""/>${lay.fixed || ''}<g class="marks"></g>${selRects}<rect class="hit" visibility="hidden"><title></title></rect>`;
+        // The canvas and the SVG of a map drawn here before are kept, and so
+        // are the SVG's parts, emptied and rewritten where they differ: a new
+        // <svg> or <canvas> costs the browser a new layer, and new SVG
+        // elements cost it their style and layout.
         const old = el.mapView && el.mapView.el === el && el.firstElementChild === el.mapView.cv ? el.mapView : null;
         if (old) {
-            this.cv = old.cv;
-            this.svg = old.svg;
+            for (const k of ['cv', 'svg', 'gBand', 'gExtra', 'pTiles', 'gFixed', 'gMarks', 'markEls', 'halo', 'sel', 'hit']) this[k] = old[k];
             for (const [k, v] of [['class', `map ${lay.kind}`], ['width', lay.W], ['height', lay.H], ['viewBox', `0 0 ${lay.W} ${lay.H}`]]) this.svg.setAttribute(k, v);
-            this.svg.innerHTML = inner;
+            this.gBand.setAttribute('font-size', lay.fs);
+            if (this.gBand.firstChild) this.gBand.textContent = '';
         } else {
-            el.innerHTML = `<canvas class="cells"></canvas><svg xmlns="${SVGNS}" class="map ${lay.kind}" width="${lay.W}" height="${lay.H}" viewBox="0 0 ${lay.W} ${lay.H}">${inner}</svg>`;
+            el.innerHTML = `<canvas class="cells"></canvas><svg xmlns="${SVGNS}" class="map ${lay.kind}" width="${lay.W}" height="${lay.H}" viewBox="0 0 ${lay.W} ${lay.H}">` +
+                `<g class="band" font-size="${lay.fs}"></g><g class="band-extra"></g><path class="tiles" d=""/><g class="fixed"></g><g class="marks"></g>${selRects}<rect class="hit" visibility="hidden"><title></title></rect></svg>`;
             this.cv = el.firstElementChild;
             this.svg = this.cv.nextElementSibling;
+            this.gBand = this.svg.firstElementChild;
+            this.gExtra = this.gBand.nextElementSibling;
+            this.pTiles = this.gExtra.nextElementSibling;
+            this.gFixed = this.pTiles.nextElementSibling;
+            this.gMarks = this.gFixed.nextElementSibling;
+            this.halo = this.gMarks.nextElementSibling;
+            this.sel = this.halo.nextElementSibling;
+            this.hit = this.sel.nextElementSibling;
+            this.markEls = [];
         }
+        setHTML(this.gFixed, lay.fixed || '');
         el.mapView = this;
-        this.gBand = this.svg.firstElementChild;
-        this.gExtra = this.gBand.nextElementSibling;
-        this.pTiles = this.gExtra.nextElementSibling;
-        this.gMarks = this.svg.querySelector('g.marks');
         this.marks = [];
-        this.markEls = [];
-        this.halo = this.svg.querySelector('rect.sel-halo');
-        this.sel = this.svg.querySelector('rect.sel');
-        this.hit = this.svg.querySelector('rect.hit');
-        this.hitP = null;
+        this.mark([]);   // the old map's outlines go (their elements are kept for the next)
+        this.select(null);
+        this.hitP = -1;
+        this.pointAt(null);
         this.drawn = null;   // [y0, y1, x0, x1] in px
         this.band = null;    // what the band shows: {slots, ls, rows, box}
         this.whole = false;  // every cell is in the SVG (an export), not on the canvas
@@ -182,55 +207,71 @@ class MapView {
         if (this.pTiles.getAttribute('d') !== tiles) this.pTiles.setAttribute('d', tiles);
     }
 
-    // Paint the band's cells and labels on the canvas, as the SVG of an export
-    // would draw them: fill, a 1 px gap stroke, the label centred on its line.
+    // Ask for the band to be painted on the canvas (flushPaints() does it).
     paint() {
+        pending.add(this);
+        if (flushAsked) return;
+        flushAsked = true;
+        requestAnimationFrame(() => { flushAsked = false; flushPaints(); });
+    }
+
+    // Size and place the canvas for the band; returns its context, or null
+    // without a band.
+    size() {
         const b = this.band, cv = this.cv;
-        if (!b) return;
-        const L = this.lay, [bx, by, bw, bh] = b.box;
+        if (!b) return null;
+        const [bx, by, bw, bh] = b.box;
         const dpr = window.devicePixelRatio || 1;
         let pw = Math.max(1, Math.ceil(bw * dpr)), ph = Math.max(1, Math.ceil(bh * dpr));
         // A new size is a new bitmap for the browser to allocate and hand to
         // the compositor: a map outside a scroll box (a tile, whose box clips
         // it) keeps its canvas when it shrinks.
         if (!this.scrolls && cv.dpr === dpr) { pw = Math.max(pw, cv.width); ph = Math.max(ph, cv.height); }
-        if (cv.width !== pw || cv.height !== ph) { cv.width = pw; cv.height = ph; cv.dpr = dpr; cv.font = null; }   // resizing clears it, and resets its font
+        if (cv.width !== pw || cv.height !== ph) { cv.width = pw; cv.height = ph; cv.font = null; }   // resizing clears it, and resets its font
+        cv.dpr = dpr;
         const st = cv.style, px = (n) => `${n}px`;
         if (st.left !== px(bx)) st.left = px(bx);
         if (st.top !== px(by)) st.top = px(by);
         if (st.width !== px(pw / dpr)) st.width = px(pw / dpr);
         if (st.height !== px(ph / dpr)) st.height = px(ph / dpr);
-        const g = cv.getContext('2d');
+        return cv.getContext('2d');
+    }
+
+    // Paint the band's cells and labels on the canvas sized by size(), as the
+    // SVG of an export would draw them: fill, a 1 px gap around it, the
+    // label centred on its line.
+    paintNow(g) {
+        const b = this.band, cv = this.cv;
+        if (!b || !g) return;
+        const L = this.lay, [bx, by] = b.box, dpr = cv.dpr;
         g.setTransform(dpr, 0, 0, dpr, -bx * dpr, -by * dpr);
-        g.clearRect(bx, by, pw / dpr, ph / dpr);
+        g.clearRect(bx, by, cv.width / dpr, cv.height / dpr);
         if (this.whole) return;   // the SVG holds every cell (an export)
         const k = ink(), tr = this.traced, cols = L.cols, keyOf = L.keyOf, label = L.label || String;
-        // One path per colour (and per faded or not) and one fill each: a
-        // fillStyle per cell is a colour parse per cell. The gap is each
-        // cell's 1 px stroke, stroked after all the fills of its group, as the
-        // SVG's rects would be (a faded cell's stroke is faded with it).
+        // The gap first: every cell's box grown by half a pixel, in the gap
+        // colour; then each cell's fill shrunk by half a pixel, one colour
+        // (faded or not) at a time, since a fillStyle per cell is a colour
+        // parse per cell. That is the SVG's rect with its 1 px gap stroke,
+        // drawn as rectangle fills: a stroked path of every cell cost this
+        // VM's software canvas twice as much to raster (bench/README.md). The
+        // gap colour is the panel's, so a faded cell over it looks as it did
+        // over the panel.
         const groups = new Map(), texts = [];
+        g.globalAlpha = 1;
+        g.fillStyle = k.gap;
         for (let i = 0; i < b.slots.length; i++) {
             const p = b.slots[i], l = b.ls[i], r = L.rect(p), key = keyOf(l);
             const on = tr === null || tr === l % cols, gk = on ? key % 16 : 16 + (key % 16);
             let grp = groups.get(gk);
             if (!grp) groups.set(gk, (grp = []));
             grp.push(r);
+            g.fillRect(r[0] - 0.5, r[1] - 0.5, r[2] + 1, r[3] + 1);
             if (this.labelled(r[2], r[3])) texts.push(String(label(key)), r[0] + r[2] / 2, this.labelY(r[1], r[3]), on);
         }
-        g.lineWidth = 1;
-        g.strokeStyle = k.gap;
-        for (const dim of [true, false]) {
-            g.globalAlpha = dim ? TRACE_DIM : 1;
-            const all = new Path2D();
-            for (const [gk, rs] of groups) {
-                if ((gk >= 16) !== dim) continue;
-                const path = new Path2D();
-                for (const [x, y, w, h] of rs) { path.rect(x, y, w, h); all.rect(x, y, w, h); }
-                g.fillStyle = k.k[gk % 16];
-                g.fill(path);
-            }
-            g.stroke(all);
+        for (const [gk, rs] of groups) {
+            g.globalAlpha = gk >= 16 ? TRACE_DIM : 1;
+            g.fillStyle = k.k[gk % 16];
+            for (const [x, y, w, h] of rs) g.fillRect(x + 0.5, y + 0.5, Math.max(0, w - 1), Math.max(0, h - 1));
         }
         g.globalAlpha = 1;
         if (!texts.length) return;
@@ -252,6 +293,7 @@ class MapView {
     // What the band shows, cell by cell: {p, l, c, key, label (null when the
     // cell is too small for one), x, y, w, h, traced}; x, y in the map's px.
     drawnCells() {
+        flushPaints();   // what it returns is on the canvas
         const b = this.band;
         if (!b || this.whole) return [];
         const L = this.lay, label = L.label || String, out = [];

@@ -41,8 +41,12 @@ export async function extrasChecks(t) {
         check('trace: verdict without swizzle from /api/conflicts', (await text(page, '#trace-plain')) === expectVerdict(cp), await text(page, '#trace-plain'));
         check('trace: verdict with swizzle from /api/conflicts', (await text(page, '#trace-swz')) === expectVerdict(cs), await text(page, '#trace-swz'));
         check('trace: the swizzle fixes this column (8 -> 1 wavefronts)', cp.wavefronts === 8 && cs.wavefronts === 1, `${cp.wavefronts} -> ${cs.wavefronts}`);
-        const traced = (await t.readView(page, 'grid-swz')).filter((c) => c.traced).map((c) => c.c);
+        const tcells = await t.readView(page, 'grid-swz'), traced = tcells.filter((c) => c.traced).map((c) => c.c);
         check('trace: the maps trace the column', traced.length === g.rows && traced.every((c) => c === C), `${traced}`);
+        // readView holds the cells off the trace to their colour, faded.
+        const offTrace = tcells.filter((c) => !c.traced);
+        check('trace: the other cells are painted faded, with their labels', offTrace.length > 0 && offTrace.every((c) => !String(c.label).startsWith('pixels')),
+            JSON.stringify(offTrace.find((c) => String(c.label).startsWith('pixels'))));
         // Clicking a cell traces its column.
         const P = 13, l = g.log_of[P], col = l % g.cols;
         const before = await page.evaluate(() => document.body.dataset.traceReady);

@@ -67,7 +67,8 @@ async function startServer(port, extra = []) {
 // The cells are painted on a canvas; the view says which cell it painted
 // where (drawnCells()), and this reads the canvas back to hold it to that:
 //   - each cell's fill, sampled inside its corner, is the palette colour of
-//     the number it shows (faded when a trace passes it over);
+//     the number it shows (faded over the gap colour when a trace passes it
+//     over);
 //   - each label's ink (the pixels that are not the fill) is, pixel for
 //     pixel within antialiasing, the ink of that label drawn here in the
 //     canvas's font at the cell's centre; the same cell with another label
@@ -89,6 +90,9 @@ function readView(page, id) {
         const rgb = (css) => { probe.clearRect(0, 0, 1, 1); probe.fillStyle = css; probe.fillRect(0, 0, 1, 1); return [...probe.getImageData(0, 0, 1, 1).data]; };
         const root = getComputedStyle(document.documentElement), d = document.documentElement.dataset;
         const kcol = []; for (let k = 0; k < 16; k++) kcol.push(rgb(root.getPropertyValue('--k' + k).trim()));
+        // A faded cell is its colour at 0.32 over the gap colour (the panel's).
+        const gap = rgb(root.getPropertyValue('--cell-gap').trim());
+        const faded = (c) => c.map((v, i) => (i === 3 ? 255 : 0.32 * v + 0.68 * gap[i]));
         const tracing = cells.some((c) => c.traced);
         const font = cv.getContext('2d').font;
         // Cell c as it should look with label `text`: its sampled fill, then
@@ -128,9 +132,8 @@ function readView(page, id) {
         return cells.map((c) => {
             const out = { p: c.p, l: c.l, c: c.c, key: c.key, label: c.label, traced: c.traced };
             const dim = tracing && !c.traced;
-            const want = kcol[c.key % 16], got = at(c.x + 2.5, c.y + 2.5);
-            const alpha = dim ? Math.round(0.32 * 255) : 255;
-            const okFill = Math.abs(got[3] - alpha) <= 2 && [0, 1, 2].every((i) => Math.abs(got[i] - want[i]) <= (dim ? 4 : 2));
+            const want = dim ? faded(kcol[c.key % 16]) : kcol[c.key % 16], got = at(c.x + 2.5, c.y + 2.5);
+            const okFill = got[3] === 255 && [0, 1, 2].every((i) => Math.abs(got[i] - want[i]) <= 2);
             if (!okFill) { out.label = `pixels: fill ${got} is not colour k${c.key % 16} ${want}${dim ? ' faded' : ''}`; return out; }
             if (c.label === null) return out;
             const r = compare(c, c.label, got, dim);
