@@ -134,8 +134,8 @@ class MapView {
         this.marks = [];
         this.mark([]);   // the old map's outlines go (their elements are kept for the next)
         this.select(null);
-        this.hitP = -1;
-        this.pointAt(null);
+        this.hitP = null;
+        if (this.hit.getAttribute('visibility') !== 'hidden') this.hit.setAttribute('visibility', 'hidden');
         this.drawn = null;   // [y0, y1, x0, x1] in px
         this.band = null;    // what the band shows: {slots, ls, rows, box}
         this.whole = false;  // every cell is in the SVG (an export), not on the canvas
