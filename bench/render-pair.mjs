@@ -1,16 +1,17 @@
 // render-pair.mjs - two versions of the page compared change by change: one
-// headless chromium, two tabs per version, and the preset change (128B <-> 64B,
-// 64 grid rows, the change render.mjs times as "preset") made in A, then in B,
-// then in B, then in A, and so on, so that each pair of changes sees the same
-// machine. On this VM the speed drifts by a third over minutes; alternating
-// runs (render-ab.sh) still compare minutes apart, pairs compare a second apart.
+// headless chromium, two tabs per version, and one kind of change (the preset
+// change 128B <-> 64B at 64 grid rows unless SWZ_PAIR_CHANGE says otherwise;
+// the kinds and their timing are render.mjs's) made in A, then in B, then in
+// B, then in A, and so on, so that each pair of changes sees the same machine.
+// On this VM the speed drifts by a third over minutes; alternating runs
+// (render-ab.sh) still compare minutes apart, pairs compare a second apart.
 //
 // Each change is timed as render.mjs's `work`: from just before the change
-// event to the page's "shown" stamp, plus the style, layout, paint and commit
-// of the next frame (the idle wait for the display left out). Reports each
-// version's median / p95 and the paired difference B - A: its median, and how
-// many pairs B won.
-// Usage: node bench/render-pair.mjs URL_A URL_B [PAIRS, default 100] [PAUSE ms, default 300]
+// event to the page's "shown" stamp (the access view's, for a step), plus the
+// style, layout, paint and commit of the next frame (the idle wait for the
+// display left out). Reports each version's median / p95 and the paired
+// difference B - A: its median and quartiles, and how many pairs B won.
+// Usage: [SWZ_PAIR_CHANGE=preset|match|step|first] node bench/render-pair.mjs URL_A URL_B [PAIRS, default 100] [PAUSE ms, default 300]
 // (bench/render-pair.sh serves a git revision's static/ and the working tree's.)
 
 import { chromium } from '../tests/browser/node_modules/playwright-core/index.mjs';
@@ -18,6 +19,11 @@ import { chromium } from '../tests/browser/node_modules/playwright-core/index.mj
 const [A, B] = [process.argv[2], process.argv[3]];
 const PAIRS = Number(process.argv[4] || 100);
 const PAUSE = Number(process.argv[5] || 300);
+// SWZ_PAIR_CHANGE: which change, as render.mjs names them: preset (the
+// default), match, step, or first (the preset change on a page just opened:
+// both tabs of a pair are reopened before it).
+const KIND = process.env.SWZ_PAIR_CHANGE || 'preset';
+if (!['preset', 'match', 'step', 'first'].includes(KIND)) { console.error(`SWZ_PAIR_CHANGE: ${KIND}: one of preset, match, step, first`); process.exit(2); }
 const QUERY = '?b=3&m=4&s=3&rows=64&pat=col_read';
 if (!A || !B) { console.error('usage: node bench/render-pair.mjs URL_A URL_B [PAIRS] [PAUSE_MS]'); process.exit(2); }
 
@@ -26,13 +32,14 @@ function q(xs, p) {
     return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)];
 }
 
-// One preset change in `page`; resolves with its work in ms. The frame
+// One change of kind KIND in `page`; resolves with its work in ms. The frame
 // callback is asked for before the change, so it runs first in the first
 // frame after the page stamped "shown", and its task right after that
 // frame's commit: work = shown + (that task - that callback).
 function change(page) {
-    return page.evaluate(() => new Promise((resolve) => {
-        const key = 'shown' in document.body.dataset ? 'shown' : 'ready';
+    return page.evaluate((kind) => new Promise((resolve) => {
+        const stamp = kind === 'step' ? 'accessShown' : 'shown';
+        const key = stamp in document.body.dataset ? stamp : (kind === 'step' ? 'accessReady' : 'ready');
         const before = document.body.dataset[key];
         let t0 = 0, shown = 0;
         const obs = new MutationObserver(() => {
@@ -45,11 +52,33 @@ function change(page) {
             setTimeout(() => { obs.disconnect(); resolve(shown + performance.now() - raf); }, 0);
         };
         requestAnimationFrame(onFrame);
-        const p = document.querySelector('#preset');
+        // step walks the access view forward and back between its ends.
+        let target = kind === 'match' ? '#match' : '#acc-next';
+        if (kind === 'step') {
+            const r = document.querySelector('#acc-step');
+            if (Number(r.value) >= Number(r.max)) window.__swzBack = true;
+            if (Number(r.value) <= 0) window.__swzBack = false;
+            if (window.__swzBack) target = '#acc-prev';
+        }
         t0 = performance.now();
-        p.value = p.value === '128B' ? '64B' : '128B';
-        p.dispatchEvent(new Event('change', { bubbles: true }));
-    }));
+        if (kind === 'preset' || kind === 'first') {
+            const p = document.querySelector('#preset');
+            p.value = p.value === '128B' ? '64B' : '128B';
+            p.dispatchEvent(new Event('change', { bubbles: true }));
+            return;
+        }
+        document.querySelector(target).click();
+    }), KIND);
+}
+
+// Open (or, for "first", reopen) the page at 128B and put what the change
+// needs in view, as render.mjs does.
+async function open(page, url) {
+    await page.goto(url + QUERY);
+    await page.waitForFunction(() => document.body.dataset.ready);
+    await page.evaluate((kind) => {
+        if (kind === 'step') document.querySelector('#acc-next').scrollIntoView({ block: 'center' });
+    }, KIND);
 }
 
 const browser = await chromium.launch({
@@ -63,8 +92,8 @@ const browser = await chromium.launch({
 const tabs = [];
 for (const url of [A, B, B, A]) {
     const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    await page.goto(url + QUERY);
-    await page.waitForFunction(() => document.body.dataset.ready);
+    await open(page, url);
+    page.url0 = url;
     tabs.push(page);
 }
 const sets = [[tabs[0], tabs[1]], [tabs[3], tabs[2]]];   // [A tab, B tab]
@@ -75,6 +104,7 @@ const work = [[], []], diff = [];
 for (let i = 0; i < PAIRS; i++) {
     const pages = sets[i % 2], order = Math.floor(i / 2) % 2 ? [1, 0] : [0, 1];
     const t = [0, 0];
+    if (KIND === 'first') for (const k of order) await open(pages[k], pages[k].url0);
     for (const k of order) {
         await pages[k].bringToFront();
         await pages[k].waitForTimeout(PAUSE);
@@ -84,7 +114,7 @@ for (let i = 0; i < PAIRS; i++) {
 }
 await browser.close();
 const f = (x) => x.toFixed(1).padStart(5);
-console.log(`render pairs: ${PAIRS} preset changes (128B <-> 64B, 64 rows) in each version, alternated, ${PAUSE} ms apart; work ms`);
+console.log(`render pairs: ${PAIRS} ${KIND} changes (at 128B, 64 rows) in each version, alternated, ${PAUSE} ms apart; work ms`);
 console.log(`A ${f(q(work[0], 0.5))} median ${f(q(work[0], 0.95))} p95   ${A}`);
 console.log(`B ${f(q(work[1], 0.5))} median ${f(q(work[1], 0.95))} p95   ${B}`);
 const wins = diff.filter((d) => d < 0).length;
