@@ -15,6 +15,7 @@
 // (bench/render-pair.sh serves a git revision's static/ and the working tree's.)
 
 import { chromium } from '../tests/browser/node_modules/playwright-core/index.mjs';
+import { quantile as q, timedChange } from './render-lib.mjs';
 
 const [A, B] = [process.argv[2], process.argv[3]];
 const PAIRS = Number(process.argv[4] || 100);
@@ -27,48 +28,16 @@ if (!['preset', 'match', 'step', 'first'].includes(KIND)) { console.error(`SWZ_P
 const QUERY = '?b=3&m=4&s=3&rows=64&pat=col_read';
 if (!A || !B) { console.error('usage: node bench/render-pair.mjs URL_A URL_B [PAIRS] [PAUSE_MS]'); process.exit(2); }
 
-function q(xs, p) {
-    const s = [...xs].sort((a, b) => a - b);
-    return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)];
-}
-
-// One change of kind KIND in `page`; resolves with its work in ms. The frame
-// callback is asked for before the change, so it runs first in the first
-// frame after the page stamped "shown", and its task right after that
-// frame's commit: work = shown + (that task - that callback).
-function change(page) {
-    return page.evaluate((kind) => new Promise((resolve) => {
-        const stamp = kind === 'step' ? 'accessShown' : 'shown';
-        const key = stamp in document.body.dataset ? stamp : (kind === 'step' ? 'accessReady' : 'ready');
-        const before = document.body.dataset[key];
-        let t0 = 0, shown = 0;
-        const obs = new MutationObserver(() => {
-            if (!shown && document.body.dataset[key] !== before) shown = performance.now() - t0;
-        });
-        obs.observe(document.body, { attributes: true });
-        const onFrame = () => {
-            if (!shown) { requestAnimationFrame(onFrame); return; }
-            const raf = performance.now();
-            setTimeout(() => { obs.disconnect(); resolve(shown + performance.now() - raf); }, 0);
-        };
-        requestAnimationFrame(onFrame);
-        // step walks the access view forward and back between its ends.
-        let target = kind === 'match' ? '#match' : '#acc-next';
-        if (kind === 'step') {
-            const r = document.querySelector('#acc-step');
-            if (Number(r.value) >= Number(r.max)) window.__swzBack = true;
-            if (Number(r.value) <= 0) window.__swzBack = false;
-            if (window.__swzBack) target = '#acc-prev';
-        }
-        t0 = performance.now();
-        if (kind === 'preset' || kind === 'first') {
-            const p = document.querySelector('#preset');
-            p.value = p.value === '128B' ? '64B' : '128B';
-            p.dispatchEvent(new Event('change', { bubbles: true }));
-            return;
-        }
-        document.querySelector(target).click();
-    }), KIND);
+// One change of kind KIND in `page`, timed by render.mjs's own timedChange;
+// resolves with its work in ms (the change to the page's "shown" stamp, plus
+// the next frame's style, layout, paint and commit).
+const SEL = { preset: '#preset', first: '#preset', match: '#match', step: '#acc-next' }[KIND];
+async function change(page) {
+    // A page that does not stamp "shown" (an older one) is timed to "ready".
+    let [shownKey, readyKey] = KIND === 'step' ? ['accessShown', 'accessReady'] : ['shown', 'ready'];
+    if (!(await page.evaluate((k) => k in document.body.dataset, shownKey))) shownKey = readyKey;
+    const r = await timedChange(page, SEL, shownKey, readyKey);
+    return r.ready + r.frame;
 }
 
 // Open (or, for "first", reopen) the page at 128B and put what the change

@@ -32,6 +32,7 @@
 // Usage: node bench/render.mjs BASE_URL [N] [PAUSE_MS]   (bench/render.sh starts a server)
 
 import { chromium } from '../tests/browser/node_modules/playwright-core/index.mjs';
+import { stats, timedChange } from './render-lib.mjs';
 
 const BASE = process.argv[2] || 'http://127.0.0.1:8080/';
 const N = Number(process.argv[3] || 30);
@@ -41,64 +42,6 @@ const TARGET = { 64: 16, 1024: 100 };
 // SWZ_BENCH_ROWS=64 and SWZ_BENCH_CHANGES=preset,step narrow a run.
 const ROWS = (process.env.SWZ_BENCH_ROWS || '64,1024').split(',').map(Number);
 const CHANGES = (process.env.SWZ_BENCH_CHANGES || 'preset,match,step,first').split(',');
-
-function stats(xs) {
-    const s = [...xs].sort((a, b) => a - b);
-    const q = (p) => s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)];
-    return { median: q(0.5), p95: q(0.95), min: s[0], max: s[s.length - 1] };
-}
-
-// Make one change in the page; resolve with {ready, painted, frame, all, src}.
-// shownKey: the page's stamp "what is on screen is drawn"; readyKey: "all
-// drawn" (the sections out of sight follow one frame later, and the URL).
-function timedChange(page, sel, shownKey, readyKey) {
-    return page.evaluate(([sel, shownKey, readyKey]) => new Promise((resolve) => {
-        const shown0 = document.body.dataset[shownKey], ready0 = document.body.dataset[readyKey];
-        const src0 = JSON.parse(document.body.dataset.api || '{}');
-        let t0 = 0, shown = 0, out = null, all = null, src = null;
-        const finish = () => { if (out && all !== null) { obs.disconnect(); resolve({ ...out, all }); } };
-        const obs = new MutationObserver(() => {
-            const now = performance.now() - t0;
-            if (all === null && document.body.dataset[readyKey] !== ready0) { all = now; finish(); }
-            if (shown || document.body.dataset[shownKey] === shown0) return;
-            shown = now;
-            const src1 = JSON.parse(document.body.dataset.api || '{}');
-            src = {};
-            for (const k of Object.keys(src1)) src[k] = src1[k] - (src0[k] || 0);
-        });
-        obs.observe(document.body, { attributes: true });
-        // The first frame that begins after the page stamped "shown": this
-        // callback is asked for before the change, so it runs first in its
-        // frame, and its task runs as soon as that frame's style, layout,
-        // paint and commit are done.
-        const onFrame = () => {
-            if (!shown) { requestAnimationFrame(onFrame); return; }
-            const raf = performance.now() - t0;
-            setTimeout(() => {
-                const painted = performance.now() - t0;
-                out = { ready: shown, painted, frame: painted - raf, src };
-                finish();
-            }, 0);
-        };
-        requestAnimationFrame(onFrame);
-        // The step walks forward and back between 0 and its last step.
-        let target = sel;
-        if (sel === '#acc-next') {
-            const r = document.querySelector('#acc-step');
-            if (Number(r.value) >= Number(r.max)) window.__swzBack = true;
-            if (Number(r.value) <= 0) window.__swzBack = false;
-            if (window.__swzBack) target = '#acc-prev';
-        }
-        t0 = performance.now();
-        if (sel === '#preset') {
-            const p = document.querySelector('#preset');
-            p.value = p.value === '128B' ? '64B' : '128B';
-            p.dispatchEvent(new Event('change', { bubbles: true }));
-            return;
-        }
-        document.querySelector(target).click();
-    }), [sel, shownKey, readyKey]);
-}
 
 // The same painted measurement with nothing changed: the wait for the display.
 function floor(page, n) {

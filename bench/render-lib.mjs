@@ -1,0 +1,65 @@
+// render-lib.mjs - what bench/render.mjs and bench/render-pair.mjs share: how
+// one control change is timed in the page, and the quantiles they report.
+// It launches nothing and prints nothing.
+
+// The p-quantile of xs (the smallest value with at least p of xs at or under it).
+export function quantile(xs, p) {
+    const s = [...xs].sort((a, b) => a - b);
+    return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)];
+}
+
+export function stats(xs) {
+    return { median: quantile(xs, 0.5), p95: quantile(xs, 0.95), min: Math.min(...xs), max: Math.max(...xs) };
+}
+
+// Make one change in the page; resolve with {ready, painted, frame, all, src}.
+// shownKey: the page's stamp "what is on screen is drawn"; readyKey: "all
+// drawn" (the sections out of sight follow one frame later, and the URL).
+export function timedChange(page, sel, shownKey, readyKey) {
+    return page.evaluate(([sel, shownKey, readyKey]) => new Promise((resolve) => {
+        const shown0 = document.body.dataset[shownKey], ready0 = document.body.dataset[readyKey];
+        const src0 = JSON.parse(document.body.dataset.api || '{}');
+        let t0 = 0, shown = 0, out = null, all = null, src = null;
+        const finish = () => { if (out && all !== null) { obs.disconnect(); resolve({ ...out, all }); } };
+        const obs = new MutationObserver(() => {
+            const now = performance.now() - t0;
+            if (all === null && document.body.dataset[readyKey] !== ready0) { all = now; finish(); }
+            if (shown || document.body.dataset[shownKey] === shown0) return;
+            shown = now;
+            const src1 = JSON.parse(document.body.dataset.api || '{}');
+            src = {};
+            for (const k of Object.keys(src1)) src[k] = src1[k] - (src0[k] || 0);
+        });
+        obs.observe(document.body, { attributes: true });
+        // The first frame that begins after the page stamped "shown": this
+        // callback is asked for before the change, so it runs first in its
+        // frame, and its task runs as soon as that frame's style, layout,
+        // paint and commit are done.
+        const onFrame = () => {
+            if (!shown) { requestAnimationFrame(onFrame); return; }
+            const raf = performance.now() - t0;
+            setTimeout(() => {
+                const painted = performance.now() - t0;
+                out = { ready: shown, painted, frame: painted - raf, src };
+                finish();
+            }, 0);
+        };
+        requestAnimationFrame(onFrame);
+        // The step walks forward and back between 0 and its last step.
+        let target = sel;
+        if (sel === '#acc-next') {
+            const r = document.querySelector('#acc-step');
+            if (Number(r.value) >= Number(r.max)) window.__swzBack = true;
+            if (Number(r.value) <= 0) window.__swzBack = false;
+            if (window.__swzBack) target = '#acc-prev';
+        }
+        t0 = performance.now();
+        if (sel === '#preset') {
+            const p = document.querySelector('#preset');
+            p.value = p.value === '128B' ? '64B' : '128B';
+            p.dispatchEvent(new Event('change', { bubbles: true }));
+            return;
+        }
+        document.querySelector(target).click();
+    }), [sel, shownKey, readyKey]);
+}
