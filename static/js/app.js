@@ -343,8 +343,17 @@ function renderViews(d, marks = true) {
         ['logOf'], (v) => v.retarget(bankLayout({ ...inp, ...fn, ...rowKey(inp.cols) })));
     const pairs = {
         tile() {
-            views.tilePlain = grid('tile-plain', { rows: T, cols: T, logOf: null, tile: T, availW: Math.min(availWidth('tile-plain'), 420 * big), maxCell: 44 * big, kind: 'tile' });
-            views.tileSwz = grid('tile-swz', { rows: T, cols: T, logOf: d.tile.log_of, tile: T, availW: Math.min(availWidth('tile-swz'), 420 * big), maxCell: 44 * big, kind: 'tile' });
+            const tw = (id) => Math.min(availWidth(id), 420 * big);
+            views.tilePlain = grid('tile-plain', { rows: T, cols: T, logOf: null, tile: T, availW: tw('tile-plain'), maxCell: 44 * big, kind: 'tile' });
+            views.tileSwz = grid('tile-swz', { rows: T, cols: T, logOf: d.tile.log_of, tile: T, availW: tw('tile-swz'), maxCell: 44 * big, kind: 'tile' });
+            // The tile boxes keep the height of an 8x8 tile (the 128B
+            // preset's), so that switching between the usual presets leaves
+            // the grids below where they are: a reader comparing them keeps
+            // their place, and the browser need not move the page below.
+            for (const id of ['tile-plain', 'tile-swz']) {
+                const h = `${gridLayout({ rows: 8, cols: 8, logOf: null, tile: 8, availW: tw(id), maxCell: 44 * big, kind: 'tile' }).H}px`;
+                if ($(id).style.minHeight !== h) $(id).style.minHeight = h;
+            }
         },
         grid() {
             views.gridPlain = grid('grid-plain', { rows: g.rows, cols: g.cols, logOf: null, tile: T, availW: availWidth('grid-plain'), maxCell: 40 * big, bankOf: g.bank_of, kind: 'grid' });

@@ -401,6 +401,30 @@ async function main() {
             check('forward: 128B again', (await text(page, '#readout')) === 'Swizzle<3,4,3>');
         });
 
+        // ---- the tile boxes hold their height ----
+        await step('tile box height', async () => {
+            // grid: the grid's top less the tile box's (the readout above
+            // them may change height with the swizzle; the tiles must not
+            // move what is below them).
+            const where = () => page.evaluate(() => ({
+                grid: document.getElementById('grid-plain').getBoundingClientRect().top - document.getElementById('tile-swz').getBoundingClientRect().top,
+                box: document.getElementById('tile-swz').getBoundingClientRect().height,
+                tile: Number(document.querySelector('#tile-swz svg').getAttribute('height')),
+            }));
+            const at128 = await where();
+            check('tile box: an 8x8 tile fills its box', Math.abs(at128.box - at128.tile) <= 1, JSON.stringify(at128));
+            for (const p of ['64B', 'none', '32B']) {
+                await afterLoad(page, () => page.selectOption('#preset', p));
+                const w = await where();
+                check(`tile box: at ${p} the tile is smaller than its box, and the grids stay where they were`,
+                    w.tile < at128.tile && w.box === at128.box && w.grid === at128.grid, `${JSON.stringify(w)} vs ${JSON.stringify(at128)}`);
+            }
+            for (const [id, v] of [['#s', '4'], ['#b', '4']]) await afterLoad(page, async () => { await page.fill(id, v); await page.press(id, 'Enter'); });
+            const w16 = await where();
+            check('tile box: a 16x16 tile taller than an 8x8 one grows its box', w16.tile > at128.tile && Math.abs(w16.box - w16.tile) <= 1, JSON.stringify(w16));
+            await afterLoad(page, () => page.selectOption('#preset', '128B'));
+        });
+
         // ---- match the bank row ----
         await step('match bank row', async () => {
             await afterLoad(page, () => page.selectOption('#banks', '64'));
