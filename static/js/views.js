@@ -77,6 +77,35 @@ export function flushPaints() {
     views.forEach((v, i) => v.paintNow(sized[i]));
 }
 
+// A map far from the window hides its canvas (class "far"), and shows it
+// again before it comes into the window. Why: under software compositing
+// the browser copies every canvas's bitmap to the compositor at each frame it
+// commits, changed or not (a trace of a preset change at the top of the
+// page: six canvases, about 1.1 ms of every commit; a page with two
+// unchanging canvases shows the same), and it copies no hidden canvas. The
+// observer's margin is a window's height each way; a scroll that jumps
+// further (a link, a focus, a script) shows the canvas from its scroll
+// event, which the browser runs before it paints the frame that scrolled.
+const farViews = new Set();
+function setFar(el, far) {
+    if (far === farViews.has(el)) return;
+    if (far) farViews.add(el); else farViews.delete(el);
+    el.classList.toggle('far', far);
+}
+const nearWindow = new IntersectionObserver((entries) => {
+    for (const e of entries) setFar(e.target, !e.isIntersecting);
+}, { rootMargin: '100% 0px' });
+function showNear() {
+    if (!farViews.size) return;
+    const h = window.innerHeight;
+    for (const el of farViews) {
+        const r = el.getBoundingClientRect();
+        if (r.bottom > -h && r.top < 2 * h) setFar(el, false);
+    }
+}
+window.addEventListener('scroll', showNear, { passive: true });
+window.addEventListener('resize', showNear);
+
 // A switch of theme, palette or presenter mode repaints every map's canvas.
 new MutationObserver(() => {
     for (const el of document.querySelectorAll('.view')) if (el.mapView && el.mapView.el === el) el.mapView.paint();
@@ -131,6 +160,7 @@ class MapView {
         }
         setHTML(this.gFixed, lay.fixed || '');
         el.mapView = this;
+        nearWindow.observe(el);   // again for the same element: no change
         this.marks = [];
         this.mark([]);   // the old map's outlines go (their elements are kept for the next)
         this.select(null);

@@ -199,6 +199,14 @@ async function afterLoad(page, action) {
 }
 
 // Load a URL in the page and wait for its first load to finish.
+// A full-page screenshot: such a capture paints the whole page without
+// moving the window, so the page is told to show the maps far from it too.
+async function fullShot(page, file) {
+    await page.evaluate(() => { document.documentElement.dataset.capture = '1'; });
+    await page.screenshot({ path: file, fullPage: true });
+    await page.evaluate(() => { delete document.documentElement.dataset.capture; });
+}
+
 async function gotoReady(page, url) {
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForFunction(() => document.body.dataset.ready, null, { timeout: TIMEOUT });
@@ -320,7 +328,7 @@ async function main() {
             const opts = await page.$$eval('#preset option', (os) => os.map((o) => o.value));
             check('preset menu lists every API preset and custom',
                 presets.every((p) => opts.includes(p.id)) && opts.includes('custom'), opts.join(','));
-            await page.screenshot({ path: path.join(SHOTS, 'default.png'), fullPage: true });
+            await fullShot(page, path.join(SHOTS, 'default.png'));
         });
 
         // ---- switch to the 128B preset ----
@@ -425,6 +433,37 @@ async function main() {
             await afterLoad(page, () => page.selectOption('#preset', '128B'));
         });
 
+        // ---- maps far from the window hide their canvases ----
+        await step('far maps', async () => {
+            const vis = () => page.evaluate(() => Object.fromEntries(['grid-swz', 'banks-swz'].map((id) => {
+                const el = document.getElementById(id);
+                return [id, `${el.classList.contains('far') ? 'far' : 'near'} ${getComputedStyle(el.querySelector('canvas.cells')).visibility}`];
+            })));
+            await page.evaluate(() => window.scrollTo(0, 0));
+            await page.waitForFunction(() => document.getElementById('banks-swz').classList.contains('far'), null, { timeout: TIMEOUT });
+            const top = await vis();
+            check('far: at the top of the page the grid canvas shows, the bank map\'s (far below) is hidden',
+                top['grid-swz'] === 'near visible' && top['banks-swz'] === 'far hidden', JSON.stringify(top));
+            // A jump straight to the bank map: its canvas shows in the first
+            // frame drawn after the jump (the scroll event runs before it).
+            const jumped = await page.evaluate(() => new Promise((resolve) => {
+                const el = document.getElementById('banks-swz');
+                window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 100);
+                requestAnimationFrame(() => resolve(getComputedStyle(el.querySelector('canvas.cells')).visibility));
+            }));
+            check('far: a jump to the bank map shows its canvas in the first frame', jumped === 'visible', jumped);
+            await page.evaluate(() => window.scrollTo(0, 0));
+            await page.waitForFunction(() => document.getElementById('banks-swz').classList.contains('far'), null, { timeout: TIMEOUT });
+            await page.emulateMedia({ media: 'print' });
+            const printed = await vis();
+            await page.emulateMedia({ media: 'screen' });
+            check('far: a printed page shows every canvas', printed['banks-swz'] === 'far visible', JSON.stringify(printed));
+            await page.evaluate(() => { document.documentElement.dataset.capture = '1'; });
+            const captured = await vis();
+            await page.evaluate(() => { delete document.documentElement.dataset.capture; });
+            check('far: with data-capture every canvas shows', captured['banks-swz'] === 'far visible', JSON.stringify(captured));
+        });
+
         // ---- match the bank row ----
         await step('match bank row', async () => {
             await afterLoad(page, () => page.selectOption('#banks', '64'));
@@ -489,7 +528,7 @@ async function main() {
             await page.keyboard.press('ArrowRight');
             await page.waitForFunction(() => document.body.dataset.inspected === '2,6', null, { timeout: TIMEOUT });
             check('arrow key moves the selection', new URL(page.url()).searchParams.get('sel') === '2,6');
-            await page.screenshot({ path: path.join(SHOTS, 'page.png'), fullPage: true });
+            await fullShot(page, path.join(SHOTS, 'page.png'));
         });
 
         await accessChecks(t);
