@@ -10,26 +10,18 @@ set -eu
 cd "$(dirname "$0")/.."
 REF=${1:?usage: bench/render-ab.sh REF [ROUNDS] [N] [CHANGES]}
 ROUNDS=${2:-3}; N=${3:-40}; CHANGES=${4:-preset,first,match,step}
-[ -x build/swizzlescope ] || { echo "build/swizzlescope missing: run make" >&2; exit 1; }
-[ -d tests/browser/node_modules/playwright-core ] || (cd tests/browser && npm ci --no-audit --no-fund >&2)
+. bench/serve.sh
+bench_needs
 TMP=$(mktemp -d)
-PID=
-trap 'kill $PID 2>/dev/null; rm -rf "$TMP"' EXIT INT TERM
+trap 'kill $PIDS 2>/dev/null || true; rm -rf "$TMP"' EXIT INT TERM
 git archive "$REF" static | tar -x -C "$TMP"
 run() {   # run DIR NAME: one bench run of the page in DIR, on one line
-    PORT=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-    build/swizzlescope --port "$PORT" --static "$1" --measure-tool none >/dev/null 2>&1 &
-    PID=$!
-    i=0
-    until curl -sf "http://127.0.0.1:$PORT/api/health" >/dev/null 2>&1; do
-        i=$((i + 1)); [ $i -lt 100 ] || { echo "server did not start" >&2; exit 1; }
-        sleep 0.05
-    done
+    serve "$1"
     printf '%-10s' "$2"
-    SWZ_BENCH_ROWS=64 SWZ_BENCH_CHANGES=$CHANGES node bench/render.mjs "http://127.0.0.1:$PORT/" "$N" 300 |
+    SWZ_BENCH_ROWS=64 SWZ_BENCH_CHANGES=$CHANGES node bench/render.mjs "$URL" "$N" 300 |
         awk '$1 == 64 { printf "  %s ready %s/%s work %s/%s", $2, $3, $5, $9, $11 }'
     echo
-    kill $PID; wait $PID 2>/dev/null || true
+    kill "$SERVED"; wait "$SERVED" 2>/dev/null || true
 }
 echo "render A/B at 64 rows, ms median/p95: $REF's static/ against the working tree's, $N changes each, $ROUNDS rounds"
 for r in $(seq 1 "$ROUNDS"); do
