@@ -198,15 +198,20 @@ async function afterLoad(page, action) {
     await page.waitForFunction((b) => Number(document.body.dataset.ready || 0) > b, before, { timeout: TIMEOUT });
 }
 
-// Load a URL in the page and wait for its first load to finish.
-// A full-page screenshot: such a capture paints the whole page without
-// moving the window, so the page is told to show the maps far from it too.
-async function fullShot(page, file) {
+// fn() run with <html data-capture> set: the page shows the maps far from
+// the window too (style.css), as a full-page capture needs.
+async function captured(page, fn) {
     await page.evaluate(() => { document.documentElement.dataset.capture = '1'; });
-    await page.screenshot({ path: file, fullPage: true });
-    await page.evaluate(() => { delete document.documentElement.dataset.capture; });
+    try { return await fn(); } finally { await page.evaluate(() => { delete document.documentElement.dataset.capture; }); }
 }
 
+// A full-page screenshot: such a capture paints the whole page without
+// moving the window, so no map far from it would come near it.
+function fullShot(page, file) {
+    return captured(page, () => page.screenshot({ path: file, fullPage: true }));
+}
+
+// Load a URL in the page and wait for its first load to finish.
 async function gotoReady(page, url) {
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForFunction(() => document.body.dataset.ready, null, { timeout: TIMEOUT });
@@ -458,10 +463,8 @@ async function main() {
             const printed = await vis();
             await page.emulateMedia({ media: 'screen' });
             check('far: a printed page shows every canvas', printed['banks-swz'] === 'far visible', JSON.stringify(printed));
-            await page.evaluate(() => { document.documentElement.dataset.capture = '1'; });
-            const captured = await vis();
-            await page.evaluate(() => { delete document.documentElement.dataset.capture; });
-            check('far: with data-capture every canvas shows', captured['banks-swz'] === 'far visible', JSON.stringify(captured));
+            const cap = await captured(page, vis);
+            check('far: with data-capture every canvas shows', cap['banks-swz'] === 'far visible', JSON.stringify(cap));
         });
 
         // ---- match the bank row ----
