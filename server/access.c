@@ -8,13 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static int is_pow2(uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
-
-const char *acc_op_name(enum acc_op op)
-{
-    static const char *const names[] = {"ld", "st", "ldmatrix", "stmatrix"};
-    return (unsigned)op < 4 ? names[op] : "?";
-}
 
 const char *acc_reason_name(enum acc_reason r)
 {
@@ -25,102 +18,36 @@ const char *acc_reason_name(enum acc_reason r)
 /* On sm_90 the hardware counters file ldmatrix under op_ld and stmatrix under
  * op_st (the _op_ldsm/_op_stsm variants do not exist there: calib metadata,
  * "metrics_unavailable"); the Source-page metrics have one op per kind. */
-const char *acc_ncu_wavefront_metric(enum acc_op op)
+const char *acc_ncu_wavefront_metric(enum instr_op op)
 {
-    return op == ACC_LD || op == ACC_LDMATRIX
+    return op == INSTR_LD || op == INSTR_LDMATRIX
                ? "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
                : "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
 }
 
-const char *acc_ncu_conflict_metric(enum acc_op op)
+const char *acc_ncu_conflict_metric(enum instr_op op)
 {
-    return op == ACC_LD || op == ACC_LDMATRIX
+    return op == INSTR_LD || op == INSTR_LDMATRIX
                ? "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
                : "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
 }
 
-const char *acc_ncu_source_metric(enum acc_op op)
+const char *acc_ncu_source_metric(enum instr_op op)
 {
     switch (op) {
-    case ACC_LD: return "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
-    case ACC_ST: return "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
-    case ACC_LDMATRIX: return "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum";
-    case ACC_STMATRIX: return "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum";
+    case INSTR_LD: return "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+    case INSTR_ST: return "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+    case INSTR_LDMATRIX: return "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum";
+    case INSTR_STMATRIX: return "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum";
+    case INSTR_NOPS: break;
     }
     return "";
 }
 
-/* Bytes one lane reads or writes. */
-static uint32_t lane_bytes(const struct acc_instr *in)
-{
-    return (in->op == ACC_LDMATRIX || in->op == ACC_STMATRIX) ? 16 : in->bytes;
-}
-
-/* Lanes whose addresses the instruction uses: ldmatrix .xN reads row
- * addresses from lanes 0..8N-1 only (PTX ISA, ldmatrix). */
-static uint32_t used_lanes(const struct acc_instr *in)
-{
-    if (in->op == ACC_LDMATRIX || in->op == ACC_STMATRIX)
-        return 8 * in->matrices;
-    return ACC_LANES;
-}
-
-int acc_check(const struct acc_instr *in, struct sz_error *err)
-{
-    if (!is_pow2(in->bank_bytes) || in->bank_bytes > 32)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "bank_bytes",
-                       "bytes per bank must be a power of two in 1..32, got %u",
-                       in->bank_bytes);
-    if (!is_pow2(in->banks) || in->banks > ACC_MAX_BANKS)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "banks",
-                       "number of banks must be a power of two in 1..128, got %u",
-                       in->banks);
-    if (in->op == ACC_LD || in->op == ACC_ST) {
-        if (!is_pow2(in->bytes) || in->bytes > 16)
-            return sz_fail(err, SZ_INVALID_ARGUMENT, "bytes",
-                           "bytes per lane must be 1, 2, 4, 8 or 16, got %u", in->bytes);
-    } else if (in->op == ACC_LDMATRIX || in->op == ACC_STMATRIX) {
-        if (in->matrices != 1 && in->matrices != 2 && in->matrices != 4)
-            return sz_fail(err, SZ_INVALID_ARGUMENT, "matrices",
-                           "%s takes 1, 2 or 4 matrices (.x1/.x2/.x4), got %u",
-                           acc_op_name(in->op), in->matrices);
-    } else {
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "op",
-                       "must be ld, st, ldmatrix or stmatrix");
-    }
-    uint32_t w = lane_bytes(in), n = used_lanes(in);
-    for (uint32_t t = 0; t < ACC_LANES; t++) {
-        uint32_t o = in->offsets[t];
-        if (o == ACC_INACTIVE)
-            continue;
-        if (o < 0x80000000u && o % w == 0)
-            continue;
-        char field[24];
-        snprintf(field, sizeof field, "offsets[%u]", t);
-        if (o >= 0x80000000u)
-            return sz_fail(err, SZ_INVALID_ARGUMENT, field,
-                           "offsets are byte offsets in 0..2147483647, got %u", o);
-        return sz_fail(err, SZ_INVALID_ARGUMENT, field,
-                       "a %u-byte access must be %u-byte aligned (the hardware "
-                       "faults on misaligned shared memory), got offset %u", w, w, o);
-    }
-    /* ldmatrix/stmatrix are .sync.aligned: the whole warp executes them. */
-    if (in->op == ACC_LDMATRIX || in->op == ACC_STMATRIX)
-        for (uint32_t t = 0; t < n; t++)
-            if (in->offsets[t] == ACC_INACTIVE) {
-                char field[24];
-                snprintf(field, sizeof field, "offsets[%u]", t);
-                return sz_fail(err, SZ_INVALID_ARGUMENT, field,
-                               "%s.x%u is warp-wide (.sync.aligned): lanes 0..%u must "
-                               "all supply a row address", acc_op_name(in->op),
-                               in->matrices, n - 1);
-            }
-    return 0;
-}
 
 /* ---- costing ------------------------------------------------------------- */
 
-#define MAX_WORDS (ACC_LANES * 16)  /* 32 lanes x 16 bytes on 1-byte banks */
+#define MAX_WORDS (INSTR_LANES * 16)  /* 32 lanes x 16 bytes on 1-byte banks */
 
 struct wordset {
     uint32_t n;
@@ -136,9 +63,9 @@ static void ws_add(struct wordset *s, uint32_t w)
 }
 
 /* The bank words lane t touches: its bytes [o, o+w) cut at bank boundaries. */
-static uint32_t lane_words(const struct acc_instr *in, uint32_t t, uint32_t *out)
+static uint32_t lane_words(const struct instr *in, uint32_t t, uint32_t *out)
 {
-    uint32_t w = lane_bytes(in), o = in->offsets[t];
+    uint32_t w = instr_lane_bytes(in), o = in->offsets[t];
     uint32_t first = o / in->bank_bytes, last = (o + w - 1) / in->bank_bytes;
     uint32_t n = 0;
     for (uint32_t x = first; x <= last; x++)
@@ -147,10 +74,10 @@ static uint32_t lane_words(const struct acc_instr *in, uint32_t t, uint32_t *out
 }
 
 /* Distinct words per bank over `s`; the most of them, and where. */
-static uint32_t max_per_bank(const struct acc_instr *in, const struct wordset *s,
+static uint32_t max_per_bank(const struct instr *in, const struct wordset *s,
                              uint32_t *worst)
 {
-    uint32_t count[ACC_MAX_BANKS] = {0}, best = 0;
+    uint32_t count[INSTR_MAX_BANKS] = {0}, best = 0;
     *worst = 0;
     for (uint32_t i = 0; i < s->n; i++) {
         uint32_t b = s->word[i] % in->banks;
@@ -164,12 +91,12 @@ static uint32_t max_per_bank(const struct acc_instr *in, const struct wordset *s
 
 /* The pass in which each lane is served: in each bank, distinct words are
  * served in the order lanes first ask for them; a lane waits for its latest. */
-static void assign_passes(const struct acc_instr *in, uint32_t lanes, struct acc_result *r)
+static void assign_passes(const struct instr *in, uint32_t lanes, struct acc_result *r)
 {
     uint32_t seen_word[MAX_WORDS], seen_rank[MAX_WORDS], nseen = 0;
-    uint32_t next_rank[ACC_MAX_BANKS] = {0};
-    for (uint32_t t = 0; t < ACC_LANES; t++) {
-        if (!(lanes >> t & 1) || in->offsets[t] == ACC_INACTIVE)
+    uint32_t next_rank[INSTR_MAX_BANKS] = {0};
+    for (uint32_t t = 0; t < INSTR_LANES; t++) {
+        if (!(lanes >> t & 1) || in->offsets[t] == INSTR_INACTIVE)
             continue;
         uint32_t words[16], n = lane_words(in, t, words);
         int pass = 0;
@@ -210,36 +137,36 @@ static void assign_passes(const struct acc_instr *in, uint32_t lanes, struct acc
  *    reads 3 there, while the hardware counter and clock64 read 4.
  * Other bank geometries: the same rules on their own bank row. */
 
-static uint32_t lanes_per_phase(const struct acc_instr *in)
+static uint32_t lanes_per_phase(const struct instr *in)
 {
-    uint32_t row = in->banks * in->bank_bytes, w = lane_bytes(in);
+    uint32_t row = in->banks * in->bank_bytes, w = instr_lane_bytes(in);
     uint32_t n = row / w;
     if (n == 0)
         n = 1;
-    return n > ACC_LANES ? ACC_LANES : n;
+    return n > INSTR_LANES ? INSTR_LANES : n;
 }
 
 /* Rule 3's test over lanes [first, last): every pair shares its address or
  * has an inactive member. */
-static int pairs_share(const struct acc_instr *in, uint32_t first, uint32_t last)
+static int pairs_share(const struct instr *in, uint32_t first, uint32_t last)
 {
     for (uint32_t t = first; t + 1 < last; t += 2) {
         uint32_t a = in->offsets[t], b = in->offsets[t + 1];
-        if (a != ACC_INACTIVE && b != ACC_INACTIVE && a != b)
+        if (a != INSTR_INACTIVE && b != INSTR_INACTIVE && a != b)
             return 0;
     }
     return 1;
 }
 
-static int may_pair(const struct acc_instr *in)
+static int may_pair(const struct instr *in)
 {
-    return in->op == ACC_LD && in->bytes >= 2 * in->bank_bytes &&
-           lanes_per_phase(in) < ACC_LANES;
+    return in->op == INSTR_LD && in->bytes >= 2 * in->bank_bytes &&
+           lanes_per_phase(in) < INSTR_LANES;
 }
 
 /* Cost lanes [first, last) in phases of `per` lanes into r->phases (appended);
  * returns the wavefronts (rule 2 per phase, rule 4 for empty ones). */
-static uint32_t cost_phases(const struct acc_instr *in, uint32_t first, uint32_t last,
+static uint32_t cost_phases(const struct instr *in, uint32_t first, uint32_t last,
                             uint32_t per, struct acc_result *r, int record)
 {
     uint32_t total = 0;
@@ -249,7 +176,7 @@ static uint32_t cost_phases(const struct acc_instr *in, uint32_t first, uint32_t
         uint32_t lane_accesses = 0;
         for (uint32_t t = base; t < base + per && t < last; t++) {
             ph.lane_mask |= 1u << t;
-            if (in->offsets[t] == ACC_INACTIVE)
+            if (in->offsets[t] == INSTR_INACTIVE)
                 continue;
             ph.active_mask |= 1u << t;
             uint32_t words[16], n = lane_words(in, t, words);
@@ -271,7 +198,7 @@ static uint32_t cost_phases(const struct acc_instr *in, uint32_t first, uint32_t
         if (record && r->nphases < ACC_MAX_PHASES) {
             uint32_t p = r->nphases++;
             r->phases[p] = ph;
-            for (uint32_t t = 0; t < ACC_LANES; t++)
+            for (uint32_t t = 0; t < INSTR_LANES; t++)
                 if (ph.active_mask >> t & 1)
                     r->lane_phase[t] = (int)p;
             assign_passes(in, ph.active_mask, r);
@@ -280,14 +207,14 @@ static uint32_t cost_phases(const struct acc_instr *in, uint32_t first, uint32_t
     return total;
 }
 
-void acc_cost(const struct acc_instr *in, struct acc_result *r)
+void acc_cost(const struct instr *in, struct acc_result *r)
 {
     memset(r, 0, sizeof *r);
-    for (uint32_t t = 0; t < ACC_LANES; t++)
+    for (uint32_t t = 0; t < INSTR_LANES; t++)
         r->lane_phase[t] = r->lane_pass[t] = -1;
-    uint32_t used = used_lanes(in), per = lanes_per_phase(in);
+    uint32_t used = instr_used_lanes(in), per = lanes_per_phase(in);
     for (uint32_t t = 0; t < used; t++)
-        if (in->offsets[t] != ACC_INACTIVE) {
+        if (in->offsets[t] != INSTR_INACTIVE) {
             uint32_t words[16], n = lane_words(in, t, words);
             for (uint32_t k = 0; k < n; k++)
                 r->bank_hits[words[k] % in->banks]++;
@@ -300,8 +227,8 @@ void acc_cost(const struct acc_instr *in, struct acc_result *r)
     }
     /* Rule 5: ncu's Source page decides the pairing per 16-lane half. */
     r->source_wavefronts = r->wavefronts;
-    if (may_pair(in) && 2 * per == ACC_LANES / 2) {
-        uint32_t half = ACC_LANES / 2, sum = 0;
+    if (may_pair(in) && 2 * per == INSTR_LANES / 2) {
+        uint32_t half = INSTR_LANES / 2, sum = 0;
         for (uint32_t h = 0; h < used; h += half)
             sum += cost_phases(in, h, h + half, pairs_share(in, h, h + half) ? 2 * per : per,
                                r, 0);

@@ -11,22 +11,9 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "instr.h"
 
-#define ACC_LANES 32
-#define ACC_INACTIVE UINT32_MAX     /* offset of a lane that does not take part */
 #define ACC_MAX_PHASES 32
-#define ACC_MAX_BANKS 128
-
-enum acc_op { ACC_LD, ACC_ST, ACC_LDMATRIX, ACC_STMATRIX };
-
-struct acc_instr {
-    enum acc_op op;
-    uint32_t bytes;                 /* ld/st: 1, 2, 4, 8 or 16; ldmatrix: 16 per row */
-    uint32_t matrices;              /* ldmatrix/stmatrix: 1, 2 or 4 */
-    int trans;                      /* .trans: changes registers, not addresses */
-    uint32_t bank_bytes, banks;     /* 4 and 32 on every NVIDIA GPU since Kepler */
-    uint32_t offsets[ACC_LANES];    /* byte offsets, or ACC_INACTIVE */
-};
 
 /* Why a phase took the passes it took. */
 enum acc_reason {
@@ -59,29 +46,23 @@ struct acc_result {
     struct acc_phase phases[ACC_MAX_PHASES];
     /* per lane: its phase, and the pass (0-based wavefront within the phase)
      * in which its words are served; -1 for inactive lanes */
-    int lane_phase[ACC_LANES];
-    int lane_pass[ACC_LANES];
-    uint32_t bank_hits[ACC_MAX_BANKS];  /* lane-accesses per bank, all phases */
+    int lane_phase[INSTR_LANES];
+    int lane_pass[INSTR_LANES];
+    uint32_t bank_hits[INSTR_MAX_BANKS];  /* lane-accesses per bank, all phases */
 };
 
-/* Validate `in`: op/width/matrices combination, bank geometry (bank_bytes
- * 1..32, banks 1..128, powers of two), every active offset aligned to its
- * access and below 2^31.  Names the field ("bytes", "offsets[7]", ...). */
-int acc_check(const struct acc_instr *in, struct sz_error *err);
+/* Cost `in` (which must pass instr_check) into `out`. */
+void acc_cost(const struct instr *in, struct acc_result *out);
 
-/* Cost `in` (which must pass acc_check) into `out`. */
-void acc_cost(const struct acc_instr *in, struct acc_result *out);
-
-/* The wire names: "ld", "st", "ldmatrix", "stmatrix"; "clean", "broadcast", ... */
-const char *acc_op_name(enum acc_op op);
+/* The wire name of a reason: "clean", "broadcast", ... */
 const char *acc_reason_name(enum acc_reason r);
 
 /* Nsight Compute's metrics for this instruction: the hardware counters of
  * wavefronts and bank conflicts (summed over every instruction of the kind,
  * ldmatrix under op_ld, stmatrix under op_st) and the per-instruction
  * Source-page metric that source_wavefronts predicts. */
-const char *acc_ncu_wavefront_metric(enum acc_op op);
-const char *acc_ncu_conflict_metric(enum acc_op op);
-const char *acc_ncu_source_metric(enum acc_op op);
+const char *acc_ncu_wavefront_metric(enum instr_op op);
+const char *acc_ncu_conflict_metric(enum instr_op op);
+const char *acc_ncu_source_metric(enum instr_op op);
 
 #endif

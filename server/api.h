@@ -50,8 +50,15 @@ void api_configure(const struct api_config *cfg);
 void api_measure_status(char *line, size_t cap);
 
 /* True for routes that may take seconds (measurement): http.c runs them off
- * its event threads so that they never stall other requests. */
+ * its event threads so that they never stall other requests.  The route
+ * table's `slow` flag says which. */
 int api_is_slow(const char *path);
+
+/* The route table, for tests and docs: api_route_path(i) for i in
+ * 0..api_route_count()-1 is the path of route i (NULL past the end), and
+ * *method (if not NULL) its method. */
+int api_route_count(void);
+const char *api_route_path(int i, const char **method);
 
 /* Answer `req`.  Always fills `resp` (an error body for every failure: 4xx for
  * anything the client sent, 500 only when memory runs out).  Thread-safe. */

@@ -30,13 +30,13 @@ const struct pattern_info *pattern_list(int *n)
 }
 
 int pattern_fill(const char *name, const struct swz *z, uint32_t row_bytes, uint32_t rows,
-                 uint32_t step, struct acc_instr *in, uint32_t *steps,
+                 uint32_t step, struct instr *in, uint32_t *steps,
                  struct sz_error *err)
 {
     uint64_t tile = (uint64_t)row_bytes * rows;
-    uint32_t off[ACC_LANES];
+    uint32_t off[INSTR_LANES];
     uint32_t R = 0;
-    in->op = ACC_LD;
+    in->op = INSTR_LD;
     in->bytes = 4;
     in->matrices = 1;
     in->trans = 0;
@@ -47,10 +47,10 @@ int pattern_fill(const char *name, const struct swz *z, uint32_t row_bytes, uint
     if (row_w) {
         uint32_t w = row_w;
         if (strcmp(name, "row_store") == 0)
-            in->op = ACC_ST;
+            in->op = INSTR_ST;
         in->bytes = w;
         R = (uint32_t)(tile / (32u * w));
-        for (uint32_t t = 0; t < ACC_LANES; t++)
+        for (uint32_t t = 0; t < INSTR_LANES; t++)
             off[t] = step * 32 * w + t * w;
     } else if (strcmp(name, "col_read") == 0 || strcmp(name, "col_read_128") == 0) {
         /* Fewer than 32 rows: the extra lanes re-read rows from the top, as a
@@ -58,26 +58,26 @@ int pattern_fill(const char *name, const struct swz *z, uint32_t row_bytes, uint
         uint32_t w = name[8] ? 16 : 4;
         in->bytes = w;
         R = row_bytes / w;
-        for (uint32_t t = 0; t < ACC_LANES; t++)
+        for (uint32_t t = 0; t < INSTR_LANES; t++)
             off[t] = (t % rows) * row_bytes + step * w;
     } else if (strcmp(name, "transpose_read") == 0) {
         if (rows < 16)
             return sz_fail(err, SZ_INVALID_ARGUMENT, "rows",
                            "the transpose read walks 16 rows: use at least 16 grid rows");
         R = row_bytes / 8;
-        for (uint32_t t = 0; t < ACC_LANES; t++)
+        for (uint32_t t = 0; t < INSTR_LANES; t++)
             off[t] = (t % 16) * row_bytes + 4 * (2 * step + t / 16);
     } else if (strcmp(name, "ldmatrix_x4") == 0 || strcmp(name, "stmatrix_x4") == 0) {
         if (rows < 8 || row_bytes < 64)
             return sz_fail(err, SZ_INVALID_ARGUMENT, "rows",
                            "four 8x8 b16 matrices need 8 rows of at least 64 bytes");
-        in->op = name[0] == 'l' ? ACC_LDMATRIX : ACC_STMATRIX;
+        in->op = name[0] == 'l' ? INSTR_LDMATRIX : INSTR_STMATRIX;
         in->bytes = 16;
         in->matrices = 4;
         uint32_t kblocks = row_bytes / 64;
         R = kblocks * (rows / 8);
         uint32_t kb = R ? step % kblocks : 0, rb = R ? step / kblocks : 0;
-        for (uint32_t t = 0; t < ACC_LANES; t++)
+        for (uint32_t t = 0; t < INSTR_LANES; t++)
             off[t] = (8 * rb + t % 8) * row_bytes + 16 * (4 * kb + t / 8);
     } else {
         return sz_fail(err, SZ_INVALID_ARGUMENT, "pattern",
@@ -90,7 +90,7 @@ int pattern_fill(const char *name, const struct swz *z, uint32_t row_bytes, uint
     if (step >= R)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "step",
                        "must be in 0..%u for %s on this tile, got %u", R - 1, name, step);
-    for (uint32_t t = 0; t < ACC_LANES; t++)
+    for (uint32_t t = 0; t < INSTR_LANES; t++)
         in->offsets[t] = swz_apply(z, off[t]);
     *steps = R;
     return 0;

@@ -29,7 +29,7 @@ const struct pattern_info *pattern_list(int *n);
  * Fails on "pattern" (unknown), "step" (outside 0..R-1), or "rows" when the
  * tile is too small for the pattern (e.g. a 16-row transpose on 8 rows). */
 int pattern_fill(const char *name, const struct swz *z, uint32_t row_bytes, uint32_t rows,
-                 uint32_t step, struct acc_instr *in, uint32_t *steps,
+                 uint32_t step, struct instr *in, uint32_t *steps,
                  struct sz_error *err);
 
 #endif

@@ -12,17 +12,17 @@
 #include "../server/swizzle.h"
 #include "check.h"
 
-static struct acc_instr instr(enum acc_op op, uint32_t bytes, uint32_t matrices)
+static struct instr instr(enum instr_op op, uint32_t bytes, uint32_t matrices)
 {
-    struct acc_instr in = {.op = op, .bytes = bytes, .matrices = matrices,
+    struct instr in = {.op = op, .bytes = bytes, .matrices = matrices,
                            .bank_bytes = 4, .banks = 32};
     return in;
 }
 
-static uint32_t cost(const struct acc_instr *in, uint32_t *cycles)
+static uint32_t cost(const struct instr *in, uint32_t *cycles)
 {
     struct sz_error err;
-    if (acc_check(in, &err) < 0) {
+    if (instr_check(in, &err) < 0) {
         fprintf(stderr, "unexpected reject: %s: %s\n", err.field, err.message);
         return 0;
     }
@@ -41,7 +41,7 @@ static void test_seed_transpose(void)
     for (uint32_t r = 0; r < 16; r++) {
         uint32_t want[3] = {16, 2, 1};
         for (int k = 0; k < 3; k++) {
-            struct acc_instr in = instr(ACC_LD, 4, 1);
+            struct instr in = instr(INSTR_LD, 4, 1);
             for (uint32_t t = 0; t < 32; t++) {
                 uint32_t m = t % 16, n = 2 * r + t / 16;
                 uint32_t col = k == 0 ? n : k == 1 ? (n ^ m) : (n ^ (2 * m));
@@ -51,7 +51,7 @@ static void test_seed_transpose(void)
                   k, cost(&in, NULL), want[k]);
         }
         /* and the store side, row r by thread t, is 1 for all three */
-        struct acc_instr st = instr(ACC_ST, 4, 1);
+        struct instr st = instr(INSTR_ST, 4, 1);
         for (uint32_t t = 0; t < 32; t++)
             st.offsets[t] = 4 * (32 * r + (t ^ (2 * r)));
         CHECK(cost(&st, NULL) == 1, "transpose store step %u", r);
@@ -67,7 +67,7 @@ static void test_seed_ldmatrix(void)
     struct swz z;
     swz_init(&z, 3, 4, 3, NULL);
     for (int trans = 0; trans <= 1; trans++) {
-        struct acc_instr plain = instr(ACC_LDMATRIX, 16, 4), sw = plain;
+        struct instr plain = instr(INSTR_LDMATRIX, 16, 4), sw = plain;
         plain.trans = sw.trans = trans;
         for (uint32_t t = 0; t < 32; t++) {
             plain.offsets[t] = (t % 8) * 128 + (t / 8) * 16;
@@ -88,11 +88,11 @@ static int cmp_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static uint32_t oracle_32bit(const struct acc_instr *in)
+static uint32_t oracle_32bit(const struct instr *in)
 {
     uint32_t words[32], n = 0;
     for (int t = 0; t < 32; t++)
-        if (in->offsets[t] != ACC_INACTIVE)
+        if (in->offsets[t] != INSTR_INACTIVE)
             words[n++] = in->offsets[t] / 4;
     if (n == 0)
         return 0;
@@ -117,11 +117,11 @@ static void test_oracle_32bit(void)
     int failures = 0;
     const int trials = 200000;
     for (int i = 0; i < trials; i++) {
-        struct acc_instr in = instr(rnd() & 1 ? ACC_LD : ACC_ST, 4, 1);
+        struct instr in = instr(rnd() & 1 ? INSTR_LD : INSTR_ST, 4, 1);
         /* Mix of spaces so that conflicts, broadcasts and inactive lanes all occur. */
         uint32_t span = 4u << (rnd() % 12), inactive = rnd() % 4;
         for (int t = 0; t < 32; t++)
-            in.offsets[t] = (inactive && rnd() % 4 == 0) ? (uint32_t)ACC_INACTIVE
+            in.offsets[t] = (inactive && rnd() % 4 == 0) ? (uint32_t)INSTR_INACTIVE
                                                          : (uint32_t)((rnd() % span) & ~3u);
         uint32_t got = cost(&in, NULL), want = oracle_32bit(&in);
         CHECK_QUIET(failures, got == want, "trial %d: model %u, oracle %u", i, got, want);
@@ -132,43 +132,43 @@ static void test_oracle_32bit(void)
 static void test_validation(void)
 {
     struct sz_error err;
-    struct acc_instr in = instr(ACC_LD, 8, 1);
+    struct instr in = instr(INSTR_LD, 8, 1);
     for (int t = 0; t < 32; t++)
         in.offsets[t] = 8 * t;
-    CHECK(acc_check(&in, &err) == 0, "aligned 8-byte");
+    CHECK(instr_check(&in, &err) == 0, "aligned 8-byte");
     in.offsets[5] = 4;
-    CHECK(acc_check(&in, &err) < 0 && !strcmp(err.field, "offsets[5]") &&
+    CHECK(instr_check(&in, &err) < 0 && !strcmp(err.field, "offsets[5]") &&
           strstr(err.message, "aligned"), "misaligned 8-byte: %s", err.message);
-    in = instr(ACC_LD, 3, 1);
-    CHECK(acc_check(&in, &err) < 0 && !strcmp(err.field, "bytes"), "3 bytes");
-    in = instr(ACC_LD, 32, 1);
-    CHECK(acc_check(&in, &err) < 0 && !strcmp(err.field, "bytes"), "32 bytes");
-    in = instr(ACC_LDMATRIX, 16, 3);
-    CHECK(acc_check(&in, &err) < 0 && !strcmp(err.field, "matrices"), "x3");
-    in = instr(ACC_LDMATRIX, 16, 2);
+    in = instr(INSTR_LD, 3, 1);
+    CHECK(instr_check(&in, &err) < 0 && !strcmp(err.field, "bytes"), "3 bytes");
+    in = instr(INSTR_LD, 32, 1);
+    CHECK(instr_check(&in, &err) < 0 && !strcmp(err.field, "bytes"), "32 bytes");
+    in = instr(INSTR_LDMATRIX, 16, 3);
+    CHECK(instr_check(&in, &err) < 0 && !strcmp(err.field, "matrices"), "x3");
+    in = instr(INSTR_LDMATRIX, 16, 2);
     for (int t = 0; t < 32; t++)
-        in.offsets[t] = t < 16 ? 16u * (uint32_t)t : ACC_INACTIVE;
-    CHECK(acc_check(&in, &err) == 0, "x2 needs lanes 0..15 only: %s", err.message);
-    in.offsets[3] = ACC_INACTIVE;
-    CHECK(acc_check(&in, &err) < 0 && !strcmp(err.field, "offsets[3]"), "x2 lane 3 missing");
+        in.offsets[t] = t < 16 ? 16u * (uint32_t)t : INSTR_INACTIVE;
+    CHECK(instr_check(&in, &err) == 0, "x2 needs lanes 0..15 only: %s", err.message);
+    in.offsets[3] = INSTR_INACTIVE;
+    CHECK(instr_check(&in, &err) < 0 && !strcmp(err.field, "offsets[3]"), "x2 lane 3 missing");
     in.offsets[3] = 8;
-    CHECK(acc_check(&in, &err) < 0 && !strcmp(err.field, "offsets[3]"), "row not 16B aligned");
-    in = instr(ACC_LD, 4, 1);
+    CHECK(instr_check(&in, &err) < 0 && !strcmp(err.field, "offsets[3]"), "row not 16B aligned");
+    in = instr(INSTR_LD, 4, 1);
     in.bank_bytes = 3;
-    CHECK(acc_check(&in, &err) < 0 && !strcmp(err.field, "bank_bytes"), "bank_bytes 3");
+    CHECK(instr_check(&in, &err) < 0 && !strcmp(err.field, "bank_bytes"), "bank_bytes 3");
     in.bank_bytes = 4;
     in.banks = 256;
-    CHECK(acc_check(&in, &err) < 0 && !strcmp(err.field, "banks"), "256 banks");
-    in = instr(ACC_LD, 4, 1);
+    CHECK(instr_check(&in, &err) < 0 && !strcmp(err.field, "banks"), "256 banks");
+    in = instr(INSTR_LD, 4, 1);
     in.offsets[0] = 0x80000000u;
-    CHECK(acc_check(&in, &err) < 0 && !strcmp(err.field, "offsets[0]"), "offset 2^31");
+    CHECK(instr_check(&in, &err) < 0 && !strcmp(err.field, "offsets[0]"), "offset 2^31");
 }
 
 /* Other geometries: the same rules on their own bank row.  8 banks of 8 bytes
  * (a 64-byte row): 16-byte accesses move 4 lanes per phase. */
 static void test_geometry(void)
 {
-    struct acc_instr in = instr(ACC_LD, 16, 1);
+    struct instr in = instr(INSTR_LD, 16, 1);
     in.bank_bytes = 8;
     in.banks = 8;
     for (int t = 0; t < 32; t++)
@@ -177,7 +177,7 @@ static void test_geometry(void)
     acc_cost(&in, &r);
     CHECK(r.nphases == 8 && r.wavefronts == 8, "64-byte bank row: %u phases, %u wavefronts",
           r.nphases, r.wavefronts);
-    in = instr(ACC_LD, 4, 1);
+    in = instr(INSTR_LD, 4, 1);
     in.bank_bytes = 1;
     in.banks = 128;
     for (int t = 0; t < 32; t++)
@@ -188,15 +188,15 @@ static void test_geometry(void)
 
 /* ---- the calibrated suite ------------------------------------------------ */
 
-static int load_pattern(const cJSON *p, struct acc_instr *in)
+static int load_pattern(const cJSON *p, struct instr *in)
 {
     static const char *const ops[] = {"ld", "st", "ldmatrix", "stmatrix"};
     const cJSON *op = cJSON_GetObjectItemCaseSensitive(p, "op");
-    *in = instr(ACC_LD, 4, 1);
+    *in = instr(INSTR_LD, 4, 1);
     int found = 0;
     for (int i = 0; i < 4; i++)
         if (cJSON_IsString(op) && strcmp(op->valuestring, ops[i]) == 0) {
-            in->op = (enum acc_op)i;
+            in->op = (enum instr_op)i;
             found = 1;
         }
     in->bytes = (uint32_t)cJSON_GetObjectItemCaseSensitive(p, "bytes")->valueint;
@@ -207,7 +207,7 @@ static int load_pattern(const cJSON *p, struct acc_instr *in)
         return -1;
     for (int t = 0; t < 32; t++) {
         const cJSON *o = cJSON_GetArrayItem(offs, t);
-        in->offsets[t] = cJSON_IsNull(o) ? ACC_INACTIVE : (uint32_t)o->valuedouble;
+        in->offsets[t] = cJSON_IsNull(o) ? INSTR_INACTIVE : (uint32_t)o->valuedouble;
     }
     return 0;
 }
@@ -251,9 +251,9 @@ static void test_calibration(void)
         const cJSON *p;
         cJSON_ArrayForEach(p, pats) {
             const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
-            struct acc_instr in;
+            struct instr in;
             struct sz_error err;
-            if (load_pattern(p, &in) < 0 || acc_check(&in, &err) < 0) {
+            if (load_pattern(p, &in) < 0 || instr_check(&in, &err) < 0) {
                 CHECK_QUIET(failures, 0, "%s: pattern does not load", name);
                 continue;
             }
@@ -266,7 +266,7 @@ static void test_calibration(void)
             double cyc = cJSON_IsNumber(c2048)
                              ? c2048->valuedouble
                              : cJSON_GetObjectItemCaseSensitive(p, "cycles")->valuedouble;
-            int load = in.op == ACC_LD || in.op == ACC_LDMATRIX;
+            int load = in.op == INSTR_LD || in.op == INSTR_LDMATRIX;
             double truth = load && cJSON_IsNumber(hwj) ? hwj->valuedouble : src;
             CHECK_QUIET(failures, fabs(truth - round(truth)) < 0.011,
                         "%s: the reference count %.2f is not an integer", name, truth);

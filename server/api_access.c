@@ -1,0 +1,253 @@
+/* api_access.c - the access routes: what one warp instruction costs
+ * (/api/conflicts), the named patterns and a pattern or expression over a
+ * layout (/api/access).  The cost comes from access.c; this file only reads
+ * requests and writes answers. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "access.h"
+#include "api_read.h"
+#include "api_routes.h"
+#include "expr.h"
+#include "pattern.h"
+#include "swizzle.h"
+
+/* A POST body that is one instruction, and no query arguments. */
+int api_instr_body(const struct api_request *req, struct instr *in,
+                              struct sz_error *err)
+{
+    static const char *const known_args[] = {NULL};
+    cJSON *root = NULL;
+    if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
+        return -1;
+    int rc = api_read_instr(root, NULL, in, err);
+    cJSON_Delete(root);
+    return rc;
+}
+
+
+static void put_lane_list(struct buf *out, uint32_t mask)
+{
+    buf_putc(out, '[');
+    int first = 1;
+    for (int t = 0; t < INSTR_LANES; t++)
+        if (mask >> t & 1) {
+            if (!first)
+                buf_putc(out, ',');
+            buf_i64(out, t);
+            first = 0;
+        }
+    buf_putc(out, ']');
+}
+
+void api_put_cost(struct buf *out, const struct instr *in, const struct acc_result *r)
+{
+    buf_printf(out, "{\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s,"
+               "\"bank_bytes\":%u,\"banks\":%u,\"calibrated\":%s,",
+               instr_op_name(in->op), in->bytes, in->matrices, in->trans ? "true" : "false",
+               in->bank_bytes, in->banks,
+               in->bank_bytes == 4 && in->banks == 32 ? "true" : "false");
+    uint32_t ways = 0;  /* the n of "n-way": the worst phase's conflict degree */
+    for (uint32_t p = 0; p < r->nphases; p++)
+        if (r->phases[p].max_per_bank > ways)
+            ways = r->phases[p].max_per_bank;
+    buf_printf(out, "\"wavefronts\":%u,\"ideal_wavefronts\":%u,\"bank_conflicts\":%u,"
+               "\"cycles\":%u,\"source_wavefronts\":%u,\"paired\":%s,\"ways\":%u,"
+               "\"phases\":[",
+               r->wavefronts, r->ideal_wavefronts, r->wavefronts - r->ideal_wavefronts,
+               r->cycles, r->source_wavefronts, r->paired ? "true" : "false", ways);
+    for (uint32_t p = 0; p < r->nphases; p++) {
+        const struct acc_phase *ph = &r->phases[p];
+        buf_puts(out, p ? ",{\"lanes\":" : "{\"lanes\":");
+        put_lane_list(out, ph->lane_mask);
+        buf_puts(out, ",\"active\":");
+        put_lane_list(out, ph->active_mask);
+        buf_printf(out, ",\"wavefronts\":%u,\"cycles\":%u,\"words\":%u,"
+                   "\"max_per_bank\":%u,\"worst_bank\":%u,\"reason\":\"%s\"}",
+                   ph->wavefronts, ph->cycles, ph->words, ph->max_per_bank, ph->worst_bank,
+                   acc_reason_name(ph->reason));
+    }
+    buf_puts(out, "],\"lanes\":[");
+    for (int t = 0; t < INSTR_LANES; t++) {
+        uint32_t o = in->offsets[t];
+        if (t)
+            buf_putc(out, ',');
+        if (o == INSTR_INACTIVE || r->lane_phase[t] < 0) {
+            buf_printf(out, "{\"lane\":%d,\"offset\":%s,\"active\":false}", t,
+                       o == INSTR_INACTIVE ? "null" : "0");
+            continue;
+        }
+        uint32_t w = instr_lane_bytes(in);
+        uint32_t first = o / in->bank_bytes % in->banks;
+        uint32_t nb = w > in->bank_bytes ? w / in->bank_bytes : 1;
+        buf_printf(out, "{\"lane\":%d,\"offset\":%u,\"active\":true,\"phase\":%d,"
+                   "\"pass\":%d,\"bank\":%u,\"nbanks\":%u}",
+                   t, o, r->lane_phase[t], r->lane_pass[t], first, nb);
+    }
+    buf_puts(out, "],\"bank_hits\":");
+    buf_u32_array(out, r->bank_hits, in->banks);
+    buf_printf(out, ",\"ncu\":{\"wavefronts_metric\":\"%s\",\"conflicts_metric\":\"%s\","
+               "\"source_metric\":\"%s\",\"wavefronts_per_instruction\":%u,"
+               "\"conflicts_per_instruction\":%u,\"source_wavefronts_per_instruction\":%u}}",
+               acc_ncu_wavefront_metric(in->op), acc_ncu_conflict_metric(in->op),
+               acc_ncu_source_metric(in->op), r->wavefronts,
+               r->wavefronts - r->ideal_wavefronts, r->source_wavefronts);
+}
+
+int api_route_conflicts(const struct api_request *req, struct buf *out,
+                           struct sz_error *err)
+{
+    struct instr in;
+    if (api_instr_body(req, &in, err) < 0)
+        return -1;
+    struct acc_result r;
+    acc_cost(&in, &r);
+    api_put_cost(out, &in, &r);
+    return 0;
+}
+
+/* ---- access patterns over a layout ------------------------------------- */
+
+int api_route_patterns(const struct api_request *req, struct buf *out,
+                          struct sz_error *err)
+{
+    static const char *const known[] = {NULL};
+    if (api_args_check(req, known, err) < 0)
+        return -1;
+    int n;
+    const struct pattern_info *p = pattern_list(&n);
+    buf_puts(out, "{\"patterns\":[");
+    for (int i = 0; i < n; i++) {
+        buf_puts(out, i ? ",{\"name\":" : "{\"name\":");
+        buf_json_str(out, p[i].name);
+        buf_puts(out, ",\"op\":");
+        buf_json_str(out, p[i].op);
+        buf_puts(out, ",\"label\":");
+        buf_json_str(out, p[i].label);
+        buf_puts(out, ",\"source\":");
+        buf_json_str(out, p[i].source);
+        buf_putc(out, '}');
+    }
+    buf_puts(out, "]}");
+    return 0;
+}
+
+/* swz() inside an access expression: the swizzle of the current view. */
+static int expr_swz(void *ctx, int64_t x, int64_t *out, struct sz_error *err)
+{
+    if (x < 0 || x >= (int64_t)SWZ_OFFSET_LIMIT)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "expr",
+                       "offset %lld is outside 0..2147483647", (long long)x);
+    *out = swz_apply(ctx, (uint32_t)x);
+    return 0;
+}
+
+/* A custom pattern: `expr` in t and r gives each lane's byte offset; `op`,
+ * `bytes`, `matrices` name the instruction, `steps` how many r there are. */
+static int access_from_expr(const struct api_request *req, struct swz *z, long step,
+                            struct instr *in, uint32_t *steps, struct sz_error *err)
+{
+    const char *opname = api_arg(req, "op");
+    enum instr_op op = INSTR_LD;
+    if (opname && instr_op_parse(opname, &op, err) < 0)
+        return -1;
+    /* The defaults and the op/width rules are the schema's (instr.c). */
+    uint32_t bank_bytes = in->bank_bytes, banks = in->banks;
+    instr_defaults(in, op);
+    in->bank_bytes = bank_bytes;
+    in->banks = banks;
+    long bytes, matrices, nsteps;
+    if (api_arg_int(req, "bytes", 1, 16, 0, in->bytes, &bytes, err) < 0 ||
+        api_arg_int(req, "matrices", 1, 4, 0, in->matrices, &matrices, err) < 0 ||
+        api_arg_int(req, "steps", 1, 1024, 0, 1, &nsteps, err) < 0)
+        return -1;
+    if (step >= nsteps)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "step", "must be in 0..%ld, got %ld",
+                       nsteps - 1, step);
+    in->bytes = (uint32_t)bytes;
+    in->matrices = (uint32_t)matrices;
+    if (instr_check_shape(in, err) < 0)
+        return -1;
+    struct expr e;
+    int64_t off[INSTR_LANES];
+    if (expr_compile(api_arg(req, "expr"), &e, err) < 0 ||
+        expr_eval_warp(&e, step, expr_swz, z, off, err) < 0)
+        return -1;
+    for (int t = 0; t < INSTR_LANES; t++) {
+        if (off[t] < 0 || off[t] >= (int64_t)SWZ_OFFSET_LIMIT)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "expr",
+                           "lane %d at step %ld gives offset %lld, outside 0..2147483647", t,
+                           step, (long long)off[t]);
+        in->offsets[t] = (uint32_t)off[t];
+    }
+    *steps = (uint32_t)nsteps;
+    return 0;
+}
+
+int api_route_access(const struct api_request *req, struct buf *out,
+                        struct sz_error *err)
+{
+    static const char *const known[] = {"b", "m", "s", "bank_bytes", "banks", "rows",
+                                        "match_bank_row", "pattern", "step", "expr",
+                                        "op", "bytes", "matrices", "steps", NULL};
+    struct swz z;
+    struct swz_geom g;
+    long step;
+    if (api_args_check(req, known, err) < 0 || api_swz_args(req, &z, err) < 0 ||
+        api_geom_args(req, &z, &g, err) < 0 ||
+        api_arg_int(req, "step", 0, SWZ_MAX_CELLS, 0, 0, &step, err) < 0)
+        return -1;
+    const char *name = api_arg(req, "pattern");
+    const char *expr = api_arg(req, "expr");
+    struct instr in = {.bank_bytes = g.bank_bytes, .banks = g.banks};
+    uint32_t steps;
+    if (name && expr)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "expr",
+                       "give either pattern or expr, not both");
+    if (expr) {
+        if (access_from_expr(req, &z, step, &in, &steps, err) < 0)
+            return -1;
+        name = "custom";
+    } else {
+        if (name == NULL)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "pattern",
+                           "required (or expr): see GET /api/patterns for the list");
+        for (const char *k = "op\0bytes\0matrices\0steps\0"; *k; k += strlen(k) + 1)
+            if (api_arg(req, k))
+                return sz_fail(err, SZ_INVALID_ARGUMENT, k,
+                               "named patterns fix the instruction; %s goes with expr", k);
+        if (pattern_fill(name, &z, g.cols * g.unit_bytes, g.rows, (uint32_t)step, &in,
+                         &steps, err) < 0)
+            return -1;
+        uint32_t w = instr_lane_bytes(&in);
+        if (z.b > 0 && g.unit_bytes < w)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "m",
+                           "Swizzle<%d,%d,%d> moves %u-byte units, narrower than this "
+                           "pattern's %u-byte accesses: the vectors would be torn apart "
+                           "(misaligned). Use M >= %d", z.b, z.m, z.s, g.unit_bytes, w,
+                           w == 16 ? 4 : w == 8 ? 3 : 2);
+    }
+    if (instr_check(&in, err) < 0)
+        return -1;
+    struct acc_result r;
+    acc_cost(&in, &r);
+    buf_puts(out, "{\"pattern\":");
+    buf_json_str(out, name);
+    buf_printf(out, ",\"step\":%ld,\"steps\":%u,\"row_bytes\":%u,\"offsets\":[", step,
+               steps, g.cols * g.unit_bytes);
+    for (int t = 0; t < INSTR_LANES; t++) {
+        if (t)
+            buf_putc(out, ',');
+        if (in.offsets[t] == INSTR_INACTIVE)
+            buf_puts(out, "null");
+        else
+            buf_i64(out, in.offsets[t]);
+    }
+    buf_puts(out, "],\"cost\":");
+    api_put_cost(out, &in, &r);
+    buf_putc(out, '}');
+    return 0;
+}
+

@@ -1,0 +1,254 @@
+/* api_layout.c - the layout routes: presets, the swizzle's maps, the address
+ * inspector and apply.  Reads with api_read.c, computes with swizzle.c,
+ * writes JSON with buf.c; it holds no model arithmetic of its own. */
+#include <cjson/cJSON.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_read.h"
+#include "api_routes.h"
+#include "swizzle.h"
+
+static const struct preset {
+    const char *id, *label;
+    int b, m, s;
+} presets[] = {
+    {"none", "None", 0, 4, 3},
+    {"32B", "32B", 1, 4, 3},
+    {"64B", "64B", 2, 4, 3},
+    {"128B", "128B", 3, 4, 3},
+    {"128B-32Bunit", "128B, 32B unit", 2, 5, 2},
+};
+
+int api_route_presets(const struct api_request *req, struct buf *out,
+                         struct sz_error *err)
+{
+    static const char *const known[] = {NULL};
+    if (api_args_check(req, known, err) < 0)
+        return -1;
+    buf_puts(out, "{\"presets\":[");
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
+        const struct preset *p = &presets[i];
+        buf_puts(out, i ? ",{" : "{");
+        api_put_key(out, "id");
+        buf_json_str(out, p->id);
+        buf_putc(out, ',');
+        api_put_key(out, "label");
+        buf_json_str(out, p->label);
+        buf_printf(out, ",\"b\":%d,\"m\":%d,\"s\":%d,\"name\":\"Swizzle<%d,%d,%d>\"}",
+                   p->b, p->m, p->s, p->b, p->m, p->s);
+    }
+    buf_puts(out, "]}");
+    return 0;
+}
+
+static void put_masks(struct buf *out, const struct swz *z)
+{
+    int abs_s = z->s < 0 ? -z->s : z->s;
+    int ylo = z->m + (z->s > 0 ? abs_s : 0);
+    int zlo = z->m + (z->s < 0 ? abs_s : 0);
+    buf_printf(out, "\"masks\":{\"yyy\":%u,\"zzz\":%u,\"yyy_lo\":%d,\"yyy_hi\":%d,"
+               "\"zzz_lo\":%d,\"zzz_hi\":%d,\"period_bytes\":%llu}",
+               z->yyy_msk, z->zzz_msk, ylo, ylo + z->b, zlo, zlo + z->b,
+               1ull << swz_period_bits(z));
+}
+
+static void put_params(struct buf *out, const struct swz *z, const struct swz_geom *g)
+{
+    buf_printf(out, "\"params\":{\"b\":%d,\"m\":%d,\"s\":%d,\"bank_bytes\":%u,"
+               "\"banks\":%u,\"rows\":%u,\"match_bank_row\":%s},"
+               "\"name\":\"Swizzle<%d,%d,%d>\"",
+               z->b, z->m, z->s, g->bank_bytes, g->banks, g->rows,
+               g->match_bank_row ? "true" : "false", z->b, z->m, z->s);
+}
+
+int api_route_swizzle(const struct api_request *req, struct buf *out,
+                         struct sz_error *err)
+{
+    static const char *const known[] = {"b", "m", "s", "bank_bytes", "banks",
+                                        "rows", "match_bank_row", NULL};
+    struct swz z;
+    struct swz_geom g;
+    if (api_args_check(req, known, err) < 0 || api_swz_args(req, &z, err) < 0)
+        return -1;
+    /* The tile view draws (2^B)^2 cells: the same cell budget as the grid. */
+    if (z.b > 10)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "b",
+                       "a tile of 2^B x 2^B units is drawn cell by cell and must be "
+                       "at most 2^20 cells: B in 0..10 here, got %d", z.b);
+    if (api_geom_args(req, &z, &g, err) < 0)
+        return -1;
+    uint32_t tcells = g.tile * g.tile;
+    uint32_t *mem = malloc(((size_t)g.cells * 3 + (size_t)tcells * 2) * sizeof *mem);
+    if (mem == NULL)
+        return sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+    uint32_t *log_of = mem, *phys_of = mem + g.cells, *bank_of = mem + 2 * g.cells;
+    uint32_t *tlog = mem + 3 * (size_t)g.cells, *tphys = tlog + tcells;
+    swz_grid_maps(&z, &g, log_of, phys_of, bank_of);
+    swz_tile_maps(&z, tlog, tphys);
+
+    uint32_t bank_row = g.bank_bytes * g.banks;
+    uint64_t grid_bytes = (uint64_t)g.cells * g.unit_bytes;
+    uint64_t row_bytes = (uint64_t)g.cols * g.unit_bytes;
+    buf_putc(out, '{');
+    put_params(out, &z, &g);
+    buf_putc(out, ',');
+    put_masks(out, &z);
+    buf_printf(out, ",\"unit\":{\"bytes\":%u,\"banks_spanned\":%u,\"per_bank\":%u}",
+               g.unit_bytes, swz_unit_banks(&g), swz_units_per_bank(&g));
+    buf_printf(out, ",\"bank_row_bytes\":%u", bank_row);
+    buf_printf(out, ",\"tile\":{\"size\":%u,\"bytes\":%llu,\"log_of\":", g.tile,
+               (unsigned long long)tcells * g.unit_bytes);
+    buf_u32_array(out, tlog, tcells);
+    buf_puts(out, ",\"phys_of\":");
+    buf_u32_array(out, tphys, tcells);
+    buf_printf(out, "},\"grid\":{\"rows\":%u,\"cols\":%u,\"row_bytes\":%llu,"
+               "\"bytes\":%llu,\"tiles_per_row\":%u,\"tile_rows\":%u,\"log_of\":",
+               g.rows, g.cols, (unsigned long long)row_bytes,
+               (unsigned long long)grid_bytes, g.cols >= g.tile ? g.cols / g.tile : 1,
+               (g.rows + g.tile - 1) / g.tile);
+    buf_u32_array(out, log_of, g.cells);
+    buf_puts(out, ",\"phys_of\":");
+    buf_u32_array(out, phys_of, g.cells);
+    buf_puts(out, ",\"bank_of\":");
+    buf_u32_array(out, bank_of, g.cells);
+    buf_printf(out, "},\"banks_view\":{\"rows\":%llu,\"units_per_row\":%u,"
+               "\"rows_per_unit\":%u}}",
+               (unsigned long long)((grid_bytes + bank_row - 1) / bank_row),
+               g.unit_bytes <= bank_row ? bank_row / g.unit_bytes : 0,
+               g.unit_bytes > bank_row ? g.unit_bytes / bank_row : 0);
+    free(mem);
+    return 0;
+}
+
+/* "0b..." of the low `width` bits of v, most significant first. */
+static void put_bin(struct buf *out, uint32_t v, int width)
+{
+    char s[40];
+    int n = 0;
+    s[n++] = '"';
+    for (int i = width - 1; i >= 0; i--)
+        s[n++] = (char)('0' + ((v >> i) & 1));
+    s[n++] = '"';
+    buf_put(out, s, (size_t)n);
+}
+
+static void put_addr(struct buf *out, const char *key, uint32_t unit, uint32_t cols,
+                     uint32_t addr, int width)
+{
+    buf_printf(out, "\"%s\":{\"row\":%u,\"col\":%u,\"unit\":%u,\"addr\":%u,"
+               "\"hex\":\"0x%x\",\"bin\":", key, unit / cols, unit % cols, unit, addr, addr);
+    put_bin(out, addr, width);
+    buf_putc(out, '}');
+}
+
+int api_route_inspect(const struct api_request *req, struct buf *out,
+                         struct sz_error *err)
+{
+    static const char *const known[] = {"b", "m", "s", "bank_bytes", "banks", "rows",
+                                        "match_bank_row", "row", "col", NULL};
+    struct swz z;
+    struct swz_geom g;
+    long row, col;
+    if (api_args_check(req, known, err) < 0 || api_swz_args(req, &z, err) < 0 ||
+        api_geom_args(req, &z, &g, err) < 0 ||
+        api_arg_int(req, "row", 0, (long)g.rows - 1, 1, 0, &row, err) < 0 ||
+        api_arg_int(req, "col", 0, (long)g.cols - 1, 1, 0, &col, err) < 0)
+        return -1;
+    uint32_t lunit = (uint32_t)row * g.cols + (uint32_t)col;
+    uint32_t laddr = lunit << z.m;
+    uint32_t paddr = swz_apply(&z, laddr);
+    uint32_t punit = paddr >> z.m;
+    /* Show every bit up to the higher of the swizzle's top and the grid's top. */
+    int width = swz_period_bits(&z);
+    uint64_t top = (uint64_t)g.cells << z.m;
+    while (width < 31 && ((uint64_t)1 << width) < top)
+        width++;
+    if (width < 1)
+        width = 1;
+    int abs_s = z.s < 0 ? -z.s : z.s;
+    int ylo = z.m + (z.s > 0 ? abs_s : 0), zlo = z.m + (z.s < 0 ? abs_s : 0);
+    uint32_t ones = g.tile - 1;
+    uint32_t yv = (laddr >> ylo) & ones, zv = (laddr >> zlo) & ones;
+    uint32_t first = swz_bank_of(paddr, g.bank_bytes, g.banks);
+    uint32_t nbanks = swz_unit_banks(&g);
+
+    buf_putc(out, '{');
+    put_params(out, &z, &g);
+    buf_putc(out, ',');
+    put_addr(out, "logical", lunit, g.cols, laddr, width);
+    buf_putc(out, ',');
+    put_addr(out, "physical", punit, g.cols, paddr, width);
+    buf_printf(out, ",\"bits\":%d,\"tile\":{\"row\":%u,\"col\":%u,\"row_in_tile\":%u,"
+               "\"col_in_tile\":%u,\"row_mod\":%u,\"slot\":%u}",
+               width, (uint32_t)row / g.tile, (uint32_t)col / g.tile,
+               (uint32_t)row % g.tile, (uint32_t)col % g.tile, (uint32_t)row & ones,
+               ((uint32_t)col % g.tile) ^ ((uint32_t)row & ones));
+    buf_printf(out, ",\"yyy\":{\"lo\":%d,\"hi\":%d,\"value\":%u},"
+               "\"zzz\":{\"lo\":%d,\"hi\":%d,\"value\":%u,\"swizzled\":%u}",
+               ylo, ylo + z.b, yv, zlo, zlo + z.b, zv, zv ^ yv);
+    buf_printf(out, ",\"banks\":{\"first\":%u,\"count\":%u,\"per_bank\":%u,\"list\":[",
+               first, nbanks, swz_units_per_bank(&g));
+    for (uint32_t i = 0; i < nbanks; i++)
+        buf_printf(out, i ? ",%u" : "%u", (first + i) % g.banks);
+    buf_puts(out, "]}}");
+    return 0;
+}
+
+int api_route_apply(const struct api_request *req, struct buf *out,
+                       struct sz_error *err)
+{
+    static const char *const known_args[] = {NULL};
+    static const char *const known[] = {"b", "m", "s", "offsets", NULL};
+    cJSON *root = NULL;
+    if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
+        return -1;
+    int rc = -1;
+    int64_t b, m, s;
+    struct swz z;
+    uint32_t *offs = NULL;
+    const cJSON *arr;
+    if (api_fields_check(root, known, err) < 0 || api_field_int(root, "b", 0, 15, &b, err) < 0 ||
+        api_field_int(root, "m", 0, 30, &m, err) < 0 ||
+        api_field_int(root, "s", -30, 30, &s, err) < 0 ||
+        swz_init(&z, (int)b, (int)m, (int)s, err) < 0)
+        goto done;
+    arr = cJSON_GetObjectItemCaseSensitive(root, "offsets");
+    if (!cJSON_IsArray(arr)) {
+        sz_fail(err, SZ_INVALID_ARGUMENT, "offsets",
+                "required, an array of byte offsets in 0..2147483647");
+        goto done;
+    }
+    int n = cJSON_GetArraySize(arr);
+    if (n > API_MAX_OFFSETS) {
+        sz_fail(err, SZ_TOO_LARGE, "offsets", "at most %d offsets per request, got %d",
+                API_MAX_OFFSETS, n);
+        goto done;
+    }
+    offs = malloc(((size_t)n + 1) * sizeof *offs);
+    if (offs == NULL) {
+        sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+        goto done;
+    }
+    int i = 0;
+    for (const cJSON *it = arr->child; it; it = it->next, i++) {
+        int64_t v;
+        char field[32];
+        snprintf(field, sizeof field, "offsets[%d]", i);
+        if (api_num_int(it, field, 0, SWZ_OFFSET_LIMIT - 1.0, &v, err) < 0)
+            goto done;
+        offs[i] = swz_apply(&z, (uint32_t)v);
+    }
+    buf_puts(out, "{\"swizzled\":");
+    buf_u32_array(out, offs, (size_t)n);
+    buf_printf(out, ",\"name\":\"Swizzle<%d,%d,%d>\"}", z.b, z.m, z.s);
+    rc = 0;
+done:
+    free(offs);
+    cJSON_Delete(root);
+    return rc;
+}
+
+/* Parse the /api/conflicts (and /api/measure) body into an instruction. */

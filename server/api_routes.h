@@ -1,0 +1,43 @@
+/* api_routes.h - what the route files (api_layout.c, api_access.c,
+ * api_measure.c) give the dispatcher (api.c) and one another: one function per
+ * route, and the answer writers more than one route uses.  Internal to the
+ * API: nothing outside server/api*.c includes it. */
+#ifndef SZ_API_ROUTES_H
+#define SZ_API_ROUTES_H
+
+#include "access.h"
+#include "api.h"
+#include "buf.h"
+#include "error.h"
+#include "instr.h"
+
+/* A route: validate every input of `req`, then write the JSON answer to `out`,
+ * or fail with an sz_error (4xx for anything the client sent). */
+typedef int (*api_route_fn)(const struct api_request *req, struct buf *out,
+                            struct sz_error *err);
+
+/* api_layout.c: presets, maps, the inspector, apply. */
+int api_route_presets(const struct api_request *, struct buf *, struct sz_error *);
+int api_route_swizzle(const struct api_request *, struct buf *, struct sz_error *);
+int api_route_inspect(const struct api_request *, struct buf *, struct sz_error *);
+int api_route_apply(const struct api_request *, struct buf *, struct sz_error *);
+
+/* api_access.c: what an instruction costs. */
+int api_route_conflicts(const struct api_request *, struct buf *, struct sz_error *);
+int api_route_patterns(const struct api_request *, struct buf *, struct sz_error *);
+int api_route_access(const struct api_request *, struct buf *, struct sz_error *);
+
+/* api_measure.c: the live measurement, and the health answer that reports it. */
+int api_route_health(const struct api_request *, struct buf *, struct sz_error *);
+int api_route_measure(const struct api_request *, struct buf *, struct sz_error *);
+
+/* `"key":` */
+void api_put_key(struct buf *out, const char *key);
+
+/* The /api/conflicts answer for `in` (which passed instr_check) costed as `r`. */
+void api_put_cost(struct buf *out, const struct instr *in, const struct acc_result *r);
+
+/* A POST body that is one instruction, and no query arguments. */
+int api_instr_body(const struct api_request *req, struct instr *in, struct sz_error *err);
+
+#endif
