@@ -42,9 +42,11 @@ $(BIN): $(OBJ)
 build/asan/swizzlescope: $(ASAN_OBJ) build/asan/main.o
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) -lm
 
-build/test/%: tests/%.c $(wildcard tests/*.h) $(ASAN_OBJ)
+# tests/client.c is the one HTTP client and API driver every C test shares.
+build/test/%: tests/%.c tests/client.c $(wildcard tests/*.h) $(ASAN_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(SAN) $(PKG_CFLAGS) -o $@ $< $(ASAN_OBJ) $(PKG_LIBS) -lm -lpthread
+	$(CC) $(WARN) -O1 -g $(SAN) $(PKG_CFLAGS) -o $@ $< tests/client.c $(ASAN_OBJ) \
+	    $(PKG_LIBS) -lm -lpthread
 
 # The live measurement tool, built wherever nvcc exists (CI has nvcc and no
 # GPU: it must compile there).  sm_80..sm_90 SASS plus compute_90 PTX.

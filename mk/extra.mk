@@ -89,9 +89,10 @@ build/plain/%.o: server/%.c $(SRC_H) | deps
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -O1 -g $(PKG_CFLAGS) -c $< -o $@
 
-build/valgrind/%: tests/%.c tests/check.h $(VALGRIND_UNITS:%=build/plain/%.o)
+build/valgrind/%: tests/%.c tests/client.c $(wildcard tests/*.h) \
+        $(VALGRIND_UNITS:%=build/plain/%.o)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(PKG_CFLAGS) -o $@ $< $(VALGRIND_UNITS:%=build/plain/%.o) \
+	$(CC) $(WARN) -O1 -g $(PKG_CFLAGS) -o $@ $< tests/client.c $(VALGRIND_UNITS:%=build/plain/%.o) \
 	    $(PKG_LIBS) -lm -lpthread
 
 valgrind: $(VALGRIND_TESTS:%=build/valgrind/%)

@@ -10,48 +10,14 @@
 #include "../server/swizzle.h"
 #include "api_cases.h"
 #include "check.h"
-
-/* Split "a=1&b=2" into api_args (in place, in a copy owned by the caller). */
-static int split_query(char *q, struct api_arg *args, int max)
-{
-    int n = 0;
-    for (char *tok = strtok(q, "&"); tok && n < max; tok = strtok(NULL, "&")) {
-        char *eq = strchr(tok, '=');
-        if (eq)
-            *eq = '\0';
-        args[n].key = tok;
-        args[n].value = eq ? eq + 1 : "";
-        n++;
-    }
-    return n;
-}
-
-static struct api_response call(const char *method, const char *path, const char *query,
-                                const char *ctype, const char *body, size_t body_len)
-{
-    char qbuf[512];
-    struct api_arg args[32];
-    snprintf(qbuf, sizeof qbuf, "%s", query ? query : "");
-    struct api_request req = {
-        .method = method,
-        .path = path,
-        .args = args,
-        .nargs = split_query(qbuf, args, 32),
-        .content_type = ctype,
-        .body = body,
-        .body_len = body ? (body_len ? body_len : strlen(body)) : 0,
-    };
-    struct api_response resp = {0};
-    api_handle(&req, &resp);
-    return resp;
-}
-
+#include "client.h"
 
 static void test_table(void)
 {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const struct api_case *c = &cases[i];
-        struct api_response r = call(c->method, c->path, c->query, c->ctype, c->body, 0);
+        struct api_response r =
+            client_api_call(c->method, c->path, c->query, c->ctype, c->body, 0);
         CHECK(r.status == c->status, "case %zu %s %s?%s: status %d, want %d: %.200s", i,
               c->method, c->path, c->query, r.status, c->status, r.body ? r.body : "");
         CHECK(r.body && strstr(r.body, c->want), "case %zu %s %s?%s: body lacks '%s': %.200s",
@@ -82,7 +48,7 @@ static void test_maps_match_core(void)
         char q[128];
         snprintf(q, sizeof q, "b=%d&m=%d&s=%d&rows=64", presets[k][0], presets[k][1],
                  presets[k][2]);
-        struct api_response r = call("GET", "/api/swizzle", q, NULL, NULL, 0);
+        struct api_response r = client_api_call("GET", "/api/swizzle", q, NULL, NULL, 0);
         CHECK(r.status == 200, "%s: %d", q, r.status);
         cJSON *j = cJSON_ParseWithLength(r.body, r.len);
         const cJSON *grid = cJSON_GetObjectItemCaseSensitive(j, "grid");
@@ -116,7 +82,7 @@ static void test_apply_limits(void)
         for (int i = 0; i < n; i++)
             len += (size_t)snprintf(body + len, cap - len, i ? ",%d" : "%d", i * 16);
         len += (size_t)snprintf(body + len, cap - len, "]}");
-        struct api_response r = call("POST", "/api/apply", "", JSON, body, len);
+        struct api_response r = client_api_call("POST", "/api/apply", "", JSON, body, len);
         if (n == 65536) {
             cJSON *j = cJSON_ParseWithLength(r.body, r.len);
             const cJSON *sw = cJSON_GetObjectItemCaseSensitive(j, "swizzled");

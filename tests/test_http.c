@@ -2,90 +2,30 @@
  * sockets: routing, static files and their containment, the Host check, the
  * security headers, body limits, and that the server stays healthy after
  * every bad request. */
-#define _GNU_SOURCE 1
-#include <arpa/inet.h>
-#include <netinet/in.h>
+#define _GNU_SOURCE 1   /* mkdtemp, symlink under -std=c11 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include "../server/http.h"
 #include "api_cases.h"
 #include "check.h"
+#include "client.h"
 
 static uint16_t port;
-
-/* Send `req` verbatim, read until the server closes; returns the malloc'd
- * response (headers and body) or NULL. */
-static char *roundtrip(const char *req, size_t len)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    struct timeval tv = {.tv_sec = 5};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
-        close(fd);
-        return NULL;
-    }
-    for (size_t off = 0; off < len;) {
-        ssize_t n = send(fd, req + off, len - off, MSG_NOSIGNAL);
-        if (n <= 0)
-            break;
-        off += (size_t)n;
-    }
-    size_t cap = 1 << 16, got = 0;
-    char *out = malloc(cap);
-    for (;;) {
-        if (got + 4096 > cap)
-            out = realloc(out, cap *= 2);
-        ssize_t n = recv(fd, out + got, cap - got - 1, 0);
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    out[got] = '\0';
-    close(fd);
-    return out;
-}
-
-static char *raw(const char *req) { return roundtrip(req, strlen(req)); }
-
-static int status_of(const char *resp)
-{
-    int st = 0;
-    if (resp == NULL || sscanf(resp, "HTTP/1.%*d %d", &st) != 1)
-        return -1;
-    return st;
-}
-
-/* GET-style request with Connection: close and the given Host. */
-static char *request(const char *method, const char *target, const char *host,
-                     const char *extra_headers, const char *body)
-{
-    char req[8192];
-    int n = snprintf(req, sizeof req,
-                     "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n%s"
-                     "Content-Length: %zu\r\n\r\n%s",
-                     method, target, host, extra_headers ? extra_headers : "",
-                     body ? strlen(body) : 0, body ? body : "");
-    return roundtrip(req, (size_t)n);
-}
 
 static char *get(const char *target)
 {
     char host[64];
     snprintf(host, sizeof host, "127.0.0.1:%u", port);
-    return request("GET", target, host, NULL, NULL);
+    return client_request(port, "GET", target, host, NULL, NULL);
 }
 
 static void expect(const char *what, char *resp, int status, const char *needle)
 {
-    int st = status_of(resp);
+    int st = client_status(resp);
     CHECK(st == status, "%s: status %d, want %d", what, st, status);
     if (needle)
         CHECK(resp && strstr(resp, needle), "%s: response lacks '%s': %.300s", what, needle,
@@ -96,7 +36,7 @@ static void expect(const char *what, char *resp, int status, const char *needle)
 static void healthy(const char *after)
 {
     char *r = get("/api/health");
-    CHECK(status_of(r) == 200 && strstr(r, "\"ok\":true"), "unhealthy after %s", after);
+    CHECK(client_status(r) == 200 && strstr(r, "\"ok\":true"), "unhealthy after %s", after);
     free(r);
 }
 
@@ -150,10 +90,11 @@ static void test_static(void)
     snprintf(hdr, sizeof hdr, "If-None-Match: %s\r\n", etag);
     char h2[64];
     snprintf(h2, sizeof h2, "127.0.0.1:%u", port);
-    char *nm = request("GET", "/", h2, hdr, NULL);
-    CHECK(status_of(nm) == 304 && !strstr(nm, "<title>"), "revalidation: 304, no body");
+    char *nm = client_request(port, "GET", "/", h2, hdr, NULL);
+    CHECK(client_status(nm) == 304 && !strstr(nm, "<title>"), "revalidation: 304, no body");
     free(nm);
-    expect("stale ETag", request("GET", "/", h2, "If-None-Match: \"0-0-0\"\r\n", NULL), 200,
+    expect("stale ETag",
+           client_request(port, "GET", "/", h2, "If-None-Match: \"0-0-0\"\r\n", NULL), 200,
            "<title>t</title>");
     expect("app.js", get("/app.js"), 200, "Content-Type: text/javascript; charset=utf-8");
     expect("style.css", get("/style.css"), 200, "Content-Type: text/css");
@@ -177,8 +118,9 @@ static void test_static(void)
     expect("absolute", abs, 404, NULL);
     char host[64];
     snprintf(host, sizeof host, "localhost:%u", port);
-    expect("POST static", request("POST", "/index.html", host, NULL, "x"), 405, NULL);
-    expect("HEAD static", request("HEAD", "/index.html", host, NULL, NULL), 200,
+    expect("POST static", client_request(port, "POST", "/index.html", host, NULL, "x"), 405,
+           NULL);
+    expect("HEAD static", client_request(port, "HEAD", "/index.html", host, NULL, NULL), 200,
            "Content-Length: 31");
     healthy("static requests");
 }
@@ -187,21 +129,28 @@ static void test_host(void)
 {
     char h[64];
     snprintf(h, sizeof h, "localhost:%u", port);
-    expect("localhost:port", request("GET", "/api/health", h, NULL, NULL), 200, NULL);
-    expect("localhost", request("GET", "/api/health", "localhost", NULL, NULL), 200, NULL);
+    expect("localhost:port", client_request(port, "GET", "/api/health", h, NULL, NULL), 200,
+           NULL);
+    expect("localhost", client_request(port, "GET", "/api/health", "localhost", NULL, NULL),
+           200, NULL);
     snprintf(h, sizeof h, "[::1]:%u", port);
-    expect("[::1]:port", request("GET", "/api/health", h, NULL, NULL), 200, NULL);
-    expect("127.0.0.1", request("GET", "/api/health", "127.0.0.1", NULL, NULL), 200, NULL);
-    expect("rebinding name", request("GET", "/api/health", "evil.example", NULL, NULL), 421,
+    expect("[::1]:port", client_request(port, "GET", "/api/health", h, NULL, NULL), 200, NULL);
+    expect("127.0.0.1", client_request(port, "GET", "/api/health", "127.0.0.1", NULL, NULL),
+           200, NULL);
+    expect("rebinding name",
+           client_request(port, "GET", "/api/health", "evil.example", NULL, NULL), 421,
            "misdirected_request");
     snprintf(h, sizeof h, "evil.example:%u", port);
-    expect("rebinding name with port", request("GET", "/", h, NULL, NULL), 421, NULL);
-    expect("wrong port", request("GET", "/api/health", "localhost:1", NULL, NULL), 421, NULL);
-    expect("localhost suffix", request("GET", "/api/health", "localhost.evil.example", NULL,
-                                       NULL), 421, NULL);
-    expect("empty Host", request("GET", "/api/health", "", NULL, NULL), 421, NULL);
+    expect("rebinding name with port", client_request(port, "GET", "/", h, NULL, NULL), 421,
+           NULL);
+    expect("wrong port", client_request(port, "GET", "/api/health", "localhost:1", NULL, NULL),
+           421, NULL);
+    expect("localhost suffix",
+           client_request(port, "GET", "/api/health", "localhost.evil.example", NULL, NULL),
+           421, NULL);
+    expect("empty Host", client_request(port, "GET", "/api/health", "", NULL, NULL), 421, NULL);
     expect("no Host (HTTP/1.0)",
-           raw("GET /api/health HTTP/1.0\r\n\r\n"), 421, NULL);
+           client_raw(port, "GET /api/health HTTP/1.0\r\n\r\n"), 421, NULL);
     healthy("Host checks");
 }
 
@@ -216,14 +165,16 @@ static void test_api(void)
     expect("percent-encoded args", get("/api/swizzle?b=%33&m=4&s=3"), 200, "Swizzle<3,4,3>");
     expect("encoded NUL arg", get("/api/swizzle?b=3%00&m=4&s=3"), 400, "\"field\":\"b\"");
     expect("unknown API", get("/api/nope"), 404, "not_found");
-    expect("apply", request("POST", "/api/apply", h, "Content-Type: application/json\r\n",
-                            "{\"b\":3,\"m\":4,\"s\":3,\"offsets\":[128]}"), 200,
+    expect("apply",
+           client_request(port, "POST", "/api/apply", h, "Content-Type: application/json\r\n",
+                          "{\"b\":3,\"m\":4,\"s\":3,\"offsets\":[128]}"), 200,
            "\"swizzled\":[144]");
-    expect("apply text/plain", request("POST", "/api/apply", h, "Content-Type: text/plain\r\n",
-                                       "{}"), 415, NULL);
+    expect("apply text/plain",
+           client_request(port, "POST", "/api/apply", h, "Content-Type: text/plain\r\n", "{}"),
+           415, NULL);
     /* Declared too large: refused from the headers alone. */
     expect("huge Content-Length",
-           raw("POST /api/apply HTTP/1.1\r\nHost: localhost\r\nContent-Type: "
+           client_raw(port, "POST /api/apply HTTP/1.1\r\nHost: localhost\r\nContent-Type: "
                "application/json\r\nContent-Length: 99999999\r\n\r\n"), 413,
            "too_large");
     /* Really too large, sent chunked so no length announces it. */
@@ -236,13 +187,13 @@ static void test_api(void)
     memset(req + len, ' ', big);
     len += big;
     len += (size_t)sprintf(req + len, "\r\n0\r\n\r\n");
-    expect("chunked 3 MiB body", roundtrip(req, len), 413, "too_large");
+    expect("chunked 3 MiB body", client_send(port, req, len), 413, "too_large");
     free(req);
     /* MHD drops a connection whose request line is not HTTP at all without an
      * answer; either that or a 400 is fine, as long as the server lives on. */
-    char *g = raw("\x01\x02garbage\r\n\r\n");
-    CHECK(status_of(g) == -1 || status_of(g) == 400, "garbage request line: %d",
-          status_of(g));
+    char *g = client_raw(port, "\x01\x02garbage\r\n\r\n");
+    CHECK(client_status(g) == -1 || client_status(g) == 400, "garbage request line: %d",
+          client_status(g));
     free(g);
     healthy("API requests");
 }
@@ -258,22 +209,23 @@ static void test_prefetch(void)
     /* Swizzle<2,4,3> on 2 rows of 128 B: the API refuses it ("rows must be a
      * multiple of 4, got 2": the swizzle permutes 512-byte blocks). */
     const char *bad_rows = "/api/swizzle?b=2&m=4&s=3&rows=2";
-    char *r = request("GET", bad_rows, h, pf, NULL);
-    CHECK(status_of(r) == 204, "refused prefetch: status %d, want 204", status_of(r));
+    char *r = client_request(port, "GET", bad_rows, h, pf, NULL);
+    CHECK(client_status(r) == 204, "refused prefetch: status %d, want 204", client_status(r));
     CHECK(r && strstr(r, "X-Swz-Refused: 400\r\n"), "refused prefetch names 400: %.300s", r ? r : "");
     CHECK(r && strstr(r, "Cache-Control: no-store") && strstr(r, "Content-Security-Policy"),
           "refused prefetch keeps the API's headers");
     const char *end = r ? strstr(r, "\r\n\r\n") : NULL;
     CHECK(end && end[4] == '\0', "refused prefetch has no body");
     free(r);
-    expect("the same request, not a prefetch", request("GET", bad_rows, h, NULL, NULL), 400,
+    expect("the same request, not a prefetch",
+           client_request(port, "GET", bad_rows, h, NULL, NULL), 400, "\"field\":\"rows\"");
+    expect("a prefetch of another value is not one",
+           client_request(port, "GET", bad_rows, h, "X-Swz-Prefetch: yes\r\n", NULL), 400,
            "\"field\":\"rows\"");
-    expect("a prefetch of another value is not one", request("GET", bad_rows, h, "X-Swz-Prefetch: yes\r\n", NULL),
-           400, "\"field\":\"rows\"");
-    r = request("GET", "/api/swizzle?b=2&m=4&s=3&rows=4", h, pf, NULL);
+    r = client_request(port, "GET", "/api/swizzle?b=2&m=4&s=3&rows=4", h, pf, NULL);
     CHECK(r && !strstr(r, "X-Swz-Refused"), "accepted prefetch carries no X-Swz-Refused");
     expect("accepted prefetch", r, 200, "\"name\":\"Swizzle<2,4,3>\"");
-    expect("refused POST prefetch", request("POST", "/api/conflicts", h,
+    expect("refused POST prefetch", client_request(port, "POST", "/api/conflicts", h,
            "Content-Type: application/json\r\nX-Swz-Prefetch: 1\r\n", "{\"op\":\"ld\"}"), 204,
            "X-Swz-Refused: 400");
     healthy("prefetches");
@@ -308,8 +260,8 @@ static void test_replay_table(void)
         snprintf(target, sizeof target, "%s%s%s", c->path, q[0] ? "?" : "", q);
         snprintf(headers, sizeof headers, "%s%s%s", c->ctype ? "Content-Type: " : "",
                  c->ctype ? c->ctype : "", c->ctype ? "\r\n" : "");
-        char *r = request(c->method, target, "localhost", headers, c->body);
-        int st = status_of(r);
+        char *r = client_request(port, c->method, target, "localhost", headers, c->body);
+        int st = client_status(r);
         CHECK_QUIET(failures, st == c->status, "case %zu %s %s: status %d, want %d", i,
                     c->method, target, st, c->status);
         if (strcmp(c->method, "HEAD") != 0)

@@ -3,14 +3,12 @@
  * must give the right status and error, one run at a time (409 for a second),
  * other routes must keep answering while one runs, and the server must stay
  * healthy throughout. */
-#define _GNU_SOURCE 1
-#include <arpa/inet.h>
+#define _GNU_SOURCE 1   /* mkdtemp, setenv, clock_gettime under -std=c11 */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +16,7 @@
 #include "../server/api.h"
 #include "../server/http.h"
 #include "check.h"
+#include "client.h"
 
 static char dir[] = "/tmp/swz-fake-XXXXXX";
 
@@ -66,20 +65,13 @@ static const char body32[] =
 
 static struct api_response post_measure(void)
 {
-    struct api_request req = {.method = "POST", .path = "/api/measure",
-                              .content_type = "application/json", .body = body32,
-                              .body_len = sizeof body32 - 1};
-    struct api_response r = {0};
-    api_handle(&req, &r);
-    return r;
+    return client_api_call("POST", "/api/measure", NULL, "application/json", body32,
+                           sizeof body32 - 1);
 }
 
 static struct api_response get_health(void)
 {
-    struct api_request req = {.method = "GET", .path = "/api/health"};
-    struct api_response r = {0};
-    api_handle(&req, &r);
-    return r;
+    return client_api_call("GET", "/api/health", NULL, NULL, NULL, 0);
 }
 
 static double now_s(void)
@@ -124,10 +116,8 @@ static void test_ok_and_unavailable(void)
 
     /* A bad body is refused before the tool runs. */
     static const char short_body[] = "{\"op\":\"ld\",\"bytes\":4,\"offsets\":[1]}";
-    struct api_request bad = {.method = "POST", .path = "/api/measure",
-                              .content_type = "application/json", .body = short_body,
-                              .body_len = sizeof short_body - 1};
-    api_handle(&bad, &r);
+    r = client_api_call("POST", "/api/measure", NULL, "application/json", short_body,
+                        sizeof short_body - 1);
     CHECK(r.status == 400 && strstr(r.body, "\"field\":\"offsets\""), "bad body: %s", r.body);
     free(r.body);
     /* The --info failure reason is what health reports. */
@@ -168,33 +158,10 @@ static void test_bad_tools(void)
 
 static uint16_t port;
 
-static char *http(const char *req)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
-        close(fd);
-        return NULL;
-    }
-    send(fd, req, strlen(req), MSG_NOSIGNAL);
-    char *out = calloc(1, 65536);
-    size_t got = 0;
-    ssize_t n;
-    while ((n = recv(fd, out + got, 65535 - got, 0)) > 0)
-        got += (size_t)n;
-    close(fd);
-    return out;
-}
-
 static void *measure_thread(void *arg)
 {
-    char req[1024];
-    snprintf(req, sizeof req,
-             "POST /api/measure HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
-             "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
-             sizeof body32 - 1, body32);
-    *(char **)arg = http(req);
+    *(char **)arg = client_request(port, "POST", "/api/measure", "localhost",
+                                   "Content-Type: application/json\r\n", body32);
     return NULL;
 }
 
@@ -220,8 +187,8 @@ static void test_http_concurrency(void)
      * the pool gets some: none may wait for the measurement. */
     for (int i = 0; i < 8; i++) {
         double t0 = now_s();
-        char *h = http("GET /api/health HTTP/1.1\r\nHost: localhost\r\n"
-                       "Connection: close\r\n\r\n");
+        char *h = client_raw(port, "GET /api/health HTTP/1.1\r\nHost: localhost\r\n"
+                                   "Connection: close\r\n\r\n");
         double dt = now_s() - t0;
         CHECK(h && strstr(h, "200 OK") && dt < 0.5,
               "health #%d during a measurement took %.2f s (must not wait for it)", i, dt);
