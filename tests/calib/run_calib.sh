@@ -3,6 +3,7 @@
 # calib_<device>.json (ncu wavefronts + clock64 cycles per warp instruction).
 # Run from the repository root on a machine with an sm_90 GPU, nvcc and ncu:
 #   bash tests/calib/run_calib.sh [OUTDIR]      (default: $OUT, else build/calib)
+#   PATTERNS=tests/calib/sweep_shared.json bash tests/calib/run_calib.sh   (another suite)
 # It writes only under OUTDIR and build/; it never touches the repository's
 # tests/data (copy the json there yourself). Leaves in OUTDIR: run.log,
 # calib_<slug>.json and raw.tgz (every CSV, the ncu metric list, SASS, clocks).
@@ -11,6 +12,7 @@ set -u -o pipefail
 OUTDIR=${1:-${OUT:-build/calib}}
 RAW="$OUTDIR/raw"
 BIN=${PROBE_BIN:-build/swizzlescope-measure}   # PROBE_BIN: a prebuilt probe (dry runs)
+PATTERNS=${PATTERNS:-tests/calib/patterns.json}   # another suite: tests/calib/sweep_shared.json
 NCU_ITERS=4
 NCU_BUDGET_S=${NCU_BUDGET_S:-330}   # all ncu chunks together
 CHUNK=48                            # patterns per ncu process: a crash loses one chunk
@@ -24,7 +26,8 @@ if [ -z "${PROBE_BIN:-}" ]; then
         || { cat "$RAW/ptxas.txt"; echo "build failed"; exit 1; }
 fi
 python3 tests/calib/gen_patterns.py --check || exit 1
-python3 tests/calib/to_lines.py tests/calib/patterns.json > "$RAW/patterns.txt" || exit 1
+python3 tests/calib/gen_sweep_shared.py --check || exit 1
+python3 tests/calib/to_lines.py "$PATTERNS" > "$RAW/patterns.txt" || exit 1
 echo "$(wc -l < "$RAW/patterns.txt") patterns"
 
 say "machine"
@@ -155,7 +158,7 @@ json.dump({"device": name, "driver": driver, "cc": cc,
            "date": datetime.datetime.now(datetime.timezone.utc).date().isoformat()},
           open(sys.argv[1], "w"), indent=1)
 EOF
-python3 tests/calib/collect.py --patterns tests/calib/patterns.json \
+python3 tests/calib/collect.py --patterns "$PATTERNS" \
     --clock "$RAW/clock_run1.csv" --clock "$RAW/clock_run2.csv" \
     --clock-warps32 "$RAW/clock_warps32.csv" --clock-long "$RAW/clock_iters2048.csv" \
     "${NCU_ARGS[@]}" --meta "$RAW/meta.json" \
