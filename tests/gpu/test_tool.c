@@ -77,88 +77,129 @@ static void test_json_good(void)
           "integral numbers in other spellings: %s", err.message);
 }
 
-/* Refused, on `field`, with `piece` in the message. */
-static void test_json_bad(void)
+/* Refused, on `field`, with `piece` in the message: JSON as --json reads its
+ * stdin, and lines as the table and CSV modes do.  In a text, LIN = 32 offsets
+ * 4t and ROWS = 16t (JSON arrays, or bare for lines); L31 and R31 = their lanes
+ * 1..31 after a lane 0 of the row's own (lines). */
+enum { JSON = 1, LINES = 0 };
+
+static void expand(const char *s, int json, char *out, size_t cap)
+{
+    char lin[256] = "", rows[256] = "";
+    for (int t = 0; t < INSTR_LANES; t++) {
+        snprintf(lin + strlen(lin), sizeof lin - strlen(lin), "%s%d", t ? (json ? "," : " ") : "",
+                 4 * t);
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), "%s%d",
+                 t ? (json ? "," : " ") : "", 16 * t);
+    }
+    char jl[260], jr[260];
+    snprintf(jl, sizeof jl, "[%s]", lin);
+    snprintf(jr, sizeof jr, "[%s]", rows);
+    const char *from[] = {"LIN", "ROWS", "L31", "R31"};
+    const char *to[] = {json ? jl : lin, json ? jr : rows, lin + 1, rows + 1};
+    size_t n = 0;
+    while (*s && n + 300 < cap) {
+        int k = 0;
+        while (k < 4 && strncmp(s, from[k], strlen(from[k])) != 0)
+            k++;
+        if (k < 4) {
+            n += (size_t)snprintf(out + n, cap - n, "%s", to[k]);
+            s += strlen(from[k]);
+        } else {
+            out[n++] = *s++;
+        }
+    }
+    out[n] = '\0';
+}
+
+static void test_bad(void)
 {
     static const struct {
+        int json;
         const char *text, *field, *piece;
     } bad[] = {
-        {"", "body", "neither '{' nor '['"},
-        {"[]", "body", "holds no pattern"},
-        {"[1]", "body", "expected a pattern object"},
-        {"{}", "op", "required"},
-        {"{\"op\":\"ld\"}", "offsets", "required"},
-        {"{\"offsets\":LIN}", "op", "required"},
-        {"{\"op\":\"ld\",\"offsets\":LIN,}", "body", "invalid JSON"},
-        {"{\"op\":\"ld\",\"offsets\":LIN}x", "body", "trailing data"},
-        {"{\"op\":\"ld\",\"offsets\":LIN}{}", "body", "trailing data"},
-        {"{\"op\":\"ld\",\"op\":\"st\",\"offsets\":LIN}", "op", "more than once"},
-        {"{\"op\":\"ld\",\"offsets\":LIN,\"opp\":1}", "opp", "unknown field"},
-        {"{\"op\":\"LD\",\"offsets\":LIN}", "op", "one of"},
-        {"{\"op\":3,\"offsets\":LIN}", "op", "one of"},
-        {"{\"op\":\"ld\",\"bytes\":3,\"offsets\":LIN}", "bytes", "1, 2, 4, 8 or 16"},
-        {"{\"op\":\"ld\",\"bytes\":\"4\",\"offsets\":LIN}", "bytes", "must be an integer"},
-        {"{\"op\":\"ld\",\"bytes\":4.5,\"offsets\":LIN}", "bytes", "must be an integer"},
-        {"{\"op\":\"ld\",\"matrices\":2,\"offsets\":LIN}", "matrices",
+        {JSON, "", "body", "neither '{' nor '['"},
+        {JSON, "[]", "body", "holds no pattern"},
+        {JSON, "[1]", "body", "expected a pattern object"},
+        {JSON, "{}", "op", "required"},
+        {JSON, "{\"op\":\"ld\"}", "offsets", "required"},
+        {JSON, "{\"offsets\":LIN}", "op", "required"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":LIN,}", "body", "invalid JSON"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":LIN}x", "body", "trailing data"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":LIN}{}", "body", "trailing data"},
+        {JSON, "{\"op\":\"ld\",\"op\":\"st\",\"offsets\":LIN}", "op", "more than once"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":LIN,\"opp\":1}", "opp", "unknown field"},
+        {JSON, "{\"op\":\"LD\",\"offsets\":LIN}", "op", "one of"},
+        {JSON, "{\"op\":3,\"offsets\":LIN}", "op", "one of"},
+        {JSON, "{\"op\":\"ld\",\"bytes\":3,\"offsets\":LIN}", "bytes", "1, 2, 4, 8 or 16"},
+        {JSON, "{\"op\":\"ld\",\"bytes\":\"4\",\"offsets\":LIN}", "bytes", "must be an integer"},
+        {JSON, "{\"op\":\"ld\",\"bytes\":4.5,\"offsets\":LIN}", "bytes", "must be an integer"},
+        {JSON, "{\"op\":\"ld\",\"matrices\":2,\"offsets\":LIN}", "matrices",
          "only ldmatrix/stmatrix take"},
-        {"{\"op\":\"ld\",\"trans\":true,\"offsets\":LIN}", "trans", ".trans"},
-        {"{\"op\":\"ld\",\"trans\":1,\"offsets\":LIN}", "trans", "true or false"},
-        {"{\"op\":\"ldmatrix\",\"bytes\":8,\"offsets\":ROWS}", "bytes", "16 bytes"},
-        {"{\"op\":\"ldmatrix\",\"matrices\":3,\"offsets\":ROWS}", "matrices", "1, 2 or 4"},
-        {"{\"op\":\"ld\",\"banks\":16,\"offsets\":LIN}", "banks", "32 banks"},
-        {"{\"op\":\"ld\",\"bank_bytes\":8,\"offsets\":LIN}", "bank_bytes", "of 4 bytes"},
-        {"{\"op\":\"ld\",\"offsets\":[0,4]}", "offsets", "array of 32"},
-        {"{\"op\":\"ld\",\"offsets\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+        {JSON, "{\"op\":\"ld\",\"trans\":true,\"offsets\":LIN}", "trans", ".trans"},
+        {JSON, "{\"op\":\"ld\",\"trans\":1,\"offsets\":LIN}", "trans", "true or false"},
+        {JSON, "{\"op\":\"ldmatrix\",\"bytes\":8,\"offsets\":ROWS}", "bytes", "16 bytes"},
+        {JSON, "{\"op\":\"ldmatrix\",\"matrices\":3,\"offsets\":ROWS}", "matrices", "1, 2 or 4"},
+        {JSON, "{\"op\":\"ld\",\"banks\":16,\"offsets\":LIN}", "banks", "32 banks"},
+        {JSON, "{\"op\":\"ld\",\"bank_bytes\":8,\"offsets\":LIN}", "bank_bytes", "of 4 bytes"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":[0,4]}", "offsets", "array of 32"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
          "0,0,0,0]}", "offsets", "array of 32"},
-        {"{\"op\":\"ld\",\"offsets\":[01,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+        {JSON, "{\"op\":\"ld\",\"offsets\":[01,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
          "0,0]}", "body", "invalid JSON"},
-        {"{\"op\":\"ld\",\"offsets\":[-4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+        {JSON, "{\"op\":\"ld\",\"offsets\":[-4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
          "0,0]}", "offsets[0]", "must be in 0..2147483647"},
-        {"{\"op\":\"ld\",\"offsets\":[2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+        {JSON, "{\"op\":\"ld\",\"offsets\":[2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
          "0,0]}", "offsets[0]", "4-byte aligned"},
-        {"{\"op\":\"ld\",\"offsets\":[1000000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+        {JSON, "{\"op\":\"ld\",\"offsets\":[1000000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
          "0,0,0,0]}", "offsets[0]", "does not fit in 233472 bytes"},
-        {"{\"op\":\"ld\",\"offsets\":[null,null,null,null,null,null,null,null,null,null,null,null,"
+        {JSON, "{\"op\":\"ld\",\"offsets\":[null,null,null,null,null,null,null,null,null,null,null,null,"
          "null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,"
          "null,null,null]}", "offsets", "no active lane"},
-        {"{\"op\":\"ldmatrix\",\"matrices\":2,\"offsets\":[0,16,32,48,64,80,96,112,null,null,null,"
+        {JSON, "{\"op\":\"ldmatrix\",\"matrices\":2,\"offsets\":[0,16,32,48,64,80,96,112,null,null,null,"
          "null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,"
          "null,null,null,null]}", "offsets[8]", "warp-wide"},
-        {"{\"name\":\"\",\"op\":\"ld\",\"offsets\":LIN}", "name", "non-empty"},
-        {"{\"name\":7,\"op\":\"ld\",\"offsets\":LIN}", "name", "non-empty string"},
-        {"{\"name\":\"a\\ud800\",\"op\":\"ld\",\"offsets\":LIN}", "body", "invalid JSON"},
-        {"{\"name\":\"a\\x\",\"op\":\"ld\",\"offsets\":LIN}", "body", "invalid JSON"},
-        {"{\"name\":\"a\tb\",\"op\":\"ld\",\"offsets\":LIN}", "name", "control character"},
-        {"{\"name\":\"a\\nb\",\"op\":\"ld\",\"offsets\":LIN}", "name", "control character"},
-        {"{\"name\":\"\xc3\x28\",\"op\":\"ld\",\"offsets\":LIN}", "body", "not valid UTF-8"},
-        {"{\"name\":\"\xed\xa0\x80\",\"op\":\"ld\",\"offsets\":LIN}", "body", "not valid UTF-8"},
-        {"{\"name\":\"0123456789012345678901234567890123456789012345678901234567890123456789"
+        {JSON, "{\"name\":\"\",\"op\":\"ld\",\"offsets\":LIN}", "name", "non-empty"},
+        {JSON, "{\"name\":7,\"op\":\"ld\",\"offsets\":LIN}", "name", "non-empty string"},
+        {JSON, "{\"name\":\"a\\ud800\",\"op\":\"ld\",\"offsets\":LIN}", "body", "invalid JSON"},
+        {JSON, "{\"name\":\"a\\x\",\"op\":\"ld\",\"offsets\":LIN}", "body", "invalid JSON"},
+        {JSON, "{\"name\":\"a\tb\",\"op\":\"ld\",\"offsets\":LIN}", "name", "control character"},
+        {JSON, "{\"name\":\"a\\nb\",\"op\":\"ld\",\"offsets\":LIN}", "name", "control character"},
+        {JSON, "{\"name\":\"\xc3\x28\",\"op\":\"ld\",\"offsets\":LIN}", "body", "not valid UTF-8"},
+        {JSON, "{\"name\":\"\xed\xa0\x80\",\"op\":\"ld\",\"offsets\":LIN}", "body", "not valid UTF-8"},
+        {JSON, "{\"name\":\"0123456789012345678901234567890123456789012345678901234567890123456789"
          "01234567890123456789012345678\",\"op\":\"ld\",\"offsets\":LIN}", "name", "longer than"},
-        {"[{\"op\":\"ld\",\"offsets\":LIN},]", "body", "invalid JSON"},
-        {"[{\"op\":\"ld\",\"offsets\":LIN}", "body", "invalid JSON"},
-        {"{\"op\":\"ld\",\"offsets\":LIN", "body", "invalid JSON"},
-        {"{\"op\":\"ld\" \"offsets\":LIN}", "body", "invalid JSON"},
-        {"{\"op\":\"ld\",\"offsets\":[nul,0]}", "body", "invalid JSON"},
-        {"{'op':\"ld\"}", "body", "invalid JSON"},
-        {"x ld 4 1 0 LIN", "body", "neither '{' nor '['"},
+        {JSON, "[{\"op\":\"ld\",\"offsets\":LIN},]", "body", "invalid JSON"},
+        {JSON, "[{\"op\":\"ld\",\"offsets\":LIN}", "body", "invalid JSON"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":LIN", "body", "invalid JSON"},
+        {JSON, "{\"op\":\"ld\" \"offsets\":LIN}", "body", "invalid JSON"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":[nul,0]}", "body", "invalid JSON"},
+        {JSON, "{'op':\"ld\"}", "body", "invalid JSON"},
+        {JSON, "x ld 4 1 0 LIN", "body", "neither '{' nor '['"},
+        {LINES, "x ld 4 1 0 0 4\n", "offsets", "expected 32"},
+        {LINES, "x l 4 1 0 LIN", "op", "one of"},
+        {LINES, "x ld four 1 0 LIN", "bytes", "1, 2, 4, 8 or 16"},
+        {LINES, "x ld 3 1 0 LIN", "bytes", "1, 2, 4, 8 or 16"},
+        {LINES, "x ld 4 2 0 LIN", "matrices", "only ldmatrix/stmatrix"},
+        {LINES, "x ld 4 1 yes LIN", "trans", "0, 1, true or false"},
+        {LINES, "x ld 4 1 1 LIN", "trans", ".trans"},
+        {LINES, "x,y ld 4 1 0 LIN", "name", "only letters"},
+        {LINES, "x ld 4 1 0 LIN 0", "offsets", "more than 32"},
+        {LINES, "x ld 4 1 0 -1 L31", "offsets[0]", "'-'"},
+        {LINES, "x ld 4 1 0 2 L31", "offsets[0]", "aligned"},
+        {LINES, "x ld 4 1 0 1000000 L31", "offsets[0]", "does not fit"},
+        {LINES, "x ldmatrix 16 4 0 232576 R31", "offsets[0]", "less 896"},
+        {LINES, "x ld 4 1 0 - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -", "offsets",
+         "no active lane"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[4096];
-        const char *s = bad[i].text;
-        size_t n = 0;
-        while (*s && n < sizeof text - 200) {
-            if (strncmp(s, "LIN", 3) == 0)
-                n += (size_t)snprintf(text + n, sizeof text - n, "%s", lin32), s += 3;
-            else if (strncmp(s, "ROWS", 4) == 0)
-                n += (size_t)snprintf(text + n, sizeof text - n, "%s", rows16), s += 4;
-            else
-                text[n++] = *s++;
-        }
-        text[n] = '\0';
-        int rc = parse(text);
+        expand(bad[i].text, bad[i].json, text, sizeof text);
+        memset(&err, 0, sizeof err);
+        int rc = input_parse(text, strlen(text), bad[i].json, pats, 300, &err, where);
         CHECK(rc == -1 && strcmp(err.field, bad[i].field) == 0 &&
               strstr(err.message, bad[i].piece), "bad %zu (%s): rc %d, %s: '%s', want %s: '%s'",
-              i, bad[i].text, rc, err.field, err.message, bad[i].field, bad[i].piece);
+              i, text, rc, err.field, err.message, bad[i].field, bad[i].piece);
     }
     /* The pattern an error is about is named. */
     char buf[1024];
@@ -166,6 +207,9 @@ static void test_json_bad(void)
              "\"bytes\":8,\"offsets\":%s}]", lin32, lin32);
     CHECK(parse(buf) == -1 && strcmp(err.field, "offsets[1]") == 0 &&
           strcmp(where, "pattern 1 (\"second\")") == 0, "where: %s %s", where, err.field);
+    const char *two = "# two lines\nx ld 4 1 0 0 4\n";
+    CHECK(input_parse(two, strlen(two), 0, pats, 300, &err, where) == -1 &&
+          strcmp(where, "line 2") == 0, "where: %s", where);
 }
 
 static void test_line_format(void)
@@ -179,50 +223,6 @@ static void test_line_format(void)
     CHECK(active == 0xffffffffu && off[8] == 0 && off[15] == 112, "line x1 fill");
     CHECK(input_parse_line("# comment\n", &p, &err) == 0, "comment");
     CHECK(input_parse_line("   \r\n", &p, &err) == 0, "blank");
-    static const struct {
-        const char *line, *field, *piece;
-    } bad[] = {
-        {"x ld 4 1 0 0 4\n", "offsets", "expected 32"},
-        {"x l 4 1 0 LIN", "op", "one of"},
-        {"x ld four 1 0 LIN", "bytes", "1, 2, 4, 8 or 16"},
-        {"x ld 3 1 0 LIN", "bytes", "1, 2, 4, 8 or 16"},
-        {"x ld 4 2 0 LIN", "matrices", "only ldmatrix/stmatrix"},
-        {"x ld 4 1 yes LIN", "trans", "0, 1, true or false"},
-        {"x ld 4 1 1 LIN", "trans", ".trans"},
-        {"x,y ld 4 1 0 LIN", "name", "only letters"},
-        {"x ld 4 1 0 LIN 0", "offsets", "more than 32"},
-        {"x ld 4 1 0 -1 L31", "offsets[0]", "'-'"},
-        {"x ld 4 1 0 2 L31", "offsets[0]", "aligned"},
-        {"x ld 4 1 0 1000000 L31", "offsets[0]", "does not fit"},
-        {"x ldmatrix 16 4 0 232576 R31", "offsets[0]", "less 896"},
-        {"x ld 4 1 0 - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -", "offsets",
-         "no active lane"},
-    };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        /* LIN: 32 offsets 4t; L31 and R31: lanes 1..31 of 4t and of 16t, after a
-         * lane 0 of the case's own */
-        static const char lin[] = "0 4 8 12 16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 80 "
-                                  "84 88 92 96 100 104 108 112 116 120 124";
-        static const char r31[] = "16 32 48 64 80 96 112 128 144 160 176 192 208 224 240 256 "
-                                  "272 288 304 320 336 352 368 384 400 416 432 448 464 480 496";
-        const char *marks[] = {"LIN", "L31", "R31"}, *with[] = {lin, lin + 2, r31};
-        char line[600];
-        snprintf(line, sizeof line, "%s", bad[i].line);
-        for (int k = 0; k < 3; k++) {
-            const char *at = strstr(bad[i].line, marks[k]);
-            if (at)
-                snprintf(line, sizeof line, "%.*s%s%s", (int)(at - bad[i].line), bad[i].line,
-                         with[k], at + 3);
-        }
-        int rc = input_parse_line(line, &p, &err);
-        CHECK(rc == -1 && strcmp(err.field, bad[i].field) == 0 &&
-              strstr(err.message, bad[i].piece), "bad line %zu (%s): rc %d, %s: '%s'", i, line,
-              rc, err.field, err.message);
-    }
-    /* Lines name where they went wrong. */
-    const char *two = "# two lines\nx ld 4 1 0 0 4\n";
-    CHECK(input_parse(two, strlen(two), 0, pats, 300, &err, where) == -1 &&
-          strcmp(where, "line 2") == 0, "where: %s", where);
 }
 
 /* Both calibration suites read as JSON, and each pattern written as a line
@@ -413,7 +413,7 @@ int main(void)
 {
     signal(SIGPIPE, SIG_IGN);   /* proc.h: a fake ncu may not read its input */
     test_json_good();
-    test_json_bad();
+    test_bad();
     test_line_format();
     test_suites();
     test_csv();
