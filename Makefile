@@ -75,7 +75,7 @@ all:
 endif
 
 # Host-only tests of the tool's input, CSV and process code (no nvcc needed).
-build/test/test_tool: tests/gpu/test_tool.c $(wildcard tests/*.h) $(TOOL_C) $(wildcard cuda/*.h) \
+build/test/test_tool: tests/gpu/test_tool.c $(wildcard tests/*.h tests/gpu/*.h) $(TOOL_C) $(wildcard cuda/*.h) \
         $(SRC_H)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -O1 -g $(SAN) $(PKG_CFLAGS) -o $@ tests/gpu/test_tool.c $(TOOL_C) \
@@ -83,7 +83,7 @@ build/test/test_tool: tests/gpu/test_tool.c $(wildcard tests/*.h) $(TOOL_C) $(wi
 
 # The server's /api/measure and the tool's input code (built as in test_tool,
 # and the real binary where it is built) over one table of instruction bodies.
-build/test/test_crosscheck: tests/test_crosscheck.c tests/client.c $(wildcard tests/*.h) \
+build/test/test_crosscheck: tests/test_crosscheck.c tests/client.c $(wildcard tests/*.h tests/gpu/*.h) \
         $(wildcard cuda/*.c cuda/*.h) $(ASAN_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -O1 -g $(SAN) $(PKG_CFLAGS) -o $@ $< tests/client.c cuda/input.c \

@@ -18,9 +18,9 @@
 #include "../server/proc.h"
 #include "check.h"
 #include "client.h"
+#include "gpu/lanes.h"
 
-/* In a body: LIN = 32 offsets 4t, ROWS = 32 offsets 16t, L31 / R31 = their
- * lanes 1..31 (after a lane 0 of the row's own), NUL31 = 31 nulls. */
+/* The offsets' shorthands (LIN, ROWS, L31, R31, NUL31) are gpu/lanes.h's. */
 static const struct {
     const char *body;
     const char *field;      /* NULL: valid, the GPU can run it */
@@ -102,33 +102,6 @@ static const struct {
     {"{\"op\":\"l\xc3\x28\",\"offsets\":LIN}", "body"},
     {"{'op':\"ld\",\"offsets\":LIN}", "body"},
 };
-
-static void expand(const char *s, char *out, size_t cap)
-{
-    static const char *const from[] = {"LIN", "ROWS", "L31", "R31", "NUL31"};
-    char l31[200] = "", r31[200] = "", nul31[200] = "", lin[256], rowsb[256];
-    for (int t = 1; t < 32; t++) {
-        snprintf(l31 + strlen(l31), sizeof l31 - strlen(l31), ",%d", 4 * t);
-        snprintf(r31 + strlen(r31), sizeof r31 - strlen(r31), ",%d", 16 * t);
-        strcat(nul31, ",null");
-    }
-    snprintf(lin, sizeof lin, "[0%s]", l31);
-    snprintf(rowsb, sizeof rowsb, "[0%s]", r31);
-    const char *to[] = {lin, rowsb, l31, r31, nul31};
-    size_t n = 0;
-    while (*s && n + 256 < cap) {
-        int k = 0;
-        while (k < 5 && strncmp(s, from[k], strlen(from[k])) != 0)
-            k++;
-        if (k < 5) {
-            n += (size_t)snprintf(out + n, cap - n, "%s", to[k]);
-            s += strlen(from[k]);
-        } else {
-            out[n++] = *s++;
-        }
-    }
-    out[n] = '\0';
-}
 
 /* A verdict: accepted, or refused on a field. */
 struct verdict {
@@ -227,7 +200,7 @@ int main(void)
     int n = (int)(sizeof rows / sizeof rows[0]), valid = 0, agree = 0;
     for (int i = 0; i < n; i++) {
         char body[4096];
-        expand(rows[i].body, body, sizeof body);
+        lanes_expand(rows[i].body, 1, body, sizeof body);
         struct verdict want = {.ok = rows[i].field == NULL};
         snprintf(want.field, sizeof want.field, "%s", rows[i].field ? rows[i].field : "");
         struct verdict s = by_server(body), in = by_input(body);

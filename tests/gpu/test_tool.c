@@ -18,6 +18,7 @@
 #include "../../cuda/ncu.h"
 #include "../../server/proc.h"
 #include "../check.h"
+#include "lanes.h"
 
 static struct input_pattern pats[300];
 
@@ -78,39 +79,8 @@ static void test_json_good(void)
 }
 
 /* Refused, on `field`, with `piece` in the message: JSON as --json reads its
- * stdin, and lines as the table and CSV modes do.  In a text, LIN = 32 offsets
- * 4t and ROWS = 16t (JSON arrays, or bare for lines); L31 and R31 = their lanes
- * 1..31 after a lane 0 of the row's own (lines). */
+ * stdin, and lines as the table and CSV modes do (offsets: lanes.h). */
 enum { JSON = 1, LINES = 0 };
-
-static void expand(const char *s, int json, char *out, size_t cap)
-{
-    char lin[256] = "", rows[256] = "";
-    for (int t = 0; t < INSTR_LANES; t++) {
-        snprintf(lin + strlen(lin), sizeof lin - strlen(lin), "%s%d", t ? (json ? "," : " ") : "",
-                 4 * t);
-        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), "%s%d",
-                 t ? (json ? "," : " ") : "", 16 * t);
-    }
-    char jl[260], jr[260];
-    snprintf(jl, sizeof jl, "[%s]", lin);
-    snprintf(jr, sizeof jr, "[%s]", rows);
-    const char *from[] = {"LIN", "ROWS", "L31", "R31"};
-    const char *to[] = {json ? jl : lin, json ? jr : rows, lin + 1, rows + 1};
-    size_t n = 0;
-    while (*s && n + 300 < cap) {
-        int k = 0;
-        while (k < 4 && strncmp(s, from[k], strlen(from[k])) != 0)
-            k++;
-        if (k < 4) {
-            n += (size_t)snprintf(out + n, cap - n, "%s", to[k]);
-            s += strlen(from[k]);
-        } else {
-            out[n++] = *s++;
-        }
-    }
-    out[n] = '\0';
-}
 
 static void test_bad(void)
 {
@@ -134,8 +104,6 @@ static void test_bad(void)
         {JSON, "{\"op\":\"ld\",\"bytes\":3,\"offsets\":LIN}", "bytes", "1, 2, 4, 8 or 16"},
         {JSON, "{\"op\":\"ld\",\"bytes\":\"4\",\"offsets\":LIN}", "bytes", "must be an integer"},
         {JSON, "{\"op\":\"ld\",\"bytes\":4.5,\"offsets\":LIN}", "bytes", "must be an integer"},
-        {JSON, "{\"op\":\"ld\",\"matrices\":2,\"offsets\":LIN}", "matrices",
-         "only ldmatrix/stmatrix take"},
         {JSON, "{\"op\":\"ld\",\"trans\":true,\"offsets\":LIN}", "trans", ".trans"},
         {JSON, "{\"op\":\"ld\",\"trans\":1,\"offsets\":LIN}", "trans", "true or false"},
         {JSON, "{\"op\":\"ldmatrix\",\"bytes\":8,\"offsets\":ROWS}", "bytes", "16 bytes"},
@@ -143,22 +111,12 @@ static void test_bad(void)
         {JSON, "{\"op\":\"ld\",\"banks\":16,\"offsets\":LIN}", "banks", "32 banks"},
         {JSON, "{\"op\":\"ld\",\"bank_bytes\":8,\"offsets\":LIN}", "bank_bytes", "of 4 bytes"},
         {JSON, "{\"op\":\"ld\",\"offsets\":[0,4]}", "offsets", "array of 32"},
-        {JSON, "{\"op\":\"ld\",\"offsets\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
-         "0,0,0,0]}", "offsets", "array of 32"},
-        {JSON, "{\"op\":\"ld\",\"offsets\":[01,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
-         "0,0]}", "body", "invalid JSON"},
-        {JSON, "{\"op\":\"ld\",\"offsets\":[-4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
-         "0,0]}", "offsets[0]", "must be in 0..2147483647"},
-        {JSON, "{\"op\":\"ld\",\"offsets\":[2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
-         "0,0]}", "offsets[0]", "4-byte aligned"},
-        {JSON, "{\"op\":\"ld\",\"offsets\":[1000000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
-         "0,0,0,0]}", "offsets[0]", "does not fit in 233472 bytes"},
-        {JSON, "{\"op\":\"ld\",\"offsets\":[null,null,null,null,null,null,null,null,null,null,null,null,"
-         "null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,"
-         "null,null,null]}", "offsets", "no active lane"},
-        {JSON, "{\"op\":\"ldmatrix\",\"matrices\":2,\"offsets\":[0,16,32,48,64,80,96,112,null,null,null,"
-         "null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,"
-         "null,null,null,null]}", "offsets[8]", "warp-wide"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":[0L31,128]}", "offsets", "array of 32"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":[01L31]}", "body", "invalid JSON"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":[-4L31]}", "offsets[0]", "must be in 0..2147483647"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":[2L31]}", "offsets[0]", "4-byte aligned"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":[1000000L31]}", "offsets[0]", "does not fit in 233472 bytes"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":[nullNUL31]}", "offsets", "no active lane"},
         {JSON, "{\"name\":\"\",\"op\":\"ld\",\"offsets\":LIN}", "name", "non-empty"},
         {JSON, "{\"name\":7,\"op\":\"ld\",\"offsets\":LIN}", "name", "non-empty string"},
         {JSON, "{\"name\":\"a\\ud800\",\"op\":\"ld\",\"offsets\":LIN}", "body", "invalid JSON"},
@@ -167,8 +125,6 @@ static void test_bad(void)
         {JSON, "{\"name\":\"a\\nb\",\"op\":\"ld\",\"offsets\":LIN}", "name", "control character"},
         {JSON, "{\"name\":\"\xc3\x28\",\"op\":\"ld\",\"offsets\":LIN}", "body", "not valid UTF-8"},
         {JSON, "{\"name\":\"\xed\xa0\x80\",\"op\":\"ld\",\"offsets\":LIN}", "body", "not valid UTF-8"},
-        {JSON, "{\"name\":\"0123456789012345678901234567890123456789012345678901234567890123456789"
-         "01234567890123456789012345678\",\"op\":\"ld\",\"offsets\":LIN}", "name", "longer than"},
         {JSON, "[{\"op\":\"ld\",\"offsets\":LIN},]", "body", "invalid JSON"},
         {JSON, "[{\"op\":\"ld\",\"offsets\":LIN}", "body", "invalid JSON"},
         {JSON, "{\"op\":\"ld\",\"offsets\":LIN", "body", "invalid JSON"},
@@ -189,12 +145,19 @@ static void test_bad(void)
         {LINES, "x ld 4 1 0 2 L31", "offsets[0]", "aligned"},
         {LINES, "x ld 4 1 0 1000000 L31", "offsets[0]", "does not fit"},
         {LINES, "x ldmatrix 16 4 0 232576 R31", "offsets[0]", "less 896"},
-        {LINES, "x ld 4 1 0 - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -", "offsets",
-         "no active lane"},
+        {LINES, "x ld 4 1 0 -NUL31", "offsets", "no active lane"},
+        /* rows too long for one line */
+        {JSON, "{\"op\":\"ld\",\"matrices\":2,\"offsets\":LIN}", "matrices",
+         "only ldmatrix/stmatrix take"},
+        {JSON, "{\"op\":\"ldmatrix\",\"matrices\":2,\"offsets\":[0,16,32,48,64,80,96,112,null,null,null,"
+         "null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,"
+         "null,null,null,null]}", "offsets[8]", "warp-wide"},
+        {JSON, "{\"name\":\"0123456789012345678901234567890123456789012345678901234567890123456789"
+         "01234567890123456789012345678\",\"op\":\"ld\",\"offsets\":LIN}", "name", "longer than"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[4096];
-        expand(bad[i].text, bad[i].json, text, sizeof text);
+        lanes_expand(bad[i].text, bad[i].json, text, sizeof text);
         memset(&err, 0, sizeof err);
         int rc = input_parse(text, strlen(text), bad[i].json, pats, 300, &err, where);
         CHECK(rc == -1 && strcmp(err.field, bad[i].field) == 0 &&
