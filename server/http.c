@@ -28,9 +28,9 @@
  * - idle timeout: a slow or stalled client loses its connection after 10 s, so
  *   it cannot hold a worker; every real request here completes in milliseconds
  *   (measurement, the slowest, has its own child timeout in measure.c).
- * - query arguments: api.c takes each name at most once, and the widest
- *   route (/api/access) accepts 14 names; 32 leaves room and refuses floods
- *   before the API sees them.
+ * - query arguments: the API refuses a repeated name (api_read.c), and the
+ *   widest route (/api/access) accepts 14 names; 32 leaves room and refuses
+ *   floods before the API sees them.
  * - path: a slow request keeps its own copy of the API path, 1024 bytes at
  *   most (routes are far shorter; static paths have files.h's limit). */
 #define HTTP_MAX_CONNECTIONS 1024
