@@ -1,14 +1,12 @@
-/* http.c - libmicrohttpd daemon: Host check, limits, headers, static files,
- * and handing /api/ requests to api.c.
+/* http.c - libmicrohttpd daemon: Host check, limits, headers, sending static
+ * files, and handing /api/ requests to api.c.
  *
  * The only file that includes microhttpd.h.  It must not parse or write JSON
- * bodies (api.c does) and must never serve a byte from outside static_dir. */
-#define _GNU_SOURCE 1   /* O_CLOEXEC, realpath under -std=c11 */
+ * bodies (api.c does) nor decide which file a path names (files.c does). */
+#define _GNU_SOURCE 1   /* PATH_MAX under -std=c11 */
 #include "http.h"
 
 #include <arpa/inet.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -17,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "api.h"
 #include "buf.h"
+#include "files.h"
 
 /* Limits, each sized for a local tool that a classroom may hit at once:
  * - connections: a classroom of ~50 browsers, each with ~6 parallel
@@ -30,8 +28,11 @@
  * - idle timeout: a slow or stalled client loses its connection after 10 s, so
  *   it cannot hold a worker; every real request here completes in milliseconds
  *   (measurement, the slowest, has its own child timeout in measure.c).
- * - query arguments: the widest route takes 9; 32 refuses floods early.
- * - path: static paths here are short; 1024 bytes refuses absurd ones. */
+ * - query arguments: the API refuses a repeated name (api_read.c), and the
+ *   widest route (/api/access) accepts 14 names; 32 leaves room and refuses
+ *   floods before the API sees them.
+ * - path: a slow request keeps its own copy of the API path, 1024 bytes at
+ *   most (routes are far shorter; static paths have files.h's limit). */
 #define HTTP_MAX_CONNECTIONS 1024
 #define HTTP_IDLE_TIMEOUT_S 10
 #define HTTP_MAX_ARGS 32
@@ -49,13 +50,23 @@ struct http_server {
     int slow_running;
 };
 
-/* Per-request state: the body as it arrives, and whether it overflowed. */
+/* Where a slow route's request stands: the handler runs again once its thread
+ * resumes the connection and must know whether to queue the answer, and
+ * request_done whether `resp` still owns a body. */
+enum http_slow {
+    HTTP_SLOW_NONE = 0,     /* not a slow route, or not started (calloc'd) */
+    HTTP_SLOW_RUNNING,      /* api_handle runs on its own thread */
+    HTTP_SLOW_ANSWERED,     /* resp is filled and owns its body; not yet queued */
+    HTTP_SLOW_QUEUED        /* resp's body handed to MHD, which frees it */
+};
+
+/* Per-request state: the body as it arrives, whether it overflowed, and a
+ * slow route's progress. */
 struct req_ctx {
     struct buf body;
     int too_large;
-    /* a slow route: 0 not started, 1 running on its thread, 2 answered */
-    int slow_state;
-    struct api_response resp;
+    enum http_slow slow_state;
+    struct api_response resp;   /* a slow route's answer, filled by its thread */
 };
 
 /* ---- headers ------------------------------------------------------------- */
@@ -136,14 +147,19 @@ static enum MHD_Result queue_refused_prefetch(struct MHD_Connection *c,
     return ok;
 }
 
+static enum MHD_Result queue_sz_error(struct MHD_Connection *c, const struct sz_error *err)
+{
+    struct api_response resp = {0};
+    api_error_response(err, &resp);
+    return queue_json(c, resp.status, resp.body, resp.len);
+}
+
 static enum MHD_Result queue_error(struct MHD_Connection *c, enum sz_code code,
                                    const char *field, const char *msg)
 {
     struct sz_error err;
-    struct api_response resp = {0};
     sz_fail(&err, code, field, "%s", msg);
-    api_error_response(&err, &resp);
-    return queue_json(c, resp.status, resp.body, resp.len);
+    return queue_sz_error(c, &err);
 }
 
 /* ---- Host check ------------------------------------------------------------ */
@@ -191,102 +207,36 @@ static int host_allowed(const struct http_server *s, const char *host)
 
 /* ---- static files ---------------------------------------------------------- */
 
-static const char *content_type(const char *path)
-{
-    static const struct {
-        const char *ext, *type;
-    } types[] = {
-        {".html", "text/html; charset=utf-8"},
-        {".js", "text/javascript; charset=utf-8"},
-        {".mjs", "text/javascript; charset=utf-8"},
-        {".css", "text/css; charset=utf-8"},
-        {".json", "application/json; charset=utf-8"},
-        {".svg", "image/svg+xml"},
-        {".png", "image/png"},
-        {".ico", "image/x-icon"},
-        {".txt", "text/plain; charset=utf-8"},
-        {".md", "text/plain; charset=utf-8"},
-        {".woff2", "font/woff2"},
-    };
-    const char *dot = strrchr(path, '.');
-    const char *slash = strrchr(path, '/');
-    if (dot && (!slash || dot > slash))
-        for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-            if (strcmp(dot, types[i].ext) == 0)
-                return types[i].type;
-    return "application/octet-stream";
-}
-
-/* The URL path was decoded exactly once (by unescape() below).  Refuse what
- * could climb out or name something odd: any segment starting with '.' (covers
- * "..", "." and dotfiles), backslashes, control bytes (decoded %00 included),
- * empty segments.  A trailing '/' means that directory's index.html. */
-static int path_safe(const char *p)
-{
-    if (p[0] != '/' || strlen(p) > HTTP_MAX_PATH)
-        return 0;
-    for (const char *q = p; *q; q++) {
-        unsigned char ch = (unsigned char)*q;
-        if (ch < 0x20 || ch == 0x7F || ch == '\\')
-            return 0;
-        if (ch == '/' && (q[1] == '.' || (q[1] == '/')))
-            return 0;
-    }
-    return 1;
-}
-
 static enum MHD_Result serve_static(struct http_server *s, struct MHD_Connection *c,
                                     const char *url, const char *method)
 {
     if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
         return queue_error(c, SZ_METHOD_NOT_ALLOWED, "method",
                            "static files answer GET and HEAD only");
-    if (!path_safe(url))
-        return queue_error(c, SZ_NOT_FOUND, "path", "no such file");
-    char rel[HTTP_MAX_PATH + 16];
-    snprintf(rel, sizeof rel, "%s%s", url,
-             url[strlen(url) - 1] == '/' ? "index.html" : "");
-    char full[PATH_MAX], real[PATH_MAX];
-    if (snprintf(full, sizeof full, "%s%s", s->static_root, rel) >= (int)sizeof full)
-        return queue_error(c, SZ_NOT_FOUND, "path", "no such file");
-    /* realpath resolves symlinks: a link that points outside static/ ends up
-     * outside static_root and is refused like a "..". */
-    if (realpath(full, real) == NULL)
-        return queue_error(c, SZ_NOT_FOUND, "path", "no such file");
-    size_t rl = strlen(s->static_root);
-    if (strncmp(real, s->static_root, rl) != 0 || real[rl] != '/')
-        return queue_error(c, SZ_NOT_FOUND, "path", "no such file");
-    int fd = open(real, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return queue_error(c, SZ_NOT_FOUND, "path", "no such file");
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);  /* directories are never listed */
-        return queue_error(c, SZ_NOT_FOUND, "path", "no such file");
-    }
+    struct files_file f;
+    struct sz_error err;
+    if (files_open(s->static_root, url, &f, &err) < 0)
+        return queue_sz_error(c, &err);
     /* no-cache makes the browser revalidate every file (the page may be
      * edited while the server runs); the ETag lets that be a bodiless 304. */
-    char etag[64];
-    snprintf(etag, sizeof etag, "\"%llx-%llx-%lx\"", (unsigned long long)st.st_mtime,
-             (unsigned long long)st.st_size, (long)st.st_mtim.tv_nsec);
     const char *inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
                                                   MHD_HTTP_HEADER_IF_NONE_MATCH);
-    int fresh = inm && strcmp(inm, etag) == 0;
+    int fresh = inm && strcmp(inm, f.etag) == 0;
     struct MHD_Response *r;
     if (fresh) {
-        close(fd);
+        close(f.fd);
         r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
     } else {
         /* from_fd lets MHD sendfile() the file: no copy through user space. */
-        r = MHD_create_response_from_fd((size_t)st.st_size, fd);
+        r = MHD_create_response_from_fd(f.size, f.fd);
     }
     if (r == NULL) {
         if (!fresh)
-            close(fd);
+            close(f.fd);
         return MHD_NO;
     }
-    MHD_add_response_header(r, "Content-Type", content_type(real));
-    MHD_add_response_header(r, "ETag", etag);
+    MHD_add_response_header(r, "Content-Type", f.type);
+    MHD_add_response_header(r, "ETag", f.etag);
     add_security_headers(r, "no-cache");
     enum MHD_Result ok = MHD_queue_response(c, fresh ? MHD_HTTP_NOT_MODIFIED : MHD_HTTP_OK, r);
     MHD_destroy_response(r);
@@ -349,7 +299,7 @@ static void *slow_main(void *arg)
         .body_len = job->ctx->body.len,
     };
     api_handle(&req, &job->ctx->resp);
-    job->ctx->slow_state = 2;
+    job->ctx->slow_state = HTTP_SLOW_ANSWERED;
     struct http_server *s = job->srv;
     MHD_resume_connection(job->conn);
     free(job);
@@ -384,7 +334,7 @@ static enum MHD_Result start_slow(struct http_server *s, struct MHD_Connection *
         free(job);
         return queue_error(c, SZ_INVALID_ARGUMENT, "query", "bad query parameters");
     }
-    ctx->slow_state = 1;
+    ctx->slow_state = HTTP_SLOW_RUNNING;
     pthread_mutex_lock(&s->lock);
     s->slow_running++;
     pthread_mutex_unlock(&s->lock);
@@ -408,11 +358,11 @@ static enum MHD_Result serve_api(struct http_server *s, struct MHD_Connection *c
 {
     const char *ctype = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
                                                     MHD_HTTP_HEADER_CONTENT_TYPE);
-    if (ctx->slow_state == 2) {
-        ctx->slow_state = 3;
+    if (ctx->slow_state == HTTP_SLOW_ANSWERED) {
+        ctx->slow_state = HTTP_SLOW_QUEUED;
         return queue_json(c, ctx->resp.status, ctx->resp.body, ctx->resp.len);
     }
-    if (ctx->slow_state == 1)
+    if (ctx->slow_state == HTTP_SLOW_RUNNING)
         return MHD_YES;     /* resumed spuriously: still running */
     if (api_is_slow(url))
         return start_slow(s, c, url, method, ctx, ctype);
@@ -496,7 +446,7 @@ static void request_done(void *cls, struct MHD_Connection *c, void **con_cls,
     (void)cls, (void)c, (void)toe;
     struct req_ctx *ctx = *con_cls;
     if (ctx) {
-        if (ctx->slow_state == 2)
+        if (ctx->slow_state == HTTP_SLOW_ANSWERED)
             free(ctx->resp.body);   /* answered but the client left first */
         buf_free(&ctx->body);
         free(ctx);
@@ -516,7 +466,7 @@ static int hexval(char ch)
 }
 
 /* Decode %HH once, in place, for the path and every query argument.  A decoded
- * control byte becomes 0x7F so that path_safe and the integer parsers refuse it
+ * control byte becomes 0x7F so that files.c and the integer parsers refuse it
  * rather than a NUL silently truncating the string. */
 static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 {
@@ -546,13 +496,9 @@ int http_start(const struct http_config *cfg, struct http_server **out,
         return sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->idle, NULL);
-    const char *dir = cfg->static_dir ? cfg->static_dir : "static";
-    struct stat st;
-    if (realpath(dir, s->static_root) == NULL || stat(s->static_root, &st) != 0 ||
-        !S_ISDIR(st.st_mode)) {
+    if (files_root(cfg->static_dir ? cfg->static_dir : "static", s->static_root, err) < 0) {
         free(s);
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "static",
-                       "static directory '%s' is not a readable directory", dir);
+        return -1;
     }
     const char *bind = cfg->bind ? cfg->bind : "127.0.0.1";
     struct sockaddr_in a4 = {0};

@@ -20,7 +20,8 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-    fputs("usage: swizzlescope [--port N] [--bind ADDR] [--static DIR]\n"
+    fputs("usage: swizzlescope [--port N] [--bind ADDR] [--static DIR] [--threads N]\n"
+          "                    [--measure-tool PATH|none] [--help]\n"
           "\n"
           "Serves the swizzlescope page and JSON API.\n"
           "  --port N       TCP port, 0..65535 (default 8080; 0 picks a free one)\n"
@@ -31,11 +32,12 @@ static void usage(FILE *f)
           "  --measure-tool PATH\n"
           "                 the GPU measurement program (default: swizzlescope-measure\n"
           "                 beside this binary); 'none' disables measurement\n"
-          "  --help         this text\n",
+          "  -h, --help     this text\n",
           f);
 }
 
-static int parse_port(const char *s, unsigned *out)
+/* A decimal in 0..65535, digits only (no sign, no spaces): ports and thread counts. */
+static int parse_u16(const char *s, unsigned *out)
 {
     if (s == NULL || *s == '\0' || strspn(s, "0123456789") != strlen(s) || strlen(s) > 5)
         return -1;
@@ -59,7 +61,7 @@ int main(int argc, char **argv)
             return 0;
         } else if (strcmp(a, "--port") == 0) {
             unsigned p;
-            if (parse_port(v, &p) < 0) {
+            if (parse_u16(v, &p) < 0) {
                 fprintf(stderr, "swizzlescope: --port needs a number in 0..65535\n");
                 return 2;
             }
@@ -70,7 +72,7 @@ int main(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--threads") == 0) {
             unsigned n;
-            if (parse_port(v, &n) < 0 || n < 2 || n > 64) {
+            if (parse_u16(v, &n) < 0 || n < 2 || n > 64) {
                 fprintf(stderr, "swizzlescope: --threads needs a number in 2..64\n");
                 return 2;
             }

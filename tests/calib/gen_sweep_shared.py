@@ -15,7 +15,12 @@ of V, ranked by their lowest lane) are laid out
   bank:  rank * 128               (every distinct address in the same banks)
   lane:  lowest lane * width      (the address of the coset's first lane)
 and a few variants switch lanes off (upper half, every fourth) or store
-instead of load (stores are expected never to pair).
+instead of load (stores are expected never to pair). The "pair" group then
+holds every lane pair (2k, 2k+1) on one address (so the hardware pairs) and
+varies what the two unpaired sub-phases of each paired phase (16 lanes for
+8 B, 8 lanes for 16 B) read: the same or other addresses, in the same or other
+banks, conflict-free or not; ncu's Source-page metric and the hardware
+counter part ways there.
 Usage: gen_sweep_shared.py [-o PATH] [--check]
 """
 import argparse
@@ -72,6 +77,45 @@ def subspaces():
     return out
 
 
+# Addresses (in units of the access width, or absolute with "@") that the
+# 8 pairs of a 16-lane sub-phase (8 B) or the 4 pairs of an 8-lane one (16 B)
+# read, by template name; the second sub-phase may reuse or move them.
+def sub_addrs(tmpl, n, width):
+    if tmpl == "lo":                  # dense from 0: conflict-free
+        return [i * width for i in range(n)]
+    if tmpl == "hi":                  # dense, the other half of the bank row
+        return [64 + i * width for i in range(n)]
+    if tmpl == "bank":                # every address in the same banks
+        return [i * 128 for i in range(n)]
+    if tmpl == "bank2":               # the same banks, other rows
+        return [(n + i) * 128 for i in range(n)]
+    if tmpl == "bcast":               # one address
+        return [0] * n
+    if tmpl == "bcast_row":           # one address, same banks, next row
+        return [128] * n
+    if tmpl == "bcast_far":           # one address in other banks
+        return [64] * n
+    if tmpl == "c2":                  # 2-way: half the pairs one row down
+        return [i * width + (128 if i % 2 else 0) for i in range(n)]
+    raise ValueError(tmpl)
+
+
+PAIR_CASES = [("lo", "lo"), ("lo", "hi"), ("lo", "bank"), ("bank", "bank"),
+              ("bank", "bank2"), ("bcast", "bcast"), ("bcast", "bcast_row"),
+              ("bcast", "bcast_far"), ("c2", "c2"), ("c2", "hi")]
+
+
+def pair_pattern(width, a, b):
+    sub = 16 if width == 8 else 8     # lanes of one unpaired phase
+    pairs = sub // 2
+    first, second = sub_addrs(a, pairs, width), sub_addrs(b, pairs, width)
+    offs = []
+    for t in LANES:
+        k = (t % (2 * sub)) // 2      # pair index within the paired phase
+        offs.append(first[k] if k < pairs else second[k - pairs])
+    return pattern("ld", width, f"pair_{a}_{b}", offs)
+
+
 def build():
     pats = []
     for width in (8, 16):
@@ -88,6 +132,8 @@ def build():
                                 offsets((m,), width, "dense", lambda t: t % 4 != 3)))
             pats.append(pattern("st", width, f"sh{name_of((m,))}_dense",
                                 offsets((m,), width, "dense")))
+        for a, b in PAIR_CASES:
+            pats.append(pair_pattern(width, a, b))
     return pats
 
 
