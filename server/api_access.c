@@ -47,17 +47,12 @@ void api_put_cost(struct buf *out, const struct instr *in, const struct acc_resu
     buf_printf(out, "{\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s,"
                "\"bank_bytes\":%u,\"banks\":%u,\"calibrated\":%s,",
                instr_op_name(in->op), in->bytes, in->matrices, in->trans ? "true" : "false",
-               in->bank_bytes, in->banks,
-               in->bank_bytes == 4 && in->banks == 32 ? "true" : "false");
-    uint32_t ways = 0;  /* the n of "n-way": the worst phase's conflict degree */
-    for (uint32_t p = 0; p < r->nphases; p++)
-        if (r->phases[p].max_per_bank > ways)
-            ways = r->phases[p].max_per_bank;
+               in->bank_bytes, in->banks, r->calibrated ? "true" : "false");
     buf_printf(out, "\"wavefronts\":%u,\"ideal_wavefronts\":%u,\"bank_conflicts\":%u,"
                "\"cycles\":%u,\"source_wavefronts\":%u,\"paired\":%s,\"ways\":%u,"
                "\"phases\":[",
-               r->wavefronts, r->ideal_wavefronts, r->wavefronts - r->ideal_wavefronts,
-               r->cycles, r->source_wavefronts, r->paired ? "true" : "false", ways);
+               r->wavefronts, r->ideal_wavefronts, r->bank_conflicts, r->cycles,
+               r->source_wavefronts, r->paired ? "true" : "false", r->ways);
     for (uint32_t p = 0; p < r->nphases; p++) {
         const struct acc_phase *ph = &r->phases[p];
         buf_puts(out, p ? ",{\"lanes\":" : "{\"lanes\":");
@@ -79,12 +74,9 @@ void api_put_cost(struct buf *out, const struct instr *in, const struct acc_resu
                        o == INSTR_INACTIVE ? "null" : "0");
             continue;
         }
-        uint32_t w = instr_lane_bytes(in);
-        uint32_t first = o / in->bank_bytes % in->banks;
-        uint32_t nb = w > in->bank_bytes ? w / in->bank_bytes : 1;
         buf_printf(out, "{\"lane\":%d,\"offset\":%u,\"active\":true,\"phase\":%d,"
                    "\"pass\":%d,\"bank\":%u,\"nbanks\":%u}",
-                   t, o, r->lane_phase[t], r->lane_pass[t], first, nb);
+                   t, o, r->lane_phase[t], r->lane_pass[t], r->lane_bank[t], r->lane_nbanks[t]);
     }
     buf_puts(out, "],\"bank_hits\":");
     buf_u32_array(out, r->bank_hits, in->banks);
@@ -92,8 +84,8 @@ void api_put_cost(struct buf *out, const struct instr *in, const struct acc_resu
                "\"source_metric\":\"%s\",\"wavefronts_per_instruction\":%u,"
                "\"conflicts_per_instruction\":%u,\"source_wavefronts_per_instruction\":%u}}",
                acc_ncu_wavefront_metric(in->op), acc_ncu_conflict_metric(in->op),
-               acc_ncu_source_metric(in->op), r->wavefronts,
-               r->wavefronts - r->ideal_wavefronts, r->source_wavefronts);
+               acc_ncu_source_metric(in->op), r->wavefronts, r->bank_conflicts,
+               r->source_wavefronts);
 }
 
 int api_route_conflicts(const struct api_request *req, struct buf *out,
