@@ -109,13 +109,13 @@ int api_route_patterns(const struct api_request *req, struct buf *out,
     if (api_args_check(req, known, err) < 0)
         return -1;
     int n;
-    const struct pattern_info *p = pattern_list(&n);
+    const struct pattern *p = pattern_list(&n);
     buf_puts(out, "{\"patterns\":[");
     for (int i = 0; i < n; i++) {
         buf_puts(out, i ? ",{\"name\":" : "{\"name\":");
         buf_json_str(out, p[i].name);
         buf_puts(out, ",\"op\":");
-        buf_json_str(out, p[i].op);
+        buf_json_str(out, instr_op_name(p[i].op));
         buf_puts(out, ",\"label\":");
         buf_json_str(out, p[i].label);
         buf_puts(out, ",\"source\":");

@@ -83,6 +83,24 @@ static const struct api_case {
     {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=row_store&step=7", NULL, NULL, 200,
      "\"steps\":8,"},
     {"GET", "/api/patterns", "", NULL, NULL, 200, "\"name\":\"transpose_read\""},
+    {"GET", "/api/patterns", "", NULL, NULL, 200,
+     "{\"name\":\"stmatrix_x4\",\"op\":\"stmatrix\",\"label\":"},
+    /* col_read_128: lane t reads chunk 0 of row t % 8; <3,4,3> moves row r's chunk to
+     * column r, 144 bytes apart: 4 phases of 8 lanes, each clean.  Unswizzled all 8
+     * rows sit on banks 0-3: 8-way, 32 wavefronts. */
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=col_read_128", NULL, NULL, 200,
+     "\"offsets\":[0,144,288,432,576,720,864,1008,0,"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=col_read_128", NULL, NULL, 200,
+     "\"wavefronts\":4,"},
+    {"GET", "/api/access", "b=0&m=4&s=3&rows=8&pattern=col_read_128", NULL, NULL, 200,
+     "\"ways\":8,"},
+    /* row_load_64 step 3: 768 + 8t; 768 is row 6, whose units move by 6 ^ c: 864 */
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=row_load_64&step=3", NULL, NULL, 200,
+     "\"offsets\":[864,872,880,888,832,"},
+    /* stmatrix_x4 step 3 on 16 rows of 128 B: block (rb 1, kb 1): lane 0 at row 8, byte
+     * 64 (row 8 is unswizzled); lane 1 at row 9, chunk 4 ^ 1 = 5: 1152 + 80 */
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=16&pattern=stmatrix_x4&step=3", NULL, NULL, 200,
+     "\"offsets\":[1088,1232,"},
     /* custom expressions: seed 001's transpose read written out, on an
      * unswizzled 128-byte-row grid (16 wavefronts) and through swz() with
      * Swizzle<4,3,4> (n ^ 2m: 1 wavefront) */
