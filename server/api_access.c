@@ -13,6 +13,7 @@
 #include "expr.h"
 #include "pattern.h"
 #include "swizzle.h"
+#include "trace.h"
 
 /* A POST body that is one instruction, and no query arguments. */
 int api_instr_body(const struct api_request *req, struct instr *in,
@@ -243,3 +244,48 @@ int api_route_access(const struct api_request *req, struct buf *out,
     return 0;
 }
 
+/* ---- the column trace ------------------------------------------------------ */
+
+static void put_unit(struct buf *out, const char *key, const struct trace_unit *u)
+{
+    buf_printf(out, "\"%s\":{\"slot\":%u,\"row\":%u,\"col\":%u,\"banks\":", key,
+               u->slot, u->row, u->col);
+    buf_u32_array(out, u->bank, u->nbanks);
+    buf_putc(out, '}');
+}
+
+int api_route_trace(const struct api_request *req, struct buf *out, struct sz_error *err)
+{
+    static const char *const known[] = {"b", "m", "s", "bank_bytes", "banks", "rows",
+                                        "match_bank_row", "col", NULL};
+    struct swz z;
+    struct swz_geom g;
+    long col;
+    if (api_args_check(req, known, err) < 0 || api_swz_args(req, &z, err) < 0 ||
+        api_geom_args(req, &z, &g, err) < 0 ||
+        api_arg_int(req, "col", 0, (long)g.cols - 1, 1, 0, &col, err) < 0)
+        return -1;
+    struct trace *tr = malloc(sizeof *tr);
+    if (tr == NULL)
+        return sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+    trace_column(&z, &g, (uint32_t)col, tr);
+    buf_printf(out, "{\"col\":%u,\"rows\":%u,\"bytes\":%u,\"per_bank\":%u,\"cells\":[",
+               tr->col, tr->rows, tr->bytes, tr->per_bank);
+    for (uint32_t r = 0; r < tr->rows; r++) {
+        buf_printf(out, r ? ",{\"row\":%u," : "{\"row\":%u,", tr->row[r].row);
+        put_unit(out, "plain", &tr->row[r].plain);
+        buf_putc(out, ',');
+        put_unit(out, "swizzled", &tr->row[r].swizzled);
+        buf_putc(out, '}');
+    }
+    struct acc_result r;
+    acc_cost(&tr->plain, &r);
+    buf_puts(out, "],\"plain\":");
+    api_put_cost(out, &tr->plain, &r);
+    acc_cost(&tr->swizzled, &r);
+    buf_puts(out, ",\"swizzled\":");
+    api_put_cost(out, &tr->swizzled, &r);
+    buf_putc(out, '}');
+    free(tr);
+    return 0;
+}

@@ -136,6 +136,37 @@ static const struct api_case {
     {"GET", "/api/access", "b=3&m=2&s=3&rows=64&pattern=row_load_128", NULL, NULL, 400,
      "Use M >= 4"},
 
+    /* the column trace.  <3,4,3>, column 0: row r's unit moves to column r (slot 9r,
+     * banks 4r..4r+3); unswizzled all 8 rows sit on banks 0-3: 8 wavefronts vs 1. */
+    {"GET", "/api/trace", "b=3&m=4&s=3&rows=8&col=0", NULL, NULL, 200,
+     "{\"col\":0,\"rows\":8,\"bytes\":16,\"per_bank\":1,\"cells\":[{\"row\":0,"
+     "\"plain\":{\"slot\":0,\"row\":0,\"col\":0,\"banks\":[0,1,2,3]},"
+     "\"swizzled\":{\"slot\":0,\"row\":0,\"col\":0,\"banks\":[0,1,2,3]}},"
+     "{\"row\":1,\"plain\":{\"slot\":8,\"row\":1,\"col\":0,\"banks\":[0,1,2,3]},"
+     "\"swizzled\":{\"slot\":9,\"row\":1,\"col\":1,\"banks\":[4,5,6,7]}}"},
+    {"GET", "/api/trace", "b=3&m=4&s=3&rows=8&col=0", NULL, NULL, 200,
+     "\"plain\":{\"op\":\"ld\",\"bytes\":16,\"matrices\":1,\"trans\":false,"
+     "\"bank_bytes\":4,\"banks\":32,\"calibrated\":true,\"wavefronts\":8,"},
+    {"GET", "/api/trace", "b=3&m=4&s=3&rows=8&col=0", NULL, NULL, 200,
+     "\"swizzled\":{\"op\":\"ld\",\"bytes\":16,\"matrices\":1,\"trans\":false,"
+     "\"bank_bytes\":4,\"banks\":32,\"calibrated\":true,\"wavefronts\":1,"},
+    /* 2-byte units on 8-byte banks (4 share a bank word): 2-byte reads.  Row 1 col 1 is
+     * addr 10; <1,1,2> XORs bit 3 into bit 1: 8, slot 4 = (1, 0); both on bank 1. */
+    {"GET", "/api/trace", "b=1&m=1&s=2&bank_bytes=8&banks=16&rows=2&col=1", NULL, NULL, 200,
+     "\"bytes\":2,\"per_bank\":4,"},
+    {"GET", "/api/trace", "b=1&m=1&s=2&bank_bytes=8&banks=16&rows=2&col=1", NULL, NULL, 200,
+     "{\"row\":1,\"plain\":{\"slot\":5,\"row\":1,\"col\":1,\"banks\":[1]},"
+     "\"swizzled\":{\"slot\":4,\"row\":1,\"col\":0,\"banks\":[1]}}]"},
+    /* a 64-row tile is traced over 32 rows: one lane per row */
+    {"GET", "/api/trace", "b=6&m=2&s=6&rows=64&col=0", NULL, NULL, 200,
+     "{\"col\":0,\"rows\":32,\"bytes\":4,"},
+    {"GET", "/api/trace", "b=3&m=4&s=3&rows=8", NULL, NULL, 400, "\"field\":\"col\""},
+    {"GET", "/api/trace", "b=3&m=4&s=3&rows=8&col=8", NULL, NULL, 400, "must be in 0..7"},
+    {"GET", "/api/trace", "b=3&m=4&s=3&rows=8&col=0&row=1", NULL, NULL, 400,
+     "\"field\":\"row\""},
+    {"GET", "/api/trace", "b=3&m=4&s=1&col=0", NULL, NULL, 400, "\"field\":\"s\""},
+    {"POST", "/api/trace", "", JSON, "{}", 405, "answers GET only"},
+
     /* routes and methods */
     {"GET", "/api/nope", "", NULL, NULL, 404, "\"code\":\"not_found\""},
     {"GET", "/api/", "", NULL, NULL, 404, "\"field\":\"path\""},

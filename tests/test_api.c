@@ -125,6 +125,95 @@ static void test_inspect_matches_core(void)
     CHECK(bad == 0 && n > 300, "%d of %d inspected cells disagree with swz_inspect", bad, n);
 }
 
+/* /api/trace against the core's maps: every column of a few grids, each row's
+ * slots from swz_grid_maps, and both costs equal to /api/conflicts on the bodies
+ * the page used to build itself (lane r reads the first min(unit, 16) bytes of
+ * row r's unit, r < min(2^B, rows, 32)). */
+static void test_trace_matches_maps(void)
+{
+    static const struct { int b, m, s, match; uint32_t rows, bank_bytes, banks; } grids[] = {
+        {3, 4, 3, 0, 8, 4, 32}, {2, 4, -3, 0, 4, 4, 32}, {3, 2, 3, 1, 8, 4, 32},
+        {1, 1, 2, 0, 2, 8, 16}, {2, 5, 2, 1, 8, 4, 32}, {0, 4, 3, 0, 2, 4, 32},
+        {3, 6, 3, 0, 16, 1, 128}};
+    int bad = 0, n = 0;
+    for (size_t k = 0; k < sizeof grids / sizeof grids[0]; k++) {
+        struct swz z;
+        struct swz_geom g;
+        swz_init(&z, grids[k].b, grids[k].m, grids[k].s, NULL);
+        if (swz_geom_init(&g, &z, grids[k].bank_bytes, grids[k].banks, grids[k].rows,
+                          grids[k].match, NULL) < 0) {
+            CHECK(0, "grid %zu refused", k);
+            continue;
+        }
+        uint32_t *phys_of = malloc(g.cells * sizeof *phys_of);
+        uint32_t *bank_of = malloc(g.cells * sizeof *bank_of);
+        swz_grid_maps(&z, &g, NULL, phys_of, bank_of);
+        uint32_t R = g.tile < g.rows ? g.tile : g.rows, bytes = 16;
+        R = R < 32 ? R : 32;
+        while (bytes > g.unit_bytes)
+            bytes /= 2;
+        for (uint32_t c = 0; c < g.cols; c++, n++) {
+            char q[200];
+            snprintf(q, sizeof q, "b=%d&m=%d&s=%d&rows=%u&match_bank_row=%d&bank_bytes=%u"
+                     "&banks=%u&col=%u", z.b, z.m, z.s, g.rows, g.match_bank_row,
+                     g.bank_bytes, g.banks, c);
+            struct api_response resp = client_api_call("GET", "/api/trace", q, NULL, NULL, 0);
+            cJSON *j = cJSON_ParseWithLength(resp.body, resp.len);
+            const cJSON *cells = cJSON_GetObjectItemCaseSensitive(j, "cells");
+            int ok = resp.status == 200 && jint(j, "rows") == (long)R &&
+                     jint(j, "bytes") == (long)bytes && cJSON_GetArraySize(cells) == (int)R;
+            char plain[1024], swz[1024];
+            size_t pl = (size_t)snprintf(plain, sizeof plain, "{\"op\":\"ld\",\"bytes\":%u,"
+                                         "\"bank_bytes\":%u,\"banks\":%u,\"offsets\":[",
+                                         bytes, g.bank_bytes, g.banks);
+            size_t sl = (size_t)snprintf(swz, sizeof swz, "%s", plain);
+            for (uint32_t r = 0; r < 32; r++) {
+                uint32_t l = r * g.cols + c;
+                const char *sep = r ? "," : "";
+                if (r >= R) {
+                    pl += (size_t)snprintf(plain + pl, sizeof plain - pl, "%snull", sep);
+                    sl += (size_t)snprintf(swz + sl, sizeof swz - sl, "%snull", sep);
+                    continue;
+                }
+                pl += (size_t)snprintf(plain + pl, sizeof plain - pl, "%s%u", sep,
+                                       l * g.unit_bytes);
+                sl += (size_t)snprintf(swz + sl, sizeof swz - sl, "%s%u", sep,
+                                       phys_of[l] * g.unit_bytes);
+                const cJSON *cell = cJSON_GetArrayItem(cells, (int)r);
+                const cJSON *cp = cJSON_GetObjectItemCaseSensitive(cell, "plain");
+                const cJSON *cs = cJSON_GetObjectItemCaseSensitive(cell, "swizzled");
+                const cJSON *banks = cJSON_GetObjectItemCaseSensitive(cs, "banks");
+                ok = ok && jint(cell, "row") == (long)r && jint(cp, "slot") == (long)l &&
+                     jint(cp, "row") == (long)r && jint(cp, "col") == (long)c &&
+                     jint(cs, "slot") == (long)phys_of[l] &&
+                     jint(cs, "row") == (long)(phys_of[l] / g.cols) &&
+                     jint(cs, "col") == (long)(phys_of[l] % g.cols) &&
+                     cJSON_GetArraySize(banks) == (int)swz_unit_banks(&g) &&
+                     cJSON_GetArrayItem(banks, 0)->valuedouble == bank_of[phys_of[l]];
+            }
+            snprintf(plain + pl, sizeof plain - pl, "]}");
+            snprintf(swz + sl, sizeof swz - sl, "]}");
+            struct api_response rp = client_api_call("POST", "/api/conflicts", "", JSON, plain, 0);
+            struct api_response rs = client_api_call("POST", "/api/conflicts", "", JSON, swz, 0);
+            cJSON *jp = cJSON_ParseWithLength(rp.body, rp.len);
+            cJSON *js = cJSON_ParseWithLength(rs.body, rs.len);
+            ok = ok && rp.status == 200 && rs.status == 200 &&
+                 cJSON_Compare(jp, cJSON_GetObjectItemCaseSensitive(j, "plain"), 1) &&
+                 cJSON_Compare(js, cJSON_GetObjectItemCaseSensitive(j, "swizzled"), 1);
+            CHECK_QUIET(bad, ok, "trace %s disagrees with the maps: %.300s", q, resp.body);
+            cJSON_Delete(jp);
+            cJSON_Delete(js);
+            free(rp.body);
+            free(rs.body);
+            cJSON_Delete(j);
+            free(resp.body);
+        }
+        free(phys_of);
+        free(bank_of);
+    }
+    CHECK(bad == 0 && n >= 60, "%d of %d traced columns disagree with the maps", bad, n);
+}
+
 /* Limits: 65536 offsets pass, 65537 are refused with 413. */
 static void test_apply_limits(void)
 {
@@ -158,6 +247,7 @@ int main(void)
     test_table();
     test_maps_match_core();
     test_inspect_matches_core();
+    test_trace_matches_maps();
     test_apply_limits();
     cache_clear();  /* so that valgrind sees every byte returned */
     return check_summary("test_api");
