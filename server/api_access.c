@@ -11,6 +11,7 @@
 #include "api_read.h"
 #include "api_routes.h"
 #include "expr.h"
+#include "footprint.h"
 #include "pattern.h"
 #include "swizzle.h"
 #include "trace.h"
@@ -137,10 +138,10 @@ static int expr_swz(void *ctx, int64_t x, int64_t *out, struct sz_error *err)
     return 0;
 }
 
-/* A custom pattern: `expr` in t and r gives each lane's byte offset; `op`,
- * `bytes`, `matrices` name the instruction, `steps` how many r there are. */
-static int access_from_expr(const struct api_request *req, struct swz *z, long step,
-                            struct instr *in, uint32_t *steps, struct sz_error *err)
+/* The instruction of a custom access (expr or offsets): `op` (default ld),
+ * `bytes` and `matrices` (default: the schema's for the op), the view's banks.
+ * The shape is left to instr_check_shape, so that the caller orders the checks. */
+static int custom_instr(const struct api_request *req, struct instr *in, struct sz_error *err)
 {
     const char *opname = api_arg(req, "op");
     enum instr_op op = INSTR_LD;
@@ -151,16 +152,27 @@ static int access_from_expr(const struct api_request *req, struct swz *z, long s
     instr_defaults(in, op);
     in->bank_bytes = bank_bytes;
     in->banks = banks;
-    long bytes, matrices, nsteps;
+    long bytes, matrices;
     if (api_arg_int(req, "bytes", 1, 16, 0, in->bytes, &bytes, err) < 0 ||
-        api_arg_int(req, "matrices", 1, 4, 0, in->matrices, &matrices, err) < 0 ||
+        api_arg_int(req, "matrices", 1, 4, 0, in->matrices, &matrices, err) < 0)
+        return -1;
+    in->bytes = (uint32_t)bytes;
+    in->matrices = (uint32_t)matrices;
+    return 0;
+}
+
+/* A custom pattern: `expr` in t and r gives each lane's byte offset; `op`,
+ * `bytes`, `matrices` name the instruction, `steps` how many r there are. */
+static int access_from_expr(const struct api_request *req, struct swz *z, long step,
+                            struct instr *in, uint32_t *steps, struct sz_error *err)
+{
+    long nsteps;
+    if (custom_instr(req, in, err) < 0 ||
         api_arg_int(req, "steps", 1, 1024, 0, 1, &nsteps, err) < 0)
         return -1;
     if (step >= nsteps)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "step", "must be in 0..%ld, got %ld",
                        nsteps - 1, step);
-    in->bytes = (uint32_t)bytes;
-    in->matrices = (uint32_t)matrices;
     if (instr_check_shape(in, err) < 0)
         return -1;
     struct expr e;
@@ -179,12 +191,54 @@ static int access_from_expr(const struct api_request *req, struct swz *z, long s
     return 0;
 }
 
+/* 32 given offsets, taken as physical byte offsets: one step.  Every error
+ * names the field `offsets`, and the lane where there is one. */
+static int access_from_offsets(const struct api_request *req, long step, struct instr *in,
+                               uint32_t *steps, struct sz_error *err)
+{
+    if (api_arg(req, "steps"))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "steps",
+                       "32 given offsets are one step; steps goes with expr");
+    if (custom_instr(req, in, err) < 0)
+        return -1;
+    if (step != 0)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "step", "must be in 0..0, got %ld", step);
+    if (instr_check_shape(in, err) < 0 ||
+        api_arg_offsets(req, "offsets", in->offsets, err) < 0)
+        return -1;
+    if (instr_check(in, err) < 0) {
+        /* instr_check names "offsets[N]"; this form has one field, "offsets" */
+        if (strncmp(err->field, "offsets[", 8) == 0) {
+            struct sz_error lane = *err;
+            return sz_fail(err, lane.code, "offsets", "lane %ld: %s",
+                           strtol(lane.field + 8, NULL, 10), lane.message);
+        }
+        return -1;
+    }
+    *steps = 1;
+    return 0;
+}
+
+/* The cells the instruction touches on the grid (footprint.c). */
+static void put_cells(struct buf *out, const struct footprint *fp)
+{
+    buf_puts(out, "\"cells\":{\"slots\":[");
+    for (uint32_t i = 0; i < fp->nslots; i++) {
+        const struct footprint_slot *c = &fp->slot[i];
+        buf_printf(out, "%s{\"slot\":%u,\"logical\":%u,\"phase\":%d,\"lanes\":",
+                   i ? "," : "", c->slot, c->logical, c->phase);
+        put_lane_list(out, c->lanes);
+        buf_putc(out, '}');
+    }
+    buf_printf(out, "],\"outside\":%u}", fp->outside);
+}
+
 int api_route_access(const struct api_request *req, struct buf *out,
                         struct sz_error *err)
 {
     static const char *const known[] = {"b", "m", "s", "bank_bytes", "banks", "rows",
                                         "match_bank_row", "pattern", "step", "expr",
-                                        "op", "bytes", "matrices", "steps", NULL};
+                                        "offsets", "op", "bytes", "matrices", "steps", NULL};
     struct swz z;
     struct swz_geom g;
     long step;
@@ -194,25 +248,34 @@ int api_route_access(const struct api_request *req, struct buf *out,
         return -1;
     const char *name = api_arg(req, "pattern");
     const char *expr = api_arg(req, "expr");
+    const char *offsets = api_arg(req, "offsets");
     struct instr in = {.bank_bytes = g.bank_bytes, .banks = g.banks};
     uint32_t steps;
     if (name && expr)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "expr",
                        "give either pattern or expr, not both");
-    if (expr) {
+    if (offsets && (name || expr))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "offsets",
+                       "give one of pattern, expr or offsets, not two");
+    if (offsets) {
+        if (access_from_offsets(req, step, &in, &steps, err) < 0)
+            return -1;
+        name = "offsets";
+    } else if (expr) {
         if (access_from_expr(req, &z, step, &in, &steps, err) < 0)
             return -1;
         name = "custom";
     } else {
         if (name == NULL)
             return sz_fail(err, SZ_INVALID_ARGUMENT, "pattern",
-                           "required (or expr): see GET /api/patterns for the list");
+                           "required (or expr, or offsets): see GET /api/patterns for "
+                           "the list");
         for (const char *k = "op\0bytes\0matrices\0steps\0"; *k; k += strlen(k) + 1)
             if (api_arg(req, k))
                 return sz_fail(err, SZ_INVALID_ARGUMENT, k,
                                "named patterns fix the instruction; %s goes with expr", k);
-        if (pattern_fill(name, &z, g.cols * g.unit_bytes, g.rows, (uint32_t)step, &in,
-                         &steps, err) < 0)
+        if (pattern_fill(name, &z, g.row_bytes, g.rows, (uint32_t)step, &in, &steps,
+                         err) < 0)
             return -1;
         uint32_t w = instr_lane_bytes(&in);
         if (z.b > 0 && g.unit_bytes < w)
@@ -225,11 +288,13 @@ int api_route_access(const struct api_request *req, struct buf *out,
     if (instr_check(&in, err) < 0)
         return -1;
     struct acc_result r;
+    struct footprint fp;
     acc_cost(&in, &r);
+    footprint_of(&in, &r, &z, &g, &fp);
     buf_puts(out, "{\"pattern\":");
     buf_json_str(out, name);
     buf_printf(out, ",\"step\":%ld,\"steps\":%u,\"row_bytes\":%u,\"offsets\":[", step,
-               steps, g.cols * g.unit_bytes);
+               steps, g.row_bytes);
     for (int t = 0; t < INSTR_LANES; t++) {
         if (t)
             buf_putc(out, ',');
@@ -240,6 +305,8 @@ int api_route_access(const struct api_request *req, struct buf *out,
     }
     buf_puts(out, "],\"cost\":");
     api_put_cost(out, &in, &r);
+    buf_putc(out, ',');
+    put_cells(out, &fp);
     buf_putc(out, '}');
     return 0;
 }

@@ -136,6 +136,53 @@ static const struct api_case {
     {"GET", "/api/access", "b=3&m=2&s=3&rows=64&pattern=row_load_128", NULL, NULL, 400,
      "Use M >= 4"},
 
+    /* the offsets form: 32 lanes read words 0..31 (row 0, unswizzled in any case): one
+     * wavefront, 4 lanes in each of the 8 16-byte slots of row 0 */
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124", NULL, NULL, 200,
+     "\"pattern\":\"offsets\",\"step\":0,\"steps\":1,"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124", NULL, NULL, 200,
+     "\"cells\":{\"slots\":[{\"slot\":0,\"logical\":0,\"phase\":0,\"lanes\":[0,1,2,3]},{\"slot\":1,\"logical\":1,\"phase\":0,\"lanes\":[4,5,6,7]},"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124", NULL, NULL, 200,
+     "\"wavefronts\":1,"},
+    /* cells of a named pattern: row r's chunk 0 is in slot 9r (logical 8r), read by
+     * lanes r, r+8, r+16, r+24 (32 lanes over 8 rows) */
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=col_read_128", NULL, NULL, 200,
+     "\"cells\":{\"slots\":[{\"slot\":0,\"logical\":0,\"phase\":0,\"lanes\":[0,8,16,24]},{\"slot\":9,\"logical\":8,\"phase\":0,\"lanes\":[1,9,17,25]},"},
+    /* an access past the 1024-byte grid is outside; - and null are idle lanes */
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=1024,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null", NULL, NULL, 200,
+     "\"cells\":{\"slots\":[],\"outside\":1}"},
+    /* a 16-byte read over a grid of two 4-byte units is cut at the grid's end */
+    {"GET", "/api/access", "b=0&m=2&s=1&rows=1&bytes=16&offsets=0,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-", NULL, NULL, 200,
+     "\"cells\":{\"slots\":[{\"slot\":0,\"logical\":0,\"phase\":0,\"lanes\":[0]},{\"slot\":1,\"logical\":1,\"phase\":0,\"lanes\":[0]}],\"outside\":0}"},
+    /* offsets errors name the field and the lane */
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120", NULL, NULL, 400,
+     "\"field\":\"offsets\",\"message\":\"exactly 32 comma-separated"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=0,4,8,x,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124", NULL, NULL, 400,
+     "\"field\":\"offsets\",\"message\":\"lane 3: 'x'"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=0,4,8,+12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124", NULL, NULL, 400,
+     "\"field\":\"offsets\",\"message\":\"lane 3:"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,", NULL, NULL, 400,
+     "\"field\":\"offsets\",\"message\":\"lane 31:"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=2147483648,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124", NULL, NULL, 400,
+     "\"field\":\"offsets\",\"message\":\"lane 0:"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=0,4,8,12,16,6,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124", NULL, NULL, 400,
+     "\"field\":\"offsets\",\"message\":\"lane 5: a 4-byte access must be 4-byte aligned"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&op=ldmatrix&offsets=0,16,32,null,64,80,96,112,128,144,160,176,192,208,224,240,256,272,288,304,320,336,352,368,384,400,416,432,448,464,480,496", NULL, NULL, 400,
+     "\"field\":\"offsets\",\"message\":\"lane 3: ldmatrix.x4 is warp-wide"},
+    /* matrix ops default to 16 bytes x4 */
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&op=ldmatrix&offsets=0,16,32,48,64,80,96,112,128,144,160,176,192,208,224,240,256,272,288,304,320,336,352,368,384,400,416,432,448,464,480,496", NULL, NULL, 200,
+     "\"op\":\"ldmatrix\",\"bytes\":16,\"matrices\":4,"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&op=ldmatrix&step=1&offsets=0,16,32,48,64,80,96,112,128,144,160,176,192,208,224,240,256,272,288,304,320,336,352,368,384,400,416,432,448,464,480,496", NULL, NULL, 400,
+     "\"field\":\"step\""},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&steps=2&offsets=0,16,32,48,64,80,96,112,128,144,160,176,192,208,224,240,256,272,288,304,320,336,352,368,384,400,416,432,448,464,480,496", NULL, NULL, 400,
+     "\"field\":\"steps\""},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=row_store&offsets=0,16,32,48,64,80,96,112,128,144,160,176,192,208,224,240,256,272,288,304,320,336,352,368,384,400,416,432,448,464,480,496", NULL, NULL, 400,
+     "\"field\":\"offsets\",\"message\":\"give one of pattern, expr or offsets"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&expr=4*t&offsets=0,16,32,48,64,80,96,112,128,144,160,176,192,208,224,240,256,272,288,304,320,336,352,368,384,400,416,432,448,464,480,496", NULL, NULL, 400,
+     "\"field\":\"offsets\""},
+    /* cells of an expression */
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&expr=4*t", NULL, NULL, 200,
+     "\"cells\":{\"slots\":[{\"slot\":0,\"logical\":0,\"phase\":0,\"lanes\":[0,1,2,3]},"},
     /* the column trace.  <3,4,3>, column 0: row r's unit moves to column r (slot 9r,
      * banks 4r..4r+3); unswizzled all 8 rows sit on banks 0-3: 8 wavefronts vs 1. */
     {"GET", "/api/trace", "b=3&m=4&s=3&rows=8&col=0", NULL, NULL, 200,

@@ -214,6 +214,123 @@ static void test_trace_matches_maps(void)
     CHECK(bad == 0 && n >= 60, "%d of %d traced columns disagree with the maps", bad, n);
 }
 
+static uint64_t rng = 0x2545F4914F6CDD1Dull;
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;    /* xorshift64 */
+    return (uint32_t)(rng >> 16);
+}
+
+static uint32_t lane_count(uint32_t mask)
+{
+    uint32_t n = 0;
+    for (; mask; mask &= mask - 1)
+        n++;
+    return n;
+}
+
+/* The offsets form and its cells on random instructions: the cost must be
+ * /api/conflicts' answer for the same offsets, and the cells what a byte-by-byte
+ * walk finds: each active lane's bytes [o, o + width) in slot byte / unit, the
+ * logical unit from swz_grid_maps, the phase from the lane detail, entries in
+ * order of first touch, lanes starting past the grid counted outside. */
+static void test_access_cells(void)
+{
+    static const struct { int b, m, s, match; uint32_t rows, bank_bytes, banks; } grids[] = {
+        {3, 4, 3, 0, 8, 4, 32}, {2, 4, -3, 0, 4, 4, 32}, {3, 2, 3, 1, 8, 4, 32},
+        {1, 1, 2, 0, 4, 8, 16}, {2, 5, 2, 1, 8, 4, 32}, {0, 0, 0, 0, 64, 1, 8}};
+    static const char *const ops[] = {"ld", "st", "ldmatrix", "stmatrix"};
+    int bad = 0, n = 0;
+    for (int trial = 0; trial < 1200; trial++) {
+        size_t k = (size_t)trial % (sizeof grids / sizeof grids[0]);
+        struct swz z;
+        struct swz_geom g;
+        swz_init(&z, grids[k].b, grids[k].m, grids[k].s, NULL);
+        swz_geom_init(&g, &z, grids[k].bank_bytes, grids[k].banks, grids[k].rows,
+                      grids[k].match, NULL);
+        uint32_t *log_of = malloc(g.cells * sizeof *log_of);
+        swz_grid_maps(&z, &g, log_of, NULL, NULL);
+        int op = (int)(rnd() % 4), matrix = op >= 2;
+        uint32_t w = matrix ? 16 : 1u << (rnd() % 5);
+        uint32_t offs[32];
+        char q[1024], body[1024];
+        int ql = snprintf(q, sizeof q, "b=%d&m=%d&s=%d&rows=%u&match_bank_row=%d&bank_bytes=%u"
+                          "&banks=%u&op=%s&bytes=%u&offsets=", z.b, z.m, z.s, g.rows,
+                          g.match_bank_row, g.bank_bytes, g.banks, ops[op], w);
+        int bl = snprintf(body, sizeof body, "{\"op\":\"%s\",\"bytes\":%u,\"bank_bytes\":%u,"
+                          "\"banks\":%u,\"offsets\":[", ops[op], w, g.bank_bytes, g.banks);
+        for (uint32_t t = 0; t < 32; t++) {
+            int idle = !matrix && rnd() % 6 == 0;  /* matrix ops: every lane */
+            offs[t] = idle ? UINT32_MAX : (rnd() % (g.bytes + g.bytes / 4 + 1)) / w * w;
+            if (idle) {
+                ql += snprintf(q + ql, sizeof q - (size_t)ql, "%s%s", t ? "," : "",
+                               rnd() % 2 ? "-" : "null");
+                bl += snprintf(body + bl, sizeof body - (size_t)bl, "%snull", t ? "," : "");
+            } else {
+                ql += snprintf(q + ql, sizeof q - (size_t)ql, "%s%u", t ? "," : "", offs[t]);
+                bl += snprintf(body + bl, sizeof body - (size_t)bl, "%s%u", t ? "," : "",
+                               offs[t]);
+            }
+        }
+        snprintf(body + bl, sizeof body - (size_t)bl, "]}");
+        struct api_response ra = client_api_call("GET", "/api/access", q, NULL, NULL, 0);
+        struct api_response rc = client_api_call("POST", "/api/conflicts", "", JSON, body, 0);
+        cJSON *ja = cJSON_ParseWithLength(ra.body, ra.len);
+        cJSON *jc = cJSON_ParseWithLength(rc.body, rc.len);
+        int ok = ra.status == 200 && rc.status == 200 &&
+                 cJSON_Compare(jc, cJSON_GetObjectItemCaseSensitive(ja, "cost"), 1);
+        /* the walk */
+        uint32_t slot[512], first[512], lanes[512], ns = 0, outside = 0;
+        const cJSON *lane_detail = cJSON_GetObjectItemCaseSensitive(jc, "lanes");
+        for (uint32_t t = 0; ok && t < 32; t++) {
+            const cJSON *ld = cJSON_GetArrayItem(lane_detail, (int)t);
+            if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ld, "active")))
+                continue;
+            if (offs[t] / g.unit_bytes >= g.cells) {
+                outside++;
+                continue;
+            }
+            for (uint32_t byte = offs[t]; byte < offs[t] + w; byte++) {
+                uint32_t p = byte / g.unit_bytes, i = 0;
+                if (p >= g.cells)
+                    break;
+                while (i < ns && slot[i] != p)
+                    i++;
+                if (i == ns) {
+                    slot[ns] = p, first[ns] = t, lanes[ns++] = 0;
+                }
+                lanes[i] |= 1u << t;
+            }
+        }
+        const cJSON *cells = cJSON_GetObjectItemCaseSensitive(ja, "cells");
+        const cJSON *slots = cJSON_GetObjectItemCaseSensitive(cells, "slots");
+        ok = ok && jint(cells, "outside") == (long)outside &&
+             cJSON_GetArraySize(slots) == (int)ns;
+        for (uint32_t i = 0; ok && i < ns; i++) {
+            const cJSON *e = cJSON_GetArrayItem(slots, (int)i);
+            const cJSON *el = cJSON_GetObjectItemCaseSensitive(e, "lanes");
+            const cJSON *fl = cJSON_GetArrayItem(lane_detail, (int)first[i]);
+            uint32_t mask = 0, count = 0;
+            const cJSON *it;
+            cJSON_ArrayForEach(it, el) {
+                mask |= 1u << it->valueint;
+                count++;
+            }
+            ok = jint(e, "slot") == (long)slot[i] && jint(e, "logical") == (long)log_of[slot[i]] &&
+                 jint(e, "phase") == jint(fl, "phase") && mask == lanes[i] &&
+                 count == lane_count(lanes[i]);
+        }
+        CHECK_QUIET(bad, ok, "offsets form %s: %.300s", q, ra.body);
+        n++;
+        cJSON_Delete(ja);
+        cJSON_Delete(jc);
+        free(ra.body);
+        free(rc.body);
+        free(log_of);
+    }
+    CHECK(bad == 0, "%d of %d random accesses: cells or cost disagree", bad, n);
+}
+
 /* Limits: 65536 offsets pass, 65537 are refused with 413. */
 static void test_apply_limits(void)
 {
@@ -248,6 +365,7 @@ int main(void)
     test_maps_match_core();
     test_inspect_matches_core();
     test_trace_matches_maps();
+    test_access_cells();
     test_apply_limits();
     cache_clear();  /* so that valgrind sees every byte returned */
     return check_summary("test_api");
