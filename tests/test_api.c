@@ -359,6 +359,47 @@ static void test_apply_limits(void)
     }
 }
 
+/* Every route in the table has a row in the README's API table: a line
+ * starting with "| `METHOD /path`" (issue 13: a route nobody documented fails here). */
+static void test_routes_in_readme(void)
+{
+    FILE *f = fopen("README.md", "rb");
+    CHECK(f != NULL, "README.md not found (run the tests from the repository root)");
+    if (f == NULL)
+        return;
+    char *text = NULL;
+    size_t len = 0, cap = 0, got;
+    char chunk[4096];
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (len + got + 1 > cap) {
+            cap = (len + got + 1) * 2;
+            text = realloc(text, cap);
+        }
+        memcpy(text + len, chunk, got);
+        len += got;
+    }
+    fclose(f);
+    if (text == NULL)
+        text = calloc(1, 1);
+    text[len] = '\0';
+    int rows = 0;
+    for (const char *line = text; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "")
+        rows += strncmp(line, "| `GET /", 8) == 0 || strncmp(line, "| `POST /", 9) == 0;
+    CHECK(rows >= 9, "the README's API table has %d route rows", rows);
+    for (int i = 0; i < api_route_count(); i++) {
+        const char *method, *path = api_route_path(i, &method);
+        char want[128];
+        int n = snprintf(want, sizeof want, "| `%s %s`", method, path), found = 0;
+        for (const char *line = text; *line && !found;
+             line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "")
+            found = strncmp(line, want, (size_t)n) == 0;
+        CHECK(found, "route %s %s has no row in the README's API table (want a line "
+              "starting with \"%s\")", method, path, want);
+    }
+    CHECK(api_route_path(api_route_count(), NULL) == NULL, "past the table's end");
+    free(text);
+}
+
 int main(void)
 {
     test_table();
@@ -366,6 +407,7 @@ int main(void)
     test_inspect_matches_core();
     test_trace_matches_maps();
     test_access_cells();
+    test_routes_in_readme();
     test_apply_limits();
     cache_clear();  /* so that valgrind sees every byte returned */
     return check_summary("test_api");
