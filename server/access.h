@@ -1,7 +1,6 @@
 /* access.h - what one warp-wide shared-memory instruction costs: its phases,
  * the banks and distinct words each phase touches, the wavefronts Nsight
  * Compute counts and the cycles the shared-memory pipe is held.
- *
  * Pure core: no I/O, no allocation; the result lives in the caller's struct.
  * The rules are calibrated on 32 banks x 4 bytes (tests/data/calib_*.json);
  * other geometries apply the same rules to their own bank row. */

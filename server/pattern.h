@@ -1,10 +1,8 @@
 /* pattern.h - named warp access patterns over a swizzled, row-major tile: the
- * 32 byte offsets (and the instruction) of register step r of R.
- *
- * Pure core: no I/O, no allocation.  Every pattern is one row of data: its
- * instruction, how many steps a tile holds, and each lane's logical offset
- * (row * row_bytes + byte in row), which is then passed through the swizzle,
- * exactly as a kernel computes its shared-memory addresses. */
+ * 32 byte offsets (and the instruction) of register step r of R.  Each is one
+ * row of data: its instruction, the steps a tile holds, and each lane's logical
+ * offset (row * row_bytes + byte in row), then passed through the swizzle as a
+ * kernel computes its shared-memory addresses.  Pure core: no I/O, no allocation. */
 #ifndef SZ_PATTERN_H
 #define SZ_PATTERN_H
 
