@@ -1,7 +1,8 @@
 /* api_access.c - the access routes: what one warp instruction costs
- * (/api/conflicts), the named patterns and a pattern or expression over a
- * layout (/api/access).  The cost comes from access.c; this file only reads
- * requests and writes answers. */
+ * (/api/conflicts), the named patterns, a pattern, expression or given offsets
+ * over a layout and the cells it touches (/api/access), the column trace
+ * (/api/trace).  Costs come from access.c, cells from footprint.c, the trace
+ * from trace.c: this file only reads requests and writes answers. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

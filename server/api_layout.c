@@ -96,7 +96,7 @@ int api_route_swizzle(const struct api_request *req, struct buf *out,
                g.unit_bytes, swz_unit_banks(&g), swz_units_per_bank(&g));
     buf_printf(out, ",\"bank_row_bytes\":%u", g.bank_row_bytes);
     buf_printf(out, ",\"tile\":{\"size\":%u,\"bytes\":%llu,\"log_of\":", g.tile,
-               (unsigned long long)tcells * g.unit_bytes);
+               (unsigned long long)g.tile_bytes);
     buf_u32_array(out, tlog, tcells);
     buf_puts(out, ",\"phys_of\":");
     buf_u32_array(out, tphys, tcells);

@@ -106,6 +106,7 @@ int swz_geom_init(struct swz_geom *g, const struct swz *z, uint32_t bank_bytes,
     g->cols = cols;
     g->cells = rows * cols;
     g->tile = 1u << z->b;
+    g->tile_bytes = (uint64_t)g->tile * g->tile * unit;
     g->match_bank_row = match_bank_row;
     g->row_bytes = (uint32_t)row_bytes;
     g->bytes = (uint32_t)bytes;

@@ -72,6 +72,7 @@ struct swz_geom {
     uint32_t rows, cols;    /* grid shape in units; cols is a power of two */
     uint32_t cells;         /* rows * cols <= SWZ_MAX_CELLS */
     uint32_t tile;          /* 2^B: the tile is tile x tile units */
+    uint64_t tile_bytes;    /* tile * tile * unit_bytes */
     int match_bank_row;     /* cols = bank row / unit instead of 2^|S| */
     uint32_t row_bytes;     /* cols * unit_bytes */
     uint32_t bytes;         /* rows * row_bytes, at most 2^31 */

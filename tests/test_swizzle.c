@@ -452,7 +452,8 @@ static void test_inspect_sweep(void)
         uint32_t t = 1u << b;
         /* the grid counts the page shows */
         CHECK_QUIET(failures, g.row_bytes == cols * unit && g.bytes == rows * cols * unit &&
-                    g.bank_row_bytes == bank_row, "<%d,%d,%d>: sizes", b, m, s);
+                    g.bank_row_bytes == bank_row && g.tile_bytes == (uint64_t)t * t * unit,
+                    "<%d,%d,%d>: sizes", b, m, s);
         uint32_t whole = 0, trows = 0, brows = 0, per_row = 0, rows_per = 0;
         for (uint32_t c = 0; c + t <= cols; c += t)
             whole++;
