@@ -10,12 +10,9 @@
 
 /* Rows walked front to back, the warp moving 32 x bytes consecutive bytes a
  * step (a coalesced tile copy). */
-static int row_steps(const struct pattern *p, const struct pattern_tile *tile, uint32_t *R,
-                     struct sz_error *err)
+static uint32_t row_steps(const struct pattern *p, const struct pattern_tile *tile)
 {
-    (void)err;
-    *R = (uint32_t)((uint64_t)tile->row_bytes * tile->rows / (INSTR_LANES * p->bytes));
-    return 0;
+    return (uint32_t)((uint64_t)tile->row_bytes * tile->rows / (INSTR_LANES * p->bytes));
 }
 
 static uint32_t row_offset(const struct pattern *p, const struct pattern_tile *tile,
@@ -28,12 +25,9 @@ static uint32_t row_offset(const struct pattern *p, const struct pattern_tile *t
 /* Lane t reads chunk r of row t: a column walk.  Fewer than 32 rows: the
  * extra lanes re-read rows from the top, as a kernel with a short tile would
  * (they broadcast). */
-static int col_steps(const struct pattern *p, const struct pattern_tile *tile, uint32_t *R,
-                     struct sz_error *err)
+static uint32_t col_steps(const struct pattern *p, const struct pattern_tile *tile)
 {
-    (void)err;
-    *R = tile->row_bytes / p->bytes;
-    return 0;
+    return tile->row_bytes / p->bytes;
 }
 
 static uint32_t col_offset(const struct pattern *p, const struct pattern_tile *tile,
@@ -43,14 +37,9 @@ static uint32_t col_offset(const struct pattern *p, const struct pattern_tile *t
 }
 
 /* Seed 001's 16x32 transpose read: thread t reads (m = t%16, n = 2r + t/16). */
-static int transpose_steps(const struct pattern *p, const struct pattern_tile *tile,
-                           uint32_t *R, struct sz_error *err)
+static uint32_t transpose_steps(const struct pattern *p, const struct pattern_tile *tile)
 {
-    if (tile->rows < 16)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "rows",
-                       "the transpose read walks 16 rows: use at least 16 grid rows");
-    *R = tile->row_bytes / (2 * p->bytes);
-    return 0;
+    return tile->row_bytes / (2 * p->bytes);
 }
 
 static uint32_t transpose_offset(const struct pattern *p, const struct pattern_tile *tile,
@@ -62,15 +51,10 @@ static uint32_t transpose_offset(const struct pattern *p, const struct pattern_t
 /* Four 8x8 b16 matrices side by side in 16-byte columns (seed 004): lane t
  * gives row t%8 of matrix t/8 (PTX); a step is one 8-row x 64-byte block,
  * blocks walked across a row first. */
-static int matrix_steps(const struct pattern *p, const struct pattern_tile *tile,
-                        uint32_t *R, struct sz_error *err)
+static uint32_t matrix_steps(const struct pattern *p, const struct pattern_tile *tile)
 {
     (void)p;
-    if (tile->rows < 8 || tile->row_bytes < 64)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "rows",
-                       "four 8x8 b16 matrices need 8 rows of at least 64 bytes");
-    *R = tile->row_bytes / 64 * (tile->rows / 8);
-    return 0;
+    return tile->row_bytes / 64 * (tile->rows / 8);
 }
 
 static uint32_t matrix_offset(const struct pattern *p, const struct pattern_tile *tile,
@@ -82,29 +66,33 @@ static uint32_t matrix_offset(const struct pattern *p, const struct pattern_tile
 
 /* ---- the patterns --------------------------------------------------------- */
 
+#define TRANSPOSE_NEEDS "the transpose read walks 16 rows: use at least 16 grid rows"
+#define MATRIX_NEEDS "four 8x8 b16 matrices need 8 rows of at least 64 bytes"
+
+/* name, instruction, shape (steps, offsets, least tile), label, source */
 static const struct pattern patterns[] = {
-    {"row_store", INSTR_ST, 4, 1, row_steps, row_offset,
+    {"row_store", INSTR_ST, 4, 1, row_steps, row_offset, 0, 0, NULL,
      "st.b32: the warp stores 128 consecutive bytes per step",
      "seed 001: the transpose's store, thread t holds column t"},
-    {"col_read", INSTR_LD, 4, 1, col_steps, col_offset,
+    {"col_read", INSTR_LD, 4, 1, col_steps, col_offset, 0, 0, NULL,
      "ld.b32: lane t reads word r of row t (a column walk)",
      "the classic column read that collides on row-major tiles"},
-    {"transpose_read", INSTR_LD, 4, 1, transpose_steps, transpose_offset,
-     "ld.b32: 16x32 transpose read, lanes 0-15 column 2r, 16-31 column 2r+1",
+    {"transpose_read", INSTR_LD, 4, 1, transpose_steps, transpose_offset, 16, 0,
+     TRANSPOSE_NEEDS, "ld.b32: 16x32 transpose read, lanes 0-15 column 2r, 16-31 column 2r+1",
      "seed 001: thread t reads (m = t%16, n = 2r + t/16)"},
-    {"row_load_32", INSTR_LD, 4, 1, row_steps, row_offset,
+    {"row_load_32", INSTR_LD, 4, 1, row_steps, row_offset, 0, 0, NULL,
      "ld.b32: 32-bit vector row load, 128 bytes per step", "coalesced tile read"},
-    {"row_load_64", INSTR_LD, 8, 1, row_steps, row_offset,
+    {"row_load_64", INSTR_LD, 8, 1, row_steps, row_offset, 0, 0, NULL,
      "ld.v2.b32: 64-bit vector row load, 256 bytes per step", "float2 tile read"},
-    {"row_load_128", INSTR_LD, 16, 1, row_steps, row_offset,
+    {"row_load_128", INSTR_LD, 16, 1, row_steps, row_offset, 0, 0, NULL,
      "ld.v4.b32: 128-bit vector row load, 512 bytes per step", "float4 / uint4 tile read"},
-    {"col_read_128", INSTR_LD, 16, 1, col_steps, col_offset,
+    {"col_read_128", INSTR_LD, 16, 1, col_steps, col_offset, 0, 0, NULL,
      "ld.v4.b32: lane t reads 16-byte chunk r of row t",
      "a 16-byte column walk, as cp.async tile copies and epilogues do"},
-    {"ldmatrix_x4", INSTR_LDMATRIX, 16, 4, matrix_steps, matrix_offset,
+    {"ldmatrix_x4", INSTR_LDMATRIX, 16, 4, matrix_steps, matrix_offset, 8, 64, MATRIX_NEEDS,
      "ldmatrix.x4: four 8x8 b16 matrices side by side in 16-byte columns",
      "seed 004: the tensor-core fragment load"},
-    {"stmatrix_x4", INSTR_STMATRIX, 16, 4, matrix_steps, matrix_offset,
+    {"stmatrix_x4", INSTR_STMATRIX, 16, 4, matrix_steps, matrix_offset, 8, 64, MATRIX_NEEDS,
      "stmatrix.x4: the same four matrices stored", "Hopper epilogue store"},
 };
 
@@ -126,9 +114,10 @@ int pattern_fill(const char *name, const struct swz *z, uint32_t row_bytes, uint
         return sz_fail(err, SZ_INVALID_ARGUMENT, "pattern",
                        "unknown pattern: see GET /api/patterns for the list");
     struct pattern_tile tile = {row_bytes, rows};
-    uint32_t R;
-    if (p->steps(p, &tile, &R, err) < 0)
-        return -1;
+    if (rows < p->min_rows || row_bytes < p->min_row_bytes)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "rows", "%s",
+                       p->needs ? p->needs : "the tile is too small for this pattern");
+    uint32_t R = p->steps(p, &tile);
     if (R == 0)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "rows",
                        "the tile (%u rows of %u bytes) is too small for one step of %s",

@@ -22,13 +22,14 @@ struct pattern {
     enum instr_op op;
     uint32_t bytes;         /* per lane; 16 (one row) for the matrix ops */
     uint32_t matrices;      /* 1, or .x1/.x2/.x4 for the matrix ops */
-    /* R, the register steps the tile holds (0 is refused by pattern_fill), or
-     * fail on "rows" naming what the pattern needs. */
-    int (*steps)(const struct pattern *p, const struct pattern_tile *tile, uint32_t *R,
-                 struct sz_error *err);
+    /* R, the register steps a tile of at least min_rows rows of min_row_bytes
+     * holds (0: not one; pattern_fill refuses it). */
+    uint32_t (*steps)(const struct pattern *p, const struct pattern_tile *tile);
     /* Logical byte offset of lane t at step r < R. */
     uint32_t (*offset)(const struct pattern *p, const struct pattern_tile *tile, uint32_t t,
                        uint32_t r);
+    uint32_t min_rows, min_row_bytes;   /* the least tile the shape walks (0: any) */
+    const char *needs;      /* the error when the tile is smaller, or NULL */
     const char *label;      /* one line for the page */
     const char *source;     /* where it comes from (seed, kernel idiom) */
 };

@@ -31,30 +31,6 @@ static const struct api_case {
      "\"physical\":{\"row\":1,\"col\":3,\"unit\":11,\"addr\":176,\"hex\":\"0xb0\""},
     {"GET", "/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2", NULL, NULL, 200,
      "\"list\":[12,13,14,15]"},
-    {"GET", "/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2", NULL, NULL, 200,
-     "\"row_mod\":1,\"phys_row_in_tile\":1,\"phys_col_in_tile\":3,\"slot\":3}"},
-    {"GET", "/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2", NULL, NULL, 200,
-     "\"slot_rule\":\"col_xor_row\""},
-    /* issue 13: Swizzle<2,4,-3> cell (1,2) is at addr 160 ^ (32 << 3) = 416, unit 26:
-     * row 3, col 2; slot 2 (it said 3: col XOR row_mod) */
-    {"GET", "/api/inspect", "b=2&m=4&s=-3&rows=4&row=1&col=2", NULL, NULL, 200,
-     "\"physical\":{\"row\":3,\"col\":2,\"unit\":26,\"addr\":416,"},
-    {"GET", "/api/inspect", "b=2&m=4&s=-3&rows=4&row=1&col=2", NULL, NULL, 200,
-     "\"phys_row_in_tile\":3,\"phys_col_in_tile\":2,\"slot\":2}"},
-    {"GET", "/api/inspect", "b=2&m=4&s=-3&rows=4&row=1&col=2", NULL, NULL, 200,
-     "\"slot_rule\":\"row_xor_col\""},
-    /* match_bank_row with <3,2,3>: 32 columns of 4 B; cell (1,8) at addr 160 has
-     * YYY (bits 5-7) = 5, so ZZZ (bits 2-4) ^= 5: 180 = unit 45, col 13, slot 5 */
-    {"GET", "/api/inspect", "b=3&m=2&s=3&rows=8&match_bank_row=1&row=1&col=8", NULL, NULL,
-     200, "\"phys_col_in_tile\":5,\"slot\":5}"},
-    {"GET", "/api/inspect", "b=3&m=2&s=3&rows=8&match_bank_row=1&row=1&col=8", NULL, NULL,
-     200, "\"slot_rule\":\"general\""},
-    {"GET", "/api/swizzle", "b=3&m=4&s=-3&rows=8", NULL, NULL, 200,
-     "\"slot_rule\":\"row_xor_col\""},
-    {"GET", "/api/swizzle", "b=0&m=4&s=3&rows=2", NULL, NULL, 200,
-     "\"slot_rule\":\"identity\""},
-    {"GET", "/api/swizzle", "b=3&m=2&s=3&rows=8&match_bank_row=1", NULL, NULL, 200,
-     "\"slot_rule\":\"general\""},
     {"POST", "/api/apply", "", "application/json; charset=utf-8",
      "{\"b\":3,\"m\":4,\"s\":3,\"offsets\":[0,128,1023]}", 200, "\"swizzled\":[0,144,911]"},
     {"POST", "/api/apply", "", "application/json",
@@ -183,36 +159,28 @@ static const struct api_case {
     /* cells of an expression */
     {"GET", "/api/access", "b=3&m=4&s=3&rows=8&expr=4*t", NULL, NULL, 200,
      "\"cells\":{\"slots\":[{\"slot\":0,\"logical\":0,\"phase\":0,\"lanes\":[0,1,2,3]},"},
-    /* the column trace.  <3,4,3>, column 0: row r's unit moves to column r (slot 9r,
-     * banks 4r..4r+3); unswizzled all 8 rows sit on banks 0-3: 8 wavefronts vs 1. */
+    /* the column trace (its costs: test_api's trace_cases).  <3,4,3>, column 0: row
+     * r's unit moves to column r (slot 9r, banks 4r..4r+3) */
     {"GET", "/api/trace", "b=3&m=4&s=3&rows=8&col=0", NULL, NULL, 200,
      "{\"col\":0,\"rows\":8,\"bytes\":16,\"per_bank\":1,\"cells\":[{\"row\":0,"
      "\"plain\":{\"slot\":0,\"row\":0,\"col\":0,\"banks\":[0,1,2,3]},"
      "\"swizzled\":{\"slot\":0,\"row\":0,\"col\":0,\"banks\":[0,1,2,3]}},"
      "{\"row\":1,\"plain\":{\"slot\":8,\"row\":1,\"col\":0,\"banks\":[0,1,2,3]},"
      "\"swizzled\":{\"slot\":9,\"row\":1,\"col\":1,\"banks\":[4,5,6,7]}}"},
-    {"GET", "/api/trace", "b=3&m=4&s=3&rows=8&col=0", NULL, NULL, 200,
-     "\"plain\":{\"op\":\"ld\",\"bytes\":16,\"matrices\":1,\"trans\":false,"
-     "\"bank_bytes\":4,\"banks\":32,\"calibrated\":true,\"wavefronts\":8,"},
-    {"GET", "/api/trace", "b=3&m=4&s=3&rows=8&col=0", NULL, NULL, 200,
-     "\"swizzled\":{\"op\":\"ld\",\"bytes\":16,\"matrices\":1,\"trans\":false,"
-     "\"bank_bytes\":4,\"banks\":32,\"calibrated\":true,\"wavefronts\":1,"},
-    /* 2-byte units on 8-byte banks (4 share a bank word): 2-byte reads.  Row 1 col 1 is
-     * addr 10; <1,1,2> XORs bit 3 into bit 1: 8, slot 4 = (1, 0); both on bank 1. */
-    {"GET", "/api/trace", "b=1&m=1&s=2&bank_bytes=8&banks=16&rows=2&col=1", NULL, NULL, 200,
-     "\"bytes\":2,\"per_bank\":4,"},
+    /* 2-byte units on 8-byte banks: row 1 col 1 is addr 10; <1,1,2> XORs bit 3 into
+     * bit 1: 8, slot 4 = (1, 0); both on bank 1 */
     {"GET", "/api/trace", "b=1&m=1&s=2&bank_bytes=8&banks=16&rows=2&col=1", NULL, NULL, 200,
      "{\"row\":1,\"plain\":{\"slot\":5,\"row\":1,\"col\":1,\"banks\":[1]},"
      "\"swizzled\":{\"slot\":4,\"row\":1,\"col\":0,\"banks\":[1]}}]"},
-    /* a 64-row tile is traced over 32 rows: one lane per row */
-    {"GET", "/api/trace", "b=6&m=2&s=6&rows=64&col=0", NULL, NULL, 200,
-     "{\"col\":0,\"rows\":32,\"bytes\":4,"},
+    /* col is required and ranges over the grid's columns (32 when 4-byte units
+     * match the 128-byte bank row) */
     {"GET", "/api/trace", "b=3&m=4&s=3&rows=8", NULL, NULL, 400, "\"field\":\"col\""},
     {"GET", "/api/trace", "b=3&m=4&s=3&rows=8&col=8", NULL, NULL, 400, "must be in 0..7"},
+    {"GET", "/api/trace", "b=3&m=2&s=3&rows=8&match_bank_row=1&col=32", NULL, NULL, 400,
+     "must be in 0..31"},
+    {"POST", "/api/trace", "", JSON, "{}", 405, "answers GET only"},
     {"GET", "/api/trace", "b=3&m=4&s=3&rows=8&col=0&row=1", NULL, NULL, 400,
      "\"field\":\"row\""},
-    {"GET", "/api/trace", "b=3&m=4&s=1&col=0", NULL, NULL, 400, "\"field\":\"s\""},
-    {"POST", "/api/trace", "", JSON, "{}", 405, "answers GET only"},
 
     /* routes and methods */
     {"GET", "/api/nope", "", NULL, NULL, 404, "\"code\":\"not_found\""},

@@ -78,6 +78,52 @@ static long jint(const cJSON *obj, const char *key)
     return cJSON_IsNumber(v) ? (long)v->valuedouble : -1;
 }
 
+/* The slot rule and the inspector's physical cell on the contract's examples
+ * (CONTRACT.md sec. 3, issue 13), read field by field; -1: not checked. */
+static void test_slot_rule_examples(void)
+{
+    static const struct {
+        const char *path, *query, *rule;
+        long prow, pcol, phys_row_in_tile, phys_col_in_tile, slot;
+        const char *why;
+    } rule_cases[] = {
+        {"/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2", "col_xor_row", 1, 3, 1, 3, 3,
+         "addr 144 ^ (1 << 4) = 176: row 1, col 2 ^ 1"},
+        {"/api/inspect", "b=2&m=4&s=-3&rows=4&row=1&col=2", "row_xor_col", 3, 2, 3, 2, 2,
+         "addr 160 ^ (32 << 3) = 416 = unit 26: row 3, col 2 (it said slot 3: col ^ row_mod)"},
+        {"/api/inspect", "b=3&m=2&s=3&rows=8&match_bank_row=1&row=1&col=8", "general", 1, 13,
+         1, 5, 5, "32 columns of 4 B; addr 160 has YYY (bits 5-7) = 5, ZZZ (bits 2-4) ^= 5: "
+         "180 = unit 45, col 13"},
+        {"/api/swizzle", "b=3&m=4&s=-3&rows=8", "row_xor_col", -1, -1, -1, -1, -1,
+         "rows of 2^3 units: bits 4-6 (the column) into bits 7-9 (the row)"},
+        {"/api/swizzle", "b=0&m=4&s=3&rows=2", "identity", -1, -1, -1, -1, -1, "B = 0"},
+        {"/api/swizzle", "b=3&m=2&s=3&rows=8&match_bank_row=1", "general", -1, -1, -1, -1, -1,
+         "YYY at bits 5-7 mixes column bits 3-4 and row bit 0"},
+    };
+    for (size_t i = 0; i < sizeof rule_cases / sizeof rule_cases[0]; i++) {
+        struct api_response r = client_api_call("GET", rule_cases[i].path, rule_cases[i].query, NULL,
+                                                NULL, 0);
+        cJSON *j = cJSON_ParseWithLength(r.body, r.len);
+        const cJSON *rule = cJSON_GetObjectItemCaseSensitive(j, "slot_rule");
+        const cJSON *ph = cJSON_GetObjectItemCaseSensitive(j, "physical");
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "tile");
+        CHECK(r.status == 200 && cJSON_IsString(rule) &&
+              strcmp(rule->valuestring, rule_cases[i].rule) == 0,
+              "%s?%s: slot_rule %s, want %s (%s)", rule_cases[i].path, rule_cases[i].query,
+              cJSON_IsString(rule) ? rule->valuestring : "none", rule_cases[i].rule, rule_cases[i].why);
+        if (rule_cases[i].slot >= 0)
+            CHECK(jint(ph, "row") == rule_cases[i].prow && jint(ph, "col") == rule_cases[i].pcol &&
+                  jint(t, "phys_row_in_tile") == rule_cases[i].phys_row_in_tile &&
+                  jint(t, "phys_col_in_tile") == rule_cases[i].phys_col_in_tile &&
+                  jint(t, "slot") == rule_cases[i].slot,
+                  "%s: physical (%ld,%ld) in tile (%ld,%ld) slot %ld: %s", rule_cases[i].query,
+                  jint(ph, "row"), jint(ph, "col"), jint(t, "phys_row_in_tile"),
+                  jint(t, "phys_col_in_tile"), jint(t, "slot"), rule_cases[i].why);
+        cJSON_Delete(j);
+        free(r.body);
+    }
+}
+
 /* /api/inspect serializes swz_inspect: every cell of a few grids, every field
  * (test_swizzle checks swz_inspect itself against a bit-by-bit oracle). */
 static void test_inspect_matches_core(void)
@@ -123,6 +169,45 @@ static void test_inspect_matches_core(void)
             }
     }
     CHECK(bad == 0 && n > 300, "%d of %d inspected cells disagree with swz_inspect", bad, n);
+}
+
+/* /api/trace's shape and costs on hand-derived columns. */
+static void test_trace_examples(void)
+{
+    static const struct {
+        const char *query;
+        long rows, bytes, per_bank, plain_wf, swizzled_wf;
+        const char *why;
+    } trace_cases[] = {
+        {"b=3&m=4&s=3&rows=8&col=0", 8, 16, 1, 8, 1,
+         "unswizzled the 8 rows' units all sit on banks 0-3 (8-way); <3,4,3> moves row "
+         "r's to column r, banks 4r..4r+3: one wavefront"},
+        {"b=2&m=4&s=-3&rows=4&col=2", 4, 16, 1, 4, 4,
+         "a negative S moves units between rows of the same column: banks 8-11 either way"},
+        {"b=1&m=1&s=2&bank_bytes=8&banks=16&rows=2&col=1", 2, 2, 4, 1, 1,
+         "2-byte units, 4 to an 8-byte bank word: 2-byte reads at 2 and 10 (plain) or 8 "
+         "(swizzled), words 0 and 1 on banks 0 and 1"},
+        {"b=6&m=2&s=6&rows=64&col=0", 32, 4, 1, 32, 1,
+         "a 64-row tile is traced over 32 rows, one lane each; 256-byte rows put column "
+         "0 on bank 0 in every row, <6,2,6> moves row r to word r"},
+    };
+    for (size_t i = 0; i < sizeof trace_cases / sizeof trace_cases[0]; i++) {
+        struct api_response r = client_api_call("GET", "/api/trace", trace_cases[i].query,
+                                                NULL, NULL, 0);
+        cJSON *j = cJSON_ParseWithLength(r.body, r.len);
+        const cJSON *pl = cJSON_GetObjectItemCaseSensitive(j, "plain");
+        const cJSON *sw = cJSON_GetObjectItemCaseSensitive(j, "swizzled");
+        CHECK(r.status == 200 && jint(j, "rows") == trace_cases[i].rows &&
+              jint(j, "bytes") == trace_cases[i].bytes &&
+              jint(j, "per_bank") == trace_cases[i].per_bank &&
+              jint(pl, "wavefronts") == trace_cases[i].plain_wf &&
+              jint(sw, "wavefronts") == trace_cases[i].swizzled_wf,
+              "trace %s: rows %ld bytes %ld per_bank %ld, %ld -> %ld wavefronts (%s)",
+              trace_cases[i].query, jint(j, "rows"), jint(j, "bytes"), jint(j, "per_bank"),
+              jint(pl, "wavefronts"), jint(sw, "wavefronts"), trace_cases[i].why);
+        cJSON_Delete(j);
+        free(r.body);
+    }
 }
 
 /* /api/trace against the core's maps: every column of a few grids, each row's
@@ -404,7 +489,9 @@ int main(void)
 {
     test_table();
     test_maps_match_core();
+    test_slot_rule_examples();
     test_inspect_matches_core();
+    test_trace_examples();
     test_trace_matches_maps();
     test_access_cells();
     test_routes_in_readme();
