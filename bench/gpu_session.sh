@@ -29,7 +29,9 @@ SERVER=build/swizzlescope
 TOOL=$PWD/$T
 D=/tmp/swz-deps
 missing() { LD_LIBRARY_PATH="$D/lib" ldd build/swizzlescope "$T" 2>&1 | awk '/not found/ {print $1}' | sort -u; }
-if LD_LIBRARY_PATH= ldd "$SERVER" "$T" | grep -q 'not found' && [ -d .deb ]; then
+# (grep without -q: under pipefail an early exit of grep -q makes ldd die of SIGPIPE
+# and the test read "no library missing")
+if LD_LIBRARY_PATH= ldd "$SERVER" "$T" | grep 'not found' >/dev/null && [ -d .deb ]; then
     mkdir -p "$D/x" "$D/lib"
     for f in .deb/*.deb; do dpkg-deb -x "$f" "$D/x"; done
     for _ in 1 2 3 4; do
@@ -44,11 +46,11 @@ if LD_LIBRARY_PATH= ldd "$SERVER" "$T" | grep -q 'not found' && [ -d .deb ]; the
             "$D/lib" "$PWD/$1" > "$2"
         chmod +x "$2"
     }
-    if LD_LIBRARY_PATH= ldd "$SERVER" | grep -q 'not found'; then
+    if LD_LIBRARY_PATH= ldd "$SERVER" | grep 'not found' >/dev/null; then
         wrap "$SERVER" /tmp/swz-server
         SERVER=/tmp/swz-server
     fi
-    if LD_LIBRARY_PATH= ldd "$T" | grep -q 'not found'; then
+    if LD_LIBRARY_PATH= ldd "$T" | grep 'not found' >/dev/null; then
         wrap "$T" /tmp/swz-measure
         TOOL=/tmp/swz-measure
     fi
