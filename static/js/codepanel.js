@@ -1,12 +1,13 @@
 // codepanel.js - the swizzle written as code: CuTe's Swizzle<B,M,S>{}, a plain C
-// expression built from the masks the API returns, the element-unit form, and
-// the TMA / WGMMA / tcgen05 swizzle mode that names the same map, where one does.
-// Notation only: it must not compute masks or maps (those come from /api/swizzle).
+// expression built from the masks the API returns, the element-unit form, the
+// TMA / WGMMA / tcgen05 swizzle mode that names the same map where one does,
+// and the formula panel beside it. Notation only: it must not compute masks,
+// maps or slots (those come from /api/swizzle).
 
 import { elementSwizzle, elementType } from './elements.js';
+import { esc } from './esc.js';
 import { setHTML } from './dom.js';
 
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 
 // Hardware names for a swizzle, keyed by "B,M,S". Sources: CUDA driver API
 // CUtensorMapSwizzle (the *_ATOM_* modes are CUDA 12.8+), CuTe GMMA::LayoutType
@@ -60,4 +61,23 @@ export function renderCode(el, d, elemId) {
         lines.push(`<span id="code-tma">${c('// no TMA / WGMMA swizzle mode matches this map: software addressing only')}</span>`);
     }
     setHTML(el, lines.join('\n'));
+}
+
+// The formula panel: CuTe's apply on a byte offset with the API's masks,
+// and the same on the grid.
+export function renderFormula(el, d) {
+    const mk = d.masks, s = d.params.s, T = d.tile.size;
+    const shift = s >= 0 ? `>> ${s}` : `<< ${-s}`;
+    const c = (t) => `<span class="c">${esc(t)}</span>`;
+    setHTML(el, [
+        c(`// ${d.name} on a byte offset (CuTe swizzle.hpp)`),
+        `<span class="y">yyy_msk</span> = 0x${mk.yyy.toString(16)}   ${c(`// bits [${mk.yyy_lo}, ${mk.yyy_hi})`)}`,
+        `<span class="z">zzz_msk</span> = 0x${mk.zzz.toString(16)}   ${c(`// bits [${mk.zzz_lo}, ${mk.zzz_hi})`)}`,
+        `offset' = offset ^ ((offset & <span class="y">yyy_msk</span>) ${shift})   ${c('// ZZZ ^= YYY')}`,
+        '',
+        c('// The same on the grid, for the unit at logical (row, col):'),
+        `col_in_tile   = col mod ${T}`,
+        `row_mod       = row mod ${T}`,
+        `physical slot = col_in_tile XOR row_mod   ${c('// inside its tile; the tile does not move')}`,
+    ].join('\n'));
 }

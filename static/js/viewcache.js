@@ -25,7 +25,7 @@ export class ViewCache {
     // numbers, strings, booleans, arrays and null) match what it was drawn
     // from and it is still in the page; the kept one passed to update(view)
     // when only keys listed in `patch` differ; else make() drawn anew (a map
-    // drawn anew reuses its element's canvas and SVG: views.js).
+    // drawn anew reuses its element's canvas and SVG: mapview.js).
     get(id, inputs, make, patch = [], update = null) {
         const k = this.kept.get(id);
         const live = k && k.view.svg.isConnected && k.view.el.mapView === k.view;
