@@ -16,6 +16,7 @@ export const FAR = pre + 'far';                 // a map far from the window (ca
 export const MARKING = pre + 'marking';         // a map showing access outlines
 export const TRACING = pre + 'tracing';         // a map tracing a column
 export const OFF = pre + 'off';                 // a count that is not what it should be
+export const ON = pre + 'on';                   // a pressed toggle button (play)
 export const UNAVAILABLE = pre + 'unavailable'; // measurement status when it cannot run
 export const DIFFER = pre + 'differ';           // measured and predicted differ; cycles != wavefronts
 

@@ -3,8 +3,9 @@
 // the YYY / ZZZ bit ranges the server names; it must not compute addresses itself.
 
 import { setHTML } from './dom.js';
+import { esc } from './esc.js';
+import { YYY, ZZZ, UNIT } from './classes.js';
 
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 
 // Binary string with the bit ranges [lo, hi) of YYY and ZZZ and the unit's low bits marked.
 function binHTML(bin, yyy, zzz, unitBits) {
@@ -15,9 +16,9 @@ function binHTML(bin, yyy, zzz, unitBits) {
     for (let i = 0; i < s.length; i++) {
         const bit = s.length - 1 - i;
         const cls = [];
-        if (bit >= yyy.lo && bit < yyy.hi) cls.push('yyy');
-        else if (bit >= zzz.lo && bit < zzz.hi) cls.push('zzz');
-        else if (bit < unitBits) cls.push('unit');
+        if (bit >= yyy.lo && bit < yyy.hi) cls.push(YYY);
+        else if (bit >= zzz.lo && bit < zzz.hi) cls.push(ZZZ);
+        else if (bit < unitBits) cls.push(UNIT);
         const field = cls[0] || '';
         if (i > 0 && field !== prev) cls.push('gap');
         prev = field;

@@ -13,12 +13,13 @@
 import { setHTML } from './dom.js';
 import { clamp, gridLayout, bankLayout } from './maplayout.js';
 import { flushPaints, requestPaint, watchFar } from './paint.js';
+import { CELL, TRACE, MARK, SEL, SEL_HALO, HIT, MARKING, TRACING, key, phase } from './classes.js';
 
 const SVGNS = 'http://www.w3.org/2000/svg';
 const OVERSCAN = 160;          // px drawn beyond the visible box on each side
 export const EXPORT_MAX_SLOTS = 65536;
 
-const selRects = '<rect class="sel-halo" visibility="hidden" rx="3"/><rect class="sel" visibility="hidden" rx="3"/>';
+const selRects = `<rect class="${SEL_HALO}" visibility="hidden" rx="3"/><rect class="${SEL}" visibility="hidden" rx="3"/>`;
 
 /* One drawn map. `lay` describes it:
  *   W, H, lw, th        size, row-label width, column-label height
@@ -54,7 +55,7 @@ class MapView {
             if (this.gBand.firstChild) this.gBand.textContent = '';
         } else {
             el.innerHTML = `<canvas class="cells"></canvas><svg xmlns="${SVGNS}" class="map ${lay.kind}" width="${lay.W}" height="${lay.H}" viewBox="0 0 ${lay.W} ${lay.H}">` +
-                `<g class="band" font-size="${lay.fs}"></g><g class="band-extra"></g><path class="tiles" d=""/><g class="fixed"></g><g class="marks"></g>${selRects}<rect class="hit" visibility="hidden"><title></title></rect></svg>`;
+                `<g class="band" font-size="${lay.fs}"></g><g class="band-extra"></g><path class="tiles" d=""/><g class="fixed"></g><g class="marks"></g>${selRects}<rect class="${HIT}" visibility="hidden"><title></title></rect></svg>`;
             this.cv = el.firstElementChild;
             this.svg = this.cv.nextElementSibling;
             this.gBand = this.svg.firstElementChild;
@@ -97,8 +98,8 @@ class MapView {
 
     // Colour by what the cell shows; the trace follows a logical column.
     cellClass(l) {
-        const L = this.lay, k = L.keyOf(l) % 16;
-        return this.traced === l % L.cols ? `cell k${k} trace` : `cell k${k}`;
+        const L = this.lay, k = key(L.keyOf(l));
+        return this.traced === l % L.cols ? `${CELL} ${k} ${TRACE}` : `${CELL} ${k}`;
     }
 
     // Is the cell drawn with a label, and on which line? (One rule for the
@@ -204,7 +205,7 @@ class MapView {
                     const ly = this.labelY(y, h);
                     let line = lines.get(ly);
                     if (!line) lines.set(ly, (line = []));
-                    line.push(`<tspan class="lbl${tr === col ? ' trace' : ''}" x="${x + w / 2}" data-p="${p}">${label(keyOf(l))}</tspan>`);
+                    line.push(`<tspan class="lbl${tr === col ? ` ${TRACE}` : ''}" x="${x + w / 2}" data-p="${p}">${label(keyOf(l))}</tspan>`);
                 }
             }
         }
@@ -240,7 +241,7 @@ class MapView {
                 e.was = {};   // the attributes last written, so that equal ones are not written again
                 els.push(e);
             }
-            const a = { class: `mark ph${m.ph % 8}`, x: x + 1.5, y: y + 1.5, width: Math.max(1, w - 3), height: Math.max(1, Math.min(h, this.lay.H - y) - 3), 'data-p': m.p, 'data-ph': m.ph, title: m.title };
+            const a = { class: `${MARK} ${phase(m.ph)}`, x: x + 1.5, y: y + 1.5, width: Math.max(1, w - 3), height: Math.max(1, Math.min(h, this.lay.H - y) - 3), 'data-p': m.p, 'data-ph': m.ph, title: m.title };
             for (const k in a) {
                 const v = String(a[k]);
                 if (e.was[k] === v) continue;
@@ -251,7 +252,7 @@ class MapView {
             n++;
         }
         for (let i = n; i < els.length; i++) if (els[i].parentNode) els[i].remove();
-        if (this.svg.classList.contains('marking') !== n > 0) this.svg.classList.toggle('marking', n > 0);
+        if (this.svg.classList.contains(MARKING) !== n > 0) this.svg.classList.toggle(MARKING, n > 0);
         return n;
     }
 
@@ -273,7 +274,7 @@ class MapView {
     trace(col) {
         const was = this.traced;
         this.traced = col;
-        if (this.svg.classList.contains('tracing') !== (col !== null)) this.svg.classList.toggle('tracing', col !== null);
+        if (this.svg.classList.contains(TRACING) !== (col !== null)) this.svg.classList.toggle(TRACING, col !== null);
         if (was !== col) this.paint();
     }
 

@@ -6,10 +6,11 @@
 
 import * as api from './api.js';
 import { verdict } from './verdict.js';
+import { stamp } from './stamps.js';
 import { setHTML, setText } from './dom.js';
+import { esc } from './esc.js';
 
 const $ = (id) => document.getElementById(id);
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 const WIDTHS = [16, 8, 4, 2, 1];
 
 /* ctx: {state(), set(partial, push), onTrace(col)} */
@@ -98,7 +99,7 @@ export function createTrace(ctx) {
             }
         };
         await Promise.all([show(ui.plain, b.plain), show(ui.swz, b.swz)]);
-        if (my === seq) document.body.dataset.traceReady = String(my);
+        if (my === seq) stamp('traceReady', my);
     }
 
     ui.col.addEventListener('change', () => {
