@@ -1,6 +1,6 @@
-// access.js - the access view: a named pattern and register step (from
-// /api/patterns and /api/access) or 32 custom offsets (/api/conflicts), and
-// what the API says one warp instruction costs on the current layout.
+// access.js - the access view: a named pattern and register step, or 32
+// custom offsets (both from /api/access), and what the API says one warp
+// instruction costs on the current layout and which cells it touches.
 // It keeps its choices in the page state (URL) through ctx and hands the
 // answer to ctx.onResult (map marks, measurement). It must not compute costs.
 
@@ -9,7 +9,7 @@ import { bankChart, hitsChart } from './bankchart.js';
 import { verdictHTML, phaseTableHTML, ncuHTML } from './verdict.js';
 import { parseOffsets, formatOffsets } from './offsets.js';
 import { fixFor } from './hints.js';
-import { isMatrix, opLabel, instrBody, instrState } from './ops.js';
+import { isMatrix, opLabel, instrBody, instrQuery, instrState } from './ops.js';
 import { stamp, bump } from './stamps.js';
 import { INVALID, INLINE_ERR, INLINE_HINT, OFF, ON } from './classes.js';
 import { setHTML, setText, setHidden } from './dom.js';
@@ -87,18 +87,16 @@ export function createAccess(ctx) {
     }
 
     // ---------- requests ----------
-    function instrFromState(st) {
-        const matrix = isMatrix(st.op);
-        const body = { op: st.op, offsets: parseOffsets(st.offs).offsets };
-        if (!matrix) body.bytes = Number(st.bytes);
-        else { body.matrices = Number(st.mats); body.trans = st.trans; }
-        body.bank_bytes = Number(st.bank_bytes);
-        body.banks = Number(st.banks);
-        return body;
+    // The custom form of /api/access for the state's offsets text and
+    // instruction: tokens the server refuses go as typed, so it names them.
+    function customParams(st) {
+        return { offsets: formatOffsets(parseOffsets(st.offs).offsets), ...instrQuery(st) };
     }
 
-    // The instruction the measurement reruns: exactly what the cost was computed for.
-    const instrFromCost = (cost, offsets) => instrBody(cost, offsets);
+    // The instruction the measurement reruns: exactly what the cost was
+    // computed for (the offsets form names no .trans: the state's, which
+    // leaves the cost alone).
+    const instrFromCost = (cost, offsets, trans = cost.trans) => instrBody(cost, offsets, trans);
 
     // Start the request for the current state and layout query q (null when
     // there is nothing to ask); refresh(pending) then uses it. A page load asks
@@ -107,7 +105,7 @@ export function createAccess(ctx) {
         const st = ctx.state();
         if (!q) return null;
         let p = null;
-        if (st.acc === 'custom') { if (st.offs.trim()) p = api.conflicts(instrFromState(st)); }
+        if (st.acc === 'custom') { if (st.offs.trim()) p = api.accessCustom(q, customParams(st)); }
         else if (patterns.length) p = askStep(q, st.pat, st.step);
         if (p) p.catch(() => {});   // refresh() reports it, or the layout failed first
         return p;
@@ -115,7 +113,7 @@ export function createAccess(ctx) {
 
     // Ask ahead what refresh() would need on layout query q with state st.
     function prefetch(q, st) {
-        if (st.acc === 'custom') { if (st.offs.trim()) api.prefetch.conflicts(instrFromState(st)).catch(() => {}); }
+        if (st.acc === 'custom') { if (st.offs.trim()) api.prefetch.accessCustom(q, customParams(st)).catch(() => {}); }
         else if (patterns.length) api.prefetch.access(q, st.pat, st.step).catch(() => {});
     }
 
@@ -131,11 +129,10 @@ export function createAccess(ctx) {
                     show(null, { hint: 'Paste 32 byte offsets above (or fill them from a pattern), then Analyze.' });
                     return;
                 }
-                const body = instrFromState(st);
-                const cost = await (pending || api.conflicts(body));
+                const a = await (pending || api.accessCustom(q, customParams(st)));
                 if (my !== seq) return;
-                const offsets = body.offsets;
-                r = { cost, offsets, instr: instrFromCost(cost, offsets), label: 'custom offsets' };
+                const offsets = parseOffsets(st.offs).offsets;   // as the server took them ('-': null)
+                r = { cost: a.cost, offsets, instr: instrFromCost(a.cost, offsets, isMatrix(a.cost.op) && st.trans), label: 'custom offsets', cells: a.cells };
             } else {
                 if (!patterns.length) { show(null, { hint: 'No patterns: the server did not list any.' }); return; }
                 const a = await (pending || askStep(q, st.pat, st.step));
@@ -145,7 +142,7 @@ export function createAccess(ctx) {
                 if (ui.step.max !== String(Math.max(0, a.steps - 1))) ui.step.max = String(Math.max(0, a.steps - 1));
                 if (ui.step.value !== String(a.step)) ui.step.value = String(a.step);
                 setStepLabel(a.step);
-                r = { cost: a.cost, offsets: a.offsets, instr: instrFromCost(a.cost, a.offsets), label: `${a.pattern}, step ${a.step}`, access: a };
+                r = { cost: a.cost, offsets: a.offsets, instr: instrFromCost(a.cost, a.offsets), label: `${a.pattern}, step ${a.step}`, access: a, cells: a.cells };
             }
             show(r, null);
         } catch (err) {
@@ -219,7 +216,7 @@ export function createAccess(ctx) {
         }
         setHidden(ui.result, false);
         const c = r.cost;
-        setHTML(ui.summary, `<p class="acc-what" id="acc-what">${esc(opLabel(c))} &middot; ${esc(r.label)}</p>` + verdictHTML(c, 'acc'));
+        setHTML(ui.summary, `<p class="acc-what" id="acc-what">${esc(opLabel(r.instr))} &middot; ${esc(r.label)}</p>` + verdictHTML(c, 'acc'));
         const w = Math.max(320, ctx.width('acc-result') || 900);
         const big = ctx.state().present;
         bankChart(ui.banks, c, w, big);

@@ -110,7 +110,7 @@ const banner = createBanner(ui.banner, ui.form, (field) => ui[FIELD_CONTROL[fiel
 const prefetcher = createPrefetch({
     presets: () => presets,
     near: [() => access.prefetchNear()],
-    panels: [(q, st) => access.prefetch(q, st), (q, st) => scorecard.prefetch(q, st), (q, st, d) => trace.prefetch(d, st)],
+    panels: [(q, st) => access.prefetch(q, st), (q, st) => scorecard.prefetch(q, st), (q, st, d) => trace.prefetch(q, st, d)],
 });
 
 // ---------- controls ----------

@@ -6,6 +6,7 @@
 
 import { elementSwizzle, elementType } from './elements.js';
 import { esc } from './esc.js';
+import { gridLines } from './slotrule.js';
 import { setHTML } from './dom.js';
 
 
@@ -64,20 +65,18 @@ export function renderCode(el, d, elemId) {
 }
 
 // The formula panel: CuTe's apply on a byte offset with the API's masks,
-// and the same on the grid.
+// and the same on the grid in the form the API's slot_rule names (the XOR
+// of column and row only where it holds: slotrule.js).
 export function renderFormula(el, d) {
     const mk = d.masks, s = d.params.s, T = d.tile.size;
     const shift = s >= 0 ? `>> ${s}` : `<< ${-s}`;
     const c = (t) => `<span class="c">${esc(t)}</span>`;
+    const grid = gridLines(d.slot_rule, T, mk).map(([code, why]) => `${esc(code)}${why ? `   ${c(`// ${why}`)}` : ''}`);
     setHTML(el, [
         c(`// ${d.name} on a byte offset (CuTe swizzle.hpp)`),
         `<span class="y">yyy_msk</span> = 0x${mk.yyy.toString(16)}   ${c(`// bits [${mk.yyy_lo}, ${mk.yyy_hi})`)}`,
         `<span class="z">zzz_msk</span> = 0x${mk.zzz.toString(16)}   ${c(`// bits [${mk.zzz_lo}, ${mk.zzz_hi})`)}`,
         `offset' = offset ^ ((offset & <span class="y">yyy_msk</span>) ${shift})   ${c('// ZZZ ^= YYY')}`,
-        '',
-        c('// The same on the grid, for the unit at logical (row, col):'),
-        `col_in_tile   = col mod ${T}`,
-        `row_mod       = row mod ${T}`,
-        `physical slot = col_in_tile XOR row_mod   ${c('// inside its tile; the tile does not move')}`,
+        ...(grid.length ? ['', c('// The same on the grid, for the unit at logical (row, col):'), `<span id="formula-grid" data-rule="${esc(d.slot_rule)}">${grid.join('\n')}</span>`] : []),
     ].join('\n'));
 }

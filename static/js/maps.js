@@ -157,7 +157,7 @@ export function createMaps(ctx, ui) {
     function applyMarks(now = false) {
         const r = accessResult, d = ctx.data();
         if (!views.gridSwz) return;
-        const mk = r && d ? accessMarks(r, d) : null;
+        const mk = r && d ? accessMarks(r) : null;
         // The outlines on maps out of sight follow right after the next frame.
         for (const [pair, a, b] of [['grid', 'gridPlain', 'gridSwz'], ['banks', 'banksPlain', 'banksSwz']]) {
             const put = () => { views[a].mark(mk && mk.plain); views[b].mark(mk && mk.swz); };

@@ -4,6 +4,7 @@
 // derive sizes, masks or bit positions: it prints the API's.
 
 import { YYY, ZZZ, UNIT } from './classes.js';
+import { fieldWords } from './slotrule.js';
 import { setHTML, setText } from './dom.js';
 
 function stat(label, value, sub, id) {
@@ -42,7 +43,8 @@ export function renderBitstrip(el, d) {
     html += '</div>';
     const yr = mk.yyy_hi > mk.yyy_lo ? `bits [${mk.yyy_lo}, ${mk.yyy_hi})` : 'none';
     const zr = mk.zzz_hi > mk.zzz_lo ? `bits [${mk.zzz_lo}, ${mk.zzz_hi})` : 'none';
-    html += `<div class="legend"><span class="${YYY}">YYY ${yr}: row in tile</span><span class="${ZZZ}">ZZZ ${zr}: column in tile, XORed with YYY</span><span class="${UNIT}">bits [0, ${m}): byte in unit, never moved</span></div>`;
+    const w = fieldWords(d.slot_rule);   // what the fields are on the grid, by the API's rule
+    html += `<div class="legend"><span class="${YYY}">YYY ${yr}: ${w.yyy}</span><span class="${ZZZ}">ZZZ ${zr}: ${w.zzz}</span><span class="${UNIT}">bits [0, ${m}): byte in unit, never moved</span></div>`;
     setHTML(el, html);
 }
 
