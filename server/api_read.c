@@ -80,7 +80,7 @@ int api_arg_offsets(const struct api_request *req, const char *key, uint32_t *ou
         n += *c == ',';
     if (n != INSTR_LANES)
         return sz_fail(err, SZ_INVALID_ARGUMENT, key,
-                       "exactly %d comma-separated byte offsets, one per lane (- or null "
+                       "exactly %d byte offsets, comma-separated, one per lane (- or null "
                        "for an inactive lane), got %d", INSTR_LANES, n);
     for (int t = 0; t < INSTR_LANES; t++) {
         size_t len = strcspn(v, ",");

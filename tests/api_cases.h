@@ -132,7 +132,7 @@ static const struct api_case {
      "\"cells\":{\"slots\":[{\"slot\":0,\"logical\":0,\"phase\":0,\"lanes\":[0]},{\"slot\":1,\"logical\":1,\"phase\":0,\"lanes\":[0]}],\"outside\":0}"},
     /* offsets errors name the field and the lane */
     {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120", NULL, NULL, 400,
-     "\"field\":\"offsets\",\"message\":\"exactly 32 comma-separated"},
+     "\"field\":\"offsets\",\"message\":\"exactly 32 byte offsets, comma-separated"},
     {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=0,4,8,x,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124", NULL, NULL, 400,
      "\"field\":\"offsets\",\"message\":\"lane 3: 'x'"},
     {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=0,4,8,+12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124", NULL, NULL, 400,
