@@ -1,10 +1,8 @@
-/* measure.h - run the measurement tool (build/swizzlescope-measure) as a child
- * process through proc.c: its request on stdin, its answer from stdout (capped),
- * the tail of its stderr, killed with its whole process group at a deadline;
- * and the one slot that lets a single measurement run at a time.
- *
+/* measure.h - run the measurement tool (build/swizzlescope-measure) through
+ * proc.c: request on stdin, answer from stdout (capped), stderr's tail, the
+ * whole process group killed at a deadline; one measurement at a time.
  * It never parses the tool's JSON (api_measure.c does); a crash of the tool
- * cannot reach the server, which is why the tool is a process and not a library. */
+ * cannot reach the server, which is why the tool is a process, not a library. */
 #ifndef SZ_MEASURE_H
 #define SZ_MEASURE_H
 
