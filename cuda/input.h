@@ -1,10 +1,9 @@
-/* input.h - what the measurement tool reads on stdin: named instructions, as
- * JSON (one POST /api/conflicts body plus an optional "name", or an array of
- * them) read with the server's own readers (api_json_parse, api_read_instr),
- * or as lines `name op bytes matrices trans o0 ... o31`.  Both forms end in
- * the one schema's struct instr and its checks (instr_check_gpu, no device
- * yet), so the tool accepts what the API accepts.  Pure C11: no CUDA, no I/O;
- * the device's own limits are the caller's to check once it knows them. */
+/* input.h - the measurement tool's stdin: named instructions as JSON (a POST
+ * /api/conflicts body plus an optional "name", or an array), read with the
+ * server's readers, or as lines `name op bytes matrices trans o0 ... o31`.
+ * Both end in the schema's struct instr, checked by instr_check_gpu, so the
+ * tool accepts what the API accepts.  Pure C11: no CUDA, no I/O; the device's
+ * own limits are the caller's to check once it knows them. */
 #ifndef SZ_INPUT_H
 #define SZ_INPUT_H
 
