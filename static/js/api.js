@@ -9,6 +9,8 @@
 // waiting on a round trip. 4xx answers are kept too (the same request is
 // refused the same way); unreachable, 5xx and /api/measure never are.
 
+import { stamp } from './stamps.js';
+
 export class ApiError extends Error {
     constructor(status, code, field, message) {
         super(message);
@@ -19,7 +21,21 @@ export class ApiError extends Error {
     }
 }
 
+// The page's own requests on the wire (prefetches aside), stamped so that a
+// test can wait for the page to finish its work before it navigates away.
+let inflight = 0;
+
 async function request(path, init) {
+    const own = !(init.headers && init.headers['X-Swz-Prefetch']);
+    if (own) stamp('inflight', ++inflight);
+    try {
+        return await exchange(path, init);
+    } finally {
+        if (own) stamp('inflight', --inflight);
+    }
+}
+
+async function exchange(path, init) {
     let res;
     try {
         res = await fetch(path, { cache: 'no-store', ...init });

@@ -17,6 +17,7 @@ export const STAMPS = Object.freeze({
     accessMs: 'accessMs',       // ms from a step change to its render
     measuring: 'measuring',     // '1' while a measurement runs
     measured: 'measured',       // measurements finished (a count)
+    inflight: 'inflight',       // the page's own API requests on the wire now
 });
 
 // Set stamp `name` (a key of STAMPS) to `value`.

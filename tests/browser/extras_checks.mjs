@@ -144,6 +144,7 @@ export async function extrasChecks(t) {
         const tile = await t.readView(page, 'tile-swz');
         check('by row: the tile shows rows of the API\'s tile map', tile.length === d.tile.log_of.length &&
             tile.every((c) => c.label === String(Math.floor(d.tile.log_of[c.p] / d.tile.size))));
+        await t.settled(page);
         await page.reload();
         await page.waitForFunction(() => document.body.dataset.ready);
         check('show=row survives a reload', (await page.inputValue('#show')) === 'row' && (await t.readView(page, 'grid-swz')).every((c) => c.label === String(rowOf(c.l))));

@@ -212,7 +212,16 @@ function fullShot(page, file) {
 }
 
 // Load a URL in the page and wait for its first load to finish.
+// Before a navigation: the page's own requests have all come back (a request
+// still on the wire when the page goes is aborted, which is no product failure
+// but would read as one in the network check).
+async function settled(page) {
+    if (!/^http/.test(page.url())) return;
+    await page.waitForFunction(() => (document.body.dataset.inflight || '0') === '0', null, { timeout: TIMEOUT });
+}
+
 async function gotoReady(page, url) {
+    await settled(page);
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForFunction(() => document.body.dataset.ready, null, { timeout: TIMEOUT });
 }
@@ -313,7 +322,7 @@ async function main() {
     watch(page);
     // What the check modules get: the page, the server, the harness.
     const t = {
-        page, ctx, base, ROOT, SHOTS, TIMEOUT, check, step, text, afterLoad, gotoReady, readView, clickCell, hoverCell, cellPoint, drawnTotal,
+        page, ctx, base, ROOT, SHOTS, TIMEOUT, check, step, text, afterLoad, gotoReady, settled, readView, clickCell, hoverCell, cellPoint, drawnTotal,
         getJSON, apiURL, freePort, sleep, watch,
         startServer: (p, extra) => startServer(p, extra),
         setPhase: (p) => { phase = p; },
