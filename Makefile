@@ -10,7 +10,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 CORE    := error buf instr swizzle access pattern expr cache f2 linear linear_conv
-SERVER  := $(CORE) measure api_read api_layout api_access api_measure api files http
+SERVER  := $(CORE) measure api_read api_layout api_access api_measure api_linear api files http
 SRC_H   := $(wildcard server/*.h)
 
 BIN     := build/swizzlescope
@@ -84,5 +84,17 @@ test: deps-test $(TESTS:%=build/test/%) build/asan/swizzlescope $(BIN) \
 
 clean:
 	rm -rf build
+
+# Seed 001's whole toggle grid (2^20 memory layouts, formula = simulation),
+# without sanitizers: make test walks 2^15 of them plus a stride (test_linear.c).
+build/plain/test_linear: tests/test_linear.c tests/client.c $(wildcard tests/*.h) \
+        $(SERVER:%=build/plain/%.o)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O2 -g $(PKG_CFLAGS) -o $@ $< tests/client.c $(SERVER:%=build/plain/%.o) \
+	    $(PKG_LIBS) -lm -lpthread
+
+.PHONY: linear-sweep
+linear-sweep: build/plain/test_linear
+	SWZ_FULL_SWEEP=1 build/plain/test_linear
 
 include mk/extra.mk

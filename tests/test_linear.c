@@ -11,6 +11,7 @@
 #include "../server/f2.h"
 #include "../server/linear.h"
 #include "../server/swizzle.h"
+#include "api_linear_cases.h"
 #include "check.h"
 #include "client.h"
 #include "linear_triton.h"
@@ -309,6 +310,112 @@ static void test_triton_cases(void)
     }
 }
 
+/* Offset bases name, for offset o, the element M o; the oracle below
+ * computes each layout's element -> offset map from its own definition,
+ * element by element, and checks M (offset(e)) == e for every element. */
+static uint32_t mem_apply(const struct lin_mem *m, uint32_t o)
+{
+    uint32_t e = 0;
+    for (int k = 0; k < m->n; k++)
+        if (o >> k & 1)
+            e ^= m->basis[k];
+    return e;
+}
+
+static void test_conversions(void)
+{
+    int f = 0, n = 0;
+    struct lin_tile t = {5, 6};     /* 32 x 64 */
+    struct lin_mem m;
+    for (int w = 8; w <= 64; w *= 2)
+        for (int b = 0; b <= 3; b++)
+            for (int mm = 0; mm <= 6; mm++)
+                for (int s = -4; s <= 4; s++) {
+                    struct swz z;
+                    if (swz_init(&z, b, mm, s, NULL) < 0 ||
+                        lin_from_cute(&t, w, b, mm, s, &m, NULL) < 0)
+                        continue;
+                    n++;
+                    for (uint32_t e = 0; e < 2048; e++) {
+                        uint32_t phys = swz_apply(&z, e * (uint32_t)w / 8) * 8 / (uint32_t)w;
+                        CHECK_QUIET(f, mem_apply(&m, phys) == e, "cute <%d,%d,%d> w %d e %u", b,
+                                    mm, s, w, e);
+                    }
+                    int b2, m2, s2;
+                    struct lin_mem back;
+                    CHECK_QUIET(f, lin_to_cute(&t, w, &m, &b2, &m2, &s2) &&
+                                       lin_from_cute(&t, w, b2, m2, s2, &back, NULL) == 0 &&
+                                       memcmp(back.basis, m.basis, 11 * sizeof m.basis[0]) == 0,
+                                "cute round trip <%d,%d,%d>", b, mm, s);
+                }
+    for (int fast = 0; fast < 2; fast++)
+        for (int vec = 1; vec <= 8; vec *= 2)
+            for (int pp = 1; pp <= 8; pp *= 2)
+                for (int mp = 1; mp * vec <= (fast ? 64 : 32); mp *= 2) {
+                    int order[2] = {fast, 1 - fast};
+                    if (lin_from_triton(&t, vec, pp, mp, order, &m, NULL) < 0) {
+                        CHECK_QUIET(f, 0, "triton %d %d %d refused", vec, pp, mp);
+                        continue;
+                    }
+                    n++;
+                    for (uint32_t r = 0; r < 32; r++)
+                        for (uint32_t c = 0; c < 64; c++) {
+                            uint32_t x = fast ? c : r, y = fast ? r : c, xn = fast ? 64 : 32;
+                            uint32_t ph = (y / (uint32_t)pp) % (uint32_t)mp;
+                            uint32_t xs = ((x / (uint32_t)vec) ^ ph) * (uint32_t)vec + x % (uint32_t)vec;
+                            CHECK_QUIET(f, mem_apply(&m, y * xn + xs) == lin_elem(&t, r, c),
+                                        "triton %d %d %d at (%u, %u)", vec, pp, mp, r, c);
+                        }
+                    int v2, p2, m2, o2[2];
+                    struct lin_mem back;
+                    CHECK_QUIET(f, lin_to_triton(&t, &m, &v2, &p2, &m2, o2) &&
+                                       lin_from_triton(&t, v2, p2, m2, o2, &back, NULL) == 0 &&
+                                       memcmp(back.basis, m.basis, 11 * sizeof m.basis[0]) == 0,
+                                "triton round trip");
+                }
+    /* NVMMA: rows of S bytes along dim1, stacked over dim0, blocks of dim1
+     * after; byte address swizzled by Swizzle<log2(S/16),4,3> */
+    for (int w = 8; w <= 32; w *= 2)
+        for (int sw = 32; sw <= 128; sw *= 2) {
+            struct swz z;
+            swz_init(&z, sw == 32 ? 1 : sw == 64 ? 2 : 3, 4, 3, NULL);
+            if (lin_from_nvmma(&t, w, sw, 0, &m, NULL) < 0)
+                continue;
+            n++;
+            uint32_t per = (uint32_t)(sw * 8 / w);
+            for (uint32_t r = 0; r < 32; r++)
+                for (uint32_t c = 0; c < 64; c++) {
+                    uint32_t lin = ((c / per) * 32 + r) * per + c % per;
+                    uint32_t phys = swz_apply(&z, lin * (uint32_t)w / 8) * 8 / (uint32_t)w;
+                    CHECK_QUIET(f, mem_apply(&m, phys) == lin_elem(&t, r, c), "nvmma %d w %d", sw,
+                                w);
+                }
+            int s2, t2;
+            CHECK_QUIET(f, lin_to_nvmma(&t, w, &m, &s2, &t2) && s2 == sw && t2 == 0,
+                        "nvmma round trip %d", sw);
+        }
+    CHECK(f == 0 && n > 100, "conversions: %d layouts, %d failures", n, f);
+}
+
+/* The routes, through the handler (tests/api_linear_cases.h). */
+static void test_api(void)
+{
+    for (size_t k = 0; k < sizeof lin_api_cases / sizeof lin_api_cases[0]; k++) {
+        const struct lin_api_case *c = &lin_api_cases[k];
+        struct api_response r = client_api_call("POST", c->path, "", "application/json",
+                                                c->body, 0);
+        CHECK(r.status == c->status && r.body && strstr(r.body, c->want),
+              "case %zu %s: %d, want %d with %s; got %.300s", k, c->path, r.status, c->status,
+              c->want, r.body ? r.body : "(null)");
+        if (r.body && r.status == 200) {
+            cJSON *j = cJSON_ParseWithLength(r.body, r.len);
+            CHECK(j != NULL, "case %zu: the answer is JSON", k);
+            cJSON_Delete(j);
+        }
+        free(r.body);
+    }
+}
+
 int main(void)
 {
     test_seed();
@@ -316,5 +423,7 @@ int main(void)
     test_random_pairs();
     test_undercount();
     test_triton_cases();
+    test_conversions();
+    test_api();
     return check_summary("test_linear");
 }
