@@ -263,18 +263,52 @@ static void put_eval(struct buf *out, const struct lin_problem *p, const struct 
                p->num_banks == 32 ? "true" : "false");
 }
 
-static int body(const struct api_request *req, cJSON **root, const char *const *known,
-                struct sz_error *err)
+/* What both routes read and answer. */
+struct job {
+    struct lin_problem p;
+    struct lin_mem m;           /* evaluate: the memory layout */
+    int vec_bits;               /* evaluate: log2(vec) */
+    struct lin_side st, ld;
+};
+
+/* The members only one route has. */
+static int evaluate_fields(const cJSON *root, struct job *j, struct sz_error *err)
 {
+    int64_t vec;
+    if (opt_int(root, "vec", 1, 16, 1, &vec, err) < 0)
+        return -1;
+    if (!is_pow2(vec))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "vec", "must be 1, 2, 4, 8 or 16");
+    j->vec_bits = __builtin_ctzll((unsigned long long)vec);
+    return read_mem(root, &j->p, &j->m, err);
+}
+
+static int optimize_fields(const cJSON *root, struct job *j, struct sz_error *err)
+{
+    int64_t lanes;
+    (void)j;
+    if (opt_int(root, "lanes_per_wavefront", 32, 64, 32, &lanes, err) < 0)
+        return -1;
+    if (lanes != 32)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "lanes_per_wavefront",
+                       "only 32 is modelled so far (64-lane waves: issue 16, other hardware)");
+    return 0;
+}
+
+/* The body: members checked against `known`, the problem, the route's own. */
+static int begin(const struct api_request *req, const char *const *known,
+                 int (*own)(const cJSON *, struct job *, struct sz_error *), struct job *j,
+                 struct sz_error *err)
+{
+    cJSON *root;
     if (req->nargs > 0)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "query", "this route takes a JSON body only");
-    if (api_body_object(req, root, err) < 0)
+    if (api_body_object(req, &root, err) < 0)
         return -1;
-    if (api_fields_check(*root, known, err) < 0) {
-        cJSON_Delete(*root);
-        return -1;
-    }
-    return 0;
+    int rc = api_fields_check(root, known, err) < 0 || read_problem(root, &j->p, err) < 0 ||
+             own(root, j, err) < 0 ? -1 : 0;
+    cJSON_Delete(root);
+    return rc;
 }
 
 int api_route_linear_evaluate(const struct api_request *req, struct buf *out,
@@ -283,26 +317,12 @@ int api_route_linear_evaluate(const struct api_request *req, struct buf *out,
     static const char *const known[] = {"shape", "bitwidth", "num_banks", "vec", "A", "B",
                                         "swizzle_offset_bases", "cute", "triton", "nvmma",
                                         NULL};
-    cJSON *root;
-    struct lin_problem p;
-    struct lin_mem m;
-    struct lin_side st, ld;
-    int64_t vec;
-    if (body(req, &root, known, err) < 0)
-        return -1;
-    int rc = read_problem(root, &p, err);
-    if (rc == 0)
-        rc = opt_int(root, "vec", 1, 16, 1, &vec, err);
-    if (rc == 0 && !is_pow2(vec))
-        rc = sz_fail(err, SZ_INVALID_ARGUMENT, "vec", "must be 1, 2, 4, 8 or 16");
-    if (rc == 0)
-        rc = read_mem(root, &p, &m, err);
-    cJSON_Delete(root);
-    if (rc < 0 || lin_evaluate(&p, &m, __builtin_ctzll((unsigned long long)vec), LIN_SIM_MAX,
-                               &st, &ld, err) < 0)
+    struct job j;
+    if (begin(req, known, evaluate_fields, &j, err) < 0 ||
+        lin_evaluate(&j.p, &j.m, j.vec_bits, LIN_SIM_MAX, &j.st, &j.ld, err) < 0)
         return -1;
     buf_putc(out, '{');
-    put_eval(out, &p, &m, __builtin_ctzll((unsigned long long)vec), &st, &ld);
+    put_eval(out, &j.p, &j.m, j.vec_bits, &j.st, &j.ld);
     buf_putc(out, '}');
     return 0;
 }
@@ -312,27 +332,13 @@ int api_route_linear_optimize(const struct api_request *req, struct buf *out,
 {
     static const char *const known[] = {"shape", "bitwidth", "num_banks", "A", "B",
                                         "lanes_per_wavefront", NULL};
-    cJSON *root;
-    struct lin_problem p;
+    struct job j;
     struct lin_opt o;
-    struct lin_side st, ld;
-    int64_t lanes;
-    if (body(req, &root, known, err) < 0)
-        return -1;
-    int rc = read_problem(root, &p, err);
-    if (rc == 0)
-        rc = opt_int(root, "lanes_per_wavefront", 32, 64, 32, &lanes, err);
-    cJSON_Delete(root);
-    if (rc < 0)
-        return -1;
-    if (lanes != 32)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "lanes_per_wavefront",
-                       "only 32 is modelled so far (64-lane waves: issue 16, other hardware)");
-    if (lin_optimize(&p, &o, err) < 0 ||
-        lin_evaluate(&p, &o.mem, o.vec_bits, LIN_SIM_MAX, &st, &ld, err) < 0)
+    if (begin(req, known, optimize_fields, &j, err) < 0 || lin_optimize(&j.p, &o, err) < 0 ||
+        lin_evaluate(&j.p, &o.mem, o.vec_bits, LIN_SIM_MAX, &j.st, &j.ld, err) < 0)
         return -1;
     buf_putc(out, '{');
-    put_eval(out, &p, &o.mem, o.vec_bits, &st, &ld);
+    put_eval(out, &j.p, &o.mem, o.vec_bits, &j.st, &j.ld);
     buf_printf(out, ",\"construction\":{\"vector_bits\":%d,\"word_fill_bits\":%d,"
                "\"bank_bits\":%d,\"segment_bits\":%d,\"shared_lane_directions\":%d,"
                "\"pairs\":%d,\"free_directions\":%d,\"padding\":%d,\"conflict_free\":%s}}",

@@ -21,22 +21,27 @@ void f2_span_clear(struct f2_span *s)
     s->n = 0;
 }
 
-/* Pivots are highest bits, so reducing the highest set bit first never
- * reintroduces a bit already cleared: each step lowers the top bit. */
-uint32_t f2_reduce(const struct f2_span *s, uint32_t x)
+/* Reduce x by the echelon vectors v[0..n), carrying the tags t (may be NULL)
+ * into *tag.  Pivots are highest bits, so clearing the highest set bit first
+ * never reintroduces a bit already cleared: each step lowers the top bit. */
+static uint32_t reduce(const uint32_t *v, const uint32_t *t, int n, uint32_t x, uint32_t *tag)
 {
-    while (x) {
-        int hb = top_bit(x), found = 0;
-        for (int i = 0; i < s->n; i++)
-            if (top_bit(s->v[i]) == hb) {
-                x ^= s->v[i];
-                found = 1;
-                break;
-            }
-        if (!found)
+    for (int hb = top_bit(x); x && hb >= 0; hb = top_bit(x)) {
+        int i = 0;
+        while (i < n && top_bit(v[i]) != hb)
+            i++;
+        if (i == n)
             break;
+        x ^= v[i];
+        if (t)
+            *tag ^= t[i];
     }
     return x;
+}
+
+uint32_t f2_reduce(const struct f2_span *s, uint32_t x)
+{
+    return reduce(s->v, NULL, s->n, x, NULL);
 }
 
 int f2_span_add(struct f2_span *s, uint32_t x)
@@ -175,19 +180,7 @@ struct tagged {
 /* Reduce (v, t) by the basis; returns the reduced v, *t carried along. */
 static uint32_t tagged_reduce(const struct tagged *b, uint32_t v, uint32_t *t)
 {
-    while (v) {
-        int hb = top_bit(v), found = 0;
-        for (int i = 0; i < b->n; i++)
-            if (top_bit(b->v[i]) == hb) {
-                v ^= b->v[i];
-                *t ^= b->t[i];
-                found = 1;
-                break;
-            }
-        if (!found)
-            break;
-    }
-    return v;
+    return reduce(b->v, b->t, b->n, v, t);
 }
 
 /* Insert every column; the tags of those that reduce to zero are kernel vectors. */
