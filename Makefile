@@ -9,7 +9,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-CORE    := error buf instr swizzle access pattern expr cache f2 linear linear_conv
+CORE    := error buf instr swizzle access pattern trace footprint expr cache f2 linear linear_conv
 SERVER  := $(CORE) proc measure api_read api_layout api_access api_measure api_linear api files http
 SRC_H   := $(wildcard server/*.h)
 
@@ -19,7 +19,7 @@ ASAN_OBJ := $(SERVER:%=build/asan/%.o)
 TESTS   := test_swizzle test_access test_api test_http test_measure test_tool test_crosscheck \
            test_proc test_expr test_cache test_main test_f2 test_linear
 
-.PHONY: all run test clean deps deps-test check-unit check-browser
+.PHONY: all run test clean deps deps-test check-unit check-browser check-node
 all: $(BIN)
 
 deps:
@@ -96,6 +96,10 @@ run: all
 test: deps-test $(TESTS:%=build/test/%) build/asan/swizzlescope $(BIN) \
       build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr
 	@sh tests/run_all.sh $(TESTS:%=build/test/%)
+
+# The page's pure modules under node (also part of `make test`).
+check-node:
+	@node tests/node/run.mjs
 
 clean:
 	rm -rf build

@@ -3,7 +3,7 @@
 // {code, field, message}. It must not interpret the model's numbers.
 //
 // Answers are kept in memory: the model has no state, so the answer to a
-// request (a GET's URL, or /api/conflicts' body) never changes while the page
+// request (a GET's URL) never changes while the page
 // is open. prefetch.* asks ahead, in the page's idle time, for what the next
 // control change will need; the change then draws from memory instead of
 // waiting on a round trip. 4xx answers are kept too (the same request is
@@ -127,8 +127,10 @@ export const swizzle = (q) => getJSON('api/swizzle', clean(q));
 export const inspect = (q, row, col) => getJSON('api/inspect', clean({ ...q, row, col }));
 export const patterns = () => getJSON('api/patterns');
 export const access = (q, pattern, step) => getJSON('api/access', clean({ ...q, pattern, step }));
-// body: {op, bytes, matrices, trans, offsets: [32 ints or null], bank_bytes, banks}
-export const conflicts = (body) => postJSON('api/conflicts', body);
+// A custom access on layout q: params {offsets: 'o0,...,o31' ('-' inactive), op, bytes | matrices}.
+export const accessCustom = (q, params) => getJSON('api/access', clean({ ...q, ...params }));
+// One logical column read down the tile, without and with the swizzle.
+export const trace = (q, col) => getJSON('api/trace', clean({ ...q, col }));
 // A measurement is never remembered: it runs on the GPU each time.
 export const measure = (body) => postJSON('api/measure', body, false, false);
 
@@ -137,7 +139,8 @@ export const measure = (body) => postJSON('api/measure', body, false, false);
 export const prefetch = {
     swizzle: (q) => getJSON('api/swizzle', clean(q), true),
     access: (q, pattern, step) => getJSON('api/access', clean({ ...q, pattern, step }), true),
-    conflicts: (body) => postJSON('api/conflicts', body, true),
+    accessCustom: (q, params) => getJSON('api/access', clean({ ...q, ...params }), true),
+    trace: (q, col) => getJSON('api/trace', clean({ ...q, col }), true),
 };
 
 // Counts of where the page's own requests were answered from (see tally).

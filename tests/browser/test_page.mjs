@@ -272,7 +272,8 @@ async function main() {
     const tool = path.resolve(ROOT, 'build/swizzlescope-measure');
     const srv = await startServer(port, fs.existsSync(tool) ? ['--measure-tool', tool] : []);
     const base = srv.base;
-    check(`server answers /api/health on port ${port}`, true);
+    const health = await getJSON(base + 'api/health');
+    check(`server answers /api/health on port ${port}`, health.status === 200 && health.body.ok === true, JSON.stringify(health));
 
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'swz-chromium-'));
     // playwright passes --user-data-dir itself for a persistent context: a fresh one per run.
@@ -382,6 +383,8 @@ async function main() {
             check('inspector: banks', JSON.stringify(chips) === JSON.stringify(ins.banks.list), `${chips} vs ${ins.banks.list}`);
             check('inspector: grid positions', (await text(page, '#ins-logical')) === `(${ins.logical.row}, ${ins.logical.col})` &&
                 (await text(page, '#ins-physical')) === `(${ins.physical.row}, ${ins.physical.col})`);
+            check('inspector: the API names the 128B slot rule col_xor_row, and the page shows that form',
+                ins.slot_rule === 'col_xor_row' && (await page.getAttribute('#ins-xor', 'data-rule')) === ins.slot_rule, `${ins.slot_rule}`);
             check('inspector: col in tile XOR row mod = slot',
                 (await text(page, '#ins-col-in-tile')) === String(ins.tile.col_in_tile) &&
                 (await text(page, '#ins-row-mod')) === String(ins.tile.row_mod) &&
