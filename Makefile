@@ -9,15 +9,15 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-CORE    := error buf instr swizzle access pattern trace footprint expr cache
-SERVER  := $(CORE) proc measure api_read api_layout api_access api_measure api files http
+CORE    := error buf instr swizzle access pattern trace footprint expr cache f2 linear linear_conv
+SERVER  := $(CORE) proc measure api_read api_layout api_access api_measure api_linear api files http
 SRC_H   := $(wildcard server/*.h)
 
 BIN     := build/swizzlescope
 OBJ     := $(SERVER:%=build/obj/%.o) build/obj/main.o
 ASAN_OBJ := $(SERVER:%=build/asan/%.o)
 TESTS   := test_swizzle test_access test_api test_http test_measure test_tool test_crosscheck \
-           test_proc test_expr test_cache test_main
+           test_proc test_expr test_cache test_main test_f2 test_linear
 
 .PHONY: all run test clean deps deps-test check-unit check-browser check-node
 all: $(BIN)
@@ -103,5 +103,17 @@ check-node:
 
 clean:
 	rm -rf build
+
+# Seed 001's whole toggle grid (2^20 memory layouts, formula = simulation),
+# without sanitizers: make test walks 2^15 of them plus a stride (test_linear.c).
+build/plain/test_linear: tests/test_linear.c tests/client.c $(wildcard tests/*.h) \
+        $(SERVER:%=build/plain/%.o)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O2 -g $(PKG_CFLAGS) -o $@ $< tests/client.c $(SERVER:%=build/plain/%.o) \
+	    $(PKG_LIBS) -lm -lpthread
+
+.PHONY: linear-sweep
+linear-sweep: build/plain/test_linear
+	SWZ_FULL_SWEEP=1 build/plain/test_linear
 
 include mk/extra.mk

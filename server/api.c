@@ -35,6 +35,8 @@ static const struct route {
     {"/api/access", "GET", api_route_access, 1, 0},
     {"/api/trace", "GET", api_route_trace, 1, 0},
     {"/api/measure", "POST", api_route_measure, 0, 1},
+    {"/api/linear/evaluate", "POST", api_route_linear_evaluate, 0, 0},
+    {"/api/linear/optimize", "POST", api_route_linear_optimize, 0, 0},
 };
 
 static const struct route *route_find(const char *path)

@@ -31,6 +31,8 @@ int api_route_trace(const struct api_request *, struct buf *, struct sz_error *)
 /* api_measure.c: the live measurement, and the health answer that reports it. */
 int api_route_health(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_measure(const struct api_request *, struct buf *, struct sz_error *);
+int api_route_linear_evaluate(const struct api_request *, struct buf *, struct sz_error *);
+int api_route_linear_optimize(const struct api_request *, struct buf *, struct sz_error *);
 
 /* `"key":` */
 void api_put_key(struct buf *out, const char *key);
