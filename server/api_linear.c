@@ -221,8 +221,13 @@ static void put_side(struct buf *out, const struct lin_tile *t, const char *op,
     buf_printf(out, "\"simulated\":{\"wavefronts_per_instruction\":%u,\"min\":%u,"
                "\"instructions\":%u,\"instructions_simulated\":%u},",
                s->wavefronts, s->wavefronts_min, s->instructions, s->simulated);
-    buf_printf(out, "\"formula\":{\"wavefronts_per_instruction\":%u,\"conflict_dim\":%d,"
-               "\"conflict_basis\":", s->formula, s->conflict_dim);
+    buf_puts(out, "\"segment_basis\":");
+    put_bases(out, t, s->seg, s->n_seg);
+    buf_puts(out, ",\"thread_basis\":");
+    put_bases(out, t, s->thr, s->n_thr);
+    buf_printf(out, ",\"formula\":{\"wavefronts_per_instruction\":%u,\"conflict_dim\":%d,"
+               "\"ways\":%u,\"conflict_basis\":", s->formula, s->conflict_dim,
+               1u << s->conflict_dim);
     put_bases(out, t, s->conflict, s->n_conflict);
     uint32_t lanes[64], nl = lin_phase_lanes(&s->phase, lanes);
     buf_puts(out, "},\"phase_rule\":{\"phase0_lanes\":[");
@@ -230,9 +235,9 @@ static void put_side(struct buf *out, const struct lin_tile *t, const char *op,
         buf_printf(out, "%s%u", i ? "," : "", lanes[i]);
     buf_printf(out, "],\"rule\":\"%s\",\"status\":\"%s\",\"source\":\"%s\"}", s->phase.rule,
                s->phase.published ? lin_published : "measured", s->phase.source);
-    buf_printf(out, ",\"lemma_9_4\":{\"wavefronts_per_instruction\":%u,\"dim\":%d},"
+    buf_printf(out, ",\"lemma_9_4\":{\"wavefronts_per_instruction\":%u,\"dim\":%d,\"ways\":%u},"
                "\"agree\":%s,\"formula_undercounts\":%s}",
-               s->lemma, s->lemma_dim,
+               s->lemma, s->lemma_dim, 1u << s->lemma_dim,
                s->formula == s->wavefronts && s->wavefronts_min == s->wavefronts ? "true"
                                                                                   : "false",
                s->undercounts ? "true" : "false");

@@ -200,7 +200,10 @@ static void side_formula(const struct lin_problem *p, const struct lin_layout *l
     /* Lemma 9.4 as the paper states it, on element space: exact when no lane
      * direction mixes unit bits with segment bits (seed 001's 32-bit case). */
     for (int j = 0; j < hs; j++)
-        seg[j] = mem->col[g->unit + g->bank + j];
+        seg[j] = s->seg[j] = mem->col[g->unit + g->bank + j];
+    s->n_seg = hs;
+    s->n_thr = pb;
+    memcpy(s->thr, tr, sizeof tr[0] * (size_t)pb);
     s->lemma_dim = f2_intersect(tr, pb, seg, hs, inter);
     s->lemma = s->phases << s->lemma_dim;
 }

@@ -75,6 +75,9 @@ struct lin_side {
     int n_conflict;             /* a basis of the conflict directions, as elements */
     uint32_t conflict[LIN_MAX_BITS];
     struct lin_phase phase;     /* the phase rule used (pairing included) */
+    int n_seg, n_thr;           /* the lemma's spans, as elements: M_Seg and one */
+    uint32_t seg[LIN_MAX_BITS]; /* phase's lane directions (seed 001 sec. 05) */
+    uint32_t thr[8];
 };
 
 /* The optimal memory layout and how it was built. */
