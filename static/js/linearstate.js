@@ -51,7 +51,7 @@ export const PRESETS = Object.freeze([
         A: F8, B: transpose(F8),
     },
     {
-        id: 'wave64', label: 'AMD wave64: 64x128 fp16 to MFMA', shape: [64, 128], bitwidth: 16, hw: 'mi350', vec: 1,
+        id: 'wave64', label: 'AMD wave64: 64x128 fp16 to MFMA', shape: [64, 128], bitwidth: 16, hw: 'mi350', vec: 8,
         note: 'Triton SwizzleTest Test64x128F16BlockedMfma64Bank: 64-lane waves, published LDS rules.',
         A: L([[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0], [2, 0]], [[4, 0], [8, 0]]),
         B: L([[0, 1], [0, 2], [0, 4], [0, 16], [0, 32], [0, 64], [32, 0]], [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 8]], [[0, 0], [0, 0]]),
@@ -81,7 +81,7 @@ export function parseLayout(text) {
         const key = m[1].toLowerCase() === 'reg' ? 'register' : m[1].toLowerCase();
         const body = m[2].replace(/\s+/g, '');
         const pairs = [...body.matchAll(/\[(\d+),(\d+)\]/g)].map((p) => [Number(p[1]), Number(p[2])]);
-        const leftover = body.replace(/\[\[|\]\]/g, '').replace(/\[(\d+),(\d+)\]/g, '').replace(/[,\[\]"']/g, '');
+        const leftover = body.replace(/\[(\d+),(\d+)\]/g, '').replace(/[,[\]"'-]/g, '');
         if (leftover) return { error: `${key}: cannot read "${leftover.slice(0, 20)}": write bases as [dim0,dim1]` };
         out[key] = pairs;
         seen++;
