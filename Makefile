@@ -10,7 +10,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 CORE    := error buf instr swizzle access pattern expr cache
-SERVER  := $(CORE) measure api_read api_layout api_access api_measure api files http
+SERVER  := $(CORE) measure api_read api_layout api_access api_measure api files addr framing watch http
 SRC_H   := $(wildcard server/*.h)
 
 BIN     := build/swizzlescope
