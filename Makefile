@@ -17,7 +17,7 @@ BIN     := build/swizzlescope
 OBJ     := $(SERVER:%=build/obj/%.o) build/obj/main.o
 ASAN_OBJ := $(SERVER:%=build/asan/%.o)
 TESTS   := test_swizzle test_access test_api test_http test_measure test_tool test_expr test_cache \
-           test_main
+           test_main test_framing
 
 .PHONY: all run test clean deps deps-test check-unit check-browser
 all: $(BIN)
