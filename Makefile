@@ -9,17 +9,18 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-CORE    := error buf instr swizzle access pattern expr cache
-SERVER  := $(CORE) measure api_read api_layout api_access api_measure api files addr framing watch http
+CORE    := error buf instr swizzle access pattern trace footprint expr cache f2 linear linear_conv
+SERVER  := $(CORE) proc measure api_read api_layout api_access api_measure api_linear api files \
+           addr framing watch http
 SRC_H   := $(wildcard server/*.h)
 
 BIN     := build/swizzlescope
 OBJ     := $(SERVER:%=build/obj/%.o) build/obj/main.o
 ASAN_OBJ := $(SERVER:%=build/asan/%.o)
-TESTS   := test_swizzle test_access test_api test_http test_measure test_tool test_expr test_cache \
-           test_main test_framing
+TESTS   := test_swizzle test_access test_api test_http test_measure test_tool test_crosscheck \
+           test_proc test_expr test_cache test_main test_f2 test_linear test_framing
 
-.PHONY: all run test clean deps deps-test check-unit check-browser
+.PHONY: all run test clean deps deps-test check-unit check-browser check-node
 all: $(BIN)
 
 deps:
@@ -50,29 +51,44 @@ build/test/%: tests/%.c tests/client.c $(wildcard tests/*.h) $(ASAN_OBJ)
 	    $(PKG_LIBS) -lm -lpthread
 
 # The live measurement tool, built wherever nvcc exists (CI has nvcc and no
-# GPU: it must compile there).  sm_80..sm_90 SASS plus compute_90 PTX.
-NVCC       ?= nvcc
-HAVE_NVCC  := $(shell command -v $(NVCC) 2>/dev/null)
-TOOL       := build/swizzlescope-measure
-TOOL_SRC   := $(wildcard cuda/*.cu cuda/*.c)
-CUDA_ARCHS := -gencode arch=compute_80,code=sm_80 -gencode arch=compute_86,code=sm_86 \
-              -gencode arch=compute_89,code=sm_89 -gencode arch=compute_90,code=sm_90 \
-              -gencode arch=compute_90,code=compute_90
+# GPU: it must compile there).  sm_80..sm_90 SASS plus compute_90 PTX.  nvcc
+# compiles the .c files with the host compiler: the tool's own (cuda/*.c) and
+# the server's that hold the instruction schema, its JSON readers and the
+# process runner (TOOL_SERVER), so that it accepts exactly what the API does.
+NVCC        ?= nvcc
+HAVE_NVCC   := $(shell command -v $(NVCC) 2>/dev/null)
+TOOL        := build/swizzlescope-measure
+TOOL_SERVER := instr api_read error swizzle proc
+TOOL_C      := $(wildcard cuda/*.c) $(TOOL_SERVER:%=server/%.c)
+TOOL_SRC    := $(wildcard cuda/*.cu) $(TOOL_C)
+CUDA_ARCHS  := -gencode arch=compute_80,code=sm_80 -gencode arch=compute_86,code=sm_86 \
+               -gencode arch=compute_89,code=sm_89 -gencode arch=compute_90,code=sm_90 \
+               -gencode arch=compute_90,code=compute_90
 ifneq ($(HAVE_NVCC),)
 all: $(TOOL)
 test: $(TOOL)
-$(TOOL): $(TOOL_SRC) $(wildcard cuda/*.h) server/swizzle.h server/error.h
+$(TOOL): $(TOOL_SRC) $(wildcard cuda/*.h) $(SRC_H)
 	@mkdir -p $(@D)
-	$(NVCC) -O3 -std=c++17 $(CUDA_ARCHS) -Xcompiler -Wall,-Wextra -o $@ $(TOOL_SRC)
+	$(NVCC) -O3 -std=c++17 $(CUDA_ARCHS) -Xcompiler -Wall,-Wextra -o $@ $(TOOL_SRC) -lcjson -lm
 else
 all:
 	@echo "build/swizzlescope-measure not built: nvcc not found (live GPU measurement needs the CUDA toolkit)"
 endif
 
-# Host-only tests of the tool's input, CSV and process code.
-build/test/test_tool: tests/gpu/test_tool.c $(wildcard tests/*.h) $(wildcard cuda/*.c cuda/*.h)
+# Host-only tests of the tool's input, CSV and process code (no nvcc needed).
+build/test/test_tool: tests/gpu/test_tool.c $(wildcard tests/*.h tests/gpu/*.h) $(TOOL_C) $(wildcard cuda/*.h) \
+        $(SRC_H)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(SAN) -o $@ tests/gpu/test_tool.c cuda/jsonin.c cuda/pattern.c cuda/ncu.c cuda/proc.c -lm
+	$(CC) $(WARN) -O1 -g $(SAN) $(PKG_CFLAGS) -o $@ tests/gpu/test_tool.c $(TOOL_C) \
+	    $(PKG_LIBS) -lm
+
+# The server's /api/measure and the tool's input code (built as in test_tool,
+# and the real binary where it is built) over one table of instruction bodies.
+build/test/test_crosscheck: tests/test_crosscheck.c tests/client.c $(wildcard tests/*.h tests/gpu/*.h) \
+        $(wildcard cuda/*.c cuda/*.h) $(ASAN_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O1 -g $(SAN) $(PKG_CFLAGS) -o $@ $< tests/client.c cuda/input.c \
+	    $(ASAN_OBJ) $(PKG_LIBS) -lm -lpthread
 
 run: all
 	./$(BIN) --port 8080
@@ -82,7 +98,23 @@ test: deps-test $(TESTS:%=build/test/%) build/asan/swizzlescope $(BIN) \
       build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr
 	@sh tests/run_all.sh $(TESTS:%=build/test/%)
 
+# The page's pure modules under node (also part of `make test`).
+check-node:
+	@node tests/node/run.mjs
+
 clean:
 	rm -rf build
+
+# Seed 001's whole toggle grid (2^20 memory layouts, formula = simulation),
+# without sanitizers: make test walks 2^15 of them plus a stride (test_linear.c).
+build/plain/test_linear: tests/test_linear.c tests/client.c $(wildcard tests/*.h) \
+        $(SERVER:%=build/plain/%.o)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O2 -g $(PKG_CFLAGS) -o $@ $< tests/client.c $(SERVER:%=build/plain/%.o) \
+	    $(PKG_LIBS) -lm -lpthread
+
+.PHONY: linear-sweep
+linear-sweep: build/plain/test_linear
+	SWZ_FULL_SWEEP=1 build/plain/test_linear
 
 include mk/extra.mk

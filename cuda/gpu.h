@@ -2,8 +2,8 @@
  * deadline instead of blocking in cudaDeviceSynchronize, so that a hung
  * kernel is an error the tool reports rather than a process that never
  * ends. Host code only; include from .cu files. */
-#ifndef SWZ_GPU_H
-#define SWZ_GPU_H
+#ifndef SZ_GPU_H
+#define SZ_GPU_H
 
 #include <cuda_runtime.h>
 #include <time.h>
@@ -29,4 +29,4 @@ static inline cudaError_t gpu_wait(cudaEvent_t ev, double timeout_s)
     }
 }
 
-#endif /* SWZ_GPU_H */
+#endif

@@ -14,21 +14,21 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "proc.h"
+#include "../server/proc.h"
 
 #define SASS_WF "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_"
 #define HW_WF "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_"
 #define BANK "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_"
 #define INST "smsp__inst_executed_op_"
 
-/* Which counter answers which question, per op (enum probe_op order).
+/* Which counter answers which question, per op (enum instr_op order).
  * The Source-page metric (smsp__sass_*) is what ncu shows per instruction;
  * the hardware l1tex counters count ldmatrix under op_ld and stmatrix under
  * op_st (the _op_ldsm/_op_stsm ones do not exist on sm_90), and ncu has no
  * executed-instruction count for stmatrix: the launched count stands in. */
 static const struct {
     const char *src, *hw, *bank, *inst;
-} op_metrics[4] = {
+} op_metrics[INSTR_NOPS] = {
     {SASS_WF "ld.sum", HW_WF "ld.sum", BANK "ld.sum", INST "shared_ld.sum"},
     {SASS_WF "st.sum", HW_WF "st.sum", BANK "st.sum", INST "shared_st.sum"},
     {SASS_WF "ldsm.sum", HW_WF "ld.sum", BANK "ld.sum", INST "ldsm.sum"},
@@ -61,14 +61,19 @@ int ncu_find(const char *override, char *out, size_t cap)
     return -1;
 }
 
+/* ncu's CSV for a chunk of 48 patterns is ~50 KiB; its logs can be long. */
+#define NCU_MAX_OUTPUT (16u << 20)
+
 static struct proc version_proc;
 static int version_started;
 
 void ncu_version_start(const char *ncu)
 {
-    char msg[256];
     char *argv[] = {(char *)ncu, (char *)"--version", NULL};
-    version_started = proc_start(&version_proc, argv, NULL, 0, msg, sizeof msg) == 0;
+    struct proc_spec spec = {.argv = argv, .out_cap = NCU_MAX_OUTPUT, .err_cap = NCU_MAX_OUTPUT};
+    version_started = proc_start(&version_proc, &spec, NULL) == 0;
+    if (!version_started)
+        proc_free(&version_proc);
 }
 
 void ncu_version_finish(struct ncu_status *st, double deadline)
@@ -155,7 +160,7 @@ static int column(char **hdr, int nh, const char *name)
     return -1;
 }
 
-int ncu_parse_csv(const char *text, const probe_pattern *pats, int n, int launched,
+int ncu_parse_csv(const char *text, const struct input_pattern *pats, int n, int launched,
                   struct ncu_counts *counts)
 {
     char *copy = strdup(text ? text : "");
@@ -185,15 +190,15 @@ int ncu_parse_csv(const char *text, const probe_pattern *pats, int n, int launch
         if (k != nh || !isdigit((unsigned char)f[0][0]))
             continue; /* the units row, or something else */
         if (rows < n) {
-            const probe_pattern *p = &pats[rows];
+            enum instr_op op = pats[rows].in.op;
             struct ncu_counts *c = &counts[rows];
-            int ci = column(hdr, nh, op_metrics[p->op].inst);
+            int ci = column(hdr, nh, op_metrics[op].inst);
             double inst = ci >= 0 ? value(f[ci]) : -1;
             if (inst <= 0)
                 inst = launched;
-            int cs = column(hdr, nh, op_metrics[p->op].src);
-            int cw = column(hdr, nh, op_metrics[p->op].hw);
-            int cb = column(hdr, nh, op_metrics[p->op].bank);
+            int cs = column(hdr, nh, op_metrics[op].src);
+            int cw = column(hdr, nh, op_metrics[op].hw);
+            int cb = column(hdr, nh, op_metrics[op].bank);
             double vs = cs >= 0 ? value(f[cs]) : -1;
             double vw = cw >= 0 ? value(f[cw]) : -1;
             double vb = cb >= 0 ? value(f[cb]) : -1;
@@ -247,36 +252,36 @@ static void gist(const char *s, char *out, size_t cap)
     say(out, cap, "%.*s", (int)(n > 300 ? 300 : n), e);
 }
 
-static char *chunk_input(const probe_pattern *pats, int n)
+/* The chunk in the line format, named p0, p1, ... (the profiled run's rows
+ * are matched by position, not by name). */
+static char *chunk_input(const struct input_pattern *pats, int n)
 {
     size_t cap = (size_t)n * 512 + 1, len = 0;
     char *s = (char *)malloc(cap);
-    if (!s)
-        return NULL;
-    for (int i = 0; i < n; i++) {
-        const probe_pattern *p = &pats[i];
-        len += (size_t)snprintf(s + len, cap - len, "p%d %s %d %d %d", i, probe_op_name(p->op),
-                                p->bytes, p->matrices, p->trans);
-        for (int t = 0; t < PROBE_LANES; t++) {
-            if (p->active >> t & 1u)
-                len += (size_t)snprintf(s + len, cap - len, " %u", p->off[t]);
-            else
-                len += (size_t)snprintf(s + len, cap - len, " -");
+    for (int i = 0; s && i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%d", i);
+        int k = input_format_line(&pats[i], name, s + len, cap - len);
+        if (k < 0) {
+            free(s);
+            return NULL;
         }
-        len += (size_t)snprintf(s + len, cap - len, "\n");
+        len += (size_t)k;
     }
+    if (s)
+        s[len] = '\0';
     return s;
 }
 
 enum chunk_result { CHUNK_OK, CHUNK_RETRY_PLAIN, CHUNK_STOP, CHUNK_SKIP };
 
-static enum chunk_result run_chunk(const struct ncu_config *cfg, const probe_pattern *pats,
+static enum chunk_result run_chunk(const struct ncu_config *cfg, const struct input_pattern *pats,
                                    int n, int with_sass, struct ncu_counts *counts,
                                    struct ncu_status *st)
 {
-    char metrics[2048] = "", dev[16], warps[16], iters[16], alarm_s[16], msg[512];
+    char metrics[2048] = "", dev[16], warps[16], iters[16], alarm_s[16];
     for (int i = 0; i < n; i++) {
-        int op = pats[i].op;
+        enum instr_op op = pats[i].in.op;
         if (with_sass)
             add_metric(metrics, sizeof metrics, op_metrics[op].src);
         add_metric(metrics, sizeof metrics, op_metrics[op].hw);
@@ -301,14 +306,18 @@ static enum chunk_result run_chunk(const struct ncu_config *cfg, const probe_pat
                     (char *)"--device", dev, (char *)"--alarm", alarm_s, (char *)"--quiet", NULL};
     char *input = chunk_input(pats, n);
     struct proc p;
+    struct sz_error err;
     if (!input) {
         say(st->reason, sizeof st->reason, "out of memory");
         return CHUNK_STOP;
     }
-    if (proc_start(&p, argv, input, strlen(input), msg, sizeof msg) < 0) {
+    /* In our process group: the server's kill at its timeout reaches ncu. */
+    struct proc_spec spec = {.argv = argv, .input = input, .input_len = strlen(input),
+                             .out_cap = NCU_MAX_OUTPUT, .err_cap = NCU_MAX_OUTPUT};
+    if (proc_start(&p, &spec, &err) < 0) {
         free(input);
         proc_free(&p);
-        say(st->reason, sizeof st->reason, "ncu: %s", msg);
+        say(st->reason, sizeof st->reason, "ncu: %s", err.message);
         return CHUNK_STOP;
     }
     proc_wait(&p, cfg->deadline);
@@ -352,7 +361,7 @@ static enum chunk_result run_chunk(const struct ncu_config *cfg, const probe_pat
     return res;
 }
 
-void ncu_profile(const struct ncu_config *cfg, const probe_pattern *pats, int n,
+void ncu_profile(const struct ncu_config *cfg, const struct input_pattern *pats, int n,
                  struct ncu_counts *counts, struct ncu_status *st)
 {
     double t0 = proc_now();

@@ -3,12 +3,12 @@
  * the shared-memory counters into per-instruction numbers. POSIX, no CUDA:
  * the profiled process is a child, so a profiler failure is a reason in the
  * answer, never a crash or a hang of the tool. */
-#ifndef SWZ_NCU_H
-#define SWZ_NCU_H
+#ifndef SZ_NCU_H
+#define SZ_NCU_H
 
 #include <stddef.h>
 
-#include "pattern.h"
+#include "input.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,17 +51,17 @@ void ncu_version_finish(struct ncu_status *st, double deadline);
 
 /* Profiles pats[0..n) and fills counts[0..n) (zeroed first) and st.
  * Never fails: what went wrong is st->reason (used = 0 when nothing came). */
-void ncu_profile(const struct ncu_config *cfg, const probe_pattern *pats, int n,
+void ncu_profile(const struct ncu_config *cfg, const struct input_pattern *pats, int n,
                  struct ncu_counts *counts, struct ncu_status *st);
 
 /* Exposed for tests: parses one ncu --csv --page raw output (stdout) into
  * counts for the n patterns of one chunk. Returns the number of data rows,
  * or -1 when there is no header. */
-int ncu_parse_csv(const char *text, const probe_pattern *pats, int n, int launched,
+int ncu_parse_csv(const char *text, const struct input_pattern *pats, int n, int launched,
                   struct ncu_counts *counts);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* SWZ_NCU_H */
+#endif

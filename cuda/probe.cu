@@ -1,6 +1,7 @@
 /* probe.cu: swizzlescope-measure, the live measurement tool. Reads warp access
- * patterns (the POST /api/conflicts body as JSON, or pattern.h's line format)
- * on stdin and reports, per pattern, the SM cycles one warp instruction costs
+ * patterns (the POST /api/conflicts body as JSON, or input.h's line format)
+ * on stdin, checks them with the server's instruction schema before it looks
+ * for a GPU (server/instr.c: what the API accepts, the tool accepts) and reports, per pattern, the SM cycles one warp instruction costs
  * when the shared-memory pipe is saturated, the wavefronts Nsight Compute
  * counts for it (by re-running itself under ncu, see ncu.c) and a swizzle
  * round trip on the GPU (verify.cu). It must stay standalone (CUDA runtime
@@ -32,18 +33,20 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <signal.h>
+
+#include "../server/proc.h"
 #include "gpu.h"
-#include "jsonin.h"
+#include "input.h"
 #include "ncu.h"
-#include "pattern.h"
-#include "proc.h"
 #include "verify.h"
 
 enum { ACCESSES_PER_ITER = 8, MAX_WARPS = 32, MAX_PATTERNS = 4096 };
 
 /* Extra shared memory behind a matrix pattern: accesses 1..7 of an iteration
- * are shifted by 128..896 bytes (see LDSM1). */
-#define MATRIX_SHIFT_BYTES (128u * (ACCESSES_PER_ITER - 1))
+ * are shifted by 128..896 bytes (see LDSM1); the schema keeps that much free. */
+static_assert(INSTR_MATRIX_SPARE == 128u * (ACCESSES_PER_ITER - 1),
+              "instr.h's INSTR_MATRIX_SPARE is the shift of the last matrix access");
 
 /* Kernel kinds: one instantiation per instruction form. */
 enum {
@@ -56,7 +59,7 @@ enum {
 };
 
 struct ProbeArgs {
-    uint32_t off[PROBE_LANES]; /* byte offset into dynamic shared memory, per lane */
+    uint32_t off[INSTR_LANES]; /* byte offset into dynamic shared memory, per lane */
     uint32_t active;           /* bit t: lane t accesses */
     uint32_t seed;             /* keeps store values opaque to the compiler */
     uint32_t zero;             /* always 0; the compiler cannot know it */
@@ -237,13 +240,13 @@ static int matrix_index(int matrices)
     return matrices == 1 ? 0 : matrices == 2 ? 1 : 2;
 }
 
-static int kernel_kind(const probe_pattern *p)
+static int kernel_kind(const struct instr *p)
 {
     switch (p->op) {
-    case PROBE_LD: return K_LD1 + width_index(p->bytes);
-    case PROBE_ST: return K_ST1 + width_index(p->bytes);
-    case PROBE_LDMATRIX: return K_LDSM1 + matrix_index(p->matrices) + (p->trans ? 3 : 0);
-    default: return K_STSM1 + matrix_index(p->matrices) + (p->trans ? 3 : 0);
+    case INSTR_LD: return K_LD1 + width_index((int)p->bytes);
+    case INSTR_ST: return K_ST1 + width_index((int)p->bytes);
+    case INSTR_LDMATRIX: return K_LDSM1 + matrix_index((int)p->matrices) + (p->trans ? 3 : 0);
+    default: return K_STSM1 + matrix_index((int)p->matrices) + (p->trans ? 3 : 0);
     }
 }
 
@@ -291,10 +294,10 @@ static void json_str(FILE *f, const char *s)
 }
 
 /* The one way out on failure: the message on stderr, and as JSON on stdout
- * in the JSON modes. _exit: after a hung kernel, the runtime's exit handlers
- * could wait for it forever. */
-__attribute__((noreturn, format(printf, 3, 4)))
-static void die(const char *code, int status, const char *fmt, ...)
+ * in the JSON modes, with the input field it is about (or null). _exit: after
+ * a hung kernel, the runtime's exit handlers could wait for it forever. */
+__attribute__((noreturn, format(printf, 4, 5)))
+static void die_at(const char *code, int status, const char *field, const char *fmt, ...)
 {
     char msg[1024];
     va_list ap;
@@ -305,6 +308,11 @@ static void die(const char *code, int status, const char *fmt, ...)
         fputs(g_mode == MODE_INFO ? "{\"ok\":false,\"error\":{\"code\":" : "{\"error\":{\"code\":",
               stdout);
         json_str(stdout, code);
+        fputs(",\"field\":", stdout);
+        if (field && *field)
+            json_str(stdout, field);
+        else
+            fputs("null", stdout);
         fputs(",\"message\":", stdout);
         json_str(stdout, msg);
         fputs("}}\n", stdout);
@@ -314,6 +322,8 @@ static void die(const char *code, int status, const char *fmt, ...)
     fflush(stderr);
     _exit(status);
 }
+
+#define die(code, status, ...) die_at(code, status, NULL, __VA_ARGS__)
 
 enum { EXIT_USAGE = 2, EXIT_NO_DEVICE = 3, EXIT_CUDA = 4, EXIT_VERIFY = 5, EXIT_NCU = 6 };
 
@@ -348,6 +358,8 @@ static void usage(FILE *f)
 "   \"matrices\":1|2|4,\"trans\":false,\"offsets\":[32 byte offsets, null = inactive lane]}\n"
 "  or lines 'name op bytes matrices trans o0 ... o31' ('-' for an inactive lane).\n"
 "  For ldmatrix/stmatrix lane t gives the row address of row t%%8 of matrix t/8.\n"
+"  Every pattern is checked with the server's instruction schema (what POST\n"
+"  /api/measure accepts) before a GPU is looked for; then against the device.\n"
 "\n"
 "Modes:\n"
 "  (default)        a table: name, op, cycles/instr, wavefronts (ncu), verify\n"
@@ -380,7 +392,9 @@ static void usage(FILE *f)
 "4 CUDA error (a kernel past --timeout included); 5 the swizzle round trip lost\n"
 "elements; 6 --require-ncu and no counters. With --json/--info the error is\n"
 "{\"error\":{\"code\":\"bad_input\"|\"no_device\"|\"cuda\"|\"verify_failed\"|\"ncu\",\n"
-"\"message\":...}} on stdout (--info: {\"ok\":false,\"error\":...}), and always on stderr.\n");
+"\"field\":\"offsets[3]\"|...|null,\"message\":...}} on stdout (--info: {\"ok\":false,\n"
+"\"error\":...}), and always on stderr. \"field\" names the input field as the API\n"
+"would (\"body\" for the JSON or the input as a whole), null when not about input.\n");
 }
 
 static int parse_int_arg(const char *s, int lo, int hi, int *out)
@@ -512,43 +526,19 @@ static char *read_all(FILE *in, size_t *len)
     return buf;
 }
 
-/* Every pattern is read before the GPU is touched, so that a bad one costs
- * no launch and the error names it. */
-static int read_patterns(const Options *o, probe_pattern *pats, int max)
+/* Every pattern is read and checked before the GPU is touched, so that a
+ * bad one costs no launch, and a machine without a GPU still answers it. */
+static int read_patterns(const Options *o, struct input_pattern *pats, int max)
 {
     size_t len;
-    char err[PROBE_ERR_MAX];
+    struct sz_error err;
+    char where[INPUT_WHERE_MAX];
     char *text = read_all(stdin, &len);
-    int n = 0;
-    if (memchr(text, '\0', len))
-        die("bad_input", EXIT_USAGE, "the input holds a NUL byte");
-    if (probe_json_looks_like(text, len)) {
-        n = probe_json_parse(text, len, pats, max, err, sizeof err);
-        if (n < 0)
-            die("bad_input", EXIT_USAGE, "%s", err);
-    } else if (o->mode == MODE_JSON) {
-        die("bad_input", EXIT_USAGE, "--json reads a JSON pattern object or an array of them; "
-            "the input starts with neither '{' nor '['");
-    } else {
-        int lineno = 0;
-        for (char *line = text, *next; line && *line; line = next) {
-            next = strchr(line, '\n');
-            if (next)
-                *next++ = '\0';
-            lineno++;
-            if (strlen(line) > 4000)
-                die("bad_input", EXIT_USAGE, "line %d: longer than 4000 characters", lineno);
-            if (n == max)
-                die("bad_input", EXIT_USAGE, "more than %d patterns", max);
-            int rc = probe_parse_line(line, &pats[n], err, sizeof err);
-            if (rc < 0)
-                die("bad_input", EXIT_USAGE, "line %d: %s", lineno, err);
-            n += rc;
-        }
-    }
+    int n = input_parse(text, len, o->mode == MODE_JSON, pats, max, &err, where);
     free(text);
-    if (n == 0)
-        die("bad_input", EXIT_USAGE, "no pattern on stdin (see --help for the formats)");
+    if (n < 0)
+        die_at("bad_input", EXIT_USAGE, err.field, "%s%s%s", where, where[0] ? ": " : "",
+               err.message);
     return n;
 }
 
@@ -600,24 +590,17 @@ static void print_device(const DeviceInfo *d)
            d->runtime, (size_t)d->prop.sharedMemPerBlockOptin);
 }
 
-/* Checks what only the device can tell: its shared memory and its ops. */
-static void validate_for_device(const probe_pattern *pats, int n, const DeviceInfo *d)
+/* Checks what only the device can tell, with the schema's own rule
+ * (instr_check_gpu): its shared memory and its ops. */
+static void validate_for_device(const struct input_pattern *pats, int n, const DeviceInfo *d)
 {
-    char err[PROBE_ERR_MAX];
-    const int cc = d->prop.major * 10 + d->prop.minor;
-    for (int i = 0; i < n; i++) {
-        const probe_pattern *p = &pats[i];
-        uint32_t limit = (uint32_t)d->prop.sharedMemPerBlockOptin;
-        if (p->op == PROBE_LDMATRIX || p->op == PROBE_STMATRIX)
-            limit -= MATRIX_SHIFT_BYTES;
-        if (probe_validate(p, limit, err, sizeof err))
-            die("bad_input", EXIT_USAGE, "%s (on %s; matrix patterns keep %u bytes spare)", err,
-                d->prop.name, MATRIX_SHIFT_BYTES);
-        if ((p->op == PROBE_LDMATRIX && cc < 75) || (p->op == PROBE_STMATRIX && cc < 90))
-            die("bad_input", EXIT_USAGE, "%s: %s needs compute capability %s; %s has %d.%d",
-                p->name, probe_op_name(p->op), p->op == PROBE_LDMATRIX ? "7.5" : "9.0",
-                d->prop.name, d->prop.major, d->prop.minor);
-    }
+    struct instr_gpu gpu = {(uint32_t)d->prop.sharedMemPerBlockOptin,
+                            d->prop.major * 10 + d->prop.minor};
+    struct sz_error err;
+    for (int i = 0; i < n; i++)
+        if (instr_check_gpu(&pats[i].in, &gpu, &err) < 0)
+            die_at("bad_input", EXIT_USAGE, err.field, "%s: %s (on %s)", pats[i].name,
+                   err.message, d->prop.name);
 }
 
 /* ---- timing --------------------------------------------------------------------- */
@@ -633,16 +616,15 @@ struct Timing {
     long long instructions;
 };
 
-static Timing run_one(int kind, const probe_pattern *p, const Options *o, const DeviceBuffers *b)
+static Timing run_one(int kind, const struct instr *p, const Options *o, const DeviceBuffers *b)
 {
     ProbeArgs a;
     long long h[2 * MAX_WARPS];
-    const uint32_t smem = probe_smem_bytes(p) + (kind >= K_LDSM1 && kind <= K_STSM4T ? MATRIX_SHIFT_BYTES : 0);
+    const uint32_t smem = instr_smem_bytes(p) + (instr_is_matrix(p->op) ? INSTR_MATRIX_SPARE : 0);
     const int launches = o->ncu ? 1 : o->reps + 1; /* the first is a warm-up */
     Timing best = {-1, (long long)o->warps * o->iters * ACCESSES_PER_ITER};
 
-    memcpy(a.off, p->off, sizeof a.off);
-    a.active = p->active;
+    input_lanes(p, a.off, &a.active);
     a.seed = 0x5a5a0000u;
     a.zero = 0;
     a.iters = o->iters;
@@ -690,12 +672,12 @@ static void print_num_or_null(int has, double v)
         fputs("null", stdout);
 }
 
-static const char *op_label(const probe_pattern *p, char *buf, size_t cap)
+static const char *op_label(const struct instr *p, char *buf, size_t cap)
 {
-    if (p->op == PROBE_LD || p->op == PROBE_ST)
-        snprintf(buf, cap, "%s.%d", probe_op_name(p->op), p->bytes * 8);
+    if (!instr_is_matrix(p->op))
+        snprintf(buf, cap, "%s.%u", instr_op_name(p->op), p->bytes * 8);
     else
-        snprintf(buf, cap, "%s.x%d%s", p->op == PROBE_LDMATRIX ? "ldsm" : "stsm", p->matrices,
+        snprintf(buf, cap, "%s.x%u%s", p->op == INSTR_LDMATRIX ? "ldsm" : "stsm", p->matrices,
                  p->trans ? ".t" : "");
     return buf;
 }
@@ -703,7 +685,7 @@ static const char *op_label(const probe_pattern *p, char *buf, size_t cap)
 struct Report {
     const Options *o;
     const DeviceInfo *dev;
-    const probe_pattern *pats;
+    const struct input_pattern *pats;
     int n;
     const Timing *t;
     const ncu_counts *counts;    /* NULL when no pass ran */
@@ -723,14 +705,14 @@ static void print_json(const Report *r)
            "\"ncu_iters\":%d},\"results\":[", o->warps, o->iters, o->reps, ACCESSES_PER_ITER,
            o->ncu_profile_iters);
     for (int i = 0; i < r->n; i++) {
-        const probe_pattern *p = &r->pats[i];
+        const struct instr *p = &r->pats[i].in;
         const ncu_counts *c = r->counts ? &r->counts[i] : NULL;
         fputs(i ? ",{\"name\":" : "{\"name\":", stdout);
-        json_str(stdout, p->name);
-        printf(",\"op\":\"%s\",\"bytes\":%d,\"matrices\":%d,\"trans\":%s,"
+        json_str(stdout, r->pats[i].name);
+        printf(",\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s,"
                "\"cycles_per_instr\":%.4f,\"raw_cycles\":%lld,\"instructions\":%lld,"
                "\"warps\":%d,\"iters\":%d,\"wavefronts_per_instr\":",
-               probe_op_name(p->op), p->bytes, p->matrices, p->trans ? "true" : "false",
+               instr_op_name(p->op), p->bytes, p->matrices, p->trans ? "true" : "false",
                cpi(r->t[i]), r->t[i].span, r->t[i].instructions, o->warps, o->iters);
         print_num_or_null(c && c->has_src, c ? c->wavefronts : 0);
         fputs(",\"wavefronts_hw_per_instr\":", stdout);
@@ -794,7 +776,7 @@ static void print_table(const Report *r)
         if (c && c->has_hw) snprintf(hw, sizeof hw, "%.2f", c->wavefronts_hw);
         if (c && c->has_bc) snprintf(bc, sizeof bc, "%.2f", c->bank_conflicts);
         printf("%-40.40s %-10s %12.3f %11s %8s %10s\n", r->pats[i].name,
-               op_label(&r->pats[i], op, sizeof op), cpi(r->t[i]), wf, hw, bc);
+               op_label(&r->pats[i].in, op, sizeof op), cpi(r->t[i]), wf, hw, bc);
     }
     if (r->ncu.used)
         printf("\nncu      %s%s%s, %d of %d patterns profiled in %.1f s%s%s\n", r->ncu.path,
@@ -823,12 +805,13 @@ int main(int argc, char **argv)
     Options o;
     DeviceInfo dev;
     DeviceBuffers b;
-    static probe_pattern pats[MAX_PATTERNS];
+    static struct input_pattern pats[MAX_PATTERNS];
     static Timing times[MAX_PATTERNS];
     static ncu_counts counts[MAX_PATTERNS];
     const double t0 = proc_now();
 
     parse_options(argc, argv, &o);
+    signal(SIGPIPE, SIG_IGN); /* proc.h: ncu may quit without reading its input */
     if (o.alarm_s)
         alarm((unsigned)o.alarm_s); /* under ncu: end even if the profiler is killed */
 
@@ -890,11 +873,9 @@ int main(int argc, char **argv)
         printf("name,cycles_per_instr,raw_cycles,instructions\n");
     }
     if (o.baseline && !o.ncu) {
-        probe_pattern base;
-        memset(&base, 0, sizeof base);
-        base.op = PROBE_LD;
-        base.bytes = 4;
-        base.active = 0xffffffffu;
+        struct instr base;
+        instr_defaults(&base, INSTR_LD);
+        memset(base.offsets, 0, sizeof base.offsets);
         r.baseline = run_one(K_BASELINE, &base, &o, &b);
         r.has_baseline = 1;
         if (o.mode == MODE_CSV && !o.quiet)
@@ -903,7 +884,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         if (o.ncu)
             fprintf(stderr, "ncu-launch %d %s\n", i, pats[i].name);
-        times[i] = run_one(kernel_kind(&pats[i]), &pats[i], &o, &b);
+        times[i] = run_one(kernel_kind(&pats[i].in), &pats[i].in, &o, &b);
         if (o.mode == MODE_CSV && !o.quiet) {
             print_csv_row(pats[i].name, times[i]);
             fflush(stdout);

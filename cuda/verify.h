@@ -3,8 +3,8 @@
  * through the same swizzle, with the one address formula of
  * server/swizzle.h; the host then checks the physical image against the
  * same formula and that no address was written twice (a bijection). */
-#ifndef SWZ_VERIFY_H
-#define SWZ_VERIFY_H
+#ifndef SZ_VERIFY_H
+#define SZ_VERIFY_H
 
 #include <cuda_runtime.h>
 
@@ -23,4 +23,4 @@ struct verify_result {
  * CUDA error (cudaErrorLaunchTimeout after timeout_s) with nothing else. */
 cudaError_t verify_presets(struct verify_result *r, double timeout_s);
 
-#endif /* SWZ_VERIFY_H */
+#endif

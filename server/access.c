@@ -259,7 +259,17 @@ void acc_cost(const struct instr *in, struct acc_result *r)
     for (uint32_t p = 0; p < r->nphases; p++) {
         r->cycles += r->phases[p].cycles;
         r->ideal_wavefronts += r->phases[p].active_mask ? 1 : 0;
+        if (r->phases[p].max_per_bank > r->ways)
+            r->ways = r->phases[p].max_per_bank;
     }
+    r->bank_conflicts = r->wavefronts - r->ideal_wavefronts;
+    r->calibrated = in->bank_bytes == 4 && in->banks == 32;
+    for (uint32_t t = 0; t < INSTR_LANES; t++)
+        if (r->lane_phase[t] >= 0) {
+            uint32_t words[16];
+            r->lane_nbanks[t] = lane_words(in, t, words);
+            r->lane_bank[t] = words[0] % in->banks;
+        }
     /* Rules 5 and 6: ncu's Source page. */
     r->source_wavefronts = r->wavefronts;
     if (may_pair(in)) {

@@ -1,7 +1,6 @@
 /* access.h - what one warp-wide shared-memory instruction costs: its phases,
  * the banks and distinct words each phase touches, the wavefronts Nsight
  * Compute counts and the cycles the shared-memory pipe is held.
- *
  * Pure core: no I/O, no allocation; the result lives in the caller's struct.
  * The rules are calibrated on 32 banks x 4 bytes (tests/data/calib_*.json);
  * other geometries apply the same rules to their own bank row. */
@@ -41,6 +40,9 @@ struct acc_result {
     int paired;                     /* a vector load whose lane pairs share addresses:
                                      * served in half the phases */
     uint32_t ideal_wavefronts;      /* the same access with no bank conflict */
+    uint32_t bank_conflicts;        /* wavefronts - ideal_wavefronts: ncu's conflict count */
+    uint32_t ways;                  /* the n of "n-way": the worst phase's max_per_bank */
+    int calibrated;                 /* the geometry measured: 32 banks x 4 bytes */
     uint32_t cycles;                /* SM cycles the pipe is held (what clock64 sees) */
     uint32_t nphases;
     struct acc_phase phases[ACC_MAX_PHASES];
@@ -48,6 +50,10 @@ struct acc_result {
      * in which its words are served; -1 for inactive lanes */
     int lane_phase[INSTR_LANES];
     int lane_pass[INSTR_LANES];
+    /* per lane with a phase: the bank of its first byte, and how many bank
+     * words its bytes cover (1 when narrower than a bank; not capped at banks) */
+    uint32_t lane_bank[INSTR_LANES];
+    uint32_t lane_nbanks[INSTR_LANES];
     uint32_t bank_hits[INSTR_MAX_BANKS];  /* lane-accesses per bank, all phases */
 };
 

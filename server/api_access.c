@@ -1,7 +1,8 @@
 /* api_access.c - the access routes: what one warp instruction costs
- * (/api/conflicts), the named patterns and a pattern or expression over a
- * layout (/api/access).  The cost comes from access.c; this file only reads
- * requests and writes answers. */
+ * (/api/conflicts), the named patterns, a pattern, expression or given offsets
+ * over a layout and the cells it touches (/api/access), the column trace
+ * (/api/trace).  Costs come from access.c, cells from footprint.c, the trace
+ * from trace.c: this file only reads requests and writes answers. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +12,10 @@
 #include "api_read.h"
 #include "api_routes.h"
 #include "expr.h"
+#include "footprint.h"
 #include "pattern.h"
 #include "swizzle.h"
+#include "trace.h"
 
 /* A POST body that is one instruction, and no query arguments. */
 int api_instr_body(const struct api_request *req, struct instr *in,
@@ -47,17 +50,12 @@ void api_put_cost(struct buf *out, const struct instr *in, const struct acc_resu
     buf_printf(out, "{\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s,"
                "\"bank_bytes\":%u,\"banks\":%u,\"calibrated\":%s,",
                instr_op_name(in->op), in->bytes, in->matrices, in->trans ? "true" : "false",
-               in->bank_bytes, in->banks,
-               in->bank_bytes == 4 && in->banks == 32 ? "true" : "false");
-    uint32_t ways = 0;  /* the n of "n-way": the worst phase's conflict degree */
-    for (uint32_t p = 0; p < r->nphases; p++)
-        if (r->phases[p].max_per_bank > ways)
-            ways = r->phases[p].max_per_bank;
+               in->bank_bytes, in->banks, r->calibrated ? "true" : "false");
     buf_printf(out, "\"wavefronts\":%u,\"ideal_wavefronts\":%u,\"bank_conflicts\":%u,"
                "\"cycles\":%u,\"source_wavefronts\":%u,\"paired\":%s,\"ways\":%u,"
                "\"phases\":[",
-               r->wavefronts, r->ideal_wavefronts, r->wavefronts - r->ideal_wavefronts,
-               r->cycles, r->source_wavefronts, r->paired ? "true" : "false", ways);
+               r->wavefronts, r->ideal_wavefronts, r->bank_conflicts, r->cycles,
+               r->source_wavefronts, r->paired ? "true" : "false", r->ways);
     for (uint32_t p = 0; p < r->nphases; p++) {
         const struct acc_phase *ph = &r->phases[p];
         buf_puts(out, p ? ",{\"lanes\":" : "{\"lanes\":");
@@ -79,12 +77,9 @@ void api_put_cost(struct buf *out, const struct instr *in, const struct acc_resu
                        o == INSTR_INACTIVE ? "null" : "0");
             continue;
         }
-        uint32_t w = instr_lane_bytes(in);
-        uint32_t first = o / in->bank_bytes % in->banks;
-        uint32_t nb = w > in->bank_bytes ? w / in->bank_bytes : 1;
         buf_printf(out, "{\"lane\":%d,\"offset\":%u,\"active\":true,\"phase\":%d,"
                    "\"pass\":%d,\"bank\":%u,\"nbanks\":%u}",
-                   t, o, r->lane_phase[t], r->lane_pass[t], first, nb);
+                   t, o, r->lane_phase[t], r->lane_pass[t], r->lane_bank[t], r->lane_nbanks[t]);
     }
     buf_puts(out, "],\"bank_hits\":");
     buf_u32_array(out, r->bank_hits, in->banks);
@@ -92,8 +87,8 @@ void api_put_cost(struct buf *out, const struct instr *in, const struct acc_resu
                "\"source_metric\":\"%s\",\"wavefronts_per_instruction\":%u,"
                "\"conflicts_per_instruction\":%u,\"source_wavefronts_per_instruction\":%u}}",
                acc_ncu_wavefront_metric(in->op), acc_ncu_conflict_metric(in->op),
-               acc_ncu_source_metric(in->op), r->wavefronts,
-               r->wavefronts - r->ideal_wavefronts, r->source_wavefronts);
+               acc_ncu_source_metric(in->op), r->wavefronts, r->bank_conflicts,
+               r->source_wavefronts);
 }
 
 int api_route_conflicts(const struct api_request *req, struct buf *out,
@@ -117,13 +112,13 @@ int api_route_patterns(const struct api_request *req, struct buf *out,
     if (api_args_check(req, known, err) < 0)
         return -1;
     int n;
-    const struct pattern_info *p = pattern_list(&n);
+    const struct pattern *p = pattern_list(&n);
     buf_puts(out, "{\"patterns\":[");
     for (int i = 0; i < n; i++) {
         buf_puts(out, i ? ",{\"name\":" : "{\"name\":");
         buf_json_str(out, p[i].name);
         buf_puts(out, ",\"op\":");
-        buf_json_str(out, p[i].op);
+        buf_json_str(out, instr_op_name(p[i].op));
         buf_puts(out, ",\"label\":");
         buf_json_str(out, p[i].label);
         buf_puts(out, ",\"source\":");
@@ -144,10 +139,10 @@ static int expr_swz(void *ctx, int64_t x, int64_t *out, struct sz_error *err)
     return 0;
 }
 
-/* A custom pattern: `expr` in t and r gives each lane's byte offset; `op`,
- * `bytes`, `matrices` name the instruction, `steps` how many r there are. */
-static int access_from_expr(const struct api_request *req, struct swz *z, long step,
-                            struct instr *in, uint32_t *steps, struct sz_error *err)
+/* The instruction of a custom access (expr or offsets): `op` (default ld),
+ * `bytes` and `matrices` (default: the schema's for the op), the view's banks.
+ * The shape is left to instr_check_shape, so that the caller orders the checks. */
+static int custom_instr(const struct api_request *req, struct instr *in, struct sz_error *err)
 {
     const char *opname = api_arg(req, "op");
     enum instr_op op = INSTR_LD;
@@ -158,16 +153,27 @@ static int access_from_expr(const struct api_request *req, struct swz *z, long s
     instr_defaults(in, op);
     in->bank_bytes = bank_bytes;
     in->banks = banks;
-    long bytes, matrices, nsteps;
+    long bytes, matrices;
     if (api_arg_int(req, "bytes", 1, 16, 0, in->bytes, &bytes, err) < 0 ||
-        api_arg_int(req, "matrices", 1, 4, 0, in->matrices, &matrices, err) < 0 ||
+        api_arg_int(req, "matrices", 1, 4, 0, in->matrices, &matrices, err) < 0)
+        return -1;
+    in->bytes = (uint32_t)bytes;
+    in->matrices = (uint32_t)matrices;
+    return 0;
+}
+
+/* A custom pattern: `expr` in t and r gives each lane's byte offset; `op`,
+ * `bytes`, `matrices` name the instruction, `steps` how many r there are. */
+static int access_from_expr(const struct api_request *req, struct swz *z, long step,
+                            struct instr *in, uint32_t *steps, struct sz_error *err)
+{
+    long nsteps;
+    if (custom_instr(req, in, err) < 0 ||
         api_arg_int(req, "steps", 1, 1024, 0, 1, &nsteps, err) < 0)
         return -1;
     if (step >= nsteps)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "step", "must be in 0..%ld, got %ld",
                        nsteps - 1, step);
-    in->bytes = (uint32_t)bytes;
-    in->matrices = (uint32_t)matrices;
     if (instr_check_shape(in, err) < 0)
         return -1;
     struct expr e;
@@ -186,12 +192,54 @@ static int access_from_expr(const struct api_request *req, struct swz *z, long s
     return 0;
 }
 
+/* 32 given offsets, taken as physical byte offsets: one step.  Every error
+ * names the field `offsets`, and the lane where there is one. */
+static int access_from_offsets(const struct api_request *req, long step, struct instr *in,
+                               uint32_t *steps, struct sz_error *err)
+{
+    if (api_arg(req, "steps"))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "steps",
+                       "32 given offsets are one step; steps goes with expr");
+    if (custom_instr(req, in, err) < 0)
+        return -1;
+    if (step != 0)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "step", "must be in 0..0, got %ld", step);
+    if (instr_check_shape(in, err) < 0 ||
+        api_arg_offsets(req, "offsets", in->offsets, err) < 0)
+        return -1;
+    if (instr_check(in, err) < 0) {
+        /* instr_check names "offsets[N]"; this form has one field, "offsets" */
+        if (strncmp(err->field, "offsets[", 8) == 0) {
+            struct sz_error lane = *err;
+            return sz_fail(err, lane.code, "offsets", "lane %ld: %s",
+                           strtol(lane.field + 8, NULL, 10), lane.message);
+        }
+        return -1;
+    }
+    *steps = 1;
+    return 0;
+}
+
+/* The cells the instruction touches on the grid (footprint.c). */
+static void put_cells(struct buf *out, const struct footprint *fp)
+{
+    buf_puts(out, "\"cells\":{\"slots\":[");
+    for (uint32_t i = 0; i < fp->nslots; i++) {
+        const struct footprint_slot *c = &fp->slot[i];
+        buf_printf(out, "%s{\"slot\":%u,\"logical\":%u,\"phase\":%d,\"lanes\":",
+                   i ? "," : "", c->slot, c->logical, c->phase);
+        put_lane_list(out, c->lanes);
+        buf_putc(out, '}');
+    }
+    buf_printf(out, "],\"outside\":%u}", fp->outside);
+}
+
 int api_route_access(const struct api_request *req, struct buf *out,
                         struct sz_error *err)
 {
     static const char *const known[] = {"b", "m", "s", "bank_bytes", "banks", "rows",
                                         "match_bank_row", "pattern", "step", "expr",
-                                        "op", "bytes", "matrices", "steps", NULL};
+                                        "offsets", "op", "bytes", "matrices", "steps", NULL};
     struct swz z;
     struct swz_geom g;
     long step;
@@ -201,25 +249,34 @@ int api_route_access(const struct api_request *req, struct buf *out,
         return -1;
     const char *name = api_arg(req, "pattern");
     const char *expr = api_arg(req, "expr");
+    const char *offsets = api_arg(req, "offsets");
     struct instr in = {.bank_bytes = g.bank_bytes, .banks = g.banks};
     uint32_t steps;
     if (name && expr)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "expr",
                        "give either pattern or expr, not both");
-    if (expr) {
+    if (offsets && (name || expr))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "offsets",
+                       "give one of pattern, expr or offsets, not two");
+    if (offsets) {
+        if (access_from_offsets(req, step, &in, &steps, err) < 0)
+            return -1;
+        name = "offsets";
+    } else if (expr) {
         if (access_from_expr(req, &z, step, &in, &steps, err) < 0)
             return -1;
         name = "custom";
     } else {
         if (name == NULL)
             return sz_fail(err, SZ_INVALID_ARGUMENT, "pattern",
-                           "required (or expr): see GET /api/patterns for the list");
+                           "required (or expr, or offsets): see GET /api/patterns for "
+                           "the list");
         for (const char *k = "op\0bytes\0matrices\0steps\0"; *k; k += strlen(k) + 1)
             if (api_arg(req, k))
                 return sz_fail(err, SZ_INVALID_ARGUMENT, k,
                                "named patterns fix the instruction; %s goes with expr", k);
-        if (pattern_fill(name, &z, g.cols * g.unit_bytes, g.rows, (uint32_t)step, &in,
-                         &steps, err) < 0)
+        if (pattern_fill(name, &z, g.row_bytes, g.rows, (uint32_t)step, &in, &steps,
+                         err) < 0)
             return -1;
         uint32_t w = instr_lane_bytes(&in);
         if (z.b > 0 && g.unit_bytes < w)
@@ -232,11 +289,13 @@ int api_route_access(const struct api_request *req, struct buf *out,
     if (instr_check(&in, err) < 0)
         return -1;
     struct acc_result r;
+    struct footprint fp;
     acc_cost(&in, &r);
+    footprint_of(&in, &r, &z, &g, &fp);
     buf_puts(out, "{\"pattern\":");
     buf_json_str(out, name);
     buf_printf(out, ",\"step\":%ld,\"steps\":%u,\"row_bytes\":%u,\"offsets\":[", step,
-               steps, g.cols * g.unit_bytes);
+               steps, g.row_bytes);
     for (int t = 0; t < INSTR_LANES; t++) {
         if (t)
             buf_putc(out, ',');
@@ -247,7 +306,54 @@ int api_route_access(const struct api_request *req, struct buf *out,
     }
     buf_puts(out, "],\"cost\":");
     api_put_cost(out, &in, &r);
+    buf_putc(out, ',');
+    put_cells(out, &fp);
     buf_putc(out, '}');
     return 0;
 }
 
+/* ---- the column trace ------------------------------------------------------ */
+
+static void put_unit(struct buf *out, const char *key, const struct trace_unit *u)
+{
+    buf_printf(out, "\"%s\":{\"slot\":%u,\"row\":%u,\"col\":%u,\"banks\":", key,
+               u->slot, u->row, u->col);
+    buf_u32_array(out, u->bank, u->nbanks);
+    buf_putc(out, '}');
+}
+
+int api_route_trace(const struct api_request *req, struct buf *out, struct sz_error *err)
+{
+    static const char *const known[] = {"b", "m", "s", "bank_bytes", "banks", "rows",
+                                        "match_bank_row", "col", NULL};
+    struct swz z;
+    struct swz_geom g;
+    long col;
+    if (api_args_check(req, known, err) < 0 || api_swz_args(req, &z, err) < 0 ||
+        api_geom_args(req, &z, &g, err) < 0 ||
+        api_arg_int(req, "col", 0, (long)g.cols - 1, 1, 0, &col, err) < 0)
+        return -1;
+    struct trace *tr = malloc(sizeof *tr);
+    if (tr == NULL)
+        return sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+    trace_column(&z, &g, (uint32_t)col, tr);
+    buf_printf(out, "{\"col\":%u,\"rows\":%u,\"bytes\":%u,\"per_bank\":%u,\"cells\":[",
+               tr->col, tr->rows, tr->bytes, tr->per_bank);
+    for (uint32_t r = 0; r < tr->rows; r++) {
+        buf_printf(out, r ? ",{\"row\":%u," : "{\"row\":%u,", tr->row[r].row);
+        put_unit(out, "plain", &tr->row[r].plain);
+        buf_putc(out, ',');
+        put_unit(out, "swizzled", &tr->row[r].swizzled);
+        buf_putc(out, '}');
+    }
+    struct acc_result r;
+    acc_cost(&tr->plain, &r);
+    buf_puts(out, "],\"plain\":");
+    api_put_cost(out, &tr->plain, &r);
+    acc_cost(&tr->swizzled, &r);
+    buf_puts(out, ",\"swizzled\":");
+    api_put_cost(out, &tr->swizzled, &r);
+    buf_putc(out, '}');
+    free(tr);
+    return 0;
+}

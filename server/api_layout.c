@@ -46,22 +46,21 @@ int api_route_presets(const struct api_request *req, struct buf *out,
 
 static void put_masks(struct buf *out, const struct swz *z)
 {
-    int abs_s = z->s < 0 ? -z->s : z->s;
-    int ylo = z->m + (z->s > 0 ? abs_s : 0);
-    int zlo = z->m + (z->s < 0 ? abs_s : 0);
     buf_printf(out, "\"masks\":{\"yyy\":%u,\"zzz\":%u,\"yyy_lo\":%d,\"yyy_hi\":%d,"
                "\"zzz_lo\":%d,\"zzz_hi\":%d,\"period_bytes\":%llu}",
-               z->yyy_msk, z->zzz_msk, ylo, ylo + z->b, zlo, zlo + z->b,
-               1ull << swz_period_bits(z));
+               z->yyy_msk, z->zzz_msk, z->yyy_lo, z->yyy_lo + z->b, z->zzz_lo,
+               z->zzz_lo + z->b, 1ull << swz_period_bits(z));
 }
 
+/* The parameters, the name and the slot rule: how every map answer opens. */
 static void put_params(struct buf *out, const struct swz *z, const struct swz_geom *g)
 {
     buf_printf(out, "\"params\":{\"b\":%d,\"m\":%d,\"s\":%d,\"bank_bytes\":%u,"
                "\"banks\":%u,\"rows\":%u,\"match_bank_row\":%s},"
-               "\"name\":\"Swizzle<%d,%d,%d>\"",
+               "\"name\":\"Swizzle<%d,%d,%d>\",\"slot_rule\":\"%s\"",
                z->b, z->m, z->s, g->bank_bytes, g->banks, g->rows,
-               g->match_bank_row ? "true" : "false", z->b, z->m, z->s);
+               g->match_bank_row ? "true" : "false", z->b, z->m, z->s,
+               swz_slot_rule_name(swz_slot_rule(z, g)));
 }
 
 int api_route_swizzle(const struct api_request *req, struct buf *out,
@@ -89,36 +88,30 @@ int api_route_swizzle(const struct api_request *req, struct buf *out,
     swz_grid_maps(&z, &g, log_of, phys_of, bank_of);
     swz_tile_maps(&z, tlog, tphys);
 
-    uint32_t bank_row = g.bank_bytes * g.banks;
-    uint64_t grid_bytes = (uint64_t)g.cells * g.unit_bytes;
-    uint64_t row_bytes = (uint64_t)g.cols * g.unit_bytes;
     buf_putc(out, '{');
     put_params(out, &z, &g);
     buf_putc(out, ',');
     put_masks(out, &z);
     buf_printf(out, ",\"unit\":{\"bytes\":%u,\"banks_spanned\":%u,\"per_bank\":%u}",
                g.unit_bytes, swz_unit_banks(&g), swz_units_per_bank(&g));
-    buf_printf(out, ",\"bank_row_bytes\":%u", bank_row);
+    buf_printf(out, ",\"bank_row_bytes\":%u", g.bank_row_bytes);
     buf_printf(out, ",\"tile\":{\"size\":%u,\"bytes\":%llu,\"log_of\":", g.tile,
-               (unsigned long long)tcells * g.unit_bytes);
+               (unsigned long long)g.tile_bytes);
     buf_u32_array(out, tlog, tcells);
     buf_puts(out, ",\"phys_of\":");
     buf_u32_array(out, tphys, tcells);
     buf_printf(out, "},\"grid\":{\"rows\":%u,\"cols\":%u,\"row_bytes\":%llu,"
                "\"bytes\":%llu,\"tiles_per_row\":%u,\"tile_rows\":%u,\"log_of\":",
-               g.rows, g.cols, (unsigned long long)row_bytes,
-               (unsigned long long)grid_bytes, g.cols >= g.tile ? g.cols / g.tile : 1,
-               (g.rows + g.tile - 1) / g.tile);
+               g.rows, g.cols, (unsigned long long)g.row_bytes,
+               (unsigned long long)g.bytes, g.tiles_per_row, g.tile_rows);
     buf_u32_array(out, log_of, g.cells);
     buf_puts(out, ",\"phys_of\":");
     buf_u32_array(out, phys_of, g.cells);
     buf_puts(out, ",\"bank_of\":");
     buf_u32_array(out, bank_of, g.cells);
-    buf_printf(out, "},\"banks_view\":{\"rows\":%llu,\"units_per_row\":%u,"
+    buf_printf(out, "},\"banks_view\":{\"rows\":%u,\"units_per_row\":%u,"
                "\"rows_per_unit\":%u}}",
-               (unsigned long long)((grid_bytes + bank_row - 1) / bank_row),
-               g.unit_bytes <= bank_row ? bank_row / g.unit_bytes : 0,
-               g.unit_bytes > bank_row ? g.unit_bytes / bank_row : 0);
+               g.bank_rows, g.units_per_bank_row, g.bank_rows_per_unit);
     free(mem);
     return 0;
 }
@@ -135,12 +128,11 @@ static void put_bin(struct buf *out, uint32_t v, int width)
     buf_put(out, s, (size_t)n);
 }
 
-static void put_addr(struct buf *out, const char *key, uint32_t unit, uint32_t cols,
-                     uint32_t addr, int width)
+static void put_addr(struct buf *out, const char *key, const struct swz_addr *a, int width)
 {
     buf_printf(out, "\"%s\":{\"row\":%u,\"col\":%u,\"unit\":%u,\"addr\":%u,"
-               "\"hex\":\"0x%x\",\"bin\":", key, unit / cols, unit % cols, unit, addr, addr);
-    put_bin(out, addr, width);
+               "\"hex\":\"0x%x\",\"bin\":", key, a->row, a->col, a->unit, a->addr, a->addr);
+    put_bin(out, a->addr, width);
     buf_putc(out, '}');
 }
 
@@ -157,43 +149,27 @@ int api_route_inspect(const struct api_request *req, struct buf *out,
         api_arg_int(req, "row", 0, (long)g.rows - 1, 1, 0, &row, err) < 0 ||
         api_arg_int(req, "col", 0, (long)g.cols - 1, 1, 0, &col, err) < 0)
         return -1;
-    uint32_t lunit = (uint32_t)row * g.cols + (uint32_t)col;
-    uint32_t laddr = lunit << z.m;
-    uint32_t paddr = swz_apply(&z, laddr);
-    uint32_t punit = paddr >> z.m;
-    /* Show every bit up to the higher of the swizzle's top and the grid's top. */
-    int width = swz_period_bits(&z);
-    uint64_t top = (uint64_t)g.cells << z.m;
-    while (width < 31 && ((uint64_t)1 << width) < top)
-        width++;
-    if (width < 1)
-        width = 1;
-    int abs_s = z.s < 0 ? -z.s : z.s;
-    int ylo = z.m + (z.s > 0 ? abs_s : 0), zlo = z.m + (z.s < 0 ? abs_s : 0);
-    uint32_t ones = g.tile - 1;
-    uint32_t yv = (laddr >> ylo) & ones, zv = (laddr >> zlo) & ones;
-    uint32_t first = swz_bank_of(paddr, g.bank_bytes, g.banks);
-    uint32_t nbanks = swz_unit_banks(&g);
-
+    struct swz_cell c;
+    swz_inspect(&z, &g, (uint32_t)row, (uint32_t)col, &c);
     buf_putc(out, '{');
     put_params(out, &z, &g);
     buf_putc(out, ',');
-    put_addr(out, "logical", lunit, g.cols, laddr, width);
+    put_addr(out, "logical", &c.logical, c.bits);
     buf_putc(out, ',');
-    put_addr(out, "physical", punit, g.cols, paddr, width);
+    put_addr(out, "physical", &c.physical, c.bits);
     buf_printf(out, ",\"bits\":%d,\"tile\":{\"row\":%u,\"col\":%u,\"row_in_tile\":%u,"
-               "\"col_in_tile\":%u,\"row_mod\":%u,\"slot\":%u}",
-               width, (uint32_t)row / g.tile, (uint32_t)col / g.tile,
-               (uint32_t)row % g.tile, (uint32_t)col % g.tile, (uint32_t)row & ones,
-               ((uint32_t)col % g.tile) ^ ((uint32_t)row & ones));
+               "\"col_in_tile\":%u,\"row_mod\":%u,\"phys_row_in_tile\":%u,"
+               "\"phys_col_in_tile\":%u,\"slot\":%u}",
+               c.bits, c.tile_row, c.tile_col, c.row_in_tile, c.col_in_tile, c.row_mod,
+               c.phys_row_in_tile, c.phys_col_in_tile, c.slot);
     buf_printf(out, ",\"yyy\":{\"lo\":%d,\"hi\":%d,\"value\":%u},"
                "\"zzz\":{\"lo\":%d,\"hi\":%d,\"value\":%u,\"swizzled\":%u}",
-               ylo, ylo + z.b, yv, zlo, zlo + z.b, zv, zv ^ yv);
-    buf_printf(out, ",\"banks\":{\"first\":%u,\"count\":%u,\"per_bank\":%u,\"list\":[",
-               first, nbanks, swz_units_per_bank(&g));
-    for (uint32_t i = 0; i < nbanks; i++)
-        buf_printf(out, i ? ",%u" : "%u", (first + i) % g.banks);
-    buf_puts(out, "]}}");
+               z.yyy_lo, z.yyy_lo + z.b, c.yyy, z.zzz_lo, z.zzz_lo + z.b, c.zzz,
+               c.zzz_swizzled);
+    buf_printf(out, ",\"banks\":{\"first\":%u,\"count\":%u,\"per_bank\":%u,\"list\":",
+               c.bank[0], c.nbanks, swz_units_per_bank(&g));
+    buf_u32_array(out, c.bank, c.nbanks);
+    buf_puts(out, "}}");
     return 0;
 }
 
@@ -250,5 +226,3 @@ done:
     cJSON_Delete(root);
     return rc;
 }
-
-/* Parse the /api/conflicts (and /api/measure) body into an instruction. */

@@ -1,8 +1,9 @@
 /* api_measure.c - the measurement module of the API: asks the tool at start
- * which GPU it sees, runs one instruction through it per /api/measure (one at
- * a time, killed at a deadline: measure.c), and reports availability in
- * /api/health.  It never runs the model on its own: the prediction is
- * access.c's, the measurement the tool's. */
+ * which GPU it sees, checks each /api/measure body against what that GPU can
+ * run (instr_check_gpu: a client's mistake is a 400 before the tool runs, GPU
+ * or not), runs it through the tool (one at a time, killed at a deadline:
+ * measure.c), and reports availability in /api/health.  It never runs the
+ * model on its own: the prediction is access.c's, the measurement the tool's. */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@ static struct {
     int timeout_ms;
     int available;
     char *device;           /* the tool's device object, as JSON */
+    struct instr_gpu gpu;   /* its shared memory and cc; zeros while unknown */
     char reason[320];       /* why measurement is unavailable */
 } msr = {.reason = "no measurement tool configured"};
 
@@ -45,11 +47,11 @@ int api_route_health(const struct api_request *req, struct buf *out,
 /* ---- measurement ------------------------------------------------------- */
 
 /* The tool's --json answer or error object; NULL when stdout is not JSON. */
-static cJSON *tool_json(const struct measure_output *mo)
+static cJSON *tool_json(const struct proc *mo)
 {
-    if (mo->len == 0 || !api_utf8_valid((const unsigned char *)mo->out, mo->len))
+    if (mo->out_len == 0 || !api_utf8_valid((const unsigned char *)mo->out, mo->out_len))
         return NULL;
-    cJSON *j = cJSON_ParseWithLength(mo->out, mo->len);
+    cJSON *j = cJSON_ParseWithLength(mo->out, mo->out_len);
     if (j && !cJSON_IsObject(j)) {
         cJSON_Delete(j);
         return NULL;
@@ -57,11 +59,27 @@ static cJSON *tool_json(const struct measure_output *mo)
     return j;
 }
 
+/* The tail of the tool's stderr as text an error body can carry: from the
+ * first whole character, anything that is not UTF-8 replaced by '?'. */
+static const char *stderr_text(const struct proc *mo, char *buf, size_t cap)
+{
+    const char *s = mo->err ? mo->err : "";
+    while ((*s & 0xC0) == 0x80)
+        s++;
+    snprintf(buf, cap, "%s", s);
+    if (!api_utf8_valid((const unsigned char *)buf, strlen(buf)))
+        for (char *c = buf; *c; c++)
+            if ((unsigned char)*c >= 0x80)
+                *c = '?';
+    return buf;
+}
+
 /* Why a tool run failed, in one sentence: its own error message when it
  * printed one, else how it ended. */
-static void tool_failure(const struct measure_output *mo, const cJSON *j, char *msg,
-                         size_t cap)
+static void tool_failure(const struct proc *mo, const cJSON *j, char *msg, size_t cap)
 {
+    char tail[MEASURE_STDERR_TAIL + 1];
+    const char *err = stderr_text(mo, tail, sizeof tail);
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "error");
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(e, "message");
     if (mo->timed_out)
@@ -70,16 +88,31 @@ static void tool_failure(const struct measure_output *mo, const cJSON *j, char *
         snprintf(msg, cap, "%.250s", m->valuestring);
     else if (mo->signal)
         snprintf(msg, cap, "the measurement tool crashed (signal %d)%s%.200s", mo->signal,
-                 mo->err[0] ? ": " : "", mo->err);
-    else if (mo->truncated)
+                 err[0] ? ": " : "", err);
+    else if (mo->out_truncated)
         snprintf(msg, cap, "the measurement tool printed more than %u bytes",
                  MEASURE_MAX_OUTPUT);
     else if (mo->exit_code != 0)
         snprintf(msg, cap, "the measurement tool failed (exit %d)%s%.200s", mo->exit_code,
-                 mo->err[0] ? ": " : "", mo->err);
+                 err[0] ? ": " : "", err);
     else
         snprintf(msg, cap, "the measurement tool printed something that is not its JSON "
                  "answer");
+}
+
+/* What the tool's --info device object says the GPU can run: "cc":"9.0" and
+ * "smem_per_block_optin"; a member missing or odd stays 0 (unknown). */
+static void device_limits(const cJSON *dev, struct instr_gpu *gpu)
+{
+    const cJSON *cc = cJSON_GetObjectItemCaseSensitive(dev, "cc");
+    const cJSON *smem = cJSON_GetObjectItemCaseSensitive(dev, "smem_per_block_optin");
+    unsigned major, minor;
+    char end;
+    if (cJSON_IsString(cc) && sscanf(cc->valuestring, "%2u.%1u%c", &major, &minor, &end) == 2)
+        gpu->cc = (int)(major * 10 + minor);
+    if (cJSON_IsNumber(smem) && smem->valuedouble >= 1024 &&
+        smem->valuedouble <= INSTR_SMEM_HARD_LIMIT)
+        gpu->smem_bytes = (uint32_t)smem->valuedouble;
 }
 
 void api_configure(const struct api_config *cfg)
@@ -87,6 +120,7 @@ void api_configure(const struct api_config *cfg)
     msr.available = 0;
     free(msr.device);
     msr.device = NULL;
+    msr.gpu = (struct instr_gpu){0, 0};
     msr.timeout_ms = cfg->measure_timeout_ms > 0 ? cfg->measure_timeout_ms : 30000;
     if (cfg->measure_tool == NULL) {
         snprintf(msr.reason, sizeof msr.reason, "no measurement tool configured");
@@ -94,7 +128,7 @@ void api_configure(const struct api_config *cfg)
     }
     snprintf(msr.tool, sizeof msr.tool, "%s", cfg->measure_tool);
     char *argv[] = {msr.tool, "--info", NULL};
-    struct measure_output mo;
+    struct proc mo;
     struct sz_error err;
     if (measure_run(argv, "", 0, cfg->info_timeout_ms > 0 ? cfg->info_timeout_ms : 15000,
                     &mo, &err) < 0) {
@@ -107,11 +141,12 @@ void api_configure(const struct api_config *cfg)
         cJSON_IsString(cJSON_GetObjectItemCaseSensitive(dev, "name"))) {
         msr.device = cJSON_PrintUnformatted(dev);
         msr.available = msr.device != NULL;
+        device_limits(dev, &msr.gpu);
     } else {
         tool_failure(&mo, j, msr.reason, sizeof msr.reason);
     }
     cJSON_Delete(j);
-    free(mo.out);
+    proc_free(&mo);
 }
 
 void api_measure_status(char *line, size_t cap)
@@ -146,11 +181,10 @@ int api_route_measure(const struct api_request *req, struct buf *out,
                          struct sz_error *err)
 {
     struct instr in;
-    if (api_instr_body(req, &in, err) < 0)
+    /* What no GPU can run, or this one cannot, is the client's to fix:
+     * refused here, before the availability check and without the tool. */
+    if (api_instr_body(req, &in, err) < 0 || instr_check_gpu(&in, &msr.gpu, err) < 0)
         return -1;
-    if (in.bank_bytes != 4 || in.banks != 32)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "banks",
-                       "the GPU has 32 banks of 4 bytes: measure with bank_bytes 4, banks 32");
     if (!msr.available)
         return sz_fail(err, SZ_GPU_UNAVAILABLE, NULL, "%s", msr.reason);
     if (measure_try_lock(err) < 0)
@@ -158,7 +192,7 @@ int api_route_measure(const struct api_request *req, struct buf *out,
     struct buf body = {0};
     put_instr(&body, &in);
     char *argv[] = {msr.tool, "--json", NULL};
-    struct measure_output mo;
+    struct proc mo;
     int rc = measure_run(argv, body.p ? body.p : "", body.len, msr.timeout_ms, &mo, err);
     measure_unlock();
     buf_free(&body);
@@ -171,9 +205,19 @@ int api_route_measure(const struct api_request *req, struct buf *out,
     if (mo.exit_code != 0 || mo.timed_out || !cJSON_IsObject(res) || !cJSON_IsNumber(cyc)) {
         char msg[300];
         tool_failure(&mo, j, msg, sizeof msg);
+        /* The tool refused the input on a field (exit 2): the two checks
+         * drifted apart, but it is still the client's body that is wrong. */
+        const cJSON *field = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(j, "error"), "field");
+        int refused = !mo.timed_out && mo.exit_code == 2 && cJSON_IsString(field) &&
+                      field->valuestring[0];
+        if (refused)
+            sz_fail(err, SZ_INVALID_ARGUMENT, field->valuestring, "%s", msg);
+        else
+            sz_fail(err, SZ_MEASURE_FAILED, NULL, "%s", msg);
         cJSON_Delete(j);
-        free(mo.out);
-        return sz_fail(err, SZ_MEASURE_FAILED, NULL, "%s", msg);
+        proc_free(&mo);
+        return -1;
     }
     struct acc_result r;
     acc_cost(&in, &r);
@@ -210,7 +254,7 @@ int api_route_measure(const struct api_request *req, struct buf *out,
     free(ncu);
     free(verify);
     cJSON_Delete(j);
-    free(mo.out);
+    proc_free(&mo);
     return 0;
 }
 

@@ -71,6 +71,35 @@ int api_arg_int(const struct api_request *req, const char *key, long lo, long hi
     return 0;
 }
 
+int api_arg_offsets(const struct api_request *req, const char *key, uint32_t *out,
+                    struct sz_error *err)
+{
+    const char *v = api_arg(req, key);
+    int n = 1;
+    for (const char *c = v; *c; c++)
+        n += *c == ',';
+    if (n != INSTR_LANES)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, key,
+                       "exactly %d byte offsets, comma-separated, one per lane (- or null "
+                       "for an inactive lane), got %d", INSTR_LANES, n);
+    for (int t = 0; t < INSTR_LANES; t++) {
+        size_t len = strcspn(v, ",");
+        size_t nd = strspn(v, "0123456789");
+        if ((len == 1 && v[0] == '-') || (len == 4 && strncmp(v, "null", 4) == 0)) {
+            out[t] = INSTR_INACTIVE;
+        } else if (nd == 0 || nd != len || nd > 10 ||
+                   strtoull(v, NULL, 10) >= INSTR_OFFSET_LIMIT) {
+            return sz_fail(err, SZ_INVALID_ARGUMENT, key,
+                           "lane %d: '%.*s' is not a byte offset in 0..2147483647, - or "
+                           "null", t, len > 24 ? 24 : (int)len, v);
+        } else {
+            out[t] = (uint32_t)strtoul(v, NULL, 10);
+        }
+        v += len + (v[len] == ',');
+    }
+    return 0;
+}
+
 int api_arg_bool(const struct api_request *req, const char *key, int *out,
                     struct sz_error *err)
 {

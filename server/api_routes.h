@@ -22,14 +22,17 @@ int api_route_swizzle(const struct api_request *, struct buf *, struct sz_error 
 int api_route_inspect(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_apply(const struct api_request *, struct buf *, struct sz_error *);
 
-/* api_access.c: what an instruction costs. */
+/* api_access.c: what an instruction costs, and the column trace. */
 int api_route_conflicts(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_patterns(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_access(const struct api_request *, struct buf *, struct sz_error *);
+int api_route_trace(const struct api_request *, struct buf *, struct sz_error *);
 
 /* api_measure.c: the live measurement, and the health answer that reports it. */
 int api_route_health(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_measure(const struct api_request *, struct buf *, struct sz_error *);
+int api_route_linear_evaluate(const struct api_request *, struct buf *, struct sz_error *);
+int api_route_linear_optimize(const struct api_request *, struct buf *, struct sz_error *);
 
 /* `"key":` */
 void api_put_key(struct buf *out, const char *key);

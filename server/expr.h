@@ -1,10 +1,8 @@
 /* expr.h - a small, safe expression language for a warp's access pattern:
  * `4 * (32 * (t % 16) + ((2*r + t/16) ^ (t % 16)))` gives lane t's byte offset
- * at register step r.  Compiled once into a fixed-size program, then evaluated
- * per lane.
- *
- * Pure core: no I/O, no allocation, no dependency on swizzle.h (swz() calls back
- * into the caller).  Nothing a user types may crash it, loop, or overflow. */
+ * at register step r, compiled once into a fixed-size program, then evaluated
+ * per lane.  Pure core: no I/O, no allocation, no dependency on swizzle.h (swz()
+ * calls back into the caller).  Nothing a user types may crash, loop or overflow it. */
 #ifndef SZ_EXPR_H
 #define SZ_EXPR_H
 

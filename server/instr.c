@@ -128,7 +128,7 @@ int instr_check_gpu(const struct instr *in, const struct instr_gpu *gpu,
     if (instr_check(in, err) < 0)
         return -1;
     if (in->bank_bytes != 4 || in->banks != 32)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "banks",
+        return sz_fail(err, SZ_INVALID_ARGUMENT, in->bank_bytes != 4 ? "bank_bytes" : "banks",
                        "the GPU has 32 banks of 4 bytes: measure with bank_bytes 4, banks 32");
     int cc = gpu ? gpu->cc : 0;
     if (in->op == INSTR_LDMATRIX && cc && cc < 75)
@@ -152,10 +152,9 @@ int instr_check_gpu(const struct instr *in, const struct instr_gpu *gpu,
         if ((uint64_t)o + w > limit) {
             char field[24];
             return sz_fail(err, SZ_INVALID_ARGUMENT, lane_field(field, t),
-                           "the access at %u..%u does not fit the GPU's shared memory: "
-                           "offset + %u bytes must be at most %u%s", o, o + w - 1, w, limit,
-                           spare ? " (a matrix pattern keeps 896 bytes free for the "
-                                   "measurement's shifted copies)" : "");
+                           "the access at %u..%u does not fit in %u bytes of shared memory "
+                           "(the GPU's%s)", o, o + w - 1, limit,
+                           spare ? ", less 896 for the copies a matrix measurement shifts" : "");
         }
     }
     if (!active)

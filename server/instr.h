@@ -1,9 +1,7 @@
 /* instr.h - THE instruction schema: one warp-wide shared-memory instruction
  * (op, width, matrices, .trans, bank geometry, 32 lane offsets), its defaults,
- * its validity, and what a GPU can run.  The server, the model, the
- * measurement tool (cuda/) and the tests all use this one description, so a
- * body the API accepts is a body the tool accepts.
- *
+ * its validity and what a GPU can run.  Server, model, tool (cuda/) and tests
+ * share it, so a body the API accepts is a body the tool accepts.
  * Pure core: no I/O, no allocation, no JSON (api_read.c reads it from JSON). */
 #ifndef SZ_INSTR_H
 #define SZ_INSTR_H

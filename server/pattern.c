@@ -1,29 +1,102 @@
-/* pattern.c - the named access patterns: logical offsets per lane and step,
- * then the swizzle.  Pure; no I/O, no allocation.  Each pattern's comment
- * gives the kernel idiom (or seed) it stands for. */
+/* pattern.c - the named access patterns as rows of data: instruction, steps
+ * and per-lane logical offset, then the swizzle.  Pure; no I/O, no
+ * allocation.  Adding a pattern is adding a row (and an offset function when
+ * its shape is new); each shape's comment gives the kernel idiom it stands for. */
 #include "pattern.h"
 
 #include <string.h>
 
-static const struct pattern_info patterns[] = {
-    {"row_store", "st", "st.b32: the warp stores 128 consecutive bytes per step",
+/* ---- shapes: steps and offsets ------------------------------------------ */
+
+/* Rows walked front to back, the warp moving 32 x bytes consecutive bytes a
+ * step (a coalesced tile copy). */
+static uint32_t row_steps(const struct pattern *p, const struct pattern_tile *tile)
+{
+    return (uint32_t)((uint64_t)tile->row_bytes * tile->rows / (INSTR_LANES * p->bytes));
+}
+
+static uint32_t row_offset(const struct pattern *p, const struct pattern_tile *tile,
+                           uint32_t t, uint32_t r)
+{
+    (void)tile;
+    return r * INSTR_LANES * p->bytes + t * p->bytes;
+}
+
+/* Lane t reads chunk r of row t: a column walk.  Fewer than 32 rows: the
+ * extra lanes re-read rows from the top, as a kernel with a short tile would
+ * (they broadcast). */
+static uint32_t col_steps(const struct pattern *p, const struct pattern_tile *tile)
+{
+    return tile->row_bytes / p->bytes;
+}
+
+static uint32_t col_offset(const struct pattern *p, const struct pattern_tile *tile,
+                           uint32_t t, uint32_t r)
+{
+    return (t % tile->rows) * tile->row_bytes + r * p->bytes;
+}
+
+/* Seed 001's 16x32 transpose read: thread t reads (m = t%16, n = 2r + t/16). */
+static uint32_t transpose_steps(const struct pattern *p, const struct pattern_tile *tile)
+{
+    return tile->row_bytes / (2 * p->bytes);
+}
+
+static uint32_t transpose_offset(const struct pattern *p, const struct pattern_tile *tile,
+                                 uint32_t t, uint32_t r)
+{
+    return (t % 16) * tile->row_bytes + p->bytes * (2 * r + t / 16);
+}
+
+/* Four 8x8 b16 matrices side by side in 16-byte columns (seed 004): lane t
+ * gives row t%8 of matrix t/8 (PTX); a step is one 8-row x 64-byte block,
+ * blocks walked across a row first. */
+static uint32_t matrix_steps(const struct pattern *p, const struct pattern_tile *tile)
+{
+    (void)p;
+    return tile->row_bytes / 64 * (tile->rows / 8);
+}
+
+static uint32_t matrix_offset(const struct pattern *p, const struct pattern_tile *tile,
+                              uint32_t t, uint32_t r)
+{
+    uint32_t kblocks = tile->row_bytes / 64, kb = r % kblocks, rb = r / kblocks;
+    return (8 * rb + t % 8) * tile->row_bytes + p->bytes * (4 * kb + t / 8);
+}
+
+/* ---- the patterns --------------------------------------------------------- */
+
+#define TRANSPOSE_NEEDS "the transpose read walks 16 rows: use at least 16 grid rows"
+#define MATRIX_NEEDS "four 8x8 b16 matrices need 8 rows of at least 64 bytes"
+
+/* name, instruction, shape (steps, offsets, least tile), label, source */
+static const struct pattern patterns[] = {
+    {"row_store", INSTR_ST, 4, 1, row_steps, row_offset, 0, 0, NULL,
+     "st.b32: the warp stores 128 consecutive bytes per step",
      "seed 001: the transpose's store, thread t holds column t"},
-    {"col_read", "ld", "ld.b32: lane t reads word r of row t (a column walk)",
+    {"col_read", INSTR_LD, 4, 1, col_steps, col_offset, 0, 0, NULL,
+     "ld.b32: lane t reads word r of row t (a column walk)",
      "the classic column read that collides on row-major tiles"},
-    {"transpose_read", "ld", "ld.b32: 16x32 transpose read, lanes 0-15 column 2r, 16-31 column 2r+1",
+    {"transpose_read", INSTR_LD, 4, 1, transpose_steps, transpose_offset, 16, 0,
+     TRANSPOSE_NEEDS, "ld.b32: 16x32 transpose read, lanes 0-15 column 2r, 16-31 column 2r+1",
      "seed 001: thread t reads (m = t%16, n = 2r + t/16)"},
-    {"row_load_32", "ld", "ld.b32: 32-bit vector row load, 128 bytes per step", "coalesced tile read"},
-    {"row_load_64", "ld", "ld.v2.b32: 64-bit vector row load, 256 bytes per step", "float2 tile read"},
-    {"row_load_128", "ld", "ld.v4.b32: 128-bit vector row load, 512 bytes per step",
-     "float4 / uint4 tile read"},
-    {"col_read_128", "ld", "ld.v4.b32: lane t reads 16-byte chunk r of row t",
+    {"row_load_32", INSTR_LD, 4, 1, row_steps, row_offset, 0, 0, NULL,
+     "ld.b32: 32-bit vector row load, 128 bytes per step", "coalesced tile read"},
+    {"row_load_64", INSTR_LD, 8, 1, row_steps, row_offset, 0, 0, NULL,
+     "ld.v2.b32: 64-bit vector row load, 256 bytes per step", "float2 tile read"},
+    {"row_load_128", INSTR_LD, 16, 1, row_steps, row_offset, 0, 0, NULL,
+     "ld.v4.b32: 128-bit vector row load, 512 bytes per step", "float4 / uint4 tile read"},
+    {"col_read_128", INSTR_LD, 16, 1, col_steps, col_offset, 0, 0, NULL,
+     "ld.v4.b32: lane t reads 16-byte chunk r of row t",
      "a 16-byte column walk, as cp.async tile copies and epilogues do"},
-    {"ldmatrix_x4", "ldmatrix", "ldmatrix.x4: four 8x8 b16 matrices side by side in 16-byte columns",
+    {"ldmatrix_x4", INSTR_LDMATRIX, 16, 4, matrix_steps, matrix_offset, 8, 64, MATRIX_NEEDS,
+     "ldmatrix.x4: four 8x8 b16 matrices side by side in 16-byte columns",
      "seed 004: the tensor-core fragment load"},
-    {"stmatrix_x4", "stmatrix", "stmatrix.x4: the same four matrices stored", "Hopper epilogue store"},
+    {"stmatrix_x4", INSTR_STMATRIX, 16, 4, matrix_steps, matrix_offset, 8, 64, MATRIX_NEEDS,
+     "stmatrix.x4: the same four matrices stored", "Hopper epilogue store"},
 };
 
-const struct pattern_info *pattern_list(int *n)
+const struct pattern *pattern_list(int *n)
 {
     *n = (int)(sizeof patterns / sizeof patterns[0]);
     return patterns;
@@ -33,56 +106,18 @@ int pattern_fill(const char *name, const struct swz *z, uint32_t row_bytes, uint
                  uint32_t step, struct instr *in, uint32_t *steps,
                  struct sz_error *err)
 {
-    uint64_t tile = (uint64_t)row_bytes * rows;
-    uint32_t off[INSTR_LANES];
-    uint32_t R = 0;
-    in->op = INSTR_LD;
-    in->bytes = 4;
-    in->matrices = 1;
-    in->trans = 0;
-    uint32_t row_w = strcmp(name, "row_store") == 0 || strcmp(name, "row_load_32") == 0 ? 4
-                     : strcmp(name, "row_load_64") == 0                                 ? 8
-                     : strcmp(name, "row_load_128") == 0                                ? 16
-                                                                                        : 0;
-    if (row_w) {
-        uint32_t w = row_w;
-        if (strcmp(name, "row_store") == 0)
-            in->op = INSTR_ST;
-        in->bytes = w;
-        R = (uint32_t)(tile / (32u * w));
-        for (uint32_t t = 0; t < INSTR_LANES; t++)
-            off[t] = step * 32 * w + t * w;
-    } else if (strcmp(name, "col_read") == 0 || strcmp(name, "col_read_128") == 0) {
-        /* Fewer than 32 rows: the extra lanes re-read rows from the top, as a
-         * kernel with a short tile would (they broadcast). */
-        uint32_t w = name[8] ? 16 : 4;
-        in->bytes = w;
-        R = row_bytes / w;
-        for (uint32_t t = 0; t < INSTR_LANES; t++)
-            off[t] = (t % rows) * row_bytes + step * w;
-    } else if (strcmp(name, "transpose_read") == 0) {
-        if (rows < 16)
-            return sz_fail(err, SZ_INVALID_ARGUMENT, "rows",
-                           "the transpose read walks 16 rows: use at least 16 grid rows");
-        R = row_bytes / 8;
-        for (uint32_t t = 0; t < INSTR_LANES; t++)
-            off[t] = (t % 16) * row_bytes + 4 * (2 * step + t / 16);
-    } else if (strcmp(name, "ldmatrix_x4") == 0 || strcmp(name, "stmatrix_x4") == 0) {
-        if (rows < 8 || row_bytes < 64)
-            return sz_fail(err, SZ_INVALID_ARGUMENT, "rows",
-                           "four 8x8 b16 matrices need 8 rows of at least 64 bytes");
-        in->op = name[0] == 'l' ? INSTR_LDMATRIX : INSTR_STMATRIX;
-        in->bytes = 16;
-        in->matrices = 4;
-        uint32_t kblocks = row_bytes / 64;
-        R = kblocks * (rows / 8);
-        uint32_t kb = R ? step % kblocks : 0, rb = R ? step / kblocks : 0;
-        for (uint32_t t = 0; t < INSTR_LANES; t++)
-            off[t] = (8 * rb + t % 8) * row_bytes + 16 * (4 * kb + t / 8);
-    } else {
+    const struct pattern *p = NULL;
+    for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++)
+        if (strcmp(patterns[i].name, name) == 0)
+            p = &patterns[i];
+    if (p == NULL)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "pattern",
                        "unknown pattern: see GET /api/patterns for the list");
-    }
+    struct pattern_tile tile = {row_bytes, rows};
+    if (rows < p->min_rows || row_bytes < p->min_row_bytes)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "rows", "%s",
+                       p->needs ? p->needs : "the tile is too small for this pattern");
+    uint32_t R = p->steps(p, &tile);
     if (R == 0)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "rows",
                        "the tile (%u rows of %u bytes) is too small for one step of %s",
@@ -90,8 +125,12 @@ int pattern_fill(const char *name, const struct swz *z, uint32_t row_bytes, uint
     if (step >= R)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "step",
                        "must be in 0..%u for %s on this tile, got %u", R - 1, name, step);
+    in->op = p->op;
+    in->bytes = p->bytes;
+    in->matrices = p->matrices;
+    in->trans = 0;
     for (uint32_t t = 0; t < INSTR_LANES; t++)
-        in->offsets[t] = swz_apply(z, off[t]);
+        in->offsets[t] = swz_apply(z, p->offset(p, &tile, t, step));
     *steps = R;
     return 0;
 }

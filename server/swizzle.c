@@ -1,6 +1,7 @@
-/* swizzle.c - validation of Swizzle<B,M,S> and of the grid it is drawn on, and
- * the tile / grid / bank maps.  Pure: no I/O, no allocation, callers own the
- * buffers; the per-offset formula itself is the inline in swizzle.h. */
+/* swizzle.c - validation of Swizzle<B,M,S> and of the grid it is drawn on, the
+ * tile / grid / bank maps, and the inspector's view of one cell.  Pure: no I/O,
+ * no allocation, callers own the buffers; the per-offset formula itself is the
+ * inline in swizzle.h, and everything here is read off what it computes. */
 #include "swizzle.h"
 
 static int is_pow2(uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
@@ -31,8 +32,10 @@ int swz_init(struct swz *z, int b, int m, int s, struct sz_error *err)
     z->b = b;
     z->m = m;
     z->s = s;
-    z->yyy_msk = ones << (m + (s > 0 ? s : 0));
-    z->zzz_msk = ones << (m - (s < 0 ? s : 0));
+    z->yyy_lo = m + (s > 0 ? s : 0);
+    z->zzz_lo = m - (s < 0 ? s : 0);
+    z->yyy_msk = ones << z->yyy_lo;
+    z->zzz_msk = ones << z->zzz_lo;
     return 0;
 }
 
@@ -103,7 +106,16 @@ int swz_geom_init(struct swz_geom *g, const struct swz *z, uint32_t bank_bytes,
     g->cols = cols;
     g->cells = rows * cols;
     g->tile = 1u << z->b;
+    g->tile_bytes = (uint64_t)g->tile * g->tile * unit;
     g->match_bank_row = match_bank_row;
+    g->row_bytes = (uint32_t)row_bytes;
+    g->bytes = (uint32_t)bytes;
+    g->tiles_per_row = cols >= g->tile ? cols / g->tile : 1;
+    g->tile_rows = (rows + g->tile - 1) / g->tile;
+    g->bank_row_bytes = bank_row;
+    g->bank_rows = (uint32_t)((bytes + bank_row - 1) / bank_row);
+    g->units_per_bank_row = unit <= bank_row ? bank_row / unit : 0;
+    g->bank_rows_per_unit = unit > bank_row ? unit / bank_row : 0;
     return 0;
 }
 
@@ -118,6 +130,17 @@ uint32_t swz_unit_banks(const struct swz_geom *g)
 uint32_t swz_units_per_bank(const struct swz_geom *g)
 {
     return g->unit_bytes < g->bank_bytes ? g->bank_bytes / g->unit_bytes : 1;
+}
+
+uint32_t swz_slot_banks(const struct swz_geom *g, uint32_t slot, uint32_t *out)
+{
+    /* A unit is aligned to its size and banks are powers of two, so its bytes
+     * cover consecutive banks from the first one (wrapping past the last). */
+    uint32_t first = swz_bank_of(slot * g->unit_bytes, g->bank_bytes, g->banks);
+    uint32_t n = swz_unit_banks(g);
+    for (uint32_t i = 0; i < n; i++)
+        out[i] = (first + i) % g->banks;
+    return n;
 }
 
 void swz_grid_maps(const struct swz *z, const struct swz_geom *g, uint32_t *log_of,
@@ -153,4 +176,80 @@ void swz_tile_maps(const struct swz *z, uint32_t *log_of, uint32_t *phys_of)
                 phys_of[r * t + c] = pos;
         }
     }
+}
+
+int swz_addr_bits(const struct swz *z, const struct swz_geom *g)
+{
+    int width = swz_period_bits(z);
+    uint64_t top = (uint64_t)g->cells << z->m;
+    while (width < 31 && ((uint64_t)1 << width) < top)
+        width++;
+    return width < 1 ? 1 : width;
+}
+
+static int log2u(uint32_t x)
+{
+    int n = 0;
+    while (x > 1) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+
+/* A unit's address on a grid of 2^k columns:
+ *
+ *   bit:  ... | M+k+B-1 .. M+k | ... | M+B-1 .. M | M-1 .. 0
+ *             |  row mod 2^B   |     | col mod 2^B | in unit
+ *
+ * The slot moves inside its row by col ^= row exactly when ZZZ is the
+ * column's low B bits and YYY the row's (zzz_lo = M, yyy_lo = M + k); the
+ * other way round it moves inside its column.  Any other placement mixes. */
+enum swz_slot_rule swz_slot_rule(const struct swz *z, const struct swz_geom *g)
+{
+    if (z->b == 0)
+        return SWZ_RULE_IDENTITY;
+    int col_lo = z->m, row_lo = z->m + log2u(g->cols);
+    if (z->zzz_lo == col_lo && z->yyy_lo == row_lo)
+        return SWZ_RULE_COL_XOR_ROW;
+    if (z->yyy_lo == col_lo && z->zzz_lo == row_lo)
+        return SWZ_RULE_ROW_XOR_COL;
+    return SWZ_RULE_GENERAL;
+}
+
+const char *swz_slot_rule_name(enum swz_slot_rule r)
+{
+    static const char *const names[] = {"identity", "col_xor_row", "row_xor_col", "general"};
+    return (unsigned)r < 4 ? names[r] : "?";
+}
+
+static struct swz_addr addr_of(const struct swz *z, const struct swz_geom *g, uint32_t addr)
+{
+    struct swz_addr a;
+    a.addr = addr;
+    a.unit = addr >> z->m;
+    a.row = a.unit / g->cols;
+    a.col = a.unit % g->cols;
+    return a;
+}
+
+void swz_inspect(const struct swz *z, const struct swz_geom *g, uint32_t row, uint32_t col,
+                 struct swz_cell *c)
+{
+    uint32_t t = g->tile, ones = t - 1;
+    c->logical = addr_of(z, g, (row * g->cols + col) << z->m);
+    c->physical = addr_of(z, g, swz_apply(z, c->logical.addr));
+    c->bits = swz_addr_bits(z, g);
+    c->tile_row = c->logical.row / t;
+    c->tile_col = c->logical.col / t;
+    c->row_in_tile = c->logical.row % t;
+    c->col_in_tile = c->logical.col % t;
+    c->row_mod = c->logical.row & ones;
+    c->phys_row_in_tile = c->physical.row % t;
+    c->phys_col_in_tile = c->physical.col % t;
+    c->slot = c->phys_col_in_tile;
+    c->yyy = (c->logical.addr >> z->yyy_lo) & ones;
+    c->zzz = (c->logical.addr >> z->zzz_lo) & ones;
+    c->zzz_swizzled = (c->physical.addr >> z->zzz_lo) & ones;
+    c->nbanks = swz_slot_banks(g, c->physical.unit, c->bank);
 }

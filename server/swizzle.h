@@ -37,6 +37,7 @@
 struct swz {
     int b, m, s;
     uint32_t yyy_msk, zzz_msk;
+    int yyy_lo, zzz_lo;     /* lowest bit of each field; each is B bits wide */
 };
 
 SWZ_INLINE uint32_t swz_apply_masked(uint32_t off, uint32_t yyy_msk, int s)
@@ -59,15 +60,28 @@ int swz_init(struct swz *z, int b, int m, int s, struct sz_error *err);
  * apply maps every aligned block of 2^swz_period_bits(z) bytes onto itself. */
 int swz_period_bits(const struct swz *z);
 
-/* The bank geometry and grid a map is drawn on. */
+/* The most banks a geometry has (and so the most one unit can touch). */
+#define SWZ_MAX_BANKS 128
+
+/* The bank geometry and grid a map is drawn on.  Every count the page shows
+ * about the grid is here, so that the page computes none of them. */
 struct swz_geom {
     uint32_t bank_bytes;    /* 1..32, power of two */
-    uint32_t banks;         /* 1..128, power of two */
+    uint32_t banks;         /* 1..SWZ_MAX_BANKS, power of two */
     uint32_t unit_bytes;    /* 2^M */
-    uint32_t rows, cols;    /* grid shape in units */
+    uint32_t rows, cols;    /* grid shape in units; cols is a power of two */
     uint32_t cells;         /* rows * cols <= SWZ_MAX_CELLS */
     uint32_t tile;          /* 2^B: the tile is tile x tile units */
+    uint64_t tile_bytes;    /* tile * tile * unit_bytes */
     int match_bank_row;     /* cols = bank row / unit instead of 2^|S| */
+    uint32_t row_bytes;     /* cols * unit_bytes */
+    uint32_t bytes;         /* rows * row_bytes, at most 2^31 */
+    uint32_t tiles_per_row; /* whole tiles across a row; 1 when a row is narrower */
+    uint32_t tile_rows;     /* tile heights down the grid, the last one partial */
+    uint32_t bank_row_bytes;        /* banks * bank_bytes */
+    uint32_t bank_rows;             /* bank rows the grid fills, the last one partial */
+    uint32_t units_per_bank_row;    /* 0 when a unit is wider than a bank row */
+    uint32_t bank_rows_per_unit;    /* 0 when a unit fits in a bank row */
 };
 
 /* Validate the bank geometry and grid for `z` and fill `g`.  `rows` == 0 picks the
@@ -89,6 +103,11 @@ SWZ_INLINE uint32_t swz_bank_of(uint32_t byte, uint32_t bank_bytes, uint32_t ban
 uint32_t swz_unit_banks(const struct swz_geom *g);
 uint32_t swz_units_per_bank(const struct swz_geom *g);
 
+/* The banks slot p's bytes [p*unit, (p+1)*unit) fall in, from its first bank
+ * on, wrapping at g->banks: out[0..n) with n = swz_unit_banks(g) returned.
+ * `out` holds SWZ_MAX_BANKS. */
+uint32_t swz_slot_banks(const struct swz_geom *g, uint32_t slot, uint32_t *out);
+
 /* Fill the grid maps, each `g->cells` long, any of them may be NULL:
  * log_of[p] = logical unit (row*cols+col) stored at physical slot p,
  * phys_of[l] = physical slot of logical unit l, bank_of[p] = first bank of slot p. */
@@ -99,5 +118,54 @@ void swz_grid_maps(const struct swz *z, const struct swz_geom *g, uint32_t *log_
  * log_of[r'*T+c'] = r*T+c of the logical unit at tile position (r', c');
  * phys_of is its inverse.  Each is (2^B)^2 long; either may be NULL. */
 void swz_tile_maps(const struct swz *z, uint32_t *log_of, uint32_t *phys_of);
+
+/* How many low address bits the inspector shows: every bit the swizzle
+ * touches and every bit a grid address uses (31 at most, 1 at least). */
+int swz_addr_bits(const struct swz *z, const struct swz_geom *g);
+
+/* How the swizzle moves units on this grid, as the page may explain it:
+ *   IDENTITY     B = 0: nothing moves
+ *   COL_XOR_ROW  each unit stays in its row and tile; physical col_in_tile =
+ *                col_in_tile ^ (row mod 2^B): YYY is the row's low B bits and
+ *                ZZZ the column's (S > 0 and a row of exactly 2^S units)
+ *   ROW_XOR_COL  each unit stays in its column; physical row_in_tile =
+ *                row_in_tile ^ (col mod 2^B) (S < 0, a row of 2^|S| units)
+ *   GENERAL      neither: address bits [zzz_lo, +B) ^= bits [yyy_lo, +B) */
+enum swz_slot_rule {
+    SWZ_RULE_IDENTITY,
+    SWZ_RULE_COL_XOR_ROW,
+    SWZ_RULE_ROW_XOR_COL,
+    SWZ_RULE_GENERAL
+};
+enum swz_slot_rule swz_slot_rule(const struct swz *z, const struct swz_geom *g);
+
+/* The wire name of a rule: "identity", "col_xor_row", "row_xor_col", "general". */
+const char *swz_slot_rule_name(enum swz_slot_rule r);
+
+/* One unit's address: its index (row * cols + col), grid row and column, byte address. */
+struct swz_addr {
+    uint32_t unit, row, col, addr;
+};
+
+/* Everything the inspector shows about one logical cell.  Every field is read
+ * off the logical address or the physical one (its swizzle), never off a
+ * formula that holds for some swizzles only. */
+struct swz_cell {
+    struct swz_addr logical, physical;
+    int bits;                               /* swz_addr_bits */
+    uint32_t tile_row, tile_col;            /* tile holding the logical cell */
+    uint32_t row_in_tile, col_in_tile;      /* logical position inside it */
+    uint32_t row_mod;                       /* logical row mod 2^B */
+    uint32_t phys_row_in_tile, phys_col_in_tile;  /* physical position, mod 2^B */
+    uint32_t slot;                          /* phys_col_in_tile */
+    uint32_t yyy, zzz;                      /* YYY and ZZZ of the logical address */
+    uint32_t zzz_swizzled;                  /* ZZZ of the physical address */
+    uint32_t nbanks;                        /* banks of the physical slot, */
+    uint32_t bank[SWZ_MAX_BANKS];           /* bank[0..nbanks) (swz_slot_banks) */
+};
+
+/* Inspect logical cell (row, col), row < g->rows and col < g->cols. */
+void swz_inspect(const struct swz *z, const struct swz_geom *g, uint32_t row, uint32_t col,
+                 struct swz_cell *c);
 
 #endif

@@ -59,6 +59,24 @@ static const struct api_case {
     {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=row_store&step=7", NULL, NULL, 200,
      "\"steps\":8,"},
     {"GET", "/api/patterns", "", NULL, NULL, 200, "\"name\":\"transpose_read\""},
+    {"GET", "/api/patterns", "", NULL, NULL, 200,
+     "{\"name\":\"stmatrix_x4\",\"op\":\"stmatrix\",\"label\":"},
+    /* col_read_128: lane t reads chunk 0 of row t % 8; <3,4,3> moves row r's chunk to
+     * column r, 144 bytes apart: 4 phases of 8 lanes, each clean.  Unswizzled all 8
+     * rows sit on banks 0-3: 8-way, 32 wavefronts. */
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=col_read_128", NULL, NULL, 200,
+     "\"offsets\":[0,144,288,432,576,720,864,1008,0,"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=col_read_128", NULL, NULL, 200,
+     "\"wavefronts\":4,"},
+    {"GET", "/api/access", "b=0&m=4&s=3&rows=8&pattern=col_read_128", NULL, NULL, 200,
+     "\"ways\":8,"},
+    /* row_load_64 step 3: 768 + 8t; 768 is row 6, whose units move by 6 ^ c: 864 */
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=row_load_64&step=3", NULL, NULL, 200,
+     "\"offsets\":[864,872,880,888,832,"},
+    /* stmatrix_x4 step 3 on 16 rows of 128 B: block (rb 1, kb 1): lane 0 at row 8, byte
+     * 64 (row 8 is unswizzled); lane 1 at row 9, chunk 4 ^ 1 = 5: 1152 + 80 */
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=16&pattern=stmatrix_x4&step=3", NULL, NULL, 200,
+     "\"offsets\":[1088,1232,"},
     /* custom expressions: seed 001's transpose read written out, on an
      * unswizzled 128-byte-row grid (16 wavefronts) and through swz() with
      * Swizzle<4,3,4> (n ^ 2m: 1 wavefront) */
@@ -93,6 +111,76 @@ static const struct api_case {
      "at least 16 grid rows"},
     {"GET", "/api/access", "b=3&m=2&s=3&rows=64&pattern=row_load_128", NULL, NULL, 400,
      "Use M >= 4"},
+
+    /* the offsets form: 32 lanes read words 0..31 (row 0, unswizzled in any case): one
+     * wavefront, 4 lanes in each of the 8 16-byte slots of row 0 */
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124", NULL, NULL, 200,
+     "\"pattern\":\"offsets\",\"step\":0,\"steps\":1,"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124", NULL, NULL, 200,
+     "\"cells\":{\"slots\":[{\"slot\":0,\"logical\":0,\"phase\":0,\"lanes\":[0,1,2,3]},{\"slot\":1,\"logical\":1,\"phase\":0,\"lanes\":[4,5,6,7]},"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124", NULL, NULL, 200,
+     "\"wavefronts\":1,"},
+    /* cells of a named pattern: row r's chunk 0 is in slot 9r (logical 8r), read by
+     * lanes r, r+8, r+16, r+24 (32 lanes over 8 rows) */
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=col_read_128", NULL, NULL, 200,
+     "\"cells\":{\"slots\":[{\"slot\":0,\"logical\":0,\"phase\":0,\"lanes\":[0,8,16,24]},{\"slot\":9,\"logical\":8,\"phase\":0,\"lanes\":[1,9,17,25]},"},
+    /* an access past the 1024-byte grid is outside; - and null are idle lanes */
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=1024,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null", NULL, NULL, 200,
+     "\"cells\":{\"slots\":[],\"outside\":1}"},
+    /* a 16-byte read over a grid of two 4-byte units is cut at the grid's end */
+    {"GET", "/api/access", "b=0&m=2&s=1&rows=1&bytes=16&offsets=0,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-", NULL, NULL, 200,
+     "\"cells\":{\"slots\":[{\"slot\":0,\"logical\":0,\"phase\":0,\"lanes\":[0]},{\"slot\":1,\"logical\":1,\"phase\":0,\"lanes\":[0]}],\"outside\":0}"},
+    /* offsets errors name the field and the lane */
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120", NULL, NULL, 400,
+     "\"field\":\"offsets\",\"message\":\"exactly 32 byte offsets, comma-separated"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=0,4,8,x,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124", NULL, NULL, 400,
+     "\"field\":\"offsets\",\"message\":\"lane 3: 'x'"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=0,4,8,+12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124", NULL, NULL, 400,
+     "\"field\":\"offsets\",\"message\":\"lane 3:"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,", NULL, NULL, 400,
+     "\"field\":\"offsets\",\"message\":\"lane 31:"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=2147483648,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124", NULL, NULL, 400,
+     "\"field\":\"offsets\",\"message\":\"lane 0:"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&offsets=0,4,8,12,16,6,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124", NULL, NULL, 400,
+     "\"field\":\"offsets\",\"message\":\"lane 5: a 4-byte access must be 4-byte aligned"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&op=ldmatrix&offsets=0,16,32,null,64,80,96,112,128,144,160,176,192,208,224,240,256,272,288,304,320,336,352,368,384,400,416,432,448,464,480,496", NULL, NULL, 400,
+     "\"field\":\"offsets\",\"message\":\"lane 3: ldmatrix.x4 is warp-wide"},
+    /* matrix ops default to 16 bytes x4 */
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&op=ldmatrix&offsets=0,16,32,48,64,80,96,112,128,144,160,176,192,208,224,240,256,272,288,304,320,336,352,368,384,400,416,432,448,464,480,496", NULL, NULL, 200,
+     "\"op\":\"ldmatrix\",\"bytes\":16,\"matrices\":4,"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&op=ldmatrix&step=1&offsets=0,16,32,48,64,80,96,112,128,144,160,176,192,208,224,240,256,272,288,304,320,336,352,368,384,400,416,432,448,464,480,496", NULL, NULL, 400,
+     "\"field\":\"step\""},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&steps=2&offsets=0,16,32,48,64,80,96,112,128,144,160,176,192,208,224,240,256,272,288,304,320,336,352,368,384,400,416,432,448,464,480,496", NULL, NULL, 400,
+     "\"field\":\"steps\""},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=row_store&offsets=0,16,32,48,64,80,96,112,128,144,160,176,192,208,224,240,256,272,288,304,320,336,352,368,384,400,416,432,448,464,480,496", NULL, NULL, 400,
+     "\"field\":\"offsets\",\"message\":\"give one of pattern, expr or offsets"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&expr=4*t&offsets=0,16,32,48,64,80,96,112,128,144,160,176,192,208,224,240,256,272,288,304,320,336,352,368,384,400,416,432,448,464,480,496", NULL, NULL, 400,
+     "\"field\":\"offsets\""},
+    /* cells of an expression */
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&expr=4*t", NULL, NULL, 200,
+     "\"cells\":{\"slots\":[{\"slot\":0,\"logical\":0,\"phase\":0,\"lanes\":[0,1,2,3]},"},
+    /* the column trace (its costs: test_api's trace_cases).  <3,4,3>, column 0: row
+     * r's unit moves to column r (slot 9r, banks 4r..4r+3) */
+    {"GET", "/api/trace", "b=3&m=4&s=3&rows=8&col=0", NULL, NULL, 200,
+     "{\"col\":0,\"rows\":8,\"bytes\":16,\"per_bank\":1,\"cells\":[{\"row\":0,"
+     "\"plain\":{\"slot\":0,\"row\":0,\"col\":0,\"banks\":[0,1,2,3]},"
+     "\"swizzled\":{\"slot\":0,\"row\":0,\"col\":0,\"banks\":[0,1,2,3]}},"
+     "{\"row\":1,\"plain\":{\"slot\":8,\"row\":1,\"col\":0,\"banks\":[0,1,2,3]},"
+     "\"swizzled\":{\"slot\":9,\"row\":1,\"col\":1,\"banks\":[4,5,6,7]}}"},
+    /* 2-byte units on 8-byte banks: row 1 col 1 is addr 10; <1,1,2> XORs bit 3 into
+     * bit 1: 8, slot 4 = (1, 0); both on bank 1 */
+    {"GET", "/api/trace", "b=1&m=1&s=2&bank_bytes=8&banks=16&rows=2&col=1", NULL, NULL, 200,
+     "{\"row\":1,\"plain\":{\"slot\":5,\"row\":1,\"col\":1,\"banks\":[1]},"
+     "\"swizzled\":{\"slot\":4,\"row\":1,\"col\":0,\"banks\":[1]}}]"},
+    /* col is required and ranges over the grid's columns (32 when 4-byte units
+     * match the 128-byte bank row) */
+    {"GET", "/api/trace", "b=3&m=4&s=3&rows=8", NULL, NULL, 400, "\"field\":\"col\""},
+    {"GET", "/api/trace", "b=3&m=4&s=3&rows=8&col=8", NULL, NULL, 400, "must be in 0..7"},
+    {"GET", "/api/trace", "b=3&m=2&s=3&rows=8&match_bank_row=1&col=32", NULL, NULL, 400,
+     "must be in 0..31"},
+    {"POST", "/api/trace", "", JSON, "{}", 405, "answers GET only"},
+    {"GET", "/api/trace", "b=3&m=4&s=3&rows=8&col=0&row=1", NULL, NULL, 400,
+     "\"field\":\"row\""},
 
     /* routes and methods */
     {"GET", "/api/nope", "", NULL, NULL, 404, "\"code\":\"not_found\""},

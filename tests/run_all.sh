@@ -1,7 +1,8 @@
 #!/bin/sh
-# run_all.sh - run every test suite given on the command line, then the
-# browser test; print each suite's own summary and, last, the total as
-# "N passed, N failed".  Exits non-zero if anything failed or did not run.
+# run_all.sh - run every test suite given on the command line, then the node
+# tier of the page's modules and the browser test; print each suite's own
+# summary and, last, the total as "N passed, N failed".  Exits non-zero if
+# anything failed or did not run.
 set -u
 passed=0
 failed=0
@@ -32,6 +33,11 @@ for t in "$@" build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr; do
     cat "$out/$name"
     tally "$name" "$out/$name" "$rc"
 done
+# The node tier: the page's pure modules (node --test, tests/node).
+node tests/node/run.mjs >"$out/node" 2>&1
+rc=$?
+cat "$out/node"
+tally node "$out/node" "$rc"
 if [ -f tests/browser/run.sh ]; then
     SWZ_BIN=build/asan/swizzlescope sh tests/browser/run.sh >"$out/browser" 2>&1
     rc=$?

@@ -78,6 +78,14 @@ static void test_seed_ldmatrix(void)
               cost(&plain, NULL));
         CHECK(cost(&sw, NULL) == 4, "ldmatrix.x4%s Swizzle<3,4,3>: %u", trans ? ".trans" : "",
               cost(&sw, NULL));
+        /* seed 004's words: "8-way" unswizzled, 32 - 4 = 28 conflicts; none swizzled */
+        struct acc_result r;
+        acc_cost(&plain, &r);
+        CHECK(r.ways == 8 && r.bank_conflicts == 28 && r.calibrated, "unswizzled: %u-way, %u",
+              r.ways, r.bank_conflicts);
+        acc_cost(&sw, &r);
+        CHECK(r.ways == 1 && r.bank_conflicts == 0, "swizzled: %u-way, %u", r.ways,
+              r.bank_conflicts);
     }
 }
 
@@ -126,6 +134,12 @@ static void test_oracle_32bit(void)
                                                          : (uint32_t)((rnd() % span) & ~3u);
         uint32_t got = cost(&in, NULL), want = oracle_32bit(&in);
         CHECK_QUIET(failures, got == want, "trial %d: model %u, oracle %u", i, got, want);
+        /* one phase of 32 lanes: it is the worst one, and the ideal is 1 (0 if idle) */
+        struct acc_result r;
+        acc_cost(&in, &r);
+        CHECK_QUIET(failures, r.ways == want && r.bank_conflicts == (want ? want - 1 : 0),
+                    "trial %d: %u-way, %u conflicts, oracle %u", i, r.ways, r.bank_conflicts,
+                    want);
     }
     CHECK(failures == 0, "%d of %d random 32-bit patterns disagree", failures, trials);
 }
@@ -185,6 +199,86 @@ static void test_geometry(void)
         in.offsets[t] = 128 * t;    /* every lane on bank 0, 4 distinct words each */
     acc_cost(&in, &r);
     CHECK(r.wavefronts == 32, "1-byte banks, 128-byte stride: %u", r.wavefronts);
+}
+
+/* Per-lane banks, ways and conflicts on random instructions of every width and
+ * a few geometries, each against a brute force: a lane's banks by walking its
+ * bytes; a phase's degree by counting distinct words per bank over the lanes
+ * the model put in that phase. */
+static void test_lane_banks_and_ways(void)
+{
+    static const uint32_t geoms[][2] = {{4, 32}, {8, 16}, {1, 128}, {2, 8}, {32, 4}};
+    static const uint32_t widths[] = {1, 2, 4, 8, 16};
+    int failures = 0;
+    const int trials = 20000;
+    for (int i = 0; i < trials; i++) {
+        enum instr_op op = (enum instr_op)(rnd() % 4);
+        int matrix = op == INSTR_LDMATRIX || op == INSTR_STMATRIX;
+        struct instr in = instr(op, matrix ? 16 : widths[rnd() % 5], matrix ? 1u << (rnd() % 3) : 1);
+        in.bank_bytes = geoms[i % 5][0];
+        in.banks = geoms[i % 5][1];
+        uint32_t w = instr_lane_bytes(&in), span = 64u << (rnd() % 8);
+        for (uint32_t t = 0; t < 32; t++) {
+            int need = matrix && t < 8 * in.matrices;
+            in.offsets[t] = !need && rnd() % 5 == 0 ? (uint32_t)INSTR_INACTIVE
+                                                      : (rnd() % span) / w * w;
+        }
+        /* vector loads pair when lane pairs share addresses: make that common */
+        if (rnd() % 3 == 0)
+            for (uint32_t t = 0; t < 32; t += 2)
+                in.offsets[t + 1] = in.offsets[t];
+        struct sz_error err;
+        if (instr_check(&in, &err) < 0) {
+            CHECK_QUIET(failures, 0, "trial %d refused: %s %s", i, err.field, err.message);
+            continue;
+        }
+        struct acc_result r;
+        acc_cost(&in, &r);
+        uint32_t worst = 0;
+        for (uint32_t p = 0; p < r.nphases; p++) {
+            uint32_t words[512], nw = 0, per_bank[128] = {0}, most = 0;
+            for (uint32_t t = 0; t < 32; t++) {
+                if (!(r.phases[p].active_mask >> t & 1))
+                    continue;
+                for (uint32_t byte = in.offsets[t]; byte < in.offsets[t] + w; byte++) {
+                    uint32_t word = byte / in.bank_bytes, k = 0;
+                    while (k < nw && words[k] != word)
+                        k++;
+                    if (k == nw) {
+                        words[nw++] = word;
+                        if (++per_bank[word % in.banks] > most)
+                            most = per_bank[word % in.banks];
+                    }
+                }
+            }
+            CHECK_QUIET(failures, r.phases[p].max_per_bank == most,
+                        "trial %d phase %u: max_per_bank %u, brute %u", i, p,
+                        r.phases[p].max_per_bank, most);
+            if (most > worst)
+                worst = most;
+        }
+        CHECK_QUIET(failures, r.ways == worst, "trial %d: %u-way, brute %u", i, r.ways, worst);
+        CHECK_QUIET(failures, r.bank_conflicts + r.ideal_wavefronts == r.wavefronts,
+                    "trial %d: conflicts %u + ideal %u != %u", i, r.bank_conflicts,
+                    r.ideal_wavefronts, r.wavefronts);
+        CHECK_QUIET(failures, r.calibrated == (in.bank_bytes == 4 && in.banks == 32),
+                    "trial %d: calibrated %d", i, r.calibrated);
+        for (uint32_t t = 0; t < 32; t++) {
+            if (r.lane_phase[t] < 0)
+                continue;
+            uint32_t words = 0, last = UINT32_MAX;
+            for (uint32_t byte = in.offsets[t]; byte < in.offsets[t] + w; byte++)
+                if (byte / in.bank_bytes != last) {
+                    last = byte / in.bank_bytes;
+                    words++;
+                }
+            CHECK_QUIET(failures, r.lane_bank[t] == in.offsets[t] / in.bank_bytes % in.banks &&
+                        r.lane_nbanks[t] == words,
+                        "trial %d lane %u: bank %u x%u, brute %u x%u", i, t, r.lane_bank[t],
+                        r.lane_nbanks[t], in.offsets[t] / in.bank_bytes % in.banks, words);
+        }
+    }
+    CHECK(failures == 0, "%d of %d random instructions disagree", failures, trials);
 }
 
 /* ---- the calibrated suite ------------------------------------------------ */
@@ -326,6 +420,7 @@ int main(void)
     test_oracle_32bit();
     test_validation();
     test_geometry();
+    test_lane_banks_and_ways();
     test_calibration();
     return check_summary("test_access");
 }

@@ -72,6 +72,350 @@ static void test_maps_match_core(void)
     }
 }
 
+static long jint(const cJSON *obj, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return cJSON_IsNumber(v) ? (long)v->valuedouble : -1;
+}
+
+/* The slot rule and the inspector's physical cell on the contract's examples
+ * (CONTRACT.md sec. 3, issue 13), read field by field; -1: not checked. */
+static void test_slot_rule_examples(void)
+{
+    static const struct {
+        const char *path, *query, *rule;
+        long prow, pcol, phys_row_in_tile, phys_col_in_tile, slot;
+        const char *why;
+    } rule_cases[] = {
+        {"/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2", "col_xor_row", 1, 3, 1, 3, 3,
+         "addr 144 ^ (1 << 4) = 176: row 1, col 2 ^ 1"},
+        {"/api/inspect", "b=2&m=4&s=-3&rows=4&row=1&col=2", "row_xor_col", 3, 2, 3, 2, 2,
+         "addr 160 ^ (32 << 3) = 416 = unit 26: row 3, col 2 (it said slot 3: col ^ row_mod)"},
+        {"/api/inspect", "b=3&m=2&s=3&rows=8&match_bank_row=1&row=1&col=8", "general", 1, 13,
+         1, 5, 5, "32 columns of 4 B; addr 160 has YYY (bits 5-7) = 5, ZZZ (bits 2-4) ^= 5: "
+         "180 = unit 45, col 13"},
+        {"/api/swizzle", "b=3&m=4&s=-3&rows=8", "row_xor_col", -1, -1, -1, -1, -1,
+         "rows of 2^3 units: bits 4-6 (the column) into bits 7-9 (the row)"},
+        {"/api/swizzle", "b=0&m=4&s=3&rows=2", "identity", -1, -1, -1, -1, -1, "B = 0"},
+        {"/api/swizzle", "b=3&m=2&s=3&rows=8&match_bank_row=1", "general", -1, -1, -1, -1, -1,
+         "YYY at bits 5-7 mixes column bits 3-4 and row bit 0"},
+    };
+    for (size_t i = 0; i < sizeof rule_cases / sizeof rule_cases[0]; i++) {
+        struct api_response r = client_api_call("GET", rule_cases[i].path, rule_cases[i].query, NULL,
+                                                NULL, 0);
+        cJSON *j = cJSON_ParseWithLength(r.body, r.len);
+        const cJSON *rule = cJSON_GetObjectItemCaseSensitive(j, "slot_rule");
+        const cJSON *ph = cJSON_GetObjectItemCaseSensitive(j, "physical");
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "tile");
+        CHECK(r.status == 200 && cJSON_IsString(rule) &&
+              strcmp(rule->valuestring, rule_cases[i].rule) == 0,
+              "%s?%s: slot_rule %s, want %s (%s)", rule_cases[i].path, rule_cases[i].query,
+              cJSON_IsString(rule) ? rule->valuestring : "none", rule_cases[i].rule, rule_cases[i].why);
+        if (rule_cases[i].slot >= 0)
+            CHECK(jint(ph, "row") == rule_cases[i].prow && jint(ph, "col") == rule_cases[i].pcol &&
+                  jint(t, "phys_row_in_tile") == rule_cases[i].phys_row_in_tile &&
+                  jint(t, "phys_col_in_tile") == rule_cases[i].phys_col_in_tile &&
+                  jint(t, "slot") == rule_cases[i].slot,
+                  "%s: physical (%ld,%ld) in tile (%ld,%ld) slot %ld: %s", rule_cases[i].query,
+                  jint(ph, "row"), jint(ph, "col"), jint(t, "phys_row_in_tile"),
+                  jint(t, "phys_col_in_tile"), jint(t, "slot"), rule_cases[i].why);
+        cJSON_Delete(j);
+        free(r.body);
+    }
+}
+
+/* /api/inspect serializes swz_inspect: every cell of a few grids, every field
+ * (test_swizzle checks swz_inspect itself against a bit-by-bit oracle). */
+static void test_inspect_matches_core(void)
+{
+    static const struct { int b, m, s, match; uint32_t rows; } grids[] = {
+        {3, 4, 3, 0, 8}, {2, 4, -3, 0, 4}, {3, 2, 3, 1, 8}, {2, 5, 2, 1, 8}, {1, 1, 2, 0, 4}};
+    int bad = 0, n = 0;
+    for (size_t k = 0; k < sizeof grids / sizeof grids[0]; k++) {
+        struct swz z;
+        struct swz_geom g;
+        swz_init(&z, grids[k].b, grids[k].m, grids[k].s, NULL);
+        swz_geom_init(&g, &z, 4, 32, grids[k].rows, grids[k].match, NULL);
+        const char *rule = swz_slot_rule_name(swz_slot_rule(&z, &g));
+        for (uint32_t r = 0; r < g.rows; r++)
+            for (uint32_t c = 0; c < g.cols; c++, n++) {
+                char q[160];
+                snprintf(q, sizeof q, "b=%d&m=%d&s=%d&rows=%u&match_bank_row=%d&row=%u&col=%u",
+                         z.b, z.m, z.s, g.rows, g.match_bank_row, r, c);
+                struct api_response resp = client_api_call("GET", "/api/inspect", q, NULL, NULL, 0);
+                cJSON *j = cJSON_ParseWithLength(resp.body, resp.len);
+                const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "tile");
+                const cJSON *ph = cJSON_GetObjectItemCaseSensitive(j, "physical");
+                const cJSON *zz = cJSON_GetObjectItemCaseSensitive(j, "zzz");
+                const cJSON *bk = cJSON_GetObjectItemCaseSensitive(j, "banks");
+                const cJSON *sr = cJSON_GetObjectItemCaseSensitive(j, "slot_rule");
+                struct swz_cell want;
+                swz_inspect(&z, &g, r, c, &want);
+                if (resp.status != 200 || jint(t, "slot") != (long)want.slot ||
+                    jint(t, "phys_row_in_tile") != (long)want.phys_row_in_tile ||
+                    jint(t, "phys_col_in_tile") != (long)want.phys_col_in_tile ||
+                    jint(t, "row") != (long)want.tile_row || jint(t, "col") != (long)want.tile_col ||
+                    jint(ph, "row") != (long)want.physical.row ||
+                    jint(ph, "col") != (long)want.physical.col ||
+                    jint(ph, "addr") != (long)want.physical.addr ||
+                    jint(zz, "swizzled") != (long)want.zzz_swizzled ||
+                    jint(bk, "first") != (long)want.bank[0] ||
+                    jint(bk, "count") != (long)want.nbanks ||
+                    jint(j, "bits") != want.bits ||
+                    !cJSON_IsString(sr) || strcmp(sr->valuestring, rule) != 0)
+                    bad++;
+                cJSON_Delete(j);
+                free(resp.body);
+            }
+    }
+    CHECK(bad == 0 && n > 300, "%d of %d inspected cells disagree with swz_inspect", bad, n);
+}
+
+/* /api/trace's shape and costs on hand-derived columns. */
+static void test_trace_examples(void)
+{
+    static const struct {
+        const char *query;
+        long rows, bytes, per_bank, plain_wf, swizzled_wf;
+        const char *why;
+    } trace_cases[] = {
+        {"b=3&m=4&s=3&rows=8&col=0", 8, 16, 1, 8, 1,
+         "unswizzled the 8 rows' units all sit on banks 0-3 (8-way); <3,4,3> moves row "
+         "r's to column r, banks 4r..4r+3: one wavefront"},
+        {"b=2&m=4&s=-3&rows=4&col=2", 4, 16, 1, 4, 4,
+         "a negative S moves units between rows of the same column: banks 8-11 either way"},
+        {"b=1&m=1&s=2&bank_bytes=8&banks=16&rows=2&col=1", 2, 2, 4, 1, 1,
+         "2-byte units, 4 to an 8-byte bank word: 2-byte reads at 2 and 10 (plain) or 8 "
+         "(swizzled), words 0 and 1 on banks 0 and 1"},
+        {"b=6&m=2&s=6&rows=64&col=0", 32, 4, 1, 32, 1,
+         "a 64-row tile is traced over 32 rows, one lane each; 256-byte rows put column "
+         "0 on bank 0 in every row, <6,2,6> moves row r to word r"},
+    };
+    for (size_t i = 0; i < sizeof trace_cases / sizeof trace_cases[0]; i++) {
+        struct api_response r = client_api_call("GET", "/api/trace", trace_cases[i].query,
+                                                NULL, NULL, 0);
+        cJSON *j = cJSON_ParseWithLength(r.body, r.len);
+        const cJSON *pl = cJSON_GetObjectItemCaseSensitive(j, "plain");
+        const cJSON *sw = cJSON_GetObjectItemCaseSensitive(j, "swizzled");
+        CHECK(r.status == 200 && jint(j, "rows") == trace_cases[i].rows &&
+              jint(j, "bytes") == trace_cases[i].bytes &&
+              jint(j, "per_bank") == trace_cases[i].per_bank &&
+              jint(pl, "wavefronts") == trace_cases[i].plain_wf &&
+              jint(sw, "wavefronts") == trace_cases[i].swizzled_wf,
+              "trace %s: rows %ld bytes %ld per_bank %ld, %ld -> %ld wavefronts (%s)",
+              trace_cases[i].query, jint(j, "rows"), jint(j, "bytes"), jint(j, "per_bank"),
+              jint(pl, "wavefronts"), jint(sw, "wavefronts"), trace_cases[i].why);
+        cJSON_Delete(j);
+        free(r.body);
+    }
+}
+
+/* /api/trace against the core's maps: every column of a few grids, each row's
+ * slots from swz_grid_maps, and both costs equal to /api/conflicts on the bodies
+ * the page used to build itself (lane r reads the first min(unit, 16) bytes of
+ * row r's unit, r < min(2^B, rows, 32)). */
+static void test_trace_matches_maps(void)
+{
+    static const struct { int b, m, s, match; uint32_t rows, bank_bytes, banks; } grids[] = {
+        {3, 4, 3, 0, 8, 4, 32}, {2, 4, -3, 0, 4, 4, 32}, {3, 2, 3, 1, 8, 4, 32},
+        {1, 1, 2, 0, 2, 8, 16}, {2, 5, 2, 1, 8, 4, 32}, {0, 4, 3, 0, 2, 4, 32},
+        {3, 6, 3, 0, 16, 1, 128}};
+    int bad = 0, n = 0;
+    for (size_t k = 0; k < sizeof grids / sizeof grids[0]; k++) {
+        struct swz z;
+        struct swz_geom g;
+        swz_init(&z, grids[k].b, grids[k].m, grids[k].s, NULL);
+        if (swz_geom_init(&g, &z, grids[k].bank_bytes, grids[k].banks, grids[k].rows,
+                          grids[k].match, NULL) < 0) {
+            CHECK(0, "grid %zu refused", k);
+            continue;
+        }
+        uint32_t *phys_of = malloc(g.cells * sizeof *phys_of);
+        uint32_t *bank_of = malloc(g.cells * sizeof *bank_of);
+        swz_grid_maps(&z, &g, NULL, phys_of, bank_of);
+        uint32_t R = g.tile < g.rows ? g.tile : g.rows, bytes = 16;
+        R = R < 32 ? R : 32;
+        while (bytes > g.unit_bytes)
+            bytes /= 2;
+        for (uint32_t c = 0; c < g.cols; c++, n++) {
+            char q[200];
+            snprintf(q, sizeof q, "b=%d&m=%d&s=%d&rows=%u&match_bank_row=%d&bank_bytes=%u"
+                     "&banks=%u&col=%u", z.b, z.m, z.s, g.rows, g.match_bank_row,
+                     g.bank_bytes, g.banks, c);
+            struct api_response resp = client_api_call("GET", "/api/trace", q, NULL, NULL, 0);
+            cJSON *j = cJSON_ParseWithLength(resp.body, resp.len);
+            const cJSON *cells = cJSON_GetObjectItemCaseSensitive(j, "cells");
+            int ok = resp.status == 200 && jint(j, "rows") == (long)R &&
+                     jint(j, "bytes") == (long)bytes && cJSON_GetArraySize(cells) == (int)R;
+            char plain[1024], swz[1024];
+            size_t pl = (size_t)snprintf(plain, sizeof plain, "{\"op\":\"ld\",\"bytes\":%u,"
+                                         "\"bank_bytes\":%u,\"banks\":%u,\"offsets\":[",
+                                         bytes, g.bank_bytes, g.banks);
+            size_t sl = (size_t)snprintf(swz, sizeof swz, "%s", plain);
+            for (uint32_t r = 0; r < 32; r++) {
+                uint32_t l = r * g.cols + c;
+                const char *sep = r ? "," : "";
+                if (r >= R) {
+                    pl += (size_t)snprintf(plain + pl, sizeof plain - pl, "%snull", sep);
+                    sl += (size_t)snprintf(swz + sl, sizeof swz - sl, "%snull", sep);
+                    continue;
+                }
+                pl += (size_t)snprintf(plain + pl, sizeof plain - pl, "%s%u", sep,
+                                       l * g.unit_bytes);
+                sl += (size_t)snprintf(swz + sl, sizeof swz - sl, "%s%u", sep,
+                                       phys_of[l] * g.unit_bytes);
+                const cJSON *cell = cJSON_GetArrayItem(cells, (int)r);
+                const cJSON *cp = cJSON_GetObjectItemCaseSensitive(cell, "plain");
+                const cJSON *cs = cJSON_GetObjectItemCaseSensitive(cell, "swizzled");
+                const cJSON *banks = cJSON_GetObjectItemCaseSensitive(cs, "banks");
+                ok = ok && jint(cell, "row") == (long)r && jint(cp, "slot") == (long)l &&
+                     jint(cp, "row") == (long)r && jint(cp, "col") == (long)c &&
+                     jint(cs, "slot") == (long)phys_of[l] &&
+                     jint(cs, "row") == (long)(phys_of[l] / g.cols) &&
+                     jint(cs, "col") == (long)(phys_of[l] % g.cols) &&
+                     cJSON_GetArraySize(banks) == (int)swz_unit_banks(&g) &&
+                     cJSON_GetArrayItem(banks, 0)->valuedouble == bank_of[phys_of[l]];
+            }
+            snprintf(plain + pl, sizeof plain - pl, "]}");
+            snprintf(swz + sl, sizeof swz - sl, "]}");
+            struct api_response rp = client_api_call("POST", "/api/conflicts", "", JSON, plain, 0);
+            struct api_response rs = client_api_call("POST", "/api/conflicts", "", JSON, swz, 0);
+            cJSON *jp = cJSON_ParseWithLength(rp.body, rp.len);
+            cJSON *js = cJSON_ParseWithLength(rs.body, rs.len);
+            ok = ok && rp.status == 200 && rs.status == 200 &&
+                 cJSON_Compare(jp, cJSON_GetObjectItemCaseSensitive(j, "plain"), 1) &&
+                 cJSON_Compare(js, cJSON_GetObjectItemCaseSensitive(j, "swizzled"), 1);
+            CHECK_QUIET(bad, ok, "trace %s disagrees with the maps: %.300s", q, resp.body);
+            cJSON_Delete(jp);
+            cJSON_Delete(js);
+            free(rp.body);
+            free(rs.body);
+            cJSON_Delete(j);
+            free(resp.body);
+        }
+        free(phys_of);
+        free(bank_of);
+    }
+    CHECK(bad == 0 && n >= 60, "%d of %d traced columns disagree with the maps", bad, n);
+}
+
+static uint64_t rng = 0x2545F4914F6CDD1Dull;
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;    /* xorshift64 */
+    return (uint32_t)(rng >> 16);
+}
+
+static uint32_t lane_count(uint32_t mask)
+{
+    uint32_t n = 0;
+    for (; mask; mask &= mask - 1)
+        n++;
+    return n;
+}
+
+/* The offsets form and its cells on random instructions: the cost must be
+ * /api/conflicts' answer for the same offsets, and the cells what a byte-by-byte
+ * walk finds: each active lane's bytes [o, o + width) in slot byte / unit, the
+ * logical unit from swz_grid_maps, the phase from the lane detail, entries in
+ * order of first touch, lanes starting past the grid counted outside. */
+static void test_access_cells(void)
+{
+    static const struct { int b, m, s, match; uint32_t rows, bank_bytes, banks; } grids[] = {
+        {3, 4, 3, 0, 8, 4, 32}, {2, 4, -3, 0, 4, 4, 32}, {3, 2, 3, 1, 8, 4, 32},
+        {1, 1, 2, 0, 4, 8, 16}, {2, 5, 2, 1, 8, 4, 32}, {0, 0, 0, 0, 64, 1, 8}};
+    static const char *const ops[] = {"ld", "st", "ldmatrix", "stmatrix"};
+    int bad = 0, n = 0;
+    for (int trial = 0; trial < 1200; trial++) {
+        size_t k = (size_t)trial % (sizeof grids / sizeof grids[0]);
+        struct swz z;
+        struct swz_geom g;
+        swz_init(&z, grids[k].b, grids[k].m, grids[k].s, NULL);
+        swz_geom_init(&g, &z, grids[k].bank_bytes, grids[k].banks, grids[k].rows,
+                      grids[k].match, NULL);
+        uint32_t *log_of = malloc(g.cells * sizeof *log_of);
+        swz_grid_maps(&z, &g, log_of, NULL, NULL);
+        int op = (int)(rnd() % 4), matrix = op >= 2;
+        uint32_t w = matrix ? 16 : 1u << (rnd() % 5);
+        uint32_t offs[32];
+        char q[1024], body[1024];
+        int ql = snprintf(q, sizeof q, "b=%d&m=%d&s=%d&rows=%u&match_bank_row=%d&bank_bytes=%u"
+                          "&banks=%u&op=%s&bytes=%u&offsets=", z.b, z.m, z.s, g.rows,
+                          g.match_bank_row, g.bank_bytes, g.banks, ops[op], w);
+        int bl = snprintf(body, sizeof body, "{\"op\":\"%s\",\"bytes\":%u,\"bank_bytes\":%u,"
+                          "\"banks\":%u,\"offsets\":[", ops[op], w, g.bank_bytes, g.banks);
+        for (uint32_t t = 0; t < 32; t++) {
+            int idle = !matrix && rnd() % 6 == 0;  /* matrix ops: every lane */
+            offs[t] = idle ? UINT32_MAX : (rnd() % (g.bytes + g.bytes / 4 + 1)) / w * w;
+            if (idle) {
+                ql += snprintf(q + ql, sizeof q - (size_t)ql, "%s%s", t ? "," : "",
+                               rnd() % 2 ? "-" : "null");
+                bl += snprintf(body + bl, sizeof body - (size_t)bl, "%snull", t ? "," : "");
+            } else {
+                ql += snprintf(q + ql, sizeof q - (size_t)ql, "%s%u", t ? "," : "", offs[t]);
+                bl += snprintf(body + bl, sizeof body - (size_t)bl, "%s%u", t ? "," : "",
+                               offs[t]);
+            }
+        }
+        snprintf(body + bl, sizeof body - (size_t)bl, "]}");
+        struct api_response ra = client_api_call("GET", "/api/access", q, NULL, NULL, 0);
+        struct api_response rc = client_api_call("POST", "/api/conflicts", "", JSON, body, 0);
+        cJSON *ja = cJSON_ParseWithLength(ra.body, ra.len);
+        cJSON *jc = cJSON_ParseWithLength(rc.body, rc.len);
+        int ok = ra.status == 200 && rc.status == 200 &&
+                 cJSON_Compare(jc, cJSON_GetObjectItemCaseSensitive(ja, "cost"), 1);
+        /* the walk */
+        uint32_t slot[512], first[512], lanes[512], ns = 0, outside = 0;
+        const cJSON *lane_detail = cJSON_GetObjectItemCaseSensitive(jc, "lanes");
+        for (uint32_t t = 0; ok && t < 32; t++) {
+            const cJSON *ld = cJSON_GetArrayItem(lane_detail, (int)t);
+            if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ld, "active")))
+                continue;
+            if (offs[t] / g.unit_bytes >= g.cells) {
+                outside++;
+                continue;
+            }
+            for (uint32_t byte = offs[t]; byte < offs[t] + w; byte++) {
+                uint32_t p = byte / g.unit_bytes, i = 0;
+                if (p >= g.cells)
+                    break;
+                while (i < ns && slot[i] != p)
+                    i++;
+                if (i == ns) {
+                    slot[ns] = p, first[ns] = t, lanes[ns++] = 0;
+                }
+                lanes[i] |= 1u << t;
+            }
+        }
+        const cJSON *cells = cJSON_GetObjectItemCaseSensitive(ja, "cells");
+        const cJSON *slots = cJSON_GetObjectItemCaseSensitive(cells, "slots");
+        ok = ok && jint(cells, "outside") == (long)outside &&
+             cJSON_GetArraySize(slots) == (int)ns;
+        for (uint32_t i = 0; ok && i < ns; i++) {
+            const cJSON *e = cJSON_GetArrayItem(slots, (int)i);
+            const cJSON *el = cJSON_GetObjectItemCaseSensitive(e, "lanes");
+            const cJSON *fl = cJSON_GetArrayItem(lane_detail, (int)first[i]);
+            uint32_t mask = 0, count = 0;
+            const cJSON *it;
+            cJSON_ArrayForEach(it, el) {
+                mask |= 1u << it->valueint;
+                count++;
+            }
+            ok = jint(e, "slot") == (long)slot[i] && jint(e, "logical") == (long)log_of[slot[i]] &&
+                 jint(e, "phase") == jint(fl, "phase") && mask == lanes[i] &&
+                 count == lane_count(lanes[i]);
+        }
+        CHECK_QUIET(bad, ok, "offsets form %s: %.300s", q, ra.body);
+        n++;
+        cJSON_Delete(ja);
+        cJSON_Delete(jc);
+        free(ra.body);
+        free(rc.body);
+        free(log_of);
+    }
+    CHECK(bad == 0, "%d of %d random accesses: cells or cost disagree", bad, n);
+}
+
 /* Limits: 65536 offsets pass, 65537 are refused with 413. */
 static void test_apply_limits(void)
 {
@@ -100,10 +444,57 @@ static void test_apply_limits(void)
     }
 }
 
+/* Every route in the table has a row in the README's API table: a line
+ * starting with "| `METHOD /path`" (issue 13: a route nobody documented fails here). */
+static void test_routes_in_readme(void)
+{
+    FILE *f = fopen("README.md", "rb");
+    CHECK(f != NULL, "README.md not found (run the tests from the repository root)");
+    if (f == NULL)
+        return;
+    char *text = NULL;
+    size_t len = 0, cap = 0, got;
+    char chunk[4096];
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (len + got + 1 > cap) {
+            cap = (len + got + 1) * 2;
+            text = realloc(text, cap);
+        }
+        memcpy(text + len, chunk, got);
+        len += got;
+    }
+    fclose(f);
+    if (text == NULL)
+        text = calloc(1, 1);
+    text[len] = '\0';
+    int rows = 0;
+    for (const char *line = text; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "")
+        rows += strncmp(line, "| `GET /", 8) == 0 || strncmp(line, "| `POST /", 9) == 0;
+    CHECK(rows >= 9, "the README's API table has %d route rows", rows);
+    for (int i = 0; i < api_route_count(); i++) {
+        const char *method, *path = api_route_path(i, &method);
+        char want[128];
+        int n = snprintf(want, sizeof want, "| `%s %s`", method, path), found = 0;
+        for (const char *line = text; *line && !found;
+             line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "")
+            found = strncmp(line, want, (size_t)n) == 0;
+        CHECK(found, "route %s %s has no row in the README's API table (want a line "
+              "starting with \"%s\")", method, path, want);
+    }
+    CHECK(api_route_path(api_route_count(), NULL) == NULL, "past the table's end");
+    free(text);
+}
+
 int main(void)
 {
     test_table();
     test_maps_match_core();
+    test_slot_rule_examples();
+    test_inspect_matches_core();
+    test_trace_examples();
+    test_trace_matches_maps();
+    test_access_cells();
+    test_routes_in_readme();
     test_apply_limits();
     cache_clear();  /* so that valgrind sees every byte returned */
     return check_summary("test_api");

@@ -1,6 +1,7 @@
 /* test_measure.c - POST /api/measure against fake measurement tools (shell
- * scripts) that answer, fail, time out, crash, print garbage or flood: each
- * must give the right status and error, one run at a time (409 for a second),
+ * scripts) that answer, fail, time out, crash, print garbage or flood, or
+ * report a small GPU: each must give the right status and error (a body the
+ * GPU cannot run is a 400 naming the field), one run at a time (409 for a second),
  * other routes must keep answering while one runs, and the server must stay
  * healthy throughout. */
 #define _GNU_SOURCE 1   /* mkdtemp, setenv, clock_gettime under -std=c11 */
@@ -130,6 +131,55 @@ static void test_ok_and_unavailable(void)
     free(r.body);
 }
 
+/* What the GPU cannot run is the client's to fix: 400 naming the field, from
+ * the device --info reported, without running the tool (this one would say
+ * "ran" on stdout); and should the tool refuse a body the server let through
+ * (exit 2 with a field), that is a 400 too, not a 502. */
+static void test_device_limits(void)
+{
+    static const char small_gpu[] =
+        "#!/bin/sh\n"
+        "if [ \"$1\" = --info ]; then echo '{\"ok\":true,\"device\":{\"name\":\"Small GPU\","
+        "\"cc\":\"8.0\",\"smem_per_block_optin\":49152}}'; exit 0; fi\n"
+        "cat >/dev/null; echo ran > \"$(dirname \"$0\")/small.ran\"\n"
+        "echo '{\"error\":{\"code\":\"bad_input\",\"field\":\"offsets[2]\",\"message\":"
+        "\"pattern 0: the tool says no\"}}'; exit 2\n";
+    struct api_config cfg = {.measure_tool = write_tool("small", small_gpu),
+                             .measure_timeout_ms = 5000};
+    api_configure(&cfg);
+    char ran[700];
+    snprintf(ran, sizeof ran, "%s/small.ran", dir);
+    static const struct {
+        const char *body, *field, *piece;
+    } cases[] = {
+        {"{\"op\":\"ld\",\"offsets\":[49152,null,null,null,null,null,null,null,null,null,null,"
+         "null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,"
+         "null,null,null,null]}", "offsets[0]", "does not fit in 49152 bytes"},
+        {"{\"op\":\"ldmatrix\",\"matrices\":1,\"offsets\":[48256,0,16,32,48,64,80,96,null,null,"
+         "null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,"
+         "null,null,null,null,null]}", "offsets[0]", "less 896"},
+        {"{\"op\":\"stmatrix\",\"matrices\":1,\"offsets\":[0,16,32,48,64,80,96,112,null,null,"
+         "null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,"
+         "null,null,null,null,null]}", "op", "compute capability 9.0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct api_response r = client_api_call("POST", "/api/measure", NULL,
+                                                "application/json", cases[i].body,
+                                                strlen(cases[i].body));
+        char want[64];
+        snprintf(want, sizeof want, "\"field\":\"%s\"", cases[i].field);
+        CHECK(r.status == 400 && strstr(r.body, want) && strstr(r.body, cases[i].piece) &&
+              access(ran, F_OK) != 0, "device limit %zu: %d %s", i, r.status, r.body);
+        free(r.body);
+    }
+    /* Within the limits the tool runs, and its refusal keeps its field. */
+    struct api_response r = post_measure();
+    CHECK(r.status == 400 && strstr(r.body, "\"field\":\"offsets[2]\"") &&
+          strstr(r.body, "the tool says no") && access(ran, F_OK) == 0,
+          "the tool's refusal: %d %s", r.status, r.body);
+    free(r.body);
+}
+
 static void test_bad_tools(void)
 {
     for (size_t i = 0; i < sizeof bad_tools / sizeof bad_tools[0]; i++) {
@@ -217,6 +267,7 @@ int main(void)
     if (mkdtemp(dir) == NULL)
         return 1;
     test_ok_and_unavailable();
+    test_device_limits();
     test_bad_tools();
     test_http_concurrency();
     char cmd[300];

@@ -1,6 +1,7 @@
 /* test_swizzle.c - the swizzle core against hand-derived values, a second
  * bit-by-bit implementation over the whole small parameter space, its algebraic
- * properties, every rejected combination, and the grid / tile / bank maps. */
+ * properties, every rejected combination, the grid / tile / bank maps, and the
+ * inspector and slot rule cell by cell against an oracle of their own. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -298,6 +299,232 @@ static void test_tile(void)
     CHECK(log_of[0] == 0 && phys_of[0] == 0, "B = 0 tile is one unit");
 }
 
+/* ---- the inspector, against an oracle that shares no code with the core ----
+ *
+ * CuTe, swizzle.hpp: Swizzle<BBits, MBase, SShift> has
+ *   yyy_msk = ((1 << BBits) - 1) << (MBase + max(0, SShift))
+ *   zzz_msk = ((1 << BBits) - 1) << (MBase - min(0, SShift))
+ *   apply(offset) = offset ^ shiftr(offset & yyy_msk, SShift)   // ZZZ ^= YYY
+ * Read bit by bit: for i in 0..B-1, bit M + max(0,S) + i of the offset is
+ * XORed into bit M - min(0,S) + i.  The oracle holds an address as an array of
+ * bits, flips them one at a time, and reads rows, columns, tiles and banks off
+ * the result with plain division, as a person with the definition would. */
+
+struct oracle_cell {
+    uint32_t lrow, lcol, prow, pcol, paddr;
+    uint32_t yyy, zzz, zzz_sw;
+    uint32_t nbanks, bank[128];
+};
+
+static uint32_t bits_value(const unsigned char *bit, int lo, int n)
+{
+    uint32_t v = 0;
+    for (int i = n - 1; i >= 0; i--)
+        v = 2 * v + bit[lo + i];
+    return v;
+}
+
+static void oracle_cell(int b, int m, int s, uint32_t cols, uint32_t bank_bytes,
+                        uint32_t banks, uint32_t row, uint32_t col, struct oracle_cell *o)
+{
+    unsigned char lbit[32] = {0}, pbit[32];
+    uint32_t unit = 1u << m, laddr = (row * cols + col) * unit;
+    for (int i = 0; i < 32; i++)
+        lbit[i] = (unsigned char)(laddr >> i & 1);
+    memcpy(pbit, lbit, sizeof pbit);
+    int ysrc = m + (s > 0 ? s : 0), zdst = m - (s < 0 ? s : 0);
+    for (int i = 0; i < b; i++)
+        pbit[zdst + i] ^= lbit[ysrc + i];
+    o->paddr = bits_value(pbit, 0, 31);
+    o->lrow = row, o->lcol = col;
+    o->prow = o->paddr / unit / cols;
+    o->pcol = o->paddr / unit % cols;
+    o->yyy = bits_value(lbit, ysrc, b);
+    o->zzz = bits_value(lbit, zdst, b);
+    o->zzz_sw = bits_value(pbit, zdst, b);
+    /* banks: walk the unit's bytes bank word by bank word, keep each new bank */
+    o->nbanks = 0;
+    for (uint32_t w = o->paddr / bank_bytes; w <= (o->paddr + unit - 1) / bank_bytes; w++) {
+        uint32_t bk = w % banks, seen = 0;
+        for (uint32_t k = 0; k < o->nbanks; k++)
+            seen |= o->bank[k] == bk;
+        if (!seen)
+            o->bank[o->nbanks++] = bk;
+        if (o->nbanks == banks)
+            break;
+    }
+}
+
+/* The slot rule by looking at every cell of the grid (CONTRACT.md sec. 3). */
+static const char *oracle_rule(int b, int m, int s, uint32_t rows, uint32_t cols)
+{
+    if (b == 0)
+        return "identity";
+    uint32_t t = 1u << b;
+    int col_xor_row = 1, row_xor_col = 1;
+    for (uint32_t r = 0; r < rows; r++)
+        for (uint32_t c = 0; c < cols; c++) {
+            struct oracle_cell o;
+            oracle_cell(b, m, s, cols, 4, 32, r, c, &o);
+            if (!(o.prow == r && o.pcol / t == c / t && o.pcol % t == ((c % t) ^ (r % t))))
+                col_xor_row = 0;
+            if (!(o.pcol == c && o.prow / t == r / t && o.prow % t == ((r % t) ^ (c % t))))
+                row_xor_col = 0;
+        }
+    return col_xor_row ? "col_xor_row" : row_xor_col ? "row_xor_col" : "general";
+}
+
+/* The contract's examples (CONTRACT.md sec. 3, issue 13), by hand. */
+static void test_inspect_examples(void)
+{
+    static const struct {
+        int b, m, s, match;
+        uint32_t rows, row, col;
+        uint32_t prow, pcol, slot;
+        const char *rule, *why;
+    } cases[] = {
+        {3, 4, 3, 0, 8, 1, 2, 1, 3, 3, "col_xor_row",
+         "addr 144 -> 176: row 1, col 2 ^ 1 = 3 (the api table's case)"},
+        {2, 4, -3, 0, 4, 1, 2, 3, 2, 2, "row_xor_col",
+         "addr 160: bits 4-5 = 2 shifted to bits 7-8 -> 160 ^ 256 = 416 = unit 26, "
+         "row 3 col 2; the old col ^ row_mod said 3"},
+        {3, 4, -3, 0, 8, 5, 6, 3, 6, 6, "row_xor_col", "row 5 ^ col 6 = 3, col stays"},
+        {3, 2, 3, 1, 8, 1, 8, 1, 13, 5, "general",
+         "32 cols of 4 B: addr 160 = bits 7 and 5, YYY (bits 5-7) = 5 mixes col bit 3 "
+         "and row bit 0; ZZZ (bits 2-4) ^= 5: 180 = unit 45, col 13, slot 13 % 8"},
+        {0, 4, 3, 0, 1, 0, 5, 0, 5, 0, "identity", "B = 0 moves nothing; a tile is 1 unit"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct swz z;
+        struct swz_geom g;
+        struct swz_cell c;
+        struct sz_error err;
+        swz_init(&z, cases[i].b, cases[i].m, cases[i].s, NULL);
+        int rc = swz_geom_init(&g, &z, 4, 32, cases[i].rows, cases[i].match, &err);
+        CHECK(rc == 0, "case %zu: %s", i, err.message);
+        if (rc < 0)
+            continue;
+        swz_inspect(&z, &g, cases[i].row, cases[i].col, &c);
+        CHECK(c.physical.row == cases[i].prow && c.physical.col == cases[i].pcol &&
+              c.slot == cases[i].slot, "case %zu: physical (%u,%u) slot %u: %s", i,
+              c.physical.row, c.physical.col, c.slot, cases[i].why);
+        CHECK(strcmp(swz_slot_rule_name(swz_slot_rule(&z, &g)), cases[i].rule) == 0,
+              "case %zu: rule %s, want %s", i, swz_slot_rule_name(swz_slot_rule(&z, &g)),
+              cases[i].rule);
+    }
+}
+
+/* Every cell of every grid in the sweep: B 0..4, M 0..5, S -6..6, three bank
+ * geometries, match_bank_row 0/1, rows 1, 2 and 3 times the least the swizzle
+ * allows (grids up to 2^11 cells). */
+static void test_inspect_sweep(void)
+{
+    static const uint32_t geoms[][2] = {{4, 32}, {1, 8}, {32, 4}};
+    int failures = 0;
+    long grids = 0, cells = 0;
+    for (int b = 0; b <= 4; b++)
+        for (int m = 0; m <= 5; m++)
+            for (int s = -6; s <= 6; s++)
+                for (size_t gi = 0; gi < 3; gi++)
+                    for (int match = 0; match <= 1; match++)
+                        for (uint32_t k = 1; k <= 3; k++) {
+        struct swz z;
+        if (swz_init(&z, b, m, s, NULL) < 0)
+            continue;
+        uint32_t bank_bytes = geoms[gi][0], banks = geoms[gi][1];
+        uint32_t unit = 1u << m, bank_row = bank_bytes * banks, as = (uint32_t)abs(s);
+        if (match && unit > bank_row)
+            continue;
+        uint32_t cols = match ? bank_row / unit : 1u << as;
+        /* the swizzle permutes blocks of 2^(M+|S|+B) bytes (2^M for B = 0) */
+        uint64_t period = (uint64_t)1 << (b ? m + (int)as + b : m), row_bytes = cols * unit;
+        uint32_t rows = k * (uint32_t)(period > row_bytes ? period / row_bytes : 1);
+        if ((uint64_t)rows * cols > 2048)
+            continue;
+        struct swz_geom g;
+        struct sz_error err;
+        if (swz_geom_init(&g, &z, bank_bytes, banks, rows, match, &err) < 0) {
+            CHECK_QUIET(failures, 0, "<%d,%d,%d> %ux%u refused: %s", b, m, s, rows, cols,
+                        err.message);
+            continue;
+        }
+        grids++;
+        uint32_t t = 1u << b;
+        /* the grid counts the page shows */
+        CHECK_QUIET(failures, g.row_bytes == cols * unit && g.bytes == rows * cols * unit &&
+                    g.bank_row_bytes == bank_row && g.tile_bytes == (uint64_t)t * t * unit,
+                    "<%d,%d,%d>: sizes", b, m, s);
+        uint32_t whole = 0, trows = 0, brows = 0, per_row = 0, rows_per = 0;
+        for (uint32_t c = 0; c + t <= cols; c += t)
+            whole++;
+        for (uint32_t r = 0; r < rows; r++)
+            trows += r % t == 0;
+        for (uint32_t byte = 0; byte < g.bytes; byte += bank_row < unit ? bank_row : unit)
+            brows += byte % bank_row == 0;
+        for (uint32_t l = 0; unit <= bank_row && l * unit < bank_row; l++)
+            per_row++;
+        for (uint32_t byte = 0; unit > bank_row && byte < unit; byte += bank_row)
+            rows_per++;
+        CHECK_QUIET(failures, g.tiles_per_row == (whole ? whole : 1) && g.tile_rows == trows &&
+                    g.bank_rows == brows && g.units_per_bank_row == per_row &&
+                    g.bank_rows_per_unit == rows_per,
+                    "<%d,%d,%d> %ux%u: tiles %u/%u (%u/%u) bank rows %u/%u/%u (%u/%u/%u)",
+                    b, m, s, rows, cols, g.tiles_per_row, g.tile_rows, whole, trows,
+                    g.bank_rows, g.units_per_bank_row, g.bank_rows_per_unit, brows,
+                    per_row, rows_per);
+        int ysrc = m + (s > 0 ? s : 0), zdst = m - (s < 0 ? s : 0);
+        CHECK_QUIET(failures, z.yyy_lo == ysrc && z.zzz_lo == zdst &&
+                    (b == 0 || (z.yyy_msk >> ysrc & 1 && z.zzz_msk >> zdst & 1)),
+                    "<%d,%d,%d>: field positions %d %d", b, m, s, z.yyy_lo, z.zzz_lo);
+        /* the bits shown: every touched bit and every address bit of the grid */
+        int top = b ? (ysrc > zdst ? ysrc : zdst) + b : m, need = 1;
+        while (need < 31 && (g.bytes - 1) >> need)
+            need++;
+        if (top > need)
+            need = top;
+        CHECK_QUIET(failures, swz_addr_bits(&z, &g) == need, "<%d,%d,%d> %ux%u: %d bits, want %d",
+                    b, m, s, rows, cols, swz_addr_bits(&z, &g), need);
+        const char *rule = oracle_rule(b, m, s, rows, cols);
+        CHECK_QUIET(failures, strcmp(swz_slot_rule_name(swz_slot_rule(&z, &g)), rule) == 0,
+                    "<%d,%d,%d> %ux%u match %d: rule %s, oracle %s", b, m, s, rows, cols, match,
+                    swz_slot_rule_name(swz_slot_rule(&z, &g)), rule);
+        for (uint32_t r = 0; r < rows; r++)
+            for (uint32_t c = 0; c < cols; c++) {
+                struct swz_cell got;
+                struct oracle_cell o;
+                swz_inspect(&z, &g, r, c, &got);
+                oracle_cell(b, m, s, cols, bank_bytes, banks, r, c, &o);
+                cells++;
+                int ok = got.logical.row == r && got.logical.col == c &&
+                         got.logical.unit == r * cols + c &&
+                         got.logical.addr == (r * cols + c) * unit &&
+                         got.physical.addr == o.paddr && got.physical.row == o.prow &&
+                         got.physical.col == o.pcol &&
+                         got.physical.unit == o.prow * cols + o.pcol &&
+                         got.tile_row == r / t && got.tile_col == c / t &&
+                         got.row_in_tile == r % t && got.col_in_tile == c % t &&
+                         got.row_mod == r % t && got.phys_row_in_tile == o.prow % t &&
+                         got.phys_col_in_tile == o.pcol % t && got.slot == o.pcol % t &&
+                         got.yyy == o.yyy && got.zzz == o.zzz && got.zzz_swizzled == o.zzz_sw &&
+                         got.nbanks == o.nbanks && got.bits == need;
+                for (uint32_t i = 0; ok && i < o.nbanks; i++)
+                    ok = got.bank[i] == o.bank[i];
+                CHECK_QUIET(failures, ok,
+                            "<%d,%d,%d> %ux%u match %d banks %ux%u cell (%u,%u): core "
+                            "(%u,%u) slot %u yyy %u zzz %u->%u banks %u from %u; oracle "
+                            "(%u,%u) yyy %u zzz %u->%u banks %u from %u",
+                            b, m, s, rows, cols, match, banks, bank_bytes, r, c,
+                            got.physical.row, got.physical.col, got.slot, got.yyy, got.zzz,
+                            got.zzz_swizzled, got.nbanks, got.bank[0], o.prow, o.pcol, o.yyy,
+                            o.zzz, o.zzz_sw, o.nbanks, o.bank[0]);
+            }
+    }
+    CHECK(failures == 0, "%d inspector sweep failures", failures);
+    CHECK(grids > 1000, "only %ld grids swept", grids);
+    printf("inspector sweep: %ld grids, %ld cells against the bit-by-bit oracle\n", grids,
+           cells);
+}
+
 int main(void)
 {
     test_table();
@@ -306,5 +533,7 @@ int main(void)
     test_rejects();
     test_geometry();
     test_tile();
+    test_inspect_examples();
+    test_inspect_sweep();
     return check_summary("test_swizzle");
 }

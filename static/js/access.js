@@ -1,6 +1,6 @@
-// access.js - the access view: a named pattern and register step (from
-// /api/patterns and /api/access) or 32 custom offsets (/api/conflicts), and
-// what the API says one warp instruction costs on the current layout.
+// access.js - the access view: a named pattern and register step, or 32
+// custom offsets (both from /api/access), and what the API says one warp
+// instruction costs on the current layout and which cells it touches.
 // It keeps its choices in the page state (URL) through ctx and hands the
 // answer to ctx.onResult (map marks, measurement). It must not compute costs.
 
@@ -9,26 +9,16 @@ import { bankChart, hitsChart } from './bankchart.js';
 import { verdictHTML, phaseTableHTML, ncuHTML } from './verdict.js';
 import { parseOffsets, formatOffsets } from './offsets.js';
 import { fixFor } from './hints.js';
+import { isMatrix, opLabel, instrBody, instrQuery, instrState } from './ops.js';
+import { stamp, bump } from './stamps.js';
+import { INVALID, INLINE_ERR, INLINE_HINT, OFF, ON } from './classes.js';
 import { setHTML, setText, setHidden } from './dom.js';
+import { esc } from './esc.js';
 
 const $ = (id) => document.getElementById(id);
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 const PLAY_MS = 900;
-const MATRIX_OPS = ['ldmatrix', 'stmatrix'];
 
-/* ctx: {
- *   state()            the page state
- *   set(partial, push) update the page state; push true: a new history entry,
- *                      false: replace the URL, 'none': leave the URL for later
- *   query()            the /api/swizzle query of the drawn layout, or null when invalid
- *   onResult(r)        r = {cost, offsets, instr, label} or null: marks, measurement
- *   width(id)          the (cached) width of a container, without forcing a layout
- *   settled()          the view finished drawing (the page may ask ahead)
- *   inView(id)         whether the section holding element id is on screen
- *   later(key, fn)     run fn right after the next frame (the latest fn per key)
- *   afterPaint()       a promise resolved right after the next frame
- *   flush()            run what later() holds, and write the URL; a promise
- * } */
+/* ctx: the PageCtx of app.js (its state keeps this view's choices). */
 export function createAccess(ctx) {
     const ui = {
         modePattern: $('acc-mode-pattern'), modeCustom: $('acc-mode-custom'),
@@ -47,7 +37,6 @@ export function createAccess(ctx) {
     let steps = 1;
     let last = null;          // last good result
     let playing = false, playTimer = 0;
-    let readyCount = 0, shownCount = 0;
     let stepT0 = 0;           // performance.now() of the step change being rendered
     // The neighbours of the shown step are asked ahead (api.js keeps the
     // answers) so that next / prev / play draw without waiting on the network.
@@ -80,7 +69,7 @@ export function createAccess(ctx) {
         ui.bytes.value = st.bytes;
         ui.mats.value = st.mats;
         ui.trans.checked = st.trans;
-        const matrix = MATRIX_OPS.includes(st.op);
+        const matrix = isMatrix(st.op);
         ui.bytes.disabled = matrix;
         ui.mats.disabled = !matrix;
         ui.trans.disabled = !matrix;
@@ -90,7 +79,7 @@ export function createAccess(ctx) {
     function updateCount() {
         const n = parseOffsets(ui.offsets.value).count;
         ui.count.textContent = `${n} / 32 values`;
-        ui.count.classList.toggle('off', n !== 32);
+        ui.count.classList.toggle(OFF, n !== 32);
     }
 
     function setStepLabel(step) {
@@ -98,24 +87,16 @@ export function createAccess(ctx) {
     }
 
     // ---------- requests ----------
-    function instrFromState(st) {
-        const matrix = MATRIX_OPS.includes(st.op);
-        const body = { op: st.op, offsets: parseOffsets(st.offs).offsets };
-        if (!matrix) body.bytes = Number(st.bytes);
-        else { body.matrices = Number(st.mats); body.trans = st.trans; }
-        body.bank_bytes = Number(st.bank_bytes);
-        body.banks = Number(st.banks);
-        return body;
+    // The custom form of /api/access for the state's offsets text and
+    // instruction: tokens the server refuses go as typed, so it names them.
+    function customParams(st) {
+        return { offsets: formatOffsets(parseOffsets(st.offs).offsets), ...instrQuery(st) };
     }
 
-    // The instruction the measurement reruns: exactly what the cost was computed for.
-    function instrFromCost(cost, offsets) {
-        const body = { op: cost.op, bytes: cost.bytes, offsets };
-        if (MATRIX_OPS.includes(cost.op)) { body.matrices = cost.matrices; body.trans = cost.trans; }
-        body.bank_bytes = cost.bank_bytes;
-        body.banks = cost.banks;
-        return body;
-    }
+    // The instruction the measurement reruns: exactly what the cost was
+    // computed for (the offsets form names no .trans: the state's, which
+    // leaves the cost alone).
+    const instrFromCost = (cost, offsets, trans = cost.trans) => instrBody(cost, offsets, trans);
 
     // Start the request for the current state and layout query q (null when
     // there is nothing to ask); refresh(pending) then uses it. A page load asks
@@ -124,7 +105,7 @@ export function createAccess(ctx) {
         const st = ctx.state();
         if (!q) return null;
         let p = null;
-        if (st.acc === 'custom') { if (st.offs.trim()) p = api.conflicts(instrFromState(st)); }
+        if (st.acc === 'custom') { if (st.offs.trim()) p = api.accessCustom(q, customParams(st)); }
         else if (patterns.length) p = askStep(q, st.pat, st.step);
         if (p) p.catch(() => {});   // refresh() reports it, or the layout failed first
         return p;
@@ -132,7 +113,7 @@ export function createAccess(ctx) {
 
     // Ask ahead what refresh() would need on layout query q with state st.
     function prefetch(q, st) {
-        if (st.acc === 'custom') { if (st.offs.trim()) api.prefetch.conflicts(instrFromState(st)).catch(() => {}); }
+        if (st.acc === 'custom') { if (st.offs.trim()) api.prefetch.accessCustom(q, customParams(st)).catch(() => {}); }
         else if (patterns.length) api.prefetch.access(q, st.pat, st.step).catch(() => {});
     }
 
@@ -148,11 +129,10 @@ export function createAccess(ctx) {
                     show(null, { hint: 'Paste 32 byte offsets above (or fill them from a pattern), then Analyze.' });
                     return;
                 }
-                const body = instrFromState(st);
-                const cost = await (pending || api.conflicts(body));
+                const a = await (pending || api.accessCustom(q, customParams(st)));
                 if (my !== seq) return;
-                const offsets = body.offsets;
-                r = { cost, offsets, instr: instrFromCost(cost, offsets), label: 'custom offsets' };
+                const offsets = parseOffsets(st.offs).offsets;   // as the server took them ('-': null)
+                r = { cost: a.cost, offsets, instr: instrFromCost(a.cost, offsets, isMatrix(a.cost.op) && st.trans), label: 'custom offsets', cells: a.cells };
             } else {
                 if (!patterns.length) { show(null, { hint: 'No patterns: the server did not list any.' }); return; }
                 const a = await (pending || askStep(q, st.pat, st.step));
@@ -162,7 +142,7 @@ export function createAccess(ctx) {
                 if (ui.step.max !== String(Math.max(0, a.steps - 1))) ui.step.max = String(Math.max(0, a.steps - 1));
                 if (ui.step.value !== String(a.step)) ui.step.value = String(a.step);
                 setStepLabel(a.step);
-                r = { cost: a.cost, offsets: a.offsets, instr: instrFromCost(a.cost, a.offsets), label: `${a.pattern}, step ${a.step}`, access: a };
+                r = { cost: a.cost, offsets: a.offsets, instr: instrFromCost(a.cost, a.offsets), label: `${a.pattern}, step ${a.step}`, access: a, cells: a.cells };
             }
             show(r, null);
         } catch (err) {
@@ -179,12 +159,12 @@ export function createAccess(ctx) {
             if (my === seq) {
                 // Shown: what is on screen is drawn. Ready, one frame later:
                 // the rest too (the view scrolled out of sight, the URL).
-                if (stepT0) { document.body.dataset.accessMs = (performance.now() - stepT0).toFixed(2); stepT0 = 0; }
-                document.body.dataset.api = JSON.stringify(api.sources());
-                document.body.dataset.accessShown = String(++shownCount);
+                if (stepT0) { stamp('accessMs', (performance.now() - stepT0).toFixed(2)); stepT0 = 0; }
+                stamp('api', JSON.stringify(api.sources()));
+                bump('accessShown');
                 ctx.afterPaint().then(() => (my === seq ? ctx.flush() : null)).then(() => {
                     if (my !== seq) return;
-                    document.body.dataset.accessReady = String(++readyCount);
+                    bump('accessReady');
                     prefetchNear();
                     ctx.settled();
                     if (playing) playTimer = setTimeout(advance, PLAY_MS);
@@ -201,7 +181,7 @@ export function createAccess(ctx) {
     // ---------- rendering ----------
     function clearFieldMarks() {
         for (const e of [ui.offsets, ui.op, ui.bytes, ui.mats, ui.trans, ui.pattern, ui.step]) {
-            e.classList.remove('invalid');
+            e.classList.remove(INVALID);
             e.removeAttribute('aria-invalid');
         }
         setHidden(ui.offsetsErr, true);
@@ -230,13 +210,13 @@ export function createAccess(ctx) {
             setHidden(ui.result, true);
             if (playing) stop();
             if (problem && problem.err) showError(problem.err);
-            else if (problem && problem.hint) { setHidden(ui.error, false); ui.error.className = 'inline-hint'; setHTML(ui.error, esc(problem.hint)); }
+            else if (problem && problem.hint) { setHidden(ui.error, false); ui.error.className = INLINE_HINT; setHTML(ui.error, esc(problem.hint)); }
             if (result) ctx.onResult(null);
             return;
         }
         setHidden(ui.result, false);
         const c = r.cost;
-        setHTML(ui.summary, `<p class="acc-what" id="acc-what">${esc(c.op)}${c.op.endsWith('matrix') ? `.x${c.matrices}${c.trans ? '.trans' : ''}` : `, ${c.bytes} B per lane`} &middot; ${esc(r.label)}</p>` + verdictHTML(c, 'acc'));
+        setHTML(ui.summary, `<p class="acc-what" id="acc-what">${esc(opLabel(r.instr))} &middot; ${esc(r.label)}</p>` + verdictHTML(c, 'acc'));
         const w = Math.max(320, ctx.width('acc-result') || 900);
         const big = ctx.state().present;
         bankChart(ui.banks, c, w, big);
@@ -256,13 +236,13 @@ export function createAccess(ctx) {
         const fieldCtl = { op: ui.op, bytes: ui.bytes, matrices: ui.mats, trans: ui.trans, pattern: ui.pattern, step: ui.step }[err.field] ||
             (err.field && err.field.startsWith('offsets') ? ui.offsets : null);
         if (custom && fieldCtl) {
-            fieldCtl.classList.add('invalid');
+            fieldCtl.classList.add(INVALID);
             fieldCtl.setAttribute('aria-invalid', 'true');
             setHTML(ui.offsetsErr, html);
             setHidden(ui.offsetsErr, false);
             return;
         }
-        ui.error.className = 'inline-err';
+        ui.error.className = INLINE_ERR;
         setHTML(ui.error, html);
         setHidden(ui.error, false);
     }
@@ -283,7 +263,7 @@ export function createAccess(ctx) {
         playTimer = 0;
         ui.play.setAttribute('aria-pressed', 'false');
         ui.play.textContent = 'Play';
-        ui.play.classList.remove('on');
+        ui.play.classList.remove(ON);
     }
 
     function togglePlay() {
@@ -291,7 +271,7 @@ export function createAccess(ctx) {
         playing = true;
         ui.play.setAttribute('aria-pressed', 'true');
         ui.play.textContent = 'Pause';
-        ui.play.classList.add('on');
+        ui.play.classList.add(ON);
         playTimer = setTimeout(advance, PLAY_MS / 3);
     }
 
@@ -313,9 +293,10 @@ export function createAccess(ctx) {
         // Start from the instruction on screen so there is something to edit.
         if (!ctx.state().offs && last) {
             part.offs = formatOffsets(last.offsets);
-            part.op = last.cost.op;
-            if (!MATRIX_OPS.includes(last.cost.op)) part.bytes = String(last.cost.bytes);
-            else part.mats = String(last.cost.matrices);
+            const ins = instrState(last.cost);
+            part.op = ins.op;
+            if (!isMatrix(ins.op)) part.bytes = ins.bytes;
+            else part.mats = ins.mats;
         }
         ctx.set(part, true);
         sync();
@@ -343,8 +324,7 @@ export function createAccess(ctx) {
         try {
             const a = await api.access(q, st.pat, st.step);
             const c = a.cost;
-            const part = { offs: formatOffsets(a.offsets), op: c.op };
-            if (MATRIX_OPS.includes(c.op)) { part.mats = String(c.matrices); part.trans = c.trans; } else part.bytes = String(c.bytes);
+            const part = { offs: formatOffsets(a.offsets), ...instrState(c) };
             ctx.set(part, true);
             ui.offsets.value = part.offs.replace(/,/g, ', ');
             sync();

@@ -3,11 +3,13 @@
 // {code, field, message}. It must not interpret the model's numbers.
 //
 // Answers are kept in memory: the model has no state, so the answer to a
-// request (a GET's URL, or /api/conflicts' body) never changes while the page
+// request (a GET's URL) never changes while the page
 // is open. prefetch.* asks ahead, in the page's idle time, for what the next
 // control change will need; the change then draws from memory instead of
 // waiting on a round trip. 4xx answers are kept too (the same request is
 // refused the same way); unreachable, 5xx and /api/measure never are.
+
+import { stamp } from './stamps.js';
 
 export class ApiError extends Error {
     constructor(status, code, field, message) {
@@ -19,7 +21,21 @@ export class ApiError extends Error {
     }
 }
 
+// The page's own requests on the wire (prefetches aside), stamped so that a
+// test can wait for the page to finish its work before it navigates away.
+let inflight = 0;
+
 async function request(path, init) {
+    const own = !(init.headers && init.headers['X-Swz-Prefetch']);
+    if (own) stamp('inflight', ++inflight);
+    try {
+        return await exchange(path, init);
+    } finally {
+        if (own) stamp('inflight', --inflight);
+    }
+}
+
+async function exchange(path, init) {
     let res;
     try {
         res = await fetch(path, { cache: 'no-store', ...init });
@@ -127,8 +143,10 @@ export const swizzle = (q) => getJSON('api/swizzle', clean(q));
 export const inspect = (q, row, col) => getJSON('api/inspect', clean({ ...q, row, col }));
 export const patterns = () => getJSON('api/patterns');
 export const access = (q, pattern, step) => getJSON('api/access', clean({ ...q, pattern, step }));
-// body: {op, bytes, matrices, trans, offsets: [32 ints or null], bank_bytes, banks}
-export const conflicts = (body) => postJSON('api/conflicts', body);
+// A custom access on layout q: params {offsets: 'o0,...,o31' ('-' inactive), op, bytes | matrices}.
+export const accessCustom = (q, params) => getJSON('api/access', clean({ ...q, ...params }));
+// One logical column read down the tile, without and with the swizzle.
+export const trace = (q, col) => getJSON('api/trace', clean({ ...q, col }));
 // A measurement is never remembered: it runs on the GPU each time.
 export const measure = (body) => postJSON('api/measure', body, false, false);
 
@@ -137,7 +155,8 @@ export const measure = (body) => postJSON('api/measure', body, false, false);
 export const prefetch = {
     swizzle: (q) => getJSON('api/swizzle', clean(q), true),
     access: (q, pattern, step) => getJSON('api/access', clean({ ...q, pattern, step }), true),
-    conflicts: (body) => postJSON('api/conflicts', body, true),
+    accessCustom: (q, params) => getJSON('api/access', clean({ ...q, ...params }), true),
+    trace: (q, col) => getJSON('api/trace', clean({ ...q, col }), true),
 };
 
 // Counts of where the page's own requests were answered from (see tally).

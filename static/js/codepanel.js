@@ -1,12 +1,14 @@
 // codepanel.js - the swizzle written as code: CuTe's Swizzle<B,M,S>{}, a plain C
-// expression built from the masks the API returns, the element-unit form, and
-// the TMA / WGMMA / tcgen05 swizzle mode that names the same map, where one does.
-// Notation only: it must not compute masks or maps (those come from /api/swizzle).
+// expression built from the masks the API returns, the element-unit form, the
+// TMA / WGMMA / tcgen05 swizzle mode that names the same map where one does,
+// and the formula panel beside it. Notation only: it must not compute masks,
+// maps or slots (those come from /api/swizzle).
 
 import { elementSwizzle, elementType } from './elements.js';
+import { esc } from './esc.js';
+import { gridLines } from './slotrule.js';
 import { setHTML } from './dom.js';
 
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 
 // Hardware names for a swizzle, keyed by "B,M,S". Sources: CUDA driver API
 // CUtensorMapSwizzle (the *_ATOM_* modes are CUDA 12.8+), CuTe GMMA::LayoutType
@@ -60,4 +62,21 @@ export function renderCode(el, d, elemId) {
         lines.push(`<span id="code-tma">${c('// no TMA / WGMMA swizzle mode matches this map: software addressing only')}</span>`);
     }
     setHTML(el, lines.join('\n'));
+}
+
+// The formula panel: CuTe's apply on a byte offset with the API's masks,
+// and the same on the grid in the form the API's slot_rule names (the XOR
+// of column and row only where it holds: slotrule.js).
+export function renderFormula(el, d) {
+    const mk = d.masks, s = d.params.s, T = d.tile.size;
+    const shift = s >= 0 ? `>> ${s}` : `<< ${-s}`;
+    const c = (t) => `<span class="c">${esc(t)}</span>`;
+    const grid = gridLines(d.slot_rule, T, mk).map(([code, why]) => `${esc(code)}${why ? `   ${c(`// ${why}`)}` : ''}`);
+    setHTML(el, [
+        c(`// ${d.name} on a byte offset (CuTe swizzle.hpp)`),
+        `<span class="y">yyy_msk</span> = 0x${mk.yyy.toString(16)}   ${c(`// bits [${mk.yyy_lo}, ${mk.yyy_hi})`)}`,
+        `<span class="z">zzz_msk</span> = 0x${mk.zzz.toString(16)}   ${c(`// bits [${mk.zzz_lo}, ${mk.zzz_hi})`)}`,
+        `offset' = offset ^ ((offset & <span class="y">yyy_msk</span>) ${shift})   ${c('// ZZZ ^= YYY')}`,
+        ...(grid.length ? ['', c('// The same on the grid, for the unit at logical (row, col):'), `<span id="formula-grid" data-rule="${esc(d.slot_rule)}">${grid.join('\n')}</span>`] : []),
+    ].join('\n'));
 }

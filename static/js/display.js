@@ -5,8 +5,7 @@
 
 const $ = (id) => document.getElementById(id);
 
-/* ctx: {state(), set(partial, push), changed()} - changed() after a switch that
- * changes sizes (presenter mode), so the maps are laid out again. */
+/* ctx: the PageCtx of app.js (changed() after presenter mode, which changes sizes). */
 export function createDisplay(ctx) {
     const ui = { theme: $('theme'), palette: $('palette'), present: $('present') };
 

@@ -1,10 +1,13 @@
 // inspector.js - fills the address inspector from one /api/inspect answer.
-// It prints what the server computed (addresses, bit fields, banks) and colours
-// the YYY / ZZZ bit ranges the server names; it must not compute addresses itself.
+// It prints what the server computed (addresses, bit fields, banks, how the
+// cell moved in the form its slot_rule names) and colours the YYY / ZZZ bit
+// ranges the server names; it must not compute addresses or slots itself.
 
 import { setHTML } from './dom.js';
+import { esc } from './esc.js';
+import { YYY, ZZZ, UNIT } from './classes.js';
+import { bitsXor } from './slotrule.js';
 
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 
 // Binary string with the bit ranges [lo, hi) of YYY and ZZZ and the unit's low bits marked.
 function binHTML(bin, yyy, zzz, unitBits) {
@@ -15,9 +18,9 @@ function binHTML(bin, yyy, zzz, unitBits) {
     for (let i = 0; i < s.length; i++) {
         const bit = s.length - 1 - i;
         const cls = [];
-        if (bit >= yyy.lo && bit < yyy.hi) cls.push('yyy');
-        else if (bit >= zzz.lo && bit < zzz.hi) cls.push('zzz');
-        else if (bit < unitBits) cls.push('unit');
+        if (bit >= yyy.lo && bit < yyy.hi) cls.push(YYY);
+        else if (bit >= zzz.lo && bit < zzz.hi) cls.push(ZZZ);
+        else if (bit < unitBits) cls.push(UNIT);
         const field = cls[0] || '';
         if (i > 0 && field !== prev) cls.push('gap');
         prev = field;
@@ -32,6 +35,35 @@ function addrBlock(title, a, yyy, zzz, unitBits, id) {
   <div class="nums"><span class="dec">${esc(a.addr)}</span><span class="hex">${esc(a.hex)}</span></div>
   <div class="bin" title="binary; YYY bits [${yyy.lo},${yyy.hi}) and ZZZ bits [${zzz.lo},${zzz.hi})">${binHTML(a.bin, yyy, zzz, unitBits)}</div>
 </div>`;
+}
+
+// How this cell moved, in the form the API's slot_rule names: the XOR of
+// column and row only where the server says it holds. Every number is a
+// field of /api/inspect's tile object.
+function ruleHTML(ins, T) {
+    const t = ins.tile, rule = ins.slot_rule;
+    const box = (title, body) => `<div class="xor" id="ins-xor" data-rule="${esc(rule || '')}" title="${esc(title)}">${body}</div>`;
+    const num = (cls, id, v, what) => `<div><b${cls ? ` class="${cls}"` : ''} id="${id}">${v}</b><small>${what}</small></div>`;
+    const op = (o) => `<span class="op">${o}</span>`;
+    switch (rule) {
+    case 'col_xor_row':
+        return box(`physical slot in tile = logical column in tile XOR (row mod ${T})`,
+            num(ZZZ, 'ins-col-in-tile', t.col_in_tile, 'col in tile') + op('&oplus;') + num(YYY, 'ins-row-mod', t.row_mod, `row mod ${T}`) +
+            op('=') + num('', 'ins-slot', t.slot, 'physical slot'));
+    case 'row_xor_col':
+        return box(`physical row in tile = logical row in tile XOR (column mod ${T}); the column stays`,
+            num(ZZZ, 'ins-row-in-tile', t.row_in_tile, 'row in tile') + op('&oplus;') + num(YYY, 'ins-col-in-tile', t.col_in_tile, `col mod ${T}`) +
+            op('=') + num('', 'ins-phys-row', t.phys_row_in_tile, 'physical row'));
+    case 'general': {
+        const rng = bitsXor({ yyy_lo: ins.yyy.lo, yyy_hi: ins.yyy.hi, zzz_lo: ins.zzz.lo, zzz_hi: ins.zzz.hi });
+        return box(rng, `<div class="rule" id="ins-rule-text">${esc(rng)}</div>` + op('&rarr;') +
+            num('', 'ins-phys-in-tile', `(${t.phys_row_in_tile}, ${t.phys_col_in_tile})`, 'physical (row, col) in tile'));
+    }
+    case 'identity':
+        return box('B = 0: the identity', `<div class="rule" id="ins-rule-text">nothing moves</div>` + op('=') + num('', 'ins-slot', t.slot, 'physical slot'));
+    default:
+        return box('the server named no slot rule', '');
+    }
 }
 
 export function showHint(el, text) {
@@ -58,13 +90,7 @@ export function render(el, ins, sw) {
   <dt>Logical / physical unit</dt><dd id="ins-units">${ins.logical.unit} &rarr; ${ins.physical.unit}</dd>
   <dt>Tile (row, col)</dt><dd id="ins-tile">(${t.row}, ${t.col})</dd>
 </dl>
-<div class="xor" id="ins-xor" title="physical slot in tile = logical column in tile XOR (row mod ${T})">
-  <div><b class="zzz" id="ins-col-in-tile">${t.col_in_tile}</b><small>col in tile</small></div>
-  <span class="op">&oplus;</span>
-  <div><b class="yyy" id="ins-row-mod">${t.row_mod}</b><small>row mod ${T}</small></div>
-  <span class="op">=</span>
-  <div><b id="ins-slot">${t.slot}</b><small>physical slot</small></div>
-</div>
+${ruleHTML(ins, T)}
 <dl class="kv">
   <dt>YYY bits [${ins.yyy.lo}, ${ins.yyy.hi})</dt><dd id="ins-yyy">${ins.yyy.value}</dd>
   <dt>ZZZ bits [${ins.zzz.lo}, ${ins.zzz.hi})</dt><dd id="ins-zzz">${ins.zzz.value} &rarr; ${ins.zzz.swizzled}</dd>

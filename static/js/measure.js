@@ -4,9 +4,11 @@
 // from /api/health; this module must not judge agreement or compute costs.
 
 import * as api from './api.js';
+import { stamp, bump } from './stamps.js';
+import { UNAVAILABLE, DIFFER, INLINE_ERR } from './classes.js';
+import { esc } from './esc.js';
 
 const $ = (id) => document.getElementById(id);
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 const fmt = (v) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(2)) : '\u2014');
 
 // What an error status means, in plain words.
@@ -41,7 +43,7 @@ export function createMeasure() {
         if (!running) {
             const text = why || `on ${deviceName()}`;
             if (ui.status.textContent !== text) ui.status.textContent = text;
-            if (ui.status.classList.contains('unavailable') !== !!why) ui.status.classList.toggle('unavailable', !!why);
+            if (ui.status.classList.contains(UNAVAILABLE) !== !!why) ui.status.classList.toggle(UNAVAILABLE, !!why);
         }
     }
 
@@ -63,7 +65,7 @@ export function createMeasure() {
         const mark = agree === true ? '<span class="agree" title="the API says measured and predicted agree">\u2713 agrees</span>'
             : agree === false ? '<span class="disagree" title="the API says measured and predicted differ">\u2717 differs</span>'
                 : '<span class="na">not read</span>';
-        const cls = agree === false ? ' class="differ"' : '';
+        const cls = agree === false ? ` class="${DIFFER}"` : '';
         return `<tr${cls} id="${id}"><th>${name}</th><td class="num pred">${fmt(pred)}</td><td class="num meas">${typeof meas === 'number' ? meas.toFixed(2) : '\u2014'}</td><td>${mark}</td></tr>`;
     }
 
@@ -84,7 +86,7 @@ ${row('Wavefronts / instr', p.wavefronts, wf === undefined ? null : wf, wf === n
     }
 
     function renderError(err, label) {
-        ui.result.innerHTML = `<div class="inline-err" id="measure-error" data-code="${esc(err.code || '')}" title="HTTP ${err.status} ${esc(err.code || '')}"><strong>${esc(errorWords(err))}</strong>` +
+        ui.result.innerHTML = `<div class="${INLINE_ERR}" id="measure-error" data-code="${esc(err.code || '')}" title="HTTP ${err.status} ${esc(err.code || '')}"><strong>${esc(errorWords(err))}</strong>` +
             `<div class="detail">The server said: <span id="measure-error-message">${esc(err.message)}</span></div>` +
             `<div class="fine">Instruction: ${esc(label)}</div></div>`;
         ui.result.hidden = false;
@@ -94,7 +96,7 @@ ${row('Wavefronts / instr', p.wavefronts, wf === undefined ? null : wf, wf === n
         if (running || !current) return;
         const r = current, label = r.label;
         running = true;
-        document.body.dataset.measuring = '1';
+        stamp('measuring', '1');
         refreshButton();
         const t0 = performance.now();
         ui.progress.hidden = false;
@@ -108,8 +110,8 @@ ${row('Wavefronts / instr', p.wavefronts, wf === undefined ? null : wf, wf === n
             clearInterval(tick);
             running = false;
             ui.progress.hidden = true;
-            document.body.dataset.measuring = '';
-            document.body.dataset.measured = String(Number(document.body.dataset.measured || 0) + 1);
+            stamp('measuring', '');
+            bump('measured');
             refreshButton();
         }
     }

@@ -4,17 +4,19 @@
 
 import * as api from './api.js';
 import { verdict } from './verdict.js';
+import { isStore, opShort } from './ops.js';
+import { stamp } from './stamps.js';
+import { VERDICT, OK, BAD, INLINE_ERR } from './classes.js';
 import { setHTML } from './dom.js';
+import { esc } from './esc.js';
 
 const $ = (id) => document.getElementById(id);
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
-const STORES = ['st', 'stmatrix'];
 
-/* ctx: {state(), set(partial, push), query()} as for the access view. */
+/* ctx: the PageCtx of app.js. */
 export function createScorecard(ctx) {
     const slots = [
-        { key: 'wr', sel: $('score-wr'), out: $('score-wr-out'), want: (op) => STORES.includes(op) },
-        { key: 'rd', sel: $('score-rd'), out: $('score-rd-out'), want: (op) => !STORES.includes(op) },
+        { key: 'wr', sel: $('score-wr'), out: $('score-wr-out'), want: (op) => isStore(op) },
+        { key: 'rd', sel: $('score-rd'), out: $('score-rd-out'), want: (op) => !isStore(op) },
     ];
     let seq = 0;
 
@@ -35,8 +37,8 @@ export function createScorecard(ctx) {
 
     function card(a) {
         const c = a.cost, v = verdict(c);
-        return `<div class="verdict ${v.cls}">${esc(v.text)}</div>
-<div class="fine">${c.cycles} cycle${c.cycles === 1 ? '' : 's'} &middot; ${esc(c.op)}${c.op.endsWith('matrix') ? `.x${c.matrices}` : ` ${c.bytes} B`} &middot; step 0 of ${a.steps}</div>`;
+        return `<div class="${VERDICT} ${v.cls}">${esc(v.text)}</div>
+<div class="fine">${c.cycles} cycle${c.cycles === 1 ? '' : 's'} &middot; ${esc(opShort(c))} &middot; step 0 of ${a.steps}</div>`;
     }
 
     // Start both requests for layout query q; refresh(pending) uses them.
@@ -55,7 +57,7 @@ export function createScorecard(ctx) {
         const my = ++seq;
         const st = ctx.state(), q = ctx.query();
         await Promise.all(slots.map(async (s, i) => {
-            s.out.classList.remove('bad', 'ok');
+            s.out.classList.remove(BAD, OK);
             if (!q) { setHTML(s.out, '<div class="fine">Fix the parameters first.</div>'); return; }
             try {
                 const a = await ((pending && pending[i]) || api.access(q, st[s.key], 0));
@@ -64,11 +66,11 @@ export function createScorecard(ctx) {
                 s.out.dataset.wavefronts = String(a.cost.wavefronts);
             } catch (err) {
                 if (my !== seq) return;
-                setHTML(s.out, `<div class="inline-err">${esc(err.message)}</div>`);
+                setHTML(s.out, `<div class="${INLINE_ERR}">${esc(err.message)}</div>`);
                 s.out.dataset.wavefronts = '';
             }
         }));
-        if (my === seq) document.body.dataset.scoreReady = String(my);
+        if (my === seq) stamp('scoreReady', my);
     }
 
     for (const s of slots) s.sel.addEventListener('change', () => { ctx.set({ [s.key]: s.sel.value }, true); refresh(); });

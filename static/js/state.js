@@ -1,6 +1,7 @@
 // state.js - the page state and its one home, the URL query string.
 // Values are kept as the strings the user typed so that the server, not the
-// page, decides what is valid; this module only parses, fills defaults and prints.
+// page, decides what is valid: this module parses, fills defaults and prints,
+// and must not judge a value beyond its shape (a number, a pair, a flag).
 
 export const DEFAULTS = Object.freeze({
     b: '2', m: '4', s: '3',        // 64B swizzle: Swizzle<2,4,3>

@@ -1,18 +1,19 @@
 // trace.js - traces one logical column down one tile height: the physical
-// slot and banks of each row without and with the swizzle (read from the
-// /api/swizzle maps) and what a warp reading that column costs on each
-// (/api/conflicts, one lane per row, one access per unit). It must not compute
-// slots, banks or costs: slot p holds bytes [p * unit, (p + 1) * unit) (contract).
+// slot and banks of each row without and with the swizzle, and what a warp
+// reading that column costs on each, all from one /api/trace answer (one
+// lane per row, one access per unit). It must not compute offsets, slots,
+// banks or costs: it prints the answer's cells and verdicts.
 
 import * as api from './api.js';
-import { verdict } from './verdict.js';
+import { verdict, laneRanges } from './verdict.js';
+import { esc } from './esc.js';
+import { stamp } from './stamps.js';
+import { VERDICT, SWATCH, TRACE_VERDICT, INLINE_ERR, key } from './classes.js';
 import { setHTML, setText } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
-const WIDTHS = [16, 8, 4, 2, 1];
 
-/* ctx: {state(), set(partial, push), onTrace(col)} */
+/* ctx: the PageCtx of app.js. */
 export function createTrace(ctx) {
     const ui = { col: $('trace-col'), table: $('trace-table-box'), plain: $('trace-plain'), swz: $('trace-swz'), note: $('trace-note'), verdicts: $('trace-verdicts') };
     let seq = 0;
@@ -24,36 +25,18 @@ export function createTrace(ctx) {
     }
     const column = () => columnOf(ctx.state());
 
-    // The two /api/conflicts bodies for column c of layout d: one lane per
-    // row reads the first min(unit, 16) bytes of its unit, without and with
-    // the swizzle (slot p holds bytes [p * unit, (p + 1) * unit)).
-    function bodies(d, c) {
-        const g = d.grid, rows = Math.min(d.tile.size, g.rows, 32), unit = d.unit.bytes;
-        const plainOffs = [], swzOffs = [];
-        for (let r = 0; r < rows; r++) {
-            const l = r * g.cols + c;
-            plainOffs.push(l * unit);
-            swzOffs.push(g.phys_of[l] * unit);
-        }
-        const bytes = WIDTHS.find((w) => w <= unit) || 1;
-        const pad = (o) => o.concat(Array(32 - o.length).fill(null));
-        const base = { op: 'ld', bytes, bank_bytes: d.params.bank_bytes, banks: d.params.banks };
-        return { rows, bytes, plain: { ...base, offsets: pad(plainOffs) }, swz: { ...base, offsets: pad(swzOffs) } };
-    }
-
-    // Ask ahead what refresh(d) would need with state st.
-    function prefetch(d, st) {
+    // Ask ahead what refresh() would need on layout query q (answer d) with state st.
+    function prefetch(q, st, d) {
         const c = columnOf(st);
         if (!d || c >= d.grid.cols) return;
-        const b = bodies(d, c);
-        api.prefetch.conflicts(b.plain).catch(() => {});
-        api.prefetch.conflicts(b.swz).catch(() => {});
+        api.prefetch.trace(q, c).catch(() => {});
     }
 
-    function banksText(d, p) {
-        const u = d.unit, b = d.grid.bank_of[p];
-        if (u.per_bank > 1) return `${b} (1/${u.per_bank})`;
-        return u.banks_spanned > 1 ? `${b}-${b + u.banks_spanned - 1}` : String(b);
+    // The banks one unit touches, as the answer lists them: "8-11", "5",
+    // or "3 (1/4)" when perBank units share a bank word.
+    function banksText(u, perBank) {
+        if (perBank > 1) return `${u.banks[0]} (1/${perBank})`;
+        return laneRanges(u.banks);
     }
 
     function clear(msg) {
@@ -61,6 +44,13 @@ export function createTrace(ctx) {
         setHTML(ui.plain, ''); setHTML(ui.swz, '');
         setText(ui.note, '');
         ui.verdicts.hidden = true;
+    }
+
+    function showVerdict(el, cost) {
+        const v = verdict(cost), cls = `${TRACE_VERDICT} ${v.cls}`;
+        if (el.className !== cls) el.className = cls;
+        setHTML(el, `<span class="${VERDICT} ${v.cls}">${esc(v.text)}</span>`);
+        el.dataset.wavefronts = String(cost.wavefronts);
     }
 
     async function refresh(d) {
@@ -73,32 +63,32 @@ export function createTrace(ctx) {
         ui.col.value = String(c);
         if (c >= g.cols) { clear(`Column ${c} is outside this ${g.cols}-column grid.`); return; }
         ui.verdicts.hidden = false;
-        const b = bodies(d, c), rows = b.rows;
-        let html = '<table class="trace" id="trace-table"><thead><tr><th>Row</th><th>Without swizzle<br><small>slot (row, col) &middot; banks</small></th><th>With swizzle<br><small>slot (row, col) &middot; banks</small></th></tr></thead><tbody>';
-        for (let r = 0; r < rows; r++) {
-            const l = r * g.cols + c, p = g.phys_of[l];
-            html += `<tr data-row="${r}"><td class="num">${r}</td>` +
-                `<td><span class="swatch k${c % 16}"></span>(${r}, ${c}) &middot; ${banksText(d, l)}</td>` +
-                `<td><span class="swatch k${c % 16}"></span>(${Math.floor(p / g.cols)}, <b>${p % g.cols}</b>) &middot; <b>${banksText(d, p)}</b></td></tr>`;
-        }
-        setHTML(ui.table, html + '</tbody></table>');
-        setText(ui.note, `A warp in which lane r (r < ${rows}) loads ${b.bytes} B from row r of column ${c}; the other lanes idle.`);
-        const show = async (el, body) => {
-            try {
-                const cost = await api.conflicts(body);
-                if (my !== seq) return;
-                const v = verdict(cost);
-                if (el.className !== `trace-verdict ${v.cls}`) el.className = `trace-verdict ${v.cls}`;
-                setHTML(el, `<span class="verdict ${v.cls}">${esc(v.text)}</span>`);
-                el.dataset.wavefronts = String(cost.wavefronts);
-            } catch (err) {
-                if (my !== seq) return;
-                el.className = 'trace-verdict';
-                setHTML(el, `<span class="inline-err">${esc(err.message)}</span>`);
+        try {
+            const t = await api.trace(ctx.query(), c);
+            if (my !== seq) return;
+            let html = '<table class="trace" id="trace-table"><thead><tr><th>Row</th><th>Without swizzle<br><small>slot (row, col) &middot; banks</small></th><th>With swizzle<br><small>slot (row, col) &middot; banks</small></th></tr></thead><tbody>';
+            const sw = `<span class="${SWATCH} ${key(t.col)}"></span>`;
+            for (const cell of t.cells) {
+                const p = cell.plain, s = cell.swizzled;
+                html += `<tr data-row="${cell.row}"><td class="num">${cell.row}</td>` +
+                    `<td>${sw}(${p.row}, ${p.col}) &middot; ${banksText(p, t.per_bank)}</td>` +
+                    `<td>${sw}(${s.row}, <b>${s.col}</b>) &middot; <b>${banksText(s, t.per_bank)}</b></td></tr>`;
             }
-        };
-        await Promise.all([show(ui.plain, b.plain), show(ui.swz, b.swz)]);
-        if (my === seq) document.body.dataset.traceReady = String(my);
+            setHTML(ui.table, html + '</tbody></table>');
+            setText(ui.note, `A warp in which lane r (r < ${t.rows}) loads ${t.bytes} B from row r of column ${t.col}; the other lanes idle.`);
+            showVerdict(ui.plain, t.plain);
+            showVerdict(ui.swz, t.swizzled);
+        } catch (err) {
+            if (my !== seq) return;
+            setHTML(ui.table, `<p class="${INLINE_ERR}" id="trace-error">${esc(err.message)}</p>`);
+            setText(ui.note, '');
+            for (const el of [ui.plain, ui.swz]) {
+                el.className = TRACE_VERDICT;
+                setHTML(el, '');
+                el.dataset.wavefronts = '';
+            }
+        }
+        if (my === seq) stamp('traceReady', my);
     }
 
     ui.col.addEventListener('change', () => {

@@ -3,7 +3,9 @@
 // per-phase table and the Nsight Compute box. It prints the API's numbers;
 // it must not count wavefronts, banks or phases itself.
 
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+import { esc } from './esc.js';
+import { VERDICT, OK, BAD, DIFFER, SWATCH, phase } from './classes.js';
+
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 // "0-7", "0-3, 8-11", "none": a lane list as ranges.
@@ -27,11 +29,11 @@ export function verdict(c) {
     const wf = plural(c.wavefronts, 'wavefront', 'wavefronts');
     if (c.bank_conflicts === 0) {
         const bc = c.phases.some((p) => p.reason === 'broadcast') ? ' with broadcast' : '';
-        return { cls: 'ok', text: `conflict-free${bc}: ${wf} (ideal ${c.ideal_wavefronts})` };
+        return { cls: OK, text: `conflict-free${bc}: ${wf} (ideal ${c.ideal_wavefronts})` };
     }
     const n = c.ways;   // the API's n of "n-way": the worst phase's degree
     const head = n > 1 ? `${n}-way conflict` : 'bank conflict';
-    return { cls: 'bad', text: `${head}: ${wf}, ideal ${c.ideal_wavefronts}` };
+    return { cls: BAD, text: `${head}: ${wf}, ideal ${c.ideal_wavefronts}` };
 }
 
 const CYCLES_NOTE = 'Cycles are what the shared-memory pipe spends (clock64). ' +
@@ -42,12 +44,12 @@ const CYCLES_NOTE = 'Cycles are what the shared-memory pipe spends (clock64). ' 
 export function verdictHTML(c, idp = 'acc') {
     const v = verdict(c);
     const differ = c.cycles !== c.wavefronts;
-    return `<div class="verdict ${v.cls}" id="${idp}-verdict">${esc(v.text)}</div>
+    return `<div class="${VERDICT} ${v.cls}" id="${idp}-verdict">${esc(v.text)}</div>
 <dl class="costline">
   <div><dt>Wavefronts</dt><dd id="${idp}-wavefronts">${c.wavefronts}</dd></div>
   <div><dt>Ideal</dt><dd id="${idp}-ideal">${c.ideal_wavefronts}</dd></div>
   <div><dt>Bank conflicts</dt><dd id="${idp}-conflicts">${c.bank_conflicts}</dd></div>
-  <div class="cyc${differ ? ' differ' : ''}" title="${esc(CYCLES_NOTE)}"><dt>Cycles <span class="info" aria-hidden="true">i</span></dt><dd id="${idp}-cycles">${c.cycles}</dd></div>
+  <div class="cyc${differ ? ` ${DIFFER}` : ''}" title="${esc(CYCLES_NOTE)}"><dt>Cycles <span class="info" aria-hidden="true">i</span></dt><dd id="${idp}-cycles">${c.cycles}</dd></div>
 </dl>
 <p class="fine" id="${idp}-cycles-note">${differ
         ? `<strong>${plural(c.cycles, 'cycle', 'cycles')} for ${plural(c.wavefronts, 'wavefront', 'wavefronts')}:</strong> `
@@ -67,7 +69,7 @@ export function phaseTableHTML(c, id = 'acc-phases') {
     const rows = c.phases.map((p, i) => {
         const reason = p.reason === 'merged' ? `merged into ${p.merged_into}` : p.reason;
         return `<tr class="r-${esc(p.reason)}">
-  <td><span class="swatch ph${i % 8}"></span>${i}</td>
+  <td><span class="${SWATCH} ${phase(i)}"></span>${i}</td>
   <td class="mono">${laneRanges(p.lanes)}</td>
   <td class="mono">${p.active.length === p.lanes.length ? 'all' : laneRanges(p.active)}</td>
   <td class="num">${p.words}</td><td class="num">${p.max_per_bank}</td><td class="num">${p.worst_bank}</td>

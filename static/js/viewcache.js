@@ -1,10 +1,9 @@
 // viewcache.js - keeps a drawn map when a new answer would draw it the same:
-// the inputs (sizes, flags, and the API's arrays by content) are compared with
-// the ones it was drawn from. Drawing a map anew (its axes and tile lines
-// rewritten, its canvas repainted) costs more than the comparison. When only
-// inputs that leave the map's shape and labelling alone differ (which unit a
-// cell holds, the tile lines), the kept map is updated in place instead. It
-// must not look inside the arrays' meaning.
+// the inputs (sizes, flags, the API's arrays by content) are compared with the
+// ones it was drawn from, cheaper than drawing anew (axes, tile lines, canvas).
+// When only inputs that leave the map's shape and labelling alone differ (which
+// unit a cell holds, the tile lines), the kept map is updated in place instead.
+// It must not look inside the arrays' meaning.
 
 function same(a, b) {
     if (a === b) return true;
@@ -25,7 +24,7 @@ export class ViewCache {
     // numbers, strings, booleans, arrays and null) match what it was drawn
     // from and it is still in the page; the kept one passed to update(view)
     // when only keys listed in `patch` differ; else make() drawn anew (a map
-    // drawn anew reuses its element's canvas and SVG: views.js).
+    // drawn anew reuses its element's canvas and SVG: mapview.js).
     get(id, inputs, make, patch = [], update = null) {
         const k = this.kept.get(id);
         const live = k && k.view.svg.isConnected && k.view.el.mapView === k.view;

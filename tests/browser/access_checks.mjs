@@ -152,7 +152,8 @@ export async function accessChecks(t) {
         page.off('request', onReq);
         check('steps: next goes to 6', new URL(page.url()).searchParams.get('step') === '6' && (await readAccess(page)).step === '6');
         check('steps: step 6 was fetched ahead (no request on the click)', asked.length === 0, asked.join(' '));
-        check('steps: the page stamps the step render time', Number(await page.evaluate(() => document.body.dataset.accessMs)) >= 0);
+        const ms = await page.evaluate(() => document.body.dataset.accessMs);
+        check('steps: the page stamps the step render time (ms, two decimals, more than none)', /^\d+\.\d\d$/.test(ms || '') && Number(ms) > 0, ms);
         await afterAccess(t, () => page.click('#acc-prev'));
         check('steps: prev goes back to 5', new URL(page.url()).searchParams.get('step') === '5');
         // Play animates through the steps until paused.
@@ -234,7 +235,16 @@ export async function accessChecks(t) {
         const offs = [0, 16, 32, 48, 64, 80, 96, 112].concat(Array(24).fill(null));
         const text = offs.map((o) => (o === null ? '-' : String(o))).join(', ');
         await page.fill('#acc-offsets', text);
+        // The page asks for custom offsets the way it asks for a pattern: GET
+        // /api/access on the drawn layout (CONTRACT.md: offsets=), whose answer
+        // also names the cells the outlines go on.
+        const sent = [];
+        const onSent = (r) => { if (/\/api\/(access|conflicts)/.test(r.url()) && !r.headers()['x-swz-prefetch']) sent.push(`${r.method()} ${r.url()}`); };
+        page.on('request', onSent);
         await afterAccess(t, () => page.click('#acc-run'));
+        page.off('request', onSent);
+        const sentOffs = sent.length === 1 && sent[0].startsWith('GET ') ? new URL(sent[0].slice(4)).searchParams.get('offsets') : null;
+        check('custom: the page asks GET /api/access with the 32 offsets, not /api/conflicts', sentOffs === offs.map((o) => (o === null ? '-' : o)).join(','), sent.join(' '));
         const body = { op: 'ld', bytes: 16, offsets: offs, bank_bytes: 4, banks: 32 };
         const r = await fetch(base + 'api/conflicts', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
         const c = await r.json();
@@ -257,7 +267,10 @@ export async function accessChecks(t) {
         const rb = await (await fetch(base + 'api/conflicts', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(bad) })).json();
         let s2 = await readAccess(page);
         check('custom: a bad token is refused by the API for offsets[4]', rb.error && rb.error.field === 'offsets[4]');
-        check('custom: the API message is shown with the textarea', s2.fieldErr && s2.fieldErr.includes(rb.error.message), s2.fieldErr);
+        // The page's own request: /api/access with the same offsets.
+        const ra = (await getJSON(apiURL(base, 'access', { ...q(3, 4, 3, 8), offsets: bad.offsets.map((o) => (o === null ? '-' : o)).join(','), op: 'ld', bytes: '16' }))).body;
+        check('custom: /api/access refuses the bad token too, for offsets (lane 4)', !!ra.error && /^offsets/.test(ra.error.field || ''), JSON.stringify(ra.error || ra).slice(0, 200));
+        check('custom: the API message is shown with the textarea', !!(s2.fieldErr && ra.error && s2.fieldErr.includes(ra.error.message)), s2.fieldErr);
         check('custom: the message names the lane', /lane 4/.test(s2.fieldErr || ''), s2.fieldErr);
         check('custom: textarea marked invalid', await page.$eval('#acc-offsets', (e) => e.classList.contains('invalid') && e.getAttribute('aria-invalid') === 'true'));
         check('custom: no stale result', s2.hidden);

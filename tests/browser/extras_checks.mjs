@@ -41,6 +41,11 @@ export async function extrasChecks(t) {
         check('trace: verdict without swizzle from /api/conflicts', (await text(page, '#trace-plain')) === expectVerdict(cp), await text(page, '#trace-plain'));
         check('trace: verdict with swizzle from /api/conflicts', (await text(page, '#trace-swz')) === expectVerdict(cs), await text(page, '#trace-swz'));
         check('trace: the swizzle fixes this column (8 -> 1 wavefronts)', cp.wavefronts === 8 && cs.wavefronts === 1, `${cp.wavefronts} -> ${cs.wavefronts}`);
+        // The page reads all of it from one /api/trace answer (CONTRACT.md), which must agree with the above.
+        const { status: ts, body: tr } = await getJSON(apiURL(base, 'trace', { ...q(3, 4, 3), col: String(C) }));
+        check('trace: /api/trace answers column 3 with one cell per tile row', ts === 200 && Array.isArray(tr.cells) && tr.cells.length === T, `status ${ts}`);
+        check('trace: /api/trace agrees with phys_of and /api/conflicts', ts === 200 && tr.cells.every((x, r) => x.swizzled.slot === g.phys_of[r * g.cols + C]) &&
+            tr.plain.wavefronts === cp.wavefronts && tr.swizzled.wavefronts === cs.wavefronts, JSON.stringify(tr).slice(0, 200));
         const tcells = await t.readView(page, 'grid-swz'), traced = tcells.filter((c) => c.traced).map((c) => c.c);
         check('trace: the maps trace the column', traced.length === g.rows && traced.every((c) => c === C), `${traced}`);
         // readView holds the cells off the trace to their colour, faded.
@@ -139,6 +144,7 @@ export async function extrasChecks(t) {
         const tile = await t.readView(page, 'tile-swz');
         check('by row: the tile shows rows of the API\'s tile map', tile.length === d.tile.log_of.length &&
             tile.every((c) => c.label === String(Math.floor(d.tile.log_of[c.p] / d.tile.size))));
+        await t.settled(page);
         await page.reload();
         await page.waitForFunction(() => document.body.dataset.ready);
         check('show=row survives a reload', (await page.inputValue('#show')) === 'row' && (await t.readView(page, 'grid-swz')).every((c) => c.label === String(rowOf(c.l))));
@@ -150,6 +156,44 @@ export async function extrasChecks(t) {
         // A swizzle that moves units along rows gets no such note.
         await gotoReady(page, base + '?b=3&m=4&s=3');
         check('S=3: no between-rows note', (await note()) === '');
+    });
+
+    // ---- how a swizzle moves units: the API's slot_rule, never col XOR row for all ----
+    await step('slot rule', async () => {
+        const formula = () => page.evaluate(() => { const g = document.getElementById('formula-grid'); return { rule: g ? g.dataset.rule : null, text: document.getElementById('formula').textContent }; });
+        const ruleOf = async (qq) => (await getJSON(apiURL(base, 'swizzle', qq))).body.slot_rule;
+        // 128B: the textbook case.
+        await gotoReady(page, base + '?b=3&m=4&s=3');
+        let f = await formula();
+        check('slot rule 128B: the API says col_xor_row', (await ruleOf(q(3, 4, 3))) === 'col_xor_row');
+        check('slot rule 128B: the formula prints physical slot = col_in_tile XOR row_mod', f.rule === 'col_xor_row' && f.text.includes('physical slot = col_in_tile XOR row_mod'), f.text);
+        // Swizzle<2,4,-3>: units move between rows (issue 13: cell (1,2) is physical row 3, column 2).
+        await gotoReady(page, base + '?b=2&m=4&s=-3&sel=1,2');
+        await page.waitForFunction(() => document.body.dataset.inspected === '1,2', null, { timeout: t.TIMEOUT });
+        const { body: ins } = await getJSON(apiURL(base, 'inspect', { ...q(2, 4, -3), row: '1', col: '2' }));
+        f = await formula();
+        check('slot rule <2,4,-3>: the API says row_xor_col', ins.slot_rule === 'row_xor_col' && (await ruleOf(q(2, 4, -3))) === 'row_xor_col', ins.slot_rule);
+        check('slot rule <2,4,-3>: the formula gives the row form, not col XOR row', f.rule === 'row_xor_col' && f.text.includes('physical row  = row_in_tile XOR col_mod') &&
+            !f.text.includes('col_in_tile XOR row_mod'), f.text);
+        check('slot rule <2,4,-3>: the inspector shows the API\'s physical row in tile', (await page.getAttribute('#ins-xor', 'data-rule')) === 'row_xor_col' &&
+            (await text(page, '#ins-phys-row')) === String(ins.tile.phys_row_in_tile) && (await text(page, '#ins-row-in-tile')) === String(ins.tile.row_in_tile) &&
+            (await text(page, '#ins-col-in-tile')) === String(ins.tile.col_in_tile), await text(page, '#ins-xor'));
+        check('slot rule <2,4,-3>: cell (1,2) is at physical row 3, column 2 (API)', ins.physical.row === 3 && ins.physical.col === 2 && ins.tile.slot === ins.tile.phys_col_in_tile,
+            JSON.stringify([ins.physical, ins.tile]));
+        // match_bank_row with Swizzle<3,2,3>: neither form holds; the bit ranges come from the masks.
+        await gotoReady(page, base + '?b=3&m=2&s=3&match=1&sel=1,2');
+        await page.waitForFunction(() => document.body.dataset.inspected === '1,2', null, { timeout: t.TIMEOUT });
+        const { body: dg } = await getJSON(apiURL(base, 'swizzle', q(3, 2, 3, '', { match_bank_row: '1' })));
+        const mk = dg.masks, bits = `address bits [${mk.zzz_lo}, ${mk.zzz_hi}) ^= bits [${mk.yyy_lo}, ${mk.yyy_hi})`;
+        f = await formula();
+        check('slot rule <3,2,3> match: the API says general', dg.slot_rule === 'general', dg.slot_rule);
+        check('slot rule <3,2,3> match: the formula gives the bit ranges of the masks', f.rule === 'general' && f.text.includes(bits) && !f.text.includes('XOR row_mod'), f.text);
+        check('slot rule <3,2,3> match: the inspector gives them too', (await page.getAttribute('#ins-xor', 'data-rule')) === 'general' && (await text(page, '#ins-rule-text')) === bits,
+            await text(page, '#ins-xor'));
+        // No swizzle: nothing moves.
+        await gotoReady(page, base + '?b=0&m=4&s=3');
+        f = await formula();
+        check('slot rule none: identity, nothing moves', (await ruleOf(q(0, 4, 3))) === 'identity' && f.rule === 'identity' && /nothing moves/.test(f.text), f.text);
     });
 
     // ---- code panel ----

@@ -212,7 +212,16 @@ function fullShot(page, file) {
 }
 
 // Load a URL in the page and wait for its first load to finish.
+// Before a navigation: the page's own requests have all come back (a request
+// still on the wire when the page goes is aborted, which is no product failure
+// but would read as one in the network check).
+async function settled(page) {
+    if (!/^http/.test(page.url())) return;
+    await page.waitForFunction(() => (document.body.dataset.inflight || '0') === '0', null, { timeout: TIMEOUT });
+}
+
 async function gotoReady(page, url) {
+    await settled(page);
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForFunction(() => document.body.dataset.ready, null, { timeout: TIMEOUT });
 }
@@ -272,7 +281,8 @@ async function main() {
     const tool = path.resolve(ROOT, 'build/swizzlescope-measure');
     const srv = await startServer(port, fs.existsSync(tool) ? ['--measure-tool', tool] : []);
     const base = srv.base;
-    check(`server answers /api/health on port ${port}`, true);
+    const health = await getJSON(base + 'api/health');
+    check(`server answers /api/health on port ${port}`, health.status === 200 && health.body.ok === true, JSON.stringify(health));
 
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'swz-chromium-'));
     // playwright passes --user-data-dir itself for a persistent context: a fresh one per run.
@@ -312,7 +322,7 @@ async function main() {
     watch(page);
     // What the check modules get: the page, the server, the harness.
     const t = {
-        page, ctx, base, ROOT, SHOTS, TIMEOUT, check, step, text, afterLoad, gotoReady, readView, clickCell, hoverCell, cellPoint, drawnTotal,
+        page, ctx, base, ROOT, SHOTS, TIMEOUT, check, step, text, afterLoad, gotoReady, settled, readView, clickCell, hoverCell, cellPoint, drawnTotal,
         getJSON, apiURL, freePort, sleep, watch,
         startServer: (p, extra) => startServer(p, extra),
         setPhase: (p) => { phase = p; },
@@ -382,6 +392,8 @@ async function main() {
             check('inspector: banks', JSON.stringify(chips) === JSON.stringify(ins.banks.list), `${chips} vs ${ins.banks.list}`);
             check('inspector: grid positions', (await text(page, '#ins-logical')) === `(${ins.logical.row}, ${ins.logical.col})` &&
                 (await text(page, '#ins-physical')) === `(${ins.physical.row}, ${ins.physical.col})`);
+            check('inspector: the API names the 128B slot rule col_xor_row, and the page shows that form',
+                ins.slot_rule === 'col_xor_row' && (await page.getAttribute('#ins-xor', 'data-rule')) === ins.slot_rule, `${ins.slot_rule}`);
             check('inspector: col in tile XOR row mod = slot',
                 (await text(page, '#ins-col-in-tile')) === String(ins.tile.col_in_tile) &&
                 (await text(page, '#ins-row-mod')) === String(ins.tile.row_mod) &&

@@ -22,7 +22,11 @@ say() { echo "== $(date -u +%T) $*"; }
 
 say "build"
 if [ -z "${PROBE_BIN:-}" ]; then
-    nvcc -O3 -std=c++17 -arch=sm_90 -Xptxas -v -o "$BIN" cuda/*.cu cuda/*.c 2> "$RAW/ptxas.txt" \
+    # The tool compiles in the server's schema, JSON readers and process
+    # runner, and links libcjson (headers needed here: else pass PROBE_BIN).
+    nvcc -O3 -std=c++17 -arch=sm_90 -Xptxas -v -o "$BIN" cuda/*.cu cuda/*.c server/instr.c \
+        server/api_read.c server/error.c server/swizzle.c server/proc.c -lcjson -lm \
+        2> "$RAW/ptxas.txt" \
         || { cat "$RAW/ptxas.txt"; echo "build failed"; exit 1; }
 fi
 python3 tests/calib/gen_patterns.py --check || exit 1

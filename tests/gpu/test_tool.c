@@ -1,24 +1,26 @@
-/* test_tool.c - the measurement tool's host side without a GPU: the strict
- * JSON reader (cuda/jsonin.c), the line format (cuda/pattern.c), ncu's CSV
- * (cuda/ncu.c) and the whole counter pass against fake ncu programs (shell
- * scripts) that answer, refuse permission, fail, hang and print garbage.
- * Builds with any C compiler: cc -std=c11 -Icuda tests/gpu/test_tool.c
- * cuda/jsonin.c cuda/pattern.c cuda/ncu.c cuda/proc.c -lm */
+/* test_tool.c - the measurement tool's host side without a GPU: its input
+ * (cuda/input.c: JSON through the server's readers, the line format, both
+ * into the one instruction schema), ncu's CSV (cuda/ncu.c) and the whole
+ * counter pass against fake ncu programs (shell scripts) that answer, refuse
+ * permission, fail, hang and print garbage.  Builds with any C compiler:
+ * see the Makefile's build/test/test_tool rule (the C files of cuda/ and the server's
+ * instr, api_read, error, swizzle and proc). */
 #define _GNU_SOURCE 1
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../cuda/jsonin.h"
+#include "../../cuda/input.h"
 #include "../../cuda/ncu.h"
-#include "../../cuda/pattern.h"
-#include "../../cuda/proc.h"
+#include "../../server/proc.h"
 #include "../check.h"
+#include "lanes.h"
 
-static probe_pattern pats[300];
+static struct input_pattern pats[300];
 
 static const char lin32[] =
     "[0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,"
@@ -27,132 +29,197 @@ static const char rows16[] =
     "[0,16,32,48,64,80,96,112,128,144,160,176,192,208,224,240,256,272,288,304,320,336,352,"
     "368,384,400,416,432,448,464,480,496]";
 
-static int parse(const char *text, char *err)
+static struct sz_error err;
+static char where[INPUT_WHERE_MAX];
+
+/* What the tool does with stdin in --json mode. */
+static int parse(const char *text)
 {
-    return probe_json_parse(text, strlen(text), pats, 300, err, PROBE_ERR_MAX);
+    memset(&err, 0, sizeof err);
+    return input_parse(text, strlen(text), 1, pats, 300, &err, where);
 }
 
 static void test_json_good(void)
 {
-    char err[PROBE_ERR_MAX], buf[2048];
+    char buf[2048];
     snprintf(buf, sizeof buf, "{\"op\":\"ld\",\"offsets\":%s}", lin32);
-    CHECK(parse(buf, err) == 1 && pats[0].op == PROBE_LD && pats[0].bytes == 4 &&
-          pats[0].matrices == 1 && pats[0].active == 0xffffffffu && pats[0].off[31] == 124 &&
-          strcmp(pats[0].name, "pattern0") == 0, "defaults: %s", err);
-    snprintf(buf, sizeof buf, " [ {\"name\":\"a\\u00e9\\ud83d\\ude00\\n\",\"op\":\"ldmatrix\","
+    CHECK(parse(buf) == 1 && pats[0].in.op == INSTR_LD && pats[0].in.bytes == 4 &&
+          pats[0].in.matrices == 1 && pats[0].in.offsets[0] == 0 &&
+          pats[0].in.offsets[31] == 124 && strcmp(pats[0].name, "pattern0") == 0,
+          "defaults: %s", err.message);
+    snprintf(buf, sizeof buf, " [ {\"name\":\"a\\u00e9\\ud83d\\ude00\",\"op\":\"ldmatrix\","
              "\"trans\":true,\"offsets\":%s,\"bank_bytes\":4,\"banks\":32} ,\n"
              "{\"op\":\"st\",\"bytes\":16,\"matrices\":1,\"offsets\":[%s0,16%s]} ] ",
              rows16, "null,null,null,null,null,null,null,null,null,null,null,null,null,null,"
              "null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,",
              "");
-    int n = parse(buf, err);
-    CHECK(n == 2, "array: %d %s", n, err);
-    CHECK(strcmp(pats[0].name, "a\xc3\xa9\xf0\x9f\x98\x80\n") == 0, "unicode name");
-    CHECK(pats[0].op == PROBE_LDMATRIX && pats[0].bytes == 16 && pats[0].matrices == 4 &&
-          pats[0].trans == 1, "matrix defaults");
-    CHECK(pats[1].op == PROBE_ST && pats[1].bytes == 16 && pats[1].active == 0xc0000000u &&
-          pats[1].off[31] == 16, "inactive lanes: %08x", pats[1].active);
+    int n = parse(buf);
+    CHECK(n == 2, "array: %d %s", n, err.message);
+    CHECK(strcmp(pats[0].name, "a\xc3\xa9\xf0\x9f\x98\x80") == 0, "unicode name");
+    CHECK(pats[0].in.op == INSTR_LDMATRIX && pats[0].in.bytes == 16 &&
+          pats[0].in.matrices == 4 && pats[0].in.trans == 1, "matrix defaults");
+    CHECK(strcmp(pats[1].name, "pattern1") == 0 && pats[1].in.op == INSTR_ST &&
+          pats[1].in.bytes == 16 && pats[1].in.offsets[29] == INSTR_INACTIVE &&
+          pats[1].in.offsets[30] == 0 && pats[1].in.offsets[31] == 16, "inactive lanes");
+    uint32_t off[INSTR_LANES], active;
+    input_lanes(&pats[1].in, off, &active);
+    CHECK(active == 0xc0000000u && off[0] == 0 && off[31] == 16, "ld/st lanes: %08x", active);
     /* ldmatrix.x1: lanes 8.. may be null and take lane t%8's address. */
     snprintf(buf, sizeof buf, "{\"op\":\"ldmatrix\",\"matrices\":1,\"offsets\":[0,128,256,384,"
              "512,640,768,896,null,null,null,null,null,null,null,null,null,null,null,null,null,"
              "null,null,null,null,null,null,null,null,null,null,null]}");
-    CHECK(parse(buf, err) == 1 && pats[0].active == 0xffffffffu && pats[0].off[9] == 128 &&
-          pats[0].off[31] == 896, "x1 fill: %s", err);
+    CHECK(parse(buf) == 1, "x1: %s", err.message);
+    input_lanes(&pats[0].in, off, &active);
+    CHECK(active == 0xffffffffu && off[9] == 128 && off[31] == 896, "x1 fill: %08x", active);
     snprintf(buf, sizeof buf, "{\"op\":\"ld\",\"bytes\":1.6e1,\"offsets\":[0,16,32,48,64,80,96,"
              "112,128,144,160,176,192,208,224,240,256,272,288,304,320,336,352,368,384,400,416,"
              "432,448,464,480,4.96e2]}");
-    CHECK(parse(buf, err) == 1 && pats[0].bytes == 16 && pats[0].off[31] == 496,
-          "integral numbers in other spellings: %s", err);
+    CHECK(parse(buf) == 1 && pats[0].in.bytes == 16 && pats[0].in.offsets[31] == 496,
+          "integral numbers in other spellings: %s", err.message);
 }
 
-static void test_json_bad(void)
+/* Refused, on `field`, with `piece` in the message: JSON as --json reads its
+ * stdin, and lines as the table and CSV modes do (offsets: lanes.h). */
+enum { JSON = 1, LINES = 0 };
+
+static void test_bad(void)
 {
     static const struct {
-        const char *text, *piece;
+        int json;
+        const char *text, *field, *piece;
     } bad[] = {
-        {"", "expected a pattern object"},
-        {"[]", "holds no pattern"},
-        {"{}", "required"},
-        {"{\"op\":\"ld\"}", "offsets is required"},
-        {"{\"offsets\":LIN}", "op is required"},
-        {"{\"op\":\"ld\",\"offsets\":LIN,}", "expected a field name"},
-        {"{\"op\":\"ld\",\"offsets\":LIN}x", "end of the input"},
-        {"{\"op\":\"ld\",\"offsets\":LIN}{}", "end of the input"},
-        {"{\"op\":\"ld\",\"op\":\"st\",\"offsets\":LIN}", "given twice"},
-        {"{\"op\":\"ld\",\"offsets\":LIN,\"opp\":1}", "unknown field \"opp\""},
-        {"{\"op\":\"LD\",\"offsets\":LIN}", "op must be"},
-        {"{\"op\":3,\"offsets\":LIN}", "op must be"},
-        {"{\"op\":\"ld\",\"bytes\":3,\"offsets\":LIN}", "bytes must be"},
-        {"{\"op\":\"ld\",\"bytes\":\"4\",\"offsets\":LIN}", "bytes must be an integer"},
-        {"{\"op\":\"ld\",\"bytes\":4.5,\"offsets\":LIN}", "bytes must be an integer"},
-        {"{\"op\":\"ld\",\"matrices\":2,\"offsets\":LIN}", "only ldmatrix/stmatrix take"},
-        {"{\"op\":\"ld\",\"trans\":true,\"offsets\":LIN}", ".trans"},
-        {"{\"op\":\"ld\",\"trans\":1,\"offsets\":LIN}", "true or false"},
-        {"{\"op\":\"ldmatrix\",\"bytes\":8,\"offsets\":ROWS}", "16 bytes"},
-        {"{\"op\":\"ldmatrix\",\"matrices\":3,\"offsets\":ROWS}", "matrices must be"},
-        {"{\"op\":\"ld\",\"banks\":16,\"offsets\":LIN}", "32 banks"},
-        {"{\"op\":\"ld\",\"bank_bytes\":8,\"offsets\":LIN}", "4 bytes wide"},
-        {"{\"op\":\"ld\",\"offsets\":[0,4]}", "32 entries"},
-        {"{\"op\":\"ld\",\"offsets\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
-         "0,0,0,0]}", "more than 32"},
-        {"{\"op\":\"ld\",\"offsets\":[01,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
-         "0,0]}", "expected ',' or ']'"},
-        {"{\"op\":\"ld\",\"offsets\":[-4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
-         "0,0]}", "offsets[0] must be"},
-        {"{\"op\":\"ld\",\"offsets\":[2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
-         "0,0]}", "not a multiple of 4"},
-        {"{\"op\":\"ld\",\"offsets\":[999999,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
-         "0,0,0,0]}", "offsets[0] must be"},
-        {"{\"op\":\"ld\",\"offsets\":[null,null,null,null,null,null,null,null,null,null,null,null,"
+        {JSON, "", "body", "neither '{' nor '['"},
+        {JSON, "[]", "body", "holds no pattern"},
+        {JSON, "[1]", "body", "expected a pattern object"},
+        {JSON, "{}", "op", "required"},
+        {JSON, "{\"op\":\"ld\"}", "offsets", "required"},
+        {JSON, "{\"offsets\":LIN}", "op", "required"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":LIN,}", "body", "invalid JSON"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":LIN}x", "body", "trailing data"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":LIN}{}", "body", "trailing data"},
+        {JSON, "{\"op\":\"ld\",\"op\":\"st\",\"offsets\":LIN}", "op", "more than once"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":LIN,\"opp\":1}", "opp", "unknown field"},
+        {JSON, "{\"op\":\"LD\",\"offsets\":LIN}", "op", "one of"},
+        {JSON, "{\"op\":3,\"offsets\":LIN}", "op", "one of"},
+        {JSON, "{\"op\":\"ld\",\"bytes\":3,\"offsets\":LIN}", "bytes", "1, 2, 4, 8 or 16"},
+        {JSON, "{\"op\":\"ld\",\"bytes\":\"4\",\"offsets\":LIN}", "bytes", "must be an integer"},
+        {JSON, "{\"op\":\"ld\",\"bytes\":4.5,\"offsets\":LIN}", "bytes", "must be an integer"},
+        {JSON, "{\"op\":\"ld\",\"trans\":true,\"offsets\":LIN}", "trans", ".trans"},
+        {JSON, "{\"op\":\"ld\",\"trans\":1,\"offsets\":LIN}", "trans", "true or false"},
+        {JSON, "{\"op\":\"ldmatrix\",\"bytes\":8,\"offsets\":ROWS}", "bytes", "16 bytes"},
+        {JSON, "{\"op\":\"ldmatrix\",\"matrices\":3,\"offsets\":ROWS}", "matrices", "1, 2 or 4"},
+        {JSON, "{\"op\":\"ld\",\"banks\":16,\"offsets\":LIN}", "banks", "32 banks"},
+        {JSON, "{\"op\":\"ld\",\"bank_bytes\":8,\"offsets\":LIN}", "bank_bytes", "of 4 bytes"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":[0,4]}", "offsets", "array of 32"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":[0L31,128]}", "offsets", "array of 32"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":[01L31]}", "body", "invalid JSON"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":[-4L31]}", "offsets[0]", "must be in 0..2147483647"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":[2L31]}", "offsets[0]", "4-byte aligned"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":[1000000L31]}", "offsets[0]", "does not fit in 233472 bytes"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":[nullNUL31]}", "offsets", "no active lane"},
+        {JSON, "{\"name\":\"\",\"op\":\"ld\",\"offsets\":LIN}", "name", "non-empty"},
+        {JSON, "{\"name\":7,\"op\":\"ld\",\"offsets\":LIN}", "name", "non-empty string"},
+        {JSON, "{\"name\":\"a\\ud800\",\"op\":\"ld\",\"offsets\":LIN}", "body", "invalid JSON"},
+        {JSON, "{\"name\":\"a\\x\",\"op\":\"ld\",\"offsets\":LIN}", "body", "invalid JSON"},
+        {JSON, "{\"name\":\"a\tb\",\"op\":\"ld\",\"offsets\":LIN}", "name", "control character"},
+        {JSON, "{\"name\":\"a\\nb\",\"op\":\"ld\",\"offsets\":LIN}", "name", "control character"},
+        {JSON, "{\"name\":\"\xc3\x28\",\"op\":\"ld\",\"offsets\":LIN}", "body", "not valid UTF-8"},
+        {JSON, "{\"name\":\"\xed\xa0\x80\",\"op\":\"ld\",\"offsets\":LIN}", "body", "not valid UTF-8"},
+        {JSON, "[{\"op\":\"ld\",\"offsets\":LIN},]", "body", "invalid JSON"},
+        {JSON, "[{\"op\":\"ld\",\"offsets\":LIN}", "body", "invalid JSON"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":LIN", "body", "invalid JSON"},
+        {JSON, "{\"op\":\"ld\" \"offsets\":LIN}", "body", "invalid JSON"},
+        {JSON, "{\"op\":\"ld\",\"offsets\":[nul,0]}", "body", "invalid JSON"},
+        {JSON, "{'op':\"ld\"}", "body", "invalid JSON"},
+        {JSON, "x ld 4 1 0 LIN", "body", "neither '{' nor '['"},
+        {LINES, "x ld 4 1 0 0 4\n", "offsets", "expected 32"},
+        {LINES, "x l 4 1 0 LIN", "op", "one of"},
+        {LINES, "x ld four 1 0 LIN", "bytes", "1, 2, 4, 8 or 16"},
+        {LINES, "x ld 3 1 0 LIN", "bytes", "1, 2, 4, 8 or 16"},
+        {LINES, "x ld 4 2 0 LIN", "matrices", "only ldmatrix/stmatrix"},
+        {LINES, "x ld 4 1 yes LIN", "trans", "0, 1, true or false"},
+        {LINES, "x ld 4 1 1 LIN", "trans", ".trans"},
+        {LINES, "x,y ld 4 1 0 LIN", "name", "only letters"},
+        {LINES, "x ld 4 1 0 LIN 0", "offsets", "more than 32"},
+        {LINES, "x ld 4 1 0 -1 L31", "offsets[0]", "'-'"},
+        {LINES, "x ld 4 1 0 2 L31", "offsets[0]", "aligned"},
+        {LINES, "x ld 4 1 0 1000000 L31", "offsets[0]", "does not fit"},
+        {LINES, "x ldmatrix 16 4 0 232576 R31", "offsets[0]", "less 896"},
+        {LINES, "x ld 4 1 0 -NUL31", "offsets", "no active lane"},
+        /* rows too long for one line */
+        {JSON, "{\"op\":\"ld\",\"matrices\":2,\"offsets\":LIN}", "matrices",
+         "only ldmatrix/stmatrix take"},
+        {JSON, "{\"op\":\"ldmatrix\",\"matrices\":2,\"offsets\":[0,16,32,48,64,80,96,112,null,null,null,"
          "null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,"
-         "null,null,null]}", "no active lane"},
-        {"{\"op\":\"ldmatrix\",\"matrices\":2,\"offsets\":[0,16,32,48,64,80,96,112,null,null,null,"
-         "null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,"
-         "null,null,null,null]}", "warp-wide"},
-        {"{\"name\":\"\",\"op\":\"ld\",\"offsets\":LIN}", "must not be empty"},
-        {"{\"name\":\"a\\ud800\",\"op\":\"ld\",\"offsets\":LIN}", "surrogate"},
-        {"{\"name\":\"a\\x\",\"op\":\"ld\",\"offsets\":LIN}", "invalid escape"},
-        {"{\"name\":\"a\tb\",\"op\":\"ld\",\"offsets\":LIN}", "control character"},
-        {"{\"name\":\"\xc3\x28\",\"op\":\"ld\",\"offsets\":LIN}", "invalid UTF-8"},
-        {"{\"name\":\"\xed\xa0\x80\",\"op\":\"ld\",\"offsets\":LIN}", "invalid UTF-8"},
-        {"{\"name\":\"0123456789012345678901234567890123456789012345678901234567890123456789"
-         "01234567890123456789012345678\",\"op\":\"ld\",\"offsets\":LIN}", "longer than"},
-        {"[{\"op\":\"ld\",\"offsets\":LIN},]", "expected a pattern object"},
-        {"[{\"op\":\"ld\",\"offsets\":LIN}", "expected ',' or ']'"},
-        {"{\"op\":\"ld\",\"offsets\":LIN", "expected ',' or '}'"},
-        {"{\"op\":\"ld\" \"offsets\":LIN}", "expected ',' or '}'"},
-        {"{\"op\":\"ld\",\"offsets\":[nul,0]}", "offsets[0] must be"},
-        {"{'op':\"ld\"}", "expected a field name"},
+         "null,null,null,null]}", "offsets[8]", "warp-wide"},
+        {JSON, "{\"name\":\"0123456789012345678901234567890123456789012345678901234567890123456789"
+         "01234567890123456789012345678\",\"op\":\"ld\",\"offsets\":LIN}", "name", "longer than"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char text[4096], err[PROBE_ERR_MAX] = "";
-        const char *s = bad[i].text;
-        size_t n = 0;
-        while (*s && n < sizeof text - 200) {
-            if (strncmp(s, "LIN", 3) == 0)
-                n += (size_t)snprintf(text + n, sizeof text - n, "%s", lin32), s += 3;
-            else if (strncmp(s, "ROWS", 4) == 0)
-                n += (size_t)snprintf(text + n, sizeof text - n, "%s", rows16), s += 4;
-            else
-                text[n++] = *s++;
-        }
-        text[n] = '\0';
-        int rc = parse(text, err);
-        CHECK(rc == -1 && strstr(err, bad[i].piece), "bad %zu (%s): rc %d, '%s', want '%s'", i,
-              bad[i].text, rc, err, bad[i].piece);
+        char text[4096];
+        lanes_expand(bad[i].text, bad[i].json, text, sizeof text);
+        memset(&err, 0, sizeof err);
+        int rc = input_parse(text, strlen(text), bad[i].json, pats, 300, &err, where);
+        CHECK(rc == -1 && strcmp(err.field, bad[i].field) == 0 &&
+              strstr(err.message, bad[i].piece), "bad %zu (%s): rc %d, %s: '%s', want %s: '%s'",
+              i, text, rc, err.field, err.message, bad[i].field, bad[i].piece);
     }
+    /* The pattern an error is about is named. */
+    char buf[1024];
+    snprintf(buf, sizeof buf, "[{\"op\":\"ld\",\"offsets\":%s},{\"name\":\"second\",\"op\":\"ld\","
+             "\"bytes\":8,\"offsets\":%s}]", lin32, lin32);
+    CHECK(parse(buf) == -1 && strcmp(err.field, "offsets[1]") == 0 &&
+          strcmp(where, "pattern 1 (\"second\")") == 0, "where: %s %s", where, err.field);
+    const char *two = "# two lines\nx ld 4 1 0 0 4\n";
+    CHECK(input_parse(two, strlen(two), 0, pats, 300, &err, where) == -1 &&
+          strcmp(where, "line 2") == 0, "where: %s", where);
 }
 
 static void test_line_format(void)
 {
-    char err[PROBE_ERR_MAX];
-    probe_pattern p;
-    CHECK(probe_parse_line("x ldmatrix 16 1 1 0 16 32 48 64 80 96 112 - - - - - - - - - - - - "
-                           "- - - - - - - - - - - -\n", &p, err, sizeof err) == 1 &&
-          p.active == 0xffffffffu && p.off[8] == 0 && p.trans == 1, "line x1: %s", err);
-    CHECK(probe_parse_line("# comment\n", &p, err, sizeof err) == 0, "comment");
-    CHECK(probe_parse_line("x ld 4 1 0 0 4\n", &p, err, sizeof err) == -1 &&
-          strstr(err, "expected 32"), "short line: %s", err);
+    struct input_pattern p;
+    uint32_t off[INSTR_LANES], active;
+    CHECK(input_parse_line("x ldmatrix 16 1 1 0 16 32 48 64 80 96 112 - - - - - - - - - - - - "
+                           "- - - - - - - - - - - -\n", &p, &err) == 1 && p.in.trans == 1 &&
+          p.in.matrices == 1 && p.in.offsets[8] == INSTR_INACTIVE, "line x1: %s", err.message);
+    input_lanes(&p.in, off, &active);
+    CHECK(active == 0xffffffffu && off[8] == 0 && off[15] == 112, "line x1 fill");
+    CHECK(input_parse_line("# comment\n", &p, &err) == 0, "comment");
+    CHECK(input_parse_line("   \r\n", &p, &err) == 0, "blank");
+}
+
+/* Both calibration suites read as JSON, and each pattern written as a line
+ * (what the counter pass feeds the profiled run) reads back the same. */
+static void test_suites(void)
+{
+    static const char *const files[] = {"tests/calib/patterns.json",
+                                        "tests/calib/sweep_shared.json"};
+    static struct input_pattern suite[4096];
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        FILE *fp = fopen(files[f], "rb");
+        CHECK(fp != NULL, "open %s (run from the repository root)", files[f]);
+        if (!fp)
+            continue;
+        static char text[4 << 20];
+        size_t len = fread(text, 1, sizeof text - 1, fp);
+        fclose(fp);
+        int n = input_parse(text, len, 1, suite, 4096, &err, where);
+        CHECK(n > 100, "%s: %d patterns: %s: %s %s", files[f], n, where, err.field, err.message);
+        int same = 0;
+        for (int i = 0; i < n; i++) {
+            char line[1024];
+            struct input_pattern back;
+            if (input_format_line(&suite[i], NULL, line, sizeof line) > 0 &&
+                input_parse_line(line, &back, &err) == 1 &&
+                strcmp(back.name, suite[i].name) == 0 &&
+                memcmp(&back.in, &suite[i].in, sizeof back.in) == 0)
+                same++;
+        }
+        CHECK(n > 0 && same == n, "%s: %d of %d patterns read back from their line", files[f],
+              same, n);
+    }
+    char small[8];
+    CHECK(input_format_line(&suite[0], NULL, small, sizeof small) == -1, "too small a buffer");
 }
 
 /* ---- ncu --------------------------------------------------------------------- */
@@ -175,15 +242,14 @@ static const char csv_two[] =
 
 static void test_csv(void)
 {
-    char err[PROBE_ERR_MAX];
     struct ncu_counts c[2];
     memset(c, 0, sizeof c);
-    CHECK(probe_parse_line("a ld 4 1 0 0 4 8 12 16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 80 "
-                           "84 88 92 96 100 104 108 112 116 120 124", &pats[0], err, sizeof err) == 1,
-          "a: %s", err);
-    CHECK(probe_parse_line("b stmatrix 16 4 0 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 "
+    CHECK(input_parse_line("a ld 4 1 0 0 4 8 12 16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 80 "
+                           "84 88 92 96 100 104 108 112 116 120 124", &pats[0], &err) == 1,
+          "a: %s", err.message);
+    CHECK(input_parse_line("b stmatrix 16 4 0 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 "
                            "240 256 272 288 304 320 336 352 368 384 400 416 432 448 464 480 496",
-                           &pats[1], err, sizeof err) == 1, "b: %s", err);
+                           &pats[1], &err) == 1, "b: %s", err.message);
     int rows = ncu_parse_csv(csv_two, pats, 2, 512, c);
     CHECK(rows == 2, "rows %d", rows);
     CHECK(c[0].has_src && c[0].has_hw && c[0].has_bc && fabs(c[0].wavefronts - 3.0) < 1e-9 &&
@@ -245,14 +311,14 @@ static void test_profile(void)
 {
     static struct ncu_counts c[300];
     struct ncu_status st;
-    char err[PROBE_ERR_MAX], path[512];
+    char path[512];
     if (!mkdtemp(dir)) {
         CHECK(0, "mkdtemp");
         return;
     }
     for (int i = 0; i < 100; i++)
-        probe_parse_line("a ld 4 1 0 0 4 8 12 16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 80 "
-                         "84 88 92 96 100 104 108 112 116 120 124", &pats[i], err, sizeof err);
+        input_parse_line("a ld 4 1 0 0 4 8 12 16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 80 "
+                         "84 88 92 96 100 104 108 112 116 120 124", &pats[i], &err);
     const char *ok = script("ncu", fake_ncu);
     CHECK(ncu_find(ok, path, sizeof path) == 0 && strcmp(path, ok) == 0, "find override");
     CHECK(ncu_find("/nonexistent/ncu", path, sizeof path) < 0 && strstr(path, "not an executable"),
@@ -308,9 +374,11 @@ static void test_profile(void)
 
 int main(void)
 {
+    signal(SIGPIPE, SIG_IGN);   /* proc.h: a fake ncu may not read its input */
     test_json_good();
-    test_json_bad();
+    test_bad();
     test_line_format();
+    test_suites();
     test_csv();
     test_profile();
     return check_summary("test_tool");

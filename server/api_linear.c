@@ -1,0 +1,348 @@
+/* api_linear.c - the F2 routes: POST /api/linear/evaluate (what a store layout
+ * A and a load layout B cost on a memory layout) and POST /api/linear/optimize
+ * (the optimal memory layout for them).  Reads with api_read.c, computes with
+ * linear.c, writes JSON with buf.c; it holds no layout arithmetic of its own. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "api_read.h"
+#include "api_routes.h"
+#include "linear.h"
+
+/* Optional integer member: absent gives def. */
+static int opt_int(const cJSON *obj, const char *field, double lo, double hi, int64_t def,
+                   int64_t *out, struct sz_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, field);
+    if (v == NULL) {
+        *out = def;
+        return 0;
+    }
+    return api_num_int(v, field, lo, hi, out, err);
+}
+
+static int is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+static int read_shape(const cJSON *obj, struct lin_tile *t, struct sz_error *err)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, "shape");
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != 2)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
+                       "required, [rows, cols]: two powers of two");
+    int64_t v[2];
+    for (int i = 0; i < 2; i++) {
+        if (api_num_int(cJSON_GetArrayItem(a, i), "shape", 1, 1 << LIN_MAX_BITS, &v[i], err) < 0)
+            return -1;
+        if (!is_pow2(v[i]))
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
+                           "shape[%d] must be a power of two, got %lld", i, (long long)v[i]);
+    }
+    t->bits0 = __builtin_ctzll((unsigned long long)v[0]);
+    t->bits1 = __builtin_ctzll((unsigned long long)v[1]);
+    if (t->bits0 + t->bits1 > LIN_MAX_BITS)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
+                       "at most 2^%d elements, got %lld x %lld", LIN_MAX_BITS,
+                       (long long)v[0], (long long)v[1]);
+    return 0;
+}
+
+/* An array of [c0, c1] bases inside the tile; `field` names the array. */
+static int read_bases(const cJSON *a, const char *field, const struct lin_tile *t, int max,
+                      uint32_t *out, int *n, struct sz_error *err)
+{
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > max)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, field,
+                       "must be an array of at most %d bases [dim0, dim1]", max);
+    int k = 0;
+    for (const cJSON *it = a->child; it; it = it->next, k++) {
+        char f[32];
+        int64_t c[2];
+        snprintf(f, sizeof f, "%s[%d]", field, k);
+        if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != 2)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, f, "must be [dim0, dim1]");
+        for (int i = 0; i < 2; i++) {
+            int bits = i ? t->bits1 : t->bits0;
+            if (api_num_int(cJSON_GetArrayItem(it, i), f, 0, (double)((1 << bits) - 1), &c[i],
+                            err) < 0)
+                return -1;
+        }
+        out[k] = lin_elem(t, (uint32_t)c[0], (uint32_t)c[1]);
+    }
+    *n = k;
+    return 0;
+}
+
+static int read_layout(const cJSON *obj, const char *name, const struct lin_tile *t,
+                       struct lin_layout *l, struct sz_error *err)
+{
+    static const char *const dims[LIN_NIN] = {"register", "lane", "warp"};
+    static const char *const known[] = {"register", "lane", "warp", NULL};
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(obj, name);
+    if (!cJSON_IsObject(o))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, name,
+                       "required, {\"register\":[[dim0,dim1],...], \"lane\":[5 bases], "
+                       "\"warp\":[...]}");
+    if (api_fields_check(o, known, err) < 0)
+        return -1;
+    memset(l, 0, sizeof *l);
+    for (int in = 0; in < LIN_NIN; in++) {
+        char f[32];
+        snprintf(f, sizeof f, "%s.%s", name, dims[in]);
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, dims[in]);
+        if (a == NULL && in != LIN_LANE)
+            continue;
+        if (read_bases(a, f, t, LIN_MAX_BASES, l->basis[in], &l->n[in], err) < 0)
+            return -1;
+    }
+    return lin_layout_check(t, l, name, err);
+}
+
+/* The body both routes share: shape, bitwidth, num_banks, A, B. */
+static int read_problem(const cJSON *obj, struct lin_problem *p, struct sz_error *err)
+{
+    int64_t w, nb;
+    memset(p, 0, sizeof *p);
+    if (read_shape(obj, &p->tile, err) < 0 ||
+        opt_int(obj, "bitwidth", 4, 64, 32, &w, err) < 0 ||
+        opt_int(obj, "num_banks", 8, 128, 32, &nb, err) < 0)
+        return -1;
+    if (w != 4 && w != 8 && w != 16 && w != 32 && w != 64)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "bitwidth", "must be 4, 8, 16, 32 or 64");
+    if (!is_pow2(nb))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "num_banks", "must be a power of two");
+    p->bitwidth = (int)w;
+    p->num_banks = (int)nb;
+    return read_layout(obj, "A", &p->tile, &p->a, err) < 0 ||
+                   read_layout(obj, "B", &p->tile, &p->b, err) < 0 ? -1 : 0;
+}
+
+/* The memory layout: offset bases, or one of the forms people write. */
+static int read_mem(const cJSON *obj, const struct lin_problem *p, struct lin_mem *m,
+                    struct sz_error *err)
+{
+    static const char *const forms[] = {"swizzle_offset_bases", "cute", "triton", "nvmma"};
+    const cJSON *v = NULL;
+    int which = -1;
+    for (int i = 0; i < 4; i++) {
+        const cJSON *f = cJSON_GetObjectItemCaseSensitive(obj, forms[i]);
+        if (f && v)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, forms[i],
+                           "give one memory layout: %s or %s, not both", forms[which], forms[i]);
+        if (f)
+            v = f, which = i;
+    }
+    int64_t a, b, c;
+    if (which == 0) {
+        if (read_bases(v, "swizzle_offset_bases", &p->tile, LIN_MAX_BITS, m->basis, &m->n,
+                       err) < 0)
+            return -1;
+        return lin_mem_check(&p->tile, m, "swizzle_offset_bases", err);
+    }
+    if (which == 1) {
+        static const char *const k[] = {"b", "m", "s", NULL};
+        if (!cJSON_IsObject(v) || api_fields_check(v, k, err) < 0 ||
+            api_field_int(v, "b", 0, 15, &a, err) < 0 || api_field_int(v, "m", 0, 30, &b, err) < 0 ||
+            api_field_int(v, "s", -30, 30, &c, err) < 0)
+            return err->code ? -1 : sz_fail(err, SZ_INVALID_ARGUMENT, "cute", "must be {b, m, s}");
+        return lin_from_cute(&p->tile, p->bitwidth, (int)a, (int)b, (int)c, m, err);
+    }
+    if (which == 2) {
+        static const char *const k[] = {"vec", "per_phase", "max_phase", "order", NULL};
+        const cJSON *o = cJSON_GetObjectItemCaseSensitive(v, "order");
+        int order[2] = {1, 0};
+        if (!cJSON_IsObject(v) || api_fields_check(v, k, err) < 0 ||
+            api_field_int(v, "vec", 1, 1 << 24, &a, err) < 0 ||
+            api_field_int(v, "per_phase", 1, 1 << 24, &b, err) < 0 ||
+            api_field_int(v, "max_phase", 1, 1 << 24, &c, err) < 0)
+            return err->code ? -1 : sz_fail(err, SZ_INVALID_ARGUMENT, "triton",
+                                            "must be {vec, per_phase, max_phase, order}");
+        if (o) {
+            int64_t x;
+            if (!cJSON_IsArray(o) || cJSON_GetArraySize(o) != 2)
+                return sz_fail(err, SZ_INVALID_ARGUMENT, "order", "must be [1,0] or [0,1]");
+            for (int i = 0; i < 2; i++) {
+                if (api_num_int(cJSON_GetArrayItem(o, i), "order", 0, 1, &x, err) < 0)
+                    return -1;
+                order[i] = (int)x;
+            }
+        }
+        return lin_from_triton(&p->tile, (int)a, (int)b, (int)c, order, m, err);
+    }
+    if (which == 3) {
+        static const char *const k[] = {"swizzle_bytes", "transposed", NULL};
+        const cJSON *tr = cJSON_GetObjectItemCaseSensitive(v, "transposed");
+        if (!cJSON_IsObject(v) || api_fields_check(v, k, err) < 0 ||
+            api_field_int(v, "swizzle_bytes", 32, 128, &a, err) < 0)
+            return err->code ? -1 : sz_fail(err, SZ_INVALID_ARGUMENT, "nvmma",
+                                            "must be {swizzle_bytes, transposed}");
+        if (tr && !cJSON_IsBool(tr))
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "transposed", "must be true or false");
+        return lin_from_nvmma(&p->tile, p->bitwidth, (int)a, cJSON_IsTrue(tr), m, err);
+    }
+    return sz_fail(err, SZ_INVALID_ARGUMENT, "swizzle_offset_bases",
+                   "required: the memory layout as swizzle_offset_bases (or cute, triton, "
+                   "nvmma)");
+}
+
+/* ---- answers ------------------------------------------------------------- */
+
+static void put_bases(struct buf *out, const struct lin_tile *t, const uint32_t *v, int n)
+{
+    buf_putc(out, '[');
+    for (int i = 0; i < n; i++) {
+        uint32_t c0, c1;
+        lin_coords(t, v[i], &c0, &c1);
+        buf_printf(out, "%s[%u,%u]", i ? "," : "", c0, c1);
+    }
+    buf_putc(out, ']');
+}
+
+static void put_side(struct buf *out, const struct lin_tile *t, const char *op,
+                     const struct lin_side *s)
+{
+    buf_printf(out, "{\"op\":\"%s\",\"wavefronts_per_instruction\":%u,\"lower_bound\":%u,"
+               "\"bank_conflicts_per_instruction\":%u,\"bytes_per_lane\":%u,"
+               "\"lanes_per_phase\":%u,\"phases\":%u,\"paired\":%s,",
+               op, s->wavefronts, s->lower_bound, s->wavefronts - s->lower_bound, s->bytes,
+               s->lanes_per_phase, s->phases, s->paired ? "true" : "false");
+    buf_printf(out, "\"simulated\":{\"wavefronts_per_instruction\":%u,\"min\":%u,"
+               "\"instructions\":%u,\"instructions_simulated\":%u},",
+               s->wavefronts, s->wavefronts_min, s->instructions, s->simulated);
+    buf_printf(out, "\"formula\":{\"wavefronts_per_instruction\":%u,\"conflict_dim\":%d,"
+               "\"conflict_basis\":", s->formula, s->conflict_dim);
+    put_bases(out, t, s->conflict, s->n_conflict);
+    buf_printf(out, "},\"lemma_9_4\":{\"wavefronts_per_instruction\":%u,\"dim\":%d},"
+               "\"agree\":%s,\"formula_undercounts\":%s}",
+               s->lemma, s->lemma_dim,
+               s->formula == s->wavefronts && s->wavefronts_min == s->wavefronts ? "true"
+                                                                                  : "false",
+               s->undercounts ? "true" : "false");
+}
+
+/* The same memory layout in the notations people write, where one exists. */
+static void put_equivalents(struct buf *out, const struct lin_problem *p,
+                            const struct lin_mem *m)
+{
+    int b, mm, s, vec, pp, mp, order[2], sw, tr;
+    buf_puts(out, "\"equivalents\":{\"cute\":");
+    if (lin_to_cute(&p->tile, p->bitwidth, m, &b, &mm, &s))
+        buf_printf(out, "{\"b\":%d,\"m\":%d,\"s\":%d,\"name\":\"Swizzle<%d,%d,%d>\"}", b, mm, s,
+                   b, mm, s);
+    else
+        buf_puts(out, "null");
+    buf_puts(out, ",\"triton\":");
+    if (lin_to_triton(&p->tile, m, &vec, &pp, &mp, order))
+        buf_printf(out, "{\"vec\":%d,\"per_phase\":%d,\"max_phase\":%d,\"order\":[%d,%d]}", vec,
+                   pp, mp, order[0], order[1]);
+    else
+        buf_puts(out, "null");
+    buf_puts(out, ",\"nvmma\":");
+    if (lin_to_nvmma(&p->tile, p->bitwidth, m, &sw, &tr))
+        buf_printf(out, "{\"swizzle_bytes\":%d,\"transposed\":%s}", sw, tr ? "true" : "false");
+    else
+        buf_puts(out, "null");
+    buf_puts(out, "},");
+}
+
+static void put_eval(struct buf *out, const struct lin_problem *p, const struct lin_mem *m,
+                     int vec_bits, const struct lin_side *st, const struct lin_side *ld)
+{
+    buf_printf(out, "\"shape\":[%u,%u],\"bitwidth\":%d,\"num_banks\":%d,\"vector_elems\":%d,"
+               "\"offset_bases\":", 1u << p->tile.bits0, 1u << p->tile.bits1, p->bitwidth,
+               p->num_banks, 1 << vec_bits);
+    put_bases(out, &p->tile, m->basis, m->n);
+    buf_putc(out, ',');
+    put_equivalents(out, p, m);
+    buf_puts(out, "\"store\":");
+    put_side(out, &p->tile, "st", st);
+    buf_puts(out, ",\"load\":");
+    put_side(out, &p->tile, "ld", ld);
+    buf_printf(out, ",\"model\":{\"hardware\":\"NVIDIA shared memory, 4-byte banks, 32-lane "
+               "warps (server/access.c)\",\"calibrated\":%s}",
+               p->num_banks == 32 ? "true" : "false");
+}
+
+/* What both routes read and answer. */
+struct job {
+    struct lin_problem p;
+    struct lin_mem m;           /* evaluate: the memory layout */
+    int vec_bits;               /* evaluate: log2(vec) */
+    struct lin_side st, ld;
+};
+
+/* The members only one route has. */
+static int evaluate_fields(const cJSON *root, struct job *j, struct sz_error *err)
+{
+    int64_t vec;
+    if (opt_int(root, "vec", 1, 16, 1, &vec, err) < 0)
+        return -1;
+    if (!is_pow2(vec))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "vec", "must be 1, 2, 4, 8 or 16");
+    j->vec_bits = __builtin_ctzll((unsigned long long)vec);
+    return read_mem(root, &j->p, &j->m, err);
+}
+
+static int optimize_fields(const cJSON *root, struct job *j, struct sz_error *err)
+{
+    int64_t lanes;
+    (void)j;
+    if (opt_int(root, "lanes_per_wavefront", 32, 64, 32, &lanes, err) < 0)
+        return -1;
+    if (lanes != 32)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "lanes_per_wavefront",
+                       "only 32 is modelled so far (64-lane waves: issue 16, other hardware)");
+    return 0;
+}
+
+/* The body: members checked against `known`, the problem, the route's own. */
+static int begin(const struct api_request *req, const char *const *known,
+                 int (*own)(const cJSON *, struct job *, struct sz_error *), struct job *j,
+                 struct sz_error *err)
+{
+    cJSON *root;
+    if (req->nargs > 0)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "query", "this route takes a JSON body only");
+    if (api_body_object(req, &root, err) < 0)
+        return -1;
+    int rc = api_fields_check(root, known, err) < 0 || read_problem(root, &j->p, err) < 0 ||
+             own(root, j, err) < 0 ? -1 : 0;
+    cJSON_Delete(root);
+    return rc;
+}
+
+int api_route_linear_evaluate(const struct api_request *req, struct buf *out,
+                              struct sz_error *err)
+{
+    static const char *const known[] = {"shape", "bitwidth", "num_banks", "vec", "A", "B",
+                                        "swizzle_offset_bases", "cute", "triton", "nvmma",
+                                        NULL};
+    struct job j;
+    if (begin(req, known, evaluate_fields, &j, err) < 0 ||
+        lin_evaluate(&j.p, &j.m, j.vec_bits, LIN_SIM_MAX, &j.st, &j.ld, err) < 0)
+        return -1;
+    buf_putc(out, '{');
+    put_eval(out, &j.p, &j.m, j.vec_bits, &j.st, &j.ld);
+    buf_putc(out, '}');
+    return 0;
+}
+
+int api_route_linear_optimize(const struct api_request *req, struct buf *out,
+                              struct sz_error *err)
+{
+    static const char *const known[] = {"shape", "bitwidth", "num_banks", "A", "B",
+                                        "lanes_per_wavefront", NULL};
+    struct job j;
+    struct lin_opt o;
+    if (begin(req, known, optimize_fields, &j, err) < 0 || lin_optimize(&j.p, &o, err) < 0 ||
+        lin_evaluate(&j.p, &o.mem, o.vec_bits, LIN_SIM_MAX, &j.st, &j.ld, err) < 0)
+        return -1;
+    buf_putc(out, '{');
+    put_eval(out, &j.p, &o.mem, o.vec_bits, &j.st, &j.ld);
+    buf_printf(out, ",\"construction\":{\"vector_bits\":%d,\"word_fill_bits\":%d,"
+               "\"bank_bits\":%d,\"segment_bits\":%d,\"shared_lane_directions\":%d,"
+               "\"pairs\":%d,\"free_directions\":%d,\"padding\":%d,\"conflict_free\":%s}}",
+               o.vec_bits, o.fill_bits, o.bank_bits, o.seg_bits, o.n_shared, o.n_pairs,
+               o.n_free, o.n_pad, o.conflict_free ? "true" : "false");
+    return 0;
+}

@@ -1,0 +1,422 @@
+/* linear.c - the F2 view of a (store, load) pair on shared memory: validity,
+ * the wavefronts of each side by the subspace formula and by running every
+ * instruction through the wavefront model (access.c), and the optimal memory
+ * layout (Linear Layouts, Zhou et al., arXiv 2505.23819, sec. 5.4 and Lemmas
+ * 9.4-9.5; Triton lib/Tools/GenericSwizzling.cpp).  Pure: no I/O, no
+ * allocation; it knows the hardware only through access.c. */
+#include "linear.h"
+
+#include <string.h>
+
+#include "access.h"
+#include "f2.h"
+#include "instr.h"
+
+static int log2u(uint32_t x)
+{
+    int k = 0;
+    while ((1u << k) < x)
+        k++;
+    return k;
+}
+
+static int tile_bits(const struct lin_tile *t) { return t->bits0 + t->bits1; }
+
+uint32_t lin_elem(const struct lin_tile *t, uint32_t c0, uint32_t c1)
+{
+    return c0 << t->bits1 | c1;
+}
+
+void lin_coords(const struct lin_tile *t, uint32_t e, uint32_t *c0, uint32_t *c1)
+{
+    *c0 = e >> t->bits1;
+    *c1 = e & ((1u << t->bits1) - 1);
+}
+
+static uint32_t layout_apply(const struct lin_layout *l, enum lin_in in, uint32_t x)
+{
+    uint32_t e = 0;
+    for (int i = 0; i < l->n[in]; i++)
+        if (x >> i & 1)
+            e ^= l->basis[in][i];
+    return e;
+}
+
+int lin_layout_check(const struct lin_tile *t, const struct lin_layout *l, const char *name,
+                     struct sz_error *err)
+{
+    static const char *const dims[LIN_NIN] = {"register", "lane", "warp"};
+    uint32_t limit = 1u << tile_bits(t);
+    struct f2_span s;
+    f2_span_clear(&s);
+    for (int in = 0; in < LIN_NIN; in++)
+        for (int i = 0; i < l->n[in]; i++) {
+            if (l->basis[in][i] >= limit)
+                return sz_fail(err, SZ_INVALID_ARGUMENT, name, "%s.%s[%d] is outside the tile",
+                               name, dims[in], i);
+            f2_span_add(&s, l->basis[in][i]);
+        }
+    if (l->n[LIN_LANE] != 5)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, name,
+                       "%s.lane must have 5 bases (a warp of 32 lanes), got %d", name,
+                       l->n[LIN_LANE]);
+    if (s.n != tile_bits(t))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, name,
+                       "%s reaches 2^%d of the tile's 2^%d elements: every element must be "
+                       "held by some register, lane and warp", name, s.n, tile_bits(t));
+    return 0;
+}
+
+static void mem_matrix(const struct lin_tile *t, const struct lin_mem *m, struct f2_mat *out)
+{
+    out->rows = out->cols = tile_bits(t);
+    for (int k = 0; k < out->cols; k++)
+        out->col[k] = m->basis[k];
+}
+
+int lin_mem_check(const struct lin_tile *t, const struct lin_mem *m, const char *field,
+                  struct sz_error *err)
+{
+    int d = tile_bits(t);
+    if (m->n != d)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, field,
+                       "needs one basis per offset bit: %d for a tile of 2^%d elements, got %d",
+                       d, d, m->n);
+    for (int k = 0; k < d; k++)
+        if (m->basis[k] >> d)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, field, "%s[%d] is outside the tile", field,
+                           k);
+    struct f2_mat mat;
+    mem_matrix(t, m, &mat);
+    int r = f2_mat_rank(&mat);
+    if (r != d)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, field,
+                       "is not a bijection: its bases span 2^%d of 2^%d elements (two offsets "
+                       "hold the same element)", r, d);
+    return 0;
+}
+
+/* ---- evaluation ---------------------------------------------------------- */
+
+/* The geometry one side's accesses see.  Offsets are counted in elements; the
+ * low `unit` offset bits stay inside one access unit (the vector, or the 32-bit
+ * word when the vector is narrower), the next `bank` bits pick its banks and
+ * the rest, the segment, are what collide:
+ *
+ *   offset bit:  d-1 .. unit+bank | unit+bank-1 .. unit | unit-1 .. vec | vec-1 .. 0
+ *                segment          | bank                | word fill     | vector    */
+struct geom {
+    int d, vec, unit, bank;
+    uint32_t bytes;             /* per lane access */
+    uint32_t lpp;               /* lanes per phase before pairing */
+};
+
+static void side_geom(const struct lin_problem *p, int vec_bits, struct geom *g)
+{
+    int w = p->bitwidth;
+    g->d = tile_bits(&p->tile);
+    g->vec = vec_bits;
+    g->unit = vec_bits;
+    if (w < 32 && g->unit < log2u((uint32_t)(32 / w)))
+        g->unit = log2u((uint32_t)(32 / w));
+    if (g->unit > g->d)
+        g->unit = g->d;
+    g->bytes = (uint32_t)((w << vec_bits) / 8);
+    uint32_t unit_bytes = (uint32_t)((w << g->unit) / 8), row = 4u * (uint32_t)p->num_banks;
+    g->bank = log2u(row / (unit_bytes ? unit_bytes : 1));
+    if (g->bank > g->d - g->unit)
+        g->bank = g->d - g->unit;
+    uint32_t lpp = row / (g->bytes ? g->bytes : 1);
+    g->lpp = lpp == 0 ? 1 : lpp > INSTR_LANES ? INSTR_LANES : lpp;
+}
+
+/* The formula for one side.  A phase's lanes form a subspace T (the low lane
+ * bits); the words it touches are T's image in the offset space with the unit
+ * bits dropped, and a bank holds 2^k distinct words where k is the dimension
+ * of that image's intersection with the segment bits (seed 001 sec. 05). */
+static void side_formula(const struct lin_layout *l, int is_load,
+                         const struct f2_mat *mem, const struct f2_mat *inv,
+                         const struct geom *g, struct lin_side *s)
+{
+    uint32_t t[LIN_MAX_BASES], low[LIN_MAX_BASES], seg[LIN_MAX_BITS], tr[LIN_MAX_BASES];
+    int pb = log2u(g->lpp);
+    /* access.c rule 3: 8- and 16-byte loads whose lanes t, t^1 (or t, t^2) all
+     * share an address are served in half the phases. */
+    s->paired = 0;
+    if (is_load && g->bytes >= 8 && g->lpp < INSTR_LANES)
+        for (int i = 0; i < 2; i++)
+            if ((f2_apply(inv, l->basis[LIN_LANE][i]) >> g->vec) == 0)
+                s->paired = 1;
+    pb += s->paired;
+    s->bytes = g->bytes;
+    s->lanes_per_phase = 1u << pb;
+    s->phases = INSTR_LANES >> pb;
+    s->lower_bound = s->phases;
+    uint32_t bank_mask = (1u << g->bank) - 1;
+    for (int i = 0; i < pb; i++) {
+        t[i] = f2_apply(inv, l->basis[LIN_LANE][i]) >> g->unit;
+        low[i] = t[i] & bank_mask;
+        tr[i] = l->basis[LIN_LANE][i];
+    }
+    s->conflict_dim = f2_rank(t, pb) - f2_rank(low, pb);
+    s->formula = s->phases << s->conflict_dim;
+    int hs = g->d - g->unit - g->bank;
+    for (int j = 0; j < hs; j++)
+        low[j] = 1u << (g->bank + j);
+    uint32_t inter[F2_MAX];
+    s->n_conflict = f2_intersect(t, pb, low, hs, inter);
+    for (int i = 0; i < s->n_conflict; i++)
+        s->conflict[i] = f2_apply(mem, inter[i] << g->unit);
+    /* Lemma 9.4 as the paper states it, on element space: exact when no lane
+     * direction mixes unit bits with segment bits (seed 001's 32-bit case). */
+    for (int j = 0; j < hs; j++)
+        seg[j] = mem->col[g->unit + g->bank + j];
+    s->lemma_dim = f2_intersect(tr, pb, seg, hs, inter);
+    s->lemma = s->phases << s->lemma_dim;
+}
+
+/* The instructions of a side: one per coset of the vector in the register
+ * span, times one per warp.  Index bits beyond the vector registers and the
+ * distinct warp bases; broadcast (zero or repeated) bases add none. */
+static int instr_bases(const struct lin_layout *l, const struct f2_mat *mem, int vec,
+                       uint32_t *out)
+{
+    struct f2_span s;
+    int n = 0;
+    f2_span_clear(&s);
+    for (int k = 0; k < vec; k++)
+        f2_span_add(&s, mem->col[k]);
+    for (int i = 0; i < l->n[LIN_REGISTER]; i++)
+        if (f2_span_add(&s, l->basis[LIN_REGISTER][i]))
+            out[n++] = l->basis[LIN_REGISTER][i];
+    struct f2_span w;
+    f2_span_clear(&w);
+    for (int i = 0; i < l->n[LIN_WARP]; i++)
+        if (f2_span_add(&w, l->basis[LIN_WARP][i]))
+            out[n++] = l->basis[LIN_WARP][i];
+    return n;
+}
+
+static void side_simulate(const struct lin_problem *p, const struct lin_layout *l, int is_load,
+                          const struct f2_mat *inv, const struct f2_mat *mem,
+                          const struct geom *g, uint32_t sim_max, struct lin_side *s)
+{
+    uint32_t ib[2 * LIN_MAX_BASES];
+    int ni = instr_bases(l, mem, g->vec, ib);
+    uint64_t count = (uint64_t)1 << ni;
+    s->instructions = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
+    s->simulated = 0;
+    s->wavefronts = 0;
+    s->wavefronts_min = UINT32_MAX;
+    uint64_t lcg = 0x2545F4914F6CDD1Dull;
+    for (uint64_t k = 0; k < count && s->simulated < sim_max; k++) {
+        /* past sim_max, a deterministic spread: the first, the last, then random */
+        uint64_t idx = k;
+        if (count > sim_max) {
+            lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+            idx = k == 0 ? 0 : k == 1 ? count - 1 : (lcg >> 11) % count;
+        }
+        uint32_t e0 = 0;
+        for (int i = 0; i < ni; i++)
+            if (idx >> i & 1)
+                e0 ^= ib[i];
+        struct instr in;
+        instr_defaults(&in, is_load ? INSTR_LD : INSTR_ST);
+        in.bytes = g->bytes;
+        in.banks = (uint32_t)p->num_banks;
+        for (uint32_t t = 0; t < INSTR_LANES; t++) {
+            uint32_t o = f2_apply(inv, e0 ^ layout_apply(l, LIN_LANE, t));
+            uint64_t first = (uint64_t)(o >> g->vec << g->vec) * (uint64_t)p->bitwidth / 8;
+            in.offsets[t] = (uint32_t)first;
+        }
+        struct acc_result r;
+        acc_cost(&in, &r);
+        if (r.wavefronts > s->wavefronts)
+            s->wavefronts = r.wavefronts;
+        if (r.wavefronts < s->wavefronts_min)
+            s->wavefronts_min = r.wavefronts;
+        s->simulated++;
+    }
+    s->undercounts = s->lemma < s->wavefronts;
+}
+
+int lin_evaluate(const struct lin_problem *p, const struct lin_mem *m, int vec_bits,
+                 uint32_t sim_max, struct lin_side *store, struct lin_side *load,
+                 struct sz_error *err)
+{
+    struct f2_mat mem, inv;
+    int w = p->bitwidth;
+    if (lin_layout_check(&p->tile, &p->a, "A", err) < 0 ||
+        lin_layout_check(&p->tile, &p->b, "B", err) < 0)
+        return -1;
+    if (lin_mem_check(&p->tile, m, "swizzle_offset_bases", err) < 0)
+        return -1;
+    if (vec_bits < 0 || (w << vec_bits) > 128 || (w << vec_bits) < 8)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "vec",
+                       "vec x bitwidth must be 8..128 bits (an access of 1..16 bytes), got "
+                       "%d x %d", 1 << (vec_bits < 0 ? 0 : vec_bits), w);
+    if (vec_bits > m->n)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "vec", "is larger than the tile");
+    mem_matrix(&p->tile, m, &mem);
+    f2_inverse(&mem, &inv);
+    const struct lin_layout *side[2] = {&p->a, &p->b};
+    for (int k = 0; k < 2; k++) {
+        struct f2_span regs;
+        f2_span_of(&regs, side[k]->basis[LIN_REGISTER], side[k]->n[LIN_REGISTER]);
+        for (int j = 0; j < vec_bits; j++)
+            if (!f2_in_span(&regs, mem.col[j]))
+                return sz_fail(err, SZ_INVALID_ARGUMENT, "vec",
+                               "%s's registers do not hold offset bit %d of the vector: a "
+                               "lane's 2^%d elements must be contiguous in memory", k ? "B" : "A",
+                               j, vec_bits);
+    }
+    struct geom g;
+    side_geom(p, vec_bits, &g);
+    struct lin_side *out[2] = {store, load};
+    for (int k = 0; k < 2; k++) {
+        memset(out[k], 0, sizeof *out[k]);
+        side_formula(side[k], k, &mem, &inv, &g, out[k]);
+        side_simulate(p, side[k], k, &inv, &mem, &g, sim_max, out[k]);
+    }
+    return 0;
+}
+
+/* ---- the optimal layout ---------------------------------------------------- */
+
+/* Add the candidates v[0..n) to `s` in order while fewer than `want` were
+ * taken; the taken ones go to out. */
+static int take(struct f2_span *s, const uint32_t *v, int n, int want, uint32_t *out)
+{
+    int k = 0;
+    for (int i = 0; i < n && k < want; i++)
+        if (f2_span_add(s, v[i]))
+            out[k++] = v[i];
+    return k;
+}
+
+/* Lanes of one phase (as side_formula counts them) for a layout whose
+ * vector directions span `vec`. */
+static int phase_lanes(const struct lin_problem *p, const struct lin_layout *l, int is_load,
+                       const struct f2_span *vec, int vec_bits)
+{
+    struct geom g;
+    side_geom(p, vec_bits, &g);
+    int pb = log2u(g.lpp);
+    if (is_load && g.bytes >= 8 && g.lpp < INSTR_LANES &&
+        (f2_in_span(vec, l->basis[LIN_LANE][0]) || f2_in_span(vec, l->basis[LIN_LANE][1])))
+        pb++;
+    return pb;
+}
+
+int lin_optimize(const struct lin_problem *p, struct lin_opt *o, struct sz_error *err)
+{
+    const struct lin_layout *A = &p->a, *B = &p->b;
+    int d = tile_bits(&p->tile), w = p->bitwidth;
+    uint32_t v0[F2_MAX], tmp[F2_MAX];
+    struct f2_span s, v0s;
+    memset(o, 0, sizeof *o);
+    if (lin_layout_check(&p->tile, A, "A", err) < 0 || lin_layout_check(&p->tile, B, "B", err) < 0)
+        return -1;
+
+    /* 1. Vector: only directions both sides hold in registers, as wide as a
+     *    16-byte access allows; A's register order first (fewest permutes). */
+    int nv0 = f2_intersect(A->basis[LIN_REGISTER], A->n[LIN_REGISTER], B->basis[LIN_REGISTER],
+                           B->n[LIN_REGISTER], v0);
+    f2_span_of(&v0s, v0, nv0);
+    int vmax = log2u((uint32_t)(128 / w));
+    uint32_t *basis = o->mem.basis;
+    int nb = 0;
+    f2_span_clear(&s);
+    for (int k = 0; k < 3 && nb < vmax; k++) {
+        const uint32_t *c = k == 0 ? A->basis[LIN_REGISTER] : k == 1 ? B->basis[LIN_REGISTER] : v0;
+        int n = k == 0 ? A->n[LIN_REGISTER] : k == 1 ? B->n[LIN_REGISTER] : nv0;
+        for (int i = 0; i < n && nb < vmax; i++)
+            if (f2_in_span(&v0s, c[i]) && f2_span_add(&s, c[i]))
+                basis[nb++] = c[i];
+    }
+    o->vec_bits = nb;
+    if ((w << nb) < 8)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "bitwidth",
+                       "%d-bit elements need a register direction that A and B share: shared "
+                       "memory has no access narrower than a byte", w);
+    struct f2_span vec = s;
+
+    /* 2. Sub-word elements: fill the 32-bit word, registers first (a side
+     *    holding them stores whole words; the other reads them as broadcast). */
+    int fill = (w << nb) < 32 ? log2u((uint32_t)(32 / (w << nb))) : 0;
+    if (fill > d - nb)
+        fill = d - nb;
+    const struct lin_layout *both[2] = {A, B};
+    for (int in = 0; in < LIN_NIN && o->fill_bits < fill; in++)
+        for (int k = 0; k < 2; k++)
+            o->fill_bits += take(&s, both[k]->basis[in], both[k]->n[in], fill - o->fill_bits,
+                                 basis + nb + o->fill_bits);
+    for (int b = 0; b < d && o->fill_bits < fill; b++)
+        o->fill_bits += take(&s, &(uint32_t){1u << b}, 1, 1, basis + nb + o->fill_bits);
+    nb += o->fill_bits;
+    struct f2_span unit = s;        /* U: vector + fill, the directions inside a unit */
+
+    /* 3. Budgets: bank bits fill one bank row, the rest are segment bits. */
+    struct geom g;
+    side_geom(p, o->vec_bits, &g);
+    o->bank_bits = g.bank;
+    o->seg_bits = d - nb - g.bank;
+
+    /* 4. The lane directions of one phase, modulo U, for each side. */
+    int pa = phase_lanes(p, A, 0, &vec, o->vec_bits), pbl = phase_lanes(p, B, 1, &vec, o->vec_bits);
+    struct f2_span sa = unit, sb = unit;
+    for (int i = 0; i < pa; i++)
+        f2_span_add(&sa, A->basis[LIN_LANE][i]);
+    for (int i = 0; i < pbl; i++)
+        f2_span_add(&sb, B->basis[LIN_LANE][i]);
+    uint32_t ib[F2_MAX], e[F2_MAX], f[F2_MAX], c[F2_MAX], seg[F2_MAX];
+    int ni = f2_intersect(sa.v, sa.n, sb.v, sb.n, ib);
+    o->n_shared = ni - unit.n;      /* I: lane directions of both, protected */
+    struct f2_span si;
+    f2_span_of(&si, ib, ni);
+    struct f2_span t = si;
+    int ne = take(&t, A->basis[LIN_LANE], pa, F2_MAX, e);   /* E: A-only */
+    t = si;
+    int nf = take(&t, B->basis[LIN_LANE], pbl, F2_MAX, f);  /* F: B-only */
+    struct f2_span all = sa;
+    for (int i = 0; i < sb.n; i++)
+        f2_span_add(&all, sb.v[i]);
+    int order[F2_MAX];
+    for (int b = 0; b < d; b++)
+        order[b] = d - 1 - b;       /* free directions: the highest (row) bits first */
+    int nc = f2_complement(&all, d, order, c);
+
+    /* 5. Segment: free directions, then pairs e ^ f (each changes A's and B's
+     *    lane at once, so neither side sees two lanes in one bank), then, when
+     *    that is not enough, unpaired lane directions (the fewest conflicts). */
+    struct f2_span ss = unit;
+    int ns = 0, want = o->seg_bits;
+    o->n_free = take(&ss, c, nc, want, seg);
+    ns = o->n_free;
+    int np = ne < nf ? ne : nf;
+    for (int i = 0; i < np && ns < want; i++)
+        if (f2_span_add(&ss, e[i] ^ f[i])) {
+            seg[ns++] = e[i] ^ f[i];
+            o->n_pairs++;
+        }
+    int before = ns;
+    ns += take(&ss, ne > nf ? e + np : f + np, ne > nf ? ne - np : nf - np, want - ns, seg + ns);
+    for (int b = d - 1; b >= 0 && ns < want; b--)
+        ns += take(&ss, &(uint32_t){1u << b}, 1, 1, seg + ns);
+    o->n_pad = ns - before;
+    o->conflict_free = o->n_pad == 0;
+    struct f2_span segs;
+    f2_span_of(&segs, seg, ns);
+    f2_span_canon(&segs);
+
+    /* 6. Banks last: any completion costs nothing (only the segment is in the
+     *    lemma); unit vectors from the lowest bit keep it close to row-major. */
+    s = unit;
+    for (int i = 0; i < segs.n; i++)
+        f2_span_add(&s, segs.v[i]);
+    int nbk = f2_complement(&s, d, NULL, tmp);
+    memcpy(basis + nb, tmp, sizeof tmp[0] * (size_t)nbk);
+    memcpy(basis + nb + nbk, segs.v, sizeof segs.v[0] * (size_t)segs.n);
+    o->mem.n = nb + nbk + segs.n;
+    return 0;
+}

@@ -1,0 +1,125 @@
+/* linear.h - layouts as linear maps over F2, as Triton writes them: a
+ * distributed layout (register, lane, warp bases) and a shared-memory layout
+ * (offset bases) on a power-of-two 2D tile; what a (store, load) pair costs on
+ * a memory layout, by the subspace formula and by simulating every instruction
+ * through access.c; the optimal memory layout; conversions from and to CuTe,
+ * Triton swizzled_shared and NVMMA.  Pure core: no I/O, no allocation, no JSON. */
+#ifndef SZ_LINEAR_H
+#define SZ_LINEAR_H
+
+#include <stdint.h>
+
+#include "error.h"
+
+#define LIN_MAX_BITS 24     /* tile elements <= 2^24: byte offsets stay below 2^31 */
+#define LIN_MAX_BASES 32    /* bases per input dimension */
+#define LIN_SIM_MAX 64      /* instructions simulated per side (all when fewer) */
+
+/* An element [c0, c1] of a tile of shape [2^bits0, 2^bits1] is the bit vector
+ * e = c0 * 2^bits1 + c1: its row-major index, dim1 in the low bits. */
+struct lin_tile {
+    int bits0, bits1;
+};
+
+enum lin_in { LIN_REGISTER, LIN_LANE, LIN_WARP, LIN_NIN };
+
+/* A distributed layout: input bit i of dimension `in` moves the element by
+ * basis[in][i] (XOR); 0 is a broadcast. */
+struct lin_layout {
+    int n[LIN_NIN];
+    uint32_t basis[LIN_NIN][LIN_MAX_BASES];
+};
+
+/* A shared-memory layout: the element stored at offset 2^k is basis[k]
+ * (offsets count elements); a bijection has n == tile bits and full rank. */
+struct lin_mem {
+    int n;
+    uint32_t basis[LIN_MAX_BITS];
+};
+
+/* A store layout A, a load layout B, the element and the banks. */
+struct lin_problem {
+    struct lin_tile tile;
+    int bitwidth;           /* 4, 8, 16, 32 or 64 */
+    int num_banks;          /* 8..128, power of two; 4-byte banks */
+    struct lin_layout a, b;
+};
+
+/* One side (A's stores or B's loads) of an evaluation, per warp instruction. */
+struct lin_side {
+    uint32_t wavefronts;        /* simulated through acc_cost: the most over those simulated */
+    uint32_t wavefronts_min;    /* the fewest: equal to wavefronts (linearity) */
+    uint32_t formula;           /* phases x 2^conflict_dim: the exact subspace formula */
+    uint32_t lemma;             /* phases x 2^lemma_dim: Lemma 9.4 on element space */
+    uint32_t lower_bound;       /* phases: one wavefront each, no conflict */
+    int conflict_dim, lemma_dim;
+    int undercounts;            /* lemma < wavefronts (sub-word or in-vector lane bits) */
+    uint32_t bytes;             /* bytes per lane access */
+    uint32_t lanes_per_phase, phases;
+    int paired;                 /* a load whose lane pairs share addresses (access.c rule 3) */
+    uint32_t instructions, simulated;
+    int n_conflict;             /* a basis of the conflict directions, as elements */
+    uint32_t conflict[LIN_MAX_BITS];
+};
+
+/* The optimal memory layout and how it was built. */
+struct lin_opt {
+    struct lin_mem mem;
+    int vec_bits, fill_bits, bank_bits, seg_bits;   /* offset bits, low to high */
+    int n_shared, n_pairs, n_free, n_pad;           /* I, pairs e^f, C, padding used */
+    int conflict_free;                              /* no padding was needed */
+};
+
+/* The element of [c0, c1]; its coordinates. */
+uint32_t lin_elem(const struct lin_tile *t, uint32_t c0, uint32_t c1);
+void lin_coords(const struct lin_tile *t, uint32_t e, uint32_t *c0, uint32_t *c1);
+
+/* Validate a layout on the tile: every basis inside it, 5 lane bases (a
+ * 32-lane warp), every element reached.  `name` ("A", "B") prefixes the field. */
+int lin_layout_check(const struct lin_tile *t, const struct lin_layout *l, const char *name,
+                     struct sz_error *err);
+
+/* Validate a memory layout: one basis per offset bit, a bijection.  Names `field`. */
+int lin_mem_check(const struct lin_tile *t, const struct lin_mem *m, const char *field,
+                  struct sz_error *err);
+
+/* Cost A's stores and B's loads of 2^vec_bits elements per lane on memory layout
+ * m: formula, Lemma 9.4 and up to sim_max simulated instructions per side.  The
+ * vector (offsets 0..2^vec_bits-1) must lie in both register spans; names "vec". */
+int lin_evaluate(const struct lin_problem *p, const struct lin_mem *m, int vec_bits,
+                 uint32_t sim_max, struct lin_side *store, struct lin_side *load,
+                 struct sz_error *err);
+
+/* The construction of the issue (subspace form): vector = register spans'
+ * intersection, word fill, protect shared lane directions, pair A-only with
+ * B-only, complete with free directions, pad when needed, banks last. */
+int lin_optimize(const struct lin_problem *p, struct lin_opt *out, struct sz_error *err);
+
+/* ---- conversions (linear_conv.c) ---------------------------------------- */
+
+/* CuTe Swizzle<b,m,s> on the byte offsets of a row-major tile of `bitwidth`
+ * elements.  Fails when the swizzle splits an element or leaves the tile. */
+int lin_from_cute(const struct lin_tile *t, int bitwidth, int b, int m, int s,
+                  struct lin_mem *out, struct sz_error *err);
+/* The first <b,m,s> (b, then m, then s ascending, s >= 0 first) giving m; 1 if found. */
+int lin_to_cute(const struct lin_tile *t, int bitwidth, const struct lin_mem *m, int *b,
+                int *mb, int *s);
+
+/* Triton swizzled_shared: order[0] is the fastest dimension; within a row of
+ * that dimension, vector index ^= (row / per_phase) % max_phase. */
+int lin_from_triton(const struct lin_tile *t, int vec, int per_phase, int max_phase,
+                    const int order[2], struct lin_mem *out, struct sz_error *err);
+/* The smallest (max_phase, vec, per_phase) and order giving m; 1 if found. */
+int lin_to_triton(const struct lin_tile *t, const struct lin_mem *m, int *vec,
+                  int *per_phase, int *max_phase, int order[2]);
+
+/* NVMMA / TMA swizzle of 32, 64 or 128 bytes: rows of `swizzle_bytes` bytes
+ * along the contiguous dim (dim1, or dim0 when transposed), stacked row by row,
+ * then Swizzle<log2(swizzle_bytes/16), 4, 3> on bytes. */
+int lin_from_nvmma(const struct lin_tile *t, int bitwidth, int swizzle_bytes, int transposed,
+                   struct lin_mem *out, struct sz_error *err);
+/* The mode giving m (32, 64 or 128, untransposed first); 1 if found. */
+int lin_to_nvmma(const struct lin_tile *t, int bitwidth, const struct lin_mem *m,
+                 int *swizzle_bytes, int *transposed);
+
+#endif

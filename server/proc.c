@@ -1,0 +1,261 @@
+/* proc.c - child processes with a deadline (proc.h), for the server (the
+ * measurement tool) and the tool (ncu).  Must not leave a child behind on any
+ * path: every proc_start that succeeds is matched by a reap in proc_wait,
+ * which kills at the deadline.  Must not interpret what the child prints. */
+#define _GNU_SOURCE 1   /* pipe2 */
+#include "proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+double proc_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int proc_which(const char *name, const char *const *fallbacks, char *out, size_t cap)
+{
+    const char *path = getenv("PATH");
+    while (path && *path) {
+        const char *colon = strchr(path, ':');
+        size_t n = colon ? (size_t)(colon - path) : strlen(path);
+        if (n > 0 && n + strlen(name) + 2 <= cap) {
+            snprintf(out, cap, "%.*s/%s", (int)n, path, name);
+            if (access(out, X_OK) == 0)
+                return 0;
+        }
+        path = colon ? colon + 1 : NULL;
+    }
+    for (; fallbacks && *fallbacks; fallbacks++) {
+        if (access(*fallbacks, X_OK) == 0 && strlen(*fallbacks) < cap) {
+            snprintf(out, cap, "%s", *fallbacks);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+int proc_start(struct proc *p, const struct proc_spec *spec, struct sz_error *err)
+{
+    int in[2] = {-1, -1}, so[2] = {-1, -1}, se[2] = {-1, -1};
+    memset(p, 0, sizeof *p);
+    p->pid = -1;
+    p->in_fd = p->out_fd = p->err_fd = -1;
+    p->out_cap = spec->out_cap;
+    p->err_cap = spec->err_cap;
+    p->err_tail = spec->err_tail;
+    p->own_group = spec->own_group;
+    p->out = malloc(1);
+    p->err = malloc(1);
+    if (!p->out || !p->err)
+        return sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+    p->out[0] = p->err[0] = '\0';
+    /* O_CLOEXEC: another thread may spawn at the same time and must not
+     * inherit our pipe ends, or EOF would never come. */
+    if (pipe2(in, O_CLOEXEC) || pipe2(so, O_CLOEXEC) || pipe2(se, O_CLOEXEC)) {
+        sz_fail(err, SZ_INTERNAL, NULL, "pipe: %s", strerror(errno));
+        goto fail;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, so[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, se[1], 2);
+    posix_spawnattr_init(&at);
+    /* A server thread may block signals, and we ignore SIGPIPE: the child
+     * gets neither (both survive exec). */
+    sigset_t none, pipe_sig;
+    sigemptyset(&none);
+    sigemptyset(&pipe_sig);
+    sigaddset(&pipe_sig, SIGPIPE);
+    posix_spawnattr_setsigmask(&at, &none);
+    posix_spawnattr_setsigdefault(&at, &pipe_sig);
+    short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+    if (spec->own_group) {
+        /* A timeout then kills whatever it started too (ncu runs the program
+         * it profiles as a grandchild). */
+        posix_spawnattr_setpgroup(&at, 0);
+        flags |= POSIX_SPAWN_SETPGROUP;
+    }
+    posix_spawnattr_setflags(&at, flags);
+    char *const *argv = spec->argv;
+    int rc = strchr(argv[0], '/') ? posix_spawn(&p->pid, argv[0], &fa, &at, argv, environ)
+                                  : posix_spawnp(&p->pid, argv[0], &fa, &at, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    close_fd(&in[0]);
+    close_fd(&so[1]);
+    close_fd(&se[1]);
+    if (rc != 0) {
+        p->pid = -1;
+        p->spawn_errno = rc;
+        sz_fail(err, SZ_INTERNAL, NULL, "cannot start %s: %s", argv[0], strerror(rc));
+        goto fail;
+    }
+    p->in_fd = in[1], p->out_fd = so[0], p->err_fd = se[0];
+    fcntl(p->in_fd, F_SETFL, O_NONBLOCK);
+    fcntl(p->out_fd, F_SETFL, O_NONBLOCK);
+    fcntl(p->err_fd, F_SETFL, O_NONBLOCK);
+    p->input = spec->input;
+    p->input_len = spec->input ? spec->input_len : 0;
+    if (p->input_len == 0)
+        close_fd(&p->in_fd);
+    return 0;
+fail:
+    for (int i = 0; i < 2; i++) {
+        close_fd(&in[i]);
+        close_fd(&so[i]);
+        close_fd(&se[i]);
+    }
+    return -1;
+}
+
+/* Append what is readable on fd to *buf, keeping at most cap bytes: the first
+ * ones, or with tail the last ones.  Past the cap bytes are read and dropped,
+ * so that the child never blocks on a full pipe.  Returns 0 at EOF. */
+static int drain(int fd, char **buf, size_t *len, size_t cap, int tail, int *truncated)
+{
+    char tmp[16384];
+    ssize_t r = read(fd, tmp, sizeof tmp);
+    if (r < 0)
+        return errno == EAGAIN || errno == EINTR;
+    if (r == 0)
+        return 0;
+    size_t n = (size_t)r;
+    const char *src = tmp;
+    if (tail && n > cap) {
+        src += n - cap;
+        n = cap;
+        *truncated = 1;
+    }
+    if (tail && *len + n > cap) {
+        size_t drop = *len + n - cap;
+        memmove(*buf, *buf + drop, *len - drop);
+        *len -= drop;
+        *truncated = 1;
+    }
+    size_t take = *len + n > cap ? cap - *len : n;
+    if (take < n)
+        *truncated = 1;
+    if (take) {
+        char *nb = realloc(*buf, *len + take + 1);
+        if (!nb) {
+            *truncated = 1;
+            return 1;
+        }
+        memcpy(nb + *len, src, take);
+        *len += take;
+        nb[*len] = '\0';
+        *buf = nb;
+    }
+    return 1;
+}
+
+static void kill_child(const struct proc *p)
+{
+    kill(p->own_group ? -p->pid : p->pid, SIGKILL);
+}
+
+void proc_wait(struct proc *p, double deadline)
+{
+    if (p->pid < 0)
+        return;
+    while (p->out_fd >= 0 || p->err_fd >= 0) {
+        double left = deadline - proc_now();
+        if (left <= 0) {
+            p->timed_out = 1;
+            break;
+        }
+        struct pollfd fds[3];
+        int nf = 0, ii = -1, io = -1, ie = -1;
+        if (p->in_fd >= 0)
+            fds[ii = nf++] = (struct pollfd){.fd = p->in_fd, .events = POLLOUT};
+        if (p->out_fd >= 0)
+            fds[io = nf++] = (struct pollfd){.fd = p->out_fd, .events = POLLIN};
+        if (p->err_fd >= 0)
+            fds[ie = nf++] = (struct pollfd){.fd = p->err_fd, .events = POLLIN};
+        int ms = left > 1000.0 ? 1000000 : (int)(left * 1000.0) + 1;
+        if (poll(fds, (nfds_t)nf, ms) < 0 && errno != EINTR)
+            break;
+        if (ii >= 0 && fds[ii].revents) {
+            ssize_t n = write(p->in_fd, p->input + p->written, p->input_len - p->written);
+            if (n > 0)
+                p->written += (size_t)n;
+            /* EPIPE: it quit without reading all; its exit status says why */
+            if (p->written == p->input_len || (n < 0 && errno != EAGAIN && errno != EINTR))
+                close_fd(&p->in_fd);
+        }
+        if (io >= 0 && fds[io].revents &&
+            !drain(p->out_fd, &p->out, &p->out_len, p->out_cap, 0, &p->out_truncated))
+            close_fd(&p->out_fd);
+        if (ie >= 0 && fds[ie].revents &&
+            !drain(p->err_fd, &p->err, &p->err_len, p->err_cap, p->err_tail,
+                   &p->err_truncated))
+            close_fd(&p->err_fd);
+    }
+    int status = 0;
+    for (;;) {
+        /* Killed before it is reaped: its pid, and so its group, cannot be
+         * reused by then. */
+        if (p->timed_out)
+            kill_child(p);
+        pid_t w = waitpid(p->pid, &status, p->timed_out ? 0 : WNOHANG);
+        if (w == p->pid || (w < 0 && errno != EINTR))
+            break;
+        if (w == 0 && proc_now() >= deadline) {
+            p->timed_out = 1;   /* its pipes are closed, but it lingers */
+            continue;
+        }
+        struct timespec ts = {0, 2 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    if (WIFEXITED(status)) {
+        p->exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        p->exit_code = -1;
+        p->signal = WTERMSIG(status);
+    }
+    close_fd(&p->in_fd);
+    close_fd(&p->out_fd);
+    close_fd(&p->err_fd);
+    p->pid = -1;
+}
+
+int proc_run(const struct proc_spec *spec, double timeout_s, struct proc *p,
+             struct sz_error *err)
+{
+    double deadline = proc_now() + timeout_s;
+    if (proc_start(p, spec, err) < 0)
+        return -1;
+    proc_wait(p, deadline);
+    return 0;
+}
+
+void proc_free(struct proc *p)
+{
+    free(p->out);
+    free(p->err);
+    p->out = p->err = NULL;
+    p->out_len = p->err_len = 0;
+}

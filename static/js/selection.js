@@ -1,0 +1,92 @@
+// selection.js - the selected cell: a click on any map or the arrow keys pick
+// a logical (row, col), kept in the URL with the traced column; the maps
+// outline it and the inspector shows what /api/inspect answers for it.
+// Escape clears both. It must not compute addresses or slots: the inspector
+// prints the API's answer, and the maps place it by the API's arrays.
+
+import * as api from './api.js';
+import * as inspector from './inspector.js';
+import { stamp } from './stamps.js';
+
+/* ctx: the PageCtx of app.js; maps: maps.js; trace: the trace panel;
+ * el: the inspector's body. */
+export function createSelection(ctx, maps, trace, el) {
+    let seq = 0;
+
+    function cleared(hint) {
+        maps.select(null);
+        maps.applyTrace();
+        inspector.showHint(el, hint);
+        stamp('inspected', '');
+    }
+
+    // Show the state's selection on the maps and in the inspector.
+    async function show() {
+        const my = ++seq;
+        const d = ctx.data();
+        if (!d) return;
+        const g = d.grid, sel = ctx.state().sel;
+        if (!sel) { cleared('Click any cell in a tile, grid or bank view to see its address.'); return; }
+        const [r, c] = sel;
+        if (r >= g.rows || c >= g.cols) { cleared(`Selection (${r}, ${c}) is outside this ${g.rows} x ${g.cols} grid.`); return; }
+        maps.applyTrace();
+        maps.select(r * g.cols + c);   // the contract's logical unit numbering
+        try {
+            const ins = await api.inspect(ctx.query(), r, c);
+            if (my !== seq || d !== ctx.data()) return;
+            const T = d.tile.size, t = ins.tile;
+            const tl = t.row_in_tile * T + t.col_in_tile;   // row-major tile position (contract)
+            maps.selectTile([tl, d.tile.phys_of[tl]]);
+            inspector.render(el, ins, d);
+            stamp('inspected', `${r},${c}`);
+        } catch (err) {
+            if (my !== seq) return;
+            inspector.showError(el, err);
+            stamp('inspected', '');
+        }
+    }
+
+    // Select logical cell sel ([row, col] or null) and trace its column.
+    function select(sel) {
+        const st = ctx.state(), tcol = sel ? sel[1] : null;
+        const traceMoved = tcol !== st.tcol;
+        ctx.set({ sel, tcol }, true);
+        show();
+        if (traceMoved) trace.refresh(ctx.data());
+    }
+
+    function onMapClick(ev) {
+        const d = ctx.data(), v = maps.viewOf(ev.currentTarget), cell = v && d ? v.cellAt(ev) : null;
+        if (!cell) return;
+        const kind = ev.currentTarget.id.startsWith('tile') ? 'tile' : 'grid';
+        const cols = kind === 'tile' ? d.tile.size : d.grid.cols;
+        select([Math.floor(cell.l / cols), cell.l % cols]);
+    }
+
+    function onKey(ev) {
+        const d = ctx.data(), st = ctx.state();
+        if (!d || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+        if (ev.target.closest && ev.target.closest('input, select, textarea, button')) return;
+        const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+        if (ev.key === 'Escape') {
+            if (st.sel || st.tcol !== null) { ev.preventDefault(); select(null); }
+            return;
+        }
+        const mv = moves[ev.key];
+        if (!mv) return;
+        // A focused map with nothing selected: the arrows start at its first cell.
+        if (!st.sel) {
+            if (!(ev.target.closest && ev.target.closest('.view'))) return;
+            ev.preventDefault();
+            select([0, 0]);
+            return;
+        }
+        const [r, c] = st.sel, g = d.grid;
+        const nr = r + mv[0], nc = c + mv[1];
+        if (nr < 0 || nc < 0 || nr >= g.rows || nc >= g.cols) return;
+        ev.preventDefault();
+        select([nr, nc]);
+    }
+
+    return { show, select, onMapClick, onKey };
+}

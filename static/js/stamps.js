@@ -1,0 +1,34 @@
+// stamps.js - the data-* stamps on <body> that the browser tests and the
+// render bench (bench/render-lib.mjs) wait on and read: every name is here
+// once, and only this module writes them. Imports under node (it touches the
+// document only when called). It must not carry page state: stamps report.
+
+export const STAMPS = Object.freeze({
+    ready: 'ready',             // load n done: maps, panels and the URL (tests wait on it)
+    shown: 'shown',             // load n: what is on screen is drawn (render bench)
+    renderMs: 'renderMs',       // ms to render the layout answer
+    cycleMs: 'cycleMs',         // ms from a control change to its render
+    api: 'api',                 // JSON: where the page's requests were answered from
+    inspected: 'inspected',     // "row,col" shown in the inspector, '' for none
+    traceReady: 'traceReady',   // trace panel drawn (a count)
+    scoreReady: 'scoreReady',   // scorecard drawn (a count)
+    accessShown: 'accessShown', // access view: what is on screen is drawn (a count)
+    accessReady: 'accessReady', // access view: all of it drawn and the URL written (a count)
+    accessMs: 'accessMs',       // ms from a step change to its render
+    measuring: 'measuring',     // '1' while a measurement runs
+    measured: 'measured',       // measurements finished (a count)
+    inflight: 'inflight',       // the page's own API requests on the wire now
+});
+
+// Set stamp `name` (a key of STAMPS) to `value`.
+export function stamp(name, value) {
+    if (!(name in STAMPS)) throw new Error(`stamps.js: no stamp named ${name}`);
+    document.body.dataset[STAMPS[name]] = String(value);
+}
+
+// Add one to a counting stamp; returns the new count.
+export function bump(name) {
+    const n = Number(document.body.dataset[STAMPS[name]] || 0) + 1;
+    stamp(name, n);
+    return n;
+}

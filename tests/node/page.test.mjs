@@ -1,0 +1,73 @@
+// page.test.mjs - the shape of static/js that issue 13 asks for, checked on
+// the files themselves: no module over 450 lines, each opening with a 2-6
+// line header that says what it must not do, one esc, one writer of the
+// data-* stamps (and every stamp the browser tests read declared there),
+// PageCtx written down once, and the stamps module itself.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const JS = path.join(ROOT, 'static', 'js');
+const files = fs.readdirSync(JS).filter((f) => f.endsWith('.js')).sort();
+const src = Object.fromEntries(files.map((f) => [f, fs.readFileSync(path.join(JS, f), 'utf8')]));
+
+for (const f of files) {
+    test(`${f}: at most 450 lines`, () => {
+        const n = src[f].split('\n').length - (src[f].endsWith('\n') ? 1 : 0);
+        assert.ok(n <= 450, `${n} lines`);
+    });
+    test(`${f}: opens with a 2-6 line header naming itself and what it must not do`, () => {
+        const head = [];
+        for (const line of src[f].split('\n')) { if (!line.startsWith('//') || line === '//') break; head.push(line); }
+        assert.ok(head.length >= 2 && head.length <= 6, `${head.length} lines`);
+        assert.ok(head[0].startsWith(`// ${f} - `), head[0]);
+        assert.match(head.map((l) => l.slice(3)).join(' '), /must not/);
+    });
+}
+
+test('one esc: only esc.js defines it', () => {
+    const defs = files.filter((f) => /(const|function|let)\s+esc\b/.test(src[f]));
+    assert.deepEqual(defs, ['esc.js']);
+});
+
+test('only stamps.js writes the stamps on <body>', () => {
+    const writers = files.filter((f) => /document\.body\.dataset/.test(src[f]));
+    assert.deepEqual(writers, ['stamps.js']);
+});
+
+test('PageCtx is written down once, in app.js, and each panel refers to it', () => {
+    assert.deepEqual(files.filter((f) => /@typedef \{Object\} PageCtx/.test(src[f])), ['app.js']);
+    const takers = files.filter((f) => /export function create\w+\(ctx\b/.test(src[f]));
+    assert.ok(takers.length >= 5, takers.join(','));
+    for (const f of takers) assert.match(src[f], /ctx: the PageCtx of app\.js/, f);
+});
+
+test('op names are spelled in ops.js only', () => {
+    const spell = files.filter((f) => f !== 'ops.js' && /'(ldmatrix|stmatrix)'|=== 'ld' \|\|/.test(src[f]));
+    assert.deepEqual(spell, []);
+});
+
+// The stamps: every body data-* name the browser tests and the render bench
+// read or wait on is one stamps.js declares.
+const { STAMPS, stamp, bump } = await import('../../static/js/stamps.js');
+const readers = ['tests/browser', 'bench'].flatMap((d) => fs.readdirSync(path.join(ROOT, d)).filter((f) => f.endsWith('.mjs')).map((f) => path.join(ROOT, d, f)));
+const read = new Set();
+for (const f of readers) for (const m of fs.readFileSync(f, 'utf8').matchAll(/document\.body\.dataset\.(\w+)/g)) read.add(m[1]);
+for (const name of [...read].sort()) test(`stamp ${name}, read by the tests, is declared in stamps.js`, () => assert.equal(STAMPS[name], name));
+
+test('stamp and bump write <body> data-* attributes', () => {
+    globalThis.document = { body: { dataset: {} } };
+    try {
+        stamp('ready', 3);
+        stamp('inspected', '2,5');
+        assert.equal(bump('measured'), 1);
+        assert.equal(bump('measured'), 2);
+        assert.deepEqual({ ...document.body.dataset }, { ready: '3', inspected: '2,5', measured: '2' });
+        assert.throws(() => stamp('bogus', 1), /no stamp named bogus/);
+    } finally {
+        delete globalThis.document;
+    }
+});

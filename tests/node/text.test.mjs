@@ -1,0 +1,138 @@
+// text.test.mjs - the small pure page modules: esc (esc.js), offsets parsing
+// (offsets.js), fix hints (hints.js), element notation (elements.js), op
+// helpers (ops.js) and slot-rule words (slotrule.js). Expected values are
+// written out by hand from each module's stated rule.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { esc } from '../../static/js/esc.js';
+import { parseOffsets, formatOffsets } from '../../static/js/offsets.js';
+import { fixFor } from '../../static/js/hints.js';
+import { ELEMENT_TYPES, elementType, cellLabel, cellTitle, elementSwizzle } from '../../static/js/elements.js';
+import { OPS, isMatrix, isStore, opName, opLabel, opShort, instrBody, instrQuery, instrState } from '../../static/js/ops.js';
+import { RULES, bitRange, bitsXor, gridLines, fieldWords } from '../../static/js/slotrule.js';
+
+const ESC = [
+    ['plain', 'plain'],
+    ['<b>', '&lt;b&gt;'],
+    ['a & b', 'a &amp; b'],
+    ['"q" \'s\'', '&quot;q&quot; &#39;s&#39;'],
+    ['&amp;', '&amp;amp;'],                       // escapes once more: it never guesses
+    [5, '5'], [null, 'null'], [undefined, 'undefined'],
+];
+for (const [s, want] of ESC) test(`esc(${JSON.stringify(s)})`, () => assert.equal(esc(s), want));
+
+const PARSE = [
+    ['0, 4,8', [0, 4, 8]],
+    ['0\n4;8\t12', [0, 4, 8, 12]],
+    ['0x10 0X1f', [16, 31]],
+    ['- null NULL', [null, null, null]],
+    ['x 5 -3 1.5', ['x', 5, '-3', '1.5']],        // not offsets: passed on for the server to name
+    ['', []], [' , ,', []],
+];
+for (const [text, want] of PARSE) {
+    test(`parseOffsets(${JSON.stringify(text)})`, () => assert.deepEqual(parseOffsets(text), { offsets: want, count: want.length }));
+}
+const FORMAT = [[[0, 16, null, undefined, 'x'], '0,16,-,-,x'], [[], '']];
+for (const [offs, want] of FORMAT) test(`formatOffsets(${JSON.stringify(offs)})`, () => assert.equal(formatOffsets(offs), want));
+
+// Every field the API may blame has a hint; the names are the controls' labels.
+const HINTS = [
+    ['b', 'B (BBits)'], ['m', 'M (MBase)'], ['s', 'S (SShift)'], ['rows', 'Rows'], ['bank_bytes', 'Bytes per bank'],
+    ['banks', 'Banks'], ['match_bank_row', 'Match row width'], ['row', 'row'], ['col', 'col'], ['pattern', 'Pattern'],
+    ['step', 'Step'], ['op', 'Instruction'], ['bytes', 'Bytes per lane'], ['matrices', 'Matrices'], ['trans', '.trans'],
+    ['offsets', 'Offsets'], ['offsets[7]', "lane 7's offset"], ['offsets[31]', "lane 31's offset"],
+];
+for (const [field, name] of HINTS) {
+    test(`fixFor(${field})`, () => {
+        const fx = fixFor(field);
+        assert.equal(fx.name, name);
+        assert.ok(fx.fix.length > 10);
+    });
+}
+test('fixFor: the lane of offsets[n]', () => assert.equal(fixFor('offsets[7]').lane, 7));
+for (const field of [null, '', 'nope', 'offsets[x]', 'expr']) test(`fixFor(${JSON.stringify(field)}) = null`, () => assert.equal(fixFor(field), null));
+
+test('elements: the menu lists units and four element types', () => {
+    assert.deepEqual(ELEMENT_TYPES.map((e) => [e.id, e.bytes]), [['', 0], ['fp32', 4], ['fp16', 2], ['fp8', 1], ['bytes', 1]]);
+    assert.equal(elementType('fp64').id, '');
+});
+const LABEL = [
+    // [elem, unit bytes, column, label]: the first element index a unit holds = col * unit / elem
+    ['fp16', 16, 3, '24'], ['fp32', 16, 3, '12'], ['fp8', 16, 2, '32'], ['fp32', 2, 5, '2'], ['bytes', 4, 7, '28'],
+];
+for (const [e, u, c, want] of LABEL) test(`cellLabel(${e}, ${u})(${c}) = ${want}`, () => assert.equal(cellLabel(e, u)(c), want));
+test('cellLabel / cellTitle for units: null (the column number)', () => { assert.equal(cellLabel('', 16), null); assert.equal(cellTitle('', 16), null); });
+const TITLE = [
+    ['fp32', 16, 1, 'fp32 elements 4..7 of the row'],
+    ['fp16', 4, 0, 'fp16/bf16 elements 0..1 of the row'],
+    ['fp32', 2, 3, '1/2 of fp32 element 1 of the row'],
+    ['fp32', 1, 6, '1/4 of fp32 element 1 of the row'],
+];
+for (const [e, u, c, want] of TITLE) test(`cellTitle(${e}, ${u})(${c})`, () => assert.equal(cellTitle(e, u)(c), want));
+const ESWZ = [
+    // Swizzle<B, M - log2(elem bytes), S> when a unit holds whole elements
+    ['fp16', [3, 4, 3], { ok: true, text: 'Swizzle<3,3,3>', note: 'on fp16/bf16 element indices (M 4 - log2(2) = 3)' }],
+    ['fp32', [2, 4, 3], { ok: true, text: 'Swizzle<2,2,3>', note: 'on fp32 element indices (M 4 - log2(4) = 2)' }],
+    ['fp8', [3, 4, -3], { ok: true, text: 'Swizzle<3,4,-3>', note: 'on fp8 element indices (M 4 - log2(1) = 4)' }],
+    ['fp32', [1, 1, 1], { ok: false, text: 'no element form: a 2-byte unit splits a 4-byte fp32 element (needs M >= 2)' }],
+    ['', [3, 4, 3], null],
+];
+for (const [e, [b, m, s], want] of ESWZ) test(`elementSwizzle(${e}, ${b}, ${m}, ${s})`, () => assert.deepEqual(elementSwizzle(e, b, m, s), want));
+
+test('ops: the four ops', () => assert.deepEqual([...OPS], ['ld', 'st', 'ldmatrix', 'stmatrix']));
+const OPKIND = [['ld', false, false], ['st', false, true], ['ldmatrix', true, false], ['stmatrix', true, true], ['atom', false, false]];
+for (const [op, m, s] of OPKIND) test(`isMatrix / isStore(${op})`, () => { assert.equal(isMatrix(op), m); assert.equal(isStore(op), s); });
+const LABELS = [
+    // [instruction, opName, opLabel, opShort]
+    [{ op: 'ld', bytes: 4 }, 'ld', 'ld, 4 B per lane', 'ld 4 B'],
+    [{ op: 'st', bytes: 16 }, 'st', 'st, 16 B per lane', 'st 16 B'],
+    [{ op: 'ldmatrix', matrices: 4, trans: false }, 'ldmatrix.x4', 'ldmatrix.x4', 'ldmatrix.x4'],
+    [{ op: 'ldmatrix', matrices: 2, trans: true }, 'ldmatrix.x2.trans', 'ldmatrix.x2.trans', 'ldmatrix.x2'],
+    [{ op: 'stmatrix', matrices: 1, trans: true }, 'stmatrix.x1.trans', 'stmatrix.x1.trans', 'stmatrix.x1'],
+];
+for (const [c, name, label, short] of LABELS) {
+    test(`op words for ${JSON.stringify(c)}`, () => assert.deepEqual([opName(c), opLabel(c), opShort(c)], [name, label, short]));
+}
+test('instrBody: a vector access carries bytes, no matrices', () => {
+    assert.deepEqual(instrBody({ op: 'ld', bytes: 8, matrices: 1, trans: false, bank_bytes: 4, banks: 32 }, [0, null]),
+        { op: 'ld', bytes: 8, offsets: [0, null], bank_bytes: 4, banks: 32 });
+});
+test('instrBody: a matrix op carries matrices and the given .trans', () => {
+    const c = { op: 'ldmatrix', bytes: 16, matrices: 4, trans: false, bank_bytes: 4, banks: 32 };
+    assert.deepEqual(instrBody(c, [0]), { op: 'ldmatrix', bytes: 16, offsets: [0], matrices: 4, trans: false, bank_bytes: 4, banks: 32 });
+    assert.equal(instrBody(c, [0], true).trans, true);
+});
+const QUERY = [
+    [{ op: 'ld', bytes: '8', mats: '4' }, { op: 'ld', bytes: '8' }],
+    [{ op: 'stmatrix', bytes: '4', mats: '2' }, { op: 'stmatrix', matrices: '2' }],
+];
+for (const [st, want] of QUERY) test(`instrQuery(${st.op})`, () => assert.deepEqual(instrQuery(st), want));
+const STATE = [
+    [{ op: 'st', bytes: 16, matrices: 1, trans: false }, { op: 'st', bytes: '16' }],
+    [{ op: 'ldmatrix', bytes: 16, matrices: 2, trans: true }, { op: 'ldmatrix', mats: '2', trans: true }],
+];
+for (const [c, want] of STATE) test(`instrState(${c.op})`, () => assert.deepEqual(instrState(c), want));
+
+// Swizzle<3,4,3>'s masks: YYY bits [7, 10), ZZZ bits [4, 7).
+const MK = { yyy_lo: 7, yyy_hi: 10, zzz_lo: 4, zzz_hi: 7 };
+test('slot rules: the four the API names', () => assert.deepEqual([...RULES], ['identity', 'col_xor_row', 'row_xor_col', 'general']));
+test('bitRange', () => { assert.equal(bitRange(4, 7), 'bits [4, 7)'); assert.equal(bitRange(4, 4), 'no bits'); });
+test('bitsXor: ZZZ ^= YYY as address bits', () => assert.equal(bitsXor(MK), 'address bits [4, 7) ^= bits [7, 10)'));
+const LINES = [
+    ['col_xor_row', 8, [['col_in_tile   = col mod 8', ''], ['row_mod       = row mod 8', ''], ['physical slot = col_in_tile XOR row_mod', 'inside its tile; the tile does not move']]],
+    ['row_xor_col', 4, [['row_in_tile   = row mod 4', ''], ['col_mod       = col mod 4', ''], ['physical row  = row_in_tile XOR col_mod', 'inside its tile; every unit keeps its column']]],
+    ['general', 8, [['address bits [4, 7) ^= bits [7, 10)', 'on this grid a unit moves across both rows and columns']]],
+    ['identity', 1, [['physical slot = logical slot', 'B = 0: nothing moves']]],
+    [undefined, 8, []], ['bogus', 8, []],
+];
+for (const [rule, T, want] of LINES) test(`gridLines(${rule})`, () => assert.deepEqual(gridLines(rule, T, MK), want));
+test('gridLines: the XOR of column and row appears only under col_xor_row', () => {
+    for (const rule of RULES) assert.equal(gridLines(rule, 8, MK).some(([code]) => code.includes('col_in_tile XOR row_mod')), rule === 'col_xor_row', rule);
+});
+const WORDS = [
+    ['col_xor_row', { yyy: 'row in tile', zzz: 'column in tile, XORed with YYY' }],
+    ['row_xor_col', { yyy: 'column in tile', zzz: 'row in tile, XORed with YYY' }],
+    ['general', { yyy: 'the source bits', zzz: 'XORed with YYY' }],
+    ['identity', { yyy: 'the source bits', zzz: 'XORed with YYY' }],
+];
+for (const [rule, want] of WORDS) test(`fieldWords(${rule})`, () => assert.deepEqual(fieldWords(rule), want));

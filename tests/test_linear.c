@@ -1,0 +1,437 @@
+/* test_linear.c - the F2 layout core: seed 001's transpose (16 / 2 / 1
+ * wavefronts, the store always 1, the optimum 32m + (n ^ 2m)), its toggle
+ * grid swept with formula = simulation, random layout pairs optimized to the
+ * lower bound, Triton's own swizzle cases (tests/linear_triton.h), the
+ * conversions against bit-by-bit oracles, validation, and the API routes
+ * (tests/data/api_linear_cases.json).  SWZ_FULL_SWEEP=1: all 2^20 toggles. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../server/f2.h"
+#include "../server/linear.h"
+#include "../server/swizzle.h"
+#include "check.h"
+#include "client.h"
+#include "linear_triton.h"
+
+static uint64_t rng = 0x853c49e6748fea9bull;
+
+/* PCG's LCG step, upper bits: seeded, so every run draws the same pairs. */
+static uint32_t rnd(void)
+{
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(rng >> 33);
+}
+
+static const struct lin_tile seed_tile = {4, 5};   /* 16 x 32: m = dim0, n = dim1 */
+
+/* Seed 001 sec. 01: the store writes row r with thread t at (r, t); the read
+ * gives thread t the element (t % 16, 2r + t / 16). */
+static void seed_problem(struct lin_problem *p)
+{
+    memset(p, 0, sizeof *p);
+    p->tile = seed_tile;
+    p->bitwidth = 32;
+    p->num_banks = 32;
+    for (int i = 0; i < 4; i++) {
+        p->a.basis[LIN_REGISTER][i] = lin_elem(&seed_tile, 1u << i, 0);
+        p->b.basis[LIN_REGISTER][i] = lin_elem(&seed_tile, 0, 2u << i);
+        p->b.basis[LIN_LANE][i] = lin_elem(&seed_tile, 1u << i, 0);
+    }
+    for (int i = 0; i < 5; i++)
+        p->a.basis[LIN_LANE][i] = lin_elem(&seed_tile, 0, 1u << i);
+    p->b.basis[LIN_LANE][4] = lin_elem(&seed_tile, 0, 1);
+    p->a.n[LIN_REGISTER] = p->b.n[LIN_REGISTER] = 4;
+    p->a.n[LIN_LANE] = p->b.n[LIN_LANE] = 5;
+}
+
+/* The workbench's memory layout: offset 32m + (n ^ mask(m)), mask(m) the XOR
+ * of col_mask[i] over the set row bits i.  Offset bit 5 + i holds the element
+ * (2^i, col_mask[i]); offset bits 0..4 hold (0, 2^j). */
+static void seed_mem(const uint32_t col_mask[4], struct lin_mem *m)
+{
+    m->n = 9;
+    for (int j = 0; j < 5; j++)
+        m->basis[j] = lin_elem(&seed_tile, 0, 1u << j);
+    for (int i = 0; i < 4; i++)
+        m->basis[5 + i] = lin_elem(&seed_tile, 1u << i, col_mask[i]);
+}
+
+static void test_seed(void)
+{
+    struct lin_problem p;
+    struct lin_side st, ld;
+    struct lin_mem m;
+    struct sz_error err;
+    seed_problem(&p);
+    static const struct {
+        uint32_t mask[4];
+        uint32_t load;
+    } rows[] = {
+        {{0, 0, 0, 0}, 16},     /* row-major: a column is one bank */
+        {{1, 2, 4, 8}, 2},      /* n ^ m: the column pair doubles up */
+        {{2, 4, 8, 16}, 1},     /* n ^ 2m: conflict-free both ways */
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        seed_mem(rows[k].mask, &m);
+        int rc = lin_evaluate(&p, &m, 0, LIN_SIM_MAX, &st, &ld, &err);
+        CHECK(rc == 0, "seed %zu: %s", k, err.message);
+        CHECK(ld.wavefronts == rows[k].load && ld.formula == rows[k].load &&
+                  ld.lemma == rows[k].load && ld.wavefronts_min == rows[k].load,
+              "seed %zu load: sim %u formula %u lemma %u, want %u", k, ld.wavefronts,
+              ld.formula, ld.lemma, rows[k].load);
+        CHECK(st.wavefronts == 1 && st.formula == 1, "seed %zu store: %u", k, st.wavefronts);
+        CHECK(ld.instructions == 16 && ld.simulated == 16 && st.instructions == 16,
+              "16 register steps each side");
+    }
+    struct lin_opt o;
+    CHECK(lin_optimize(&p, &o, &err) == 0, "optimize: %s", err.message);
+    /* offset = 32m + (n ^ 2m): offset bit j < 5 holds (0, 2^j); bit 5 + i
+     * holds m = 2^i with n = 2^(i+1) (seed 001 sec. 06) */
+    uint32_t want[4] = {2, 4, 8, 16};
+    seed_mem(want, &m);
+    CHECK(o.mem.n == 9 && memcmp(o.mem.basis, m.basis, 9 * sizeof m.basis[0]) == 0,
+          "optimum is 32m + (n ^ 2m)");
+    CHECK(o.vec_bits == 0 && o.bank_bits == 5 && o.seg_bits == 4 && o.n_shared == 1 &&
+              o.n_pairs == 4 && o.n_free == 0 && o.conflict_free,
+          "construction: vec %d bank %d seg %d I %d pairs %d free %d", o.vec_bits, o.bank_bits,
+          o.seg_bits, o.n_shared, o.n_pairs, o.n_free);
+    int b, mb, s;
+    CHECK(lin_to_cute(&p.tile, 32, &o.mem, &b, &mb, &s) && b == 4 && mb == 3 && s == 4,
+          "optimum as CuTe: Swizzle<4,3,4> (tests/api_cases.h: n ^ 2m)");
+}
+
+/* Seed 001 sec. 05: the lemma holds for every one of the 2^20 toggle grids.
+ * Under ASan the simulation takes ~4 us an instruction, so make test walks
+ * every configuration of row bits 0..2 (2^15) and a stride through the rest;
+ * SWZ_FULL_SWEEP=1 (tests/README: make linear-sweep) walks all 2^20. */
+static void test_seed_sweep(void)
+{
+    struct lin_problem p;
+    struct lin_side st, ld;
+    struct lin_mem m;
+    struct sz_error err;
+    seed_problem(&p);
+    const char *full = getenv("SWZ_FULL_SWEEP");
+    uint32_t step = full && *full == '1' ? 1 : 31, n = 0, fails = 0;
+    int f = 0;
+    uint32_t hist[17] = {0};
+    for (uint32_t cfg = 0; cfg < (1u << 20); cfg += (cfg < (1u << 15) ? 1 : step)) {
+        uint32_t mask[4];
+        for (int i = 0; i < 4; i++)
+            mask[i] = cfg >> (5 * i) & 31;
+        seed_mem(mask, &m);
+        if (lin_evaluate(&p, &m, 0, 1, &st, &ld, &err) < 0) {
+            fails++;
+            continue;
+        }
+        n++;
+        if (ld.wavefronts <= 16)
+            hist[ld.wavefronts]++;
+        if (ld.formula != ld.wavefronts || ld.lemma != ld.wavefronts || st.wavefronts != 1 ||
+            st.formula != 1 || st.lemma != 1) {
+            fails++;
+            CHECK_QUIET(f, 0, "toggles %05x: load sim %u formula %u lemma %u", cfg,
+                        ld.wavefronts, ld.formula, ld.lemma);
+        }
+    }
+    CHECK(fails == 0, "seed sweep: %u of %u configurations disagree", fails, n);
+    printf("seed sweep: %u toggle configurations, formula = lemma = simulation; load "
+           "wavefronts 1:%u 2:%u 4:%u 8:%u 16:%u\n", n, hist[1], hist[2], hist[4], hist[8],
+           hist[16]);
+}
+
+/* ---- random pairs ------------------------------------------------------- */
+
+/* A random layout of 2^d elements: a random basis of F2^d (unit vectors
+ * permuted, or mixed), dealt out to 5 lanes, registers and warps, with
+ * broadcast (zero) lanes and warps mixed in. */
+static void random_layout(int d, int mixed, uint32_t reg0, struct lin_layout *l)
+{
+    uint32_t v[LIN_MAX_BITS];
+    struct f2_span s;
+    int n = 0;
+    f2_span_clear(&s);
+    if (reg0)   /* a register direction to share with the other side */
+        v[n++] = reg0, f2_span_add(&s, reg0);
+    while (n < d) {
+        uint32_t x = mixed ? rnd() & ((1u << d) - 1) : 1u << (rnd() % (uint32_t)d);
+        if (f2_span_add(&s, x))
+            v[n++] = x;
+    }
+    memset(l, 0, sizeof *l);
+    int used = 0;
+    if (reg0)
+        l->basis[LIN_REGISTER][l->n[LIN_REGISTER]++] = v[used++];
+    for (int i = 0; i < 5; i++)
+        l->basis[LIN_LANE][i] = (rnd() % 6 == 0 || used == d) ? 0 : v[used++];
+    l->n[LIN_LANE] = 5;
+    int nw = used < d ? (int)(rnd() % (uint32_t)(d - used + 1)) : 0;
+    if (nw > 3)
+        nw = 3;
+    int nr = d - used - nw;
+    for (int i = 0; i < nr; i++)
+        l->basis[LIN_REGISTER][l->n[LIN_REGISTER]++] = v[used++];
+    for (int i = 0; i < nw; i++) {
+        if (rnd() % 4 == 0)
+            l->basis[LIN_WARP][l->n[LIN_WARP]++] = 0;
+        l->basis[LIN_WARP][l->n[LIN_WARP]++] = v[used++];
+    }
+}
+
+static void test_random_pairs(void)
+{
+    static const int widths[5] = {4, 8, 16, 32, 64};
+    int pairs = 0, bound = 0, bijective = 0, vector_kept = 0, agree = 0, flagged = 0, f = 0;
+    for (int iter = 0; iter < 600; iter++) {
+        struct lin_problem p;
+        struct sz_error err;
+        memset(&p, 0, sizeof p);
+        int d = 6 + (int)(rnd() % 9);
+        p.tile.bits0 = (int)(rnd() % (uint32_t)(d + 1));
+        p.tile.bits1 = d - p.tile.bits0;
+        p.bitwidth = widths[iter % 5];
+        p.num_banks = iter % 2 ? 64 : 32;
+        /* 4-bit elements need a shared register direction (no sub-byte access) */
+        uint32_t r0 = p.bitwidth == 4 ? 1u << (rnd() % (uint32_t)d) : 0;
+        random_layout(d, iter % 3 != 0, r0, &p.a);
+        random_layout(d, iter % 4 != 0, r0, &p.b);
+        struct lin_opt o;
+        if (lin_optimize(&p, &o, &err) < 0) {
+            CHECK_QUIET(f, p.bitwidth == 4, "optimize refused %d-bit: %s", p.bitwidth,
+                        err.message);
+            continue;
+        }
+        pairs++;
+        bijective += lin_mem_check(&p.tile, &o.mem, "m", NULL) == 0;
+        uint32_t inter[32];
+        int vmax = 0;
+        while ((p.bitwidth << (vmax + 1)) <= 128)
+            vmax++;
+        int vd = f2_intersect(p.a.basis[LIN_REGISTER], p.a.n[LIN_REGISTER],
+                              p.b.basis[LIN_REGISTER], p.b.n[LIN_REGISTER], inter);
+        vector_kept += o.vec_bits == (vd < vmax ? vd : vmax);
+        struct lin_side st, ld;
+        if (lin_evaluate(&p, &o.mem, o.vec_bits, LIN_SIM_MAX, &st, &ld, &err) < 0) {
+            CHECK_QUIET(f, 0, "evaluate the optimum: %s: %s", err.field, err.message);
+            continue;
+        }
+        bound += st.wavefronts == st.lower_bound && ld.wavefronts == ld.lower_bound;
+        agree += st.formula == st.wavefronts && ld.formula == ld.wavefronts &&
+                 st.wavefronts_min == st.wavefronts && ld.wavefronts_min == ld.wavefronts;
+        flagged += st.undercounts || ld.undercounts;
+        CHECK_QUIET(f, st.wavefronts == st.lower_bound && ld.wavefronts == ld.lower_bound,
+                    "iter %d (w %d, banks %d, d %d): store %u/%u load %u/%u", iter, p.bitwidth,
+                    p.num_banks, d, st.wavefronts, st.lower_bound, ld.wavefronts,
+                    ld.lower_bound);
+    }
+    CHECK(bound == pairs && bijective == pairs && vector_kept == pairs && agree == pairs,
+          "random pairs: %d optimized, %d at the bound, %d bijective, %d vector kept, %d agree",
+          pairs, bound, bijective, vector_kept, agree);
+    printf("random pairs: %d optimized; %d at the lower bound, %d bijections, %d keep the "
+           "vector width, %d formula = simulation, %d flag the lemma's undercount\n", pairs,
+           bound, bijective, vector_kept, agree, flagged);
+}
+
+/* Where Lemma 9.4 on element space undercounts: 8-bit elements on a row-major
+ * 32x32 tile (rows of 8 words, a bank row every 4 rows), lane 0 steps 4 rows
+ * and one byte: a new word in the same bank, which the element-space
+ * intersection misses (lane 0 is no segment vector) and the word-space
+ * formula and the simulation count: 2 wavefronts, lemma 1, flagged. */
+static void test_undercount(void)
+{
+    struct lin_problem p;
+    struct lin_mem m = {.n = 10};
+    struct lin_side st, ld;
+    struct sz_error err;
+    memset(&p, 0, sizeof p);
+    p.tile = (struct lin_tile){5, 5};
+    p.bitwidth = 8;
+    p.num_banks = 32;
+    static const uint32_t lane[5][2] = {{4, 1}, {0, 4}, {0, 8}, {0, 16}, {1, 0}};
+    static const uint32_t reg[5][2] = {{0, 1}, {0, 2}, {2, 0}, {8, 0}, {16, 0}};
+    for (int i = 0; i < 5; i++) {
+        p.a.basis[LIN_LANE][i] = lin_elem(&p.tile, lane[i][0], lane[i][1]);
+        p.a.basis[LIN_REGISTER][i] = lin_elem(&p.tile, reg[i][0], reg[i][1]);
+    }
+    p.a.n[LIN_LANE] = p.a.n[LIN_REGISTER] = 5;
+    p.b = p.a;
+    for (int k = 0; k < 10; k++)
+        m.basis[k] = 1u << k;
+    CHECK(lin_evaluate(&p, &m, 0, LIN_SIM_MAX, &st, &ld, &err) == 0, "%s", err.message);
+    CHECK(st.wavefronts == 2 && st.formula == 2 && st.lemma == 1 && st.undercounts &&
+              ld.wavefronts == 2 && ld.undercounts,
+          "undercount: sim %u formula %u lemma %u flag %d", st.wavefronts, st.formula,
+          st.lemma, st.undercounts);
+}
+
+static void to_layout(const struct lin_tile *t, const struct tl_layout *s, struct lin_layout *l)
+{
+    memset(l, 0, sizeof *l);
+    const int n[3] = {s->nr, s->nl, s->nw};
+    const int (*v[3])[2] = {s->reg, s->lane, s->warp};
+    for (int in = 0; in < 3; in++) {
+        l->n[in] = n[in];
+        for (int i = 0; i < n[in]; i++)
+            l->basis[in][i] = lin_elem(t, (uint32_t)v[in][i][0], (uint32_t)v[in][i][1]);
+    }
+}
+
+/* Triton's cases: the optimum is conflict-free both ways (tests/linear_triton.h). */
+static void test_triton_cases(void)
+{
+    for (size_t k = 0; k < sizeof triton_cases / sizeof triton_cases[0]; k++) {
+        const struct tl_case *c = &triton_cases[k];
+        struct lin_problem p;
+        struct lin_opt o;
+        struct lin_side st, ld;
+        struct sz_error err;
+        memset(&p, 0, sizeof p);
+        p.tile.bits0 = __builtin_ctz((unsigned)c->shape[0]);
+        p.tile.bits1 = __builtin_ctz((unsigned)c->shape[1]);
+        p.bitwidth = c->bitwidth;
+        p.num_banks = c->banks;
+        to_layout(&p.tile, &c->src, &p.a);
+        to_layout(&p.tile, &c->dst, &p.b);
+        int ok = lin_optimize(&p, &o, &err) == 0 &&
+                 lin_evaluate(&p, &o.mem, o.vec_bits, LIN_SIM_MAX, &st, &ld, &err) == 0;
+        CHECK(ok, "%s: %s", c->name, err.message);
+        if (!ok)
+            continue;
+        CHECK(st.wavefronts == st.lower_bound && ld.wavefronts == ld.lower_bound &&
+                  st.formula == st.wavefronts && ld.formula == ld.wavefronts,
+              "%s: store %u (bound %u), load %u (bound %u)", c->name, st.wavefronts,
+              st.lower_bound, ld.wavefronts, ld.lower_bound);
+        printf("triton %s: vector %d elements, store %u, load %u wavefronts per instruction "
+               "(both at the bound)\n", c->name, 1 << o.vec_bits, st.wavefronts, ld.wavefronts);
+    }
+}
+
+/* Offset bases name, for offset o, the element M o; the oracle below
+ * computes each layout's element -> offset map from its own definition,
+ * element by element, and checks M (offset(e)) == e for every element. */
+static uint32_t mem_apply(const struct lin_mem *m, uint32_t o)
+{
+    uint32_t e = 0;
+    for (int k = 0; k < m->n; k++)
+        if (o >> k & 1)
+            e ^= m->basis[k];
+    return e;
+}
+
+static void test_conversions(void)
+{
+    int f = 0, n = 0;
+    struct lin_tile t = {5, 6};     /* 32 x 64 */
+    struct lin_mem m;
+    for (int w = 8; w <= 64; w *= 2)
+        for (int b = 0; b <= 3; b++)
+            for (int mm = 0; mm <= 6; mm++)
+                for (int s = -4; s <= 4; s++) {
+                    struct swz z;
+                    if (swz_init(&z, b, mm, s, NULL) < 0 ||
+                        lin_from_cute(&t, w, b, mm, s, &m, NULL) < 0)
+                        continue;
+                    n++;
+                    for (uint32_t e = 0; e < 2048; e++) {
+                        uint32_t phys = swz_apply(&z, e * (uint32_t)w / 8) * 8 / (uint32_t)w;
+                        CHECK_QUIET(f, mem_apply(&m, phys) == e, "cute <%d,%d,%d> w %d e %u", b,
+                                    mm, s, w, e);
+                    }
+                    int b2, m2, s2;
+                    struct lin_mem back;
+                    CHECK_QUIET(f, lin_to_cute(&t, w, &m, &b2, &m2, &s2) &&
+                                       lin_from_cute(&t, w, b2, m2, s2, &back, NULL) == 0 &&
+                                       memcmp(back.basis, m.basis, 11 * sizeof m.basis[0]) == 0,
+                                "cute round trip <%d,%d,%d>", b, mm, s);
+                }
+    for (int fast = 0; fast < 2; fast++)
+        for (int vec = 1; vec <= 8; vec *= 2)
+            for (int pp = 1; pp <= 8; pp *= 2)
+                for (int mp = 1; mp * vec <= (fast ? 64 : 32); mp *= 2) {
+                    int order[2] = {fast, 1 - fast};
+                    if (lin_from_triton(&t, vec, pp, mp, order, &m, NULL) < 0) {
+                        CHECK_QUIET(f, 0, "triton %d %d %d refused", vec, pp, mp);
+                        continue;
+                    }
+                    n++;
+                    for (uint32_t r = 0; r < 32; r++)
+                        for (uint32_t c = 0; c < 64; c++) {
+                            uint32_t x = fast ? c : r, y = fast ? r : c, xn = fast ? 64 : 32;
+                            uint32_t ph = (y / (uint32_t)pp) % (uint32_t)mp;
+                            uint32_t xs = ((x / (uint32_t)vec) ^ ph) * (uint32_t)vec + x % (uint32_t)vec;
+                            CHECK_QUIET(f, mem_apply(&m, y * xn + xs) == lin_elem(&t, r, c),
+                                        "triton %d %d %d at (%u, %u)", vec, pp, mp, r, c);
+                        }
+                    int v2, p2, m2, o2[2];
+                    struct lin_mem back;
+                    CHECK_QUIET(f, lin_to_triton(&t, &m, &v2, &p2, &m2, o2) &&
+                                       lin_from_triton(&t, v2, p2, m2, o2, &back, NULL) == 0 &&
+                                       memcmp(back.basis, m.basis, 11 * sizeof m.basis[0]) == 0,
+                                "triton round trip");
+                }
+    /* NVMMA: rows of S bytes along dim1, stacked over dim0, blocks of dim1
+     * after; byte address swizzled by Swizzle<log2(S/16),4,3> */
+    for (int w = 8; w <= 32; w *= 2)
+        for (int sw = 32; sw <= 128; sw *= 2) {
+            struct swz z;
+            swz_init(&z, sw == 32 ? 1 : sw == 64 ? 2 : 3, 4, 3, NULL);
+            if (lin_from_nvmma(&t, w, sw, 0, &m, NULL) < 0)
+                continue;
+            n++;
+            uint32_t per = (uint32_t)(sw * 8 / w);
+            for (uint32_t r = 0; r < 32; r++)
+                for (uint32_t c = 0; c < 64; c++) {
+                    uint32_t lin = ((c / per) * 32 + r) * per + c % per;
+                    uint32_t phys = swz_apply(&z, lin * (uint32_t)w / 8) * 8 / (uint32_t)w;
+                    CHECK_QUIET(f, mem_apply(&m, phys) == lin_elem(&t, r, c), "nvmma %d w %d", sw,
+                                w);
+                }
+            int s2, t2;
+            CHECK_QUIET(f, lin_to_nvmma(&t, w, &m, &s2, &t2) && s2 == sw && t2 == 0,
+                        "nvmma round trip %d", sw);
+        }
+    CHECK(f == 0 && n > 100, "conversions: %d layouts, %d failures", n, f);
+}
+
+/* The routes, through the handler: tests/data/api_linear_cases.json lists
+ * {path, body (an object, or a string sent as is), status, want (a substring)}. */
+static void test_api(void)
+{
+    FILE *fp = fopen("tests/data/api_linear_cases.json", "rb");
+    static char text[1 << 16];
+    size_t n = fp ? fread(text, 1, sizeof text - 1, fp) : 0;
+    if (fp)
+        fclose(fp);
+    cJSON *cases = cJSON_ParseWithLength(text, n);
+    CHECK(cJSON_GetArraySize(cases) > 30, "tests/data/api_linear_cases.json readable");
+    int k = 0;
+    for (const cJSON *c = cases ? cases->child : NULL; c; c = c->next, k++) {
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(c, "body");
+        const char *path = cJSON_GetObjectItemCaseSensitive(c, "path")->valuestring;
+        const char *want = cJSON_GetObjectItemCaseSensitive(c, "want")->valuestring;
+        int status = cJSON_GetObjectItemCaseSensitive(c, "status")->valueint;
+        char *body = cJSON_IsString(b) ? NULL : cJSON_PrintUnformatted(b);
+        struct api_response r = client_api_call("POST", path, "", "application/json",
+                                                body ? body : b->valuestring, 0);
+        CHECK(r.status == status && r.body && strstr(r.body, want),
+              "case %d %s: %d, want %d with %s; got %.300s", k, path, r.status, status, want,
+              r.body ? r.body : "(null)");
+        free(body);
+        free(r.body);
+    }
+    cJSON_Delete(cases);
+}
+
+int main(void)
+{
+    test_seed();
+    test_seed_sweep();
+    test_random_pairs();
+    test_undercount();
+    test_triton_cases();
+    test_conversions();
+    test_api();
+    return check_summary("test_linear");
+}

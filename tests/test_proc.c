@@ -1,0 +1,190 @@
+/* test_proc.c - the one child-process runner (server/proc.c) on its own, with
+ * sh and coreutils as children: stdin fed in full or abandoned, stdout capped,
+ * stderr's head or tail, exit codes and signals, the deadline (the child, its
+ * process group, one that lingers after closing its pipes), PATH search and
+ * a clean signal state in the child.  test_measure (the server running the
+ * tool) and test_tool (the tool running ncu) test its two callers. */
+#define _GNU_SOURCE 1
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../server/proc.h"
+#include "check.h"
+
+static struct proc run(char **argv, const char *input, size_t len, size_t out_cap,
+                       size_t err_cap, int tail, int group, double timeout_s)
+{
+    struct proc_spec spec = {.argv = argv, .input = input, .input_len = len,
+                             .out_cap = out_cap, .err_cap = err_cap, .err_tail = tail,
+                             .own_group = group};
+    struct proc p;
+    struct sz_error err;
+    if (proc_run(&spec, timeout_s, &p, &err) < 0)
+        fprintf(stderr, "proc_run: %s\n", err.message);
+    return p;
+}
+
+static void test_io(void)
+{
+    size_t n = 3u << 20;
+    char *in = malloc(n);
+    for (size_t i = 0; i < n; i++)
+        in[i] = (char)('a' + i % 26);
+    char *cat[] = {"cat", NULL};
+    struct proc p = run(cat, in, n, 4u << 20, 100, 0, 0, 20);
+    CHECK(p.exit_code == 0 && p.out_len == n && memcmp(p.out, in, n) == 0 && !p.out_truncated,
+          "3 MiB through cat: exit %d, %zu bytes", p.exit_code, p.out_len);
+    proc_free(&p);
+
+    p = run(cat, in, n, 1u << 20, 100, 0, 1, 20);
+    CHECK(p.exit_code == 0 && p.out_len == 1u << 20 && p.out_truncated && p.out[p.out_len] == 0 &&
+          memcmp(p.out, in, p.out_len) == 0, "stdout capped at 1 MiB: %zu", p.out_len);
+    proc_free(&p);
+
+    /* A child that reads nothing: no SIGPIPE for us, its own exit for it. */
+    char *t[] = {"true", NULL};
+    p = run(t, in, n, 100, 100, 0, 0, 20);
+    CHECK(p.exit_code == 0 && !p.timed_out && p.out_len == 0 && p.out[0] == '\0',
+          "input not read: exit %d", p.exit_code);
+    proc_free(&p);
+    free(in);
+
+    char *err_sh[] = {"sh", "-c", "printf 0123456789 >&2; printf END >&2", NULL};
+    p = run(err_sh, NULL, 0, 100, 8, 1, 0, 20);
+    CHECK(p.err_len == 8 && strcmp(p.err, "56789END") == 0 && p.err_truncated,
+          "stderr tail: '%s'", p.err);
+    proc_free(&p);
+    p = run(err_sh, NULL, 0, 100, 4, 0, 0, 20);
+    CHECK(p.err_len == 4 && strcmp(p.err, "0123") == 0 && p.err_truncated, "stderr head: '%s'",
+          p.err);
+    proc_free(&p);
+    char *big_err[] = {"sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x >&2; echo WHY >&2",
+                       NULL};
+    p = run(big_err, NULL, 0, 100, 400, 1, 0, 20);
+    CHECK(p.err_len == 400 && strcmp(p.err + 396, "WHY\n") == 0, "tail of a flood: %zu",
+          p.err_len);
+    proc_free(&p);
+}
+
+/* Gone, or a zombie its new parent has not reaped yet: within a second. */
+static int dead(int pid)
+{
+    for (int i = 0; i < 100; i++) {
+        char path[64], line[256];
+        snprintf(path, sizeof path, "/proc/%d/status", pid);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return 1;
+        int zombie = 0;
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "State:", 6) == 0)
+                zombie = strchr(line, 'Z') != NULL || strchr(line, 'X') != NULL;
+        fclose(f);
+        if (zombie)
+            return 1;
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return 0;
+}
+
+static void test_endings(void)
+{
+    char *ex[] = {"sh", "-c", "exit 7", NULL};
+    struct proc p = run(ex, NULL, 0, 100, 100, 0, 0, 20);
+    CHECK(p.exit_code == 7 && p.signal == 0 && !p.timed_out, "exit 7: %d", p.exit_code);
+    proc_free(&p);
+    char *seg[] = {"sh", "-c", "kill -SEGV $$", NULL};
+    p = run(seg, NULL, 0, 100, 100, 0, 0, 20);
+    CHECK(p.exit_code == -1 && p.signal == SIGSEGV, "signal: %d %d", p.exit_code, p.signal);
+    proc_free(&p);
+
+    /* The deadline, with a grandchild that holds stdout: the group dies whole. */
+    char pidfile[] = "/tmp/swz-proc-XXXXXX";
+    int fd = mkstemp(pidfile);
+    close(fd);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "sleep 30 & echo $! > %s; wait", pidfile);
+    char *hang[] = {"sh", "-c", cmd, NULL};
+    double t0 = proc_now();
+    p = run(hang, NULL, 0, 100, 100, 0, 1, 0.5);
+    double dt = proc_now() - t0;
+    CHECK(p.timed_out && p.signal == SIGKILL && dt < 2.0, "hang killed at 0.5 s: %.2f s", dt);
+    proc_free(&p);
+    FILE *f = fopen(pidfile, "r");
+    int gc = 0;
+    if (f) {
+        if (fscanf(f, "%d", &gc) != 1)
+            gc = 0;
+        fclose(f);
+    }
+    unlink(pidfile);
+    CHECK(gc > 0 && dead(gc), "the grandchild %d died with its group", gc);
+
+    /* In our group (the tool's ncu): the child alone is killed. */
+    char *sl[] = {"sleep", "30", NULL};
+    t0 = proc_now();
+    p = run(sl, NULL, 0, 100, 100, 0, 0, 0.3);
+    CHECK(p.timed_out && p.signal == SIGKILL && proc_now() - t0 < 2.0, "sleep killed");
+    proc_free(&p);
+
+    /* Pipes closed, process still there: the same deadline ends it. */
+    char *linger[] = {"sh", "-c", "exec >&- 2>&-; sleep 30", NULL};
+    t0 = proc_now();
+    p = run(linger, NULL, 0, 100, 100, 0, 1, 0.5);
+    CHECK(p.timed_out && proc_now() - t0 < 2.0, "lingering child killed: %.2f s",
+          proc_now() - t0);
+    proc_free(&p);
+}
+
+static void test_start(void)
+{
+    char *none[] = {"swz-no-such-program", NULL};
+    struct proc_spec spec = {.argv = none, .out_cap = 100, .err_cap = 100};
+    struct proc p;
+    struct sz_error err;
+    CHECK(proc_start(&p, &spec, &err) < 0 && p.spawn_errno == ENOENT && p.pid == -1 &&
+          strstr(err.message, "cannot start"), "missing program: %s", err.message);
+    proc_wait(&p, proc_now() + 1);  /* a no-op on a child that never started */
+    proc_free(&p);
+    char *abs[] = {"/nonexistent/tool", NULL};
+    spec.argv = abs;
+    CHECK(proc_start(&p, &spec, &err) < 0 && p.spawn_errno == ENOENT, "missing path");
+    proc_free(&p);
+
+    char path[512];
+    CHECK(proc_which("sh", NULL, path, sizeof path) == 0 && access(path, X_OK) == 0 &&
+          strstr(path, "/sh"), "which sh: %s", path);
+    static const char *const fb[] = {"/nonexistent/x", "/bin/sh", NULL};
+    CHECK(proc_which("swz-no-such-program", fb, path, sizeof path) == 0 &&
+          strcmp(path, "/bin/sh") == 0, "fallback: %s", path);
+    CHECK(proc_which("swz-no-such-program", NULL, path, sizeof path) < 0, "not found");
+
+    /* We ignore SIGPIPE and may block signals; the child must do neither. */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    char *st[] = {"cat", "/proc/self/status", NULL};
+    p = run(st, NULL, 0, 1 << 16, 100, 0, 0, 20);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    const char *ign = strstr(p.out, "SigIgn:"), *blk = strstr(p.out, "SigBlk:");
+    unsigned long long ig = ign ? strtoull(ign + 7, NULL, 16) : ~0ull;
+    unsigned long long bl = blk ? strtoull(blk + 7, NULL, 16) : ~0ull;
+    CHECK(!(ig & (1ull << (SIGPIPE - 1))) && bl == 0, "child SigIgn %llx SigBlk %llx", ig, bl);
+    proc_free(&p);
+}
+
+int main(void)
+{
+    signal(SIGPIPE, SIG_IGN);   /* proc.h's contract */
+    test_io();
+    test_endings();
+    test_start();
+    return check_summary("test_proc");
+}
