@@ -34,12 +34,10 @@
  *   floods before the API sees them.
  * - path: a slow request keeps its own copy of the API path, 1024 bytes at
  *   most (routes are far shorter; static paths have files.h's limit).
- * - head: the idle timeout restarts on every byte, so a client sending one
- *   byte every few seconds (slowloris) would hold its connection for ever;
- *   a request's whole head must arrive within 10 s of the connection (or of
- *   the previous answer).  Browsers send a head in one packet.
- * - a refused body is read and dropped (chunked: until its end) up to 64 MiB
- *   before the connection is dropped instead. */
+ * - head: the idle timeout restarts on every byte, so a slowloris would hold
+ *   a connection for ever; a head must arrive within 10 s of the connection
+ *   (or of the previous answer).  Browsers send a head in one packet.
+ * - a refused chunked body is read and dropped to its end, up to 64 MiB. */
 #define HTTP_MAX_CONNECTIONS 1024
 #define HTTP_IDLE_TIMEOUT_S 10
 #define HTTP_HEAD_TIMEOUT_MS 10000
