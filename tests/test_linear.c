@@ -278,34 +278,43 @@ static void to_layout(const struct lin_tile *t, const struct tl_layout *s, struc
     }
 }
 
+/* Optimize Triton case c on `lanes`-lane hardware and evaluate the optimum:
+ * it must be at the lower bound both ways with formula = simulation (and,
+ * for 64 lanes, costed by the published rules).  Prints the numbers. */
+static void run_triton_case(const struct tl_case *c, int lanes)
+{
+    struct lin_problem p;
+    struct lin_opt o;
+    struct lin_side st, ld;
+    struct sz_error err;
+    memset(&p, 0, sizeof p);
+    p.tile.bits0 = __builtin_ctz((unsigned)c->shape[0]);
+    p.tile.bits1 = __builtin_ctz((unsigned)c->shape[1]);
+    p.bitwidth = c->bitwidth;
+    p.num_banks = c->banks;
+    p.lanes = lanes;
+    to_layout(&p.tile, &c->src, &p.a);
+    to_layout(&p.tile, &c->dst, &p.b);
+    int ok = lin_optimize(&p, &o, &err) == 0 &&
+             lin_evaluate(&p, &o.mem, o.vec_bits, LIN_SIM_MAX, &st, &ld, &err) == 0;
+    CHECK(ok, "%s: %s", c->name, err.message);
+    if (!ok)
+        return;
+    CHECK(st.wavefronts == st.lower_bound && ld.wavefronts == ld.lower_bound &&
+              st.formula == st.wavefronts && ld.formula == ld.wavefronts &&
+              st.phase.published == (lanes == 64) && ld.phase.published == (lanes == 64),
+          "%s: store %u (bound %u), load %u (bound %u)", c->name, st.wavefronts,
+          st.lower_bound, ld.wavefronts, ld.lower_bound);
+    printf("triton %s (%d lanes, %d banks%s): vector %d elements, store %u, load %u wavefronts "
+           "per instruction (both at the bound)\n", c->name, lanes, c->banks,
+           lanes == 64 ? ", published rules" : "", 1 << o.vec_bits, st.wavefronts, ld.wavefronts);
+}
+
 /* Triton's cases: the optimum is conflict-free both ways (tests/linear_triton.h). */
 static void test_triton_cases(void)
 {
-    for (size_t k = 0; k < sizeof triton_cases / sizeof triton_cases[0]; k++) {
-        const struct tl_case *c = &triton_cases[k];
-        struct lin_problem p;
-        struct lin_opt o;
-        struct lin_side st, ld;
-        struct sz_error err;
-        memset(&p, 0, sizeof p);
-        p.tile.bits0 = __builtin_ctz((unsigned)c->shape[0]);
-        p.tile.bits1 = __builtin_ctz((unsigned)c->shape[1]);
-        p.bitwidth = c->bitwidth;
-        p.num_banks = c->banks;
-        to_layout(&p.tile, &c->src, &p.a);
-        to_layout(&p.tile, &c->dst, &p.b);
-        int ok = lin_optimize(&p, &o, &err) == 0 &&
-                 lin_evaluate(&p, &o.mem, o.vec_bits, LIN_SIM_MAX, &st, &ld, &err) == 0;
-        CHECK(ok, "%s: %s", c->name, err.message);
-        if (!ok)
-            continue;
-        CHECK(st.wavefronts == st.lower_bound && ld.wavefronts == ld.lower_bound &&
-                  st.formula == st.wavefronts && ld.formula == ld.wavefronts,
-              "%s: store %u (bound %u), load %u (bound %u)", c->name, st.wavefronts,
-              st.lower_bound, ld.wavefronts, ld.lower_bound);
-        printf("triton %s: vector %d elements, store %u, load %u wavefronts per instruction "
-               "(both at the bound)\n", c->name, 1 << o.vec_bits, st.wavefronts, ld.wavefronts);
-    }
+    for (size_t k = 0; k < sizeof triton_cases / sizeof triton_cases[0]; k++)
+        run_triton_case(&triton_cases[k], 32);
 }
 
 /* ---- 64-lane waves: AMD's published phase rules (server/linear_hw.c) ---- */
@@ -424,38 +433,11 @@ static void test_wave64_rules(void)
     CHECK(f == 0, "wave64 rules: %d disagreements with the published tables", f);
 }
 
-/* Triton's wave64 cases (tests/linear_triton.h) under the published rules:
- * the optimum is at the lower bound both ways, formula = simulation. */
+/* Triton's wave64 cases (tests/linear_triton.h) under the published rules. */
 static void test_triton_wave64(void)
 {
-    for (size_t k = 0; k < sizeof triton_cases_wave64 / sizeof triton_cases_wave64[0]; k++) {
-        const struct tl_case *c = &triton_cases_wave64[k];
-        struct lin_problem p;
-        struct lin_opt o;
-        struct lin_side st, ld;
-        struct sz_error err;
-        memset(&p, 0, sizeof p);
-        p.tile.bits0 = __builtin_ctz((unsigned)c->shape[0]);
-        p.tile.bits1 = __builtin_ctz((unsigned)c->shape[1]);
-        p.bitwidth = c->bitwidth;
-        p.num_banks = c->banks;
-        p.lanes = 64;
-        to_layout(&p.tile, &c->src, &p.a);
-        to_layout(&p.tile, &c->dst, &p.b);
-        int ok = lin_optimize(&p, &o, &err) == 0 &&
-                 lin_evaluate(&p, &o.mem, o.vec_bits, LIN_SIM_MAX, &st, &ld, &err) == 0;
-        CHECK(ok, "%s: %s", c->name, err.message);
-        if (!ok)
-            continue;
-        CHECK(st.wavefronts == st.lower_bound && ld.wavefronts == ld.lower_bound &&
-                  st.formula == st.wavefronts && ld.formula == ld.wavefronts &&
-                  st.phase.published && ld.phase.published,
-              "%s: store %u (bound %u), load %u (bound %u)", c->name, st.wavefronts,
-              st.lower_bound, ld.wavefronts, ld.lower_bound);
-        printf("triton %s (64 lanes, %d banks, published rules): vector %d elements, store %u, "
-               "load %u wavefronts per instruction (both at the bound)\n", c->name, c->banks,
-               1 << o.vec_bits, st.wavefronts, ld.wavefronts);
-    }
+    for (size_t k = 0; k < sizeof triton_cases_wave64 / sizeof triton_cases_wave64[0]; k++)
+        run_triton_case(&triton_cases_wave64[k], 64);
 }
 
 /* Random pairs on 64-lane waves (32 and 64 banks, 4- to 64-bit elements):
