@@ -23,15 +23,12 @@
 #include "watch.h"
 
 /* Limits, each sized for a local tool that a classroom may hit at once:
- * - connections: a classroom of ~50 browsers, each with ~6 parallel
- *   connections, plus a load test of 256: 1024 leaves headroom while bounding
- *   file descriptors well below the usual 1024*N ulimit.
- * - idle timeout: a slow or stalled client loses its connection after 10 s, so
- *   it cannot hold a worker; every real request here completes in milliseconds
- *   (measurement, the slowest, has its own child timeout in measure.c).
- * - query arguments: the API refuses a repeated name (api_read.c), and the
- *   widest route (/api/access) accepts 14 names; 32 leaves room and refuses
- *   floods before the API sees them.
+ * - connections: ~50 browsers of ~6 connections each, plus a load test of
+ *   256: 1024 leaves headroom and bounds file descriptors (--max-connections).
+ * - idle timeout: a stalled client loses its connection after 10 s; every
+ *   request completes in milliseconds (measurement has measure.c's timeout).
+ * - query arguments: the widest route (/api/access) takes 14 names, none
+ *   twice (api_read.c); 32 leaves room and stops floods early.
  * - path: a slow request keeps its own copy of the API path, 1024 bytes at
  *   most (routes are far shorter; static paths have files.h's limit).
  * - head: the idle timeout restarts on every byte, so a slowloris would hold
@@ -55,11 +52,11 @@ struct http_server {
     pthread_mutex_t lock;
     pthread_cond_t idle;
     int slow_running;
+    int stopping;                   /* http_stop began: no new slow request starts */
 };
 
-/* Where a slow route's request stands: the handler runs again once its thread
- * resumes the connection and must know whether to queue the answer, and
- * request_done whether `resp` still owns a body. */
+/* Where a slow route's request stands, for the handler's call after the resume
+ * and for request_done (does `resp` still own a body?). */
 enum http_slow {
     HTTP_SLOW_NONE = 0,     /* not a slow route, or not started (calloc'd) */
     HTTP_SLOW_RUNNING,      /* api_handle runs on its own thread */
@@ -67,9 +64,8 @@ enum http_slow {
     HTTP_SLOW_QUEUED        /* resp's body handed to MHD, which frees it */
 };
 
-/* Per-request state, made when the request line arrives (uri_seen): whether
- * its query was cut, the body as it arrives, whether it overflowed, and a slow
- * route's progress. */
+/* Per-request state from the request line on (uri_seen): the query cut, the
+ * body, its overflow, a slow route's progress. */
 struct req_ctx {
     int started, too_many_args;
     struct buf body;
@@ -111,8 +107,7 @@ static enum MHD_Result queue_json(struct MHD_Connection *c, int status, char *bo
                                             MHD_RESPMEM_PERSISTENT);
         status = 500;
     } else {
-        /* MUST_FREE hands our malloc'd body over without a copy: a million-cell
-         * map is megabytes, and copying it would double the work per request. */
+        /* MUST_FREE: no copy of a million-cell map's megabytes */
         r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
     }
     if (r == NULL) {
@@ -120,8 +115,7 @@ static enum MHD_Result queue_json(struct MHD_Connection *c, int status, char *bo
         return MHD_NO;
     }
     MHD_add_response_header(r, "Content-Type", "application/json; charset=utf-8");
-    /* API answers depend on the query only, but are cheap and the server may be
-     * rebuilt under the page: never cache them. */
+    /* cheap, and the server may be rebuilt under the page: never cached */
     add_security_headers(r, "no-store");
     if (close)
         MHD_add_response_header(r, "Connection", "close");
@@ -132,13 +126,9 @@ static enum MHD_Result queue_json(struct MHD_Connection *c, int status, char *bo
 
 /* ---- prefetches ------------------------------------------------------------ */
 
-/* The page asks ahead, in idle time, for states one click away, and marks
- * those requests "X-Swz-Prefetch: 1".  Some of those states are invalid (a
- * preset whose period does not divide the rows typed in).  Asking ahead for a
- * state nobody chose is not an error, and a 4xx would print a red line in the
- * browser's console for a request no user made; so a refused prefetch is
- * answered 204 No Content with the status it would have had in X-Swz-Refused.
- * The same request without the header still gets its 4xx and error body. */
+/* A refused prefetch ("X-Swz-Prefetch: 1": the page asking ahead for a state
+ * nobody chose) is 204 with the status it would have had in X-Swz-Refused, not
+ * a 4xx that prints a console error for a request no user made (README). */
 static int is_prefetch(struct MHD_Connection *c)
 {
     const char *v = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Swz-Prefetch");
@@ -189,8 +179,8 @@ static enum MHD_Result serve_static(struct http_server *s, struct MHD_Connection
     struct sz_error err;
     if (files_open(s->static_root, url, &f, &err) < 0)
         return queue_sz_error(c, &err, 0);
-    /* no-cache makes the browser revalidate every file (the page may be
-     * edited while the server runs); the ETag lets that be a bodiless 304. */
+    /* no-cache: revalidate (the page may change under a running server); the
+     * ETag makes that a bodiless 304 */
     const char *inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
                                                   MHD_HTTP_HEADER_IF_NONE_MATCH);
     int fresh = inm && strcmp(inm, f.etag) == 0;
@@ -199,7 +189,7 @@ static enum MHD_Result serve_static(struct http_server *s, struct MHD_Connection
         close(f.fd);
         r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
     } else {
-        /* from_fd lets MHD sendfile() the file: no copy through user space. */
+        /* sendfile(): no copy through user space */
         r = MHD_create_response_from_fd(f.size, f.fd);
     }
     if (r == NULL) {
@@ -272,14 +262,19 @@ static void *slow_main(void *arg)
     };
     api_handle(&req, &job->ctx->resp);
     job->ctx->slow_state = HTTP_SLOW_ANSWERED;
-    struct http_server *s = job->srv;
     MHD_resume_connection(job->conn);
     free(job);
+    return NULL;
+}
+
+/* A slow job ends when MHD has its connection back (answer queued, or client
+ * gone): MHD_stop_daemon aborts on a connection still suspended (0.9.75). */
+static void slow_release(struct http_server *s)
+{
     pthread_mutex_lock(&s->lock);
     if (--s->slow_running == 0)
         pthread_cond_broadcast(&s->idle);
     pthread_mutex_unlock(&s->lock);
-    return NULL;
 }
 
 /* Measurement takes seconds; an epoll worker blocked that long would stall
@@ -306,10 +301,16 @@ static enum MHD_Result start_slow(struct http_server *s, struct MHD_Connection *
         free(job);
         return queue_error(c, SZ_INVALID_ARGUMENT, "query", "bad query parameters");
     }
-    ctx->slow_state = HTTP_SLOW_RUNNING;
     pthread_mutex_lock(&s->lock);
-    s->slow_running++;
+    int stopping = s->stopping;
+    if (!stopping)
+        s->slow_running++;
     pthread_mutex_unlock(&s->lock);
+    if (stopping) {
+        free(job);
+        return queue_error(c, SZ_GPU_UNAVAILABLE, NULL, "the server is stopping");
+    }
+    ctx->slow_state = HTTP_SLOW_RUNNING;
     MHD_suspend_connection(c);
     pthread_t th;
     pthread_attr_t at;
@@ -317,11 +318,8 @@ static enum MHD_Result start_slow(struct http_server *s, struct MHD_Connection *
     pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
     int rc = pthread_create(&th, &at, slow_main, job);
     pthread_attr_destroy(&at);
-    if (rc != 0) {
-        /* no thread: answer inline rather than not at all */
-        MHD_resume_connection(c);
-        slow_main(job);
-    }
+    if (rc != 0)
+        slow_main(job);     /* no thread: answer inline rather than not at all */
     return MHD_YES;
 }
 
@@ -332,10 +330,13 @@ static enum MHD_Result serve_api(struct http_server *s, struct MHD_Connection *c
                                                     MHD_HTTP_HEADER_CONTENT_TYPE);
     if (ctx->slow_state == HTTP_SLOW_ANSWERED) {
         ctx->slow_state = HTTP_SLOW_QUEUED;
+        slow_release(s);
         return queue_json(c, ctx->resp.status, ctx->resp.body, ctx->resp.len, 0);
     }
     if (ctx->slow_state == HTTP_SLOW_RUNNING)
         return MHD_YES;     /* resumed spuriously: still running */
+    if (ctx->slow_state == HTTP_SLOW_QUEUED)
+        return MHD_NO;      /* called again after the answer (MHD stopping): never rerun */
     if (api_is_slow(url))
         return start_slow(s, c, url, method, ctx, ctype);
     struct arg_collect ac;
@@ -455,13 +456,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     return serve_static(s, c, url, method);
 }
 
-/* libmicrohttpd 0.9.75 calls this with the raw request target, in its own
- * read buffer, before it splits the query into records in the connection's
- * 32 KiB memory pool: ~470 arguments (or 1000 bare '&') exhaust the pool, and
- * the 431 it then queues is lost (it goes on parsing) and no answer comes.
- * Cutting the query at '?' here is the one place such a flood can be
- * stopped; the handler answers 413.  The buffer is the daemon's and writable
- * (the const is its API's), and the split happens after this returns. */
+/* Called with the raw target in MHD's (writable: the const is its API's) read
+ * buffer before the query is split into its 32 KiB pool, where ~470 arguments
+ * exhaust it and the 431 it queues is lost (0.9.75).  Cutting at '?' here is
+ * the one place to stop such a flood; the handler then answers 413. */
 static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *c)
 {
     (void)cls, (void)c;
@@ -477,12 +475,14 @@ static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *c)
 static void request_done(void *cls, struct MHD_Connection *c, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
-    (void)cls, (void)toe;
+    (void)toe;
     watch_request_done(watched(c));
     struct req_ctx *ctx = *con_cls;
     if (ctx) {
-        if (ctx->slow_state == HTTP_SLOW_ANSWERED)
+        if (ctx->slow_state == HTTP_SLOW_ANSWERED) {
             free(ctx->resp.body);   /* answered but the client left first */
+            slow_release(cls);
+        }
         buf_free(&ctx->body);
         free(ctx);
         *con_cls = NULL;
@@ -588,6 +588,7 @@ void http_stop(struct http_server *srv)
     /* A suspended connection must be resumed before MHD stops; each slow
      * request ends by its own deadline, so this wait is bounded. */
     pthread_mutex_lock(&srv->lock);
+    srv->stopping = 1;
     while (srv->slow_running > 0)
         pthread_cond_wait(&srv->idle, &srv->lock);
     pthread_mutex_unlock(&srv->lock);
