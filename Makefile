@@ -96,7 +96,7 @@ run: all
 
 # The fuzz corpora replay as regression tests (build/fuzz-replay/*, mk/extra.mk).
 test: deps-test $(TESTS:%=build/test/%) build/asan/swizzlescope $(BIN) \
-      build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr
+      build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr build/fuzz-replay/fuzz_layout
 	@sh tests/run_all.sh $(TESTS:%=build/test/%)
 
 # The page's pure modules under node (also part of `make test`).
