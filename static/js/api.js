@@ -161,3 +161,10 @@ export const prefetch = {
 
 // Counts of where the page's own requests were answered from (see tally).
 export const sources = () => ({ ...tally });
+
+// ---------- tensor layouts (layout.html) ----------
+// POST /api/layout: {layout, element_bits, shape?, base?, descriptor?, descriptor_arch?}.
+export const layout = (body) => postJSON('api/layout', body);
+// POST /api/layout/access: the layout fields plus lanes, or atom and origin.
+export const layoutAccess = (body) => postJSON('api/layout/access', body);
+export const atoms = () => getJSON('api/atoms');
