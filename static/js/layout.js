@@ -113,7 +113,7 @@ async function init() {
         const b = ev.target.closest('button[data-preset]');
         if (!b) return;
         const p = PRESETS.find((x) => x.id === b.dataset.preset);
-        state = { ...state, layout: p.layout, bits: String(p.bits), shape: p.shape, origin: '0,0', base: '0', desc: '' };
+        state = { ...state, layout: p.layout, bits: String(p.bits), shape: p.shape, origin: '0,0', base: '0', desc: '', atom: p.atom || 'mma_m16n8k16_a_ldmatrix_x4' };
         writeForm();
         load();
     });

@@ -5,9 +5,10 @@
 export const PRESETS = [
     { id: 'sw128', label: 'CuTe SW128 K-major atom (fp16)', layout: 'Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)', bits: 16, shape: '' },
     { id: 'sw128x64', label: 'its tile_to_shape 64x64', layout: 'Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_8),(_64,_1)):((_64,_512),(_1,_0))', bits: 16, shape: '' },
-    { id: 'pad33', label: 'padded fp32 tile (stride 33)', layout: '(_32,_32):(_33,_1)', bits: 32, shape: '' },
+    { id: 'pad33', label: 'padded fp32 tile (stride 33)', layout: '(_32,_32):(_33,_1)', bits: 32, shape: '', atom: 'col_walk_32' },
     { id: 'triton', label: 'Triton default shared, 128x64 fp16 dot operand', layout: '#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>', bits: 16, shape: '128,64' },
-    { id: 'tma', label: 'TMA 128B box 64x64 (fp16)', layout: 'tma:CU_TENSOR_MAP_SWIZZLE_128B', bits: 16, shape: '64,64' },
+    // a TMA box's first coordinate is the contiguous one: the atoms assume the second
+    { id: 'tma', label: 'TMA 128B box 64x64 (fp16)', layout: 'tma:CU_TENSOR_MAP_SWIZZLE_128B', bits: 16, shape: '64,64', atom: 'row_walk_32' },
 ];
 
 export const DEFAULTS = Object.freeze({ layout: PRESETS[1].layout, bits: '16', shape: '', base: '0', desc: '', arch: 'sm90', atom: 'mma_m16n8k16_a_ldmatrix_x4', origin: '0,0', color: 'bank', swap: '' });
