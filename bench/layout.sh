@@ -10,13 +10,11 @@ set -eu
 cd "$(dirname "$0")/.."
 RUNS=${LAYOUT_RUNS:-15}
 make -s build/swizzlescope >/dev/null
+. bench/serve.sh        # serve(): the server on a free port, URL set
+bench_needs
 out=$(mktemp)
-build/swizzlescope --port 0 --measure-tool none >"$out" 2>&1 &
-PID=$!
-trap 'kill $PID 2>/dev/null; rm -f "$out" "$out".*' EXIT
-for _ in $(seq 100); do grep -q serving "$out" && break; sleep 0.05; done
-URL=$(grep -o 'http://[^ ]*' "$out" | head -1)
-[ -n "$URL" ] || { echo "server did not start" >&2; exit 1; }
+trap 'kill $PIDS 2>/dev/null; rm -f "$out" "$out".*' EXIT
+serve static
 
 SWZ="${URL}api/swizzle?b=3&m=4&s=3&rows=131072"           # 2^17 rows x 8 units
 declare -A BODY=(

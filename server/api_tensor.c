@@ -473,16 +473,16 @@ int api_route_atoms(const struct api_request *req, struct buf *out, struct sz_er
     const struct atom *a = atom_list(&n);
     buf_puts(out, "{\"atoms\":[");
     for (int i = 0; i < n; i++) {
-        buf_puts(out, i ? ",{\"name\":" : "{\"name\":");
-        buf_json_str(out, a[i].name);
-        buf_puts(out, ",\"label\":");
-        buf_json_str(out, a[i].label);
-        buf_puts(out, ",\"coords\":");
-        buf_json_str(out, a[i].coords);
-        buf_printf(out, ",\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s,\"source\":",
+        const char *const text[4][2] = {{"name", a[i].name}, {"label", a[i].label},
+                                        {"coords", a[i].coords}, {"source", a[i].source}};
+        buf_puts(out, i ? ",{" : "{");
+        for (int k = 0; k < 4; k++) {     /* the strings, escaped */
+            api_put_key(out, text[k][0]);
+            buf_json_str(out, text[k][1]);
+            buf_putc(out, ',');
+        }
+        buf_printf(out, "\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s}",
                    instr_op_name(a[i].op), a[i].bytes, a[i].matrices, a[i].trans ? "true" : "false");
-        buf_json_str(out, a[i].source);
-        buf_putc(out, '}');
     }
     buf_puts(out, "]}");
     return 0;

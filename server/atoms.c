@@ -72,18 +72,16 @@ static const struct atom atoms[] = {
      "PTX ISA cp.async (cp-size 16); CUTLASS sm80 examples: Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL"
      "<uint128_t>> with thread layout (rows, 8):(8, 1) (cute/tutorial sgemm_sm80.cu)",
      INSTR_ST, 16, 1, 0, cp_rows},
-    {"row_walk_32", "32-bit loads along a row", "(row, col)", "plain ld.shared.b32, lane t at column t",
-     INSTR_LD, 4, 1, 0, row4},
-    {"row_walk_64", "64-bit loads along a row", "(row, col)", "plain ld.shared.v2.b32, lane t at 8t bytes",
-     INSTR_LD, 8, 1, 0, row8},
-    {"row_walk_128", "128-bit loads along a row", "(row, col)", "plain ld.shared.v4.b32, lane t at 16t bytes",
-     INSTR_LD, 16, 1, 0, row16},
-    {"col_walk_32", "32-bit loads down a column", "(row, col)", "plain ld.shared.b32, lane t at row t",
-     INSTR_LD, 4, 1, 0, col},
-    {"col_walk_64", "64-bit loads down a column", "(row, col)", "plain ld.shared.v2.b32, lane t at row t",
-     INSTR_LD, 8, 1, 0, col},
-    {"col_walk_128", "128-bit loads down a column", "(row, col)", "plain ld.shared.v4.b32, lane t at row t",
-     INSTR_LD, 16, 1, 0, col},
+    /* plain walks: ld.shared of 4, 8 or 16 bytes (.b32, .v2.b32, .v4.b32) */
+#define WALK(n, what, by, fn) {n, #by "-byte loads " what, "(row, col)", "plain ld.shared: " what, \
+                               INSTR_LD, by, 1, 0, fn}
+    WALK("row_walk_32", "along a row, lane t at column t", 4, row4),
+    WALK("row_walk_64", "along a row, lane t at byte 8t", 8, row8),
+    WALK("row_walk_128", "along a row, lane t at byte 16t", 16, row16),
+    WALK("col_walk_32", "down a column, lane t at row t", 4, col),
+    WALK("col_walk_64", "down a column, lane t at row t", 8, col),
+    WALK("col_walk_128", "down a column, lane t at row t", 16, col),
+#undef WALK
 };
 
 const struct atom *atom_list(int *n)

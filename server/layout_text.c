@@ -8,13 +8,7 @@
 
 #include "layout.h"
 
-static int log2u(uint32_t x)
-{
-    int k = 0;
-    while ((1u << k) < x)
-        k++;
-    return k;
-}
+#define log2u lay_log2
 
 /* ---- text cursor ----------------------------------------------------------- */
 

@@ -12,15 +12,9 @@
 #include "f2.h"
 #include "linear.h"
 
-static int log2u(uint32_t x)
-{
-    int k = 0;
-    while ((1u << k) < x)
-        k++;
-    return k;
-}
+#define log2u lay_log2
 
-static int pow2(uint32_t x) { return x && !(x & (x - 1)); }
+static int pow2(uint32_t x) { return x && !(x & (x - 1)); }   /* a power of two */
 
 const char *ros_tma_name(int b)
 {

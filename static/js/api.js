@@ -162,6 +162,10 @@ export const prefetch = {
 // Counts of where the page's own requests were answered from (see tally).
 export const sources = () => ({ ...tally });
 
+// The F2 workbench (linear.html): bodies as README's /api/linear rows.
+export const linearEvaluate = (body) => postJSON('api/linear/evaluate', body);
+export const linearOptimize = (body) => postJSON('api/linear/optimize', body);
+
 // ---------- tensor layouts (layout.html) ----------
 // POST /api/layout: {layout, element_bits, shape?, base?, descriptor?, descriptor_arch?}.
 export const layout = (body) => postJSON('api/layout', body);

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { accessChecks } from './access_checks.mjs';
 import { extrasChecks } from './extras_checks.mjs';
 import { measureChecks } from './measure_checks.mjs';
+import { linearChecks } from './linear_checks.mjs';
 import { layoutChecks } from './layout_checks.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -550,6 +551,7 @@ async function main() {
         await accessChecks(t);
         await extrasChecks(t);
         await measureChecks(t);
+        await linearChecks(t);
         await layoutChecks(t);
         phase = 'valid';
 
