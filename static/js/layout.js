@@ -1,8 +1,7 @@
 // layout.js - the layout page (layout.html): a pasted CuTe, Triton or TMA
-// layout drawn as a tensor coloured by bank or 16-byte chunk, its Rosetta
-// (every ecosystem's name for it), the validators, and a named atom's access
-// drawn on it with the swizzle page's bank charts. State lives in the URL.
-// It shows what /api/layout and /api/layout/access answer and computes none of it.
+// layout drawn as a tensor by bank or 16-byte chunk, its Rosetta, the
+// validators and a named atom's access with the swizzle page's bank charts;
+// state in the URL. It must not compute any of it: the API answers all.
 
 import * as api from './api.js';
 import { esc } from './esc.js';

@@ -1,6 +1,6 @@
 // layoutstate.js - the layout page's state: what the URL holds, the presets,
-// and the request bodies built from them. Pure (imports under node): no
-// document, no fetch, and no model: offsets, banks and costs come from the API.
+// and the request bodies built from them. Pure (imports under node); it must
+// not touch the document, fetch, or model anything: the API does.
 
 export const PRESETS = [
     { id: 'sw128', label: 'CuTe SW128 K-major atom (fp16)', layout: 'Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)', bits: 16, shape: '' },
