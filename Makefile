@@ -9,8 +9,9 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-CORE    := error buf instr swizzle access pattern trace footprint expr cache f2 linear linear_conv linear_hw
-SERVER  := $(CORE) proc measure api_read api_layout api_access api_measure api_linear api files \
+CORE    := error buf instr swizzle access pattern trace footprint expr cache f2 linear linear_conv linear_hw \
+           layout layout_text rosetta atoms
+SERVER  := $(CORE) proc measure api_read api_layout api_access api_measure api_linear api_tensor api files \
            addr framing watch http
 SRC_H   := $(wildcard server/*.h)
 
@@ -18,7 +19,7 @@ BIN     := build/swizzlescope
 OBJ     := $(SERVER:%=build/obj/%.o) build/obj/main.o
 ASAN_OBJ := $(SERVER:%=build/asan/%.o)
 TESTS   := test_swizzle test_access test_api test_http test_measure test_tool test_crosscheck \
-           test_proc test_expr test_cache test_main test_f2 test_linear test_framing
+           test_proc test_expr test_cache test_main test_f2 test_linear test_framing test_layout test_atoms
 
 .PHONY: all run test clean deps deps-test check-unit check-browser check-node
 all: $(BIN)
@@ -95,7 +96,7 @@ run: all
 
 # The fuzz corpora replay as regression tests (build/fuzz-replay/*, mk/extra.mk).
 test: deps-test $(TESTS:%=build/test/%) build/asan/swizzlescope $(BIN) \
-      build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr
+      build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr build/fuzz-replay/fuzz_layout
 	@sh tests/run_all.sh $(TESTS:%=build/test/%)
 
 # The page's pure modules under node (also part of `make test`).

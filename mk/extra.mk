@@ -12,7 +12,7 @@
 
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS := fuzz_api fuzz_expr
+FUZZ_TARGETS := fuzz_api fuzz_expr fuzz_layout
 FUZZ_SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 # What fuzz_api reaches is the API without the daemon; fuzz_expr needs expr.
 # sort also drops the duplicate once SERVER lists expr itself.
@@ -21,6 +21,7 @@ FUZZ_UNITS   := $(sort $(filter-out http,$(SERVER)) expr error)
 # API requests that matter fit in a few KiB (bigger bodies are the same loops).
 FUZZ_MAXLEN_api  := 8192
 FUZZ_MAXLEN_expr := 1024
+FUZZ_MAXLEN_layout := 1100
 VALGRIND_TESTS ?= test_api test_expr
 VALGRIND_UNITS := $(sort $(SERVER) expr)
 
@@ -54,7 +55,8 @@ fuzz: $(FUZZ_TARGETS:%=build/fuzz/%)
 	    c=$${t#fuzz_}; mkdir -p build/fuzz/new_$$c; \
 	    echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
 	    build/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-	        -max_len=$$( [ $$c = api ] && echo $(FUZZ_MAXLEN_api) || echo $(FUZZ_MAXLEN_expr) ) \
+	        -max_len=$$( case $$c in api) echo $(FUZZ_MAXLEN_api);; layout) echo $(FUZZ_MAXLEN_layout);; \
+	            *) echo $(FUZZ_MAXLEN_expr);; esac ) \
 	        -dict=tests/fuzz/$$c.dict -print_final_stats=1 \
 	        -artifact_prefix=build/fuzz/$$t- build/fuzz/new_$$c tests/fuzz/corpus_$$c \
 	        || exit 1; \

@@ -37,6 +37,9 @@ static const struct route {
     {"/api/measure", "POST", api_route_measure, 0, 1},
     {"/api/linear/evaluate", "POST", api_route_linear_evaluate, 0, 0},
     {"/api/linear/optimize", "POST", api_route_linear_optimize, 0, 0},
+    {"/api/layout", "POST", api_route_layout, 0, 0},
+    {"/api/layout/access", "POST", api_route_layout_access, 0, 0},
+    {"/api/atoms", "GET", api_route_atoms, 1, 0},
 };
 
 static const struct route *route_find(const char *path)

@@ -34,6 +34,11 @@ int api_route_measure(const struct api_request *, struct buf *, struct sz_error 
 int api_route_linear_evaluate(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_linear_optimize(const struct api_request *, struct buf *, struct sz_error *);
 
+/* api_tensor.c: layouts as compilers print them, access on them, the atoms. */
+int api_route_layout(const struct api_request *, struct buf *, struct sz_error *);
+int api_route_layout_access(const struct api_request *, struct buf *, struct sz_error *);
+int api_route_atoms(const struct api_request *, struct buf *, struct sz_error *);
+
 /* `"key":` */
 void api_put_key(struct buf *out, const char *key);
 

@@ -24,7 +24,7 @@ tally() {   # $1 = suite name, $2 = its output file, $3 = its exit status
 }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-for t in "$@" build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr; do
+for t in "$@" build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr build/fuzz-replay/fuzz_layout; do
     name=$(basename "$t")
     corpus=""   # the fuzz targets replay their committed corpus
     case "$name" in fuzz_*) corpus="tests/fuzz/corpus_${name#fuzz_}" ;; esac

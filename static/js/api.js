@@ -165,3 +165,10 @@ export const sources = () => ({ ...tally });
 // The F2 workbench (linear.html): bodies as README's /api/linear rows.
 export const linearEvaluate = (body) => postJSON('api/linear/evaluate', body);
 export const linearOptimize = (body) => postJSON('api/linear/optimize', body);
+
+// ---------- tensor layouts (layout.html) ----------
+// POST /api/layout: {layout, element_bits, shape?, base?, descriptor?, descriptor_arch?}.
+export const layout = (body) => postJSON('api/layout', body);
+// POST /api/layout/access: the layout fields plus lanes, or atom and origin.
+export const layoutAccess = (body) => postJSON('api/layout/access', body);
+export const atoms = () => getJSON('api/atoms');

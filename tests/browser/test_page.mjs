@@ -14,6 +14,7 @@ import { accessChecks } from './access_checks.mjs';
 import { extrasChecks } from './extras_checks.mjs';
 import { measureChecks } from './measure_checks.mjs';
 import { linearChecks } from './linear_checks.mjs';
+import { layoutChecks } from './layout_checks.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = path.resolve(ROOT, process.env.SWZ_BIN || 'build/swizzlescope');
@@ -551,6 +552,7 @@ async function main() {
         await extrasChecks(t);
         await measureChecks(t);
         await linearChecks(t);
+        await layoutChecks(t);
         phase = 'valid';
 
         // ---- console and network hygiene ----

@@ -1,0 +1,489 @@
+/* api_tensor.c - the tensor-layout routes: POST /api/layout (a pasted CuTe,
+ * Triton or TMA layout -> byte offsets, equivalents, validators), POST
+ * /api/layout/access (lanes or a named atom on that layout -> the
+ * /api/conflicts answer) and GET /api/atoms.  Reads with api_read.c, computes
+ * with layout.c, rosetta.c, atoms.c and access.c; holds no layout arithmetic. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "access.h"
+#include "api_read.h"
+#include "api_routes.h"
+#include "atoms.h"
+#include "layout.h"
+#include "rosetta.h"
+
+#define LAYOUT_FIELDS "layout", "element_bits", "shape", "base", "descriptor", "descriptor_arch"
+
+/* A layout request's parsed pieces and the arrays the answer needs. */
+struct tensor {
+    struct lay l;
+    uint32_t *off, *sorted, *tmp;       /* l.size each, one allocation */
+    uint32_t collisions, dup, base;
+    int has_desc;
+    struct ros_desc desc;
+};
+
+static void tensor_free(struct tensor *t) { free(t->off); }
+
+static int read_desc(const cJSON *root, struct tensor *t, struct sz_error *err)
+{
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "descriptor");
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "descriptor_arch");
+    int sm100 = 0;
+    if (a && (!cJSON_IsString(a) || (strcmp(a->valuestring, "sm90") != 0 &&
+                                      strcmp(a->valuestring, "sm100") != 0)))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "descriptor_arch", "must be \"sm90\" or \"sm100\"");
+    if (a)
+        sm100 = strcmp(a->valuestring, "sm100") == 0;
+    if (d == NULL)
+        return 0;
+    /* 64 bits do not fit a JSON number: a string, hex (0x...) or decimal */
+    const char *s = cJSON_IsString(d) ? d->valuestring : NULL;
+    char *end = NULL;
+    unsigned long long v = 0;
+    if (s && *s && strspn(s, "0123456789abcdefABCDEFxX") == strlen(s) && strlen(s) <= 20)
+        v = strtoull(s, &end, 0);
+    if (s == NULL || end == NULL || *end != '\0' || s[0] == '-')
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "descriptor",
+                       "must be a string holding a 64-bit integer, \"0x...\" or decimal");
+    t->has_desc = 1;
+    return ros_desc_decode((uint64_t)v, sm100, &t->desc, err);
+}
+
+/* Read the layout fields of `root` (the others were checked by the caller),
+ * evaluate and sort the offsets. */
+static int tensor_read(const cJSON *root, struct tensor *t, struct sz_error *err)
+{
+    memset(t, 0, sizeof *t);
+    const cJSON *text = cJSON_GetObjectItemCaseSensitive(root, "layout");
+    if (!cJSON_IsString(text))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "layout",
+                       "required, the layout's text (CuTe print, #ttg.* encoding or tma:MODE)");
+    int64_t bits = 0, base = 0;
+    const cJSON *eb = cJSON_GetObjectItemCaseSensitive(root, "element_bits");
+    if (eb && api_num_int(eb, "element_bits", 8, 64, &bits, err) < 0)
+        return -1;
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(root, "base");
+    if (b && api_num_int(b, "base", 0, INSTR_OFFSET_LIMIT - 1.0, &base, err) < 0)
+        return -1;
+    t->base = (uint32_t)base;
+    uint32_t shape[LAY_MAX_RANK] = {0};
+    int rank = 0;
+    const cJSON *sh = cJSON_GetObjectItemCaseSensitive(root, "shape");
+    if (sh) {
+        if (!cJSON_IsArray(sh) || cJSON_GetArraySize(sh) < 1 || cJSON_GetArraySize(sh) > 3)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "must be an array of 1 to 3 extents");
+        for (const cJSON *it = sh->child; it; it = it->next) {
+            int64_t v;
+            if (api_num_int(it, "shape", 1, LAY_MAX_SIZE, &v, err) < 0)
+                return -1;
+            shape[rank++] = (uint32_t)v;
+        }
+    }
+    if (read_desc(root, t, err) < 0 || lay_parse(text->valuestring, (int)bits, shape, rank,
+                                                  &t->l, err) < 0)
+        return -1;
+    t->off = malloc((size_t)t->l.size * 3 * sizeof *t->off);
+    if (t->off == NULL)
+        return sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+    t->sorted = t->off + t->l.size;
+    t->tmp = t->sorted + t->l.size;
+    lay_eval(&t->l, t->off);
+    lay_sort(t->off, t->l.size, t->sorted, t->tmp);
+    t->collisions = lay_collisions(t->sorted, t->l.size, &t->dup);
+    return 0;
+}
+
+static void put_coords(struct buf *out, const struct lay *l, uint32_t i)
+{
+    uint32_t c[LAY_MAX_RANK];
+    lay_coords(l, i, c);
+    buf_u32_array(out, c, (size_t)l->rank);
+}
+
+static void put_swz(struct buf *out, const struct swz *z, const char *name)
+{
+    buf_printf(out, "{\"b\":%d,\"m\":%d,\"s\":%d,\"text\":\"%s<%d,%d,%d>\"}", z->b, z->m, z->s,
+               name, z->b, z->m, z->s);
+}
+
+static void put_equivalents(struct buf *out, const struct lay *l, const struct ros_equiv *q)
+{
+    static const char *const dom[] = {"none", "elements", "bytes"};
+    buf_printf(out, ",\"swizzle_domain\":\"%s\",\"swizzle\":", dom[l->domain]);
+    if (q->has_swizzle) {
+        buf_puts(out, "{\"bytes\":");
+        put_swz(out, &q->bytes, "Swizzle");
+        buf_puts(out, ",\"elements\":");
+        if (q->elements_ok)
+            put_swz(out, &q->elems, "Sw");
+        else
+            buf_puts(out, "null");
+        buf_putc(out, '}');
+    } else {
+        buf_puts(out, "null");
+    }
+    buf_printf(out, ",\"alignment_bytes\":%u,\"equivalents\":{\"tma\":", q->alignment);
+    const char *tma = q->tma >= 0 ? ros_tma_name(q->tma) : NULL;
+    if (tma)
+        buf_json_str(out, tma);
+    else
+        buf_puts(out, "null");
+    buf_puts(out, ",\"gmma_layout_type\":");
+    if (q->gmma >= 0)
+        buf_printf(out, "{\"value\":%d,\"name\":\"%s\"}", q->gmma, ros_gmma_name(q->gmma));
+    else
+        buf_puts(out, "null");
+    buf_puts(out, ",\"umma_layout_type\":");
+    if (q->umma >= 0)
+        buf_printf(out, "{\"value\":%d,\"name\":\"%s\"}", q->umma, ros_umma_name(q->umma));
+    else
+        buf_puts(out, "null");
+    buf_printf(out, ",\"f2_linear\":%s,\"contiguous_dim\":%d,\"cute_bytes\":",
+               q->linear ? "true" : "false", q->contiguous_dim);
+    if (q->cute)
+        buf_printf(out, "\"Swizzle<%d,%d,%d>\"", q->cb, q->cm, q->cs);
+    else
+        buf_puts(out, "null");
+    buf_puts(out, ",\"triton_swizzled\":");
+    if (q->triton)
+        buf_printf(out, "\"#ttg.swizzled_shared<{vec = %d, perPhase = %d, maxPhase = %d, "
+                   "order = [%d, %d]}>\"", q->vec, q->per_phase, q->max_phase, q->order[0],
+                   q->order[1]);
+    else
+        buf_puts(out, "null");
+    buf_puts(out, ",\"triton_nvmma\":");
+    if (q->nvmma)
+        buf_printf(out, "\"#ttg.nvmma_shared<{swizzlingByteWidth = %d, transposed = %s, "
+                   "elementBitWidth = %d}>\"", q->nvmma_bytes,
+                   q->nvmma_transposed ? "true" : "false", l->element_bits);
+    else
+        buf_puts(out, "null");
+    buf_putc(out, '}');
+}
+
+static void put_desc(struct buf *out, const struct ros_desc *d)
+{
+    const char *name = d->sm100 ? ros_umma_name(d->layout_type) : ros_gmma_name(d->layout_type);
+    buf_printf(out, ",\"descriptor\":{\"arch\":\"%s\",\"start_address\":%u,"
+               "\"leading_byte_offset\":%u,\"stride_byte_offset\":%u,\"base_offset\":%d,"
+               "\"layout_type\":%d,\"layout_name\":\"%s\",\"swizzle_bytes\":%d,"
+               "\"tma\":\"%s\",\"pattern_bytes\":%u",
+               d->sm100 ? "sm100" : "sm90", d->start, d->lbo, d->sbo, d->base_offset,
+               d->layout_type, name ? name : "?", d->swizzle_bytes,
+               ros_tma_name(d->swizzle_bytes), d->pattern);
+    if (d->sm100)
+        buf_printf(out, ",\"version\":%d,\"lbo_mode\":%d", d->version, d->lbo_mode);
+    buf_putc(out, '}');
+}
+
+int api_route_layout(const struct api_request *req, struct buf *out, struct sz_error *err)
+{
+    static const char *const known_args[] = {NULL};
+    static const char *const fields[] = {LAYOUT_FIELDS, NULL};
+    cJSON *root = NULL;
+    struct tensor t = {0};
+    if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
+        return -1;
+    int rc = -1;
+    if (api_fields_check(root, fields, err) < 0 || tensor_read(root, &t, err) < 0)
+        goto done;
+    const struct lay *l = &t.l;
+    struct ros_equiv q;
+    ros_equivalents(l, t.off, t.collisions == 0, &q);
+    struct ros_flags f;
+    uint32_t *actual = t.tmp;       /* free once sorted */
+    ros_validate(l, t.off, &q, t.base, t.has_desc ? &t.desc : NULL, t.collisions, &f, actual);
+    uint32_t eb = (uint32_t)l->element_bits / 8;
+    buf_printf(out, "{\"form\":\"%s\",\"element_bits\":%d,\"element_bytes\":%u,\"rank\":%d,"
+               "\"shape\":", lay_form_name(l->form), l->element_bits, eb, l->rank);
+    buf_u32_array(out, l->shape, (size_t)l->rank);
+    buf_printf(out, ",\"size\":%u,\"units\":{\"offsets\":\"bytes\",\"shape\":\"elements\","
+               "\"alignment_bytes\":\"bytes\"},\"order\":\"first coordinate fastest\","
+               "\"span_bytes\":%u,\"one_to_one\":%s,\"collisions\":%u,\"shared\":",
+               l->size, t.sorted[l->size - 1] + eb, t.collisions ? "false" : "true",
+               t.collisions);
+    if (t.collisions) {
+        uint32_t first = UINT32_MAX, second = UINT32_MAX;
+        for (uint32_t i = 0; i < l->size && second == UINT32_MAX; i++)
+            if (t.off[i] == t.dup) {
+                if (first == UINT32_MAX)
+                    first = i;
+                else
+                    second = i;
+            }
+        buf_printf(out, "{\"offset\":%u,\"coords\":[", t.dup);
+        put_coords(out, l, first);
+        buf_putc(out, ',');
+        put_coords(out, l, second);
+        buf_puts(out, "]}");
+    } else {
+        buf_puts(out, "null");
+    }
+    put_equivalents(out, l, &q);
+    if (t.has_desc)
+        put_desc(out, &t.desc);
+    buf_printf(out, ",\"base\":%u,\"validators\":[", t.base);
+    for (int i = 0; i < f.n; i++) {
+        buf_printf(out, "%s{\"code\":\"%s\",\"severity\":\"%s\",\"message\":", i ? "," : "",
+                   f.flag[i].code, f.flag[i].severity);
+        buf_json_str(out, f.flag[i].message);
+        buf_putc(out, '}');
+    }
+    buf_printf(out, "],\"moved\":%u,\"moved_cells\":[", f.moved);
+    for (int i = 0; i < f.ncells; i++) {
+        buf_printf(out, "%s{\"index\":%u,\"coords\":", i ? "," : "", f.cells[i].index);
+        put_coords(out, l, f.cells[i].index);
+        buf_printf(out, ",\"expected\":%u,\"actual\":%u}", f.cells[i].expected, f.cells[i].actual);
+    }
+    buf_puts(out, "],\"offsets\":");
+    buf_u32_array(out, t.off, l->size);
+    if (f.moved) {
+        buf_puts(out, ",\"actual_offsets\":");
+        buf_u32_array(out, actual, l->size);
+    }
+    /* the page colours by bank and 16-byte chunk: 32 banks x 4 bytes, 128-byte rows */
+    for (uint32_t i = 0; i < l->size; i++)
+        t.sorted[i] = t.off[i] / 4 % 32;
+    buf_puts(out, ",\"banks\":");
+    buf_u32_array(out, t.sorted, l->size);
+    for (uint32_t i = 0; i < l->size; i++)
+        t.sorted[i] = t.off[i] / 16 % 8;
+    buf_puts(out, ",\"chunks\":");
+    buf_u32_array(out, t.sorted, l->size);
+    buf_putc(out, '}');
+    rc = 0;
+done:
+    tensor_free(&t);
+    cJSON_Delete(root);
+    return rc;
+}
+
+/* ---- access on a layout ------------------------------------------------------ */
+
+/* Lane coordinates from "lanes" ([[c0, c1], ... 32, null for idle]) or from
+ * "atom" + "origin"; idle lanes get c[t][0] = -1. */
+static int read_lanes(const cJSON *root, const struct lay *l, int64_t c[INSTR_LANES][LAY_MAX_RANK],
+                      const struct atom **atom, struct sz_error *err)
+{
+    const cJSON *lanes = cJSON_GetObjectItemCaseSensitive(root, "lanes");
+    const cJSON *an = cJSON_GetObjectItemCaseSensitive(root, "atom");
+    const cJSON *org = cJSON_GetObjectItemCaseSensitive(root, "origin");
+    *atom = NULL;
+    if ((lanes != NULL) == (an != NULL))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, lanes ? "atom" : "lanes",
+                       "give either \"lanes\" (32 coordinates) or \"atom\" and \"origin\"");
+    if (lanes) {
+        if (org)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "origin", "goes with \"atom\" only");
+        if (!cJSON_IsArray(lanes) || cJSON_GetArraySize(lanes) != INSTR_LANES)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "lanes",
+                           "must be 32 coordinates [c0, ...] of rank %d, or null", l->rank);
+        int t = 0;
+        for (const cJSON *it = lanes->child; it; it = it->next, t++) {
+            char f[24];
+            snprintf(f, sizeof f, "lanes[%d]", t);
+            c[t][0] = -1;
+            if (cJSON_IsNull(it))
+                continue;
+            if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != l->rank)
+                return sz_fail(err, SZ_INVALID_ARGUMENT, f,
+                               "must be a coordinate of rank %d or null", l->rank);
+            int d = 0;
+            for (const cJSON *v = it->child; v; v = v->next, d++)
+                if (api_num_int(v, f, 0, (double)l->shape[d] - 1, &c[t][d], err) < 0)
+                    return sz_fail(err, SZ_INVALID_ARGUMENT, f,
+                                   "coordinate %d must be in 0..%u (the shape)", d,
+                                   l->shape[d] - 1);
+        }
+        return 0;
+    }
+    if (!cJSON_IsString(an) || (*atom = atom_find(an->valuestring)) == NULL)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "atom", "unknown atom (see GET /api/atoms)");
+    if (l->rank < 2)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "atom", "atoms need a layout of rank 2 or 3");
+    int64_t o[LAY_MAX_RANK] = {0, 0, 0};
+    if (org) {
+        if (!cJSON_IsArray(org) || cJSON_GetArraySize(org) != l->rank)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "origin", "must be a coordinate of rank %d",
+                           l->rank);
+        int d = 0;
+        for (const cJSON *v = org->child; v; v = v->next, d++)
+            if (api_num_int(v, "origin", 0, (double)l->shape[d] - 1, &o[d], err) < 0)
+                return -1;
+    }
+    int32_t ac[INSTR_LANES][2];
+    if (atom_lanes(*atom, l->element_bits, ac, err) < 0)
+        return -1;
+    for (int t = 0; t < INSTR_LANES; t++) {
+        c[t][0] = -1;
+        if (ac[t][0] == ATOM_INACTIVE)
+            continue;
+        int64_t p[LAY_MAX_RANK] = {o[0] + ac[t][0], o[1] + ac[t][1], o[2]};
+        for (int d = 0; d < l->rank; d++)
+            if (p[d] >= l->shape[d])
+                return sz_fail(err, SZ_INVALID_ARGUMENT, "origin",
+                               "lane %d of %s reaches coordinate %lld of dim %d, outside the "
+                               "shape (%u)", t, (*atom)->name, (long long)p[d], d, l->shape[d]);
+        memcpy(c[t], p, sizeof p);
+    }
+    return 0;
+}
+
+int api_route_layout_access(const struct api_request *req, struct buf *out,
+                            struct sz_error *err)
+{
+    static const char *const known_args[] = {NULL};
+    static const char *const fields[] = {LAYOUT_FIELDS, "lanes", "atom", "origin", "op", "bytes",
+                                         "matrices", "trans", "bank_bytes", "banks", NULL};
+    static const char *const instr_fields[] = {"op", "bytes", "matrices", "trans"};
+    cJSON *root = NULL, *body = NULL;
+    struct tensor t = {0};
+    if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
+        return -1;
+    int rc = -1;
+    const struct atom *atom;
+    int64_t c[INSTR_LANES][LAY_MAX_RANK];
+    if (api_fields_check(root, fields, err) < 0 || tensor_read(root, &t, err) < 0 ||
+        read_lanes(root, &t.l, c, &atom, err) < 0)
+        goto done;
+    /* the instruction: the body's fields, or the atom's (which it may not override) */
+    body = cJSON_CreateObject();
+    for (size_t i = 0; i < 4; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, instr_fields[i]);
+        if (v && atom) {
+            sz_fail(err, SZ_INVALID_ARGUMENT, instr_fields[i], "is set by the atom %s",
+                    atom->name);
+            goto done;
+        }
+        if (v)
+            cJSON_AddItemToObject(body, instr_fields[i], cJSON_Duplicate(v, 1));
+    }
+    for (size_t i = 0; i < 2; i++) {
+        const char *k = i ? "banks" : "bank_bytes";
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, k);
+        if (v)
+            cJSON_AddItemToObject(body, k, cJSON_Duplicate(v, 1));
+    }
+    if (atom) {
+        cJSON_AddStringToObject(body, "op", instr_op_name(atom->op));
+        cJSON_AddNumberToObject(body, "bytes", atom->bytes);
+        if (instr_is_matrix(atom->op)) {
+            cJSON_AddNumberToObject(body, "matrices", atom->matrices);
+            cJSON_AddBoolToObject(body, "trans", atom->trans);
+        }
+    }
+    /* the lane's offset, and its bytes must be the tensor's next elements */
+    struct instr probe;
+    const cJSON *op = cJSON_GetObjectItemCaseSensitive(body, "op");
+    enum instr_op opv = INSTR_LD;
+    if (cJSON_IsString(op) && instr_op_parse(op->valuestring, &opv, NULL) == 0) {
+        instr_defaults(&probe, opv);
+        const cJSON *by = cJSON_GetObjectItemCaseSensitive(body, "bytes");
+        if (cJSON_IsNumber(by) && by->valuedouble >= 1 && by->valuedouble <= 16)
+            probe.bytes = (uint32_t)by->valuedouble;
+    } else {
+        instr_defaults(&probe, INSTR_LD);
+    }
+    uint32_t lane_bytes = instr_lane_bytes(&probe), eb = (uint32_t)t.l.element_bits / 8;
+    cJSON *offs = cJSON_AddArrayToObject(body, "offsets");
+    uint32_t used[INSTR_LANES];
+    for (int k = 0; k < INSTR_LANES; k++) {
+        if (c[k][0] < 0) {
+            cJSON_AddItemToArray(offs, cJSON_CreateNull());
+            used[k] = INSTR_INACTIVE;
+            continue;
+        }
+        uint32_t cc[LAY_MAX_RANK] = {(uint32_t)c[k][0], (uint32_t)c[k][1], (uint32_t)c[k][2]};
+        uint32_t o = t.off[lay_index(&t.l, cc)];
+        for (uint32_t b = eb; b < lane_bytes; b += eb)
+            if (!lay_has_offset(t.sorted, t.l.size, o + b)) {
+                char f[24];
+                snprintf(f, sizeof f, atom ? "atom" : "lanes[%d]", k);
+                sz_fail(err, SZ_INVALID_ARGUMENT, f,
+                        "lane %d's %u bytes from offset %u are not the tensor's next elements "
+                        "in memory (offset %u holds none)", k, lane_bytes, o, o + b);
+                goto done;
+            }
+        used[k] = o;
+        cJSON_AddItemToArray(offs, cJSON_CreateNumber(o));
+    }
+    struct instr in;
+    if (api_read_instr(body, NULL, &in, err) < 0) {
+        if (strncmp(err->field, "offsets", 7) == 0) {   /* the lanes the caller named */
+            char f[sizeof err->field];
+            snprintf(f, sizeof f, "%s%.20s", atom ? "atom" : "lanes", atom ? "" : err->field + 7);
+            memcpy(err->field, f, sizeof f);
+        }
+        goto done;
+    }
+    struct acc_result r;
+    acc_cost(&in, &r);
+    struct buf cost = {0};
+    api_put_cost(&cost, &in, &r);
+    if (cost.oom || cost.len < 2) {
+        buf_free(&cost);
+        sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+        goto done;
+    }
+    buf_put(out, cost.p, cost.len - 1);     /* the cost object, left open */
+    buf_free(&cost);
+    buf_puts(out, ",\"offsets\":[");
+    for (int k = 0; k < INSTR_LANES; k++) {
+        if (k)
+            buf_putc(out, ',');
+        if (used[k] == INSTR_INACTIVE)
+            buf_puts(out, "null");
+        else
+            buf_i64(out, used[k]);
+    }
+    buf_puts(out, "],\"coords\":[");
+    for (int k = 0; k < INSTR_LANES; k++) {
+        buf_puts(out, k ? "," : "");
+        if (used[k] == INSTR_INACTIVE) {
+            buf_puts(out, "null");
+            continue;
+        }
+        uint32_t cc[LAY_MAX_RANK] = {(uint32_t)c[k][0], (uint32_t)c[k][1], (uint32_t)c[k][2]};
+        buf_u32_array(out, cc, (size_t)t.l.rank);
+    }
+    buf_printf(out, "],\"element_bits\":%d,\"atom\":", t.l.element_bits);
+    if (atom)
+        buf_json_str(out, atom->name);
+    else
+        buf_puts(out, "null");
+    buf_putc(out, '}');
+    rc = 0;
+done:
+    cJSON_Delete(body);
+    tensor_free(&t);
+    cJSON_Delete(root);
+    return rc;
+}
+
+int api_route_atoms(const struct api_request *req, struct buf *out, struct sz_error *err)
+{
+    static const char *const known[] = {NULL};
+    if (api_args_check(req, known, err) < 0)
+        return -1;
+    int n;
+    const struct atom *a = atom_list(&n);
+    buf_puts(out, "{\"atoms\":[");
+    for (int i = 0; i < n; i++) {
+        const char *const text[4][2] = {{"name", a[i].name}, {"label", a[i].label},
+                                        {"coords", a[i].coords}, {"source", a[i].source}};
+        buf_puts(out, i ? ",{" : "{");
+        for (int k = 0; k < 4; k++) {     /* the strings, escaped */
+            api_put_key(out, text[k][0]);
+            buf_json_str(out, text[k][1]);
+            buf_putc(out, ',');
+        }
+        buf_printf(out, "\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s}",
+                   instr_op_name(a[i].op), a[i].bytes, a[i].matrices, a[i].trans ? "true" : "false");
+    }
+    buf_puts(out, "]}");
+    return 0;
+}

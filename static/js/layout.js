@@ -1,0 +1,132 @@
+// layout.js - the layout page (layout.html): a pasted CuTe, Triton or TMA
+// layout drawn as a tensor by bank or 16-byte chunk, its Rosetta, the
+// validators and a named atom's access with the swizzle page's bank charts;
+// state in the URL. It must not compute any of it: the API answers all.
+
+import * as api from './api.js';
+import { esc } from './esc.js';
+import { bankChart, hitsChart } from './bankchart.js';
+import { bump } from './stamps.js';
+import { INVALID } from './classes.js';
+import { PRESETS, fromQuery, toQuery, layoutBody, accessBody, axes } from './layoutstate.js';
+import { drawTensor } from './tensorview.js';
+
+const $ = (id) => document.getElementById(id);
+const FIELDS = { layout: 'lay-text', bits: 'lay-bits', shape: 'lay-shape', base: 'lay-base', desc: 'lay-desc', arch: 'lay-arch', atom: 'lay-atom', origin: 'lay-origin', color: 'lay-color' };
+let state = fromQuery(new URLSearchParams(location.search));
+let seq = 0;
+
+function writeForm() {
+    for (const [k, id] of Object.entries(FIELDS)) $(id).value = state[k];
+    $('lay-swap').checked = state.swap === '1';
+}
+
+function readForm() {
+    for (const [k, id] of Object.entries(FIELDS)) state[k] = $(id).value;
+    state.swap = $('lay-swap').checked ? '1' : '';
+}
+
+function rosettaRows(d) {
+    const q = d.equivalents, sw = d.swizzle;
+    const rows = [
+        ['form', `${d.form}, ${d.element_bits}-bit elements, shape [${d.shape.join(', ')}] (${d.size} elements, first coordinate fastest)`],
+        ['swizzle on bytes', sw ? sw.bytes.text : 'none (no Swizzle<B,M,S> form)'],
+        ['swizzle on elements', sw ? (sw.elements ? sw.elements.text + ` (${d.element_bits}-bit)` : 'splits an element') : 'none'],
+        ['acts on', d.swizzle_domain],
+        ['TMA', q.tma || '-'],
+        ['GMMA layout_type (sm90)', q.gmma_layout_type ? `${q.gmma_layout_type.value} (${q.gmma_layout_type.name})` : '-'],
+        ['UMMA layout_type (sm100)', q.umma_layout_type ? `${q.umma_layout_type.value} (${q.umma_layout_type.name})` : '-'],
+        ['CuTe on the tile\'s bytes', q.cute_bytes || '-'],
+        ['Triton swizzled_shared', q.triton_swizzled || '-'],
+        ['Triton nvmma_shared', q.triton_nvmma || '-'],
+        ['base alignment', `${d.alignment_bytes} bytes`],
+        ['one-to-one', d.one_to_one ? 'yes' : `no: ${d.collisions} shared (offset ${d.shared.offset} at [${d.shared.coords.map((c) => c.join(',')).join('] and [')}])`],
+        ['span', `${d.span_bytes} bytes`],
+    ];
+    if (d.descriptor) {
+        const s = d.descriptor;
+        rows.push(['descriptor', `${s.arch}: start ${s.start_address}, LBO ${s.leading_byte_offset}, SBO ${s.stride_byte_offset}, base_offset ${s.base_offset}, ${s.layout_name} (${s.tma})`]);
+    }
+    return rows;
+}
+
+function renderRosetta(d) {
+    $('lay-rosetta').tBodies[0].innerHTML = rosettaRows(d).map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(v)}</td></tr>`).join('');
+    const cells = d.moved_cells.map((c) => `<li>[${c.coords.join(', ')}]: the layout says byte ${c.expected}, the hardware puts it at ${c.actual}</li>`).join('');
+    $('lay-flags').innerHTML = d.validators.map((f) => `<li class="lay-flag ${esc(f.severity)}" data-code="${esc(f.code)}">${esc(f.message)}</li>`).join('') +
+        (cells ? `<li>first moved cells:<ul>${cells}</ul></li>` : '') + (d.validators.length ? '' : '<li class="lay-flag ok" data-code="none">no validator fired</li>');
+}
+
+function renderAccess(cost, err) {
+    $('acc-error').textContent = err ? `${err.field ? err.field + ': ' : ''}${err.message}` : '';
+    if (!cost) { $('acc-verdict').textContent = ''; $('acc-banks').innerHTML = ''; $('acc-hits').innerHTML = ''; return; }
+    const w = cost.wavefronts, k = cost.ideal_wavefronts;
+    $('acc-verdict').innerHTML = `<b>${w}</b> wavefront${w === 1 ? '' : 's'} (ideal ${k}) &middot; ` +
+        (w === k ? 'no bank conflict' : `${cost.ways}-way, ${cost.bank_conflicts} conflict wavefront${cost.bank_conflicts === 1 ? '' : 's'}`) +
+        ` &middot; ${esc(cost.op)}${cost.op.includes('matrix') ? '.x' + cost.matrices + (cost.trans ? '.trans' : '') : '.' + cost.bytes * 8 + 'b'}`;
+    $('acc-verdict').dataset.wavefronts = String(w);
+    const availW = Math.max(480, $('acc-banks').clientWidth || 900);
+    bankChart($('acc-banks'), cost, availW);
+    hitsChart($('acc-hits'), cost, availW);
+}
+
+async function load() {
+    const n = ++seq;
+    const q = toQuery(state);
+    history.replaceState(null, '', q ? '?' + q : location.pathname);
+    let d;
+    try {
+        d = await api.layout(layoutBody(state));
+    } catch (e) {
+        if (n !== seq) return;
+        $('lay-error').textContent = `${e.field ? e.field + ': ' : ''}${e.message}`;
+        $('lay-error').dataset.field = e.field || '';
+        for (const id of ['lay-text', 'lay-shape', 'lay-bits', 'lay-base', 'lay-desc']) $(id).classList.toggle(INVALID, FIELDS[e.field] === id || (e.field === 'element_bits' && id === 'lay-bits') || (e.field === 'descriptor' && id === 'lay-desc'));
+        renderAccess(null, null);
+        bump('ready');
+        return;
+    }
+    if (n !== seq) return;
+    $('lay-error').textContent = '';
+    $('lay-error').dataset.field = '';
+    for (const id of ['lay-text', 'lay-shape', 'lay-bits', 'lay-base', 'lay-desc']) $(id).classList.remove(INVALID);
+    renderRosetta(d);
+    let cost = null, aerr = null;
+    if (state.atom && d.rank >= 2) {
+        try { cost = await api.layoutAccess(accessBody(state, d.rank)); } catch (e) { aerr = e; }
+        if (n !== seq) return;
+    }
+    const ax = axes(d, state.swap === '1');
+    const g = drawTensor($('tensor'), d, ax, cost, state.color, Math.max(600, $('tensor-wrap').clientWidth || 900));
+    $('tensor').dataset.rows = String(g.rows);
+    $('tensor').dataset.cols = String(g.cols);
+    $('tensor-title').textContent = `Tensor: rows = dim ${ax.rowDim < 0 ? '-' : ax.rowDim}, columns = dim ${ax.colDim}; cells show the ${state.color === 'chunk' ? '16-byte chunk (of its 128-byte row)' : 'bank (32 x 4 bytes)'} of each element` +
+        (g.partial ? ` (the first ${g.R} x ${g.C} drawn)` : '') + (d.rank === 3 ? ' (dim 2 = 0)' : '');
+    renderAccess(cost, aerr);
+    bump('ready');
+}
+
+async function init() {
+    $('lay-presets').innerHTML = PRESETS.map((p) => `<button type="button" data-preset="${p.id}">${esc(p.label)}</button>`).join('');
+    $('lay-presets').addEventListener('click', (ev) => {
+        const b = ev.target.closest('button[data-preset]');
+        if (!b) return;
+        const p = PRESETS.find((x) => x.id === b.dataset.preset);
+        state = { ...state, layout: p.layout, bits: String(p.bits), shape: p.shape, origin: '0,0', base: '0', desc: '', atom: p.atom || 'mma_m16n8k16_a_ldmatrix_x4' };
+        writeForm();
+        load();
+    });
+    try {
+        const { atoms } = await api.atoms();
+        $('lay-atom').innerHTML = '<option value="">none</option>' + atoms.map((a) => `<option value="${esc(a.name)}" title="${esc(a.source)}">${esc(a.label)} ${esc(a.coords)}</option>`).join('');
+    } catch (e) {
+        $('acc-error').textContent = e.message;
+    }
+    writeForm();
+    let timer = 0;
+    $('lay-form').addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => { readForm(); load(); }, 250); });
+    $('lay-form').addEventListener('change', () => { clearTimeout(timer); readForm(); load(); });
+    await load();
+}
+
+init();

@@ -1,0 +1,58 @@
+// layoutstate.js - the layout page's state: what the URL holds, the presets,
+// and the request bodies built from them. Pure (imports under node); it must
+// not touch the document, fetch, or model anything: the API does.
+
+export const PRESETS = [
+    { id: 'sw128', label: 'CuTe SW128 K-major atom (fp16)', layout: 'Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)', bits: 16, shape: '' },
+    { id: 'sw128x64', label: 'its tile_to_shape 64x64', layout: 'Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_8),(_64,_1)):((_64,_512),(_1,_0))', bits: 16, shape: '' },
+    { id: 'pad33', label: 'padded fp32 tile (stride 33)', layout: '(_32,_32):(_33,_1)', bits: 32, shape: '', atom: 'col_walk_32' },
+    { id: 'triton', label: 'Triton default shared, 128x64 fp16 dot operand', layout: '#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>', bits: 16, shape: '128,64' },
+    // a TMA box's first coordinate is the contiguous one: the atoms assume the second
+    { id: 'tma', label: 'TMA 128B box 64x64 (fp16)', layout: 'tma:CU_TENSOR_MAP_SWIZZLE_128B', bits: 16, shape: '64,64', atom: 'row_walk_32' },
+];
+
+export const DEFAULTS = Object.freeze({ layout: PRESETS[1].layout, bits: '16', shape: '', base: '0', desc: '', arch: 'sm90', atom: 'mma_m16n8k16_a_ldmatrix_x4', origin: '0,0', color: 'bank', swap: '' });
+const KEYS = Object.keys(DEFAULTS);
+
+// URLSearchParams -> state (unknown keys ignored, missing ones defaulted).
+export function fromQuery(params) {
+    const s = { ...DEFAULTS };
+    for (const k of KEYS) if (params.has(k)) s[k] = params.get(k);
+    return s;
+}
+
+// state -> query string holding only what differs from the defaults.
+export function toQuery(s) {
+    const p = new URLSearchParams();
+    for (const k of KEYS) if (s[k] !== DEFAULTS[k]) p.set(k, s[k]);
+    return p.toString();
+}
+
+const ints = (text) => text.split(',').map((x) => x.trim()).filter((x) => x !== '').map(Number);
+
+// The /api/layout body. Values go as typed: the server judges them.
+export function layoutBody(s) {
+    const b = { layout: s.layout, element_bits: Number(s.bits) };
+    if (s.shape.trim() !== '') b.shape = ints(s.shape);
+    if (s.base.trim() !== '' && s.base.trim() !== '0') b.base = Number(s.base);
+    if (s.desc.trim() !== '') { b.descriptor = s.desc.trim(); b.descriptor_arch = s.arch; }
+    return b;
+}
+
+// The /api/layout/access body for the chosen atom at the chosen origin.
+export function accessBody(s, rank) {
+    const b = layoutBody(s);
+    delete b.base; delete b.descriptor; delete b.descriptor_arch;
+    const o = ints(s.origin);
+    while (o.length < rank) o.push(0);
+    return { ...b, atom: s.atom, origin: o.slice(0, rank) };
+}
+
+// Which dims are drawn as rows and columns: rows = dim 0 unless the API says
+// dim 0 is the contiguous one (then columns are), flipped by `swap`.
+export function axes(d, swap) {
+    if (d.rank === 1) return { rowDim: -1, colDim: 0 };
+    let rowDim = d.equivalents && d.equivalents.contiguous_dim === 0 ? 1 : 0;
+    if (swap) rowDim = 1 - rowDim;
+    return { rowDim, colDim: 1 - rowDim };
+}

@@ -1,0 +1,11 @@
+import { chromium } from 'playwright-core';
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless','--no-sandbox','--disable-gpu','--no-first-run','--disable-background-networking','--disable-component-update','--disable-sync'] });
+const p = await b.newPage({ viewport: { width: 1440, height: 900 } });
+p.on('console', (m) => console.log('console:', m.type(), m.text()));
+p.on('pageerror', (e) => console.log('pageerror:', e.message));
+await p.goto(process.argv[2]);
+await p.waitForFunction(() => Number(document.body.dataset.ready || 0) >= 1, null, { timeout: 10000 });
+await p.waitForTimeout(300);
+await p.screenshot({ path: process.argv[3] });
+console.log(await p.$eval('#acc-verdict', (e) => e.textContent), '|', await p.$eval('#lay-error', (e) => e.textContent));
+await b.close();

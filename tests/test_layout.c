@@ -1,0 +1,552 @@
+/* test_layout.c - layout.c, layout_text.c and rosetta.c: CuTe text against what
+ * CuTe itself prints (tests/data/cute_layouts.json, provenance inside), every
+ * form against an evaluator written here from the definitions (sharing no code
+ * with the parser) over sweeps of shapes and strides, element/byte
+ * equivalence, text errors and their columns, equivalents and validators,
+ * and /api/layout through the handler. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../server/layout.h"
+#include "../server/rosetta.h"
+#include "check.h"
+#include "client.h"
+
+static uint32_t rng = 12345;
+static uint32_t rnd(uint32_t n)
+{
+    rng = rng * 1103515245u + 12345u;
+    return (rng >> 8) % n;
+}
+
+static uint32_t out[1 << 20], ref[1 << 20], srt[1 << 20], tmp[1 << 20];
+
+/* ---- CuTe's own prints ---------------------------------------------------- */
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n)
+        n = 0;
+    fclose(f);
+    if (s)
+        s[n] = 0;
+    return s;
+}
+
+static void test_cute_prints(void)
+{
+    char *txt = slurp("tests/data/cute_layouts.json");
+    CHECK(txt != NULL, "tests/data/cute_layouts.json is readable");
+    cJSON *root = txt ? cJSON_Parse(txt) : NULL;
+    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(root, "cases");
+    int n = 0;
+    for (const cJSON *c = cases ? cases->child : NULL; c; c = c->next, n++) {
+        const char *name = cJSON_GetObjectItemCaseSensitive(c, "name")->valuestring;
+        const char *text = cJSON_GetObjectItemCaseSensitive(c, "text")->valuestring;
+        int bits = cJSON_GetObjectItemCaseSensitive(c, "element_bits")->valueint;
+        const cJSON *vals = cJSON_GetObjectItemCaseSensitive(c, "byte_offsets");
+        struct lay l;
+        struct sz_error err = {0};
+        int rc = lay_parse(text, bits, NULL, 0, &l, &err);
+        CHECK(rc == 0, "%s: %s parses (%s: %s)", name, text, err.field, err.message);
+        if (rc < 0)
+            continue;
+        CHECK(l.size == (uint32_t)cJSON_GetArraySize(vals), "%s: size %u", name, l.size);
+        lay_eval(&l, out);
+        int bad = 0, i = 0;
+        for (const cJSON *v = vals->child; v && (uint32_t)i < l.size; v = v->next, i++)
+            CHECK_QUIET(bad, out[i] == (uint32_t)v->valueint, "%s: index %d: %u, CuTe %d", name,
+                        i, out[i], v->valueint);
+        CHECK(bad == 0, "%s: every byte offset as CuTe prints it", name);
+        /* the element-bits field must agree with smem_ptr[Nb] */
+        if (strstr(text, "smem_ptr[16b]")) {
+            CHECK(lay_parse(text, 32, NULL, 0, &l, &err) < 0 &&
+                      strcmp(err.field, "element_bits") == 0,
+                  "%s: element_bits 32 against smem_ptr[16b] is refused", name);
+        }
+    }
+    CHECK(n >= 20, "the CuTe data holds %d cases", n);
+    cJSON_Delete(root);
+    free(txt);
+}
+
+/* ---- the CuTe oracle: colexicographic decomposition, bit-by-bit swizzle ------ */
+
+struct tree {       /* a generated layout: up to 3 modes of up to 3 leaves */
+    int rank, nl[3], stat[3][3];
+    uint32_t s[3][3], d[3][3];
+    int bare;       /* rank 1 written without parentheses */
+};
+
+static uint32_t oracle_swz(uint32_t x, int b, int m, int s)
+{
+    uint32_t y = x;
+    int src0 = m + (s > 0 ? s : 0);
+    for (int k = 0; k < b; k++) {
+        int src = src0 + k, dst = src - s;
+        y ^= ((x >> src) & 1u) << dst;
+    }
+    return y;
+}
+
+static uint32_t oracle_cute(const struct tree *t, uint32_t i)
+{
+    uint32_t e = 0;
+    for (int m = 0; m < t->rank; m++) {
+        uint32_t ms = 1;
+        for (int k = 0; k < t->nl[m]; k++)
+            ms *= t->s[m][k];
+        uint32_t mi = i % ms;
+        i /= ms;
+        for (int k = 0; k < t->nl[m]; k++) {
+            e += (mi % t->s[m][k]) * t->d[m][k];
+            mi /= t->s[m][k];
+        }
+    }
+    return e;
+}
+
+static void put_side(char *p, size_t cap, const struct tree *t, int stride)
+{
+    size_t n = 0;
+    int paren = !t->bare;
+    if (paren)
+        n += (size_t)snprintf(p + n, cap - n, "(");
+    for (int m = 0; m < t->rank; m++) {
+        int inner = t->nl[m] > 1;
+        n += (size_t)snprintf(p + n, cap - n, "%s%s", m ? "," : "", inner ? "(" : "");
+        for (int k = 0; k < t->nl[m]; k++)
+            n += (size_t)snprintf(p + n, cap - n, "%s%s%u", k ? ", " : "",
+                                  t->stat[m][k] ? "_" : "", stride ? t->d[m][k] : t->s[m][k]);
+        n += (size_t)snprintf(p + n, cap - n, "%s", inner ? ")" : "");
+    }
+    if (paren)
+        snprintf(p + n, cap - n, ")");
+}
+
+static void test_cute_sweep(void)
+{
+    int bad = 0, cases = 0;
+    for (int it = 0; it < 3000; it++) {
+        struct tree t = {0};
+        t.rank = 1 + (int)rnd(3);
+        t.bare = t.rank == 1 && rnd(2);
+        uint32_t size = 1;
+        for (int m = 0; m < t.rank; m++) {
+            t.nl[m] = t.bare ? 1 : 1 + (int)rnd(3);
+            for (int k = 0; k < t.nl[m]; k++) {
+                t.s[m][k] = size > 4096 ? 1 + rnd(2) : 1 + rnd(8);   /* at most 2^20 */
+                size *= t.s[m][k];
+                t.d[m][k] = rnd(5) == 0 ? 0 : rnd(200);
+                t.stat[m][k] = (int)rnd(2);
+            }
+        }
+        static const int bits_of[] = {8, 16, 32, 64};
+        int bits = bits_of[rnd(4)], ebl = bits == 8 ? 0 : bits == 16 ? 1 : bits == 32 ? 2 : 3;
+        int b = (int)rnd(4), m = (int)rnd(5), s = b + (int)rnd(3);
+        if (b == 0)
+            s = (int)rnd(4);
+        if (b && rnd(4) == 0)
+            s = -s;
+        int dom = (int)rnd(3);      /* 0 none, 1 elements, 2 bytes */
+        if (b == 0 && s == 0)
+            s = 1;
+        if (dom == 2 && m < ebl)
+            m = ebl;
+        char sh[256], st[256], text[600];
+        put_side(sh, sizeof sh, &t, 0);
+        put_side(st, sizeof st, &t, 1);
+        if (dom == 0)
+            snprintf(text, sizeof text, "%s:%s", sh, st);
+        else if (dom == 1)
+            snprintf(text, sizeof text, "%s<%d,%d,%d> o %s%s:%s", rnd(2) ? "Sw" : "Swizzle", b, m,
+                     s, rnd(2) ? "_0 o " : "", sh, st);
+        else
+            snprintf(text, sizeof text, "Sw<%d,%d,%d> o smem_ptr[%db](unset) o %s:%s", b, m, s,
+                     bits, sh, st);
+        struct lay l;
+        struct sz_error err = {0};
+        if (lay_parse(text, bits, NULL, 0, &l, &err) < 0) {
+            CHECK_QUIET(bad, 0, "%s does not parse: %s", text, err.message);
+            continue;
+        }
+        lay_eval(&l, out);
+        uint32_t eb = (uint32_t)bits / 8;
+        for (uint32_t i = 0; i < l.size; i++) {
+            uint32_t e = oracle_cute(&t, i), want;
+            want = dom == 0 ? e * eb : dom == 1 ? oracle_swz(e, b, m, s) * eb
+                                                 : oracle_swz(e * eb, b, m, s);
+            CHECK_QUIET(bad, out[i] == want, "%s index %u: %u, oracle %u", text, i, out[i], want);
+            if (out[i] != want)
+                break;
+        }
+        /* element/byte equivalence: the same swizzle written on the other unit */
+        if (dom == 1 && b > 0) {
+            char t2[600];
+            snprintf(t2, sizeof t2, "Sw<%d,%d,%d> o smem_ptr[%db](unset) o %s:%s", b, m + ebl, s,
+                     bits, sh, st);
+            struct lay l2;
+            if (lay_parse(t2, bits, NULL, 0, &l2, &err) == 0) {
+                lay_eval(&l2, ref);
+                CHECK_QUIET(bad, memcmp(out, ref, l.size * 4) == 0, "%s == %s", text, t2);
+                struct swz zb, ze;
+                int ok;
+                lay_swizzles(&l, &zb, &ze, &ok);
+                CHECK_QUIET(bad, ok && zb.m == m + ebl && ze.m == m && zb.b == b && ze.s == s,
+                            "%s: swizzle in bytes and elements", text);
+            }
+        }
+        cases++;
+    }
+    CHECK(bad == 0, "3000 generated CuTe layouts against the oracle (%d evaluated)", cases);
+}
+
+/* ---- Triton and TMA oracles, from the definitions ------------------------------ */
+
+/* Triton LinearLayoutConversions.cpp: swizzled_shared bases (row r, column
+ * vec*((r/perPhase)%maxPhase) % numCols), columns identity, outer dims dense. */
+static uint32_t oracle_swizzled(uint32_t r, uint32_t c, uint32_t cols, uint32_t vec,
+                                uint32_t pp, uint32_t mp)
+{
+    return r * cols + (c ^ ((vec * ((r / pp) % mp)) % cols));
+}
+
+/* NVMMA (getCoreMatrixLinearLayout): 8-row core of tileCols = 8*sw/bits
+ * elements, vec = 16 bytes, perPhase = 128/sw, maxPhase = sw/16; every row of
+ * the (collapsed) tile, then the next column block. */
+static uint32_t oracle_nvmma(uint32_t r, uint32_t c, uint32_t rows, int sw, int bits)
+{
+    uint32_t tc = (uint32_t)(8 * sw / bits), vec = (uint32_t)(128 / bits);
+    uint32_t pp = (uint32_t)(128 / sw), mp = (uint32_t)(sw / 16);
+    uint32_t cc = c % tc;
+    return (c / tc) * rows * tc + r * tc + (cc ^ ((vec * ((r / pp) % mp)) % tc));
+}
+
+static void test_triton_sweep(void)
+{
+    int bad = 0, n = 0;
+    for (int it = 0; it < 1500; it++) {
+        int rank = 2 + (int)(rnd(4) == 0);
+        uint32_t shape[3] = {1u << rnd(8), 1u << rnd(8), 1u << rnd(3)};
+        uint32_t vec = 1u << rnd(4), pp = 1u << rnd(3), mp = 1u << rnd(4);
+        int o0 = (int)rnd(2), order[3] = {o0, 1 - o0, 2};
+        if (rank == 3) {    /* the batch dim is order[2] */
+            int p = (int)rnd(3);
+            int dims[3] = {0, 1, 2}, k = 0;
+            order[2] = p;
+            for (int d = 0; d < 3; d++)
+                if (d != p)
+                    dims[k++] = d;
+            order[0] = dims[o0], order[1] = dims[1 - o0];
+        }
+        char text[200];
+        snprintf(text, sizeof text,
+                 "#ttg.swizzled_shared<{vec = %u, perPhase = %u, maxPhase = %u, order = [%d, %d%s%s]}>",
+                 vec, pp, mp, order[0], order[1], rank == 3 ? ", " : "",
+                 rank == 3 ? (order[2] == 0 ? "0" : order[2] == 1 ? "1" : "2") : "");
+        struct lay l;
+        struct sz_error err = {0};
+        if (lay_parse(text, 16, shape, rank, &l, &err) < 0) {
+            CHECK_QUIET(bad, 0, "%s on [%u,%u] refused: %s", text, shape[0], shape[1], err.message);
+            continue;
+        }
+        lay_eval(&l, out);
+        uint32_t cols = shape[order[0]], tile = cols * shape[order[1]];
+        for (uint32_t i = 0; i < l.size; i++) {
+            uint32_t c[3];
+            lay_coords(&l, i, c);
+            uint32_t e = oracle_swizzled(c[order[1]], c[order[0]], cols, vec, pp, mp) +
+                         (rank == 3 ? c[order[2]] * tile : 0);
+            CHECK_QUIET(bad, out[i] == e * 2, "%s [%u,%u] index %u: %u, oracle %u", text,
+                        shape[0], shape[1], i, out[i], e * 2);
+            if (out[i] != e * 2)
+                break;
+        }
+        n++;
+    }
+    CHECK(bad == 0, "swizzled_shared against Triton's definition (%d layouts)", n);
+    bad = 0, n = 0;
+    static const int sws[] = {0, 32, 64, 128}, bitss[] = {8, 16, 32};
+    for (int it = 0; it < 600; it++) {
+        int sw = sws[rnd(4)], bits = bitss[rnd(3)], tr = (int)rnd(2), rank = tr ? 2 : 2 + (int)rnd(2);
+        uint32_t shape[3] = {1u << (3 + rnd(5)), 1u << (3 + rnd(5)), 1u << (3 + rnd(4))};
+        char text[200];
+        snprintf(text, sizeof text, "#ttg.nvmma_shared<{swizzlingByteWidth = %d, transposed = %s, "
+                 "elementBitWidth = %d}>", sw, tr ? "true" : "false", bits);
+        int cdim = tr ? 0 : rank - 1;
+        uint32_t tc = (uint32_t)(8 * (sw ? sw : 16) / bits);
+        struct lay l;
+        struct sz_error err = {0};
+        int rc = lay_parse(text, 0, shape, rank, &l, &err);
+        if (sw && shape[cdim] < tc) {
+            CHECK_QUIET(bad, rc < 0, "%s: contiguous dim %u below %u is refused", text, shape[cdim], tc);
+            continue;
+        }
+        if (rc < 0) {
+            CHECK_QUIET(bad, 0, "%s refused: %s", text, err.message);
+            continue;
+        }
+        lay_eval(&l, out);
+        uint32_t eb = (uint32_t)bits / 8, rows = l.size / shape[cdim];
+        for (uint32_t i = 0; i < l.size; i++) {
+            uint32_t c[3];
+            lay_coords(&l, i, c);
+            uint32_t r = tr ? c[1] : (rank == 3 ? c[0] * shape[1] + c[1] : c[0]);
+            uint32_t e = sw ? oracle_nvmma(r, c[cdim], rows, sw, bits)
+                            : (rank == 3 ? (c[0] * shape[1] + c[1]) * shape[2] + c[2]
+                                         : c[0] * shape[1] + c[1]);
+            CHECK_QUIET(bad, out[i] == e * eb, "%s [%u,%u,%u] index %u: %u, oracle %u", text,
+                        shape[0], shape[1], shape[2], i, out[i], e * eb);
+            if (out[i] != e * eb)
+                break;
+        }
+        n++;
+    }
+    CHECK(bad == 0, "nvmma_shared against Triton's definition (%d layouts)", n);
+    bad = 0, n = 0;
+    static const char *const modes[] = {"NONE", "32B", "64B", "128B"};
+    for (int it = 0; it < 400; it++) {
+        int k = (int)rnd(4), bits = bitss[rnd(3)], rank = 1 + (int)rnd(3);
+        uint32_t shape[3] = {1 + rnd(130), 1 + rnd(70), 1 + rnd(5)};
+        char text[64];
+        snprintf(text, sizeof text, "tma:CU_TENSOR_MAP_SWIZZLE_%s", modes[k]);
+        struct lay l;
+        struct sz_error err = {0};
+        if (lay_parse(text, bits, shape, rank, &l, &err) < 0) {
+            CHECK_QUIET(bad, 0, "%s refused: %s", text, err.message);
+            continue;
+        }
+        lay_eval(&l, out);
+        uint32_t eb = (uint32_t)bits / 8;
+        for (uint32_t i = 0; i < l.size; i++) {
+            /* dense box, then the 16-byte chunk bits XOR the 128-byte row bits */
+            uint32_t d = i * eb, want = d ^ (((d >> 7) & ((1u << k) - 1)) << 4);
+            CHECK_QUIET(bad, out[i] == want, "%s index %u: %u, oracle %u", text, i, out[i], want);
+            if (out[i] != want)
+                break;
+        }
+        n++;
+    }
+    CHECK(bad == 0, "TMA boxes against the dense-box-then-address-swizzle model (%d boxes)", n);
+}
+
+/* ---- errors ------------------------------------------------------------------ */
+
+static const struct {
+    const char *text;
+    int bits, rank;
+    uint32_t shape[3];
+    const char *field;
+    int column;         /* 0: no column expected */
+} bad_cases[] = {
+    {"(_64,_64):(_64,_1", 16, 0, {0}, "layout", 18},
+    {"(_64,_64) (_64,_1)", 16, 0, {0}, "layout", 11},
+    {"(_64,_64):(_64,(_1,_2))", 16, 0, {0}, "layout", 16},
+    {"(_64,x):(_64,_1)", 16, 0, {0}, "layout", 6},
+    {"(_4,_4,_4,_4):(_1,_4,_16,_64)", 16, 0, {0}, "layout", 11},
+    {"Sw<3,4,2> o _0 o (_8,_8):(_8,_1)", 16, 0, {0}, "layout", 1},
+    {"Sw<3,4,3> (_8,_8):(_8,_1)", 16, 0, {0}, "layout", 11},
+    {"Sw<3,0,3> o smem_ptr[16b](unset) o (_8,_8):(_8,_1)", 16, 0, {0}, "layout", 1},
+    {"(_8,_8):(_8,_1@0)", 16, 0, {0}, "layout", 15},
+    {"(_8,_8):(-8,_1)", 16, 0, {0}, "layout", 10},
+    {"(_8,_8):(_8,_1) extra", 16, 0, {0}, "layout", 17},
+    {"(_1024,_2048):(_1,_1024)", 16, 0, {0}, "layout", 0},
+    {"(_8,_8):(_8,_1)", 12, 0, {0}, "element_bits", 0},
+    {"(_8,_8):(_8,_1)", 16, 2, {8, 8}, "shape", 0},
+    {"(_2,_2):(_1073741824,_1)", 16, 0, {0}, "layout", 0},
+    {"#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>", 16, 0, {0},
+     "shape", 0},
+    {"#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>", 16, 2,
+     {48, 64}, "shape", 0},
+    {"#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0, 2]}>", 16, 2,
+     {64, 64}, "shape", 0},
+    {"#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhas = 8, order = [1, 0]}>", 16, 2,
+     {64, 64}, "layout", 46},
+    {"#ttg.nvmma_shared<{swizzlingByteWidth = 96, transposed = false}>", 16, 2, {64, 64},
+     "layout", 20},
+    {"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>",
+     32, 2, {64, 64}, "element_bits", 0},
+    {"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>",
+     16, 2, {64, 32}, "layout", 0},
+    {"#ttg.foo<{}>", 16, 2, {8, 8}, "layout", 6},
+    {"tma:CU_TENSOR_MAP_SWIZZLE_256B", 16, 2, {64, 8}, "layout", 5},
+    {"tma:CU_TENSOR_MAP_SWIZZLE_128B", 16, 2, {2048, 1024}, "shape", 0},
+    {"tma:CU_TENSOR_MAP_SWIZZLE_128B", 16, 0, {0}, "shape", 0},
+};
+
+static void test_errors(void)
+{
+    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+        struct lay l;
+        struct sz_error err = {0};
+        int rc = lay_parse(bad_cases[i].text, bad_cases[i].bits, bad_cases[i].shape,
+                           bad_cases[i].rank, &l, &err);
+        int col = 0;
+        sscanf(err.message, "at column %d:", &col);
+        CHECK(rc < 0 && strcmp(err.field, bad_cases[i].field) == 0 &&
+                  (bad_cases[i].column == 0 || col == bad_cases[i].column),
+              "\"%s\": want %s at column %d, got rc %d %s \"%s\"", bad_cases[i].text,
+              bad_cases[i].field, bad_cases[i].column, rc, err.field, err.message);
+    }
+}
+
+/* ---- collisions, equivalents, validators ------------------------------------------- */
+
+static int parse_eval(const char *text, int bits, const uint32_t *shape, int rank, struct lay *l)
+{
+    struct sz_error err = {0};
+    if (lay_parse(text, bits, shape, rank, l, &err) < 0) {
+        fprintf(stderr, "%s: %s\n", text, err.message);
+        return -1;
+    }
+    lay_eval(l, out);
+    lay_sort(out, l->size, srt, tmp);
+    return 0;
+}
+
+static void test_rosetta(void)
+{
+    struct lay l;
+    uint32_t dup;
+    CHECK(parse_eval("(_8,_4):(_1,_0)", 32, NULL, 0, &l) == 0 &&
+              lay_collisions(srt, l.size, &dup) == 24 && dup == 0,
+          "a broadcast stride shares 24 of 32 addresses");
+    CHECK(parse_eval("(_32,_32):(_33,_1)", 32, NULL, 0, &l) == 0 &&
+              lay_collisions(srt, l.size, &dup) == 0 && lay_has_offset(srt, l.size, 33 * 4) &&
+              !lay_has_offset(srt, l.size, 32 * 4),
+          "the padded stride-33 tile is one-to-one and skips its pad word");
+    struct ros_equiv q;
+    struct ros_flags f;
+    /* GMMA::Layout_K_SW128_Atom<half_t> tiled to 64x64, as CuTe prints it */
+    const char *k128 = "Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_8),(_64,_1)):((_64,_512),(_1,_0))";
+    CHECK(parse_eval(k128, 16, NULL, 0, &l) == 0, "K_SW128 64x64 parses");
+    ros_equivalents(&l, out, 1, &q);
+    CHECK(q.tma == 128 && q.gmma == 1 && q.umma == 2 && q.alignment == 1024 &&
+              q.bytes.b == 3 && q.bytes.m == 4 && q.elems.m == 3 && q.cute && q.cb == 3 &&
+              q.cm == 4 && q.cs == 3 && q.nvmma && q.nvmma_bytes == 128 && !q.nvmma_transposed &&
+              q.triton && q.vec == 8 && q.max_phase == 8 && q.order[0] == 1,
+          "K_SW128: TMA 128B, GMMA B128, UMMA SWIZZLE_128B, 1024 B, Sw<3,3,3> on fp16, "
+          "nvmma 128B, swizzled_shared vec 8 maxPhase 8 order [1,0]");
+    ros_validate(&l, out, &q, 128, NULL, 0, &f, ref);
+    CHECK(f.n == 1 && strcmp(f.flag[0].code, "base_misaligned") == 0 && f.moved > 0 &&
+              f.cells[0].index == 0 && f.cells[0].expected == 0 && f.cells[0].actual == 16,
+          "a base 128 bytes off: element (0,0) lands at byte 16 (Swizzle<3,4,3>(128) = 144)");
+    ros_validate(&l, out, &q, 2048, NULL, 0, &f, NULL);
+    CHECK(f.n == 0, "a 1024-aligned base raises nothing");
+    /* the same layout from Triton and TMA */
+    uint32_t s64[2] = {64, 64}, s_mn[2] = {64, 64};
+    CHECK(parse_eval("#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, "
+                     "elementBitWidth = 16}>", 16, s64, 2, &l) == 0 &&
+              memcmp(out, (uint32_t[]){0}, 0) == 0, "nvmma 128B 64x64 parses");
+    memcpy(ref, out, 4096 * 4);
+    CHECK(parse_eval(k128, 16, NULL, 0, &l) == 0 && memcmp(out, ref, 4096 * 4) == 0,
+          "CuTe's K_SW128 64x64 and Triton's nvmma_shared 128B are the same bytes");
+    CHECK(parse_eval("tma:CU_TENSOR_MAP_SWIZZLE_128B", 16, s_mn, 2, &l) == 0, "TMA box parses");
+    int same = 1;
+    for (uint32_t m = 0; m < 64; m++)
+        for (uint32_t k = 0; k < 64; k++)
+            same &= out[k + 64 * m] == ref[m + 64 * k];
+    CHECK(same, "a 128B TMA box [64 inner, 64] holds (m, k) where K_SW128 says");
+    /* Triton's default shared encoding for a 128x64 fp16 dot operand */
+    uint32_t s128[2] = {128, 64};
+    CHECK(parse_eval("#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>",
+                     16, s128, 2, &l) == 0, "swizzled_shared parses");
+    ros_equivalents(&l, out, 1, &q);
+    CHECK(q.nvmma && q.nvmma_bytes == 128 && q.tma == 128 && q.alignment == 1024,
+          "vec 8 / perPhase 1 / maxPhase 8 on 64 fp16 columns is the 128B mode");
+    /* a TMA box wider than its swizzle */
+    uint32_t wide[2] = {128, 32};
+    CHECK(parse_eval("tma:CU_TENSOR_MAP_SWIZZLE_128B", 16, wide, 2, &l) == 0, "wide box parses");
+    ros_equivalents(&l, out, 1, &q);
+    ros_validate(&l, out, &q, 0, NULL, 0, &f, NULL);
+    CHECK(f.n >= 1 && strcmp(f.flag[0].code, "box_exceeds_span") == 0,
+          "a 256-byte inner extent under 128B swizzle is flagged");
+    /* descriptors: sm90 B128 at 1024, LBO 16, SBO 1024 (CuTe GmmaDescriptor fields) */
+    struct ros_desc d;
+    struct sz_error err = {0};
+    uint64_t dv = (1ull << 62) | (64ull << 32) | (1ull << 16) | (1024u >> 4);
+    CHECK(ros_desc_decode(dv, 0, &d, &err) == 0 && d.start == 1024 && d.lbo == 16 &&
+              d.sbo == 1024 && d.swizzle_bytes == 128 && d.layout_type == 1,
+          "sm90 descriptor decodes");
+    CHECK(parse_eval(k128, 16, NULL, 0, &l) == 0, "K_SW128 again");
+    ros_equivalents(&l, out, 1, &q);
+    ros_validate(&l, out, &q, 0, &d, 0, &f, NULL);
+    CHECK(f.n == 0, "B128 descriptor with SBO 1024 agrees with K_SW128 (%d flags: %s)", f.n,
+          f.n ? f.flag[0].message : "");
+    dv = (2ull << 62) | (32ull << 32) | (1ull << 16);
+    CHECK(ros_desc_decode(dv, 0, &d, &err) == 0 && d.swizzle_bytes == 64, "B64 decodes");
+    ros_validate(&l, out, &q, 0, &d, 0, &f, NULL);
+    CHECK(f.n == 2 && strcmp(f.flag[0].code, "descriptor_mode_mismatch") == 0 &&
+              strcmp(f.flag[1].code, "descriptor_sbo") == 0,
+          "a B64 descriptor on a 128B layout: mode and SBO flagged");
+    /* sm100: version 1 at bit 46, SWIZZLE_128B = 2 at bits 61-63 */
+    dv = (2ull << 61) | (1ull << 46) | (64ull << 32);
+    CHECK(ros_desc_decode(dv, 1, &d, &err) == 0 && d.swizzle_bytes == 128, "sm100 decodes");
+    CHECK(ros_desc_decode(dv & ~(1ull << 46), 1, &d, &err) < 0 &&
+              strcmp(err.field, "descriptor") == 0, "sm100 without version 1 is refused");
+    CHECK(ros_desc_decode((3ull << 61) | (1ull << 46), 1, &d, &err) < 0,
+          "UMMA layout_type 3 is reserved");
+}
+
+/* ---- the route ---------------------------------------------------------------------- */
+
+static void test_api(void)
+{
+    struct api_response r = client_api_call(
+        "POST", "/api/layout", NULL, "application/json",
+        "{\"layout\":\"Sw<3,3,3> o _0 o (_8,_64):(_64,_1)\",\"element_bits\":16}", 0);
+    cJSON *j = r.body ? cJSON_Parse(r.body) : NULL;
+    const cJSON *offs = cJSON_GetObjectItemCaseSensitive(j, "offsets");
+    const cJSON *eq = cJSON_GetObjectItemCaseSensitive(j, "equivalents");
+    CHECK(r.status == 200 && cJSON_GetArraySize(offs) == 512 &&
+              cJSON_GetArrayItem(offs, 1)->valueint == 144 &&
+              strcmp(cJSON_GetObjectItemCaseSensitive(eq, "tma")->valuestring,
+                     "CU_TENSOR_MAP_SWIZZLE_128B") == 0,
+          "/api/layout: Sw<3,3,3> fp16 row 1 col 0 at byte 144, TMA 128B: %d %.200s", r.status,
+          r.body ? r.body : "");
+    cJSON_Delete(j);
+    free(r.body);
+    static const struct { const char *body; int status; const char *field; } errs[] = {
+        {"{\"layout\":\"(_8,_8):(_8\"}", 400, "layout"},
+        {"{\"layout\":\"(_8,_8):(_8,_1)\",\"element_bits\":7}", 400, "element_bits"},
+        {"{\"layout\":\"tma:CU_TENSOR_MAP_SWIZZLE_128B\",\"shape\":[64,0]}", 400, "shape"},
+        {"{\"layout\":\"tma:CU_TENSOR_MAP_SWIZZLE_128B\",\"shape\":[1024,2048]}", 413, "shape"},
+        {"{\"layout\":\"(_8,_8):(_8,_1)\",\"descriptor\":\"0xzz\"}", 400, "descriptor"},
+        {"{\"layout\":\"(_8,_8):(_8,_1)\",\"descriptor\":12}", 400, "descriptor"},
+        {"{\"layout\":\"(_8,_8):(_8,_1)\",\"base\":-1}", 400, "base"},
+        {"{\"layout\":\"(_8,_8):(_8,_1)\",\"extra\":1}", 400, "extra"},
+        {"{\"layout\":5}", 400, "layout"},
+    };
+    for (size_t i = 0; i < sizeof errs / sizeof errs[0]; i++) {
+        r = client_api_call("POST", "/api/layout", NULL, "application/json", errs[i].body, 0);
+        j = r.body ? cJSON_Parse(r.body) : NULL;
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "error");
+        const cJSON *fl = cJSON_GetObjectItemCaseSensitive(e, "field");
+        CHECK(r.status == errs[i].status && cJSON_IsString(fl) &&
+                  strcmp(fl->valuestring, errs[i].field) == 0,
+              "%s: want %d on %s, got %d %s", errs[i].body, errs[i].status, errs[i].field,
+              r.status, r.body ? r.body : "");
+        cJSON_Delete(j);
+        free(r.body);
+    }
+}
+
+int main(void)
+{
+    test_cute_prints();
+    test_cute_sweep();
+    test_triton_sweep();
+    test_errors();
+    test_rosetta();
+    test_api();
+    return check_summary("test_layout");
+}
