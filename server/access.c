@@ -418,32 +418,38 @@ const char *acc_atomic_verdict(const struct instr *in, const struct acc_result *
                                size_t cap)
 {
     const struct acc_atomic *a = &r->atomic;
-    size_t n = 0;
     buf[0] = '\0';
     if (!a->is_atomic)
         return buf;
     if (!a->native) {
         snprintf(buf, cap, "Not native on sm_90: ptxas emits a load, then per lane a "
                  "compare-and-swap (ATOMS.CAST.SPIN) retried until no other lane changed the "
-                 "word in between, so the %u lanes on one address succeed one per round%s. "
-                 "The cost depends on the data and the timing: no exact count.",
+                 "word in between, so lanes that share an address (here up to %u) succeed one "
+                 "per round%s. The cost depends on the data and the timing: no exact count.",
                  a->lanes_per_address,
                  in->func == INSTR_ADD ? ""
-                 : ", and a value that leaves the word unchanged skips the CAS");
+                 : "; a value that leaves the word unchanged skips the CAS");
         return buf;
     }
-    if (a->serial_wavefronts == 0 && a->conflict_wavefronts == 0)
-        n += (size_t)snprintf(buf, cap, "No bank serves two lanes in one phase: "
-                              "no bank conflict, no shared address.");
+    size_t n = 0;
+    if (a->conflict_wavefronts)
+        n += (size_t)snprintf(buf + n, cap - n, "Bank conflict: %u wavefronts from distinct "
+                              "words sharing a bank (worst %u-way; a load pays these too). ",
+                              a->conflict_wavefronts, r->ways);
     else
-        n += (size_t)snprintf(buf, cap, "Bank conflict: %u wavefronts from distinct words in "
-                              "one bank (worst %u-way; a load pays these too). Same-address "
-                              "serialization: %u wavefronts, because lanes on one address "
-                              "(up to %u) are served one after another (a load would "
-                              "broadcast them).", a->conflict_wavefronts, r->ways,
+        n += (size_t)snprintf(buf + n, cap - n, "No bank conflict: no bank holds two "
+                              "distinct words in one phase. ");
+    if (n < cap && a->serial_wavefronts)
+        n += (size_t)snprintf(buf + n, cap - n, "Same-address serialization: %u wavefronts, "
+                              "because lanes on one address (up to %u) are served one after "
+                              "another, where a load would broadcast the word. ",
                               a->serial_wavefronts, a->lanes_per_address);
+    else if (n < cap)
+        n += (size_t)snprintf(buf + n, cap - n, "No same-address serialization%s. ",
+                              a->lanes_per_address > 1 ? " beyond the bank conflict"
+                                                       : ": no two lanes share an address");
     if (n < cap)
-        snprintf(buf + n, cap - n, " Cycles: max(%u wavefronts, the %.2f-cycle issue floor)%s",
+        snprintf(buf + n, cap - n, "Cycles: max(%u wavefronts, the %.2f-cycle issue floor)%s",
                  r->wavefronts, a->floor,
                  a->cycles_exact ? "."
                  : "; where the two meet, 8-byte atomics measured up to 13% above it.");

@@ -406,6 +406,9 @@ int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
     if (member_u32(obj, "bank_bytes", 1, 32, &in->bank_bytes, err) < 0 ||
         member_u32(obj, "banks", 1, 128, &in->banks, err) < 0)
         return -1;
+    /* A form PTX lacks is named before the offsets are read (func, type). */
+    if (instr_is_atomic(in->op) && instr_check_shape(in, err) < 0)
+        return -1;
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, "offsets");
     if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) != INSTR_LANES)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "offsets",

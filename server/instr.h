@@ -1,8 +1,9 @@
 /* instr.h - THE instruction schema: one warp-wide shared-memory instruction
  * (op, width, matrices, .trans, atomic func and type, bank geometry, 32 lane
- * offsets), its defaults, its validity and what a GPU can run.  Server, model, tool (cuda/) and tests
- * share it, so a body the API accepts is a body the tool accepts.
- * Pure core: no I/O, no allocation, no JSON (api_read.c reads it from JSON). */
+ * offsets), its defaults, its validity and what a GPU can run.  Server,
+ * model, tool (cuda/) and tests share it, so a body the API accepts is a
+ * body the tool accepts.  Pure core: no I/O, no allocation, no JSON
+ * (api_read.c reads it from JSON). */
 #ifndef SZ_INSTR_H
 #define SZ_INSTR_H
 
@@ -130,7 +131,8 @@ struct instr_gpu {
 /* instr_check, plus what running it on `gpu` needs: 32 banks of 4 bytes, at
  * least one active lane, every access inside the shared memory (less
  * INSTR_MATRIX_SPARE for matrix ops, INSTR_ATOMIC_SPARE for atomics),
- * ldmatrix on cc >= 7.5, stmatrix and bf16x2 atomics on cc >= 9.0.  `gpu` may be NULL (nothing known of the device).  Names the field. */
+ * ldmatrix on cc >= 7.5, stmatrix and bf16x2 atomics on cc >= 9.0.  `gpu`
+ * may be NULL (nothing known of the device).  Names the field. */
 int instr_check_gpu(const struct instr *in, const struct instr_gpu *gpu,
                     struct sz_error *err);
 
