@@ -153,15 +153,16 @@ int instr_form_parse(const char *name, struct instr *in, struct sz_error *err)
         }
         p += len + 1;
     }
-    enum instr_op op;
+    enum instr_op op = INSTR_LD;
     if (instr_op_parse(part[0], &op, err) < 0)
         return -1;
     instr_defaults(in, op);
     if (n == 1)
         return 0;
     if (!instr_is_atomic(op) || n != 3)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "'%.40s': only atom and red take "
-                       ".func.type, both (atom.add.u32)", name);
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "'%.40s': an atomic's form is "
+                       "op.func.type (atom.add.u32); only atom and red take func and type",
+                       name);
     if (instr_func_parse(part[1], &in->func, err) < 0 ||
         instr_type_parse(part[2], &in->type, err) < 0)
         return -1;
