@@ -9,7 +9,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-CORE    := error buf instr swizzle access pattern trace footprint expr cache f2 linear linear_conv
+CORE    := error buf instr swizzle access pattern trace footprint expr cache f2 linear linear_conv linear_hw
 SERVER  := $(CORE) proc measure api_read api_layout api_access api_measure api_linear api files \
            addr framing watch http
 SRC_H   := $(wildcard server/*.h)

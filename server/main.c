@@ -9,6 +9,7 @@
 
 #include "api.h"
 #include "http.h"
+#include "measure.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -155,6 +156,9 @@ int main(int argc, char **argv)
 
     while (!stop_requested)
         sigsuspend(&old);
+    /* A measurement may have up to 30 s left: end it now, so that http_stop
+     * (which lets in-flight answers finish) returns within a second. */
+    measure_cancel_all();
     http_stop(srv);
     printf("swizzlescope stopped\n");
     return 0;

@@ -161,3 +161,7 @@ export const prefetch = {
 
 // Counts of where the page's own requests were answered from (see tally).
 export const sources = () => ({ ...tally });
+
+// The F2 workbench (linear.html): bodies as README's /api/linear rows.
+export const linearEvaluate = (body) => postJSON('api/linear/evaluate', body);
+export const linearOptimize = (body) => postJSON('api/linear/optimize', body);

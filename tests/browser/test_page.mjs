@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { accessChecks } from './access_checks.mjs';
 import { extrasChecks } from './extras_checks.mjs';
 import { measureChecks } from './measure_checks.mjs';
+import { linearChecks } from './linear_checks.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = path.resolve(ROOT, process.env.SWZ_BIN || 'build/swizzlescope');
@@ -549,6 +550,7 @@ async function main() {
         await accessChecks(t);
         await extrasChecks(t);
         await measureChecks(t);
+        await linearChecks(t);
         phase = 'valid';
 
         // ---- console and network hygiene ----
