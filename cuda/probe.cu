@@ -177,12 +177,24 @@ __device__ __forceinline__ uint32_t step(uint32_t addr, uint32_t act, const uint
     }
 }
 
+/* The end of every timed loop: the clock, the barrier, the warp's span, and
+ * the folded results stored so that nothing is dead code. */
+__device__ __forceinline__ void finish(const ProbeArgs &a, long long t0, uint32_t acc)
+{
+    const long long t1 = clock64();
+    __syncthreads();
+    if ((threadIdx.x & 31u) == 0) {
+        a.t_start[threadIdx.x >> 5] = t0;
+        a.t_end[threadIdx.x >> 5] = t1;
+    }
+    a.sink[threadIdx.x] = acc;
+}
+
 template <int K>
 __global__ void __launch_bounds__(MAX_WARPS * 32, 1) probe_kernel(ProbeArgs a)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     const uint32_t lane = threadIdx.x & 31u;
-    const uint32_t warp = threadIdx.x >> 5;
     const uint32_t addr = (uint32_t)__cvta_generic_to_shared(smem) + a.off[lane];
     const uint32_t act = (a.active >> lane) & 1u;
     uint32_t s[8][4];
@@ -204,14 +216,7 @@ __global__ void __launch_bounds__(MAX_WARPS * 32, 1) probe_kernel(ProbeArgs a)
         else
             acc ^= step<K>(addr, act, s);
     }
-    const long long t1 = clock64();
-    __syncthreads();
-
-    if (lane == 0) {
-        a.t_start[warp] = t0;
-        a.t_end[warp] = t1;
-    }
-    a.sink[threadIdx.x] = acc;
+    finish(a, t0, acc);
 }
 
 /* ---- atomics -------------------------------------------------------------------
@@ -239,58 +244,39 @@ __global__ void __launch_bounds__(MAX_WARPS * 32, 1) probe_kernel(ProbeArgs a)
 #define FOLD_CAS FOLD_ATOM
 #define FOLD_RED return 0
 
-/* op, func, type (instr.h's names), asm kind, PTX suffix, C type, constraint */
+/* op, func, type (instr.h's names), asm kind, PTX suffix, C type, constraint:
+ * the forms atom and red share, then atom's exch and cas (red has neither). */
+#define SHARED_FORMS(X, OP, KIND) \
+    X(OP, ADD, U32, KIND, "add.u32", unsigned, "r") \
+    X(OP, ADD, S32, KIND, "add.s32", unsigned, "r") \
+    X(OP, ADD, F32, KIND, "add.f32", float, "f") \
+    X(OP, ADD, U64, KIND, "add.u64", unsigned long long, "l") \
+    X(OP, ADD, F64, KIND, "add.f64", double, "d") \
+    X(OP, ADD, F16X2, KIND, "add.noftz.f16x2", unsigned, "r") \
+    X(OP, ADD, BF16X2, KIND, "add.noftz.bf16x2", unsigned, "r") \
+    X(OP, MIN, U32, KIND, "min.u32", unsigned, "r") \
+    X(OP, MIN, S32, KIND, "min.s32", unsigned, "r") \
+    X(OP, MIN, U64, KIND, "min.u64", unsigned long long, "l") \
+    X(OP, MIN, S64, KIND, "min.s64", unsigned long long, "l") \
+    X(OP, MAX, U32, KIND, "max.u32", unsigned, "r") \
+    X(OP, MAX, S32, KIND, "max.s32", unsigned, "r") \
+    X(OP, MAX, U64, KIND, "max.u64", unsigned long long, "l") \
+    X(OP, MAX, S64, KIND, "max.s64", unsigned long long, "l") \
+    X(OP, INC, U32, KIND, "inc.u32", unsigned, "r") \
+    X(OP, DEC, U32, KIND, "dec.u32", unsigned, "r") \
+    X(OP, AND, B32, KIND, "and.b32", unsigned, "r") \
+    X(OP, AND, B64, KIND, "and.b64", unsigned long long, "l") \
+    X(OP, OR, B32, KIND, "or.b32", unsigned, "r") \
+    X(OP, OR, B64, KIND, "or.b64", unsigned long long, "l") \
+    X(OP, XOR, B32, KIND, "xor.b32", unsigned, "r") \
+    X(OP, XOR, B64, KIND, "xor.b64", unsigned long long, "l")
 #define ATOMIC_FORMS(X) \
-    X(ATOM, ADD, U32, ATOM, "add.u32", unsigned, "r") \
-    X(ATOM, ADD, S32, ATOM, "add.s32", unsigned, "r") \
-    X(ATOM, ADD, F32, ATOM, "add.f32", float, "f") \
-    X(ATOM, ADD, U64, ATOM, "add.u64", unsigned long long, "l") \
-    X(ATOM, ADD, F64, ATOM, "add.f64", double, "d") \
-    X(ATOM, ADD, F16X2, ATOM, "add.noftz.f16x2", unsigned, "r") \
-    X(ATOM, ADD, BF16X2, ATOM, "add.noftz.bf16x2", unsigned, "r") \
-    X(ATOM, MIN, U32, ATOM, "min.u32", unsigned, "r") \
-    X(ATOM, MIN, S32, ATOM, "min.s32", unsigned, "r") \
-    X(ATOM, MIN, U64, ATOM, "min.u64", unsigned long long, "l") \
-    X(ATOM, MIN, S64, ATOM, "min.s64", unsigned long long, "l") \
-    X(ATOM, MAX, U32, ATOM, "max.u32", unsigned, "r") \
-    X(ATOM, MAX, S32, ATOM, "max.s32", unsigned, "r") \
-    X(ATOM, MAX, U64, ATOM, "max.u64", unsigned long long, "l") \
-    X(ATOM, MAX, S64, ATOM, "max.s64", unsigned long long, "l") \
-    X(ATOM, INC, U32, ATOM, "inc.u32", unsigned, "r") \
-    X(ATOM, DEC, U32, ATOM, "dec.u32", unsigned, "r") \
-    X(ATOM, AND, B32, ATOM, "and.b32", unsigned, "r") \
-    X(ATOM, AND, B64, ATOM, "and.b64", unsigned long long, "l") \
-    X(ATOM, OR, B32, ATOM, "or.b32", unsigned, "r") \
-    X(ATOM, OR, B64, ATOM, "or.b64", unsigned long long, "l") \
-    X(ATOM, XOR, B32, ATOM, "xor.b32", unsigned, "r") \
-    X(ATOM, XOR, B64, ATOM, "xor.b64", unsigned long long, "l") \
+    SHARED_FORMS(X, ATOM, ATOM) \
+    SHARED_FORMS(X, RED, RED) \
     X(ATOM, EXCH, B32, ATOM, "exch.b32", unsigned, "r") \
     X(ATOM, EXCH, B64, ATOM, "exch.b64", unsigned long long, "l") \
     X(ATOM, CAS, B32, CAS, "cas.b32", unsigned, "r") \
-    X(ATOM, CAS, B64, CAS, "cas.b64", unsigned long long, "l") \
-    X(RED, ADD, U32, RED, "add.u32", unsigned, "r") \
-    X(RED, ADD, S32, RED, "add.s32", unsigned, "r") \
-    X(RED, ADD, F32, RED, "add.f32", float, "f") \
-    X(RED, ADD, U64, RED, "add.u64", unsigned long long, "l") \
-    X(RED, ADD, F64, RED, "add.f64", double, "d") \
-    X(RED, ADD, F16X2, RED, "add.noftz.f16x2", unsigned, "r") \
-    X(RED, ADD, BF16X2, RED, "add.noftz.bf16x2", unsigned, "r") \
-    X(RED, MIN, U32, RED, "min.u32", unsigned, "r") \
-    X(RED, MIN, S32, RED, "min.s32", unsigned, "r") \
-    X(RED, MIN, U64, RED, "min.u64", unsigned long long, "l") \
-    X(RED, MIN, S64, RED, "min.s64", unsigned long long, "l") \
-    X(RED, MAX, U32, RED, "max.u32", unsigned, "r") \
-    X(RED, MAX, S32, RED, "max.s32", unsigned, "r") \
-    X(RED, MAX, U64, RED, "max.u64", unsigned long long, "l") \
-    X(RED, MAX, S64, RED, "max.s64", unsigned long long, "l") \
-    X(RED, INC, U32, RED, "inc.u32", unsigned, "r") \
-    X(RED, DEC, U32, RED, "dec.u32", unsigned, "r") \
-    X(RED, AND, B32, RED, "and.b32", unsigned, "r") \
-    X(RED, AND, B64, RED, "and.b64", unsigned long long, "l") \
-    X(RED, OR, B32, RED, "or.b32", unsigned, "r") \
-    X(RED, OR, B64, RED, "or.b64", unsigned long long, "l") \
-    X(RED, XOR, B32, RED, "xor.b32", unsigned, "r") \
-    X(RED, XOR, B64, RED, "xor.b64", unsigned long long, "l")
+    X(ATOM, CAS, B64, CAS, "cas.b64", unsigned long long, "l")
 
 /* bf16x2 atomics exist from sm_90 on (PTX); the older targets get an empty body
  * (instr_check_gpu refuses bf16x2 below cc 9.0 before any launch). */
@@ -327,7 +313,6 @@ __global__ void __launch_bounds__(MAX_WARPS * 32, 1) atomic_kernel(ProbeArgs a)
     typedef typename F::value T;
     extern __shared__ __align__(16) unsigned char smem[];
     const uint32_t lane = threadIdx.x & 31u;
-    const uint32_t warp = threadIdx.x >> 5;
     const uint32_t addr = (uint32_t)__cvta_generic_to_shared(smem) + a.off[lane];
     const uint32_t act = (a.active >> lane) & 1u;
     const T b = (T)(a.seed + lane), c = (T)(a.seed ^ lane);
@@ -338,14 +323,7 @@ __global__ void __launch_bounds__(MAX_WARPS * 32, 1) atomic_kernel(ProbeArgs a)
 #pragma unroll 1
     for (int i = 0; i < a.iters; i++)
         acc ^= F::run(addr, act, b, c);
-    const long long t1 = clock64();
-    __syncthreads();
-
-    if (lane == 0) {
-        a.t_start[warp] = t0;
-        a.t_end[warp] = t1;
-    }
-    a.sink[threadIdx.x] = acc;
+    finish(a, t0, acc);
 }
 
 typedef void (*kernel_fn)(ProbeArgs);

@@ -155,6 +155,20 @@ static void assign_passes(const struct instr *in, uint32_t lanes, struct acc_res
  *    Source-page counts stay unexplained (tests/test_access.c lists them).
  * Other bank geometries: the same rules on their own bank row. */
 
+/* A phase's distinct words and, when a lane is active, its busiest bank (1);
+ * else rule 4's empty phase, one pipe cycle (0). */
+static int phase_words(const struct instr *in, const struct wordset *ws, struct acc_phase *ph)
+{
+    ph->words = ws->n;
+    if (ph->active_mask == 0) {
+        ph->reason = ACC_EMPTY;
+        ph->cycles = 1;
+        return 0;
+    }
+    ph->max_per_bank = max_per_bank(in, ws, &ph->worst_bank);
+    return 1;
+}
+
 static uint32_t lanes_per_phase(const struct instr *in)
 {
     uint32_t row = in->banks * in->bank_bytes, w = instr_lane_bytes(in);
@@ -210,12 +224,7 @@ static uint32_t cost_phases(const struct instr *in, uint32_t first, uint32_t las
             for (uint32_t k = 0; k < n; k++)
                 ws_add(&ws, words[k]);
         }
-        ph.words = ws.n;
-        if (ph.active_mask == 0) {
-            ph.reason = ACC_EMPTY;
-            ph.cycles = 1;
-        } else {
-            ph.max_per_bank = max_per_bank(in, &ws, &ph.worst_bank);
+        if (phase_words(in, &ws, &ph)) {
             ph.wavefronts = ph.cycles = ph.max_per_bank;
             ph.reason = ph.max_per_bank > 1 ? ACC_CONFLICT
                         : ws.n < lane_accesses ? ACC_BROADCAST : ACC_CLEAN;
@@ -367,14 +376,9 @@ static void cost_atomic(const struct instr *in, uint32_t per, struct acc_result 
                 ph.lanes_per_address = same;
         }
         uint32_t p = r->nphases++;
-        ph.words = ws.n;
-        if (ph.active_mask == 0) {
-            ph.reason = ACC_EMPTY;
-            ph.cycles = 1;
-        } else {
+        if (phase_words(in, &ws, &ph)) {
             /* A2 and A3; the split: what a load of the same words would pay
              * (distinct words in one bank), and what serializing adds. */
-            ph.max_per_bank = max_per_bank(in, &ws, &ph.worst_bank);
             ph.wavefronts = ph.cycles = ph.lanes_per_bank * mult;
             conflict += (ph.max_per_bank - 1) * mult;
             serial += (ph.lanes_per_bank - ph.max_per_bank) * mult;

@@ -113,6 +113,28 @@ static uint32_t reduce_offset(const struct pattern *p, const struct pattern_tile
 #define NOT_ATOMIC INSTR_ADD, INSTR_U32, 0
 #define ADD_U32 INSTR_ADD, INSTR_U32
 
+/* The atomic patterns, once for atom and once for red (P: the op's name; red
+ * is what an atomicAdd whose result is dropped compiles to, same wavefronts). */
+#define ATOMIC_PATTERNS(OP, P) \
+    {P "_hist32_random", OP, 4, 1, hist_steps, hist_random, 0, 0, NULL, \
+     P ".add.u32: a 32-bin histogram, each lane's bin random", \
+     "a shared-memory histogram; lanes that draw one bin serialize", ADD_U32, 32}, \
+    {P "_hist32_adversarial", OP, 4, 1, hist_steps, hist_adversarial, 0, 0, NULL, \
+     P ".add.u32: a 32-bin histogram, every lane in one bin", \
+     "a histogram of constant data: 32 lanes on one address", ADD_U32, 32}, \
+    {P "_hist256_random", OP, 4, 1, hist_steps, hist_random, 0, 0, NULL, \
+     P ".add.u32: a 256-bin histogram, each lane's bin random", \
+     "a shared-memory histogram with more bins than banks", ADD_U32, 256}, \
+    {P "_hist256_adversarial", OP, 4, 1, hist_steps, hist_adversarial, 0, 0, NULL, \
+     P ".add.u32: a 256-bin histogram, 8 bins of one bank, 4 lanes each", \
+     "bins 128 bytes apart: a bank conflict and same-address lanes at once", ADD_U32, 256}, \
+    {P "_reduce_one_word", OP, 4, 1, reduce_steps, reduce_offset, 0, 0, NULL, \
+     P ".add.u32: every lane adds into one word", \
+     "a warp-wide reduction by atomics (a shuffle reduction avoids it)", ADD_U32, 0}, \
+    {P "_lane_counters", OP, 4, 1, row_steps, row_offset, 0, 0, NULL, \
+     P ".add.u32: lane t bumps its own counter t", \
+     "per-lane counters: no two lanes share a bank", ADD_U32, 0}
+
 #define TRANSPOSE_NEEDS "the transpose read walks 16 rows: use at least 16 grid rows"
 #define MATRIX_NEEDS "four 8x8 b16 matrices need 8 rows of at least 64 bytes"
 
@@ -143,38 +165,8 @@ static const struct pattern patterns[] = {
     {"stmatrix_x4", INSTR_STMATRIX, 16, 4, matrix_steps, matrix_offset, 8, 64, MATRIX_NEEDS,
      "stmatrix.x4: the same four matrices stored", "Hopper epilogue store", NOT_ATOMIC},
     /* shared-memory atomics (tests/data/atomics_*.json measures their shapes) */
-    {"atom_hist32_random", INSTR_ATOM, 4, 1, hist_steps, hist_random, 0, 0, NULL,
-     "atom.add.u32: a 32-bin histogram, each lane's bin random",
-     "a shared-memory histogram; lanes that draw one bin serialize", ADD_U32, 32},
-    {"atom_hist32_adversarial", INSTR_ATOM, 4, 1, hist_steps, hist_adversarial, 0, 0, NULL,
-     "atom.add.u32: a 32-bin histogram, every lane in one bin",
-     "a histogram of constant data: 32 lanes on one address", ADD_U32, 32},
-    {"atom_hist256_random", INSTR_ATOM, 4, 1, hist_steps, hist_random, 0, 0, NULL,
-     "atom.add.u32: a 256-bin histogram, each lane's bin random",
-     "a shared-memory histogram with more bins than banks", ADD_U32, 256},
-    {"atom_hist256_adversarial", INSTR_ATOM, 4, 1, hist_steps, hist_adversarial, 0, 0, NULL,
-     "atom.add.u32: a 256-bin histogram, 8 bins of one bank, 4 lanes each",
-     "bins 128 bytes apart: a bank conflict and same-address lanes at once", ADD_U32, 256},
-    {"atom_reduce_one_word", INSTR_ATOM, 4, 1, reduce_steps, reduce_offset, 0, 0, NULL,
-     "atom.add.u32: every lane adds into one word",
-     "a warp-wide reduction by atomics (a shuffle reduction avoids it)", ADD_U32, 0},
-    {"atom_lane_counters", INSTR_ATOM, 4, 1, row_steps, row_offset, 0, 0, NULL,
-     "atom.add.u32: lane t bumps its own counter t",
-     "per-lane counters: no two lanes share a bank", ADD_U32, 0},
-    {"red_hist32_random", INSTR_RED, 4, 1, hist_steps, hist_random, 0, 0, NULL,
-     "red.add.u32: the 32-bin random histogram, result unused",
-     "atomicAdd whose result is dropped compiles to red", ADD_U32, 32},
-    {"red_hist32_adversarial", INSTR_RED, 4, 1, hist_steps, hist_adversarial, 0, 0, NULL,
-     "red.add.u32: 32 bins, every lane in one bin", "red serializes like atom", ADD_U32, 32},
-    {"red_hist256_random", INSTR_RED, 4, 1, hist_steps, hist_random, 0, 0, NULL,
-     "red.add.u32: the 256-bin random histogram", "red: same wavefronts as atom", ADD_U32, 256},
-    {"red_hist256_adversarial", INSTR_RED, 4, 1, hist_steps, hist_adversarial, 0, 0, NULL,
-     "red.add.u32: 256 bins, 8 bins of one bank, 4 lanes each", "red: same wavefronts as atom",
-     ADD_U32, 256},
-    {"red_reduce_one_word", INSTR_RED, 4, 1, reduce_steps, reduce_offset, 0, 0, NULL,
-     "red.add.u32: every lane adds into one word", "a reduction by red", ADD_U32, 0},
-    {"red_lane_counters", INSTR_RED, 4, 1, row_steps, row_offset, 0, 0, NULL,
-     "red.add.u32: lane t bumps its own counter t", "per-lane counters by red", ADD_U32, 0},
+    ATOMIC_PATTERNS(INSTR_ATOM, "atom"),
+    ATOMIC_PATTERNS(INSTR_RED, "red"),
 };
 
 const struct pattern *pattern_list(int *n)

@@ -353,6 +353,16 @@ static int is_source_unmodelled(const char *name)
     return 0;
 }
 
+/* A measured row loaded, checked by the schema and costed: 0, or -1. */
+static int cost_row(const cJSON *p, struct instr *in, struct acc_result *r)
+{
+    struct sz_error err;
+    if (load_pattern(p, in) < 0 || instr_check(in, &err) < 0)
+        return -1;
+    acc_cost(in, r);
+    return 0;
+}
+
 /* tests/data/<name> parsed, or NULL. */
 static cJSON *read_json(const char *path)
 {
@@ -396,13 +406,11 @@ static void test_calibration(void)
         cJSON_ArrayForEach(p, pats) {
             const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
             struct instr in;
-            struct sz_error err;
-            if (load_pattern(p, &in) < 0 || instr_check(&in, &err) < 0) {
+            struct acc_result r;
+            if (cost_row(p, &in, &r) < 0) {
                 CHECK_QUIET(failures, 0, "%s: pattern does not load", name);
                 continue;
             }
-            struct acc_result r;
-            acc_cost(&in, &r);
             double src = cJSON_GetObjectItemCaseSensitive(p, "wavefronts")->valuedouble;
             const cJSON *hwj = cJSON_GetObjectItemCaseSensitive(p, "wavefronts_hw");
             const cJSON *raw = cJSON_GetObjectItemCaseSensitive(p, "raw");
@@ -629,15 +637,13 @@ static void test_atomic_data(void)
         const cJSON *p;
         int count = 0, native = 0, exact_cycles = 0, unexact = 0, failures = 0;
         cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "patterns")) {
-            const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
             struct instr in;
-            struct sz_error err;
-            if (load_pattern(p, &in) < 0 || instr_check(&in, &err) < 0) {
-                CHECK_QUIET(failures, 0, "%s: pattern does not load", name);
-                continue;
-            }
             struct acc_result r;
-            acc_cost(&in, &r);
+            const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
+            int loaded = cost_row(p, &in, &r) == 0;
+            CHECK_QUIET(failures, loaded, "%s: pattern does not load", name);
+            if (!loaded)
+                continue;
             count++;
             const cJSON *sass = cJSON_GetObjectItemCaseSensitive(p, "sass");
             int nat = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "native"));
