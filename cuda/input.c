@@ -139,13 +139,12 @@ int input_parse_line(const char *line, struct input_pattern *out, struct sz_erro
                        "'%.40s': only letters, digits, '_', '-' and '.'", tok);
     memcpy(out->name, tok, (size_t)n + 1);
 
-    enum instr_op op;
+    /* the op, or an atomic's PTX form: atom.add.u32 (instr.c reads both) */
     if (next_token(&s, tok, sizeof tok) <= 0)
         tok[0] = '\0';
-    if (instr_op_parse(tok, &op, err) < 0)
-        return -1;
     struct instr *in = &out->in;
-    instr_defaults(in, op);
+    if (instr_form_parse(tok, in, err) < 0)
+        return -1;
     if (next_token(&s, tok, sizeof tok) <= 0 || parse_u32(tok, 1024, &in->bytes) < 0)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "bytes", "must be 1, 2, 4, 8 or 16");
     if (next_token(&s, tok, sizeof tok) <= 0 || parse_u32(tok, 1024, &in->matrices) < 0)
@@ -221,8 +220,10 @@ int input_format_line(const struct input_pattern *p, const char *name, char *buf
 {
     const struct instr *in = &p->in;
     size_t len = 0;
+    char form[32];
     int k = snprintf(buf, cap, "%s %s %u %u %d", name ? name : p->name,
-                     instr_op_name(in->op), in->bytes, in->matrices, in->trans ? 1 : 0);
+                     instr_form_name(in, form, sizeof form), in->bytes, in->matrices,
+                     in->trans ? 1 : 0);
     for (int t = 0; k >= 0 && (len += (size_t)k) < cap && t <= INSTR_LANES; t++) {
         if (t == INSTR_LANES)
             k = snprintf(buf + len, cap - len, "\n");

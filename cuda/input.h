@@ -1,6 +1,7 @@
 /* input.h - the measurement tool's stdin: named instructions as JSON (a POST
  * /api/conflicts body plus an optional "name", or an array), read with the
- * server's readers, or as lines `name op bytes matrices trans o0 ... o31`.
+ * server's readers, or as lines `name op bytes matrices trans o0 ... o31`
+ * (an atomic's op is its PTX form, `atom.add.u32`).
  * Both end in the schema's struct instr, checked by instr_check_gpu, so the
  * tool accepts what the API accepts.  Pure C11: no CUDA, no I/O; the device's
  * own limits are the caller's to check once it knows them. */
@@ -37,6 +38,7 @@ int input_parse_json(const char *text, size_t len, struct input_pattern *pats, i
                      struct sz_error *err, char *where);
 
 /* One line `name op bytes matrices trans o0 ... o31` (white-space separated;
+ * op "ld", ..., or an atomic's form "red.min.s32" (bare "atom": add.u32);
  * '-' for an inactive lane; trans 0, 1, true or false; a name of letters,
  * digits, '_', '-' and '.').  1 and *out on a pattern, 0 on a blank or '#'
  * line, -1 with err naming the field. */

@@ -33,6 +33,10 @@ static const struct {
     {SASS_WF "st.sum", HW_WF "st.sum", BANK "st.sum", INST "shared_st.sum"},
     {SASS_WF "ldsm.sum", HW_WF "ld.sum", BANK "ld.sum", INST "ldsm.sum"},
     {SASS_WF "stsm.sum", HW_WF "st.sum", BANK "st.sum", NULL},
+    /* atom and red: both ATOMS, both under op_atom (tests/data/atomics_*.json).
+     * No bank-conflict counter: op_atom's was not among the measured metrics. */
+    {SASS_WF "atom.sum", HW_WF "atom.sum", NULL, INST "shared_atom.sum"},
+    {SASS_WF "atom.sum", HW_WF "atom.sum", NULL, INST "shared_atom.sum"},
 };
 
 static void say(char *buf, size_t cap, const char *fmt, ...)

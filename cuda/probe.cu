@@ -177,12 +177,24 @@ __device__ __forceinline__ uint32_t step(uint32_t addr, uint32_t act, const uint
     }
 }
 
+/* The end of every timed loop: the clock, the barrier, the warp's span, and
+ * the folded results stored so that nothing is dead code. */
+__device__ __forceinline__ void finish(const ProbeArgs &a, long long t0, uint32_t acc)
+{
+    const long long t1 = clock64();
+    __syncthreads();
+    if ((threadIdx.x & 31u) == 0) {
+        a.t_start[threadIdx.x >> 5] = t0;
+        a.t_end[threadIdx.x >> 5] = t1;
+    }
+    a.sink[threadIdx.x] = acc;
+}
+
 template <int K>
 __global__ void __launch_bounds__(MAX_WARPS * 32, 1) probe_kernel(ProbeArgs a)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     const uint32_t lane = threadIdx.x & 31u;
-    const uint32_t warp = threadIdx.x >> 5;
     const uint32_t addr = (uint32_t)__cvta_generic_to_shared(smem) + a.off[lane];
     const uint32_t act = (a.active >> lane) & 1u;
     uint32_t s[8][4];
@@ -204,14 +216,114 @@ __global__ void __launch_bounds__(MAX_WARPS * 32, 1) probe_kernel(ProbeArgs a)
         else
             acc ^= step<K>(addr, act, s);
     }
-    const long long t1 = clock64();
-    __syncthreads();
+    finish(a, t0, acc);
+}
 
-    if (lane == 0) {
-        a.t_start[warp] = t0;
-        a.t_end[warp] = t1;
-    }
-    a.sink[threadIdx.x] = acc;
+/* ---- atomics -------------------------------------------------------------------
+ * One kernel per atom/red form ptxas accepts for sm_90 (instr.c's table), with
+ * tests/calib/atomics/gen_probe.py's method, which measured
+ * tests/data/atomics_*.json: each iteration issues 8 predicated atomics 256
+ * bytes apart (two bank rows: the same banks and address equalities, and no
+ * dependence between them; instr.h's INSTR_ATOMIC_SPARE keeps the room), atom
+ * folds its 8 results into the return value, red returns nothing.  ptxas
+ * turns a predicated ATOMS into a branch; with lanes off the warp diverges,
+ * which is part of what is measured (access.c, A6).  Forms that are not native
+ * run ptxas's compare-and-swap loop: measured, never modelled. */
+#define APRED(n) "{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %" #n ", 0;\n\t"
+#define ATOM1(PTX, CL, O, k) asm volatile(APRED(1) "@p atom.shared." PTX " %0, [%2+" O "], %3;\n\t}" \
+                                          : "=" CL(d[k]) : "r"(act), "r"(addr), CL(b) : "memory")
+#define CAS1(PTX, CL, O, k) asm volatile(APRED(1) "@p atom.shared." PTX " %0, [%2+" O "], %3, %4;\n\t}" \
+                                         : "=" CL(d[k]) : "r"(act), "r"(addr), CL(b), CL(c) : "memory")
+#define RED1(PTX, CL, O, k) asm volatile(APRED(0) "@p red.shared." PTX " [%1+" O "], %2;\n\t}" \
+                                         :: "r"(act), "r"(addr), CL(b) : "memory")
+#define AREP8(X, PTX, CL) X(PTX, CL, "0", 0); X(PTX, CL, "256", 1); X(PTX, CL, "512", 2); \
+                          X(PTX, CL, "768", 3); X(PTX, CL, "1024", 4); X(PTX, CL, "1280", 5); \
+                          X(PTX, CL, "1536", 6); X(PTX, CL, "1792", 7)
+#define FOLD_ATOM return (uint32_t)(unsigned long long)(d[0] + d[1] + d[2] + d[3] + d[4] + \
+                                                        d[5] + d[6] + d[7])
+#define FOLD_CAS FOLD_ATOM
+#define FOLD_RED return 0
+
+/* op, func, type (instr.h's names), asm kind, PTX suffix, C type, constraint:
+ * the forms atom and red share, then atom's exch and cas (red has neither). */
+#define SHARED_FORMS(X, OP, KIND) \
+    X(OP, ADD, U32, KIND, "add.u32", unsigned, "r") \
+    X(OP, ADD, S32, KIND, "add.s32", unsigned, "r") \
+    X(OP, ADD, F32, KIND, "add.f32", float, "f") \
+    X(OP, ADD, U64, KIND, "add.u64", unsigned long long, "l") \
+    X(OP, ADD, F64, KIND, "add.f64", double, "d") \
+    X(OP, ADD, F16X2, KIND, "add.noftz.f16x2", unsigned, "r") \
+    X(OP, ADD, BF16X2, KIND, "add.noftz.bf16x2", unsigned, "r") \
+    X(OP, MIN, U32, KIND, "min.u32", unsigned, "r") \
+    X(OP, MIN, S32, KIND, "min.s32", unsigned, "r") \
+    X(OP, MIN, U64, KIND, "min.u64", unsigned long long, "l") \
+    X(OP, MIN, S64, KIND, "min.s64", unsigned long long, "l") \
+    X(OP, MAX, U32, KIND, "max.u32", unsigned, "r") \
+    X(OP, MAX, S32, KIND, "max.s32", unsigned, "r") \
+    X(OP, MAX, U64, KIND, "max.u64", unsigned long long, "l") \
+    X(OP, MAX, S64, KIND, "max.s64", unsigned long long, "l") \
+    X(OP, INC, U32, KIND, "inc.u32", unsigned, "r") \
+    X(OP, DEC, U32, KIND, "dec.u32", unsigned, "r") \
+    X(OP, AND, B32, KIND, "and.b32", unsigned, "r") \
+    X(OP, AND, B64, KIND, "and.b64", unsigned long long, "l") \
+    X(OP, OR, B32, KIND, "or.b32", unsigned, "r") \
+    X(OP, OR, B64, KIND, "or.b64", unsigned long long, "l") \
+    X(OP, XOR, B32, KIND, "xor.b32", unsigned, "r") \
+    X(OP, XOR, B64, KIND, "xor.b64", unsigned long long, "l")
+#define ATOMIC_FORMS(X) \
+    SHARED_FORMS(X, ATOM, ATOM) \
+    SHARED_FORMS(X, RED, RED) \
+    X(ATOM, EXCH, B32, ATOM, "exch.b32", unsigned, "r") \
+    X(ATOM, EXCH, B64, ATOM, "exch.b64", unsigned long long, "l") \
+    X(ATOM, CAS, B32, CAS, "cas.b32", unsigned, "r") \
+    X(ATOM, CAS, B64, CAS, "cas.b64", unsigned long long, "l")
+
+/* bf16x2 atomics exist from sm_90 on (PTX); the older targets get an empty body
+ * (instr_check_gpu refuses bf16x2 below cc 9.0 before any launch). */
+#define FORM_STRUCT(OP, FN, TY, KIND, PTX, T, CL) \
+    struct F_##OP##_##FN##_##TY { \
+        typedef T value; \
+        template <bool On> \
+        static __device__ __forceinline__ uint32_t body(uint32_t addr, uint32_t act, T b, T c) \
+        { \
+            T d[8]; \
+            (void)c, (void)d, (void)addr, (void)act, (void)b; \
+            if constexpr (On) { \
+                AREP8(KIND##1, PTX, CL); \
+                FOLD_##KIND; \
+            } else { \
+                return 0; \
+            } \
+        } \
+        static __device__ __forceinline__ uint32_t run(uint32_t addr, uint32_t act, T b, T c) \
+        { \
+            return body<INSTR_##TY != INSTR_BF16X2 || FORM_BF16>(addr, act, b, c); \
+        } \
+    };
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+#define FORM_BF16 1
+#else
+#define FORM_BF16 0
+#endif
+ATOMIC_FORMS(FORM_STRUCT)
+
+template <class F>
+__global__ void __launch_bounds__(MAX_WARPS * 32, 1) atomic_kernel(ProbeArgs a)
+{
+    typedef typename F::value T;
+    extern __shared__ __align__(16) unsigned char smem[];
+    const uint32_t lane = threadIdx.x & 31u;
+    const uint32_t addr = (uint32_t)__cvta_generic_to_shared(smem) + a.off[lane];
+    const uint32_t act = (a.active >> lane) & 1u;
+    const T b = (T)(a.seed + lane), c = (T)(a.seed ^ lane);
+    uint32_t acc = 0;
+
+    __syncthreads();
+    const long long t0 = clock64();
+#pragma unroll 1
+    for (int i = 0; i < a.iters; i++)
+        acc ^= F::run(addr, act, b, c);
+    finish(a, t0, acc);
 }
 
 typedef void (*kernel_fn)(ProbeArgs);
@@ -241,14 +353,25 @@ static int matrix_index(int matrices)
     return matrices == 1 ? 0 : matrices == 2 ? 1 : 2;
 }
 
-static int kernel_kind(const struct instr *p)
+/* The kernel of an instruction: NULL for a form with none (none, while
+ * ATOMIC_FORMS lists every form instr_form_allowed accepts). */
+static kernel_fn kernel_for(const struct instr *p)
 {
     switch (p->op) {
-    case INSTR_LD: return K_LD1 + width_index((int)p->bytes);
-    case INSTR_ST: return K_ST1 + width_index((int)p->bytes);
-    case INSTR_LDMATRIX: return K_LDSM1 + matrix_index((int)p->matrices) + (p->trans ? 3 : 0);
-    default: return K_STSM1 + matrix_index((int)p->matrices) + (p->trans ? 3 : 0);
+    case INSTR_LD: return kernels[K_LD1 + width_index((int)p->bytes)];
+    case INSTR_ST: return kernels[K_ST1 + width_index((int)p->bytes)];
+    case INSTR_LDMATRIX:
+        return kernels[K_LDSM1 + matrix_index((int)p->matrices) + (p->trans ? 3 : 0)];
+    case INSTR_STMATRIX:
+        return kernels[K_STSM1 + matrix_index((int)p->matrices) + (p->trans ? 3 : 0)];
+    default: break;
     }
+#define X(OP, FN, TY, KIND, PTX, T, CL) \
+    if (p->op == INSTR_##OP && p->func == INSTR_##FN && p->type == INSTR_##TY) \
+        return atomic_kernel<F_##OP##_##FN##_##TY>;
+    ATOMIC_FORMS(X)
+#undef X
+    return NULL;
 }
 
 /* ---- modes, options, errors -------------------------------------------------- */
@@ -355,9 +478,11 @@ static void usage(FILE *f)
 "preset swizzles lose no element in shared memory.\n"
 "\n"
 "Input (stdin): JSON, one pattern or an array of them, as POST /api/conflicts:\n"
-"  {\"name\":\"x\",\"op\":\"ld\"|\"st\"|\"ldmatrix\"|\"stmatrix\",\"bytes\":1|2|4|8|16,\n"
-"   \"matrices\":1|2|4,\"trans\":false,\"offsets\":[32 byte offsets, null = inactive lane]}\n"
-"  or lines 'name op bytes matrices trans o0 ... o31' ('-' for an inactive lane).\n"
+"  {\"name\":\"x\",\"op\":\"ld\"|\"st\"|\"ldmatrix\"|\"stmatrix\"|\"atom\"|\"red\",\n"
+"   \"bytes\":1|2|4|8|16,\"matrices\":1|2|4,\"trans\":false,\"func\":\"add\",\"type\":\"u32\",\n"
+"   \"offsets\":[32 byte offsets, null = inactive lane]}  (func and type: atom/red only)\n"
+"  or lines 'name op bytes matrices trans o0 ... o31' ('-' for an inactive lane;\n"
+"  an atomic's op is its PTX form, e.g. atom.add.u32 4 1 0 ...).\n"
 "  For ldmatrix/stmatrix lane t gives the row address of row t%%8 of matrix t/8.\n"
 "  Every pattern is checked with the server's instruction schema (what POST\n"
 "  /api/measure accepts) before a GPU is looked for; then against the device.\n"
@@ -384,8 +509,8 @@ static void usage(FILE *f)
 "  --help           this text\n"
 "\n"
 "Counters: ncu's Source-page metric smsp__sass_l1tex_data_pipe_lsu_wavefronts_\n"
-"mem_shared_op_{ld,st,ldsm,stsm}.sum per executed instruction (wavefronts_per_instr),\n"
-"the hardware l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum and\n"
+"mem_shared_op_{ld,st,ldsm,stsm,atom}.sum per executed instruction (wavefronts_per_instr),\n"
+"the hardware l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st,atom}.sum and\n"
 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum per instruction.\n"
 "Without ncu, or where profiling is not permitted, they are null with the reason.\n"
 "\n"
@@ -598,10 +723,14 @@ static void validate_for_device(const struct input_pattern *pats, int n, const D
     struct instr_gpu gpu = {(uint32_t)d->prop.sharedMemPerBlockOptin,
                             d->prop.major * 10 + d->prop.minor};
     struct sz_error err;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         if (instr_check_gpu(&pats[i].in, &gpu, &err) < 0)
             die_at("bad_input", EXIT_USAGE, err.field, "%s: %s (on %s)", pats[i].name,
                    err.message, d->prop.name);
+        if (kernel_for(&pats[i].in) == NULL)
+            die_at("bad_input", EXIT_USAGE, "type", "%s: this build has no kernel for %s",
+                   pats[i].name, instr_op_name(pats[i].in.op));
+    }
 }
 
 /* ---- timing --------------------------------------------------------------------- */
@@ -617,11 +746,14 @@ struct Timing {
     long long instructions;
 };
 
-static Timing run_one(int kind, const struct instr *p, const Options *o, const DeviceBuffers *b)
+static Timing run_one(kernel_fn kernel, const struct instr *p, const Options *o,
+                      const DeviceBuffers *b)
 {
     ProbeArgs a;
     long long h[2 * MAX_WARPS];
-    const uint32_t smem = instr_smem_bytes(p) + (instr_is_matrix(p->op) ? INSTR_MATRIX_SPARE : 0);
+    const uint32_t smem = instr_smem_bytes(p) + (instr_is_matrix(p->op)   ? INSTR_MATRIX_SPARE
+                                                 : instr_is_atomic(p->op) ? INSTR_ATOMIC_SPARE
+                                                                          : 0);
     const int launches = o->ncu ? 1 : o->reps + 1; /* the first is a warm-up */
     Timing best = {-1, (long long)o->warps * o->iters * ACCESSES_PER_ITER};
 
@@ -633,10 +765,10 @@ static Timing run_one(int kind, const struct instr *p, const Options *o, const D
     a.t_end = b->times + MAX_WARPS;
     a.sink = b->sink;
     if (smem > 48u * 1024u)
-        CHECK(cudaFuncSetAttribute(kernels[kind], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
 
     for (int l = 0; l < launches; l++) {
-        kernels[kind]<<<1, o->warps * 32, smem>>>(a);
+        kernel<<<1, o->warps * 32, smem>>>(a);
         CHECK(cudaGetLastError());
         CHECK(cudaEventRecord(b->done));
         cudaError_t e = gpu_wait(b->done, o->timeout);
@@ -675,7 +807,9 @@ static void print_num_or_null(int has, double v)
 
 static const char *op_label(const struct instr *p, char *buf, size_t cap)
 {
-    if (!instr_is_matrix(p->op))
+    if (instr_is_atomic(p->op))
+        instr_form_name(p, buf, cap);
+    else if (!instr_is_matrix(p->op))
         snprintf(buf, cap, "%s.%u", instr_op_name(p->op), p->bytes * 8);
     else
         snprintf(buf, cap, "%s.x%u%s", p->op == INSTR_LDMATRIX ? "ldsm" : "stsm", p->matrices,
@@ -710,6 +844,9 @@ static void print_json(const Report *r)
         const ncu_counts *c = r->counts ? &r->counts[i] : NULL;
         fputs(i ? ",{\"name\":" : "{\"name\":", stdout);
         json_str(stdout, r->pats[i].name);
+        if (instr_is_atomic(p->op))
+            printf(",\"func\":\"%s\",\"type\":\"%s\"", instr_func_name(p->func),
+                   instr_type_name(p->type));
         printf(",\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s,"
                "\"cycles_per_instr\":%.4f,\"raw_cycles\":%lld,\"instructions\":%lld,"
                "\"warps\":%d,\"iters\":%d,\"wavefronts_per_instr\":",
@@ -884,7 +1021,7 @@ int main(int argc, char **argv)
         struct instr base;
         instr_defaults(&base, INSTR_LD);
         memset(base.offsets, 0, sizeof base.offsets);
-        r.baseline = run_one(K_BASELINE, &base, &o, &b);
+        r.baseline = run_one(kernels[K_BASELINE], &base, &o, &b);
         r.has_baseline = 1;
         if (o.mode == MODE_CSV && !o.quiet)
             print_csv_row("_baseline", r.baseline);
@@ -892,7 +1029,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         if (o.ncu)
             fprintf(stderr, "ncu-launch %d %s\n", i, pats[i].name);
-        times[i] = run_one(kernel_kind(&pats[i].in), &pats[i].in, &o, &b);
+        times[i] = run_one(kernel_for(&pats[i].in), &pats[i].in, &o, &b);
         if (o.mode == MODE_CSV && !o.quiet) {
             print_csv_row(pats[i].name, times[i]);
             fflush(stdout);

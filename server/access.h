@@ -1,12 +1,14 @@
 /* access.h - what one warp-wide shared-memory instruction costs: its phases,
  * the banks and distinct words each phase touches, the wavefronts Nsight
- * Compute counts and the cycles the shared-memory pipe is held.
+ * Compute counts and the cycles the shared-memory pipe is held; for atomics,
+ * also what same-address lanes add and the issue floor of the cycles.
  * Pure core: no I/O, no allocation; the result lives in the caller's struct.
  * The rules are calibrated on 32 banks x 4 bytes (tests/data/calib_*.json);
  * other geometries apply the same rules to their own bank row. */
 #ifndef SZ_ACCESS_H
 #define SZ_ACCESS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -19,7 +21,8 @@ enum acc_reason {
     ACC_CLEAN,       /* every bank touched once: one pass */
     ACC_BROADCAST,   /* lanes shared words, no bank needed two: one pass */
     ACC_CONFLICT,    /* some bank held several distinct words: one pass per word */
-    ACC_EMPTY        /* no active lane: no wavefront, but the pipe still spends a cycle */
+    ACC_EMPTY,       /* no active lane: no wavefront, but the pipe still spends a cycle */
+    ACC_SERIAL       /* atomics: lanes on one address served one after another */
 };
 
 struct acc_phase {
@@ -30,7 +33,23 @@ struct acc_phase {
     uint32_t words;                 /* distinct bank words touched */
     uint32_t max_per_bank;          /* most distinct words in one bank */
     uint32_t worst_bank;            /* a bank holding max_per_bank words */
+    uint32_t lanes_per_bank;        /* the most active lanes one bank serves */
+    uint32_t lanes_per_address;     /* the most active lanes on one address */
     enum acc_reason reason;
+};
+
+/* What an atomic (op atom/red) adds to the answer; zero for other ops. */
+struct acc_atomic {
+    int is_atomic;
+    int native;                     /* instr_form_native: one ATOMS on sm_90 */
+    double cycles;                  /* clock64 per instruction: max(wavefronts, floor);
+                                     * 0 when not native (no exact count exists) */
+    double floor;                   /* the issue floor of the form's class */
+    const char *floor_pin;          /* the measurement that pins it */
+    int cycles_exact;               /* 0 where the data reads above the rule (access.c) */
+    uint32_t conflict_wavefronts;   /* distinct words sharing a bank: a load pays these too */
+    uint32_t serial_wavefronts;     /* same-address lanes in turn: a load would broadcast */
+    uint32_t lanes_per_address;     /* the most active lanes on one address, any phase */
 };
 
 struct acc_result {
@@ -55,10 +74,23 @@ struct acc_result {
     uint32_t lane_bank[INSTR_LANES];
     uint32_t lane_nbanks[INSTR_LANES];
     uint32_t bank_hits[INSTR_MAX_BANKS];  /* lane-accesses per bank, all phases */
+    struct acc_atomic atomic;
 };
 
-/* Cost `in` (which must pass instr_check) into `out`. */
+/* Cost `in` (which must pass instr_check) into `out`.  A non-native atomic
+ * gets its phases and lanes (one round of its loop) and no counts:
+ * wavefronts, ideal_wavefronts, bank_conflicts and cycles are 0. */
 void acc_cost(const struct instr *in, struct acc_result *out);
+
+/* The clock64 cycles per instruction the model predicts for the probe:
+ * `cycles` for loads and stores, atomic.cycles for atomics. */
+double acc_clock_cycles(const struct acc_result *r);
+
+/* One line on why an atomic costs what it costs, for the page's verdict:
+ * bank conflict versus same-address serialization, or what the loop of a
+ * non-native form does.  Into buf (cap >= 256); "" for other ops. */
+const char *acc_atomic_verdict(const struct instr *in, const struct acc_result *r, char *buf,
+                               size_t cap);
 
 /* The wire name of a reason: "clean", "broadcast", ... */
 const char *acc_reason_name(enum acc_reason r);

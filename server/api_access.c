@@ -45,27 +45,75 @@ static void put_lane_list(struct buf *out, uint32_t mask)
     buf_putc(out, ']');
 }
 
+/* A count, or null where the model has none (a non-native atomic). */
+static void put_count(struct buf *out, const char *key, int known, uint32_t v)
+{
+    if (known)
+        buf_printf(out, "\"%s\":%u,", key, v);
+    else
+        buf_printf(out, "\"%s\":null,", key);
+}
+
+/* What an atomic adds: its form, whether sm_90 runs it natively, and the
+ * split the verdict explains (bank conflict versus same-address lanes). */
+static void put_atomic(struct buf *out, const struct instr *in, const struct acc_result *r)
+{
+    const struct acc_atomic *a = &r->atomic;
+    char form[32], verdict[640];
+    buf_printf(out, "\"func\":\"%s\",\"type\":\"%s\",\"form\":\"%s\",\"native\":%s,"
+               "\"atomic\":{\"native\":%s,\"sass\":\"%s\",\"lanes_per_address\":%u,",
+               instr_func_name(in->func), instr_type_name(in->type),
+               instr_form_name(in, form, sizeof form), a->native ? "true" : "false",
+               a->native ? "true" : "false", a->native ? "ATOMS" : "ATOMS.CAST.SPIN loop",
+               a->lanes_per_address);
+    if (a->native)
+        buf_printf(out, "\"conflict_wavefronts\":%u,\"serial_wavefronts\":%u,"
+                   "\"cycles_floor\":%.2f,\"floor_measured\":\"%s\",\"cycles_exact\":%s,",
+                   a->conflict_wavefronts, a->serial_wavefronts, a->floor, a->floor_pin,
+                   a->cycles_exact ? "true" : "false");
+    else
+        buf_puts(out, "\"conflict_wavefronts\":null,\"serial_wavefronts\":null,"
+                 "\"cycles_floor\":null,\"floor_measured\":null,\"cycles_exact\":false,");
+    buf_puts(out, "\"verdict\":");
+    buf_json_str(out, acc_atomic_verdict(in, r, verdict, sizeof verdict));
+    buf_puts(out, "},");
+}
+
 void api_put_cost(struct buf *out, const struct instr *in, const struct acc_result *r)
 {
+    /* a non-native atomic has no exact count: nulls, never an invented number */
+    int known = !r->atomic.is_atomic || r->atomic.native;
     buf_printf(out, "{\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s,"
                "\"bank_bytes\":%u,\"banks\":%u,\"calibrated\":%s,",
                instr_op_name(in->op), in->bytes, in->matrices, in->trans ? "true" : "false",
                in->bank_bytes, in->banks, r->calibrated ? "true" : "false");
-    buf_printf(out, "\"wavefronts\":%u,\"ideal_wavefronts\":%u,\"bank_conflicts\":%u,"
-               "\"cycles\":%u,\"source_wavefronts\":%u,\"paired\":%s,\"ways\":%u,"
-               "\"phases\":[",
-               r->wavefronts, r->ideal_wavefronts, r->bank_conflicts, r->cycles,
-               r->source_wavefronts, r->paired ? "true" : "false", r->ways);
+    if (r->atomic.is_atomic)
+        put_atomic(out, in, r);
+    put_count(out, "wavefronts", known, r->wavefronts);
+    put_count(out, "ideal_wavefronts", known, r->ideal_wavefronts);
+    put_count(out, "bank_conflicts", known, r->bank_conflicts);
+    if (!known)
+        buf_puts(out, "\"cycles\":null,");
+    else if (r->atomic.is_atomic)
+        buf_printf(out, "\"cycles\":%.2f,", r->atomic.cycles);
+    else
+        buf_printf(out, "\"cycles\":%u,", r->cycles);
+    put_count(out, "source_wavefronts", known, r->source_wavefronts);
+    buf_printf(out, "\"paired\":%s,\"ways\":%u,\"phases\":[", r->paired ? "true" : "false",
+               r->ways);
     for (uint32_t p = 0; p < r->nphases; p++) {
         const struct acc_phase *ph = &r->phases[p];
         buf_puts(out, p ? ",{\"lanes\":" : "{\"lanes\":");
         put_lane_list(out, ph->lane_mask);
         buf_puts(out, ",\"active\":");
         put_lane_list(out, ph->active_mask);
-        buf_printf(out, ",\"wavefronts\":%u,\"cycles\":%u,\"words\":%u,"
-                   "\"max_per_bank\":%u,\"worst_bank\":%u,\"reason\":\"%s\"}",
-                   ph->wavefronts, ph->cycles, ph->words, ph->max_per_bank, ph->worst_bank,
-                   acc_reason_name(ph->reason));
+        buf_putc(out, ',');
+        put_count(out, "wavefronts", known, ph->wavefronts);
+        put_count(out, "cycles", known, ph->cycles);
+        buf_printf(out, "\"words\":%u,\"max_per_bank\":%u,\"worst_bank\":%u,"
+                   "\"lanes_per_bank\":%u,\"lanes_per_address\":%u,\"reason\":\"%s\"}",
+                   ph->words, ph->max_per_bank, ph->worst_bank, ph->lanes_per_bank,
+                   ph->lanes_per_address, acc_reason_name(ph->reason));
     }
     buf_puts(out, "],\"lanes\":[");
     for (int t = 0; t < INSTR_LANES; t++) {
@@ -84,11 +132,14 @@ void api_put_cost(struct buf *out, const struct instr *in, const struct acc_resu
     buf_puts(out, "],\"bank_hits\":");
     buf_u32_array(out, r->bank_hits, in->banks);
     buf_printf(out, ",\"ncu\":{\"wavefronts_metric\":\"%s\",\"conflicts_metric\":\"%s\","
-               "\"source_metric\":\"%s\",\"wavefronts_per_instruction\":%u,"
-               "\"conflicts_per_instruction\":%u,\"source_wavefronts_per_instruction\":%u}}",
-               acc_ncu_wavefront_metric(in->op), acc_ncu_conflict_metric(in->op),
-               acc_ncu_source_metric(in->op), r->wavefronts, r->bank_conflicts,
-               r->source_wavefronts);
+               "\"source_metric\":\"%s\",", acc_ncu_wavefront_metric(in->op),
+               acc_ncu_conflict_metric(in->op), acc_ncu_source_metric(in->op));
+    put_count(out, "wavefronts_per_instruction", known, r->wavefronts);
+    put_count(out, "conflicts_per_instruction", known, r->bank_conflicts);
+    if (known)
+        buf_printf(out, "\"source_wavefronts_per_instruction\":%u}}", r->source_wavefronts);
+    else
+        buf_puts(out, "\"source_wavefronts_per_instruction\":null}}");
 }
 
 int api_route_conflicts(const struct api_request *req, struct buf *out,
@@ -119,6 +170,12 @@ int api_route_patterns(const struct api_request *req, struct buf *out,
         buf_json_str(out, p[i].name);
         buf_puts(out, ",\"op\":");
         buf_json_str(out, instr_op_name(p[i].op));
+        if (instr_is_atomic(p[i].op)) {
+            buf_puts(out, ",\"func\":");
+            buf_json_str(out, instr_func_name(p[i].func));
+            buf_puts(out, ",\"type\":");
+            buf_json_str(out, instr_type_name(p[i].type));
+        }
         buf_puts(out, ",\"label\":");
         buf_json_str(out, p[i].label);
         buf_puts(out, ",\"source\":");
@@ -140,8 +197,10 @@ static int expr_swz(void *ctx, int64_t x, int64_t *out, struct sz_error *err)
 }
 
 /* The instruction of a custom access (expr or offsets): `op` (default ld),
- * `bytes` and `matrices` (default: the schema's for the op), the view's banks.
- * The shape is left to instr_check_shape, so that the caller orders the checks. */
+ * `func` and `type` (atom/red only; add, u32), `bytes` (default: the
+ * schema's for the op, the type's for an atomic) and `matrices`, the view's
+ * banks.  The shape is left to instr_check_shape, so that the caller orders
+ * the checks. */
 static int custom_instr(const struct api_request *req, struct instr *in, struct sz_error *err)
 {
     const char *opname = api_arg(req, "op");
@@ -153,6 +212,15 @@ static int custom_instr(const struct api_request *req, struct instr *in, struct 
     instr_defaults(in, op);
     in->bank_bytes = bank_bytes;
     in->banks = banks;
+    const char *func = api_arg(req, "func"), *type = api_arg(req, "type");
+    if ((func || type) && !instr_is_atomic(op))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, func ? "func" : "type",
+                       "only op=atom and op=red take func and type");
+    if ((func && instr_func_parse(func, &in->func, err) < 0) ||
+        (type && instr_type_parse(type, &in->type, err) < 0))
+        return -1;
+    if (instr_is_atomic(op))
+        in->bytes = instr_type_bytes(in->type);
     long bytes, matrices;
     if (api_arg_int(req, "bytes", 1, 16, 0, in->bytes, &bytes, err) < 0 ||
         api_arg_int(req, "matrices", 1, 4, 0, in->matrices, &matrices, err) < 0)
@@ -239,7 +307,8 @@ int api_route_access(const struct api_request *req, struct buf *out,
 {
     static const char *const known[] = {"b", "m", "s", "bank_bytes", "banks", "rows",
                                         "match_bank_row", "pattern", "step", "expr",
-                                        "offsets", "op", "bytes", "matrices", "steps", NULL};
+                                        "offsets", "op", "bytes", "matrices", "steps",
+                                        "func", "type", NULL};
     struct swz z;
     struct swz_geom g;
     long step;
@@ -271,7 +340,7 @@ int api_route_access(const struct api_request *req, struct buf *out,
             return sz_fail(err, SZ_INVALID_ARGUMENT, "pattern",
                            "required (or expr, or offsets): see GET /api/patterns for "
                            "the list");
-        for (const char *k = "op\0bytes\0matrices\0steps\0"; *k; k += strlen(k) + 1)
+        for (const char *k = "op\0bytes\0matrices\0steps\0func\0type\0"; *k; k += strlen(k) + 1)
             if (api_arg(req, k))
                 return sz_fail(err, SZ_INVALID_ARGUMENT, k,
                                "named patterns fix the instruction; %s goes with expr", k);

@@ -163,9 +163,12 @@ void api_measure_status(char *line, size_t cap)
 
 static void put_instr(struct buf *b, const struct instr *in)
 {
-    buf_printf(b, "{\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s,"
-               "\"offsets\":[", instr_op_name(in->op), in->bytes, in->matrices,
-               in->trans ? "true" : "false");
+    buf_printf(b, "{\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s,",
+               instr_op_name(in->op), in->bytes, in->matrices, in->trans ? "true" : "false");
+    if (instr_is_atomic(in->op))
+        buf_printf(b, "\"func\":\"%s\",\"type\":\"%s\",", instr_func_name(in->func),
+                   instr_type_name(in->type));
+    buf_puts(b, "\"offsets\":[");
     for (int t = 0; t < INSTR_LANES; t++) {
         if (t)
             buf_putc(b, ',');
@@ -235,9 +238,11 @@ int api_route_measure(const struct api_request *req, struct buf *out,
     int load = in.op == INSTR_LD || in.op == INSTR_LDMATRIX;
     int wf_ok = cJSON_IsNumber(wf) && fabs(wf->valuedouble - r.source_wavefronts) < 0.01 &&
                 (!load || !cJSON_IsNumber(hw) || fabs(hw->valuedouble - r.wavefronts) < 0.01);
-    double mc = cyc->valuedouble;
-    /* Cycles agree within 2% (clock64 timing noise); wavefronts are counts. */
-    int cyc_ok = fabs(mc - r.cycles) <= 0.02 * r.cycles;
+    double mc = cyc->valuedouble, pc = acc_clock_cycles(&r);
+    /* Cycles agree within 2% (clock64 timing noise); wavefronts are counts.
+     * A non-native atomic has no prediction to agree with (null). */
+    int predicted = !r.atomic.is_atomic || r.atomic.native;
+    int cyc_ok = fabs(mc - pc) <= 0.02 * pc;
     buf_puts(out, "{\"predicted\":");
     api_put_cost(out, &in, &r);
     char *measured = cJSON_PrintUnformatted(res);
@@ -253,8 +258,8 @@ int api_route_measure(const struct api_request *req, struct buf *out,
     buf_puts(out, ",\"verify\":");
     buf_puts(out, verify ? verify : "null");
     buf_printf(out, ",\"agree\":{\"cycles\":%s,\"wavefronts\":%s}}",
-               cyc_ok ? "true" : "false",
-               cJSON_IsNumber(wf) ? (wf_ok ? "true" : "false") : "null");
+               !predicted ? "null" : cyc_ok ? "true" : "false",
+               cJSON_IsNumber(wf) && predicted ? (wf_ok ? "true" : "false") : "null");
     free(measured);
     free(device);
     free(ncu);

@@ -353,11 +353,33 @@ static int member_u32(const cJSON *obj, const char *field, double lo, double hi,
     return 0;
 }
 
+/* An atomic's "func" and "type" (defaults add, u32; bytes follows the type
+ * unless given, when instr_check holds it to the type's).  Other ops take
+ * neither: a "func" on ld would otherwise pass silently. */
+static int read_form(const cJSON *obj, struct instr *in, struct sz_error *err)
+{
+    static const char *const names[] = {"func", "type"};
+    for (int i = 0; i < 2; i++) {
+        const cJSON *f = cJSON_GetObjectItemCaseSensitive(obj, names[i]);
+        if (f == NULL)
+            continue;
+        if (!instr_is_atomic(in->op))
+            return sz_fail(err, SZ_INVALID_ARGUMENT, names[i], "only atom and red take %s",
+                           names[i]);
+        const char *v = cJSON_IsString(f) ? f->valuestring : NULL;
+        if (i == 0 ? instr_func_parse(v, &in->func, err) < 0
+                   : instr_type_parse(v, &in->type, err) < 0)
+            return -1;
+    }
+    in->bytes = instr_is_atomic(in->op) ? instr_type_bytes(in->type) : in->bytes;
+    return 0;
+}
+
 int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
                    struct sz_error *err)
 {
     static const char *const fields[] = {"op", "bytes", "matrices", "trans", "offsets",
-                                         "bank_bytes", "banks"};
+                                         "bank_bytes", "banks", "func", "type"};
     const char *known[16];
     size_t nk = 0;
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
@@ -370,10 +392,11 @@ int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
     const cJSON *op = cJSON_GetObjectItemCaseSensitive(obj, "op");
     enum instr_op opv;
     if (instr_op_parse(cJSON_IsString(op) ? op->valuestring : NULL, &opv, err) < 0)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "op",
-                       "required, one of \"ld\", \"st\", \"ldmatrix\", \"stmatrix\"");
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "required, one of \"ld\", \"st\", "
+                       "\"ldmatrix\", \"stmatrix\", \"atom\", \"red\"");
     instr_defaults(in, opv);
-    if (member_u32(obj, "bytes", 1, 16, &in->bytes, err) < 0 ||
+    if (read_form(obj, in, err) < 0 ||
+        member_u32(obj, "bytes", 1, 16, &in->bytes, err) < 0 ||
         member_u32(obj, "matrices", 1, 4, &in->matrices, err) < 0)
         return -1;
     const cJSON *f = cJSON_GetObjectItemCaseSensitive(obj, "trans");
@@ -382,6 +405,9 @@ int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
     in->trans = cJSON_IsTrue(f);
     if (member_u32(obj, "bank_bytes", 1, 32, &in->bank_bytes, err) < 0 ||
         member_u32(obj, "banks", 1, 128, &in->banks, err) < 0)
+        return -1;
+    /* A form PTX lacks is named before the offsets are read (func, type). */
+    if (instr_is_atomic(in->op) && instr_check_shape(in, err) < 0)
         return -1;
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, "offsets");
     if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) != INSTR_LANES)

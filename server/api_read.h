@@ -66,7 +66,8 @@ int api_geom_args(const struct api_request *req, const struct swz *z, struct swz
                   struct sz_error *err);
 
 /* One instruction object (the /api/conflicts body): "op" required, the rest
- * defaulted by instr_defaults, members other than the schema's and `extra`
+ * defaulted by instr_defaults ("func" and "type" for atom/red only; bytes
+ * follows the type), members other than the schema's and `extra`
  * (NULL-terminated, may be NULL) refused, then instr_check. */
 int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
                    struct sz_error *err);

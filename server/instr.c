@@ -1,13 +1,45 @@
-/* instr.c - the instruction schema's rules (instr.h): names, defaults,
- * validity for the model, and what a GPU can run.  Pure: no I/O, no
- * allocation.  Every rule that rejects an instruction names the field a
- * client would fix, because the API, the page and the tool all print it. */
+/* instr.c - the instruction schema's rules (instr.h): names, defaults, the
+ * atomic forms PTX has and sm_90 runs natively, validity for the model, and
+ * what a GPU can run.  Pure: no I/O, no allocation.  Every rule that rejects
+ * an instruction names the field a client would fix, because the API, the
+ * page and the tool all print it. */
 #include "instr.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static const char *const op_names[INSTR_NOPS] = {"ld", "st", "ldmatrix", "stmatrix"};
+static const char *const op_names[INSTR_NOPS] = {"ld", "st", "ldmatrix", "stmatrix", "atom",
+                                                 "red"};
+static const char *const func_names[INSTR_NFUNCS] = {"add", "min", "max", "inc", "dec",
+                                                     "and", "or", "xor", "exch", "cas"};
+static const char *const type_names[INSTR_NTYPES] = {"u32", "s32", "b32", "f32", "u64",
+                                                     "s64", "b64", "f64", "f16x2", "bf16x2"};
+#define OP_CHOICES "\"ld\", \"st\", \"ldmatrix\", \"stmatrix\", \"atom\", \"red\""
+
+/* The atomic forms, one bit per type (enum instr_type order) per func.
+ * allowed: what ptxas (CUDA 13.0) accepts for sm_90, tried form by form
+ * (tests/calib/atomics/gen_ptxas_check.py -> ptxas_sm90.json; test_access
+ * replays that file against this table).  red has no exch or cas.
+ * native: what sm_90 runs as one ATOMS.<op> (cuobjdump of every form, the
+ * "sass" column of tests/data/atomics_*.json); the rest of the allowed forms
+ * (add.f32/f16x2/bf16x2/u64/f64, 64-bit min/max/and/or/xor) compile to a
+ * load and an ATOMS.CAST.SPIN compare-and-swap retry loop. */
+#define T(x) (1u << INSTR_##x)
+static const uint16_t atom_allowed[INSTR_NFUNCS] = {
+    [INSTR_ADD] = T(U32) | T(S32) | T(F32) | T(U64) | T(F64) | T(F16X2) | T(BF16X2),
+    [INSTR_MIN] = T(U32) | T(S32) | T(U64) | T(S64),
+    [INSTR_MAX] = T(U32) | T(S32) | T(U64) | T(S64),
+    [INSTR_INC] = T(U32), [INSTR_DEC] = T(U32),
+    [INSTR_AND] = T(B32) | T(B64), [INSTR_OR] = T(B32) | T(B64), [INSTR_XOR] = T(B32) | T(B64),
+    [INSTR_EXCH] = T(B32) | T(B64), [INSTR_CAS] = T(B32) | T(B64),
+};
+static const uint16_t native_sm90[INSTR_NFUNCS] = {
+    [INSTR_ADD] = T(U32) | T(S32), [INSTR_MIN] = T(U32) | T(S32), [INSTR_MAX] = T(U32) | T(S32),
+    [INSTR_INC] = T(U32), [INSTR_DEC] = T(U32),
+    [INSTR_AND] = T(B32), [INSTR_OR] = T(B32), [INSTR_XOR] = T(B32),
+    [INSTR_EXCH] = T(B32) | T(B64), [INSTR_CAS] = T(B32) | T(B64),
+};
+#undef T
 
 static int is_pow2(uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
@@ -16,15 +48,145 @@ const char *instr_op_name(enum instr_op op)
     return (unsigned)op < INSTR_NOPS ? op_names[op] : "?";
 }
 
+const char *instr_func_name(enum instr_func f)
+{
+    return (unsigned)f < INSTR_NFUNCS ? func_names[f] : "?";
+}
+
+const char *instr_type_name(enum instr_type t)
+{
+    return (unsigned)t < INSTR_NTYPES ? type_names[t] : "?";
+}
+
+/* `name` in names[0..n): its index, or -1. */
+static int lookup(const char *name, const char *const *names, int n)
+{
+    for (int i = 0; name && i < n; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return -1;
+}
+
 int instr_op_parse(const char *name, enum instr_op *op, struct sz_error *err)
 {
-    for (int i = 0; name && i < INSTR_NOPS; i++)
-        if (strcmp(name, op_names[i]) == 0) {
-            *op = (enum instr_op)i;
-            return 0;
+    int i = lookup(name, op_names, INSTR_NOPS);
+    if (i < 0)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "must be one of " OP_CHOICES);
+    *op = (enum instr_op)i;
+    return 0;
+}
+
+int instr_func_parse(const char *name, enum instr_func *f, struct sz_error *err)
+{
+    int i = lookup(name, func_names, INSTR_NFUNCS);
+    if (i < 0)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "func", "must be one of \"add\", \"min\", "
+                       "\"max\", \"inc\", \"dec\", \"and\", \"or\", \"xor\", \"exch\", \"cas\"");
+    *f = (enum instr_func)i;
+    return 0;
+}
+
+int instr_type_parse(const char *name, enum instr_type *t, struct sz_error *err)
+{
+    int i = lookup(name, type_names, INSTR_NTYPES);
+    if (i < 0)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "type", "must be one of \"u32\", \"s32\", "
+                       "\"b32\", \"f32\", \"u64\", \"s64\", \"b64\", \"f64\", \"f16x2\", "
+                       "\"bf16x2\"");
+    *t = (enum instr_type)i;
+    return 0;
+}
+
+int instr_is_atomic(enum instr_op op)
+{
+    return op == INSTR_ATOM || op == INSTR_RED;
+}
+
+uint32_t instr_type_bytes(enum instr_type t)
+{
+    return t == INSTR_U64 || t == INSTR_S64 || t == INSTR_B64 || t == INSTR_F64 ? 8 : 4;
+}
+
+static uint32_t allowed_types(enum instr_op op, enum instr_func f)
+{
+    if (!instr_is_atomic(op) || (unsigned)f >= INSTR_NFUNCS)
+        return 0;
+    if (op == INSTR_RED && (f == INSTR_EXCH || f == INSTR_CAS))
+        return 0;   /* red returns nothing: an exchange without its result is a store */
+    return atom_allowed[f];
+}
+
+int instr_form_allowed(enum instr_op op, enum instr_func f, enum instr_type t)
+{
+    return (unsigned)t < INSTR_NTYPES && (allowed_types(op, f) >> t & 1);
+}
+
+int instr_form_native(enum instr_op op, enum instr_func f, enum instr_type t)
+{
+    return instr_form_allowed(op, f, t) && (native_sm90[f] >> t & 1);
+}
+
+const char *instr_form_name(const struct instr *in, char *buf, size_t cap)
+{
+    if (instr_is_atomic(in->op))
+        snprintf(buf, cap, "%s.%s.%s", instr_op_name(in->op), instr_func_name(in->func),
+                 instr_type_name(in->type));
+    else
+        snprintf(buf, cap, "%s", instr_op_name(in->op));
+    return buf;
+}
+
+int instr_form_parse(const char *name, struct instr *in, struct sz_error *err)
+{
+    char part[3][16] = {"", "", ""};
+    int n = 0;
+    for (const char *p = name ? name : "";; n++) {
+        if (n == 3)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "'%.40s': expected op or "
+                           "op.func.type (atom.add.u32)", name);
+        size_t len = strcspn(p, ".");
+        /* a part too long for any name is cut: its lookup fails */
+        memcpy(part[n], p, len < sizeof part[n] ? len : sizeof part[n] - 1);
+        if (p[len] != '.') {
+            n++;
+            break;
         }
-    return sz_fail(err, SZ_INVALID_ARGUMENT, "op",
-                   "must be one of \"ld\", \"st\", \"ldmatrix\", \"stmatrix\"");
+        p += len + 1;
+    }
+    enum instr_op op = INSTR_LD;
+    if (instr_op_parse(part[0], &op, err) < 0)
+        return -1;
+    instr_defaults(in, op);
+    if (n == 1)
+        return 0;
+    if (!instr_is_atomic(op) || n != 3)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "'%.40s': an atomic's form is "
+                       "op.func.type (atom.add.u32); only atom and red take func and type",
+                       name);
+    if (instr_func_parse(part[1], &in->func, err) < 0 ||
+        instr_type_parse(part[2], &in->type, err) < 0)
+        return -1;
+    in->bytes = instr_type_bytes(in->type);
+    return 0;
+}
+
+/* Which forms PTX has, for an error message: "atom.min takes u32, s32, ...". */
+static int form_error(const struct instr *in, struct sz_error *err)
+{
+    uint32_t types = allowed_types(in->op, in->func);
+    if (types == 0)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "func", "red.shared has no %s (PTX: red "
+                       "returns nothing); use atom, or one of add, min, max, inc, dec, and, "
+                       "or, xor", instr_func_name(in->func));
+    char list[96] = "";
+    size_t len = 0;
+    for (int t = 0; t < INSTR_NTYPES; t++)
+        if (types >> t & 1)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "",
+                                    type_names[t]);
+    return sz_fail(err, SZ_INVALID_ARGUMENT, "type", "%s.shared.%s takes %s (what ptxas accepts "
+                   "for sm_90), got %s", instr_op_name(in->op), instr_func_name(in->func), list,
+                   instr_type_name(in->type));
 }
 
 int instr_is_matrix(enum instr_op op)
@@ -38,6 +200,8 @@ void instr_defaults(struct instr *in, enum instr_op op)
     in->op = op;
     in->bytes = instr_is_matrix(op) ? 16 : 4;
     in->matrices = instr_is_matrix(op) ? 4 : 1;
+    in->func = INSTR_ADD;
+    in->type = INSTR_U32;
     in->bank_bytes = 4;
     in->banks = 32;
     for (int t = 0; t < INSTR_LANES; t++)
@@ -64,9 +228,19 @@ static const char *lane_field(char *field, uint32_t t)
 int instr_check_shape(const struct instr *in, struct sz_error *err)
 {
     if ((unsigned)in->op >= INSTR_NOPS)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "op",
-                       "must be one of \"ld\", \"st\", \"ldmatrix\", \"stmatrix\"");
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "must be one of " OP_CHOICES);
     int matrix = instr_is_matrix(in->op);
+    if (instr_is_atomic(in->op)) {
+        if ((unsigned)in->func >= INSTR_NFUNCS || (unsigned)in->type >= INSTR_NTYPES)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, (unsigned)in->func >= INSTR_NFUNCS ?
+                           "func" : "type", "out of range");
+        if (!instr_form_allowed(in->op, in->func, in->type))
+            return form_error(in, err);
+        if (in->bytes != instr_type_bytes(in->type))
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "bytes", "%s moves %u bytes per lane; "
+                           "omit bytes or give %u", instr_type_name(in->type),
+                           instr_type_bytes(in->type), instr_type_bytes(in->type));
+    }
     if (matrix && in->bytes != 16)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "bytes",
                        "ldmatrix/stmatrix rows are 16 bytes; omit bytes or give 16");
@@ -80,6 +254,9 @@ int instr_check_shape(const struct instr *in, struct sz_error *err)
     if (!matrix && in->matrices != 1)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "matrices",
                        "only ldmatrix/stmatrix take matrices");
+    if (!instr_is_atomic(in->op) && (in->func != INSTR_ADD || in->type != INSTR_U32))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, in->func != INSTR_ADD ? "func" : "type",
+                       "only atom and red take func and type");
     if (!matrix && in->trans)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "trans", "only ldmatrix/stmatrix have .trans");
     if (!is_pow2(in->bank_bytes) || in->bank_bytes > 32)
@@ -139,8 +316,14 @@ int instr_check_gpu(const struct instr *in, const struct instr_gpu *gpu,
         return sz_fail(err, SZ_INVALID_ARGUMENT, "op",
                        "stmatrix needs compute capability 9.0 or newer; this GPU has %d.%d",
                        cc / 10, cc % 10);
+    if (instr_is_atomic(in->op) && in->type == INSTR_BF16X2 && cc && cc < 90)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "type",
+                       "bf16x2 atomics need compute capability 9.0 or newer; this GPU has "
+                       "%d.%d", cc / 10, cc % 10);
     uint32_t smem = gpu && gpu->smem_bytes ? gpu->smem_bytes : INSTR_SMEM_HARD_LIMIT;
-    uint32_t spare = instr_is_matrix(in->op) ? INSTR_MATRIX_SPARE : 0;
+    uint32_t spare = instr_is_matrix(in->op)   ? INSTR_MATRIX_SPARE
+                     : instr_is_atomic(in->op) ? INSTR_ATOMIC_SPARE
+                                               : 0;
     uint32_t limit = smem > spare ? smem - spare : 0;
     uint32_t w = instr_lane_bytes(in);
     int active = 0;
@@ -151,10 +334,15 @@ int instr_check_gpu(const struct instr *in, const struct instr_gpu *gpu,
         active = 1;
         if ((uint64_t)o + w > limit) {
             char field[24];
+            if (spare == 0)
+                return sz_fail(err, SZ_INVALID_ARGUMENT, lane_field(field, t),
+                               "the access at %u..%u does not fit in %u bytes of shared "
+                               "memory (the GPU's)", o, o + w - 1, limit);
             return sz_fail(err, SZ_INVALID_ARGUMENT, lane_field(field, t),
                            "the access at %u..%u does not fit in %u bytes of shared memory "
-                           "(the GPU's%s)", o, o + w - 1, limit,
-                           spare ? ", less 896 for the copies a matrix measurement shifts" : "");
+                           "(the GPU's, less %u for the copies a%s measurement shifts)", o,
+                           o + w - 1, limit, spare, instr_is_matrix(in->op) ? " matrix" :
+                           "n atomic");
         }
     }
     if (!active)

@@ -64,7 +64,76 @@ static uint32_t matrix_offset(const struct pattern *p, const struct pattern_tile
     return (8 * rb + t % 8) * tile->row_bytes + p->bytes * (4 * kb + t / 8);
 }
 
+/* Shared-memory histograms of `bins` 4-byte counters from the tile's start,
+ * 16 steps of one sample per lane.  Random: bin = a hash of (t, r) (murmur3's
+ * finalizer), so lanes collide on addresses as real data does.  Adversarial:
+ * bin = (32 t + r) mod bins, every lane in one bank: with 32 bins all on one
+ * address (same-address serialization), with 256 on 8 words of one bank, 4
+ * lanes each (a bank conflict and serialization together): 32 either way. */
+static uint32_t hist_steps(const struct pattern *p, const struct pattern_tile *tile)
+{
+    return (uint64_t)tile->row_bytes * tile->rows >= 4ull * p->bins ? 16 : 0;
+}
+
+static uint32_t hist_random(const struct pattern *p, const struct pattern_tile *tile,
+                            uint32_t t, uint32_t r)
+{
+    (void)tile;
+    uint32_t h = t + 32 * r + 0x9e3779b9u;
+    h ^= h >> 16, h *= 0x85ebca6bu, h ^= h >> 13, h *= 0xc2b2ae35u, h ^= h >> 16;
+    return 4 * (h % p->bins);
+}
+
+static uint32_t hist_adversarial(const struct pattern *p, const struct pattern_tile *tile,
+                                 uint32_t t, uint32_t r)
+{
+    (void)tile;
+    return 4 * ((32 * t + r) % p->bins);
+}
+
+/* A warp-wide reduction: every lane adds into word r (one step per word of
+ * the first bank row). */
+static uint32_t reduce_steps(const struct pattern *p, const struct pattern_tile *tile)
+{
+    (void)p;
+    uint64_t bytes = (uint64_t)tile->row_bytes * tile->rows;
+    return bytes >= 128 ? 32 : (uint32_t)(bytes / 4);
+}
+
+static uint32_t reduce_offset(const struct pattern *p, const struct pattern_tile *tile,
+                              uint32_t t, uint32_t r)
+{
+    (void)p, (void)tile, (void)t;
+    return 4 * r;
+}
+
 /* ---- the patterns --------------------------------------------------------- */
+
+/* The func, type and bins of a row that is not an atomic (unused). */
+#define NOT_ATOMIC INSTR_ADD, INSTR_U32, 0
+#define ADD_U32 INSTR_ADD, INSTR_U32
+
+/* The atomic patterns, once for atom and once for red (P: the op's name; red
+ * is what an atomicAdd whose result is dropped compiles to, same wavefronts). */
+#define ATOMIC_PATTERNS(OP, P) \
+    {P "_hist32_random", OP, 4, 1, hist_steps, hist_random, 0, 0, NULL, \
+     P ".add.u32: a 32-bin histogram, each lane's bin random", \
+     "a shared-memory histogram; lanes that draw one bin serialize", ADD_U32, 32}, \
+    {P "_hist32_adversarial", OP, 4, 1, hist_steps, hist_adversarial, 0, 0, NULL, \
+     P ".add.u32: a 32-bin histogram, every lane in one bin", \
+     "a histogram of constant data: 32 lanes on one address", ADD_U32, 32}, \
+    {P "_hist256_random", OP, 4, 1, hist_steps, hist_random, 0, 0, NULL, \
+     P ".add.u32: a 256-bin histogram, each lane's bin random", \
+     "a shared-memory histogram with more bins than banks", ADD_U32, 256}, \
+    {P "_hist256_adversarial", OP, 4, 1, hist_steps, hist_adversarial, 0, 0, NULL, \
+     P ".add.u32: a 256-bin histogram, 8 bins of one bank, 4 lanes each", \
+     "bins 128 bytes apart: a bank conflict and same-address lanes at once", ADD_U32, 256}, \
+    {P "_reduce_one_word", OP, 4, 1, reduce_steps, reduce_offset, 0, 0, NULL, \
+     P ".add.u32: every lane adds into one word", \
+     "a warp-wide reduction by atomics (a shuffle reduction avoids it)", ADD_U32, 0}, \
+    {P "_lane_counters", OP, 4, 1, row_steps, row_offset, 0, 0, NULL, \
+     P ".add.u32: lane t bumps its own counter t", \
+     "per-lane counters: no two lanes share a bank", ADD_U32, 0}
 
 #define TRANSPOSE_NEEDS "the transpose read walks 16 rows: use at least 16 grid rows"
 #define MATRIX_NEEDS "four 8x8 b16 matrices need 8 rows of at least 64 bytes"
@@ -73,27 +142,31 @@ static uint32_t matrix_offset(const struct pattern *p, const struct pattern_tile
 static const struct pattern patterns[] = {
     {"row_store", INSTR_ST, 4, 1, row_steps, row_offset, 0, 0, NULL,
      "st.b32: the warp stores 128 consecutive bytes per step",
-     "seed 001: the transpose's store, thread t holds column t"},
+     "seed 001: the transpose's store, thread t holds column t", NOT_ATOMIC},
     {"col_read", INSTR_LD, 4, 1, col_steps, col_offset, 0, 0, NULL,
      "ld.b32: lane t reads word r of row t (a column walk)",
-     "the classic column read that collides on row-major tiles"},
+     "the classic column read that collides on row-major tiles", NOT_ATOMIC},
     {"transpose_read", INSTR_LD, 4, 1, transpose_steps, transpose_offset, 16, 0,
      TRANSPOSE_NEEDS, "ld.b32: 16x32 transpose read, lanes 0-15 column 2r, 16-31 column 2r+1",
-     "seed 001: thread t reads (m = t%16, n = 2r + t/16)"},
+     "seed 001: thread t reads (m = t%16, n = 2r + t/16)", NOT_ATOMIC},
     {"row_load_32", INSTR_LD, 4, 1, row_steps, row_offset, 0, 0, NULL,
-     "ld.b32: 32-bit vector row load, 128 bytes per step", "coalesced tile read"},
+     "ld.b32: 32-bit vector row load, 128 bytes per step", "coalesced tile read", NOT_ATOMIC},
     {"row_load_64", INSTR_LD, 8, 1, row_steps, row_offset, 0, 0, NULL,
-     "ld.v2.b32: 64-bit vector row load, 256 bytes per step", "float2 tile read"},
+     "ld.v2.b32: 64-bit vector row load, 256 bytes per step", "float2 tile read", NOT_ATOMIC},
     {"row_load_128", INSTR_LD, 16, 1, row_steps, row_offset, 0, 0, NULL,
-     "ld.v4.b32: 128-bit vector row load, 512 bytes per step", "float4 / uint4 tile read"},
+     "ld.v4.b32: 128-bit vector row load, 512 bytes per step", "float4 / uint4 tile read",
+     NOT_ATOMIC},
     {"col_read_128", INSTR_LD, 16, 1, col_steps, col_offset, 0, 0, NULL,
      "ld.v4.b32: lane t reads 16-byte chunk r of row t",
-     "a 16-byte column walk, as cp.async tile copies and epilogues do"},
+     "a 16-byte column walk, as cp.async tile copies and epilogues do", NOT_ATOMIC},
     {"ldmatrix_x4", INSTR_LDMATRIX, 16, 4, matrix_steps, matrix_offset, 8, 64, MATRIX_NEEDS,
      "ldmatrix.x4: four 8x8 b16 matrices side by side in 16-byte columns",
-     "seed 004: the tensor-core fragment load"},
+     "seed 004: the tensor-core fragment load", NOT_ATOMIC},
     {"stmatrix_x4", INSTR_STMATRIX, 16, 4, matrix_steps, matrix_offset, 8, 64, MATRIX_NEEDS,
-     "stmatrix.x4: the same four matrices stored", "Hopper epilogue store"},
+     "stmatrix.x4: the same four matrices stored", "Hopper epilogue store", NOT_ATOMIC},
+    /* shared-memory atomics (tests/data/atomics_*.json measures their shapes) */
+    ATOMIC_PATTERNS(INSTR_ATOM, "atom"),
+    ATOMIC_PATTERNS(INSTR_RED, "red"),
 };
 
 const struct pattern *pattern_list(int *n)
@@ -129,6 +202,8 @@ int pattern_fill(const char *name, const struct swz *z, uint32_t row_bytes, uint
     in->bytes = p->bytes;
     in->matrices = p->matrices;
     in->trans = 0;
+    in->func = p->func;
+    in->type = p->type;
     for (uint32_t t = 0; t < INSTR_LANES; t++)
         in->offsets[t] = swz_apply(z, p->offset(p, &tile, t, step));
     *steps = R;

@@ -32,12 +32,16 @@ struct pattern {
     const char *needs;      /* the error when the tile is smaller, or NULL */
     const char *label;      /* one line for the page */
     const char *source;     /* where it comes from (seed, kernel idiom) */
+    enum instr_func func;   /* atom/red: the operation and type; else add, u32 (unused) */
+    enum instr_type type;
+    uint32_t bins;          /* histograms: the number of 4-byte bins; else 0 */
 };
 
 /* The named patterns, in the order the page lists them; *n gets the count. */
 const struct pattern *pattern_list(int *n);
 
-/* Fill `in` (op, width, matrices, offsets; bank geometry left to the caller)
+/* Fill `in` (op, width, matrices, func, type, offsets; bank geometry left to
+ * the caller)
  * for step `step` of pattern `name` on a tile of `rows` rows of `row_bytes`
  * bytes, swizzled by `z`, and set *steps to R, the number of register steps.
  * Fails on "pattern" (unknown), "step" (outside 0..R-1), or "rows" when the

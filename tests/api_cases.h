@@ -296,6 +296,65 @@ static const struct api_case {
     {"POST", "/api/apply", "", JSON, "{\"\xc3\xa9\":1}", 400, "unknown field"},
     {"POST", "/api/apply", "", JSON, "{\"b\":3,\"m\":4,\"s\":3,\"offsets\":[1]}garbage", 400,
      "trailing data"},
+    /* shared-memory atomics (issue 17): 32 lanes on one word serialize (32, where a load
+     * broadcasts in 1), cas twice; forms PTX lacks name func or type; non-native: null */
+#define SZ_Z32 "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]"
+#define SZ_W32 "[0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92," \
+               "96,100,104,108,112,116,120,124]"
+    {"POST", "/api/conflicts", "", JSON, "{\"op\":\"atom\",\"offsets\":" SZ_Z32 "}", 200,
+     "\"wavefronts\":32,\"ideal_wavefronts\":1,\"bank_conflicts\":31,\"cycles\":32.00,"},
+    {"POST", "/api/conflicts", "", JSON, "{\"op\":\"atom\",\"offsets\":" SZ_Z32 "}", 200,
+     "\"conflict_wavefronts\":0,\"serial_wavefronts\":31,"},
+    {"POST", "/api/conflicts", "", JSON, "{\"op\":\"red\",\"offsets\":" SZ_W32 "}", 200,
+     "\"form\":\"red.add.u32\",\"native\":true,"},
+    {"POST", "/api/conflicts", "", JSON, "{\"op\":\"red\",\"offsets\":" SZ_W32 "}", 200,
+     "\"wavefronts\":1,\"ideal_wavefronts\":1,\"bank_conflicts\":0,\"cycles\":2.04,"},
+    {"POST", "/api/conflicts", "", JSON,
+     "{\"op\":\"atom\",\"func\":\"cas\",\"type\":\"b32\",\"offsets\":" SZ_Z32 "}", 200,
+     "\"wavefronts\":64,"},
+    {"POST", "/api/conflicts", "", JSON,
+     "{\"op\":\"atom\",\"func\":\"add\",\"type\":\"f32\",\"offsets\":" SZ_W32 "}", 200,
+     "\"native\":false,"},
+    {"POST", "/api/conflicts", "", JSON,
+     "{\"op\":\"atom\",\"func\":\"add\",\"type\":\"f32\",\"offsets\":" SZ_W32 "}", 200,
+     "\"wavefronts\":null,\"ideal_wavefronts\":null,\"bank_conflicts\":null,\"cycles\":null,"},
+    {"POST", "/api/conflicts", "", JSON,
+     "{\"op\":\"atom\",\"func\":\"min\",\"type\":\"f32\",\"offsets\":" SZ_W32 "}", 400,
+     "\"field\":\"type\",\"message\":\"atom.shared.min takes u32, s32, u64, s64"},
+    {"POST", "/api/conflicts", "", JSON,
+     "{\"op\":\"red\",\"func\":\"exch\",\"type\":\"b32\",\"offsets\":[0]}", 400,
+     "\"field\":\"func\""},
+    {"POST", "/api/conflicts", "", JSON,
+     "{\"op\":\"atom\",\"type\":\"u64\",\"bytes\":4,\"offsets\":" SZ_Z32 "}", 400,
+     "\"field\":\"bytes\""},
+    {"POST", "/api/conflicts", "", JSON,
+     "{\"op\":\"atom\",\"type\":\"u64\",\"offsets\":" SZ_W32 "}", 400,
+     "\"field\":\"offsets[1]\""},
+    {"POST", "/api/conflicts", "", JSON, "{\"op\":\"ld\",\"func\":\"add\",\"offsets\":" SZ_W32
+     "}", 400, "\"field\":\"func\""},
+    {"POST", "/api/conflicts", "", JSON, "{\"op\":\"atom\",\"func\":\"sub\",\"offsets\":" SZ_W32
+     "}", 400, "\"field\":\"func\""},
+#undef SZ_Z32
+#undef SZ_W32
+    {"GET", "/api/patterns", "", NULL, NULL, 200,
+     "{\"name\":\"red_lane_counters\",\"op\":\"red\",\"func\":\"add\",\"type\":\"u32\","},
+    {"GET", "/api/access", "b=0&m=4&s=3&rows=8&pattern=atom_hist32_adversarial&step=5", NULL,
+     NULL, 200, "\"serial_wavefronts\":31,"},
+    {"GET", "/api/access", "b=0&m=4&s=3&rows=8&pattern=atom_hist256_adversarial", NULL, NULL,
+     200, "\"conflict_wavefronts\":7,\"serial_wavefronts\":24,"},
+    {"GET", "/api/access", "b=0&m=4&s=3&rows=8&pattern=red_lane_counters&step=7", NULL, NULL,
+     200, "\"wavefronts\":1,"},
+    {"GET", "/api/access", "b=0&m=4&s=3&rows=4&pattern=atom_hist256_random", NULL, NULL, 400,
+     "\"field\":\"rows\""},
+    {"GET", "/api/access", "b=0&m=4&s=3&rows=8&pattern=atom_lane_counters&type=s32", NULL,
+     NULL, 400, "\"field\":\"type\""},
+    {"GET", "/api/access", "b=0&m=4&s=3&rows=8&expr=8*(t%2516)&op=atom&func=cas&type=b64",
+     NULL, NULL, 200, "\"wavefronts\":4,"},
+    {"GET", "/api/access", "b=0&m=4&s=3&rows=8&offsets=0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+     "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,-&op=red&func=max&type=s32", NULL, NULL, 200,
+     "\"wavefronts\":31,"},
+    {"GET", "/api/access", "b=0&m=4&s=3&rows=8&expr=4*t&op=st&type=u32", NULL, NULL, 400,
+     "\"field\":\"type\""},
 };
 
 #endif

@@ -1,8 +1,9 @@
 /* test_access.c - the wavefront model: the seeds' worked numbers, a
- * brute-force oracle for the 32-bit rule over random patterns, input
- * validation, and every pattern measured on a GPU (tests/data/calib_*.json,
- * sweep_*.json):
- * the model must reproduce both numbers, ncu wavefronts and clock64 cycles. */
+ * brute-force oracle for the 32-bit rule and for atomics over random
+ * patterns, input validation, the atomic forms against ptxas, and every
+ * pattern measured on a GPU (tests/data/calib_*.json, sweep_*.json,
+ * atomics_*.json): the model must reproduce both numbers, ncu wavefronts and
+ * clock64 cycles, and give none for the atomics that are not native. */
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <math.h>
@@ -283,19 +284,35 @@ static void test_lane_banks_and_ways(void)
 
 /* ---- the calibrated suite ------------------------------------------------ */
 
+/* A measured row into `in`.  Atomic rows (atomics_*.json) carry "func" and
+ * "type" instead of "bytes" and "matrices"; an atom whose result is unused
+ * ("result_used": false) compiles to red's SASS (access.c, A4) and is costed
+ * as red. */
 static int load_pattern(const cJSON *p, struct instr *in)
 {
-    static const char *const ops[] = {"ld", "st", "ldmatrix", "stmatrix"};
+    static const char *const ops[] = {"ld", "st", "ldmatrix", "stmatrix", "atom", "red"};
     const cJSON *op = cJSON_GetObjectItemCaseSensitive(p, "op");
     *in = instr(INSTR_LD, 4, 1);
     int found = 0;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 6; i++)
         if (cJSON_IsString(op) && strcmp(op->valuestring, ops[i]) == 0) {
             in->op = (enum instr_op)i;
             found = 1;
         }
-    in->bytes = (uint32_t)cJSON_GetObjectItemCaseSensitive(p, "bytes")->valueint;
-    in->matrices = (uint32_t)cJSON_GetObjectItemCaseSensitive(p, "matrices")->valueint;
+    if (found && instr_is_atomic(in->op)) {
+        const cJSON *f = cJSON_GetObjectItemCaseSensitive(p, "func");
+        const cJSON *ty = cJSON_GetObjectItemCaseSensitive(p, "type");
+        struct sz_error err;
+        if (instr_func_parse(cJSON_IsString(f) ? f->valuestring : NULL, &in->func, &err) < 0 ||
+            instr_type_parse(cJSON_IsString(ty) ? ty->valuestring : NULL, &in->type, &err) < 0)
+            return -1;
+        in->bytes = instr_type_bytes(in->type);
+        if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(p, "result_used")))
+            in->op = INSTR_RED;
+    } else if (found) {
+        in->bytes = (uint32_t)cJSON_GetObjectItemCaseSensitive(p, "bytes")->valueint;
+        in->matrices = (uint32_t)cJSON_GetObjectItemCaseSensitive(p, "matrices")->valueint;
+    }
     in->trans = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "trans"));
     const cJSON *offs = cJSON_GetObjectItemCaseSensitive(p, "offsets");
     if (!found || cJSON_GetArraySize(offs) != 32)
@@ -336,6 +353,34 @@ static int is_source_unmodelled(const char *name)
     return 0;
 }
 
+/* A measured row loaded, checked by the schema and costed: 0, or -1. */
+static int cost_row(const cJSON *p, struct instr *in, struct acc_result *r)
+{
+    struct sz_error err;
+    if (load_pattern(p, in) < 0 || instr_check(in, &err) < 0)
+        return -1;
+    acc_cost(in, r);
+    return 0;
+}
+
+/* tests/data/<name> parsed, or NULL. */
+static cJSON *read_json(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = malloc((size_t)n + 1);
+    size_t got = fread(text, 1, (size_t)n, f);
+    fclose(f);
+    text[got] = '\0';
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    return j;
+}
+
 static void test_calibration(void)
 {
     int unmodelled_seen = 0;
@@ -349,18 +394,11 @@ static void test_calibration(void)
             continue;
         char path[512];
         snprintf(path, sizeof path, "tests/data/%s", de->d_name);
-        FILE *f = fopen(path, "rb");
-        if (f == NULL)
+        cJSON *j = read_json(path);
+        if (j == NULL) {
+            CHECK(0, "%s: unreadable, or not JSON", path);
             continue;
-        fseek(f, 0, SEEK_END);
-        long n = ftell(f);
-        fseek(f, 0, SEEK_SET);
-        char *text = malloc((size_t)n + 1);
-        size_t got = fread(text, 1, (size_t)n, f);
-        fclose(f);
-        text[got] = '\0';
-        cJSON *j = cJSON_Parse(text);
-        free(text);
+        }
         const cJSON *pats = cJSON_GetObjectItemCaseSensitive(j, "patterns");
         const cJSON *dev = cJSON_GetObjectItemCaseSensitive(j, "device");
         int count = 0, failures = 0;
@@ -368,13 +406,11 @@ static void test_calibration(void)
         cJSON_ArrayForEach(p, pats) {
             const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
             struct instr in;
-            struct sz_error err;
-            if (load_pattern(p, &in) < 0 || instr_check(&in, &err) < 0) {
+            struct acc_result r;
+            if (cost_row(p, &in, &r) < 0) {
                 CHECK_QUIET(failures, 0, "%s: pattern does not load", name);
                 continue;
             }
-            struct acc_result r;
-            acc_cost(&in, &r);
             double src = cJSON_GetObjectItemCaseSensitive(p, "wavefronts")->valuedouble;
             const cJSON *hwj = cJSON_GetObjectItemCaseSensitive(p, "wavefronts_hw");
             const cJSON *raw = cJSON_GetObjectItemCaseSensitive(p, "raw");
@@ -413,6 +449,247 @@ static void test_calibration(void)
           nlisted, unmodelled_seen);
 }
 
+/* ---- atomics ----------------------------------------------------------------- */
+
+/* The forms: instr.c's table against what ptxas said for every (op, func,
+ * type) of PTX's lists (tests/calib/atomics/ptxas_sm90.json, 180 forms). */
+/* The field instr_check names for a form PTX lacks: "func" when the op has
+ * no type at all for it (red exch/cas), else "type". */
+static const char *allowed_types_field(int op, int f)
+{
+    for (int t = 0; t < INSTR_NTYPES; t++)
+        if (instr_form_allowed((enum instr_op)op, (enum instr_func)f, (enum instr_type)t))
+            return "type";
+    return "func";
+}
+
+static void test_atomic_forms(void)
+{
+    cJSON *j = read_json("tests/calib/atomics/ptxas_sm90.json");
+    int n = 0, failures = 0, allowed = 0;
+    for (int op = INSTR_ATOM; op <= INSTR_RED; op++)
+        for (int f = 0; f < INSTR_NFUNCS; f++)
+            for (int t = 0; t < INSTR_NTYPES; t++) {
+                char key[64];
+                snprintf(key, sizeof key, "%s_%s_%s", instr_op_name((enum instr_op)op),
+                         instr_func_name((enum instr_func)f), instr_type_name((enum instr_type)t));
+                const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, key);
+                const cJSON *ok = cJSON_GetObjectItemCaseSensitive(e, "ok");
+                int want = cJSON_IsTrue(ok);
+                int got = instr_form_allowed((enum instr_op)op, (enum instr_func)f,
+                                             (enum instr_type)t);
+                /* PTX's red has no exch or cas at all: gen_ptxas_check.py did not
+                 * try them (180 forms in the file) */
+                int absent = op == INSTR_RED && (f == INSTR_EXCH || f == INSTR_CAS);
+                CHECK_QUIET(failures, (absent ? e == NULL : cJSON_IsBool(ok)) && got == want,
+                            "%s: ptxas %s, instr_form_allowed %d", key,
+                            cJSON_IsBool(ok) ? (want ? "accepts" : "refuses") : "missing", got);
+                n += cJSON_IsBool(ok);
+                allowed += got;
+                /* what instr_check says of it, and on which field */
+                struct instr in = instr((enum instr_op)op, instr_type_bytes((enum instr_type)t), 1);
+                in.func = (enum instr_func)f;
+                in.type = (enum instr_type)t;
+                for (uint32_t k = 0; k < 32; k++)
+                    in.offsets[k] = 8 * k;
+                struct sz_error err;
+                int rc = instr_check(&in, &err);
+                CHECK_QUIET(failures, (rc == 0) == want &&
+                            (want || !strcmp(err.field, allowed_types_field(op, f))),
+                            "%s: instr_check %d on %s", key, rc, rc ? err.field : "-");
+            }
+    CHECK(failures == 0 && n == 180 && allowed == 50,
+          "ptxas_sm90.json: %d disagree of %d forms (%d allowed, want 50)", failures, n, allowed);
+    cJSON_Delete(j);
+}
+
+static void test_atomic_validation(void)
+{
+    struct sz_error err;
+    struct instr in = instr(INSTR_ATOM, 4, 1);
+    in.func = INSTR_MIN;
+    in.type = INSTR_F32;
+    CHECK(instr_check(&in, &err) < 0 && !strcmp(err.field, "type") &&
+          strstr(err.message, "u32, s32, u64, s64"), "atom.min.f32: %s %s", err.field,
+          err.message);
+    in = instr(INSTR_RED, 4, 1);
+    in.func = INSTR_CAS;
+    in.type = INSTR_B32;
+    CHECK(instr_check(&in, &err) < 0 && !strcmp(err.field, "func") &&
+          strstr(err.message, "use atom"), "red.cas: %s %s", err.field, err.message);
+    in = instr(INSTR_ATOM, 4, 1);
+    in.type = INSTR_U64;    /* add.u64 is 8 bytes */
+    CHECK(instr_check(&in, &err) < 0 && !strcmp(err.field, "bytes"), "u64 in 4 bytes");
+    in.bytes = 8;
+    in.offsets[3] = 4;
+    CHECK(instr_check(&in, &err) < 0 && !strcmp(err.field, "offsets[3]") &&
+          strstr(err.message, "8-byte aligned"), "u64 at 4: %s", err.message);
+    in = instr(INSTR_LD, 4, 1);
+    in.func = INSTR_MAX;
+    CHECK(instr_check(&in, &err) < 0 && !strcmp(err.field, "func"), "ld with a func");
+    /* any lanes may be off: atomics are not .sync.aligned */
+    in = instr(INSTR_ATOM, 4, 1);
+    for (int t = 0; t < 32; t++)
+        in.offsets[t] = t == 5 ? 20u : INSTR_INACTIVE;
+    CHECK(instr_check(&in, &err) == 0, "one lane: %s", err.message);
+    /* the line format's op token */
+    CHECK(instr_form_parse("red.max.s32", &in, &err) == 0 && in.op == INSTR_RED &&
+          in.func == INSTR_MAX && in.type == INSTR_S32 && in.bytes == 4, "red.max.s32");
+    CHECK(instr_form_parse("atom.cas.b64", &in, &err) == 0 && in.bytes == 8, "atom.cas.b64");
+    CHECK(instr_form_parse("atom", &in, &err) == 0 && in.func == INSTR_ADD &&
+          in.type == INSTR_U32, "bare atom: add.u32");
+    CHECK(instr_form_parse("atom.add", &in, &err) < 0 && !strcmp(err.field, "op"), "atom.add");
+    CHECK(instr_form_parse("ld.add.u32", &in, &err) < 0 && !strcmp(err.field, "op"), "ld.add");
+    CHECK(instr_form_parse("atom.sub.u32", &in, &err) < 0 && !strcmp(err.field, "func"), "sub");
+    CHECK(instr_form_parse("atom.add.u16", &in, &err) < 0 && !strcmp(err.field, "type"), "u16");
+    CHECK(instr_form_parse("atom.add.u32.x", &in, &err) < 0 && !strcmp(err.field, "op"), "4 parts");
+    char buf[32];
+    in.op = INSTR_RED, in.func = INSTR_XOR, in.type = INSTR_B32;
+    CHECK(!strcmp(instr_form_name(&in, buf, sizeof buf), "red.xor.b32"), "%s", buf);
+}
+
+/* The atomic rule, written independently (check_rule.py's): per phase of
+ * 128 bytes' worth of lanes, per bank, count active lanes' words; the most
+ * of them, twice for cas. */
+static uint32_t oracle_atomic(const struct instr *in)
+{
+    uint32_t w = in->bytes, per = 128 / w, total = 0;
+    for (uint32_t base = 0; base < 32; base += per) {
+        uint32_t hits[32] = {0}, most = 0;
+        for (uint32_t t = base; t < base + per; t++)
+            if (in->offsets[t] != INSTR_INACTIVE)
+                for (uint32_t word = in->offsets[t] / 4; word <= (in->offsets[t] + w - 1) / 4;
+                     word++)
+                    if (++hits[word % 32] > most)
+                        most = hits[word % 32];
+        total += most;
+    }
+    return total * (in->func == INSTR_CAS ? 2 : 1);
+}
+
+static void test_oracle_atomic(void)
+{
+    static const struct { enum instr_op op; enum instr_func f; enum instr_type t; } forms[] = {
+        {INSTR_ATOM, INSTR_ADD, INSTR_U32}, {INSTR_RED, INSTR_MIN, INSTR_S32},
+        {INSTR_ATOM, INSTR_CAS, INSTR_B32}, {INSTR_ATOM, INSTR_EXCH, INSTR_B64},
+        {INSTR_ATOM, INSTR_CAS, INSTR_B64},
+    };
+    int failures = 0;
+    const int trials = 50000;
+    for (int i = 0; i < trials; i++) {
+        int k = (int)(rnd() % 5);
+        struct instr in = instr(forms[k].op, instr_type_bytes(forms[k].t), 1);
+        in.func = forms[k].f;
+        in.type = forms[k].t;
+        uint32_t span = 8u << (rnd() % 10), inactive = rnd() % 3;
+        for (int t = 0; t < 32; t++)
+            in.offsets[t] = inactive && rnd() % 3 == 0
+                                ? (uint32_t)INSTR_INACTIVE
+                                : (rnd() % span) / in.bytes * in.bytes;
+        struct acc_result r;
+        acc_cost(&in, &r);
+        uint32_t want = oracle_atomic(&in);
+        CHECK_QUIET(failures, r.wavefronts == want && r.source_wavefronts == want,
+                    "trial %d: model %u, oracle %u", i, r.wavefronts, want);
+        CHECK_QUIET(failures, r.atomic.conflict_wavefronts + r.atomic.serial_wavefronts ==
+                    r.bank_conflicts && r.bank_conflicts + r.ideal_wavefronts == r.wavefronts,
+                    "trial %d: %u + %u != %u", i, r.atomic.conflict_wavefronts,
+                    r.atomic.serial_wavefronts, r.bank_conflicts);
+        CHECK_QUIET(failures, r.atomic.cycles >= r.wavefronts && r.atomic.cycles >= 2.0,
+                    "trial %d: cycles %.2f", i, r.atomic.cycles);
+    }
+    CHECK(failures == 0, "%d of %d random atomics disagree with the oracle", failures, trials);
+    /* not native: phases and lanes, no count */
+    struct instr in = instr(INSTR_ATOM, 4, 1);
+    in.type = INSTR_F32;
+    for (int t = 0; t < 32; t++)
+        in.offsets[t] = 0;
+    struct acc_result r;
+    acc_cost(&in, &r);
+    char v[512];
+    CHECK(!r.atomic.native && r.wavefronts == 0 && acc_clock_cycles(&r) == 0 &&
+          r.nphases == 1 && r.atomic.lanes_per_address == 32 &&
+          strstr(acc_atomic_verdict(&in, &r, v, sizeof v), "no exact count"),
+          "add.f32 on one word: %u %.2f %s", r.wavefronts, acc_clock_cycles(&r), v);
+}
+
+/* Every row of tests/data/atomics_*.json.  Native: Source-page wavefronts
+ * exact (the hardware counter over-counts, access.c), cycles within 2% of
+ * clock64 except where the model itself says cycles_exact = 0, and those
+ * must be exactly the five listed (each seen, each above the rule).  Not
+ * native: no count at all. */
+static const char *const cycles_unexact[] = {
+    "atom_exch_b64.w8_grp2", "atom_exch_b64.w8_conf4", "atom_cas_b64.w8_distinct",
+    "atom_cas_b64.w8_strided16", "atom_cas_b64.w8_conf2",
+};
+
+static void test_atomic_data(void)
+{
+    DIR *d = opendir("tests/data");
+    struct dirent *de;
+    int files = 0;
+    while (d && (de = readdir(d)) != NULL) {
+        if (strncmp(de->d_name, "atomics_", 8) != 0 || !strstr(de->d_name, ".json"))
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "tests/data/%s", de->d_name);
+        cJSON *j = read_json(path);
+        const cJSON *p;
+        int count = 0, native = 0, exact_cycles = 0, unexact = 0, failures = 0;
+        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "patterns")) {
+            struct instr in;
+            struct acc_result r;
+            const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
+            int loaded = cost_row(p, &in, &r) == 0;
+            CHECK_QUIET(failures, loaded, "%s: pattern does not load", name);
+            if (!loaded)
+                continue;
+            count++;
+            const cJSON *sass = cJSON_GetObjectItemCaseSensitive(p, "sass");
+            int nat = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "native"));
+            CHECK_QUIET(failures, r.atomic.native == nat && cJSON_IsString(sass) &&
+                        (strstr(sass->valuestring, "CAST.SPIN") == NULL) == nat,
+                        "%s: native %d, data %d (%s)", name, r.atomic.native, nat,
+                        cJSON_IsString(sass) ? sass->valuestring : "?");
+            if (!nat) {
+                CHECK_QUIET(failures, r.wavefronts == 0 && acc_clock_cycles(&r) == 0,
+                            "%s: not native, yet %u wavefronts", name, r.wavefronts);
+                continue;
+            }
+            native++;
+            const cJSON *wf = cJSON_GetObjectItemCaseSensitive(p, "wavefronts");
+            double cyc = cJSON_GetObjectItemCaseSensitive(p, "cycles")->valuedouble;
+            CHECK_QUIET(failures, cJSON_IsNumber(wf) && fabs(r.wavefronts - wf->valuedouble) <
+                        0.011 && r.source_wavefronts == r.wavefronts,
+                        "%s: model %u wavefronts, ncu %.2f", name, r.wavefronts,
+                        cJSON_IsNumber(wf) ? wf->valuedouble : -1);
+            double c = acc_clock_cycles(&r);
+            int listed = 0;
+            for (size_t k = 0; k < sizeof cycles_unexact / sizeof *cycles_unexact; k++)
+                listed |= !strcmp(name, cycles_unexact[k]);
+            if (r.atomic.cycles_exact) {
+                CHECK_QUIET(failures, !listed && fabs(c - cyc) <= 0.02 * c,
+                            "%s: model %.2f cycles, clock64 %.3f", name, c, cyc);
+                exact_cycles++;
+            } else {
+                CHECK_QUIET(failures, listed && cyc > c * 1.02 && cyc < c * 1.15,
+                            "%s: cycles_exact 0 but %.2f vs clock64 %.3f", name, c, cyc);
+                unexact++;
+            }
+        }
+        CHECK(failures == 0 && count >= 1460 && native >= 740 && unexact == 5,
+              "%s: %d of %d rows disagree (%d native, %d cycles unexact)", path, failures, count,
+              native, unexact);
+        printf("atomics %s: %d rows, %d native: wavefronts exact on all, cycles within 2%% on "
+               "%d, %d marked inexact\n", de->d_name, count, native, exact_cycles, unexact);
+        files++;
+        cJSON_Delete(j);
+    }
+    if (d)
+        closedir(d);
+    CHECK(files >= 1, "no tests/data/atomics_*.json found");
+}
+
 int main(void)
 {
     test_seed_transpose();
@@ -422,5 +699,9 @@ int main(void)
     test_geometry();
     test_lane_banks_and_ways();
     test_calibration();
+    test_atomic_forms();
+    test_atomic_validation();
+    test_oracle_atomic();
+    test_atomic_data();
     return check_summary("test_access");
 }

@@ -11,7 +11,11 @@ Checks, one line each:
     agree.cycles, agree.wavefronts (counter-measured), verify.ok;
   - a second /api/measure while one runs is a 409; the server stays healthy;
   - the tool directly on the whole calibration suite (tests/calib/patterns.json)
-    vs the model's POST /api/conflicts: cycles within 2%, wavefronts exact.
+    vs the model's POST /api/conflicts: cycles within 2%, wavefronts exact;
+  - the tool on the atomics (tests/calib/atomics/suite.json: every pattern of
+    five forms, one pattern of every other form): native ones as the suite,
+    except cycles the model marks inexact (measured at or above it); the
+    others measured, and the model gives them no count.
 
 Env: SWZ_BIN (server, default build/swizzlescope), SWZ_MEASURE (tool, default
 build/swizzlescope-measure), SWZ_GPU_REQUIRE_NCU=1 (missing counters fail
@@ -80,8 +84,19 @@ def wavefronts_ok(p, measured, predicted):
             and close(swzgpu.truth_wavefronts(p, measured), predicted["wavefronts"]))
 
 
+# Every pattern of these forms, and w4_same / w8_same of every other one.
+ATOMIC_FULL = ("atom_add_u32", "red_add_u32", "atom_cas_b32", "atom_exch_b64", "atom_cas_b64")
+
+
+def atomic_subset():
+    with open(swzgpu.ATOMICS) as f:
+        suite = json.load(f)
+    return [p for p in suite if p["name"].split(".")[0] in ATOMIC_FULL
+            or p["name"].split(".")[1] in ("w4_same", "w8_same")]
+
+
 def planned(patterns):
-    return 2 + 1 + len(SUBSET) + 2 + 1 + len(patterns)
+    return 2 + 1 + len(SUBSET) + 2 + 1 + len(patterns) + 1 + len(atomic_subset())
 
 
 def main():
@@ -111,6 +126,7 @@ def main():
     try:
         run_server_checks(server, device, by_name)
         run_suite(server, patterns)
+        run_atomics(server, atomic_subset())
     finally:
         server.stop()
     tail = f", {skipped} skipped" if skipped else ""
@@ -224,6 +240,36 @@ def run_suite(server, patterns):
                 check(cyc_ok, line + " (cycles only)")
             continue
         check(cyc_ok and m["name"] == p["name"] and wavefronts_ok(p, m, pred), line)
+
+
+def run_atomics(server, patterns):
+    rc, j, err, dt = swzgpu.run_tool(patterns, ["--iters", "512", "--ncu-timeout", "300"],
+                                     timeout=420)
+    ok = rc == 0 and j is not None and len(j.get("results", [])) == len(patterns)
+    check(ok, f"tool on {len(patterns)} atomics: exit {rc} in {dt:.1f} s"
+          + ("" if ok else f": {err.strip()[-300:]}"))
+    if not ok:
+        return
+    for p, m in zip(patterns, j["results"]):
+        st, pred, _ = server.post("/api/conflicts", swzgpu.api_body(p))
+        cyc, wf = m["cycles_per_instr"], m["wavefronts_per_instr"]
+        if st != 200:
+            check(False, f"atomic {p['name']}: /api/conflicts {st}: {pred}")
+            continue
+        line = (f"atomic {p['name']}: cycles {cyc:.3f} vs {pred['cycles']}, wavefronts "
+                f"{fmt(wf, 2)} vs {pred['wavefronts']}")
+        if not pred["native"]:
+            check(pred["wavefronts"] is None and pred["cycles"] is None and cyc > 0,
+                  line + " (not native: measured, not modelled)")
+            continue
+        exact = pred["atomic"]["cycles_exact"]
+        cyc_ok = (swzgpu.cycles_agree(cyc, pred["cycles"]) if exact
+                  else cyc >= 0.98 * pred["cycles"])
+        if wf is None and not REQUIRE_NCU:
+            check(cyc_ok, line + " (cycles only)")
+        else:
+            check(cyc_ok and close(wf, pred["wavefronts"]),
+                  line + ("" if exact else " (cycles marked inexact by the model)"))
 
 
 if __name__ == "__main__":

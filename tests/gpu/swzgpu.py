@@ -14,7 +14,8 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 TOOL = os.environ.get("SWZ_MEASURE", os.path.join(ROOT, "build", "swizzlescope-measure"))
 SERVER = os.environ.get("SWZ_BIN", os.path.join(ROOT, "build", "swizzlescope"))
 PATTERNS = os.path.join(ROOT, "tests", "calib", "patterns.json")
-API_FIELDS = ("op", "bytes", "matrices", "trans", "offsets")
+API_FIELDS = ("op", "bytes", "matrices", "trans", "offsets", "func", "type")
+ATOMICS = os.path.join(ROOT, "tests", "calib", "atomics", "suite.json")
 
 
 def load_patterns():

@@ -146,6 +146,15 @@ static void test_bad(void)
         {LINES, "x ld 4 1 0 1000000 L31", "offsets[0]", "does not fit"},
         {LINES, "x ldmatrix 16 4 0 232576 R31", "offsets[0]", "less 896"},
         {LINES, "x ld 4 1 0 -NUL31", "offsets", "no active lane"},
+        /* atomics: the op token is the PTX form (instr_form_parse) */
+        {LINES, "x atom.min.f32 4 1 0 LIN", "type", "u32, s32, u64, s64"},
+        {LINES, "x red.cas.b32 4 1 0 LIN", "func", "use atom"},
+        {LINES, "x atom.add.u64 4 1 0 ROWS", "bytes", "omit bytes"},
+        {LINES, "x atom.add 4 1 0 LIN", "op", "op.func.type"},
+        {LINES, "x ld.add.u32 4 1 0 LIN", "op", "only atom and red"},
+        {LINES, "x atom 4 1 0 231680 L31", "offsets[0]", "less 1792"},
+        {JSON, "{\"op\":\"atom\",\"func\":\"exch\",\"type\":\"f32\",\"offsets\":LIN}",
+         "type", "b32, b64"},
         /* rows too long for one line */
         {JSON, "{\"op\":\"ld\",\"matrices\":2,\"offsets\":LIN}", "matrices",
          "only ldmatrix/stmatrix take"},
@@ -184,6 +193,13 @@ static void test_line_format(void)
           p.in.matrices == 1 && p.in.offsets[8] == INSTR_INACTIVE, "line x1: %s", err.message);
     input_lanes(&p.in, off, &active);
     CHECK(active == 0xffffffffu && off[8] == 0 && off[15] == 112, "line x1 fill");
+    CHECK(input_parse_line("x red.max.s32 4 1 0 0 4 - 12 16 20 24 28 32 36 40 44 48 52 56 60 64 "
+                           "68 72 76 80 84 88 92 96 100 104 108 112 116 120 124\n", &p, &err) == 1 &&
+          p.in.op == INSTR_RED && p.in.func == INSTR_MAX && p.in.type == INSTR_S32 &&
+          p.in.offsets[2] == INSTR_INACTIVE, "line red.max.s32: %s", err.message);
+    char line[512];
+    CHECK(input_format_line(&p, NULL, line, sizeof line) > 0 &&
+          strncmp(line, "x red.max.s32 4 1 0 0 4 - 12 ", 29) == 0, "format: %s", line);
     CHECK(input_parse_line("# comment\n", &p, &err) == 0, "comment");
     CHECK(input_parse_line("   \r\n", &p, &err) == 0, "blank");
 }
@@ -193,7 +209,8 @@ static void test_line_format(void)
 static void test_suites(void)
 {
     static const char *const files[] = {"tests/calib/patterns.json",
-                                        "tests/calib/sweep_shared.json"};
+                                        "tests/calib/sweep_shared.json",
+                                        "tests/calib/atomics/suite.json"};
     static struct input_pattern suite[4096];
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
         FILE *fp = fopen(files[f], "rb");
