@@ -538,6 +538,17 @@ int api_route_access(const struct api_request *req, struct buf *out,
         else
             buf_i64(out, in.offsets[t]);
     }
+    /* The same lanes as logical offsets (the swizzle is an involution): what a
+     * client types to ask for this access with space=logical. */
+    buf_puts(out, "],\"logical\":[");
+    for (int t = 0; t < INSTR_LANES; t++) {
+        if (t)
+            buf_putc(out, ',');
+        if (in.offsets[t] == INSTR_INACTIVE)
+            buf_puts(out, "null");
+        else
+            buf_i64(out, swz_apply(&z, in.offsets[t]));
+    }
     buf_puts(out, "],\"cost\":");
     api_put_cost(out, &in, &r);
     buf_putc(out, ',');
