@@ -81,10 +81,12 @@ export function createMaps(ctx, ui) {
             widthCache.clear();
         }
         markEmpty(false);
-        const big = st.present ? 1.3 : 1;
+        // Presenter mode: cells up to 2x as large, their numbers and the axis
+        // labels twice the cap (read from the back of a room).
+        const big = st.present ? 2 : 1;
         // Each map is drawn anew only when what it shows changed (viewcache.js).
-        const fn = { label, elemTitle };
-        const labelKey = `${st.elem}/${d.unit.bytes}/${st.show}`;
+        const fn = { label, elemTitle, scale: big };
+        const labelKey = `${st.elem}/${d.unit.bytes}/${st.show}/${big}`;
         const rowKey = (cols) => (rowsShown ? { keyOf: (l) => Math.floor(l / cols) } : {});
         // A map of the same shape is updated in place (which unit each cell
         // holds, the tile lines), not drawn anew.
@@ -102,7 +104,7 @@ export function createMaps(ctx, ui) {
                 // the grids below where they are: a reader comparing them keeps
                 // their place, and the browser need not move the page below.
                 for (const id of ['tile-plain', 'tile-swz']) {
-                    const h = `${gridLayout({ rows: 8, cols: 8, logOf: null, tile: 8, availW: tw(id), maxCell: 44 * big, kind: 'tile' }).H}px`;
+                    const h = `${gridLayout({ rows: 8, cols: 8, logOf: null, tile: 8, availW: tw(id), maxCell: 44 * big, kind: 'tile', scale: big }).H}px`;
                     if ($(id).style.minHeight !== h) $(id).style.minHeight = h;
                 }
             },
