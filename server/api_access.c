@@ -344,7 +344,7 @@ static int put_unfit(const struct api_request *req, struct buf *out, const char 
         buf_json_str(out, pattern);
     else
         buf_puts(out, "null");
-    buf_printf(out, ",\"fits\":false,\"error\":{\"code\":\"%s\",\"field\":",
+    buf_printf(out, ",\"fits\":false,\"why\":{\"code\":\"%s\",\"field\":",
                sz_code_name(why->code));
     buf_json_str(out, why->field);
     buf_puts(out, ",\"message\":");

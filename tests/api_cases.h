@@ -84,7 +84,7 @@ static const struct api_case {
     /* fit=1: a pattern that does not fit the view is an answer with the one value
      * that would fit; an unknown pattern is still refused */
     {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=transpose_read&fit=1", NULL, NULL, 200,
-     "\"fits\":false,\"error\":{\"code\":\"invalid_argument\",\"field\":\"rows\""},
+     "\"fits\":false,\"why\":{\"code\":\"invalid_argument\",\"field\":\"rows\""},
     {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=transpose_read&fit=1", NULL, NULL, 200,
      "\"fix\":{\"field\":\"rows\",\"value\":16}"},
     {"GET", "/api/access", "b=3&m=0&s=3&pattern=col_read&fit=1", NULL, NULL, 200,

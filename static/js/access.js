@@ -241,7 +241,7 @@ export function createAccess(ctx) {
     // A pattern that does not fit this layout (fit=1): the API's reason and,
     // where changing one value fits it, that value as one click.
     function showUnfit(a) {
-        const e = a.error, p = patterns.find((x) => x.name === a.pattern);
+        const e = a.why, p = patterns.find((x) => x.name === a.pattern);
         const btn = fixButton(a.fix, 'acc-fix');
         ui.error.className = INLINE_HINT;
         setHTML(ui.error, `<strong>${esc(p ? p.label : a.pattern)} does not fit this grid:</strong> <span class="msg" id="acc-error-message">${esc(e.message)}</span>` +

@@ -163,7 +163,7 @@ export const prefetch = {
 export const sources = () => ({ ...tally });
 
 // A named pattern's step asked with fit=1 (a pattern that does not fit the
-// layout is answered {fits: false, error, fix}, not refused) and compare
+// layout is answered {fits: false, why, fix}, not refused) and compare
 // (b,m,s;... : the same access on those swizzles, and without one).
 export const accessFit = (q, pattern, step, compare) => getJSON('api/access', clean({ ...q, pattern, step, fit: 1, compare }));
 prefetch.accessFit = (q, pattern, step, compare) => getJSON('api/access', clean({ ...q, pattern, step, fit: 1, compare }), true);

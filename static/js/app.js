@@ -328,7 +328,13 @@ function exportTarget(id) {
     const t = maps.exportTarget(id);
     if (t !== undefined) return t;
     const svg = $(id).querySelector('svg');
-    return svg ? { svg, name: id } : null;
+    if (!svg) return null;
+    const r = access.current(), p = data ? data.params : null;
+    return {
+        svg, name: id,
+        slug: p ? `Swizzle_${p.b}_${p.m}_${p.s}-${data.grid.rows}x${data.grid.cols}-${p.banks}x${p.bank_bytes}B${state.theme ? '-' + state.theme : ''}` : '',
+        caption: p && r ? [`${data.name}: ${r.label}`, `${p.banks} banks x ${p.bank_bytes} B; made with swizzlescope`] : [],
+    };
 }
 
 async function start() {

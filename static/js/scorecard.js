@@ -40,7 +40,7 @@ export function createScorecard(ctx) {
 
     function card(a, key) {
         if (a.fits === false) {
-            return `<div class="${INLINE_HINT}"><b>Does not fit this grid:</b> ${esc(a.error.message)}</div>${fixButton(a.fix, `score-${key}-fix`)}`;
+            return `<div class="${INLINE_HINT}"><b>Does not fit this grid:</b> ${esc(a.why.message)}</div>${fixButton(a.fix, `score-${key}-fix`)}`;
         }
         const c = a.cost, v = verdict(c);
         return `<div class="${VERDICT} ${v.cls}">${esc(v.text)}</div>
