@@ -138,7 +138,11 @@ export async function classroomChecks(t) {
     await step('issue 14.6: negative S is explained as it is', async () => {
         await gotoReady(page, base + '?b=3&m=4&s=-3');
         const d = await api('swizzle', { b: '3', m: '4', s: '-3', ...L });
-        const tile = await text(page, '#readme-tile'), grid = await text(page, '#grid-desc'), colours = await text(page, '#readme-colours');
+        // Read by what the reader sees (the entry after "Swizzle tile", the grid panel's line), not by id.
+        const [tile, colours, grid] = await page.evaluate(() => {
+            const dd = (name) => [...document.querySelectorAll('.readme dt')].find((e) => e.textContent.trim() === name).nextElementSibling.textContent.trim();
+            return [dd('Swizzle tile'), dd('Colours'), document.getElementById('grid-plain').closest('section').querySelector('.desc').textContent.trim()];
+        });
         check('14.6: the API names row_xor_col for <3,4,-3>', d.slot_rule === 'row_xor_col', d.slot_rule);
         check('14.6: "How to read this" does not say column XOR row', !/c XOR \(r|slot c XOR/.test(tile) && /row r XOR \(c mod 8\)/.test(tile), tile);
         check('14.6: nor that the colours move', !/colours move/.test(colours) && !/colours change/.test(grid), `${colours} | ${grid}`);
