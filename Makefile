@@ -9,15 +9,16 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-CORE    := error buf instr swizzle access pattern trace footprint expr cache f2 linear linear_conv
-SERVER  := $(CORE) proc measure api_read api_layout api_access api_measure api_linear api files http
+CORE    := error buf instr swizzle access pattern trace footprint expr cache f2 linear linear_conv linear_hw
+SERVER  := $(CORE) proc measure api_read api_layout api_access api_measure api_linear api files \
+           addr framing watch http
 SRC_H   := $(wildcard server/*.h)
 
 BIN     := build/swizzlescope
 OBJ     := $(SERVER:%=build/obj/%.o) build/obj/main.o
 ASAN_OBJ := $(SERVER:%=build/asan/%.o)
 TESTS   := test_swizzle test_access test_api test_http test_measure test_tool test_crosscheck \
-           test_proc test_expr test_cache test_main test_f2 test_linear
+           test_proc test_expr test_cache test_main test_f2 test_linear test_framing
 
 .PHONY: all run test clean deps deps-test check-unit check-browser check-node
 all: $(BIN)

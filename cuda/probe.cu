@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include <signal.h>
+#include <sys/prctl.h>
 
 #include "../server/proc.h"
 #include "gpu.h"
@@ -810,6 +811,13 @@ int main(int argc, char **argv)
     static ncu_counts counts[MAX_PATTERNS];
     const double t0 = proc_now();
 
+    /* Die with whoever started us (the server, or ncu): a GPU run nobody
+     * waits for any more must not hold the GPU.  The parent may already be
+     * gone by the time prctl runs: then it is init's pid that we see. */
+    const pid_t parent = getppid();
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        return EXIT_NO_DEVICE;
     parse_options(argc, argv, &o);
     signal(SIGPIPE, SIG_IGN); /* proc.h: ncu may quit without reading its input */
     if (o.alarm_s)

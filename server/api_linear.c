@@ -74,15 +74,15 @@ static int read_bases(const cJSON *a, const char *field, const struct lin_tile *
 }
 
 static int read_layout(const cJSON *obj, const char *name, const struct lin_tile *t,
-                       struct lin_layout *l, struct sz_error *err)
+                       int lane_bits, struct lin_layout *l, struct sz_error *err)
 {
     static const char *const dims[LIN_NIN] = {"register", "lane", "warp"};
     static const char *const known[] = {"register", "lane", "warp", NULL};
     const cJSON *o = cJSON_GetObjectItemCaseSensitive(obj, name);
     if (!cJSON_IsObject(o))
         return sz_fail(err, SZ_INVALID_ARGUMENT, name,
-                       "required, {\"register\":[[dim0,dim1],...], \"lane\":[5 bases], "
-                       "\"warp\":[...]}");
+                       "required, {\"register\":[[dim0,dim1],...], \"lane\":[%d bases], "
+                       "\"warp\":[...]}", lane_bits);
     if (api_fields_check(o, known, err) < 0)
         return -1;
     memset(l, 0, sizeof *l);
@@ -95,26 +95,38 @@ static int read_layout(const cJSON *obj, const char *name, const struct lin_tile
         if (read_bases(a, f, t, LIN_MAX_BASES, l->basis[in], &l->n[in], err) < 0)
             return -1;
     }
-    return lin_layout_check(t, l, name, err);
+    return lin_layout_check(t, l, lane_bits, name, err);
 }
 
-/* The body both routes share: shape, bitwidth, num_banks, A, B. */
+/* The body both routes share: shape, bitwidth, num_banks, lanes_per_wavefront,
+ * A, B. */
 static int read_problem(const cJSON *obj, struct lin_problem *p, struct sz_error *err)
 {
-    int64_t w, nb;
+    int64_t w, nb, lanes;
     memset(p, 0, sizeof *p);
     if (read_shape(obj, &p->tile, err) < 0 ||
         opt_int(obj, "bitwidth", 4, 64, 32, &w, err) < 0 ||
-        opt_int(obj, "num_banks", 8, 128, 32, &nb, err) < 0)
+        opt_int(obj, "num_banks", 8, 128, 32, &nb, err) < 0 ||
+        opt_int(obj, "lanes_per_wavefront", 32, 64, 32, &lanes, err) < 0)
         return -1;
+    if (lanes != 32 && lanes != 64)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "lanes_per_wavefront",
+                       "must be 32 (an NVIDIA warp) or 64 (an AMD wave), got %lld",
+                       (long long)lanes);
+    if (lanes == 64 && nb != 32 && nb != 64)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "num_banks",
+                       "64-lane waves are modelled on 32 banks (MI300) or 64 banks (MI350), "
+                       "the LDS whose phase rules are published; got %lld", (long long)nb);
+    p->lanes = (int)lanes;
     if (w != 4 && w != 8 && w != 16 && w != 32 && w != 64)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "bitwidth", "must be 4, 8, 16, 32 or 64");
     if (!is_pow2(nb))
         return sz_fail(err, SZ_INVALID_ARGUMENT, "num_banks", "must be a power of two");
     p->bitwidth = (int)w;
     p->num_banks = (int)nb;
-    return read_layout(obj, "A", &p->tile, &p->a, err) < 0 ||
-                   read_layout(obj, "B", &p->tile, &p->b, err) < 0 ? -1 : 0;
+    int lb = lin_lane_bits(p);
+    return read_layout(obj, "A", &p->tile, lb, &p->a, err) < 0 ||
+                   read_layout(obj, "B", &p->tile, lb, &p->b, err) < 0 ? -1 : 0;
 }
 
 /* The memory layout: offset bases, or one of the forms people write. */
@@ -209,12 +221,23 @@ static void put_side(struct buf *out, const struct lin_tile *t, const char *op,
     buf_printf(out, "\"simulated\":{\"wavefronts_per_instruction\":%u,\"min\":%u,"
                "\"instructions\":%u,\"instructions_simulated\":%u},",
                s->wavefronts, s->wavefronts_min, s->instructions, s->simulated);
-    buf_printf(out, "\"formula\":{\"wavefronts_per_instruction\":%u,\"conflict_dim\":%d,"
-               "\"conflict_basis\":", s->formula, s->conflict_dim);
+    buf_puts(out, "\"segment_basis\":");
+    put_bases(out, t, s->seg, s->n_seg);
+    buf_puts(out, ",\"thread_basis\":");
+    put_bases(out, t, s->thr, s->n_thr);
+    buf_printf(out, ",\"formula\":{\"wavefronts_per_instruction\":%u,\"conflict_dim\":%d,"
+               "\"ways\":%u,\"conflict_basis\":", s->formula, s->conflict_dim,
+               1u << s->conflict_dim);
     put_bases(out, t, s->conflict, s->n_conflict);
-    buf_printf(out, "},\"lemma_9_4\":{\"wavefronts_per_instruction\":%u,\"dim\":%d},"
+    uint32_t lanes[64], nl = lin_phase_lanes(&s->phase, lanes);
+    buf_puts(out, "},\"phase_rule\":{\"phase0_lanes\":[");
+    for (uint32_t i = 0; i < nl; i++)
+        buf_printf(out, "%s%u", i ? "," : "", lanes[i]);
+    buf_printf(out, "],\"rule\":\"%s\",\"status\":\"%s\",\"source\":\"%s\"}", s->phase.rule,
+               s->phase.published ? lin_published : "measured", s->phase.source);
+    buf_printf(out, ",\"lemma_9_4\":{\"wavefronts_per_instruction\":%u,\"dim\":%d,\"ways\":%u},"
                "\"agree\":%s,\"formula_undercounts\":%s}",
-               s->lemma, s->lemma_dim,
+               s->lemma, s->lemma_dim, 1u << s->lemma_dim,
                s->formula == s->wavefronts && s->wavefronts_min == s->wavefronts ? "true"
                                                                                   : "false",
                s->undercounts ? "true" : "false");
@@ -248,9 +271,10 @@ static void put_equivalents(struct buf *out, const struct lin_problem *p,
 static void put_eval(struct buf *out, const struct lin_problem *p, const struct lin_mem *m,
                      int vec_bits, const struct lin_side *st, const struct lin_side *ld)
 {
-    buf_printf(out, "\"shape\":[%u,%u],\"bitwidth\":%d,\"num_banks\":%d,\"vector_elems\":%d,"
-               "\"offset_bases\":", 1u << p->tile.bits0, 1u << p->tile.bits1, p->bitwidth,
-               p->num_banks, 1 << vec_bits);
+    buf_printf(out, "\"shape\":[%u,%u],\"bitwidth\":%d,\"num_banks\":%d,"
+               "\"lanes_per_wavefront\":%d,\"vector_elems\":%d,\"offset_bases\":",
+               1u << p->tile.bits0, 1u << p->tile.bits1, p->bitwidth, p->num_banks,
+               1 << lin_lane_bits(p), 1 << vec_bits);
     put_bases(out, &p->tile, m->basis, m->n);
     buf_putc(out, ',');
     put_equivalents(out, p, m);
@@ -258,9 +282,16 @@ static void put_eval(struct buf *out, const struct lin_problem *p, const struct 
     put_side(out, &p->tile, "st", st);
     buf_puts(out, ",\"load\":");
     put_side(out, &p->tile, "ld", ld);
-    buf_printf(out, ",\"model\":{\"hardware\":\"NVIDIA shared memory, 4-byte banks, 32-lane "
-               "warps (server/access.c)\",\"calibrated\":%s}",
-               p->num_banks == 32 ? "true" : "false");
+    if (p->lanes == 64)
+        buf_printf(out, ",\"model\":{\"hardware\":\"AMD %s LDS, %d banks x 4 bytes, 64-lane "
+                   "waves\",\"calibrated\":false,\"status\":\"%s\",\"sources\":[\"%s\",\"%s\"]}",
+                   p->num_banks == 64 ? "MI350 (CDNA4)" : "MI300 (CDNA3)", p->num_banks,
+                   lin_published, st->phase.source, ld->phase.source);
+    else
+        buf_printf(out, ",\"model\":{\"hardware\":\"NVIDIA shared memory, 4-byte banks, 32-lane "
+                   "warps (server/access.c)\",\"calibrated\":%s,\"status\":\"%s\"}",
+                   p->num_banks == 32 ? "true" : "false",
+                   p->num_banks == 32 ? "measured" : "the measured rules on another bank row");
 }
 
 /* What both routes read and answer. */
@@ -283,18 +314,6 @@ static int evaluate_fields(const cJSON *root, struct job *j, struct sz_error *er
     return read_mem(root, &j->p, &j->m, err);
 }
 
-static int optimize_fields(const cJSON *root, struct job *j, struct sz_error *err)
-{
-    int64_t lanes;
-    (void)j;
-    if (opt_int(root, "lanes_per_wavefront", 32, 64, 32, &lanes, err) < 0)
-        return -1;
-    if (lanes != 32)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "lanes_per_wavefront",
-                       "only 32 is modelled so far (64-lane waves: issue 16, other hardware)");
-    return 0;
-}
-
 /* The body: members checked against `known`, the problem, the route's own. */
 static int begin(const struct api_request *req, const char *const *known,
                  int (*own)(const cJSON *, struct job *, struct sz_error *), struct job *j,
@@ -306,7 +325,7 @@ static int begin(const struct api_request *req, const char *const *known,
     if (api_body_object(req, &root, err) < 0)
         return -1;
     int rc = api_fields_check(root, known, err) < 0 || read_problem(root, &j->p, err) < 0 ||
-             own(root, j, err) < 0 ? -1 : 0;
+             (own && own(root, j, err) < 0) ? -1 : 0;
     cJSON_Delete(root);
     return rc;
 }
@@ -316,7 +335,7 @@ int api_route_linear_evaluate(const struct api_request *req, struct buf *out,
 {
     static const char *const known[] = {"shape", "bitwidth", "num_banks", "vec", "A", "B",
                                         "swizzle_offset_bases", "cute", "triton", "nvmma",
-                                        NULL};
+                                        "lanes_per_wavefront", NULL};
     struct job j;
     if (begin(req, known, evaluate_fields, &j, err) < 0 ||
         lin_evaluate(&j.p, &j.m, j.vec_bits, LIN_SIM_MAX, &j.st, &j.ld, err) < 0)
@@ -334,7 +353,7 @@ int api_route_linear_optimize(const struct api_request *req, struct buf *out,
                                         "lanes_per_wavefront", NULL};
     struct job j;
     struct lin_opt o;
-    if (begin(req, known, optimize_fields, &j, err) < 0 || lin_optimize(&j.p, &o, err) < 0 ||
+    if (begin(req, known, NULL, &j, err) < 0 || lin_optimize(&j.p, &o, err) < 0 ||
         lin_evaluate(&j.p, &o.mem, o.vec_bits, LIN_SIM_MAX, &j.st, &j.ld, err) < 0)
         return -1;
     buf_putc(out, '{');

@@ -202,6 +202,12 @@ int api_route_measure(const struct api_request *req, struct buf *out,
     const cJSON *results = cJSON_GetObjectItemCaseSensitive(j, "results");
     const cJSON *res = cJSON_GetArrayItem(results, 0);
     const cJSON *cyc = cJSON_GetObjectItemCaseSensitive(res, "cycles_per_instr");
+    if (mo.was_cancelled) {
+        cJSON_Delete(j);
+        proc_free(&mo);
+        return sz_fail(err, SZ_GPU_UNAVAILABLE, NULL,
+                       "the server is stopping: the measurement was stopped");
+    }
     if (mo.exit_code != 0 || mo.timed_out || !cJSON_IsObject(res) || !cJSON_IsNumber(cyc)) {
         char msg[300];
         tool_failure(&mo, j, msg, sizeof msg);

@@ -83,12 +83,19 @@ int files_open(const char *root, const char *url, struct files_file *out,
     size_t rl = strlen(root);
     if (strncmp(real, root, rl) != 0 || real[rl] != '/')
         return sz_fail(err, SZ_NOT_FOUND, "path", "no such file");
-    int fd = open(real, O_RDONLY | O_CLOEXEC);
+    /* Only regular files.  Opening a FIFO for reading blocks until a writer
+     * comes, which holds a worker thread (and every connection it serves) for
+     * ever, and opening a device may do anything: look before opening, and
+     * open without blocking in case the name changed in between; then check
+     * what was opened.  Directories are never listed. */
+    struct stat st;
+    if (stat(real, &st) != 0 || !S_ISREG(st.st_mode))
+        return sz_fail(err, SZ_NOT_FOUND, "path", "no such file");
+    int fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
         return sz_fail(err, SZ_NOT_FOUND, "path", "no such file");
-    struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);  /* directories are never listed */
+        close(fd);
         return sz_fail(err, SZ_NOT_FOUND, "path", "no such file");
     }
     out->fd = fd;

@@ -2,24 +2,25 @@
  * files, and handing /api/ requests to api.c.
  *
  * The only file that includes microhttpd.h.  It must not parse or write JSON
- * bodies (api.c does) nor decide which file a path names (files.c does). */
+ * bodies (api.c does), decide which file a path names (files.c does) nor judge
+ * a request head's syntax (framing.c does). */
 #define _GNU_SOURCE 1   /* PATH_MAX under -std=c11 */
 #include "http.h"
 
-#include <arpa/inet.h>
 #include <limits.h>
 #include <microhttpd.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
+#include "addr.h"
 #include "api.h"
 #include "buf.h"
 #include "files.h"
+#include "framing.h"
+#include "watch.h"
 
 /* Limits, each sized for a local tool that a classroom may hit at once:
  * - connections: a classroom of ~50 browsers, each with ~6 parallel
@@ -32,18 +33,24 @@
  *   widest route (/api/access) accepts 14 names; 32 leaves room and refuses
  *   floods before the API sees them.
  * - path: a slow request keeps its own copy of the API path, 1024 bytes at
- *   most (routes are far shorter; static paths have files.h's limit). */
+ *   most (routes are far shorter; static paths have files.h's limit).
+ * - head: the idle timeout restarts on every byte, so a slowloris would hold
+ *   a connection for ever; a head must arrive within 10 s of the connection
+ *   (or of the previous answer).  Browsers send a head in one packet.
+ * - a refused chunked body is read and dropped to its end, up to 64 MiB. */
 #define HTTP_MAX_CONNECTIONS 1024
 #define HTTP_IDLE_TIMEOUT_S 10
+#define HTTP_HEAD_TIMEOUT_MS 10000
 #define HTTP_MAX_ARGS 32
 #define HTTP_MAX_PATH 1024
+#define HTTP_MAX_DISCARD ((size_t)64 << 20)
 
 struct http_server {
     struct MHD_Daemon *daemon;
+    struct watch *watch;            /* head deadlines, lingering close */
     char static_root[PATH_MAX];     /* realpath of static_dir, no trailing '/' */
-    char bind_text[INET6_ADDRSTRLEN + 2];   /* as it appears in a Host header */
+    struct addr addr;               /* bound to; the Host allow-list */
     uint16_t port;
-    int loopback, wildcard;
     /* slow requests running on their own threads; http_stop waits for them */
     pthread_mutex_t lock;
     pthread_cond_t idle;
@@ -60,11 +67,14 @@ enum http_slow {
     HTTP_SLOW_QUEUED        /* resp's body handed to MHD, which frees it */
 };
 
-/* Per-request state: the body as it arrives, whether it overflowed, and a
- * slow route's progress. */
+/* Per-request state, made when the request line arrives (uri_seen): whether
+ * its query was cut, the body as it arrives, whether it overflowed, and a slow
+ * route's progress. */
 struct req_ctx {
+    int started, too_many_args;
     struct buf body;
     int too_large;
+    size_t discarded;
     enum http_slow slow_state;
     struct api_response resp;   /* a slow route's answer, filled by its thread */
 };
@@ -88,8 +98,10 @@ static void add_security_headers(struct MHD_Response *r, const char *cache)
     MHD_add_response_header(r, "Cache-Control", cache);
 }
 
+/* `close`: the request's framing cannot be trusted, so nothing after it on
+ * the connection can be either. */
 static enum MHD_Result queue_json(struct MHD_Connection *c, int status, char *body,
-                                  size_t len)
+                                  size_t len, int close)
 {
     struct MHD_Response *r;
     if (body == NULL) {
@@ -111,6 +123,8 @@ static enum MHD_Result queue_json(struct MHD_Connection *c, int status, char *bo
     /* API answers depend on the query only, but are cheap and the server may be
      * rebuilt under the page: never cache them. */
     add_security_headers(r, "no-store");
+    if (close)
+        MHD_add_response_header(r, "Connection", "close");
     enum MHD_Result ok = MHD_queue_response(c, (unsigned)status, r);
     MHD_destroy_response(r);
     return ok;
@@ -147,11 +161,12 @@ static enum MHD_Result queue_refused_prefetch(struct MHD_Connection *c,
     return ok;
 }
 
-static enum MHD_Result queue_sz_error(struct MHD_Connection *c, const struct sz_error *err)
+static enum MHD_Result queue_sz_error(struct MHD_Connection *c, const struct sz_error *err,
+                                     int close)
 {
     struct api_response resp = {0};
     api_error_response(err, &resp);
-    return queue_json(c, resp.status, resp.body, resp.len);
+    return queue_json(c, resp.status, resp.body, resp.len, close);
 }
 
 static enum MHD_Result queue_error(struct MHD_Connection *c, enum sz_code code,
@@ -159,50 +174,7 @@ static enum MHD_Result queue_error(struct MHD_Connection *c, enum sz_code code,
 {
     struct sz_error err;
     sz_fail(&err, code, field, "%s", msg);
-    return queue_sz_error(c, &err);
-}
-
-/* ---- Host check ------------------------------------------------------------ */
-
-/* A page on another site can make the browser talk to 127.0.0.1 under its own
- * hostname (DNS rebinding).  Refusing every Host but the loopback names and
- * the bound address closes that door: such a page always sends its own name. */
-static int host_allowed(const struct http_server *s, const char *host)
-{
-    if (host == NULL || *host == '\0')
-        return 0;
-    char name[300];
-    size_t n = strlen(host);
-    if (n >= sizeof name)
-        return 0;
-    memcpy(name, host, n + 1);
-    /* split off ":port"; an IPv6 literal keeps its brackets */
-    char *colon = strrchr(name, ':');
-    char *bracket = strrchr(name, ']');
-    if (colon && (!bracket || colon > bracket)) {
-        *colon = '\0';
-        const char *p = colon + 1;
-        if (*p == '\0' || strspn(p, "0123456789") != strlen(p) || strlen(p) > 5 ||
-            atoi(p) != s->port)
-            return 0;
-    }
-    if (strcmp(name, "localhost") == 0 || strcmp(name, "127.0.0.1") == 0 ||
-        strcmp(name, "[::1]") == 0 || strcmp(name, s->bind_text) == 0)
-        return 1;
-    if (s->wildcard) {
-        /* Bound to every interface: any IP literal is a direct peer, never a
-         * rebound name, so it may stay; names still may not. */
-        struct in6_addr a6;
-        struct in_addr a4;
-        size_t len = strlen(name);
-        if (inet_pton(AF_INET, name, &a4) == 1)
-            return 1;
-        if (len > 2 && name[0] == '[' && name[len - 1] == ']') {
-            name[len - 1] = '\0';
-            return inet_pton(AF_INET6, name + 1, &a6) == 1;
-        }
-    }
-    return 0;
+    return queue_sz_error(c, &err, 0);
 }
 
 /* ---- static files ---------------------------------------------------------- */
@@ -216,7 +188,7 @@ static enum MHD_Result serve_static(struct http_server *s, struct MHD_Connection
     struct files_file f;
     struct sz_error err;
     if (files_open(s->static_root, url, &f, &err) < 0)
-        return queue_sz_error(c, &err);
+        return queue_sz_error(c, &err, 0);
     /* no-cache makes the browser revalidate every file (the page may be
      * edited while the server runs); the ETag lets that be a bodiless 304. */
     const char *inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
@@ -360,7 +332,7 @@ static enum MHD_Result serve_api(struct http_server *s, struct MHD_Connection *c
                                                     MHD_HTTP_HEADER_CONTENT_TYPE);
     if (ctx->slow_state == HTTP_SLOW_ANSWERED) {
         ctx->slow_state = HTTP_SLOW_QUEUED;
-        return queue_json(c, ctx->resp.status, ctx->resp.body, ctx->resp.len);
+        return queue_json(c, ctx->resp.status, ctx->resp.body, ctx->resp.len, 0);
     }
     if (ctx->slow_state == HTTP_SLOW_RUNNING)
         return MHD_YES;     /* resumed spuriously: still running */
@@ -386,40 +358,81 @@ static enum MHD_Result serve_api(struct http_server *s, struct MHD_Connection *c
     api_handle(&req, &resp);
     if (resp.status >= 400 && resp.status < 500 && is_prefetch(c))
         return queue_refused_prefetch(c, &resp);
-    return queue_json(c, resp.status, resp.body, resp.len);
+    return queue_json(c, resp.status, resp.body, resp.len, 0);
 }
 
 /* ---- the handler ------------------------------------------------------------ */
+
+static struct watch_conn *watched(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *i =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return i ? i->socket_context : NULL;
+}
+
+static enum MHD_Result add_field(void *cls, enum MHD_ValueKind kind, const char *key,
+                                 size_t key_size, const char *value, size_t value_size)
+{
+    (void)kind;
+    framing_field(cls, key, key_size, value ? value : "", value_size);
+    return MHD_YES;
+}
+
+/* The first call: the head is complete, the body not read yet.  Refuse here
+ * what needs no body.  An answer queued now makes libmicrohttpd close the
+ * connection after it without reading the body, and a close with input
+ * unread resets the connection, losing the answer for a client that writes
+ * its whole body before reading: so the watcher drains it (lingering close). */
+static enum MHD_Result head_arrived(struct http_server *s, struct MHD_Connection *c,
+                                    const char *method, const char *version,
+                                    struct req_ctx *ctx)
+{
+    struct watch_conn *wc = watched(c);
+    watch_head_done(wc);
+    ctx->started = 1;
+    struct framing f;
+    framing_begin(&f, version);
+    MHD_get_connection_values_n(c, MHD_HEADER_KIND, add_field, &f);
+    /* the head as parsed in place: from the method to past its blank line */
+    const union MHD_ConnectionInfo *hs =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                 MHD_HTTP_HEADER_CONTENT_LENGTH);
+    unsigned long long length = cl ? strtoull(cl, NULL, 10) : 0;
+    struct sz_error err;
+    enum MHD_Result r;
+    if (framing_check(&f, hs ? method + hs->header_size : NULL, version, &err) < 0)
+        r = queue_sz_error(c, &err, 1);
+    else if (ctx->too_many_args)
+        r = queue_error(c, SZ_TOO_LARGE, "query", "too many query parameters");
+    else if (!addr_host_allowed(&s->addr, s->port, host))
+        r = queue_error(c, SZ_MISDIRECTED, "Host",
+                        "this server answers only to localhost, 127.0.0.1 "
+                        "or [::1] (and the address it is bound to)");
+    else if (length > API_MAX_BODY)
+        r = queue_error(c, SZ_TOO_LARGE, "body", "request bodies are limited to 2 MiB");
+    else
+        return MHD_YES;
+    if (length > 0 || f.codings > 0)
+        watch_linger(wc);
+    return r;
+}
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
                               const char *method, const char *version,
                               const char *upload_data, size_t *upload_data_size,
                               void **con_cls)
 {
-    (void)version;
     struct http_server *s = cls;
     struct req_ctx *ctx = *con_cls;
-    if (ctx == NULL) {
-        /* First call: headers only.  Refuse early what needs no body. */
-        ctx = calloc(1, sizeof *ctx);
-        if (ctx == NULL)
-            return MHD_NO;
-        *con_cls = ctx;
-        const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-                                                       MHD_HTTP_HEADER_HOST);
-        if (!host_allowed(s, host))
-            return queue_error(c, SZ_MISDIRECTED, "Host",
-                               "this server answers only to localhost, 127.0.0.1 "
-                               "or [::1] (and the address it is bound to)");
-        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-                                                     MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (cl && strtoull(cl, NULL, 10) > API_MAX_BODY)
-            return queue_error(c, SZ_TOO_LARGE, "body",
-                               "request bodies are limited to 2 MiB");
-        return MHD_YES;
-    }
+    if (ctx == NULL && (*con_cls = ctx = calloc(1, sizeof *ctx)) == NULL)
+        return MHD_NO;      /* uri_seen was out of memory too */
+    if (!ctx->started)
+        return head_arrived(s, c, method, version, ctx);
     if (*upload_data_size != 0) {
-        /* Chunked bodies have no Content-Length: count as they arrive. */
+        /* Chunked bodies have no Content-Length: count as they arrive, and
+         * past the limit read on (to answer 413) only so far. */
         if (!ctx->too_large) {
             if (ctx->body.len + *upload_data_size > API_MAX_BODY) {
                 ctx->too_large = 1;
@@ -427,6 +440,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
             } else {
                 buf_put(&ctx->body, upload_data, *upload_data_size);
             }
+        } else if ((ctx->discarded += *upload_data_size) > HTTP_MAX_DISCARD) {
+            return MHD_NO;
         }
         *upload_data_size = 0;
         return MHD_YES;
@@ -440,10 +455,30 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     return serve_static(s, c, url, method);
 }
 
+/* libmicrohttpd 0.9.75 calls this with the raw request target, in its own
+ * read buffer, before it splits the query into records in the connection's
+ * 32 KiB memory pool: ~470 arguments (or 1000 bare '&') exhaust the pool, and
+ * the 431 it then queues is lost (it goes on parsing) and no answer comes.
+ * Cutting the query at '?' here is the one place such a flood can be
+ * stopped; the handler answers 413.  The buffer is the daemon's and writable
+ * (the const is its API's), and the split happens after this returns. */
+static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *c)
+{
+    (void)cls, (void)c;
+    struct req_ctx *ctx = calloc(1, sizeof *ctx);
+    if (uri && framing_query_args(uri, HTTP_MAX_ARGS) > HTTP_MAX_ARGS) {
+        strchr(uri, '?')[1] = '\0';
+        if (ctx)
+            ctx->too_many_args = 1;
+    }
+    return ctx;
+}
+
 static void request_done(void *cls, struct MHD_Connection *c, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
-    (void)cls, (void)c, (void)toe;
+    (void)cls, (void)toe;
+    watch_request_done(watched(c));
     struct req_ctx *ctx = *con_cls;
     if (ctx) {
         if (ctx->slow_state == HTTP_SLOW_ANSWERED)
@@ -454,36 +489,25 @@ static void request_done(void *cls, struct MHD_Connection *c, void **con_cls,
     }
 }
 
-static int hexval(char ch)
+/* Every connection is watched from accept to close (watch.h). */
+static void conn_event(void *cls, struct MHD_Connection *c, void **socket_context,
+                       enum MHD_ConnectionNotificationCode code)
 {
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    return -1;
+    struct http_server *s = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *i =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        *socket_context = i ? watch_open(s->watch, i->connect_fd) : NULL;
+    } else {
+        watch_close(s->watch, *socket_context);
+        *socket_context = NULL;
+    }
 }
 
-/* Decode %HH once, in place, for the path and every query argument.  A decoded
- * control byte becomes 0x7F so that files.c and the integer parsers refuse it
- * rather than a NUL silently truncating the string. */
 static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 {
     (void)cls, (void)c;
-    char *w = s;
-    for (const char *r = s; *r; r++) {
-        int hi, lo;
-        if (r[0] == '%' && (hi = hexval(r[1])) >= 0 && (lo = hexval(r[2])) >= 0) {
-            unsigned char ch = (unsigned char)(hi * 16 + lo);
-            *w++ = (ch < 0x20 || ch == 0x7F) ? (char)0x7F : (char)ch;
-            r += 2;
-        } else {
-            *w++ = *r;
-        }
-    }
-    *w = '\0';
-    return (size_t)(w - s);
+    return framing_unescape(s);
 }
 
 /* ---- start / stop ------------------------------------------------------------ */
@@ -501,31 +525,14 @@ int http_start(const struct http_config *cfg, struct http_server **out,
         return -1;
     }
     const char *bind = cfg->bind ? cfg->bind : "127.0.0.1";
-    struct sockaddr_in a4 = {0};
-    struct sockaddr_in6 a6 = {0};
-    struct sockaddr *sa;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO |
                      MHD_ALLOW_SUSPEND_RESUME;
-    if (inet_pton(AF_INET, bind, &a4.sin_addr) == 1) {
-        a4.sin_family = AF_INET;
-        a4.sin_port = htons(cfg->port);
-        sa = (struct sockaddr *)&a4;
-        s->loopback = (ntohl(a4.sin_addr.s_addr) >> 24) == 127;
-        s->wildcard = a4.sin_addr.s_addr == htonl(INADDR_ANY);
-        snprintf(s->bind_text, sizeof s->bind_text, "%s", bind);
-    } else if (inet_pton(AF_INET6, bind, &a6.sin6_addr) == 1) {
-        a6.sin6_family = AF_INET6;
-        a6.sin6_port = htons(cfg->port);
-        sa = (struct sockaddr *)&a6;
-        flags |= MHD_USE_IPv6;
-        s->loopback = IN6_IS_ADDR_LOOPBACK(&a6.sin6_addr);
-        s->wildcard = IN6_IS_ADDR_UNSPECIFIED(&a6.sin6_addr);
-        snprintf(s->bind_text, sizeof s->bind_text, "[%s]", bind);
-    } else {
+    if (addr_parse(bind, cfg->port, &s->addr, err) < 0) {
         free(s);
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "bind",
-                       "'%s' is not a numeric IPv4 or IPv6 address", bind);
+        return -1;
     }
+    if (s->addr.ipv6)
+        flags |= MHD_USE_IPv6;
     /* A pool of epoll threads, two per core: requests are short, but a
      * worker also waits in sendmsg, and on 2 cores 4 workers served 20% more
      * than 2 (bench/load.sh).  Never fewer than 2: libmicrohttpd 0.9.75 with
@@ -538,17 +545,26 @@ int http_start(const struct http_config *cfg, struct http_server **out,
     }
     if (threads < 2)
         threads = 2;
+    if (watch_start(cfg->head_timeout_ms ? cfg->head_timeout_ms : HTTP_HEAD_TIMEOUT_MS,
+                    &s->watch, err) < 0) {
+        free(s);
+        return -1;
+    }
+    unsigned cap = cfg->max_connections ? cfg->max_connections : HTTP_MAX_CONNECTIONS;
     s->daemon = MHD_start_daemon(
         flags, cfg->port, NULL, NULL, handle, s,
-        MHD_OPTION_SOCK_ADDR, sa,
+        MHD_OPTION_SOCK_ADDR, &s->addr.u.sa,
         MHD_OPTION_THREAD_POOL_SIZE, threads,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CONNECTIONS,
+        MHD_OPTION_CONNECTION_LIMIT, cap,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_TIMEOUT_S,
-        MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)HTTP_MAX_CONNECTIONS,
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, cap,
         MHD_OPTION_NOTIFY_COMPLETED, request_done, s,
+        MHD_OPTION_NOTIFY_CONNECTION, conn_event, s,
+        MHD_OPTION_URI_LOG_CALLBACK, uri_seen, s,
         MHD_OPTION_UNESCAPE_CALLBACK, unescape, s,
         MHD_OPTION_END);
     if (s->daemon == NULL) {
+        watch_stop(s->watch);
         free(s);
         return sz_fail(err, SZ_INVALID_ARGUMENT, "port",
                        "cannot listen on %s port %u (in use, or not permitted)",
@@ -563,7 +579,7 @@ int http_start(const struct http_config *cfg, struct http_server **out,
 
 uint16_t http_port(const struct http_server *srv) { return srv->port; }
 
-int http_is_loopback(const struct http_server *srv) { return srv->loopback; }
+int http_is_loopback(const struct http_server *srv) { return srv->addr.loopback; }
 
 void http_stop(struct http_server *srv)
 {
@@ -576,6 +592,7 @@ void http_stop(struct http_server *srv)
         pthread_cond_wait(&srv->idle, &srv->lock);
     pthread_mutex_unlock(&srv->lock);
     MHD_stop_daemon(srv->daemon);
+    watch_stop(srv->watch);     /* after the daemon: its closes hand over drains */
     pthread_mutex_destroy(&srv->lock);
     pthread_cond_destroy(&srv->idle);
     free(srv);

@@ -15,6 +15,9 @@ struct http_config {
     uint16_t port;           /* 0 = an ephemeral port (see http_port) */
     const char *static_dir;  /* the only directory files are served from */
     unsigned threads;        /* worker threads; 0 = two per online CPU; at least 2 */
+    unsigned max_connections;   /* open connections at once; 0 = 1024 */
+    unsigned head_timeout_ms;   /* a request's head must arrive within this of the
+                                   connection or the previous answer; 0 = 10000 */
 };
 
 struct http_server;

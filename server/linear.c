@@ -3,7 +3,7 @@
  * instruction through the wavefront model (access.c), and the optimal memory
  * layout (Linear Layouts, Zhou et al., arXiv 2505.23819, sec. 5.4 and Lemmas
  * 9.4-9.5; Triton lib/Tools/GenericSwizzling.cpp).  Pure: no I/O, no
- * allocation; it knows the hardware only through access.c. */
+ * allocation; it knows the hardware only through access.c and linear_hw.c. */
 #include "linear.h"
 
 #include <string.h>
@@ -42,8 +42,8 @@ static uint32_t layout_apply(const struct lin_layout *l, enum lin_in in, uint32_
     return e;
 }
 
-int lin_layout_check(const struct lin_tile *t, const struct lin_layout *l, const char *name,
-                     struct sz_error *err)
+int lin_layout_check(const struct lin_tile *t, const struct lin_layout *l, int lane_bits,
+                     const char *name, struct sz_error *err)
 {
     static const char *const dims[LIN_NIN] = {"register", "lane", "warp"};
     uint32_t limit = 1u << tile_bits(t);
@@ -56,10 +56,10 @@ int lin_layout_check(const struct lin_tile *t, const struct lin_layout *l, const
                                name, dims[in], i);
             f2_span_add(&s, l->basis[in][i]);
         }
-    if (l->n[LIN_LANE] != 5)
+    if (l->n[LIN_LANE] != lane_bits)
         return sz_fail(err, SZ_INVALID_ARGUMENT, name,
-                       "%s.lane must have 5 bases (a warp of 32 lanes), got %d", name,
-                       l->n[LIN_LANE]);
+                       "%s.lane must have %d bases (%s of %d lanes), got %d", name, lane_bits,
+                       lane_bits == 6 ? "a wave" : "a warp", 1 << lane_bits, l->n[LIN_LANE]);
     if (s.n != tile_bits(t))
         return sz_fail(err, SZ_INVALID_ARGUMENT, name,
                        "%s reaches 2^%d of the tile's 2^%d elements: every element must be "
@@ -93,6 +93,20 @@ int lin_mem_check(const struct lin_tile *t, const struct lin_mem *m, const char 
         return sz_fail(err, SZ_INVALID_ARGUMENT, field,
                        "is not a bijection: its bases span 2^%d of 2^%d elements (two offsets "
                        "hold the same element)", r, d);
+    return 0;
+}
+
+/* The hardware: a 32-lane warp on any bank count, or a 64-lane wave on the
+ * LDS bank counts AMD publishes rules for (32: MI300, 64: MI350). */
+static int lin_check_hw(const struct lin_problem *p, struct sz_error *err)
+{
+    if (p->lanes != 0 && p->lanes != 32 && p->lanes != 64)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "lanes_per_wavefront",
+                       "must be 32 (NVIDIA warps) or 64 (AMD waves), got %d", p->lanes);
+    if (p->lanes == 64 && p->num_banks != 32 && p->num_banks != 64)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "num_banks",
+                       "64-lane waves are modelled on 32 banks (MI300) or 64 banks (MI350), "
+                       "the LDS whose phase rules are published; got %d", p->num_banks);
     return 0;
 }
 
@@ -130,33 +144,49 @@ static void side_geom(const struct lin_problem *p, int vec_bits, struct geom *g)
     g->lpp = lpp == 0 ? 1 : lpp > INSTR_LANES ? INSTR_LANES : lpp;
 }
 
-/* The formula for one side.  A phase's lanes form a subspace T (the low lane
- * bits); the words it touches are T's image in the offset space with the unit
- * bits dropped, and a bank holds 2^k distinct words where k is the dimension
- * of that image's intersection with the segment bits (seed 001 sec. 05). */
-static void side_formula(const struct lin_layout *l, int is_load,
+/* The lanes of one phase, as lane-index vectors, for one side: the rule of
+ * linear_hw.c, plus, on NVIDIA, access.c rule 3: 8- and 16-byte loads whose
+ * lanes t, t^1 (or t, t^2) all share an address are served in half the
+ * phases (the next lane bit joins phase 0).  `paired` says whether it did. */
+static void side_phase(const struct lin_problem *p, const struct lin_layout *l, int is_load,
+                       const struct f2_span *vec, const struct geom *g, struct lin_phase *ph,
+                       int *paired)
+{
+    lin_phase_rule(p, g->bytes, is_load, ph);
+    *paired = 0;
+    if (p->lanes != 64 && is_load && g->bytes >= 8 && g->lpp < INSTR_LANES &&
+        (f2_in_span(vec, l->basis[LIN_LANE][0]) || f2_in_span(vec, l->basis[LIN_LANE][1]))) {
+        ph->lane[ph->n] = 1u << ph->n;
+        ph->n++;
+        *paired = 1;
+    }
+}
+
+/* The formula for one side.  A phase's lanes form a subspace T (phase 0;
+ * the others are its cosets and cost the same); the words it touches are T's
+ * image in the offset space with the unit bits dropped, and a bank holds 2^k
+ * distinct words where k is the dimension of that image's intersection with
+ * the segment bits (seed 001 sec. 05). */
+static void side_formula(const struct lin_problem *p, const struct lin_layout *l, int is_load,
                          const struct f2_mat *mem, const struct f2_mat *inv,
                          const struct geom *g, struct lin_side *s)
 {
     uint32_t t[LIN_MAX_BASES], low[LIN_MAX_BASES], seg[LIN_MAX_BITS], tr[LIN_MAX_BASES];
-    int pb = log2u(g->lpp);
-    /* access.c rule 3: 8- and 16-byte loads whose lanes t, t^1 (or t, t^2) all
-     * share an address are served in half the phases. */
-    s->paired = 0;
-    if (is_load && g->bytes >= 8 && g->lpp < INSTR_LANES)
-        for (int i = 0; i < 2; i++)
-            if ((f2_apply(inv, l->basis[LIN_LANE][i]) >> g->vec) == 0)
-                s->paired = 1;
-    pb += s->paired;
+    struct f2_span vec;
+    f2_span_clear(&vec);
+    for (int k = 0; k < g->vec; k++)
+        f2_span_add(&vec, mem->col[k]);
+    side_phase(p, l, is_load, &vec, g, &s->phase, &s->paired);
+    int pb = s->phase.n;
     s->bytes = g->bytes;
     s->lanes_per_phase = 1u << pb;
-    s->phases = INSTR_LANES >> pb;
+    s->phases = (1u << s->phase.lane_bits) >> pb;
     s->lower_bound = s->phases;
     uint32_t bank_mask = (1u << g->bank) - 1;
     for (int i = 0; i < pb; i++) {
-        t[i] = f2_apply(inv, l->basis[LIN_LANE][i]) >> g->unit;
+        tr[i] = layout_apply(l, LIN_LANE, s->phase.lane[i]);
+        t[i] = f2_apply(inv, tr[i]) >> g->unit;
         low[i] = t[i] & bank_mask;
-        tr[i] = l->basis[LIN_LANE][i];
     }
     s->conflict_dim = f2_rank(t, pb) - f2_rank(low, pb);
     s->formula = s->phases << s->conflict_dim;
@@ -170,7 +200,10 @@ static void side_formula(const struct lin_layout *l, int is_load,
     /* Lemma 9.4 as the paper states it, on element space: exact when no lane
      * direction mixes unit bits with segment bits (seed 001's 32-bit case). */
     for (int j = 0; j < hs; j++)
-        seg[j] = mem->col[g->unit + g->bank + j];
+        seg[j] = s->seg[j] = mem->col[g->unit + g->bank + j];
+    s->n_seg = hs;
+    s->n_thr = pb;
+    memcpy(s->thr, tr, sizeof tr[0] * (size_t)pb);
     s->lemma_dim = f2_intersect(tr, pb, seg, hs, inter);
     s->lemma = s->phases << s->lemma_dim;
 }
@@ -220,21 +253,28 @@ static void side_simulate(const struct lin_problem *p, const struct lin_layout *
         for (int i = 0; i < ni; i++)
             if (idx >> i & 1)
                 e0 ^= ib[i];
-        struct instr in;
-        instr_defaults(&in, is_load ? INSTR_LD : INSTR_ST);
-        in.bytes = g->bytes;
-        in.banks = (uint32_t)p->num_banks;
-        for (uint32_t t = 0; t < INSTR_LANES; t++) {
+        uint32_t addr[64], wf;
+        for (uint32_t t = 0; t < (1u << s->phase.lane_bits); t++) {
             uint32_t o = f2_apply(inv, e0 ^ layout_apply(l, LIN_LANE, t));
-            uint64_t first = (uint64_t)(o >> g->vec << g->vec) * (uint64_t)p->bitwidth / 8;
-            in.offsets[t] = (uint32_t)first;
+            addr[t] = (uint32_t)((uint64_t)(o >> g->vec << g->vec) * (uint64_t)p->bitwidth / 8);
         }
-        struct acc_result r;
-        acc_cost(&in, &r);
-        if (r.wavefronts > s->wavefronts)
-            s->wavefronts = r.wavefronts;
-        if (r.wavefronts < s->wavefronts_min)
-            s->wavefronts_min = r.wavefronts;
+        if (s->phase.published) {
+            /* a 64-lane wave: the published phase tables (linear_hw.c) */
+            wf = lin_sim_published(&s->phase, p->num_banks, addr, g->bytes);
+        } else {
+            struct instr in;
+            struct acc_result r;
+            instr_defaults(&in, is_load ? INSTR_LD : INSTR_ST);
+            in.bytes = g->bytes;
+            in.banks = (uint32_t)p->num_banks;
+            memcpy(in.offsets, addr, sizeof in.offsets);
+            acc_cost(&in, &r);
+            wf = r.wavefronts;
+        }
+        if (wf > s->wavefronts)
+            s->wavefronts = wf;
+        if (wf < s->wavefronts_min)
+            s->wavefronts_min = wf;
         s->simulated++;
     }
     s->undercounts = s->lemma < s->wavefronts;
@@ -246,8 +286,9 @@ int lin_evaluate(const struct lin_problem *p, const struct lin_mem *m, int vec_b
 {
     struct f2_mat mem, inv;
     int w = p->bitwidth;
-    if (lin_layout_check(&p->tile, &p->a, "A", err) < 0 ||
-        lin_layout_check(&p->tile, &p->b, "B", err) < 0)
+    if (lin_check_hw(p, err) < 0 ||
+        lin_layout_check(&p->tile, &p->a, lin_lane_bits(p), "A", err) < 0 ||
+        lin_layout_check(&p->tile, &p->b, lin_lane_bits(p), "B", err) < 0)
         return -1;
     if (lin_mem_check(&p->tile, m, "swizzle_offset_bases", err) < 0)
         return -1;
@@ -275,7 +316,7 @@ int lin_evaluate(const struct lin_problem *p, const struct lin_mem *m, int vec_b
     struct lin_side *out[2] = {store, load};
     for (int k = 0; k < 2; k++) {
         memset(out[k], 0, sizeof *out[k]);
-        side_formula(side[k], k, &mem, &inv, &g, out[k]);
+        side_formula(p, side[k], k, &mem, &inv, &g, out[k]);
         side_simulate(p, side[k], k, &inv, &mem, &g, sim_max, out[k]);
     }
     return 0;
@@ -294,18 +335,19 @@ static int take(struct f2_span *s, const uint32_t *v, int n, int want, uint32_t 
     return k;
 }
 
-/* Lanes of one phase (as side_formula counts them) for a layout whose
- * vector directions span `vec`. */
-static int phase_lanes(const struct lin_problem *p, const struct lin_layout *l, int is_load,
-                       const struct f2_span *vec, int vec_bits)
+/* The element directions of one phase's lanes (as side_formula counts
+ * them) for a layout whose vector directions span `vec`. */
+static int phase_dirs(const struct lin_problem *p, const struct lin_layout *l, int is_load,
+                      const struct f2_span *vec, int vec_bits, uint32_t *dirs)
 {
     struct geom g;
+    struct lin_phase ph;
+    int paired;
     side_geom(p, vec_bits, &g);
-    int pb = log2u(g.lpp);
-    if (is_load && g.bytes >= 8 && g.lpp < INSTR_LANES &&
-        (f2_in_span(vec, l->basis[LIN_LANE][0]) || f2_in_span(vec, l->basis[LIN_LANE][1])))
-        pb++;
-    return pb;
+    side_phase(p, l, is_load, vec, &g, &ph, &paired);
+    for (int i = 0; i < ph.n; i++)
+        dirs[i] = layout_apply(l, LIN_LANE, ph.lane[i]);
+    return ph.n;
 }
 
 int lin_optimize(const struct lin_problem *p, struct lin_opt *o, struct sz_error *err)
@@ -315,7 +357,8 @@ int lin_optimize(const struct lin_problem *p, struct lin_opt *o, struct sz_error
     uint32_t v0[F2_MAX], tmp[F2_MAX];
     struct f2_span s, v0s;
     memset(o, 0, sizeof *o);
-    if (lin_layout_check(&p->tile, A, "A", err) < 0 || lin_layout_check(&p->tile, B, "B", err) < 0)
+    if (lin_check_hw(p, err) < 0 || lin_layout_check(&p->tile, A, lin_lane_bits(p), "A", err) < 0 ||
+        lin_layout_check(&p->tile, B, lin_lane_bits(p), "B", err) < 0)
         return -1;
 
     /* 1. Vector: only directions both sides hold in registers, as wide as a
@@ -363,21 +406,23 @@ int lin_optimize(const struct lin_problem *p, struct lin_opt *o, struct sz_error
     o->seg_bits = d - nb - g.bank;
 
     /* 4. The lane directions of one phase, modulo U, for each side. */
-    int pa = phase_lanes(p, A, 0, &vec, o->vec_bits), pbl = phase_lanes(p, B, 1, &vec, o->vec_bits);
+    uint32_t da[8], db[8];
+    int pa = phase_dirs(p, A, 0, &vec, o->vec_bits, da);
+    int pbl = phase_dirs(p, B, 1, &vec, o->vec_bits, db);
     struct f2_span sa = unit, sb = unit;
     for (int i = 0; i < pa; i++)
-        f2_span_add(&sa, A->basis[LIN_LANE][i]);
+        f2_span_add(&sa, da[i]);
     for (int i = 0; i < pbl; i++)
-        f2_span_add(&sb, B->basis[LIN_LANE][i]);
+        f2_span_add(&sb, db[i]);
     uint32_t ib[F2_MAX], e[F2_MAX], f[F2_MAX], c[F2_MAX], seg[F2_MAX];
     int ni = f2_intersect(sa.v, sa.n, sb.v, sb.n, ib);
     o->n_shared = ni - unit.n;      /* I: lane directions of both, protected */
     struct f2_span si;
     f2_span_of(&si, ib, ni);
     struct f2_span t = si;
-    int ne = take(&t, A->basis[LIN_LANE], pa, F2_MAX, e);   /* E: A-only */
+    int ne = take(&t, da, pa, F2_MAX, e);   /* E: A-only */
     t = si;
-    int nf = take(&t, B->basis[LIN_LANE], pbl, F2_MAX, f);  /* F: B-only */
+    int nf = take(&t, db, pbl, F2_MAX, f);  /* F: B-only */
     struct f2_span all = sa;
     for (int i = 0; i < sb.n; i++)
         f2_span_add(&all, sb.v[i]);

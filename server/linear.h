@@ -41,9 +41,23 @@ struct lin_mem {
 struct lin_problem {
     struct lin_tile tile;
     int bitwidth;           /* 4, 8, 16, 32 or 64 */
-    int num_banks;          /* 8..128, power of two; 4-byte banks */
+    int num_banks;          /* 8..128, power of two; 4-byte banks (32 or 64 for 64 lanes) */
+    int lanes;              /* 0 or 32: an NVIDIA warp; 64: an AMD wave (published rules) */
     struct lin_layout a, b;
 };
+
+/* The lanes one phase serves (linear_hw.c): phase 0 is the span of lane[]
+ * (lane-index vectors, bit i = lane bit i), the other phases its cosets. */
+struct lin_phase {
+    int n, lane_bits;
+    uint32_t lane[6];
+    int published;          /* 1: a published rule, not measured here */
+    const char *rule;       /* the rule in words */
+    const char *source;     /* where it was measured or published */
+};
+
+/* "published, not measured here": the status of every AMD answer. */
+extern const char *const lin_published;
 
 /* One side (A's stores or B's loads) of an evaluation, per warp instruction. */
 struct lin_side {
@@ -60,6 +74,10 @@ struct lin_side {
     uint32_t instructions, simulated;
     int n_conflict;             /* a basis of the conflict directions, as elements */
     uint32_t conflict[LIN_MAX_BITS];
+    struct lin_phase phase;     /* the phase rule used (pairing included) */
+    int n_seg, n_thr;           /* the lemma's spans, as elements: M_Seg and one */
+    uint32_t seg[LIN_MAX_BITS]; /* phase's lane directions (seed 001 sec. 05) */
+    uint32_t thr[8];
 };
 
 /* The optimal memory layout and how it was built. */
@@ -74,10 +92,11 @@ struct lin_opt {
 uint32_t lin_elem(const struct lin_tile *t, uint32_t c0, uint32_t c1);
 void lin_coords(const struct lin_tile *t, uint32_t e, uint32_t *c0, uint32_t *c1);
 
-/* Validate a layout on the tile: every basis inside it, 5 lane bases (a
- * 32-lane warp), every element reached.  `name` ("A", "B") prefixes the field. */
-int lin_layout_check(const struct lin_tile *t, const struct lin_layout *l, const char *name,
-                     struct sz_error *err);
+/* Validate a layout on the tile: every basis inside it, lane_bits lane bases
+ * (5: a 32-lane warp, 6: a 64-lane wave), every element reached.  `name`
+ * ("A", "B") prefixes the field. */
+int lin_layout_check(const struct lin_tile *t, const struct lin_layout *l, int lane_bits,
+                     const char *name, struct sz_error *err);
 
 /* Validate a memory layout: one basis per offset bit, a bijection.  Names `field`. */
 int lin_mem_check(const struct lin_tile *t, const struct lin_mem *m, const char *field,
@@ -94,6 +113,28 @@ int lin_evaluate(const struct lin_problem *p, const struct lin_mem *m, int vec_b
  * intersection, word fill, protect shared lane directions, pair A-only with
  * B-only, complete with free directions, pad when needed, banks last. */
 int lin_optimize(const struct lin_problem *p, struct lin_opt *out, struct sz_error *err);
+
+/* ---- hardware phases (linear_hw.c) ------------------------------------- */
+
+/* 5 for a 32-lane warp, 6 for a 64-lane wave. */
+int lin_lane_bits(const struct lin_problem *p);
+
+/* The phase rule for accesses of `bytes` per lane (a load when is_load) on
+ * p's hardware: NVIDIA (measured, access.c) or, for 64 lanes, AMD's published
+ * tables (ds_read_b128 on MI300 / MI350, consecutive lanes otherwise). */
+int lin_phase_rule(const struct lin_problem *p, uint32_t bytes, int is_load,
+                   struct lin_phase *ph);
+
+/* The phase of lane t: the canonical member of t's coset (0 for phase 0). */
+uint32_t lin_phase_of(const struct lin_phase *ph, uint32_t t);
+
+/* The lanes of phase 0, ascending, into out (room for 64); returns how many. */
+uint32_t lin_phase_lanes(const struct lin_phase *ph, uint32_t *out);
+
+/* Wavefronts of one instruction under a published rule: addr[t] is lane t's
+ * byte address (all 2^lane_bits lanes active), `bytes` per lane. */
+uint32_t lin_sim_published(const struct lin_phase *ph, int num_banks, const uint32_t *addr,
+                           uint32_t bytes);
 
 /* ---- conversions (linear_conv.c) ---------------------------------------- */
 

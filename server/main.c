@@ -9,6 +9,7 @@
 
 #include "api.h"
 #include "http.h"
+#include "measure.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -21,7 +22,7 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
     fputs("usage: swizzlescope [--port N] [--bind ADDR] [--static DIR] [--threads N]\n"
-          "                    [--measure-tool PATH|none] [--help]\n"
+          "                    [--max-connections N] [--measure-tool PATH|none] [--help]\n"
           "\n"
           "Serves the swizzlescope page and JSON API.\n"
           "  --port N       TCP port, 0..65535 (default 8080; 0 picks a free one)\n"
@@ -29,6 +30,11 @@ static void usage(FILE *f)
           "                 anything but loopback exposes the server to the network\n"
           "  --static DIR   directory of the page's files (default ./static)\n"
           "  --threads N    worker threads, 2..64 (default: two per CPU)\n"
+          "  --max-connections N\n"
+          "                 open connections at once, 1..65535 (default 1024); past\n"
+          "                 it new ones wait in the listen queue.  A request's head\n"
+          "                 must arrive within 10 s, so a slow client holds one for\n"
+          "                 10 s at most\n"
           "  --measure-tool PATH\n"
           "                 the GPU measurement program (default: swizzlescope-measure\n"
           "                 beside this binary); 'none' disables measurement\n"
@@ -77,6 +83,14 @@ int main(int argc, char **argv)
                 return 2;
             }
             cfg.threads = n;
+            i++;
+        } else if (strcmp(a, "--max-connections") == 0) {
+            unsigned n;
+            if (parse_u16(v, &n) < 0 || n < 1) {
+                fprintf(stderr, "swizzlescope: --max-connections needs a number in 1..65535\n");
+                return 2;
+            }
+            cfg.max_connections = n;
             i++;
         } else if (strcmp(a, "--measure-tool") == 0 && v) {
             tool = strcmp(v, "none") == 0 ? NULL : v;
@@ -142,6 +156,9 @@ int main(int argc, char **argv)
 
     while (!stop_requested)
         sigsuspend(&old);
+    /* A measurement may have up to 30 s left: end it now, so that http_stop
+     * (which lets in-flight answers finish) returns within a second. */
+    measure_cancel_all();
     http_stop(srv);
     printf("swizzlescope stopped\n");
     return 0;

@@ -10,6 +10,11 @@
 #include <unistd.h>
 
 static atomic_int busy;
+static atomic_int stopping;     /* measure_cancel_all: the server is going away */
+
+void measure_cancel_all(void) { atomic_store(&stopping, 1); }
+
+static int is_stopping(void) { return atomic_load(&stopping); }
 
 int measure_try_lock(struct sz_error *err)
 {
@@ -28,15 +33,18 @@ int measure_run(char *const argv[], const char *input, size_t input_len, int tim
 {
     memset(p, 0, sizeof *p);
     p->pid = -1;
+    if (is_stopping())
+        return sz_fail(err, SZ_GPU_UNAVAILABLE, NULL, "the server is stopping");
     if (access(argv[0], X_OK) != 0)
         return sz_fail(err, SZ_GPU_UNAVAILABLE, NULL,
                        "the measurement tool %s is not built or not executable (it is "
                        "built by make where nvcc exists)", argv[0]);
-    /* Its own process group, so that a timeout kills whatever it started too
-     * (ncu runs the profiled program as a grandchild). */
+    /* Its own process group, so that a timeout, the server stopping or the
+     * tool's own exit kills whatever it started too (ncu runs the profiled
+     * program as a grandchild; a tool may leave a background child). */
     struct proc_spec spec = {.argv = argv, .input = input, .input_len = input_len,
                              .out_cap = MEASURE_MAX_OUTPUT, .err_cap = MEASURE_STDERR_TAIL,
-                             .err_tail = 1, .own_group = 1};
+                             .err_tail = 1, .own_group = 1, .cancelled = is_stopping};
     if (proc_run(&spec, timeout_ms / 1000.0, p, err) < 0) {
         int why = p->spawn_errno;
         proc_free(p);

@@ -27,6 +27,12 @@
 int measure_run(char *const argv[], const char *input, size_t input_len, int timeout_ms,
                 struct proc *p, struct sz_error *err);
 
+/* Stop every running measurement now (its tool and whatever the tool
+ * started are killed within PROC_TICK_MS) and refuse new ones with
+ * SZ_GPU_UNAVAILABLE: the server is stopping.  Async-signal-unsafe parts
+ * none: it only sets a flag, so it may be called from any thread. */
+void measure_cancel_all(void);
+
 /* One measurement at a time: a GPU timing run shares the SM with nothing.
  * measure_try_lock returns 0 and takes the slot, or -1 with SZ_BUSY. */
 int measure_try_lock(struct sz_error *err);

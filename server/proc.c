@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -65,6 +66,7 @@ int proc_start(struct proc *p, const struct proc_spec *spec, struct sz_error *er
     p->err_cap = spec->err_cap;
     p->err_tail = spec->err_tail;
     p->own_group = spec->own_group;
+    p->cancelled = spec->cancelled;
     p->out = malloc(1);
     p->err = malloc(1);
     if (!p->out || !p->err)
@@ -177,17 +179,61 @@ static void kill_child(const struct proc *p)
     kill(p->own_group ? -p->pid : p->pid, SIGKILL);
 }
 
+/* A descriptor that polls readable when the child exits (Linux 5.3+), or -1:
+ * then the wait looks every PROC_TICK_MS instead. */
+static int exit_fd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    return -1;
+#endif
+}
+
+/* Has the child exited?  It stays a zombie (WNOWAIT): its pid, and so its
+ * process group's id, cannot be reused before we reap it. */
+static int has_exited(pid_t pid)
+{
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
+}
+
+/* Read what is already in the pipes, without waiting for more. */
+static void drain_now(struct proc *p)
+{
+    for (int i = 0; i < 64 && p->out_fd >= 0; i++)
+        if (!drain(p->out_fd, &p->out, &p->out_len, p->out_cap, 0, &p->out_truncated))
+            close_fd(&p->out_fd);
+    for (int i = 0; i < 64 && p->err_fd >= 0; i++)
+        if (!drain(p->err_fd, &p->err, &p->err_len, p->err_cap, p->err_tail, &p->err_truncated))
+            close_fd(&p->err_fd);
+}
+
 void proc_wait(struct proc *p, double deadline)
 {
     if (p->pid < 0)
         return;
+    int xfd = exit_fd(p->pid), exited = 0;
     while (p->out_fd >= 0 || p->err_fd >= 0) {
         double left = deadline - proc_now();
         if (left <= 0) {
             p->timed_out = 1;
             break;
         }
-        struct pollfd fds[3];
+        if (p->cancelled && p->cancelled()) {
+            p->was_cancelled = 1;
+            break;
+        }
+        /* A child that exited has said all it will say: a descendant that
+         * keeps the pipe open must not hold the answer back to the deadline. */
+        if (has_exited(p->pid)) {
+            drain_now(p);
+            exited = 1;
+            break;
+        }
+        struct pollfd fds[4];
         int nf = 0, ii = -1, io = -1, ie = -1;
         if (p->in_fd >= 0)
             fds[ii = nf++] = (struct pollfd){.fd = p->in_fd, .events = POLLOUT};
@@ -195,7 +241,11 @@ void proc_wait(struct proc *p, double deadline)
             fds[io = nf++] = (struct pollfd){.fd = p->out_fd, .events = POLLIN};
         if (p->err_fd >= 0)
             fds[ie = nf++] = (struct pollfd){.fd = p->err_fd, .events = POLLIN};
-        int ms = left > 1000.0 ? 1000000 : (int)(left * 1000.0) + 1;
+        if (xfd >= 0)
+            fds[nf++] = (struct pollfd){.fd = xfd, .events = POLLIN};
+        int ms = (int)(left * 1000.0) + 1;
+        if ((xfd < 0 || p->cancelled) && ms > PROC_TICK_MS)
+            ms = PROC_TICK_MS;
         if (poll(fds, (nfds_t)nf, ms) < 0 && errno != EINTR)
             break;
         if (ii >= 0 && fds[ii].revents) {
@@ -214,17 +264,26 @@ void proc_wait(struct proc *p, double deadline)
                    &p->err_truncated))
             close_fd(&p->err_fd);
     }
+    if (xfd >= 0)
+        close(xfd);
     int status = 0;
     for (;;) {
         /* Killed before it is reaped: its pid, and so its group, cannot be
          * reused by then. */
-        if (p->timed_out)
+        if (p->timed_out || p->was_cancelled)
             kill_child(p);
-        pid_t w = waitpid(p->pid, &status, p->timed_out ? 0 : WNOHANG);
+        else if (p->own_group && (exited || has_exited(p->pid)))
+            kill(-p->pid, SIGKILL);     /* what it left behind in its group */
+        pid_t w = waitpid(p->pid, &status,
+                          p->timed_out || p->was_cancelled || exited ? 0 : WNOHANG);
         if (w == p->pid || (w < 0 && errno != EINTR))
             break;
         if (w == 0 && proc_now() >= deadline) {
             p->timed_out = 1;   /* its pipes are closed, but it lingers */
+            continue;
+        }
+        if (w == 0 && p->cancelled && p->cancelled()) {
+            p->was_cancelled = 1;
             continue;
         }
         struct timespec ts = {0, 2 * 1000 * 1000};

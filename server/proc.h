@@ -25,9 +25,15 @@ struct proc_spec {
     size_t err_cap;         /* stderr: the first err_cap bytes, or the last with err_tail */
     int err_tail;           /* keep the end of stderr (where a failing program says why) */
     int own_group;          /* the child leads a new process group, killed whole at the
-                               deadline (else it stays in ours, so whoever kills our
-                               group kills it too) */
+                               deadline and when it exits (else it stays in ours, so
+                               whoever kills our group kills it too) */
+    int (*cancelled)(void); /* may be NULL; asked every PROC_TICK_MS: nonzero ends the
+                               wait as the deadline would (the server stopping) */
 };
+
+/* How often a wait looks at spec->cancelled (and, where Linux has no pidfd,
+ * at whether the child exited): the bound on how late either is noticed. */
+#define PROC_TICK_MS 50
 
 /* A started child; read the results after proc_wait. */
 struct proc {
@@ -39,10 +45,12 @@ struct proc {
     size_t out_len, err_len;
     size_t out_cap, err_cap;
     int err_tail, own_group;
+    int (*cancelled)(void);
     int out_truncated, err_truncated;   /* output past the cap was dropped */
     int exit_code;                  /* exit status, or -1 when a signal ended it */
     int signal;                     /* the signal that ended it, or 0 */
     int timed_out;                  /* killed by proc_wait at the deadline */
+    int was_cancelled;              /* killed by proc_wait because spec->cancelled said so */
     int spawn_errno;                /* proc_start: why the program could not start, or 0 */
 };
 
@@ -55,8 +63,10 @@ double proc_now(void);
  * caller must ignore SIGPIPE: a child may quit without reading its input. */
 int proc_start(struct proc *p, const struct proc_spec *spec, struct sz_error *err);
 
-/* Feed stdin and collect stdout/stderr until the child closes both and exits,
- * or until `deadline` (proc_now() seconds), when it is killed; then reap it. */
+/* Feed stdin and collect stdout/stderr until the child exits (what it wrote
+ * by then is kept, even if a descendant still holds its pipes open), or until
+ * `deadline` (proc_now() seconds) or cancellation, when it is killed; then
+ * reap it.  With own_group, whatever is left of its group is killed first. */
 void proc_wait(struct proc *p, double deadline);
 
 /* proc_start, then proc_wait with a deadline `timeout_s` from now.  0 when the

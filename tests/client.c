@@ -13,11 +13,11 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-char *client_send(uint16_t port, const char *req, size_t len)
+int client_connect(uint16_t port)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0)
-        return NULL;
+        return -1;
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     /* A server that stops answering fails the test instead of hanging it. */
@@ -25,16 +25,25 @@ char *client_send(uint16_t port, const char *req, size_t len)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
         close(fd);
-        return NULL;
+        return -1;
     }
-    /* The server may answer (413) and close before the body is all sent:
-     * stop sending then, and read what it said. */
-    for (size_t off = 0; off < len;) {
-        ssize_t n = send(fd, req + off, len - off, MSG_NOSIGNAL);
+    return fd;
+}
+
+size_t client_write(int fd, const char *data, size_t len)
+{
+    size_t off = 0;
+    while (off < len) {
+        ssize_t n = send(fd, data + off, len - off, MSG_NOSIGNAL);
         if (n <= 0)
             break;
         off += (size_t)n;
     }
+    return off;
+}
+
+char *client_finish(int fd)
+{
     size_t cap = 1 << 16, got = 0;
     char *out = malloc(cap);
     for (;;) {
@@ -48,6 +57,24 @@ char *client_send(uint16_t port, const char *req, size_t len)
     out[got] = '\0';
     close(fd);
     return out;
+}
+
+char *client_send_counted(uint16_t port, const char *req, size_t len, size_t *sent)
+{
+    int fd = client_connect(port);
+    if (fd < 0)
+        return NULL;
+    /* The server may answer (413) and close before the body is all sent:
+     * stop sending then, and read what it said. */
+    size_t n = client_write(fd, req, len);
+    if (sent)
+        *sent = n;
+    return client_finish(fd);
+}
+
+char *client_send(uint16_t port, const char *req, size_t len)
+{
+    return client_send_counted(port, req, len, NULL);
 }
 
 char *client_raw(uint16_t port, const char *req) { return client_send(port, req, strlen(req)); }

@@ -16,6 +16,18 @@
  * headers and body, NUL-terminated; NULL if the connection was refused. */
 char *client_send(uint16_t port, const char *req, size_t len);
 
+/* client_send, and how many bytes of `req` the server took before the
+ * connection failed (len when all of it) in *sent (NULL: not wanted). */
+char *client_send_counted(uint16_t port, const char *req, size_t len, size_t *sent);
+
+/* The steps of client_send, for tests that pace what they send: a connected
+ * socket (5 s receive timeout) or -1; send up to `len` bytes, returning how
+ * many were taken before an error; read until the server closes or is silent
+ * for 5 s, close `fd` and return what was read, NUL-terminated (malloc'd). */
+int client_connect(uint16_t port);
+size_t client_write(int fd, const char *data, size_t len);
+char *client_finish(int fd);
+
 /* client_send of a NUL-terminated request. */
 char *client_raw(uint16_t port, const char *req);
 

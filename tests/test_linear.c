@@ -145,9 +145,9 @@ static void test_seed_sweep(void)
 /* ---- random pairs ------------------------------------------------------- */
 
 /* A random layout of 2^d elements: a random basis of F2^d (unit vectors
- * permuted, or mixed), dealt out to 5 lanes, registers and warps, with
+ * permuted, or mixed), dealt out to nl lane bits, registers and warps, with
  * broadcast (zero) lanes and warps mixed in. */
-static void random_layout(int d, int mixed, uint32_t reg0, struct lin_layout *l)
+static void random_layout(int d, int nl, int mixed, uint32_t reg0, struct lin_layout *l)
 {
     uint32_t v[LIN_MAX_BITS];
     struct f2_span s;
@@ -164,9 +164,9 @@ static void random_layout(int d, int mixed, uint32_t reg0, struct lin_layout *l)
     int used = 0;
     if (reg0)
         l->basis[LIN_REGISTER][l->n[LIN_REGISTER]++] = v[used++];
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < nl; i++)
         l->basis[LIN_LANE][i] = (rnd() % 6 == 0 || used == d) ? 0 : v[used++];
-    l->n[LIN_LANE] = 5;
+    l->n[LIN_LANE] = nl;
     int nw = used < d ? (int)(rnd() % (uint32_t)(d - used + 1)) : 0;
     if (nw > 3)
         nw = 3;
@@ -195,8 +195,8 @@ static void test_random_pairs(void)
         p.num_banks = iter % 2 ? 64 : 32;
         /* 4-bit elements need a shared register direction (no sub-byte access) */
         uint32_t r0 = p.bitwidth == 4 ? 1u << (rnd() % (uint32_t)d) : 0;
-        random_layout(d, iter % 3 != 0, r0, &p.a);
-        random_layout(d, iter % 4 != 0, r0, &p.b);
+        random_layout(d, 5, iter % 3 != 0, r0, &p.a);
+        random_layout(d, 5, iter % 4 != 0, r0, &p.b);
         struct lin_opt o;
         if (lin_optimize(&p, &o, &err) < 0) {
             CHECK_QUIET(f, p.bitwidth == 4, "optimize refused %d-bit: %s", p.bitwidth,
@@ -278,34 +278,213 @@ static void to_layout(const struct lin_tile *t, const struct tl_layout *s, struc
     }
 }
 
+/* Optimize Triton case c on `lanes`-lane hardware and evaluate the optimum:
+ * it must be at the lower bound both ways with formula = simulation (and,
+ * for 64 lanes, costed by the published rules).  Prints the numbers. */
+static void run_triton_case(const struct tl_case *c, int lanes)
+{
+    struct lin_problem p;
+    struct lin_opt o;
+    struct lin_side st, ld;
+    struct sz_error err;
+    memset(&p, 0, sizeof p);
+    p.tile.bits0 = __builtin_ctz((unsigned)c->shape[0]);
+    p.tile.bits1 = __builtin_ctz((unsigned)c->shape[1]);
+    p.bitwidth = c->bitwidth;
+    p.num_banks = c->banks;
+    p.lanes = lanes;
+    to_layout(&p.tile, &c->src, &p.a);
+    to_layout(&p.tile, &c->dst, &p.b);
+    int ok = lin_optimize(&p, &o, &err) == 0 &&
+             lin_evaluate(&p, &o.mem, o.vec_bits, LIN_SIM_MAX, &st, &ld, &err) == 0;
+    CHECK(ok, "%s: %s", c->name, err.message);
+    if (!ok)
+        return;
+    CHECK(st.wavefronts == st.lower_bound && ld.wavefronts == ld.lower_bound &&
+              st.formula == st.wavefronts && ld.formula == ld.wavefronts &&
+              st.phase.published == (lanes == 64) && ld.phase.published == (lanes == 64),
+          "%s: store %u (bound %u), load %u (bound %u)", c->name, st.wavefronts,
+          st.lower_bound, ld.wavefronts, ld.lower_bound);
+    printf("triton %s (%d lanes, %d banks%s): vector %d elements, store %u, load %u wavefronts "
+           "per instruction (both at the bound)\n", c->name, lanes, c->banks,
+           lanes == 64 ? ", published rules" : "", 1 << o.vec_bits, st.wavefronts, ld.wavefronts);
+}
+
 /* Triton's cases: the optimum is conflict-free both ways (tests/linear_triton.h). */
 static void test_triton_cases(void)
 {
-    for (size_t k = 0; k < sizeof triton_cases / sizeof triton_cases[0]; k++) {
-        const struct tl_case *c = &triton_cases[k];
+    for (size_t k = 0; k < sizeof triton_cases / sizeof triton_cases[0]; k++)
+        run_triton_case(&triton_cases[k], 32);
+}
+
+/* ---- 64-lane waves: AMD's published phase rules (server/linear_hw.c) ---- */
+
+/* The ds_read_b128 phase tables as triton-lang/triton PR #11365 lists them:
+ * each phase is runs of 4 consecutive lanes starting at these lanes. */
+static const struct {
+    int banks, phases, runs;
+    int start[8][4];
+} b128_tables[] = {
+    {32, 8, 2, {{0, 20}, {32, 52}, {4, 16}, {36, 48}, {8, 28}, {40, 60}, {12, 24}, {44, 56}}},
+    {64, 4, 4, {{0, 12, 20, 24}, {32, 44, 52, 56}, {4, 8, 16, 28}, {36, 40, 48, 60}}},
+};
+
+/* Phase of each lane, from the published lists: the oracle. */
+static void table_phases(int k, int *phase_of)
+{
+    for (int ph = 0; ph < b128_tables[k].phases; ph++)
+        for (int r = 0; r < b128_tables[k].runs; r++)
+            for (int i = 0; i < 4; i++)
+                phase_of[b128_tables[k].start[ph][r] + i] = ph;
+}
+
+/* Wavefronts of one instruction, phases given lane by lane: per phase the
+ * most distinct words in one bank (a shared word counts once). */
+static uint32_t oracle_cost(const int *phase_of, int nphase, int banks, const uint32_t *addr,
+                            uint32_t bytes)
+{
+    uint32_t total = 0, words = bytes < 4 ? 1 : bytes / 4;
+    for (int ph = 0; ph < nphase; ph++) {
+        uint32_t worst = 0;
+        for (int b = 0; b < banks; b++) {
+            uint32_t seen[256], n = 0;
+            for (int t = 0; t < 64; t++) {
+                if (phase_of[t] != ph)
+                    continue;
+                for (uint32_t k = 0; k < words; k++) {
+                    uint32_t w = addr[t] / 4 + k, dup = 0;
+                    if ((int)(w % (uint32_t)banks) != b)
+                        continue;
+                    for (uint32_t j = 0; j < n; j++)
+                        dup |= seen[j] == w;
+                    if (!dup)
+                        seen[n++] = w;
+                }
+            }
+            if (n > worst)
+                worst = n;
+        }
+        total += worst;
+    }
+    return total;
+}
+
+static void test_wave64_rules(void)
+{
+    struct lin_problem p;
+    struct lin_phase ph;
+    int f = 0;
+    memset(&p, 0, sizeof p);
+    p.lanes = 64;
+    for (int k = 0; k < 2; k++) {
+        int want[64];
+        p.num_banks = b128_tables[k].banks;
+        table_phases(k, want);
+        lin_phase_rule(&p, 16, 1, &ph);
+        CHECK(ph.published && ph.lane_bits == 6 && (64 >> ph.n) == b128_tables[k].phases,
+              "%d banks: ds_read_b128 has %d phases, published", p.num_banks,
+              b128_tables[k].phases);
+        /* two lanes share a phase in the rule iff they do in the table */
+        for (int a = 0; a < 64; a++)
+            for (int b = 0; b < 64; b++)
+                CHECK_QUIET(f, (lin_phase_of(&ph, (uint32_t)a) == lin_phase_of(&ph, (uint32_t)b)) ==
+                                   (want[a] == want[b]),
+                            "%d banks: lanes %d, %d", p.num_banks, a, b);
+        /* the simulator against the oracle on random addresses */
+        for (int iter = 0; iter < 300; iter++) {
+            uint32_t addr[64], span = 1u << (6 + rnd() % 8);
+            for (int t = 0; t < 64; t++)
+                addr[t] = (rnd() % span) * 16;
+            uint32_t got = lin_sim_published(&ph, p.num_banks, addr, 16);
+            uint32_t exp = oracle_cost(want, b128_tables[k].phases, p.num_banks, addr, 16);
+            CHECK_QUIET(f, got == exp, "%d banks, b128: sim %u, oracle %u", p.num_banks, got, exp);
+        }
+    }
+    /* everything else: phases of banks x 4 bytes of consecutive lanes */
+    static const struct { int banks, bytes, is_load, lanes_per_phase; } contig[] = {
+        {32, 16, 0, 8}, {64, 16, 0, 16}, {32, 8, 1, 16}, {64, 8, 1, 32}, {32, 4, 1, 32},
+        {64, 4, 0, 64}, {32, 2, 1, 32}, {64, 1, 0, 64},
+    };
+    for (size_t k = 0; k < sizeof contig / sizeof contig[0]; k++) {
+        int want[64];
+        p.num_banks = contig[k].banks;
+        lin_phase_rule(&p, (uint32_t)contig[k].bytes, contig[k].is_load, &ph);
+        for (int t = 0; t < 64; t++)
+            want[t] = t / contig[k].lanes_per_phase;
+        CHECK_QUIET(f, ph.published && (1 << ph.n) == contig[k].lanes_per_phase,
+                    "%d banks, %d bytes: %d lanes a phase, got %d", contig[k].banks,
+                    contig[k].bytes, contig[k].lanes_per_phase, 1 << ph.n);
+        for (int iter = 0; iter < 100; iter++) {
+            uint32_t addr[64], span = 1u << (4 + rnd() % 10);
+            for (int t = 0; t < 64; t++)
+                addr[t] = (rnd() % span) * (uint32_t)contig[k].bytes;
+            uint32_t got = lin_sim_published(&ph, p.num_banks, addr, (uint32_t)contig[k].bytes);
+            uint32_t exp = oracle_cost(want, 64 / contig[k].lanes_per_phase, p.num_banks, addr,
+                                       (uint32_t)contig[k].bytes);
+            CHECK_QUIET(f, got == exp, "%d banks, %d bytes: sim %u, oracle %u",
+                        contig[k].banks, contig[k].bytes, got, exp);
+        }
+    }
+    /* 32 lanes stay NVIDIA's measured rule */
+    p.lanes = 32;
+    p.num_banks = 32;
+    lin_phase_rule(&p, 16, 1, &ph);
+    CHECK(!ph.published && ph.n == 3 && ph.lane[2] == 4, "32 lanes: 8 consecutive lanes, measured");
+    CHECK(f == 0, "wave64 rules: %d disagreements with the published tables", f);
+}
+
+/* Triton's wave64 cases (tests/linear_triton.h) under the published rules. */
+static void test_triton_wave64(void)
+{
+    for (size_t k = 0; k < sizeof triton_cases_wave64 / sizeof triton_cases_wave64[0]; k++)
+        run_triton_case(&triton_cases_wave64[k], 64);
+}
+
+/* Random pairs on 64-lane waves (32 and 64 banks, 4- to 64-bit elements):
+ * the optimum is a bijection at the lower bound of the published rules, and
+ * the formula equals their simulation. */
+static void test_random_wave64(void)
+{
+    static const int widths[5] = {4, 8, 16, 32, 64};
+    int pairs = 0, good = 0, b128 = 0, f = 0;
+    for (int iter = 0; iter < 400; iter++) {
         struct lin_problem p;
         struct lin_opt o;
         struct lin_side st, ld;
         struct sz_error err;
         memset(&p, 0, sizeof p);
-        p.tile.bits0 = __builtin_ctz((unsigned)c->shape[0]);
-        p.tile.bits1 = __builtin_ctz((unsigned)c->shape[1]);
-        p.bitwidth = c->bitwidth;
-        p.num_banks = c->banks;
-        to_layout(&p.tile, &c->src, &p.a);
-        to_layout(&p.tile, &c->dst, &p.b);
-        int ok = lin_optimize(&p, &o, &err) == 0 &&
-                 lin_evaluate(&p, &o.mem, o.vec_bits, LIN_SIM_MAX, &st, &ld, &err) == 0;
-        CHECK(ok, "%s: %s", c->name, err.message);
-        if (!ok)
+        int d = 7 + (int)(rnd() % 8);
+        p.tile.bits0 = (int)(rnd() % (uint32_t)(d + 1));
+        p.tile.bits1 = d - p.tile.bits0;
+        p.bitwidth = widths[iter % 5];
+        p.num_banks = iter % 2 ? 64 : 32;
+        p.lanes = 64;
+        uint32_t r0 = p.bitwidth == 4 ? 1u << (rnd() % (uint32_t)d) : 0;
+        random_layout(d, 6, iter % 3 != 0, r0, &p.a);
+        random_layout(d, 6, iter % 4 != 0, r0, &p.b);
+        if (lin_optimize(&p, &o, &err) < 0) {
+            CHECK_QUIET(f, p.bitwidth == 4, "wave64 optimize refused %d-bit: %s", p.bitwidth,
+                        err.message);
             continue;
-        CHECK(st.wavefronts == st.lower_bound && ld.wavefronts == ld.lower_bound &&
-                  st.formula == st.wavefronts && ld.formula == ld.wavefronts,
-              "%s: store %u (bound %u), load %u (bound %u)", c->name, st.wavefronts,
-              st.lower_bound, ld.wavefronts, ld.lower_bound);
-        printf("triton %s: vector %d elements, store %u, load %u wavefronts per instruction "
-               "(both at the bound)\n", c->name, 1 << o.vec_bits, st.wavefronts, ld.wavefronts);
+        }
+        pairs++;
+        if (lin_mem_check(&p.tile, &o.mem, "m", NULL) < 0 ||
+            lin_evaluate(&p, &o.mem, o.vec_bits, LIN_SIM_MAX, &st, &ld, &err) < 0) {
+            CHECK_QUIET(f, 0, "wave64 iter %d: not a bijection or not evaluated", iter);
+            continue;
+        }
+        b128 += ld.bytes == 16;
+        int ok = st.wavefronts == st.lower_bound && ld.wavefronts == ld.lower_bound &&
+                 st.formula == st.wavefronts && ld.formula == ld.wavefronts &&
+                 st.wavefronts_min == st.wavefronts && ld.wavefronts_min == ld.wavefronts;
+        good += ok;
+        CHECK_QUIET(f, ok, "wave64 iter %d (w %d, banks %d, d %d): store %u/%u f %u, load %u/%u f %u",
+                    iter, p.bitwidth, p.num_banks, d, st.wavefronts, st.lower_bound, st.formula,
+                    ld.wavefronts, ld.lower_bound, ld.formula);
     }
+    CHECK(good == pairs && pairs > 300, "wave64 random pairs: %d of %d at the bound", good, pairs);
+    printf("wave64 random pairs: %d optimized (%d through ds_read_b128), %d at the lower bound "
+           "with formula = simulation (published rules)\n", pairs, b128, good);
 }
 
 /* Offset bases name, for offset o, the element M o; the oracle below
@@ -431,6 +610,9 @@ int main(void)
     test_random_pairs();
     test_undercount();
     test_triton_cases();
+    test_wave64_rules();
+    test_triton_wave64();
+    test_random_wave64();
     test_conversions();
     test_api();
     return check_summary("test_linear");

@@ -167,3 +167,7 @@ export const sources = () => ({ ...tally });
 // (b,m,s;... : the same access on those swizzles, and without one).
 export const accessFit = (q, pattern, step, compare) => getJSON('api/access', clean({ ...q, pattern, step, fit: 1, compare }));
 prefetch.accessFit = (q, pattern, step, compare) => getJSON('api/access', clean({ ...q, pattern, step, fit: 1, compare }), true);
+
+// The F2 workbench (linear.html): bodies as README's /api/linear rows.
+export const linearEvaluate = (body) => postJSON('api/linear/evaluate', body);
+export const linearOptimize = (body) => postJSON('api/linear/optimize', body);

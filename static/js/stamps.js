@@ -19,6 +19,7 @@ export const STAMPS = Object.freeze({
     measured: 'measured',       // measurements finished (a count)
     inflight: 'inflight',       // the page's own API requests on the wire now
     lesson: 'lesson',           // the lesson step whose narration is on screen ('' outside a lesson)
+    linearReady: 'linearReady', // linear.html: a view drawn from its answer and the URL written (a count)
 });
 
 // Set stamp `name` (a key of STAMPS) to `value`.

@@ -14,6 +14,7 @@ import { accessChecks } from './access_checks.mjs';
 import { extrasChecks } from './extras_checks.mjs';
 import { measureChecks } from './measure_checks.mjs';
 import { classroomChecks } from './classroom_checks.mjs';
+import { linearChecks } from './linear_checks.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = path.resolve(ROOT, process.env.SWZ_BIN || 'build/swizzlescope');
@@ -557,6 +558,7 @@ async function main() {
         if (want('extras')) await extrasChecks(t);
         if (want('classroom')) await classroomChecks(t);
         if (want('measure')) await measureChecks(t);
+        if (want('linear')) await linearChecks(t);
         phase = 'valid';
         if (only.length) return;
 

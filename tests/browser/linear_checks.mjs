@@ -1,0 +1,103 @@
+// linear_checks.mjs - browser checks of the F2 workbench (static/linear.html):
+// seed 001's story on the page (16 -> 2 -> 1 load wavefronts as row bits fold
+// into column bits, the store always 1), "Optimal" giving offset = 32m + (n ^ 2m),
+// every number against /api/linear, the URL as the view, back, a typed layout
+// the page cannot read, and AMD's published rules named with their source.
+
+import path from 'node:path';
+
+async function postJSON(url, body) {
+    const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: r.status, body: await r.json() };
+}
+
+const SEED = {
+    shape: [16, 32], bitwidth: 32, num_banks: 32, lanes_per_wavefront: 32,
+    A: { register: [[1, 0], [2, 0], [4, 0], [8, 0]], lane: [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp: [] },
+    B: { register: [[0, 2], [0, 4], [0, 8], [0, 16]], lane: [[1, 0], [2, 0], [4, 0], [8, 0], [0, 1]], warp: [] },
+};
+// offset(m, n) = 32 m + (n ^ mask(m)) as offset bases: bit j < 5 holds (0, 2^j),
+// bit 5 + i holds (2^i, mask_i).
+const foldBases = (masks) => [0, 1, 2, 3, 4].map((j) => [0, 1 << j]).concat(masks.map((c, i) => [1 << i, c]));
+
+export async function linearChecks(t) {
+    const { page, base, check, step, SHOTS, TIMEOUT } = t;
+    const ready = () => page.evaluate(() => Number(document.body.dataset.linearReady || 0));
+    // Run `act` and wait until the page has drawn the view it leads to.
+    const drawn = async (act) => {
+        const before = await ready();
+        await act();
+        await page.waitForFunction((n) => Number(document.body.dataset.linearReady || 0) > n && document.body.dataset.inflight === '0', before, { timeout: TIMEOUT });
+    };
+    const wf = (side) => page.$eval(`.lin-verdict[data-side="${side}"] .lin-wf`, (e) => Number(e.dataset.wf));
+    const toggle = (i, j) => drawn(() => page.click(`#lin-toggles button[data-i="${i}"][data-j="${j}"]`));
+    const fold = () => new URL(page.url()).searchParams.get('fold');
+
+    await step('workbench: the seed', async () => {
+        await page.goto(base + 'linear.html');
+        await page.waitForFunction(() => Number(document.body.dataset.linearReady || 0) >= 1 && document.body.dataset.inflight === '0', null, { timeout: TIMEOUT });
+        check('workbench: opens on the seed preset, in the URL', new URL(page.url()).searchParams.get('p') === 'seed', page.url());
+        const api = (await postJSON(base + 'api/linear/evaluate', { ...SEED, vec: 1, swizzle_offset_bases: foldBases([0, 0, 0, 0]) })).body;
+        check('workbench: row-major load is 16 wavefronts, store 1 (as the API says)',
+            (await wf('ld')) === 16 && (await wf('st')) === 1 && api.load.wavefronts_per_instruction === 16 && api.store.wavefronts_per_instruction === 1,
+            `${await wf('ld')} / ${await wf('st')}`);
+        check('workbench: the algebra shows 2^dim = 16 beside 16 simulated',
+            (await page.$eval('.lin-alg[data-side="ld"] .lin-ways', (e) => e.dataset.ways)) === String(api.load.formula.ways) &&
+            (await page.$eval('.lin-alg[data-side="ld"] .lin-formula', (e) => e.textContent)) === '16');
+        const toggles = await page.$$eval('#lin-toggles button[data-i]', (b) => b.length);
+        check('workbench: a toggle grid of 4 row bits x 5 column bits', toggles === 20, `${toggles}`);
+    });
+
+    await step('workbench: XOR m, then XOR 2m', async () => {
+        for (let i = 0; i < 4; i++) await toggle(i, i);
+        check('workbench: XOR m in the URL', fold() === '1,2,4,8', page.url());
+        check('workbench: XOR m reads 2 wavefronts, the store still 1', (await wf('ld')) === 2 && (await wf('st')) === 1, `${await wf('ld')}`);
+        const inter = await page.$eval('.lin-alg[data-side="ld"] .lin-inter', (e) => e.textContent);
+        check('workbench: the surviving direction is m0 \u2295 n0', inter.startsWith('m0\u2295n0'), inter);
+        await drawn(() => page.click('#lin-rowmajor'));
+        check('workbench: row-major again: 16', (await wf('ld')) === 16 && !fold(), page.url());
+        for (let i = 0; i < 4; i++) await toggle(i, i + 1);
+        check('workbench: XOR 2m reads 1 wavefront, the store 1', (await wf('ld')) === 1 && (await wf('st')) === 1 && fold() === '2,4,8,16', `${await wf('ld')} ${page.url()}`);
+        const api = (await postJSON(base + 'api/linear/evaluate', { ...SEED, vec: 1, swizzle_offset_bases: foldBases([2, 4, 8, 16]) })).body;
+        check('workbench: XOR 2m as the API answers it', api.load.wavefronts_per_instruction === 1);
+        await page.goBack();
+        await page.waitForFunction(() => new URL(location.href).searchParams.get('fold') === '2,4,8,0', null, { timeout: TIMEOUT });
+        await page.waitForFunction(() => document.body.dataset.inflight === '0' && document.querySelector('#lin-toggles button[data-i="3"][data-j="4"]')?.getAttribute('aria-pressed') === 'false', null, { timeout: TIMEOUT });
+        check('workbench: back undoes the last toggle', (await wf('ld')) === 2, `${await wf('ld')}`);
+    });
+
+    await step('workbench: optimal', async () => {
+        await drawn(() => page.click('#lin-rowmajor'));
+        await drawn(() => page.click('#lin-optimal'));
+        const opt = (await postJSON(base + 'api/linear/optimize', SEED)).body;
+        check('workbench: Optimal gives offset = 32m + (n ^ 2m): the toggles m_i -> n_(i+1)', fold() === '2,4,8,16', page.url());
+        check('workbench: ... which is the API optimum', JSON.stringify(opt.offset_bases) === JSON.stringify(foldBases([2, 4, 8, 16])));
+        check('workbench: optimal reads 1 and stores 1', (await wf('ld')) === 1 && (await wf('st')) === 1);
+        const pressed = await page.$$eval('#lin-toggles button[aria-pressed="true"]', (b) => b.map((x) => `${x.dataset.i}${x.dataset.j}`));
+        check('workbench: pressed toggles are (0,1) (1,2) (2,3) (3,4)', pressed.join() === '01,12,23,34', pressed.join());
+        const href = await page.getAttribute('#lin-open-main', 'href');
+        const c = opt.equivalents.cute;
+        check(`workbench: links the main page to ${c && c.name}`, !!c && href === `index.html?b=${c.b}&m=${c.m}&s=${c.s}`, href);
+        check('workbench: shows the construction', /4 pairs/.test(await page.$eval('#lin-construction', (e) => e.textContent)));
+        await page.screenshot({ path: path.join(SHOTS, 'linear-optimal.png'), fullPage: true });
+    });
+
+    await step('workbench: other hardware and typed layouts', async () => {
+        await drawn(() => page.selectOption('#lin-preset', 'wave64'));
+        const rules = await page.$eval('#lin-rules', (e) => e.textContent);
+        check('workbench: AMD answers say "published, not measured here" and cite the source',
+            /published, not measured here/.test(rules) && /triton-lang\/triton PR #/.test(rules), rules.slice(0, 200));
+        await drawn(() => page.click('#lin-optimal'));
+        check('workbench: wave64 optimal is conflict-free both ways',
+            (await page.$$eval('.lin-verdict.ok', (v) => v.length)) === 2, `${await wf('st')} ${await wf('ld')}`);
+        await drawn(() => page.selectOption('#lin-preset', 'seed'));
+        await page.fill('#lin-A', 'register: [1,0] [2,x]');
+        await page.locator('#lin-A').blur();
+        await page.waitForFunction(() => !document.getElementById('lin-banner').hidden, null, { timeout: TIMEOUT });
+        check('workbench: a layout it cannot read is named, A marked',
+            (await page.$eval('#lin-banner-field', (e) => e.textContent)) === 'A' && (await page.$eval('#lin-A', (e) => e.classList.contains('invalid'))));
+        await page.goto(base + 'linear.html?p=seed&fold=2,4,8,16');
+        await page.waitForFunction(() => Number(document.body.dataset.linearReady || 0) >= 1 && document.body.dataset.inflight === '0', null, { timeout: TIMEOUT });
+        check('workbench: a link opens its view (fold=2,4,8,16 reads 1)', (await wf('ld')) === 1);
+    });
+}

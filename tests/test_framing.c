@@ -1,0 +1,290 @@
+/* test_framing.c - what a hostile or careless client can send a real daemon
+ * over raw loopback sockets (issue 18, "Framing and protocol" and "Load and
+ * slow clients"): unknown codings, smuggling, malformed fields, query floods,
+ * oversized bodies written in full before reading, FIFOs in the static
+ * folder, a head sent one byte at a time.  Every request must be answered at
+ * once (the client gives up after 5 s of silence) or, for the slow head,
+ * dropped; times here are bounds on hanging, never speed measurements. */
+#define _GNU_SOURCE 1   /* mkdtemp, usleep under -std=c11 */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../server/http.h"
+#include "check.h"
+#include "client.h"
+
+static uint16_t port;
+static char tmpdir[] = "/tmp/swz-framing-XXXXXX";
+
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; p && (p = strstr(p, needle)) != NULL; p++)
+        n++;
+    return n;
+}
+
+/* `req` answered with `status`, exactly one answer, the JSON error body with
+ * `needle` in it, and the connection closed after it. */
+static void refused(const char *what, const char *req, size_t len, int status,
+                    const char *needle)
+{
+    char *r = client_send(port, req, len ? len : strlen(req));
+    int st = client_status(r);
+    CHECK(st == status, "%s: status %d, want %d: %.200s", what, st, status, r ? r : "");
+    CHECK(r && count(r, "HTTP/1.1 ") == 1, "%s: %d answers, want 1", what,
+          count(r, "HTTP/1.1 "));
+    CHECK(r && strstr(r, "Content-Type: application/json") &&
+          strstr(r, "X-Content-Type-Options: nosniff") && strstr(r, "{\"error\":{\"code\":"),
+          "%s: not the JSON error body with the security headers", what);
+    if (needle)
+        CHECK(r && strstr(r, needle), "%s: lacks '%s'", what, needle);
+    free(r);
+}
+
+static void healthy(const char *after)
+{
+    char *r = client_raw(port, "GET /api/health HTTP/1.1\r\nHost: localhost\r\n"
+                               "Connection: close\r\n\r\n");
+    CHECK(client_status(r) == 200, "unhealthy after %s", after);
+    free(r);
+}
+
+#define POST_APPLY "POST /api/apply HTTP/1.1\r\nHost: localhost\r\n" \
+                   "Content-Type: application/json\r\n"
+
+/* Transfer codings: only "chunked" is decoded; anything else used to leave the
+ * daemon reading a body of unknown length until its 10 s timeout. */
+static void test_codings(void)
+{
+    refused("gzip, chunked", POST_APPLY "Transfer-Encoding: gzip, chunked\r\n\r\n"
+            "2\r\n{}\r\n0\r\n\r\n", 0, 400, "\"field\":\"Transfer-Encoding\"");
+    refused("identity", POST_APPLY "Transfer-Encoding: identity\r\n\r\n{}", 0, 400,
+            "Transfer-Encoding");
+    refused("two codings", POST_APPLY "Transfer-Encoding: chunked\r\n"
+            "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 0, 400, "Transfer-Encoding");
+    refused("coding in HTTP/1.0", "POST /api/apply HTTP/1.0\r\nHost: localhost\r\n"
+            "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 0, 400, "Transfer-Encoding");
+    /* Content-Length with Transfer-Encoding: the two framings disagree on where
+     * the second request starts; it must not be answered. */
+    refused("length and coding (smuggling)", POST_APPLY "Content-Length: 4\r\n"
+            "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+            "GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n", 0, 400,
+            "Connection: close");
+    refused("two lengths", POST_APPLY "Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}", 0,
+            400, "\"field\":\"Content-Length\"");
+    refused("trailing blank", POST_APPLY "Transfer-Encoding: chunked \r\n\r\n0\r\n\r\n", 0,
+            400, "Transfer-Encoding");
+    char *r = client_raw(port, POST_APPLY "Connection: close\r\nTransfer-Encoding: Chunked\r\n"
+                               "\r\n23\r\n{\"b\":3,\"m\":4,\"s\":3,\"offsets\":[128]}\r\n0\r\n\r\n");
+    CHECK(client_status(r) == 200 && strstr(r, "\"swizzled\":[144]"), "chunked still works");
+    free(r);
+    healthy("codings");
+}
+
+/* Fields: a NUL (libmicrohttpd cut the value at it), obs-fold, two Hosts. */
+static void test_fields(void)
+{
+    static const char nul[] = "GET /api/health HTTP/1.1\r\nHost: localhost\r\n"
+                              "X-A: a\0b\r\n\r\n";
+    refused("NUL in a value", nul, sizeof nul - 1, 400, "\"field\":\"header\"");
+    refused("NUL in the Host value", "GET /api/health HTTP/1.1\r\nHost: localhost\0.evil\r\n\r\n",
+            sizeof "GET /api/health HTTP/1.1\r\nHost: localhost\0.evil\r\n\r\n" - 1, 400,
+            NULL);
+    refused("obs-fold", "GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-A: a\r\n b\r\n\r\n",
+            0, 400, "\"field\":\"header\"");
+    refused("obs-fold with a tab", "GET /api/health HTTP/1.1\r\nX-A: a\r\n\tb\r\n"
+            "Host: localhost\r\n\r\n", 0, 400, NULL);
+    refused("two Hosts", "GET /api/health HTTP/1.1\r\nHost: localhost\r\n"
+            "Host: evil.example\r\n\r\n", 0, 400, "\"field\":\"Host\"");
+    refused("space before the colon", "GET /api/health HTTP/1.1\r\nHost: localhost\r\n"
+            "X-A : a\r\n\r\n", 0, 400, NULL);
+    refused("bare CR in a value", "GET /api/health HTTP/1.1\r\nHost: localhost\r\n"
+            "X-A: a\rb\r\n\r\n", 0, 400, NULL);
+    refused("bare LF", "GET /api/health HTTP/1.1\nHost: localhost\n\n", 0, 400, NULL);
+    char *r = client_raw(port, "GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-A:\ta b\t\r\n"
+                               "X-B:\r\nX-C:   \r\nConnection: close\r\n\r\n");
+    CHECK(client_status(r) == 200, "tabs and empty values are fine: %d", client_status(r));
+    free(r);
+    /* Two requests in one write (pipelining) are both answered. */
+    r = client_raw(port, "GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                         "GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    CHECK(r && count(r, "HTTP/1.1 200") == 2, "pipelined: %d answers", count(r, "HTTP/1.1 200"));
+    free(r);
+    healthy("fields");
+}
+
+/* Query floods used to exhaust the connection's memory pool: no answer. */
+static void test_query_floods(void)
+{
+    char *req = malloc(1 << 16);
+    for (int shape = 0; shape < 3; shape++) {
+        int n = sprintf(req, "GET /api/swizzle?");
+        for (int i = 0; i < (shape == 0 ? 500 : shape == 1 ? 1000 : 33); i++)
+            n += shape == 1 ? sprintf(req + n, "&") : sprintf(req + n, "%sa%d=1", i ? "&" : "", i);
+        n += sprintf(req + n, " HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        const char *what = shape == 0 ? "500 arguments" : shape == 1 ? "1000 bare &"
+                                                                     : "33 arguments";
+        refused(what, req, (size_t)n, 413, "\"field\":\"query\"");
+    }
+    free(req);
+    healthy("query floods");
+}
+
+/* A client that writes its whole oversized body before reading (Python's
+ * urllib, curl without Expect) must get to read the 413: the daemon answers
+ * at once and closes, and the rest of the body must be drained, not reset. */
+static void test_big_bodies(void)
+{
+    size_t big = (size_t)20 << 20;
+    char *req = malloc(big + 512);
+    int hl = sprintf(req, POST_APPLY "Content-Length: %zu\r\n\r\n", big);
+    memset(req + hl, ' ', big);
+    for (int i = 0; i < 3; i++) {
+        size_t sent = 0;
+        char *r = client_send_counted(port, req, (size_t)hl + big, &sent);
+        CHECK(sent == (size_t)hl + big, "20 MB body: only %zu of %zu bytes taken (reset)", sent,
+              (size_t)hl + big);
+        CHECK(client_status(r) == 413 && strstr(r, "too_large"), "20 MB body: status %d",
+              client_status(r));
+        free(r);
+    }
+    free(req);
+    healthy("big bodies");
+}
+
+/* What libmicrohttpd answers itself (414, 431) cannot carry our headers; it
+ * must at least answer, and never echo the request. */
+static void test_daemon_pages(void)
+{
+    size_t n = 40000;
+    char *req = malloc(n + 256);
+    int k = sprintf(req, "GET /<script>");
+    memset(req + k, 'a', n);
+    k += (int)n;
+    k += sprintf(req + k, " HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    char *r = client_send(port, req, (size_t)k);
+    CHECK(client_status(r) == 414 && !strstr(r, "<script>"), "long URI: %d", client_status(r));
+    free(r);
+    k = sprintf(req, "GET / HTTP/1.1\r\nHost: localhost\r\nX-A: <script>");
+    memset(req + k, 'a', n);
+    k += (int)n;
+    k += sprintf(req + k, "\r\n\r\n");
+    r = client_send(port, req, (size_t)k);
+    CHECK(client_status(r) == 431 && !strstr(r, "<script>"), "long header: %d",
+          client_status(r));
+    free(r);
+    free(req);
+    healthy("the daemon's own pages");
+}
+
+/* A FIFO used to block a worker in open() for ever; four stopped the server. */
+static void test_fifo(void)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/pipe.js", tmpdir);
+    CHECK(mkfifo(p, 0644) == 0, "mkfifo");
+    for (int i = 0; i < 5; i++) {
+        char *r = client_raw(port, "GET /pipe.js HTTP/1.1\r\nHost: localhost\r\n"
+                                   "Connection: close\r\n\r\n");
+        CHECK(client_status(r) == 404 && strstr(r, "not_found"), "FIFO: status %d",
+              client_status(r));
+        free(r);
+    }
+    char *r = client_raw(port, "GET /index.html HTTP/1.1\r\nHost: localhost\r\n"
+                               "Connection: close\r\n\r\n");
+    CHECK(client_status(r) == 200, "a regular file after the FIFO: %d", client_status(r));
+    free(r);
+    /* Release any worker still blocked in open() (without the fix), so that
+     * the daemon can stop. */
+    for (int i = 0; i < 5; i++) {
+        int fd = open(p, O_WRONLY | O_NONBLOCK);
+        if (fd >= 0)
+            close(fd);
+    }
+    healthy("a FIFO");
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Slowloris: one byte of the head every 200 ms restarts the idle timeout each
+ * time; the head deadline (1 s on this server) must end it all the same. */
+static void test_slow_head(uint16_t slow_port)
+{
+    int fd = client_connect(slow_port);
+    CHECK(fd >= 0, "connect");
+    double t0 = now_s(), closed_at = -1;
+    const char *head = "GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Slow: ";
+    for (size_t i = 0; fd >= 0 && now_s() - t0 < 4.0; i++) {
+        char ch = i < strlen(head) ? head[i] : 'a';
+        if (client_write(fd, &ch, 1) != 1) {
+            closed_at = now_s() - t0;
+            break;
+        }
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        if (poll(&pfd, 1, 200) > 0) {
+            char b[256];
+            ssize_t n = recv(fd, b, sizeof b, MSG_DONTWAIT);
+            if (n == 0 || (n < 0 && errno != EAGAIN)) {
+                closed_at = now_s() - t0;
+                break;
+            }
+        }
+    }
+    CHECK(closed_at > 0, "a head sent one byte every 200 ms was still open after 4 s");
+    if (fd >= 0)
+        close(fd);
+    /* A prompt request on the same server is unaffected. */
+    char *r = client_raw(slow_port, "GET /api/health HTTP/1.1\r\nHost: localhost\r\n"
+                                    "Connection: close\r\n\r\n");
+    CHECK(client_status(r) == 200, "prompt request: %d", client_status(r));
+    free(r);
+}
+
+int main(void)
+{
+    if (mkdtemp(tmpdir) == NULL)
+        abort();
+    char p[512];
+    snprintf(p, sizeof p, "%s/index.html", tmpdir);
+    FILE *f = fopen(p, "w");
+    fputs("<!doctype html><title>t</title>", f);
+    fclose(f);
+    struct http_config cfg = {.bind = "127.0.0.1", .port = 0, .static_dir = tmpdir,
+                              .threads = 2};
+    struct http_server *srv, *slow;
+    struct sz_error err;
+    CHECK(http_start(&cfg, &srv, &err) == 0, "start: %s", err.message);
+    port = http_port(srv);
+    struct http_config scfg = cfg;
+    scfg.head_timeout_ms = 1000;
+    CHECK(http_start(&scfg, &slow, &err) == 0, "start: %s", err.message);
+
+    test_codings();
+    test_fields();
+    test_query_floods();
+    test_big_bodies();
+    test_daemon_pages();
+    test_fifo();
+    test_slow_head(http_port(slow));
+
+    http_stop(slow);
+    http_stop(srv);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    CHECK(system(cmd) == 0, "cleanup");
+    return check_summary("test_framing");
+}
