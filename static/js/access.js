@@ -245,7 +245,7 @@ export function createAccess(ctx) {
         const btn = fixButton(a.fix, 'acc-fix');
         ui.error.className = INLINE_HINT;
         setHTML(ui.error, `<strong>${esc(p ? p.label : a.pattern)} does not fit this grid:</strong> <span class="msg" id="acc-error-message">${esc(e.message)}</span>` +
-            `<div class="fix" id="acc-error-fix">${btn || `<b>Fix:</b> ${esc((fixFor(e.field) || { fix: 'choose another pattern' }).fix)}`}</div>`);
+            `<div class="fix" id="acc-error-fix"><b>Fix:</b> ${esc((fixFor(e.field) || { fix: 'choose another pattern' }).fix)} ${btn}</div>`);
         setHidden(ui.error, false);
     }
 

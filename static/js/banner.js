@@ -38,9 +38,10 @@ export function createBanner(el, form, controlOf) {
     function showFix(fix) {
         const btn = fixButton(fix, 'banner-fix-btn');
         if (!btn || el.hidden) return;
+        // The rule in words stays (the API's field); the value that fits is the button.
         const box = el.querySelector('#banner-fix');
-        const html = `<div class="banner-fix" id="banner-fix"><b>How to fix:</b> ${btn}</div>`;
-        if (box) box.outerHTML = html; else el.insertAdjacentHTML('beforeend', html);
+        if (box) box.insertAdjacentHTML('beforeend', ` ${btn}`);
+        else el.insertAdjacentHTML('beforeend', `<div class="banner-fix" id="banner-fix"><b>How to fix:</b> ${btn}</div>`);
     }
 
     function hide() {
