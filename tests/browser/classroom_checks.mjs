@@ -163,7 +163,7 @@ export async function classroomChecks(t) {
     await step('issue 14.8: exports', async () => {
         // A 65,536-cell export takes seconds on a shared 2-core machine.
         const grab = async (view) => {
-            const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 90000 }), page.click(`.xbar[data-for="${view}"] button[data-export="svg"]`)]);
+            const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 90000 }), page.click(`.xbar[data-for="${view}"] button[data-export="svg"]`, { timeout: 90000 })]);
             return { name: dl.suggestedFilename(), xml: fs.readFileSync(await dl.path(), 'utf8') };
         };
         await gotoReady(page, base + '?b=3&m=4&s=3&theme=dark');
