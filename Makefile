@@ -11,7 +11,7 @@ SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 
 CORE    := error buf instr swizzle access pattern trace footprint expr cache f2 linear linear_conv linear_hw \
            layout layout_text rosetta atoms
-SERVER  := $(CORE) proc measure api_read api_layout api_access api_measure api_linear api_tensor api files \
+SERVER  := $(CORE) proc measure api_read api_layout api_cost api_access api_measure api_linear api_tensor api files \
            addr framing watch http
 SRC_H   := $(wildcard server/*.h)
 

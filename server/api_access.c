@@ -1,8 +1,8 @@
-/* api_access.c - the access routes: what one warp instruction costs
- * (/api/conflicts), the named patterns, a pattern, expression or given offsets
- * over a layout and the cells it touches (/api/access), the column trace
- * (/api/trace).  Costs come from access.c, cells from footprint.c, the trace
- * from trace.c: this file only reads requests and writes answers. */
+/* api_access.c - the access routes over a layout: the named patterns, a
+ * pattern, expression or given offsets and the cells it touches, fit= and
+ * compare= (/api/access), the column trace (/api/trace).  Costs come from
+ * access.c (written by api_cost.c), cells from footprint.c, the trace from
+ * trace.c: this file only reads requests and writes answers. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,143 +16,6 @@
 #include "pattern.h"
 #include "swizzle.h"
 #include "trace.h"
-
-/* A POST body that is one instruction, and no query arguments. */
-int api_instr_body(const struct api_request *req, struct instr *in,
-                              struct sz_error *err)
-{
-    static const char *const known_args[] = {NULL};
-    cJSON *root = NULL;
-    if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
-        return -1;
-    int rc = api_read_instr(root, NULL, in, err);
-    cJSON_Delete(root);
-    return rc;
-}
-
-
-static void put_lane_list(struct buf *out, uint32_t mask)
-{
-    buf_putc(out, '[');
-    int first = 1;
-    for (int t = 0; t < INSTR_LANES; t++)
-        if (mask >> t & 1) {
-            if (!first)
-                buf_putc(out, ',');
-            buf_i64(out, t);
-            first = 0;
-        }
-    buf_putc(out, ']');
-}
-
-/* A count, or null where the model has none (a non-native atomic). */
-static void put_count(struct buf *out, const char *key, int known, uint32_t v)
-{
-    if (known)
-        buf_printf(out, "\"%s\":%u,", key, v);
-    else
-        buf_printf(out, "\"%s\":null,", key);
-}
-
-/* What an atomic adds: its form, whether sm_90 runs it natively, and the
- * split the verdict explains (bank conflict versus same-address lanes). */
-static void put_atomic(struct buf *out, const struct instr *in, const struct acc_result *r)
-{
-    const struct acc_atomic *a = &r->atomic;
-    char form[32], verdict[640];
-    buf_printf(out, "\"func\":\"%s\",\"type\":\"%s\",\"form\":\"%s\",\"native\":%s,"
-               "\"atomic\":{\"native\":%s,\"sass\":\"%s\",\"lanes_per_address\":%u,",
-               instr_func_name(in->func), instr_type_name(in->type),
-               instr_form_name(in, form, sizeof form), a->native ? "true" : "false",
-               a->native ? "true" : "false", a->native ? "ATOMS" : "ATOMS.CAST.SPIN loop",
-               a->lanes_per_address);
-    if (a->native)
-        buf_printf(out, "\"conflict_wavefronts\":%u,\"serial_wavefronts\":%u,"
-                   "\"cycles_floor\":%.2f,\"floor_measured\":\"%s\",\"cycles_exact\":%s,",
-                   a->conflict_wavefronts, a->serial_wavefronts, a->floor, a->floor_pin,
-                   a->cycles_exact ? "true" : "false");
-    else
-        buf_puts(out, "\"conflict_wavefronts\":null,\"serial_wavefronts\":null,"
-                 "\"cycles_floor\":null,\"floor_measured\":null,\"cycles_exact\":false,");
-    buf_puts(out, "\"verdict\":");
-    buf_json_str(out, acc_atomic_verdict(in, r, verdict, sizeof verdict));
-    buf_puts(out, "},");
-}
-
-void api_put_cost(struct buf *out, const struct instr *in, const struct acc_result *r)
-{
-    /* a non-native atomic has no exact count: nulls, never an invented number */
-    int known = !r->atomic.is_atomic || r->atomic.native;
-    buf_printf(out, "{\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s,"
-               "\"bank_bytes\":%u,\"banks\":%u,\"calibrated\":%s,",
-               instr_op_name(in->op), in->bytes, in->matrices, in->trans ? "true" : "false",
-               in->bank_bytes, in->banks, r->calibrated ? "true" : "false");
-    if (r->atomic.is_atomic)
-        put_atomic(out, in, r);
-    put_count(out, "wavefronts", known, r->wavefronts);
-    put_count(out, "ideal_wavefronts", known, r->ideal_wavefronts);
-    put_count(out, "bank_conflicts", known, r->bank_conflicts);
-    if (!known)
-        buf_puts(out, "\"cycles\":null,");
-    else if (r->atomic.is_atomic)
-        buf_printf(out, "\"cycles\":%.2f,", r->atomic.cycles);
-    else
-        buf_printf(out, "\"cycles\":%u,", r->cycles);
-    put_count(out, "source_wavefronts", known, r->source_wavefronts);
-    buf_printf(out, "\"paired\":%s,\"ways\":%u,\"phases\":[", r->paired ? "true" : "false",
-               r->ways);
-    for (uint32_t p = 0; p < r->nphases; p++) {
-        const struct acc_phase *ph = &r->phases[p];
-        buf_puts(out, p ? ",{\"lanes\":" : "{\"lanes\":");
-        put_lane_list(out, ph->lane_mask);
-        buf_puts(out, ",\"active\":");
-        put_lane_list(out, ph->active_mask);
-        buf_putc(out, ',');
-        put_count(out, "wavefronts", known, ph->wavefronts);
-        put_count(out, "cycles", known, ph->cycles);
-        buf_printf(out, "\"words\":%u,\"max_per_bank\":%u,\"worst_bank\":%u,"
-                   "\"lanes_per_bank\":%u,\"lanes_per_address\":%u,\"reason\":\"%s\"}",
-                   ph->words, ph->max_per_bank, ph->worst_bank, ph->lanes_per_bank,
-                   ph->lanes_per_address, acc_reason_name(ph->reason));
-    }
-    buf_puts(out, "],\"lanes\":[");
-    for (int t = 0; t < INSTR_LANES; t++) {
-        uint32_t o = in->offsets[t];
-        if (t)
-            buf_putc(out, ',');
-        if (o == INSTR_INACTIVE || r->lane_phase[t] < 0) {
-            buf_printf(out, "{\"lane\":%d,\"offset\":%s,\"active\":false}", t,
-                       o == INSTR_INACTIVE ? "null" : "0");
-            continue;
-        }
-        buf_printf(out, "{\"lane\":%d,\"offset\":%u,\"active\":true,\"phase\":%d,"
-                   "\"pass\":%d,\"bank\":%u,\"nbanks\":%u}",
-                   t, o, r->lane_phase[t], r->lane_pass[t], r->lane_bank[t], r->lane_nbanks[t]);
-    }
-    buf_puts(out, "],\"bank_hits\":");
-    buf_u32_array(out, r->bank_hits, in->banks);
-    buf_printf(out, ",\"ncu\":{\"wavefronts_metric\":\"%s\",\"conflicts_metric\":\"%s\","
-               "\"source_metric\":\"%s\",", acc_ncu_wavefront_metric(in->op),
-               acc_ncu_conflict_metric(in->op), acc_ncu_source_metric(in->op));
-    put_count(out, "wavefronts_per_instruction", known, r->wavefronts);
-    put_count(out, "conflicts_per_instruction", known, r->bank_conflicts);
-    if (known)
-        buf_printf(out, "\"source_wavefronts_per_instruction\":%u}}", r->source_wavefronts);
-    else
-        buf_puts(out, "\"source_wavefronts_per_instruction\":null}}");
-}
-
-int api_route_conflicts(const struct api_request *req, struct buf *out,
-                           struct sz_error *err)
-{
-    struct instr in;
-    if (api_instr_body(req, &in, err) < 0)
-        return -1;
-    struct acc_result r;
-    acc_cost(&in, &r);
-    api_put_cost(out, &in, &r);
-    return 0;
-}
 
 /* ---- access patterns over a layout ------------------------------------- */
 
@@ -260,11 +123,21 @@ static int access_from_expr(const struct api_request *req, struct swz *z, long s
     return 0;
 }
 
-/* 32 given offsets, taken as physical byte offsets: one step.  Every error
- * names the field `offsets`, and the lane where there is one. */
-static int access_from_offsets(const struct api_request *req, long step, struct instr *in,
-                               uint32_t *steps, struct sz_error *err)
+/* 32 given offsets: one step.  `space=physical` (the default) takes them as
+ * they are; `space=logical` as logical byte offsets, each passed through the
+ * view's swizzle as a kernel computes its addresses.  Every error names the
+ * field `offsets`, and the lane where there is one. */
+static int access_from_offsets(const struct api_request *req, const struct swz *z,
+                               long step, struct instr *in, uint32_t *steps,
+                               struct sz_error *err)
 {
+    const char *space = api_arg(req, "space");
+    int logical = 0;
+    if (space && strcmp(space, "logical") == 0)
+        logical = 1;
+    else if (space && strcmp(space, "physical") != 0)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "space",
+                       "must be logical or physical, got \"%.40s\"", space);
     if (api_arg(req, "steps"))
         return sz_fail(err, SZ_INVALID_ARGUMENT, "steps",
                        "32 given offsets are one step; steps goes with expr");
@@ -275,6 +148,10 @@ static int access_from_offsets(const struct api_request *req, long step, struct 
     if (instr_check_shape(in, err) < 0 ||
         api_arg_offsets(req, "offsets", in->offsets, err) < 0)
         return -1;
+    if (logical)
+        for (int t = 0; t < INSTR_LANES; t++)
+            if (in->offsets[t] != INSTR_INACTIVE)
+                in->offsets[t] = swz_apply(z, in->offsets[t]);
     if (instr_check(in, err) < 0) {
         /* instr_check names "offsets[N]"; this form has one field, "offsets" */
         if (strncmp(err->field, "offsets[", 8) == 0) {
@@ -288,6 +165,220 @@ static int access_from_offsets(const struct api_request *req, long step, struct 
     return 0;
 }
 
+/* Step `step` of named pattern `name` on the layout (z, g): pattern_fill,
+ * then refuse a swizzle whose units are narrower than the pattern's accesses. */
+static int pattern_on(const char *name, const struct swz *z, const struct swz_geom *g,
+                      uint32_t step, struct instr *in, uint32_t *steps, struct sz_error *err)
+{
+    if (pattern_fill(name, z, g->row_bytes, g->rows, step, in, steps, err) < 0)
+        return -1;
+    uint32_t w = instr_lane_bytes(in);
+    if (z->b > 0 && g->unit_bytes < w)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "m",
+                       "Swizzle<%d,%d,%d> moves %u-byte units, narrower than this "
+                       "pattern's %u-byte accesses: the vectors would be torn apart "
+                       "(misaligned). Use M >= %d", z->b, z->m, z->s, g->unit_bytes, w,
+                       w == 16 ? 4 : w == 8 ? 3 : 2);
+    return 0;
+}
+
+/* ---- fit=1: does the layout (and pattern) fit, and which one value would --- */
+
+/* The view's parameters as numbers; rows 0 is the default grid. */
+struct fit_vals {
+    long b, m, s, bank_bytes, banks, rows;
+    int match;
+    const char *pattern;    /* NULL: the layout alone */
+};
+
+/* 0 when the layout of `v` is valid and step 0 of its pattern fits it. */
+static int fit_try(const struct fit_vals *v, struct sz_error *err)
+{
+    struct swz z;
+    struct swz_geom g;
+    struct instr in = {.bank_bytes = 4, .banks = 32};
+    uint32_t steps;
+    if (swz_init(&z, (int)v->b, (int)v->m, (int)v->s, err) < 0 ||
+        api_geom_make(&g, &z, (uint32_t)v->bank_bytes, (uint32_t)v->banks,
+                      (uint32_t)v->rows, v->match, err) < 0)
+        return -1;
+    if (v->pattern == NULL)
+        return 0;
+    in.bank_bytes = g.bank_bytes;
+    in.banks = g.banks;
+    return pattern_on(v->pattern, &z, &g, 0, &in, &steps, err);
+}
+
+/* The value of `field` nearest to the current one (larger first) with which
+ * everything else as given fits; -1 when changing that field alone cannot. */
+static int fit_fix(const struct fit_vals *cur, const char *field, long *value)
+{
+    struct fit_vals v = *cur;
+    long *slot, lo, hi;
+    int pow2 = 0;
+    if (strcmp(field, "match_bank_row") == 0) {
+        v.match = !v.match;
+        *value = v.match;
+        return fit_try(&v, NULL);
+    }
+    if (strcmp(field, "b") == 0) { slot = &v.b; lo = 0; hi = 10; }
+    else if (strcmp(field, "m") == 0) { slot = &v.m; lo = 0; hi = 30; }
+    else if (strcmp(field, "s") == 0) { slot = &v.s; lo = -30; hi = 30; }
+    else if (strcmp(field, "rows") == 0) { slot = &v.rows; lo = 1; hi = SWZ_MAX_CELLS; }
+    else if (strcmp(field, "bank_bytes") == 0) { slot = &v.bank_bytes; lo = 1; hi = 32; pow2 = 1; }
+    else if (strcmp(field, "banks") == 0) { slot = &v.banks; lo = 1; hi = 128; pow2 = 1; }
+    else return -1;
+    long c = *slot;
+    /* Powers of two step by doublings; rows search at most 2^16 either way. */
+    for (long d = 1; d <= (pow2 ? 7 : 1L << 16); d++) {
+        long cand[2] = {pow2 ? c << d : c + d, pow2 ? c >> d : c - d};
+        for (int k = 0; k < 2; k++) {
+            if (cand[k] < lo || cand[k] > hi || (pow2 && cand[k] == 0) ||
+                (k == 1 && pow2 && c >> d << d != c))
+                continue;
+            *slot = cand[k];
+            if (fit_try(&v, NULL) == 0) {
+                *value = cand[k];
+                return 0;
+            }
+        }
+    }
+    return -1;
+}
+
+/* The view's parameters as given, leniently: -1 when one is not a number. */
+static int fit_read(const struct api_request *req, const char *pattern, long rows_now,
+                    struct fit_vals *v)
+{
+    v->pattern = pattern;
+    v->rows = rows_now;
+    if (api_arg_int(req, "b", -1000, 1000, 1, 0, &v->b, NULL) < 0 ||
+        api_arg_int(req, "m", -1000, 1000, 1, 0, &v->m, NULL) < 0 ||
+        api_arg_int(req, "s", -1000, 1000, 1, 0, &v->s, NULL) < 0 ||
+        api_arg_int(req, "bank_bytes", 0, 1 << 20, 0, 4, &v->bank_bytes, NULL) < 0 ||
+        api_arg_int(req, "banks", 0, 1 << 20, 0, 32, &v->banks, NULL) < 0 ||
+        (rows_now == 0 && api_arg_int(req, "rows", 0, 1L << 30, 0, 0, &v->rows, NULL) < 0) ||
+        api_arg_bool(req, "match_bank_row", &v->match, NULL) < 0)
+        return -1;
+    return 0;
+}
+
+/* The fit=1 answer for a view (or pattern) that does not fit: the error it
+ * would have been refused with, and the one value that would fit, if any. */
+static int put_unfit(const struct api_request *req, struct buf *out, const char *pattern,
+                     long rows_now, const struct sz_error *why)
+{
+    struct fit_vals v;
+    long value;
+    buf_puts(out, "{\"pattern\":");
+    if (pattern)
+        buf_json_str(out, pattern);
+    else
+        buf_puts(out, "null");
+    buf_printf(out, ",\"fits\":false,\"why\":{\"code\":\"%s\",\"field\":",
+               sz_code_name(why->code));
+    buf_json_str(out, why->field);
+    buf_puts(out, ",\"message\":");
+    buf_json_str(out, why->message);
+    buf_puts(out, "},\"fix\":");
+    if (fit_read(req, pattern, rows_now, &v) == 0 && fit_fix(&v, why->field, &value) == 0) {
+        buf_puts(out, "{\"field\":");
+        buf_json_str(out, why->field);
+        buf_printf(out, ",\"value\":%ld}}", value);
+    } else {
+        buf_puts(out, "null}");
+    }
+    return 0;
+}
+
+/* ---- compare=b,m,s;...: the same access on other swizzles --------------- */
+
+#define COMPARE_MAX 8
+
+static void put_summary(struct buf *out, const struct acc_result *r)
+{
+    buf_printf(out, "\"wavefronts\":%u,\"ideal_wavefronts\":%u,\"bank_conflicts\":%u,"
+               "\"cycles\":%u,\"ways\":%u", r->wavefronts, r->ideal_wavefronts,
+               r->bank_conflicts, r->cycles, r->ways);
+}
+
+/* The instruction `in` (on swizzle z) read as logical offsets: the swizzle is
+ * an involution, so swz(physical) is the unswizzled address of the same data.
+ * Each listed swizzle gets those logical offsets through its own apply (as a
+ * kernel on that layout would), a swizzle whose units are narrower than the
+ * accesses is refused (torn vectors); `unswizzled` is the identity, `best` the
+ * listed one with the fewest wavefronts, then cycles (the first of equals). */
+static int put_compare(struct buf *out, const char *list, const struct instr *in,
+                       const struct swz *z, struct sz_error *err)
+{
+    int b[COMPARE_MAX], m[COMPARE_MAX], s[COMPARE_MAX], n = 0;
+    const char *p = list;
+    while (*p) {
+        char *end;
+        long v[3];
+        for (int k = 0; k < 3; k++) {
+            v[k] = strtol(p, &end, 10);
+            if (end == p || v[k] < -64 || v[k] > 64 || (k < 2 && *end != ',') ||
+                (k == 2 && *end != ';' && *end != '\0'))
+                return sz_fail(err, SZ_INVALID_ARGUMENT, "compare",
+                               "a list of b,m,s separated by ';', at most %d", COMPARE_MAX);
+            p = end + (*end != '\0');
+        }
+        if (n == COMPARE_MAX)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "compare",
+                           "at most %d swizzles", COMPARE_MAX);
+        b[n] = (int)v[0]; m[n] = (int)v[1]; s[n] = (int)v[2];
+        n++;
+    }
+    struct instr logical = *in, k;
+    struct acc_result r;
+    for (int t = 0; t < INSTR_LANES; t++)
+        if (in->offsets[t] != INSTR_INACTIVE)
+            logical.offsets[t] = swz_apply(z, in->offsets[t]);
+    acc_cost(&logical, &r);
+    buf_puts(out, "\"compare\":{\"unswizzled\":{");
+    put_summary(out, &r);
+    buf_puts(out, "},\"swizzles\":[");
+    int best = -1;
+    uint32_t best_wf = 0, best_cy = 0;
+    for (int i = 0; i < n; i++) {
+        struct swz zk;
+        struct sz_error e;
+        buf_printf(out, "%s{\"b\":%d,\"m\":%d,\"s\":%d,", i ? "," : "", b[i], m[i], s[i]);
+        if (swz_init(&zk, b[i], m[i], s[i], &e) < 0) {
+            buf_puts(out, "\"error\":");
+            buf_json_str(out, e.message);
+            buf_putc(out, '}');
+            continue;
+        }
+        if (zk.b > 0 && (1u << zk.m) < instr_lane_bytes(in)) {
+            buf_printf(out, "\"error\":\"its %u-byte units are narrower than the "
+                       "%u-byte accesses\"}", 1u << zk.m, instr_lane_bytes(in));
+            continue;
+        }
+        k = logical;
+        for (int t = 0; t < INSTR_LANES; t++)
+            if (k.offsets[t] != INSTR_INACTIVE)
+                k.offsets[t] = swz_apply(&zk, k.offsets[t]);
+        if (instr_check(&k, &e) < 0) {
+            buf_puts(out, "\"error\":");
+            buf_json_str(out, e.message);
+            buf_putc(out, '}');
+            continue;
+        }
+        acc_cost(&k, &r);
+        put_summary(out, &r);
+        buf_putc(out, '}');
+        if (best < 0 || r.wavefronts < best_wf || (r.wavefronts == best_wf && r.cycles < best_cy)) {
+            best = i;
+            best_wf = r.wavefronts;
+            best_cy = r.cycles;
+        }
+    }
+    buf_printf(out, "],\"best\":%d}", best);
+    return 0;
+}
+
 /* The cells the instruction touches on the grid (footprint.c). */
 static void put_cells(struct buf *out, const struct footprint *fp)
 {
@@ -296,7 +387,7 @@ static void put_cells(struct buf *out, const struct footprint *fp)
         const struct footprint_slot *c = &fp->slot[i];
         buf_printf(out, "%s{\"slot\":%u,\"logical\":%u,\"phase\":%d,\"lanes\":",
                    i ? "," : "", c->slot, c->logical, c->phase);
-        put_lane_list(out, c->lanes);
+        api_put_lanes(out, c->lanes);
         buf_putc(out, '}');
     }
     buf_printf(out, "],\"outside\":%u}", fp->outside);
@@ -308,17 +399,22 @@ int api_route_access(const struct api_request *req, struct buf *out,
     static const char *const known[] = {"b", "m", "s", "bank_bytes", "banks", "rows",
                                         "match_bank_row", "pattern", "step", "expr",
                                         "offsets", "op", "bytes", "matrices", "steps",
-                                        "func", "type", NULL};
+                                        "func", "type", "space", "fit", "compare", NULL};
     struct swz z;
     struct swz_geom g;
     long step;
-    if (api_args_check(req, known, err) < 0 || api_swz_args(req, &z, err) < 0 ||
-        api_geom_args(req, &z, &g, err) < 0 ||
-        api_arg_int(req, "step", 0, SWZ_MAX_CELLS, 0, 0, &step, err) < 0)
+    int fit = 0;
+    if (api_args_check(req, known, err) < 0 || api_arg_bool(req, "fit", &fit, err) < 0)
         return -1;
     const char *name = api_arg(req, "pattern");
+    /* fit=1: a view the layout routes would refuse is answered, not refused. */
+    if (api_swz_args(req, &z, err) < 0 || api_geom_args(req, &z, &g, err) < 0)
+        return fit && err->code == SZ_INVALID_ARGUMENT ? put_unfit(req, out, NULL, 0, err) : -1;
+    if (api_arg_int(req, "step", 0, SWZ_MAX_CELLS, 0, 0, &step, err) < 0)
+        return -1;
     const char *expr = api_arg(req, "expr");
     const char *offsets = api_arg(req, "offsets");
+    const char *compare = api_arg(req, "compare");
     struct instr in = {.bank_bytes = g.bank_bytes, .banks = g.banks};
     uint32_t steps;
     if (name && expr)
@@ -327,8 +423,11 @@ int api_route_access(const struct api_request *req, struct buf *out,
     if (offsets && (name || expr))
         return sz_fail(err, SZ_INVALID_ARGUMENT, "offsets",
                        "give one of pattern, expr or offsets, not two");
+    if (api_arg(req, "space") && !offsets)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "space",
+                       "space goes with offsets (a pattern or expr says its own)");
     if (offsets) {
-        if (access_from_offsets(req, step, &in, &steps, err) < 0)
+        if (access_from_offsets(req, &z, step, &in, &steps, err) < 0)
             return -1;
         name = "offsets";
     } else if (expr) {
@@ -344,16 +443,13 @@ int api_route_access(const struct api_request *req, struct buf *out,
             if (api_arg(req, k))
                 return sz_fail(err, SZ_INVALID_ARGUMENT, k,
                                "named patterns fix the instruction; %s goes with expr", k);
-        if (pattern_fill(name, &z, g.row_bytes, g.rows, (uint32_t)step, &in, &steps,
-                         err) < 0)
+        if (pattern_on(name, &z, &g, (uint32_t)step, &in, &steps, err) < 0) {
+            /* An unknown pattern or a step past the end is the client's mistake
+             * even with fit=1; a tile too small for the pattern is an answer. */
+            if (fit && strcmp(err->field, "pattern") != 0 && strcmp(err->field, "step") != 0)
+                return put_unfit(req, out, name, (long)g.rows, err);
             return -1;
-        uint32_t w = instr_lane_bytes(&in);
-        if (z.b > 0 && g.unit_bytes < w)
-            return sz_fail(err, SZ_INVALID_ARGUMENT, "m",
-                           "Swizzle<%d,%d,%d> moves %u-byte units, narrower than this "
-                           "pattern's %u-byte accesses: the vectors would be torn apart "
-                           "(misaligned). Use M >= %d", z.b, z.m, z.s, g.unit_bytes, w,
-                           w == 16 ? 4 : w == 8 ? 3 : 2);
+        }
     }
     if (instr_check(&in, err) < 0)
         return -1;
@@ -363,8 +459,8 @@ int api_route_access(const struct api_request *req, struct buf *out,
     footprint_of(&in, &r, &z, &g, &fp);
     buf_puts(out, "{\"pattern\":");
     buf_json_str(out, name);
-    buf_printf(out, ",\"step\":%ld,\"steps\":%u,\"row_bytes\":%u,\"offsets\":[", step,
-               steps, g.row_bytes);
+    buf_printf(out, ",%s\"step\":%ld,\"steps\":%u,\"row_bytes\":%u,\"offsets\":[",
+               fit ? "\"fits\":true," : "", step, steps, g.row_bytes);
     for (int t = 0; t < INSTR_LANES; t++) {
         if (t)
             buf_putc(out, ',');
@@ -373,10 +469,26 @@ int api_route_access(const struct api_request *req, struct buf *out,
         else
             buf_i64(out, in.offsets[t]);
     }
+    /* The same lanes as logical offsets (the swizzle is an involution): what a
+     * client types to ask for this access with space=logical. */
+    buf_puts(out, "],\"logical\":[");
+    for (int t = 0; t < INSTR_LANES; t++) {
+        if (t)
+            buf_putc(out, ',');
+        if (in.offsets[t] == INSTR_INACTIVE)
+            buf_puts(out, "null");
+        else
+            buf_i64(out, swz_apply(&z, in.offsets[t]));
+    }
     buf_puts(out, "],\"cost\":");
     api_put_cost(out, &in, &r);
     buf_putc(out, ',');
     put_cells(out, &fp);
+    if (compare) {
+        buf_putc(out, ',');
+        if (put_compare(out, compare, &in, &z, err) < 0)
+            return -1;
+    }
     buf_putc(out, '}');
     return 0;
 }

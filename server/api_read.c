@@ -324,6 +324,23 @@ int api_swz_args(const struct api_request *req, struct swz *z,
     return swz_init(z, (int)b, (int)m, (int)s, err);
 }
 
+int api_geom_make(struct swz_geom *g, const struct swz *z, uint32_t bank_bytes,
+                  uint32_t banks, uint32_t rows, int match, struct sz_error *err)
+{
+    if (swz_geom_init(g, z, bank_bytes, banks, rows, match, err) < 0)
+        return -1;
+    /* The default grid is one tile height, but a grid of fewer than 8 rows hides
+     * the conflict a swizzle removes (a column read on 2 rows is a broadcast):
+     * take the least whole number of tiles that reaches 8 rows, when it is valid. */
+    if (rows == 0 && g->rows < API_MIN_DEFAULT_ROWS) {
+        struct swz_geom g8;
+        uint32_t want = (API_MIN_DEFAULT_ROWS + g->rows - 1) / g->rows * g->rows;
+        if (swz_geom_init(&g8, z, bank_bytes, banks, want, match, NULL) == 0)
+            *g = g8;
+    }
+    return 0;
+}
+
 int api_geom_args(const struct api_request *req, const struct swz *z,
                           struct swz_geom *g, struct sz_error *err)
 {
@@ -334,8 +351,8 @@ int api_geom_args(const struct api_request *req, const struct swz *z,
         api_arg_int(req, "rows", 1, SWZ_MAX_CELLS, 0, 0, &rows, err) < 0 ||
         api_arg_bool(req, "match_bank_row", &match, err) < 0)
         return -1;
-    return swz_geom_init(g, z, (uint32_t)bank_bytes, (uint32_t)banks,
-                         (uint32_t)rows, match, err);
+    return api_geom_make(g, z, (uint32_t)bank_bytes, (uint32_t)banks, (uint32_t)rows,
+                         match, err);
 }
 
 

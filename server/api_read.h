@@ -59,6 +59,13 @@ int api_num_int(const cJSON *v, const char *field, double lo, double hi, int64_t
 int api_field_int(const cJSON *obj, const char *field, double lo, double hi,
                   int64_t *out, struct sz_error *err);
 
+/* The grid a map route draws for `z`: swz_geom_init, except that `rows` == 0
+ * (absent) is one tile height raised to the least whole number of tiles with at
+ * least API_MIN_DEFAULT_ROWS rows where that grid is valid. */
+#define API_MIN_DEFAULT_ROWS 8u
+int api_geom_make(struct swz_geom *g, const struct swz *z, uint32_t bank_bytes,
+                  uint32_t banks, uint32_t rows, int match, struct sz_error *err);
+
 /* The swizzle (`b`, `m`, `s`, all required) and grid (`bank_bytes`, `banks`,
  * `rows`, `match_bank_row`) of a map route's query. */
 int api_swz_args(const struct api_request *req, struct swz *z, struct sz_error *err);

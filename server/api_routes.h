@@ -1,4 +1,4 @@
-/* api_routes.h - what the route files (api_layout.c, api_access.c,
+/* api_routes.h - what the route files (api_layout.c, api_cost.c, api_access.c,
  * api_measure.c) give the dispatcher (api.c) and one another: one function per
  * route, and the answer writers more than one route uses.  Internal to the
  * API: nothing outside server/api*.c includes it. */
@@ -22,7 +22,7 @@ int api_route_swizzle(const struct api_request *, struct buf *, struct sz_error 
 int api_route_inspect(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_apply(const struct api_request *, struct buf *, struct sz_error *);
 
-/* api_access.c: what an instruction costs, and the column trace. */
+/* api_cost.c: what an instruction costs; api_access.c: over a layout, and the trace. */
 int api_route_conflicts(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_patterns(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_access(const struct api_request *, struct buf *, struct sz_error *);
@@ -41,6 +41,9 @@ int api_route_atoms(const struct api_request *, struct buf *, struct sz_error *)
 
 /* `"key":` */
 void api_put_key(struct buf *out, const char *key);
+
+/* "[t,...]": the lanes set in `mask`, in order. */
+void api_put_lanes(struct buf *out, uint32_t mask);
 
 /* The /api/conflicts answer for `in` (which passed instr_check) costed as `r`. */
 void api_put_cost(struct buf *out, const struct instr *in, const struct acc_result *r);

@@ -58,6 +58,54 @@ static const struct api_case {
      "\"wavefronts\":4,"},
     {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=row_store&step=7", NULL, NULL, 200,
      "\"steps\":8,"},
+    /* the default grid: one tile height, raised to 8 rows (a column read on the
+     * None preset is the peer page's 8-way conflict, not a 1-row broadcast) */
+    {"GET", "/api/swizzle", "b=0&m=4&s=3", NULL, NULL, 200, "\"rows\":8,\"cols\":8,"},
+    {"GET", "/api/swizzle", "b=4&m=4&s=4", NULL, NULL, 200, "\"rows\":16,\"cols\":16,"},
+    {"GET", "/api/access", "b=0&m=4&s=3&pattern=col_read", NULL, NULL, 200,
+     "\"wavefronts\":8,"},
+    /* offsets: space=logical applies the view's swizzle: a column of 128-byte rows
+     * on <3,4,3> (32 lanes, 32 rows) is 4-way, taken as physical 32-way */
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=32&space=logical&offsets=0,128,256,384,512,640,"
+     "768,896,1024,1152,1280,1408,1536,1664,1792,1920,2048,2176,2304,2432,2560,2688,2816,2944,"
+     "3072,3200,3328,3456,3584,3712,3840,3968", NULL, NULL, 200, "\"offsets\":[0,144,288,432,"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=col_read", NULL, NULL, 200,
+     "\"logical\":[0,128,256,384,512,640,768,896,0,"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=32&space=logical&offsets=0,128,256,384,512,640,"
+     "768,896,1024,1152,1280,1408,1536,1664,1792,1920,2048,2176,2304,2432,2560,2688,2816,2944,"
+     "3072,3200,3328,3456,3584,3712,3840,3968", NULL, NULL, 200, "\"wavefronts\":4,"},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=32&space=physical&offsets=0,128,256,384,512,640,"
+     "768,896,1024,1152,1280,1408,1536,1664,1792,1920,2048,2176,2304,2432,2560,2688,2816,2944,"
+     "3072,3200,3328,3456,3584,3712,3840,3968", NULL, NULL, 200, "\"wavefronts\":32,"},
+    {"GET", "/api/access", "b=3&m=4&s=3&pattern=col_read&space=logical", NULL, NULL, 400,
+     "\"field\":\"space\""},
+    {"GET", "/api/access", "b=3&m=4&s=3&space=both&offsets=0,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,"
+     "-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-", NULL, NULL, 400, "\"field\":\"space\""},
+    /* fit=1: a pattern that does not fit the view is an answer with the one value
+     * that would fit; an unknown pattern is still refused */
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=transpose_read&fit=1", NULL, NULL, 200,
+     "\"fits\":false,\"why\":{\"code\":\"invalid_argument\",\"field\":\"rows\""},
+    {"GET", "/api/access", "b=3&m=4&s=3&rows=8&pattern=transpose_read&fit=1", NULL, NULL, 200,
+     "\"fix\":{\"field\":\"rows\",\"value\":16}"},
+    {"GET", "/api/access", "b=3&m=0&s=3&pattern=col_read&fit=1", NULL, NULL, 200,
+     "\"fix\":{\"field\":\"m\",\"value\":2}"},
+    {"GET", "/api/access", "b=3&m=4&s=1&pattern=col_read&fit=1", NULL, NULL, 200,
+     "\"fix\":{\"field\":\"s\",\"value\":3}"},
+    {"GET", "/api/access", "b=3&m=4&s=3&pattern=col_read&fit=1", NULL, NULL, 200,
+     "\"fits\":true,"},
+    {"GET", "/api/access", "b=3&m=4&s=3&pattern=nope&fit=1", NULL, NULL, 400,
+     "\"field\":\"pattern\""},
+    {"GET", "/api/access", "b=3&m=4&s=3&pattern=col_read&fit=2", NULL, NULL, 400,
+     "\"field\":\"fit\""},
+    /* compare: the same logical access on other swizzles (seed 004: 32 -> 4) */
+    {"GET", "/api/access", "b=3&m=4&s=3&pattern=ldmatrix_x4&compare=0,4,3;3,4,3;3,0,3", NULL,
+     NULL, 200, "\"compare\":{\"unswizzled\":{\"wavefronts\":32,"},
+    {"GET", "/api/access", "b=3&m=4&s=3&pattern=ldmatrix_x4&compare=0,4,3;3,4,3;3,0,3", NULL,
+     NULL, 200, "{\"b\":3,\"m\":4,\"s\":3,\"wavefronts\":4,"},
+    {"GET", "/api/access", "b=3&m=4&s=3&pattern=ldmatrix_x4&compare=0,4,3;3,4,3;3,0,3", NULL,
+     NULL, 200, "\"s\":3,\"error\":\"its 1-byte units are narrower than the 16-byte accesses\"}],\"best\":1}"},
+    {"GET", "/api/access", "b=3&m=4&s=3&pattern=col_read&compare=1,2", NULL, NULL, 400,
+     "\"field\":\"compare\""},
     {"GET", "/api/patterns", "", NULL, NULL, 200, "\"name\":\"transpose_read\""},
     {"GET", "/api/patterns", "", NULL, NULL, 200,
      "{\"name\":\"stmatrix_x4\",\"op\":\"stmatrix\",\"label\":"},

@@ -1,15 +1,20 @@
-// access.js - the access view: a named pattern and register step, or 32
-// custom offsets (both from /api/access), and what the API says one warp
-// instruction costs on the current layout and which cells it touches.
-// It keeps its choices in the page state (URL) through ctx and hands the
-// answer to ctx.onResult (map marks, measurement). It must not compute costs.
+// access.js - the access view: a named pattern and step, or the custom form's
+// offsets or lane expression (custom.js), all from /api/access: one warp
+// instruction's cost on the layout, beside it without the swizzle and on the
+// best preset, the cells it touches, and a pattern that does not fit explained
+// with the API's one-click fix. State through ctx, the answer to ctx.onResult
+// (marks, measurement); it must not compute costs.
 
 import * as api from './api.js';
 import { bankChart, hitsChart } from './bankchart.js';
 import { verdictHTML, phaseTableHTML, ncuHTML } from './verdict.js';
-import { parseOffsets, formatOffsets } from './offsets.js';
+import { formatOffsets } from './offsets.js';
 import { fixFor } from './hints.js';
-import { isMatrix, opLabel, instrBody, instrQuery, instrState } from './ops.js';
+import { fixButton } from './fixes.js';
+import { baselineHTML } from './baseline.js';
+import { createCustomForm, customParams, hasCustom, customLabel } from './custom.js';
+import { patternSource } from './patterns.js';
+import { isMatrix, opLabel, instrBody, instrState } from './ops.js';
 import { stamp, bump } from './stamps.js';
 import { INVALID, INLINE_ERR, INLINE_HINT, OFF, ON } from './classes.js';
 import { setHTML, setText, setHidden } from './dom.js';
@@ -21,17 +26,16 @@ const PLAY_MS = 900;
 /* ctx: the PageCtx of app.js (its state keeps this view's choices). */
 export function createAccess(ctx) {
     const ui = {
-        modePattern: $('acc-mode-pattern'), modeCustom: $('acc-mode-custom'),
-        patternBox: $('acc-pattern-controls'), customBox: $('acc-custom-controls'),
+        modePattern: $('acc-mode-pattern'), modeCustom: $('acc-mode-custom'), modeExpr: $('acc-mode-expr'),
+        patternBox: $('acc-pattern-controls'),
         pattern: $('acc-pattern'), source: $('acc-source'),
         step: $('acc-step'), stepLabel: $('acc-step-label'),
         prev: $('acc-prev'), next: $('acc-next'), play: $('acc-play'),
-        offsets: $('acc-offsets'), offsetsErr: $('acc-offsets-err'), count: $('acc-count'),
-        op: $('acc-op'), bytes: $('acc-bytes'), mats: $('acc-mats'), trans: $('acc-trans'),
-        run: $('acc-run'), fill: $('acc-fill'),
-        error: $('acc-error'), result: $('acc-result'), summary: $('acc-summary'),
+        offsetsErr: $('acc-offsets-err'), run: $('acc-run'), fill: $('acc-fill'),
+        error: $('acc-error'), result: $('acc-result'), summary: $('acc-summary'), baseline: $('acc-baseline'),
         banks: $('acc-banks'), hits: $('acc-hits'), phases: $('acc-phases-box'), ncu: $('acc-ncu-box'),
     };
+    const form = createCustomForm();
     let patterns = [];
     let seq = 0;
     let steps = 1;
@@ -40,10 +44,14 @@ export function createAccess(ctx) {
     let stepT0 = 0;           // performance.now() of the step change being rendered
     // The neighbours of the shown step are asked ahead (api.js keeps the
     // answers) so that next / prev / play draw without waiting on the network.
-    const askStep = (q, pat, step) => api.access(q, pat, step);
+    // fit=1: a pattern that does not fit is an answer (explained), not a 400;
+    // compare: the same access on every preset (the baseline).
+    const askStep = (q, pat, step) => api.accessFit(q, pat, step, ctx.compare());
     function askNeighbours(q, pat, step) {
-        for (const s of [step + 1, step - 1]) if (s >= 0 && s < steps) api.prefetch.access(q, pat, s).catch(() => {});
+        for (const s of [step + 1, step - 1]) if (s >= 0 && s < steps) api.prefetch.accessFit(q, pat, s, ctx.compare()).catch(() => {});
     }
+    const askCustom = (q, st) => api.accessCustom(q, { ...customParams(st), compare: ctx.compare() });
+    const askCustomAhead = (q, st) => api.prefetch.accessCustom(q, { ...customParams(st), compare: ctx.compare() });
     let near = null;   // {q, pat, step} of the step on screen, for prefetchNear()
 
     // ---------- controls ----------
@@ -55,31 +63,15 @@ export function createAccess(ctx) {
 
     function sync() {
         const st = ctx.state();
-        const custom = st.acc === 'custom';
-        ui.modePattern.checked = !custom;
-        ui.modeCustom.checked = custom;
-        ui.patternBox.hidden = custom;
-        ui.customBox.hidden = !custom;
+        ui.modePattern.checked = st.acc === '';
+        ui.modeCustom.checked = st.acc === 'custom';
+        ui.modeExpr.checked = st.acc === 'expr';
+        ui.patternBox.hidden = st.acc !== '';
         if (patterns.some((p) => p.name === st.pat)) ui.pattern.value = st.pat;
         const p = patterns.find((x) => x.name === st.pat);
-        ui.source.textContent = p ? `Source: ${p.source}` : '';
+        ui.source.textContent = p ? `Source: ${patternSource(p)}` : '';
         ui.step.value = String(st.step);
-        if (document.activeElement !== ui.offsets) ui.offsets.value = st.offs.replace(/,/g, ', ');
-        ui.op.value = st.op;
-        ui.bytes.value = st.bytes;
-        ui.mats.value = st.mats;
-        ui.trans.checked = st.trans;
-        const matrix = isMatrix(st.op);
-        ui.bytes.disabled = matrix;
-        ui.mats.disabled = !matrix;
-        ui.trans.disabled = !matrix;
-        updateCount();
-    }
-
-    function updateCount() {
-        const n = parseOffsets(ui.offsets.value).count;
-        ui.count.textContent = `${n} / 32 values`;
-        ui.count.classList.toggle(OFF, n !== 32);
+        form.sync(st);
     }
 
     function setStepLabel(step) {
@@ -87,12 +79,6 @@ export function createAccess(ctx) {
     }
 
     // ---------- requests ----------
-    // The custom form of /api/access for the state's offsets text and
-    // instruction: tokens the server refuses go as typed, so it names them.
-    function customParams(st) {
-        return { offsets: formatOffsets(parseOffsets(st.offs).offsets), ...instrQuery(st) };
-    }
-
     // The instruction the measurement reruns: exactly what the cost was
     // computed for (the offsets form names no .trans: the state's, which
     // leaves the cost alone).
@@ -105,7 +91,7 @@ export function createAccess(ctx) {
         const st = ctx.state();
         if (!q) return null;
         let p = null;
-        if (st.acc === 'custom') { if (st.offs.trim()) p = api.accessCustom(q, customParams(st)); }
+        if (st.acc) { if (hasCustom(st)) p = askCustom(q, st); }
         else if (patterns.length) p = askStep(q, st.pat, st.step);
         if (p) p.catch(() => {});   // refresh() reports it, or the layout failed first
         return p;
@@ -113,8 +99,8 @@ export function createAccess(ctx) {
 
     // Ask ahead what refresh() would need on layout query q with state st.
     function prefetch(q, st) {
-        if (st.acc === 'custom') { if (st.offs.trim()) api.prefetch.accessCustom(q, customParams(st)).catch(() => {}); }
-        else if (patterns.length) api.prefetch.access(q, st.pat, st.step).catch(() => {});
+        if (st.acc) { if (hasCustom(st)) askCustomAhead(q, st).catch(() => {}); }
+        else if (patterns.length) api.prefetch.accessFit(q, st.pat, st.step, ctx.compare()).catch(() => {});
     }
 
     async function refresh(pending = null) {
@@ -124,19 +110,20 @@ export function createAccess(ctx) {
         try {
             if (!q) { show(null, null); return; }
             let r;
-            if (st.acc === 'custom') {
-                if (!st.offs.trim()) {
-                    show(null, { hint: 'Paste 32 byte offsets above (or fill them from a pattern), then Analyze.' });
+            if (st.acc) {
+                if (!hasCustom(st)) {
+                    show(null, { hint: st.acc === 'expr' ? 'Type the byte offset of lane t at step r above, then Enter or Analyze.'
+                        : 'Paste 32 byte offsets above (or fill them from a pattern), then Analyze.' });
                     return;
                 }
-                const a = await (pending || api.accessCustom(q, customParams(st)));
+                const a = await (pending || askCustom(q, st));
                 if (my !== seq) return;
-                const offsets = parseOffsets(st.offs).offsets;   // as the server took them ('-': null)
-                r = { cost: a.cost, offsets, instr: instrFromCost(a.cost, offsets, isMatrix(a.cost.op) && st.trans), label: 'custom offsets', cells: a.cells };
+                r = { cost: a.cost, offsets: a.offsets, instr: instrFromCost(a.cost, a.offsets, isMatrix(a.cost.op) && st.trans), label: customLabel(st, ctx.data() ? ctx.data().name : ''), access: a, cells: a.cells };
             } else {
                 if (!patterns.length) { show(null, { hint: 'No patterns: the server did not list any.' }); return; }
                 const a = await (pending || askStep(q, st.pat, st.step));
                 if (my !== seq) return;
+                if (a.fits === false) { show(null, { unfit: a }); return; }
                 steps = a.steps;
                 near = { q, pat: st.pat, step: a.step };
                 if (ui.step.max !== String(Math.max(0, a.steps - 1))) ui.step.max = String(Math.max(0, a.steps - 1));
@@ -149,7 +136,7 @@ export function createAccess(ctx) {
             if (my !== seq) return;
             show(null, { err });
             // A pattern step out of range for a new layout: go back to step 0.
-            if (err.field === 'step' && st.acc !== 'custom' && st.step !== 0) {
+            if (err.field === 'step' && !st.acc && st.step !== 0) {
                 ctx.set({ step: 0 }, false);
                 sync();
                 await refresh();
@@ -175,17 +162,18 @@ export function createAccess(ctx) {
 
     // Ask ahead for the steps next to the one on screen (next / prev / play).
     function prefetchNear() {
-        if (near && ctx.state().acc !== 'custom') askNeighbours(near.q, near.pat, near.step);
+        if (near && !ctx.state().acc) askNeighbours(near.q, near.pat, near.step);
     }
 
     // ---------- rendering ----------
     function clearFieldMarks() {
-        for (const e of [ui.offsets, ui.op, ui.bytes, ui.mats, ui.trans, ui.pattern, ui.step]) {
+        for (const e of [...form.all, ui.pattern, ui.step]) {
             e.classList.remove(INVALID);
             e.removeAttribute('aria-invalid');
         }
         setHidden(ui.offsetsErr, true);
         setHTML(ui.offsetsErr, '');
+        form.showCaret(ctx.state(), null);
     }
 
     // The result r (or the problem) on screen: the marks and the measurement
@@ -210,6 +198,7 @@ export function createAccess(ctx) {
             setHidden(ui.result, true);
             if (playing) stop();
             if (problem && problem.err) showError(problem.err);
+            else if (problem && problem.unfit) showUnfit(problem.unfit);
             else if (problem && problem.hint) { setHidden(ui.error, false); ui.error.className = INLINE_HINT; setHTML(ui.error, esc(problem.hint)); }
             if (result) ctx.onResult(null);
             return;
@@ -217,6 +206,8 @@ export function createAccess(ctx) {
         setHidden(ui.result, false);
         const c = r.cost;
         setHTML(ui.summary, `<p class="acc-what" id="acc-what">${esc(opLabel(r.instr))} &middot; ${esc(r.label)}</p>` + verdictHTML(c, 'acc'));
+        const d = ctx.data();
+        setHTML(ui.baseline, r.access && d ? baselineHTML(r.access.compare, ctx.presets(), c, d.name) : '');
         const w = Math.max(320, ctx.width('acc-result') || 900);
         const big = ctx.state().present;
         bankChart(ui.banks, c, w, big);
@@ -228,22 +219,33 @@ export function createAccess(ctx) {
 
     function showError(err) {
         const fx = fixFor(err.field);
-        const custom = ctx.state().acc === 'custom';
+        const st = ctx.state();
         const html = `<strong>${esc(fx ? fx.name : 'The server')}:</strong> <span class="msg" id="acc-error-message">${esc(err.message)}</span>` +
             (err.field ? ` <code class="field-name" id="acc-error-field">${esc(err.field)}</code>` : '') +
             (fx ? `<div class="fix" id="acc-error-fix"><b>Fix:</b> ${esc(fx.fix)}</div>` : '');
         // Errors about the custom instruction sit with the field they name.
-        const fieldCtl = { op: ui.op, bytes: ui.bytes, matrices: ui.mats, trans: ui.trans, pattern: ui.pattern, step: ui.step }[err.field] ||
-            (err.field && err.field.startsWith('offsets') ? ui.offsets : null);
-        if (custom && fieldCtl) {
+        const fieldCtl = st.acc ? form.controlFor(st, err.field) : null;
+        if (fieldCtl) {
             fieldCtl.classList.add(INVALID);
             fieldCtl.setAttribute('aria-invalid', 'true');
             setHTML(ui.offsetsErr, html);
             setHidden(ui.offsetsErr, false);
+            form.showCaret(st, err);
             return;
         }
         ui.error.className = INLINE_ERR;
         setHTML(ui.error, html);
+        setHidden(ui.error, false);
+    }
+
+    // A pattern that does not fit this layout (fit=1): the API's reason and,
+    // where changing one value fits it, that value as one click.
+    function showUnfit(a) {
+        const e = a.why, p = patterns.find((x) => x.name === a.pattern);
+        const btn = fixButton(a.fix, 'acc-fix');
+        ui.error.className = INLINE_HINT;
+        setHTML(ui.error, `<strong>${esc(p ? p.label : a.pattern)} does not fit this grid:</strong> <span class="msg" id="acc-error-message">${esc(e.message)}</span>` +
+            `<div class="fix" id="acc-error-fix"><b>Fix:</b> ${esc((fixFor(e.field) || { fix: 'choose another pattern' }).fix)} ${btn}</div>`);
         setHidden(ui.error, false);
     }
 
@@ -286,47 +288,39 @@ export function createAccess(ctx) {
     }
 
     // ---------- wiring ----------
-    ui.modePattern.addEventListener('change', () => { stop(); ctx.set({ acc: '' }, true); sync(); refresh(); });
-    ui.modeCustom.addEventListener('change', () => {
+    function setMode(acc) {
         stop();
-        const part = { acc: 'custom' };
-        // Start from the instruction on screen so there is something to edit.
-        if (!ctx.state().offs && last) {
-            part.offs = formatOffsets(last.offsets);
-            const ins = instrState(last.cost);
-            part.op = ins.op;
-            if (!isMatrix(ins.op)) part.bytes = ins.bytes;
-            else part.mats = ins.mats;
+        const part = { acc };
+        // Start from the instruction on screen so there is something to edit:
+        // its lanes as logical offsets (the form's default space).
+        if (acc === 'custom' && !ctx.state().offs && last && last.access) {
+            part.offs = formatOffsets(last.access.logical);
+            part.space = '';
+            Object.assign(part, instrState(last.cost));
         }
         ctx.set(part, true);
         sync();
         refresh();
-    });
+    }
+    ui.modePattern.addEventListener('change', () => setMode(''));
+    ui.modeCustom.addEventListener('change', () => setMode('custom'));
+    ui.modeExpr.addEventListener('change', () => setMode('expr'));
     ui.pattern.addEventListener('change', () => { ctx.set({ pat: ui.pattern.value, step: 0 }, true); sync(); refresh(); });
     ui.step.addEventListener('input', () => goStep(Number(ui.step.value), 'none'));
     ui.step.addEventListener('change', () => { ctx.set({}, true); });
     ui.prev.addEventListener('click', () => { stop(); goStep(ctx.state().step - 1, true); });
     ui.next.addEventListener('click', () => { stop(); goStep(ctx.state().step + 1, true); });
     ui.play.addEventListener('click', togglePlay);
-    ui.offsets.addEventListener('input', updateCount);
-    const runCustom = () => {
-        const text = formatOffsets(parseOffsets(ui.offsets.value).offsets.map((o) => o));
-        ctx.set({ offs: text, op: ui.op.value, bytes: ui.bytes.value, mats: ui.mats.value, trans: ui.trans.checked }, true);
-        sync();
-        refresh();
-    };
+    const runCustom = () => { ctx.set(form.read(), true); sync(); refresh(); };
     ui.run.addEventListener('click', runCustom);
-    ui.offsets.addEventListener('keydown', (e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); runCustom(); } });
-    for (const e of [ui.op, ui.bytes, ui.mats, ui.trans]) e.addEventListener('change', runCustom);
+    form.listen(runCustom);
     ui.fill.addEventListener('click', async () => {
         const st = ctx.state(), q = ctx.query();
         if (!q) return;
         try {
-            const a = await api.access(q, st.pat, st.step);
-            const c = a.cost;
-            const part = { offs: formatOffsets(a.offsets), ...instrState(c) };
-            ctx.set(part, true);
-            ui.offsets.value = part.offs.replace(/,/g, ', ');
+            const a = await askStep(q, st.pat, st.step);
+            if (a.fits === false) { show(null, { unfit: a }); return; }
+            ctx.set({ acc: 'custom', offs: formatOffsets(a.logical), space: '', ...instrState(a.cost) }, true);
             sync();
             refresh();
         } catch (err) {

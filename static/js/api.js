@@ -162,6 +162,12 @@ export const prefetch = {
 // Counts of where the page's own requests were answered from (see tally).
 export const sources = () => ({ ...tally });
 
+// A named pattern's step asked with fit=1 (a pattern that does not fit the
+// layout is answered {fits: false, why, fix}, not refused) and compare
+// (b,m,s;... : the same access on those swizzles, and without one).
+export const accessFit = (q, pattern, step, compare) => getJSON('api/access', clean({ ...q, pattern, step, fit: 1, compare }));
+prefetch.accessFit = (q, pattern, step, compare) => getJSON('api/access', clean({ ...q, pattern, step, fit: 1, compare }), true);
+
 // The F2 workbench (linear.html): bodies as README's /api/linear rows.
 export const linearEvaluate = (body) => postJSON('api/linear/evaluate', body);
 export const linearOptimize = (body) => postJSON('api/linear/optimize', body);

@@ -17,7 +17,11 @@ import { createMaps } from './maps.js';
 import { createSelection } from './selection.js';
 import { createBanner } from './banner.js';
 import { createURL } from './url.js';
-import { renderStats, renderBitstrip, clearReadout } from './readout.js';
+import { renderStats, renderBitstrip, clearReadout, renderReadout } from './readout.js';
+import { renderExplain } from './explain.js';
+import { createPeek } from './peek.js';
+import { createLesson } from './lesson.js';
+import { fixOf, fixState } from './fixes.js';
 import { renderCode, renderFormula } from './codepanel.js';
 import { ELEMENT_TYPES, elementSwizzle } from './elements.js';
 import { addExport } from './export.js';
@@ -75,6 +79,10 @@ const url = createURL(() => state, () => sched.arm());
  * @property {(key: string) => void} drop   forget what later() holds for key
  * @property {() => Promise<void>} afterPaint   resolves right after the next frame
  * @property {() => Promise<void>} flush   run what later() holds, and write the URL
+ * @property {() => Object[]} presets   the /api/presets list
+ * @property {() => string} compare   the presets as /api/access's compare= (b,m,s;...)
+ * @property {(partial: Object) => void} go   a new state from a control (a fix, a lesson step): URL, controls, load
+ * @property {() => Promise<void>} loaded   resolves when the load under way is drawn
  */
 /** @type {PageCtx} */
 const ctx = {
@@ -98,6 +106,10 @@ const ctx = {
     drop: (key) => sched.drop(key),
     afterPaint: () => afterPaint(),
     flush: () => sched.flush(),
+    presets: () => presets,
+    compare: () => presets.map((p) => `${p.b},${p.m},${p.s}`).join(';'),
+    go(partial) { goTo(partial); },
+    loaded: () => loading,
 };
 const maps = createMaps(ctx, ui);
 const access = createAccess(ctx);
@@ -105,7 +117,9 @@ const scorecard = createScorecard(ctx);
 const measure = createMeasure();
 const trace = createTrace(ctx);
 const display = createDisplay(ctx);
-const selection = createSelection(ctx, maps, trace, ui.inspector);
+const peek = createPeek(ctx);
+const selection = createSelection(ctx, maps, trace, ui.inspector, peek);
+const lesson = createLesson(ctx, { access: () => access.current(), measure: () => measure });
 const banner = createBanner(ui.banner, ui.form, (field) => ui[FIELD_CONTROL[field]]);
 const prefetcher = createPrefetch({
     presets: () => presets,
@@ -152,6 +166,35 @@ function readControls() {
     };
 }
 
+// A new state from outside the controls (a fix button, a lesson step): the
+// layout loads when it changed, the panels follow the rest.
+let loading = Promise.resolve();
+function goTo(partial) {
+    const before = state;
+    state = { ...state, ...partial };
+    url.write(true);
+    syncControls();
+    access.stop(); access.sync(); scorecard.sync();
+    if (!(loaded && sameParams(state, loaded))) { loading = load(); return; }
+    if (before.elem !== state.elem || before.show !== state.show || before.present !== state.present) { renderElem(data); maps.render(data); }
+    selection.show();
+    loading = Promise.all([access.refresh(), scorecard.refresh(), trace.refresh(data)]);
+}
+
+// Every keystroke in B, M, S and rows applies (a whole number, or rows
+// empty); the digit being edited is marked in the readout until the field
+// is left.
+const TYPED = { b: 'b', m: 'm', s: 's', rows: 'rows' };
+function onControlInput(ev) {
+    const k = TYPED[ev.target.id];
+    if (!k) return;
+    const v = ev.target.value.trim();
+    if (!(/^-?\d+$/.test(v) || (k === 'rows' && v === ''))) return;
+    edited = k === 'rows' ? null : k;
+    onControlChange(ev);
+}
+let edited = null;
+
 function onControlChange(ev) {
     let next;
     if (ev.target === ui.elem || ev.target === ui.show) {
@@ -173,7 +216,7 @@ function onControlChange(ev) {
     state = next;
     url.write(true, true);
     syncControls();
-    load();
+    loading = load();
 }
 
 // ---------- rendering ----------
@@ -191,8 +234,9 @@ function renderElem(d) {
 
 function renderAll(d) {
     const t0 = performance.now();
-    setText(ui.readout, d.name);
+    renderReadout(ui.readout, d, edited);
     setClass(ui.readout, ERROR, false);
+    renderExplain(d);
     if (ui.rows.placeholder !== String(d.params.rows)) ui.rows.placeholder = String(d.params.rows);
     renderStats(ui, d);
     renderBitstrip(ui.bitstrip, d);
@@ -250,6 +294,8 @@ async function load() {
         ui.readout.textContent = `Swizzle<${want.b},${want.m},${want.s}>`;
         ui.readout.classList.add(ERROR);
         inspector.showHint(ui.inspector, 'Fix the parameters to inspect addresses.');
+        // The API names the one value that would make the layout valid (fit=1).
+        if (err.status >= 400 && err.status < 500) api.accessFit(apiQuery(want), want.pat, 0).then((a) => { if (my === loadSeq && a.fits === false) banner.showFix(a.fix); }).catch(() => {});
         await refreshPanels(null);
     } finally {
         if (my === loadSeq) {
@@ -282,7 +328,13 @@ function exportTarget(id) {
     const t = maps.exportTarget(id);
     if (t !== undefined) return t;
     const svg = $(id).querySelector('svg');
-    return svg ? { svg, name: id } : null;
+    if (!svg) return null;
+    const r = access.current(), p = data ? data.params : null;
+    return {
+        svg, name: id,
+        slug: p ? `Swizzle_${p.b}_${p.m}_${p.s}-${data.grid.rows}x${data.grid.cols}-${p.banks}x${p.bank_bytes}B${state.theme ? '-' + state.theme : ''}` : '',
+        caption: p && r ? [`${data.name}: ${r.label}`, `${p.banks} banks x ${p.bank_bytes} B; made with swizzlescope`] : [],
+    };
 }
 
 async function start() {
@@ -303,6 +355,13 @@ async function start() {
     for (const bar of document.querySelectorAll('.xbar')) addExport(bar, () => exportTarget(bar.dataset.for));
 
     ui.form.addEventListener('change', onControlChange);
+    ui.form.addEventListener('input', onControlInput);
+    ui.form.addEventListener('focusout', (e) => { if (TYPED[e.target.id] && edited) { edited = null; if (data) renderReadout(ui.readout, data, null); } });
+    // A one-click fix (banner, access view, scorecard): the value the API named.
+    document.addEventListener('click', (e) => {
+        const b = e.target.closest('button[data-fix-field]');
+        if (b) goTo(fixState(fixOf(b)));
+    });
     // "Show logical rows" in the grid's note: the same as choosing it in the menu.
     ui.gridNote.addEventListener('click', (e) => {
         const b = e.target.closest('button[data-show]');
@@ -312,7 +371,7 @@ async function start() {
     });
     ui.form.addEventListener('submit', (e) => e.preventDefault());
     maps.listen(selection.onMapClick);
-    document.addEventListener('keydown', selection.onKey);
+    document.addEventListener('keydown', (e) => { if (!lesson.onKey(e)) selection.onKey(e); });
     window.addEventListener('popstate', () => {
         url.drop();   // the URL is the state now
         const before = state;
@@ -321,19 +380,22 @@ async function start() {
         syncControls();
         access.sync();
         scorecard.sync();
-        if (!(loaded && sameParams(state, loaded))) { load(); return; }
+        if (!(loaded && sameParams(state, loaded))) { load().then(() => lesson.sync()); return; }
         if (before.elem !== state.elem || before.show !== state.show || before.present !== state.present) { renderElem(data); maps.render(data); }
         selection.show();
         access.refresh();
         scorecard.refresh();
         trace.refresh(data);
+        lesson.sync();
     });
     let resizeTimer = 0;
     window.addEventListener('resize', () => {
         clearTimeout(resizeTimer);
         resizeTimer = setTimeout(() => { maps.resetWidths(); if (data) { maps.render(data); selection.show(); access.redraw(); } }, 150);
     });
-    await load();
+    loading = load();
+    await loading;
+    lesson.sync();
 }
 
 start();

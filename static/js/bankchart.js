@@ -10,7 +10,7 @@ const SVGNS = 'http://www.w3.org/2000/svg';
 const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
 
 function geometry(banks, availW, big) {
-    const lw = big ? 96 : 74;
+    const lw = big ? 132 : 74;   // presenter: the 24 px "phase·pass" label fits
     const bw = clamp(Math.floor((availW - lw - 8) / banks), 10, 40);
     return { lw, bw, W: lw + banks * bw + 4 };
 }

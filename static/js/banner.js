@@ -1,9 +1,10 @@
 // banner.js - the validation banner over the page: what the server said is
 // wrong with the parameters, the field it blamed, how to fix it (hints.js),
-// and that control marked invalid. It must not validate anything itself: it
-// shows the API's error as given.
+// and that control marked invalid, then the one value the API says would fit
+// as a button. It must not validate anything itself: it shows the API's words.
 
 import { fixFor } from './hints.js';
+import { fixButton } from './fixes.js';
 import { esc } from './esc.js';
 import { INVALID } from './classes.js';
 
@@ -33,6 +34,16 @@ export function createBanner(el, form, controlOf) {
         }
     }
 
+    // The one value the API says would fit (GET /api/access fit=1), as a button.
+    function showFix(fix) {
+        const btn = fixButton(fix, 'banner-fix-btn');
+        if (!btn || el.hidden) return;
+        // The rule in words stays (the API's field); the value that fits is the button.
+        const box = el.querySelector('#banner-fix');
+        if (box) box.insertAdjacentHTML('beforeend', ` ${btn}`);
+        else el.insertAdjacentHTML('beforeend', `<div class="banner-fix" id="banner-fix"><b>How to fix:</b> ${btn}</div>`);
+    }
+
     function hide() {
         if (el.hidden) return;
         el.hidden = true;
@@ -40,5 +51,5 @@ export function createBanner(el, form, controlOf) {
         clearInvalid();
     }
 
-    return { show, hide };
+    return { show, hide, showFix };
 }

@@ -19,6 +19,8 @@ export const OFF = pre + 'off';                 // a count that is not what it s
 export const ON = pre + 'on';                   // a pressed toggle button (play)
 export const UNAVAILABLE = pre + 'unavailable'; // measurement status when it cannot run
 export const DIFFER = pre + 'differ';           // measured and predicted differ; cycles != wavefronts
+export const EDITED = pre + 'edited';           // the readout's parameter being typed
+export const LOOK = pre + 'look';               // what a lesson step asks the class to look at
 
 // Verdicts and inline messages (access view, trace, scorecard, measure).
 export const VERDICT = pre + 'verdict';

@@ -1,13 +1,14 @@
 // display.js - how the page looks, kept in the URL like everything else:
-// light / dark theme, presenter mode (large type, high contrast) and the
-// colour-blind-safe palette. It sets data attributes that style.css keys on;
+// light / dark theme, presenter mode (large type, high contrast), the
+// colour-blind-safe palette and the controls column (hidden: the maps get
+// the width). It sets data attributes that style.css keys on;
 // it must not touch the model or any view's content.
 
 const $ = (id) => document.getElementById(id);
 
 /* ctx: the PageCtx of app.js (changed() after presenter mode, which changes sizes). */
 export function createDisplay(ctx) {
-    const ui = { theme: $('theme'), palette: $('palette'), present: $('present') };
+    const ui = { theme: $('theme'), palette: $('palette'), present: $('present'), side: $('side') };
 
     function apply() {
         const st = ctx.state(), root = document.documentElement;
@@ -16,6 +17,8 @@ export function createDisplay(ctx) {
         set('theme', st.theme || 'light');
         set('present', st.present ? '1' : '0');
         set('palette', st.palette || 'standard');
+        set('side', st.side || 'show');
+        if (ui.side.checked !== (st.side !== 'hide')) ui.side.checked = st.side !== 'hide';
         if (ui.theme.value !== (st.theme || '')) ui.theme.value = st.theme || '';
         if (ui.palette.value !== (st.palette || '')) ui.palette.value = st.palette || '';
         if (ui.present.checked !== st.present) ui.present.checked = st.present;
@@ -25,5 +28,6 @@ export function createDisplay(ctx) {
     ui.theme.addEventListener('change', () => { ctx.set({ theme: ui.theme.value }, true); apply(); });
     ui.palette.addEventListener('change', () => { ctx.set({ palette: ui.palette.value }, true); apply(); });
     ui.present.addEventListener('change', () => { ctx.set({ present: ui.present.checked }, true); apply(); ctx.changed(); });
+    ui.side.addEventListener('change', () => { ctx.set({ side: ui.side.checked ? '' : 'hide' }, true); apply(); ctx.changed(); });
     return { apply };
 }

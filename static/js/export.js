@@ -1,25 +1,33 @@
-// export.js - "SVG" and "PNG" download buttons for a drawn view. The SVG is
-// the view's own markup with every style the page's CSS gives it written onto
-// the elements (so it stands alone); the PNG is that SVG rasterized at 2x.
-// It copies what is drawn; it must not redraw or recompute a view's content.
+// export.js - "SVG" and "PNG" download buttons for a drawn view: the view's
+// own markup with every style written onto it (so it stands alone), a caption
+// naming the swizzle and geometry, and a file name after the state; the PNG is
+// that SVG at 2x. It copies what is drawn; it must not recompute its content.
 
 const SVGNS = 'http://www.w3.org/2000/svg';
 const PROPS = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'opacity',
     'font-family', 'font-size', 'font-weight', 'text-anchor', 'dominant-baseline', 'visibility'];
 
-// Standalone SVG text for the <svg> element `svg` (live in the page).
-export function svgText(svg) {
+// Standalone SVG text for the <svg> element `svg` (live in the page), cut
+// to `height` px when given, with `caption` lines under it: {text, w, h}.
+export function svgDoc(svg, caption = [], height = null) {
     const clone = svg.cloneNode(true);
     const src = [svg, ...svg.querySelectorAll('*')];
     const dst = [clone, ...clone.querySelectorAll('*')];
+    // Elements of one tag, classes and presentation attributes get the same
+    // computed style: read it once per kind (a 65,536-cell map is one read
+    // per colour, not per cell).
+    const seen = new Map();
     for (let i = 0; i < src.length; i++) {
         const e = dst[i];
         if (e.tagName === 'title') continue;
-        const cs = getComputedStyle(src[i]);
-        for (const p of PROPS) {
-            const v = cs.getPropertyValue(p);
-            if (v) e.setAttribute(p, v);
+        const k = `${e.tagName}|${e.getAttribute('class')}|${e.getAttribute('fill')}|${e.getAttribute('stroke')}|${e.getAttribute('font-size')}|${e.getAttribute('visibility')}|${e.parentNode && e.parentNode.getAttribute ? e.parentNode.getAttribute('class') + e.parentNode.getAttribute('font-size') : ''}`;
+        let vals = seen.get(k);
+        if (!vals) {
+            const cs = getComputedStyle(src[i]);
+            vals = PROPS.map((p) => [p, cs.getPropertyValue(p)]).filter(([, v]) => v);
+            seen.set(k, vals);
         }
+        for (const [p, v] of vals) e.setAttribute(p, v);
         e.removeAttribute('class');
     }
     clone.setAttribute('xmlns', SVGNS);
@@ -28,8 +36,22 @@ export function svgText(svg) {
     bg.setAttribute('width', '100%'); bg.setAttribute('height', '100%');
     bg.setAttribute('fill', getComputedStyle(document.body).getPropertyValue('--panel').trim() || '#ffffff');
     clone.insertBefore(bg, clone.firstChild);
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(clone);
+    const W = Number(svg.getAttribute('width')), H = height || Number(svg.getAttribute('height'));
+    const lh = 16, fill = getComputedStyle(document.body).getPropertyValue('--text').trim() || '#000';
+    caption.forEach((line, i) => {
+        const t = document.createElementNS(SVGNS, 'text');
+        t.setAttribute('x', '4'); t.setAttribute('y', String(H + 14 + i * lh));
+        t.setAttribute('font-family', 'sans-serif'); t.setAttribute('font-size', '12'); t.setAttribute('fill', fill);
+        t.textContent = line;
+        clone.appendChild(t);
+    });
+    const total = H + (caption.length ? 8 + caption.length * lh : 0);
+    clone.setAttribute('height', String(total));
+    clone.setAttribute('viewBox', `0 0 ${W} ${total}`);
+    return { text: '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(clone), w: W, h: total };
 }
+
+export const svgText = (svg) => svgDoc(svg).text;
 
 function download(blob, name) {
     const url = URL.createObjectURL(blob);
@@ -62,9 +84,13 @@ function pngBlob(text, w, h) {
     });
 }
 
+// "swizzlescope-grid-swz-Swizzle_3_4_3-8x8-dark": a file name from words.
+export const fileName = (...parts) => parts.filter(Boolean).join('-').replace(/[^A-Za-z0-9_.-]+/g, '_');
+
 /* Put SVG / PNG buttons into `bar` for the view `getView()` returns:
- * {svg, name, prepare(), restore()} or null; prepare draws the whole view
- * (big maps draw a band) and returns whether it is whole. */
+ * {svg, name, slug, caption: [lines], prepare(), restore()} or null; prepare
+ * draws the whole view (big maps draw a band) and returns {rows, of, height}
+ * (the rows drawn of how many) or true. */
 export function addExport(bar, getView) {
     const mk = (kind) => {
         const b = document.createElement('button');
@@ -76,12 +102,16 @@ export function addExport(bar, getView) {
         b.addEventListener('click', async () => {
             const v = getView();
             if (!v || !v.svg) return;
-            const whole = v.prepare ? v.prepare() : true;
-            let text;
-            try { text = svgText(v.svg); } finally { if (v.restore) v.restore(); }
-            const name = `swizzlescope-${v.name}${whole ? '' : '-visible-part'}`;
+            const got = v.prepare ? v.prepare() : true;
+            const part = got && got.rows < got.of ? got : null;
+            const caption = [...(v.caption || [])];
+            if (part) caption.push(`Rows 0-${part.rows - 1} of ${part.of}: an export holds at most 65,536 cells.`);
+            let doc;
+            try { doc = svgDoc(v.svg, caption, part ? part.height : null); } finally { if (v.restore) v.restore(); }
+            const text = doc.text;
+            const name = fileName('swizzlescope', v.name, v.slug, part ? `rows-0-${part.rows - 1}-of-${part.of}` : '');
             if (kind === 'SVG') { download(new Blob([text], { type: 'image/svg+xml' }), name + '.svg'); return; }
-            const w = Number(v.svg.getAttribute('width')), h = Number(v.svg.getAttribute('height'));
+            const w = doc.w, h = doc.h;
             try { download(await pngBlob(text, w, h), name + '.png'); } catch (e) { b.title = e.message; }
         });
         bar.appendChild(b);

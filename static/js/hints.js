@@ -6,7 +6,7 @@ const FIX = {
     b: { name: 'B (BBits)', fix: 'choose B in 0..10 with B <= |S|: lower B or raise |S|' },
     m: { name: 'M (MBase)', fix: 'keep M + |S| + B <= 31; for an access pattern, make the unit (2^M bytes) at least as wide as one access' },
     s: { name: 'S (SShift)', fix: 'make |S| >= B (S = 0 only with B = 0), and M + |S| + B <= 31' },
-    rows: { name: 'Rows', fix: 'use a whole number of swizzle periods (a multiple of 2^B rows), at most 2^20 cells; leave it empty for one tile height' },
+    rows: { name: 'Rows', fix: 'use a whole number of swizzle periods (a multiple of 2^B rows), at most 2^20 cells' },
     bank_bytes: { name: 'Bytes per bank', fix: 'pick a power of two from 1 to 32 (GPUs: 4)' },
     banks: { name: 'Banks', fix: 'pick a power of two from 1 to 128 (GPUs: 32 banks of 4 bytes)' },
     match_bank_row: { name: 'Match row width', fix: 'untick "Match row width to the bank row"' },

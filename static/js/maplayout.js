@@ -15,25 +15,27 @@ export function axisStep(px, minPx) {
     return k;
 }
 
-export function fontFor(px) { return clamp(Math.round(px * 0.42), 9, 16); }
+// Cell text for a px cell; presenter mode (scale 2) lifts the cap so that the
+// back of a room reads the numbers (32 px in 80 px cells).
+export function fontFor(px, scale = 1) { return clamp(Math.round(px * 0.42), 9, 16 * scale); }
 
 /* A rows x cols map of units (the tile or the grid).
  *   logOf[p]  logical unit stored at physical slot p, or null for the identity
  *   cols      logical units per row: logical column = l % cols, row = l / cols
  *   tile      tile edge in units: thick lines every `tile` cells (none when 1)
  *   bankOf    optional first bank per slot, for the hover title */
-export function gridLayout({ rows, cols, logOf, tile, availW, maxCell = 34, bankOf = null, kind, label = null, keyOf = null, elemTitle = null }) {
-    const lw = 12 + 7 * String(rows - 1).length;
-    const th = 18;
+export function gridLayout({ rows, cols, logOf, tile, availW, maxCell = 34, bankOf = null, kind, label = null, keyOf = null, elemTitle = null, scale = 1 }) {
+    const lw = (12 + 7 * String(rows - 1).length) * scale;
+    const th = 18 * scale;
     const cs = clamp(Math.floor((availW - lw - 6) / cols), 8, maxCell);
     const nRows = Math.max(1, Math.min(rows, Math.floor(MAX_HEIGHT / cs)));
     const W = lw + cols * cs + 3, H = th + nRows * cs + 3;
-    const cstep = axisStep(cs, 18), rstep = axisStep(cs, 13);
-    const afs = Math.min(11, fontFor(cs));
+    const cstep = axisStep(cs, 18 * scale), rstep = axisStep(cs, 13 * scale);
+    const afs = Math.min(11 * scale, fontFor(cs, scale));
     const x = (c) => lw + c * cs, y = (r) => th + r * cs;
 
     const lay = {
-        kind, W, H, lw, th, rowH: cs, nRows, cols, logOf, fs: fontFor(cs), labelMin: label ? 22 : 15, label, keyOf: keyOf || ((l) => l % cols),
+        kind, W, H, lw, th, rowH: cs, nRows, cols, logOf, fs: fontFor(cs, scale), labelMin: label ? 22 : 15, label, keyOf: keyOf || ((l) => l % cols),
         nSlots: nRows * cols,
         rect: (p) => [x(p % cols), y(Math.floor(p / cols)), cs, cs],
         slotRange(r0, r1, x0, x1) {
@@ -74,18 +76,19 @@ export function gridLayout({ rows, cols, logOf, tile, availW, maxCell = 34, bank
  * and banks_view place it: across `spanned` banks, as 1/perBank of a bank when
  * narrower, or over rowsPerUnit whole bank rows when wider than a bank row. */
 export function bankLayout({ banks, bankRows, unitsPerRow, rowsPerUnit, perBank, spanned,
-    bankOf, logOf, cols, unitBytes, bankBytes, availW, kind, label = null, keyOf = null, elemTitle = null }) {
-    const lw = 12 + 7 * String(Math.max(0, bankRows - 1)).length;
-    const th = 18;
+    bankOf, logOf, cols, unitBytes, bankBytes, availW, kind, label = null, keyOf = null, elemTitle = null, scale = 1 }) {
+    const lw = (12 + 7 * String(Math.max(0, bankRows - 1)).length) * scale;
+    const th = 18 * scale;
     // A bank shared by several units is drawn wide enough to show each of them
     // (the box scrolls sideways); otherwise the banks fit the width.
     const minShared = perBank > 1 ? Math.min(14 * perBank, 448) : 6;
-    const bw = clamp(Math.floor((availW - lw - 6) / banks), minShared, Math.max(40, minShared));
-    const rh = clamp(bw, 16, 26);
+    const bw = clamp(Math.floor((availW - lw - 6) / banks), minShared, Math.max(40 * scale, minShared));
+    const rh = clamp(bw, 16, 26 * scale);
+    const afs = 10 * scale;
     const nRows = Math.max(1, Math.min(bankRows, Math.floor(MAX_HEIGHT / rh)));
     const W = lw + banks * bw + 3, H = th + nRows * rh + 3;
     const n = bankOf.length;
-    const bstep = axisStep(bw, 18), rstep = axisStep(rh, 13);
+    const bstep = axisStep(bw, 18 * scale), rstep = axisStep(rh, 13 * scale);
     const upr = unitsPerRow, rpu = Math.max(1, rowsPerUnit);
     const sub = bw / perBank;
 
@@ -106,17 +109,17 @@ export function bankLayout({ banks, bankRows, unitsPerRow, rowsPerUnit, perBank,
     if (bw >= 8) for (let k = 1; k < banks; k++) div += `M${lw + k * bw} ${th}V${th + nRows * rh}`;
 
     const lay = {
-        kind, W, H, lw, th, rowH: rh, nRows, cols, logOf, fs: fontFor(Math.min(rh, 30)), labelMin: label ? 22 : 11, nSlots, rect, label, keyOf: keyOf || ((l) => l % cols),
+        kind, W, H, lw, th, rowH: rh, nRows, cols, logOf, fs: fontFor(Math.min(rh, 30 * scale), scale), labelMin: label ? 22 : 11, nSlots, rect, label, keyOf: keyOf || ((l) => l % cols),
         slotRange(r0, r1) {
             if (upr > 0) return [[Math.min(nSlots, r0 * upr), Math.min(nSlots, r1 * upr)]];
             return [[Math.min(nSlots, Math.floor(r0 / rpu)), Math.min(nSlots, Math.ceil(r1 / rpu))]];
         },
         band(r0, r1) {
-            let s = '<g class="axis-g" font-size="10">';
+            let s = `<g class="axis-g" font-size="${afs}">`;
             for (let r = r0 - (r0 % rstep); r < r1; r += rstep) s += `<text class="axis row" x="${lw - 5}" y="${th + r * rh + rh / 2}">${r}</text>`;
             return { axis: s + '</g>', tiles: '' };
         },
-        fixed: `<g class="axis-g" font-size="10">${bankHead}</g><path class="bankdiv${perBank > 1 ? ' shared' : ''}" d="${div}"/>` +
+        fixed: `<g class="axis-g" font-size="${afs}">${bankHead}</g><path class="bankdiv${perBank > 1 ? ' shared' : ''}" d="${div}"/>` +
             `<path class="frame" d="M${lw} ${th}h${banks * bw}v${nRows * rh}h${-banks * bw}Z"/>`,
         title(p) {
             const l = logOf ? logOf[p] : p;

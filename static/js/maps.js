@@ -81,10 +81,12 @@ export function createMaps(ctx, ui) {
             widthCache.clear();
         }
         markEmpty(false);
-        const big = st.present ? 1.3 : 1;
+        // Presenter mode: cells up to 2x as large, their numbers and the axis
+        // labels twice the cap (read from the back of a room).
+        const big = st.present ? 2 : 1;
         // Each map is drawn anew only when what it shows changed (viewcache.js).
-        const fn = { label, elemTitle };
-        const labelKey = `${st.elem}/${d.unit.bytes}/${st.show}`;
+        const fn = { label, elemTitle, scale: big };
+        const labelKey = `${st.elem}/${d.unit.bytes}/${st.show}/${big}`;
         const rowKey = (cols) => (rowsShown ? { keyOf: (l) => Math.floor(l / cols) } : {});
         // A map of the same shape is updated in place (which unit each cell
         // holds, the tile lines), not drawn anew.
@@ -102,7 +104,7 @@ export function createMaps(ctx, ui) {
                 // the grids below where they are: a reader comparing them keeps
                 // their place, and the browser need not move the page below.
                 for (const id of ['tile-plain', 'tile-swz']) {
-                    const h = `${gridLayout({ rows: 8, cols: 8, logOf: null, tile: 8, availW: tw(id), maxCell: 44 * big, kind: 'tile' }).H}px`;
+                    const h = `${gridLayout({ rows: 8, cols: 8, logOf: null, tile: 8, availW: tw(id), maxCell: 44 * big, kind: 'tile', scale: big }).H}px`;
                     if ($(id).style.minHeight !== h) $(id).style.minHeight = h;
                 }
             },
@@ -269,7 +271,16 @@ export function createMaps(ctx, ui) {
         const key = Object.keys(VIEW_IDS).find((k) => VIEW_IDS[k] === id);
         if (!key) return undefined;
         const v = views[key];
-        return v ? { svg: v.svg, name: id, prepare: () => v.drawAll(), restore: () => v.restore() } : null;
+        if (!v) return null;
+        const d = ctx.data(), st = ctx.state(), p = d.params, g = d.grid;
+        const title = ($(id).closest('figure').querySelector('figcaption span') || {}).textContent || id;
+        const shows = st.show === 'row' ? 'logical row' : 'logical column';
+        return {
+            svg: v.svg, name: id, prepare: () => v.drawAll(), restore: () => v.restore(),
+            slug: `Swizzle_${p.b}_${p.m}_${p.s}-${g.rows}x${g.cols}-${p.banks}x${p.bank_bytes}B${p.match_bank_row ? '-match' : ''}${st.theme ? '-' + st.theme : ''}${st.present ? '-presenter' : ''}`,
+            caption: [`${d.name}: ${title.toLowerCase()}, each cell the ${shows} stored there`,
+                `${g.rows} rows x ${g.cols} units of ${d.unit.bytes} B; ${p.banks} banks x ${p.bank_bytes} B; made with swizzlescope`],
+        };
     }
 
     return {

@@ -7,8 +7,8 @@
 //
 // A map can hold 2^20 cells, so a map in a scroll box draws only the cells
 // near what is visible (a band) and redraws when the box scrolls past the
-// band. An export draws the whole map once as SVG elements instead (up to
-// EXPORT_MAX_SLOTS cells), the same markup a file needs to stand alone.
+// band. An export draws the whole map once as SVG elements instead (past
+// EXPORT_MAX_SLOTS cells, the rows that hold that many, and says so).
 
 import { setHTML } from './dom.js';
 import { clamp, gridLayout, bankLayout } from './maplayout.js';
@@ -183,19 +183,21 @@ class MapView {
         if (moved) this.paint();
     }
 
-    // The whole map as SVG cells and labels (for an export) when the map is
-    // small enough; returns whether the whole map is now in the SVG.
+    // The map as SVG cells and labels (for an export): all of it, or, past
+    // EXPORT_MAX_SLOTS cells, the first rows that hold that many. Returns
+    // {rows, of, height}: the rows drawn, of how many, and their height in px.
     // restore() goes back to the canvas band.
     drawAll() {
-        if (this.lay.nSlots > EXPORT_MAX_SLOTS) return false;
         this.pointAt(null);
         const L = this.lay;
+        const per = Math.max(1, Math.ceil(L.nSlots / L.nRows));
+        const rows = L.nSlots > EXPORT_MAX_SLOTS ? Math.max(1, Math.floor(EXPORT_MAX_SLOTS / per)) : L.nRows;
         const parts = [];
         // Labels go one <text> per line of cells, a <tspan> each, as the
         // browser lays out SVG text per <text> element.
         const lines = new Map();
         const cols = L.cols, logOf = L.logOf, tr = this.traced, label = L.label || String, keyOf = L.keyOf;
-        for (const [pa, pb] of L.slotRange(0, L.nRows, 0, L.W)) {
+        for (const [pa, pb] of L.slotRange(0, rows, 0, L.W)) {
             for (let p = pa; p < pb; p++) {
                 const [x, y, w, h] = L.rect(p);
                 const l = logOf ? logOf[p] : p;
@@ -211,9 +213,9 @@ class MapView {
         }
         for (const [ly, line] of lines) parts.push(`<text class="lbls" y="${ly}">${line.join('')}</text>`);
         this.gBand.innerHTML = parts.join('');
-        this.extras(L.band(0, L.nRows, 0, L.W));
+        this.extras(L.band(0, rows, 0, L.W));
         this.whole = true;
-        return true;
+        return { rows, of: L.nRows, height: rows < L.nRows ? L.th + rows * L.rowH + 3 : L.H };
     }
 
     restore() {

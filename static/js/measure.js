@@ -92,8 +92,10 @@ ${row('Wavefronts / instr', p.wavefronts, wf === undefined ? null : wf, wf === n
         ui.result.hidden = false;
     }
 
+    // Measure the current instruction; resolves with the answer, or with
+    // {error} when the server refused or failed (shown either way).
     async function run() {
-        if (running || !current) return;
+        if (running || !current) return null;
         const r = current, label = r.label;
         running = true;
         stamp('measuring', '1');
@@ -103,9 +105,12 @@ ${row('Wavefronts / instr', p.wavefronts, wf === undefined ? null : wf, wf === n
         ui.status.textContent = `Measuring on ${deviceName()}\u2026`;
         tick = setInterval(() => { ui.status.textContent = `Measuring on ${deviceName()}\u2026 ${((performance.now() - t0) / 1000).toFixed(1)} s`; }, 100);
         try {
-            render(await api.measure(r.instr), label);
+            const ans = await api.measure(r.instr);
+            render(ans, label);
+            return ans;
         } catch (err) {
             renderError(err, label);
+            return { error: err };
         } finally {
             clearInterval(tick);
             running = false;
@@ -117,5 +122,5 @@ ${row('Wavefronts / instr', p.wavefronts, wf === undefined ? null : wf, wf === n
     }
 
     ui.btn.addEventListener('click', run);
-    return { setHealth, update };
+    return { setHealth, update, run, health: () => health };
 }

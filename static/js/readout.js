@@ -6,6 +6,7 @@
 import { YYY, ZZZ, UNIT } from './classes.js';
 import { fieldWords } from './slotrule.js';
 import { setHTML, setText } from './dom.js';
+import { EDITED } from './classes.js';
 
 function stat(label, value, sub, id) {
     return `<div><dt>${label}</dt><dd id="${id}">${value}${sub ? ` <small>${sub}</small>` : ''}</dd></div>`;
@@ -53,4 +54,14 @@ export function clearReadout(ui) {
     setHTML(ui.stats, '');
     setHTML(ui.bitstrip, '');
     ui.bankRow.textContent = '\u2014';
+}
+
+// The live readout: the API's name, each parameter in a span of its own so
+// that the one being typed (edited: 'b', 'm', 's' or null) is marked. Spans
+// only where they spell d.name exactly; else the name as given.
+export function renderReadout(el, d, edited) {
+    const { b, m, s } = d.params;
+    const part = (k, v) => `<span data-p="${k}"${edited === k ? ` class="${EDITED}"` : ''}>${v}</span>`;
+    if (d.name !== `Swizzle<${b},${m},${s}>`) { setText(el, d.name); return; }
+    setHTML(el, `Swizzle&lt;${part('b', b)},${part('m', m)},${part('s', s)}&gt;`);
 }

@@ -1,12 +1,15 @@
 // scorecard.js - the write / read scorecard: one store pattern and one load
 // pattern on the current layout, both verdicts side by side (/api/access,
-// step 0). It must not compute costs; verdict words come from verdict.js.
+// step 0, fit=1: a pattern that does not fit says why, with the API's fix).
+// It must not compute costs; verdict words come from verdict.js.
 
 import * as api from './api.js';
 import { verdict } from './verdict.js';
 import { isStore, opShort } from './ops.js';
+import { patternLabel } from './patterns.js';
+import { fixButton } from './fixes.js';
 import { stamp } from './stamps.js';
-import { VERDICT, OK, BAD, INLINE_ERR } from './classes.js';
+import { VERDICT, OK, BAD, INLINE_ERR, INLINE_HINT } from './classes.js';
 import { setHTML } from './dom.js';
 import { esc } from './esc.js';
 
@@ -25,7 +28,7 @@ export function createScorecard(ctx) {
             s.sel.innerHTML = '';
             // /api/patterns may name each pattern's op; without it every pattern is offered.
             const fit = list.filter((p) => !p.op || s.want(p.op));
-            for (const p of fit) s.sel.add(new Option(p.name, p.name));
+            for (const p of fit) s.sel.add(new Option(patternLabel(p), p.name));
             s.sel.title = 'Pattern for this side of the scorecard';
         }
     }
@@ -35,7 +38,10 @@ export function createScorecard(ctx) {
         for (const s of slots) if ([...s.sel.options].some((o) => o.value === st[s.key])) s.sel.value = st[s.key];
     }
 
-    function card(a) {
+    function card(a, key) {
+        if (a.fits === false) {
+            return `<div class="${INLINE_HINT}"><b>Does not fit this grid:</b> ${esc(a.why.message)}</div>${fixButton(a.fix, `score-${key}-fix`)}`;
+        }
         const c = a.cost, v = verdict(c);
         return `<div class="${VERDICT} ${v.cls}">${esc(v.text)}</div>
 <div class="fine">${c.cycles} cycle${c.cycles === 1 ? '' : 's'} &middot; ${esc(opShort(c))} &middot; step 0 of ${a.steps}</div>`;
@@ -45,12 +51,12 @@ export function createScorecard(ctx) {
     function request(q) {
         if (!q) return null;
         const st = ctx.state();
-        return slots.map((s) => { const p = api.access(q, st[s.key], 0); p.catch(() => {}); return p; });
+        return slots.map((s) => { const p = api.accessFit(q, st[s.key], 0); p.catch(() => {}); return p; });
     }
 
     // Ask ahead what refresh() would need on layout query q with state st.
     function prefetch(q, st) {
-        for (const s of slots) api.prefetch.access(q, st[s.key], 0).catch(() => {});
+        for (const s of slots) api.prefetch.accessFit(q, st[s.key], 0).catch(() => {});
     }
 
     async function refresh(pending = null) {
@@ -60,10 +66,10 @@ export function createScorecard(ctx) {
             s.out.classList.remove(BAD, OK);
             if (!q) { setHTML(s.out, '<div class="fine">Fix the parameters first.</div>'); return; }
             try {
-                const a = await ((pending && pending[i]) || api.access(q, st[s.key], 0));
+                const a = await ((pending && pending[i]) || api.accessFit(q, st[s.key], 0));
                 if (my !== seq) return;
-                setHTML(s.out, card(a));
-                s.out.dataset.wavefronts = String(a.cost.wavefronts);
+                setHTML(s.out, card(a, s.key));
+                s.out.dataset.wavefronts = a.cost ? String(a.cost.wavefronts) : '';
             } catch (err) {
                 if (my !== seq) return;
                 setHTML(s.out, `<div class="${INLINE_ERR}">${esc(err.message)}</div>`);

@@ -1,19 +1,22 @@
 // selection.js - the selected cell: a click on any map or the arrow keys pick
 // a logical (row, col), kept in the URL with the traced column; the maps
 // outline it and the inspector shows what /api/inspect answers for it.
-// Escape clears both. It must not compute addresses or slots: the inspector
-// prints the API's answer, and the maps place it by the API's arrays.
+// Escape clears both. After a click or an arrow key the answer also shows
+// beside the cell (peek.js). It must not compute addresses or slots: the
+// inspector prints the API's answer, and the maps place it by the API's arrays.
 
 import * as api from './api.js';
 import * as inspector from './inspector.js';
 import { stamp } from './stamps.js';
 
 /* ctx: the PageCtx of app.js; maps: maps.js; trace: the trace panel;
- * el: the inspector's body. */
-export function createSelection(ctx, maps, trace, el) {
+ * el: the inspector's body; peek: peek.js. */
+export function createSelection(ctx, maps, trace, el, peek) {
     let seq = 0;
+    let peekNext = false;   // the selection came from a click or a key: show it by the cell
 
     function cleared(hint) {
+        peek.hide();
         maps.select(null);
         maps.applyTrace();
         inspector.showHint(el, hint);
@@ -38,6 +41,8 @@ export function createSelection(ctx, maps, trace, el) {
             const tl = t.row_in_tile * T + t.col_in_tile;   // row-major tile position (contract)
             maps.selectTile([tl, d.tile.phys_of[tl]]);
             inspector.render(el, ins, d);
+            if (peekNext) peek.show(ins); else peek.hide();
+            peekNext = false;
             stamp('inspected', `${r},${c}`);
         } catch (err) {
             if (my !== seq) return;
@@ -59,6 +64,8 @@ export function createSelection(ctx, maps, trace, el) {
         const d = ctx.data(), v = maps.viewOf(ev.currentTarget), cell = v && d ? v.cellAt(ev) : null;
         if (!cell) return;
         const kind = ev.currentTarget.id.startsWith('tile') ? 'tile' : 'grid';
+        peek.anchor(ev.currentTarget.id);
+        peekNext = true;
         const cols = kind === 'tile' ? d.tile.size : d.grid.cols;
         select([Math.floor(cell.l / cols), cell.l % cols]);
     }
@@ -78,6 +85,8 @@ export function createSelection(ctx, maps, trace, el) {
         if (!st.sel) {
             if (!(ev.target.closest && ev.target.closest('.view'))) return;
             ev.preventDefault();
+            peek.anchor(ev.target.closest('.view').id);
+            peekNext = true;
             select([0, 0]);
             return;
         }
@@ -85,6 +94,7 @@ export function createSelection(ctx, maps, trace, el) {
         const nr = r + mv[0], nc = c + mv[1];
         if (nr < 0 || nc < 0 || nr >= g.rows || nc >= g.cols) return;
         ev.preventDefault();
+        peekNext = true;
         select([nr, nc]);
     }
 

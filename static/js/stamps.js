@@ -18,6 +18,7 @@ export const STAMPS = Object.freeze({
     measuring: 'measuring',     // '1' while a measurement runs
     measured: 'measured',       // measurements finished (a count)
     inflight: 'inflight',       // the page's own API requests on the wire now
+    lesson: 'lesson',           // the lesson step whose narration is on screen ('' outside a lesson)
     linearReady: 'linearReady', // linear.html: a view drawn from its answer and the URL written (a count)
 });
 

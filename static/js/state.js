@@ -17,17 +17,22 @@ export const DEFAULTS = Object.freeze({
     elem: '',                     // '' (unit columns), 'fp32', 'fp16', 'fp8', 'bytes'
     show: '',                     // what cells show: '' (logical column) or 'row' (logical row)
     // access view
-    acc: '',                      // '' (named pattern) or 'custom'
+    acc: '',                      // '' (named pattern), 'custom' (offsets) or 'expr'
     pat: 'col_read', step: 0,
     offs: '',                     // custom offsets as typed ('-' = inactive lane)
+    space: '',                    // custom offsets are '' (logical: the API swizzles them) or 'physical'
+    expr: '', esteps: '1',        // a lane expression in t and r, and its register steps
     op: 'ld', bytes: '4', mats: '4', trans: false,
     // write / read scorecard
     wr: 'row_store', rd: 'col_read',
+    // classroom
+    side: '',                     // '' (controls shown) or 'hide' (the maps get the width)
+    lesson: null,                 // lesson step (lesson.js), or null
 });
 
 const KEYS = ['b', 'm', 's', 'bank_bytes', 'banks', 'rows'];
 // Keys written only when they differ from DEFAULTS, to keep links short.
-const OPT = ['pat', 'offs', 'op', 'bytes', 'mats', 'wr', 'rd'];
+const OPT = ['pat', 'offs', 'expr', 'esteps', 'op', 'bytes', 'mats', 'wr', 'rd'];
 const ELEMS = ['fp32', 'fp16', 'fp8', 'bytes'];
 const yes = (v) => /^(1|true|yes|on)$/i.test(v || '');
 
@@ -54,7 +59,10 @@ export function fromSearch(search) {
     if (q.get('palette') === 'cb') st.palette = 'cb';
     if (ELEMS.includes(q.get('elem'))) st.elem = q.get('elem');
     if (q.get('show') === 'row') st.show = 'row';
-    if (q.get('acc') === 'custom') st.acc = 'custom';
+    if (['custom', 'expr'].includes(q.get('acc'))) st.acc = q.get('acc');
+    if (q.get('space') === 'physical') st.space = 'physical';
+    if (q.get('side') === 'hide') st.side = 'hide';
+    st.lesson = q.has('lesson') ? parseCount(q.get('lesson'), null) : null;
     for (const k of OPT) if (q.has(k)) st[k] = q.get(k).trim();
     st.step = parseCount(q.get('step'), 0);
     st.trans = yes(q.get('trans'));
@@ -73,6 +81,9 @@ export function toSearch(st) {
     if (st.elem) q.set('elem', st.elem);
     if (st.show) q.set('show', st.show);
     if (st.acc) q.set('acc', st.acc);
+    if (st.space) q.set('space', st.space);
+    if (st.side) q.set('side', st.side);
+    if (st.lesson !== null && st.lesson !== undefined) q.set('lesson', st.lesson);
     for (const k of OPT) if (st[k] !== DEFAULTS[k]) q.set(k, st[k]);
     if (st.step) q.set('step', st.step);
     if (st.trans) q.set('trans', '1');

@@ -228,7 +228,9 @@ export async function accessChecks(t) {
         await afterAccess(t, () => page.check('#acc-mode-custom'));
         check('custom: URL has acc=custom', new URL(page.url()).searchParams.get('acc') === 'custom');
         const filled = (await page.inputValue('#acc-offsets')).split(/[\s,]+/).filter(Boolean).map(Number);
-        check('custom: starts from the pattern on screen', JSON.stringify(filled) === JSON.stringify(a.offsets), filled.join(','));
+        // Issue 14: custom offsets are logical by default; the pattern's lanes come over as the API's logical offsets.
+        check('custom: starts from the pattern on screen, as its logical offsets', JSON.stringify(filled) === JSON.stringify(a.logical) &&
+            await page.isChecked('#acc-space-logical'), filled.join(','));
         check('custom: op and bytes follow', (await page.inputValue('#acc-op')) === 'ld' && (await page.inputValue('#acc-bytes')) === '16');
         check('custom: counter reads 32 / 32', (await t.text(page, '#acc-count')) === '32 / 32 values');
         // Only lanes 0-7 active: one phase works, three are empty.

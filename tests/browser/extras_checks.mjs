@@ -328,14 +328,15 @@ export async function extrasChecks(t) {
         }, xml);
         const svg = await grab('grid-swz', 'svg');
         const s = await parse(svg.bytes.toString('utf8'));
-        check('export SVG: file name', svg.name === 'swizzlescope-grid-swz.svg', svg.name);
+        // Issue 14: files are named after the state (a dark export must not overwrite the light one).
+        check('export SVG: file name', svg.name === 'swizzlescope-grid-swz-Swizzle_3_4_3-8x8-32x4B.svg', svg.name);
         check('export SVG: parses as XML with an svg root', !s.err && s.root === 'svg' && s.ns === 'http://www.w3.org/2000/svg', s.err || s.root);
         check('export SVG: all 64 cells, each with its fill written in', s.cells === 64 && s.filled === 64, JSON.stringify(s));
         check('export SVG: stands alone (no class needs the page CSS)', s.classes === 0 && s.labels >= 64);
         const png = await grab('grid-swz', 'png');
         const sig = png.bytes.subarray(0, 8).toString('hex');
         const pw = png.bytes.readUInt32BE(16), ph = png.bytes.readUInt32BE(20);
-        check('export PNG: a PNG file', sig === '89504e470d0a1a0a' && png.name === 'swizzlescope-grid-swz.png', sig);
+        check('export PNG: a PNG file', sig === '89504e470d0a1a0a' && png.name === 'swizzlescope-grid-swz-Swizzle_3_4_3-8x8-32x4B.png', `${sig} ${png.name}`);
         check('export PNG: 2x the SVG size', pw === 2 * Number(s.w) && ph === 2 * Number(s.h), `${pw}x${ph} vs ${s.w}x${s.h}`);
         const bc = await parse((await grab('acc-banks', 'svg')).bytes.toString('utf8'));
         check('export SVG of the access bank chart parses, with its chips', !bc.err && bc.root === 'svg' && bc.chips > 0, JSON.stringify(bc));
@@ -345,7 +346,7 @@ export async function extrasChecks(t) {
         await gotoReady(page, base + '?b=3&m=4&s=3&rows=1024');
         const big = await grab('grid-swz', 'svg');
         const bs = await parse(big.bytes.toString('utf8'));
-        check('export SVG of a 1024-row grid has all 8192 cells', !bs.err && bs.cells === 8192 && big.name === 'swizzlescope-grid-swz.svg', `${bs.cells} ${big.name}`);
+        check('export SVG of a 1024-row grid has all 8192 cells', !bs.err && bs.cells === 8192 && big.name === 'swizzlescope-grid-swz-Swizzle_3_4_3-1024x8-32x4B.svg', `${bs.cells} ${big.name}`);
         const { body: dBig } = await getJSON(apiURL(base, 'swizzle', q(3, 4, 3, 1024)));
         const band = await t.readView(page, 'grid-swz');
         const wrong = band.find((c) => c.l !== dBig.grid.log_of[c.p] || c.label !== String(c.l % dBig.grid.cols));
