@@ -393,6 +393,20 @@ static void put_cells(struct buf *out, const struct footprint *fp)
     buf_printf(out, "],\"outside\":%u}", fp->outside);
 }
 
+/* The 32 lane offsets, comma-separated, null for an idle lane; each passed
+ * through `through` when it is not NULL. */
+static void put_offsets(struct buf *out, const struct instr *in, const struct swz *through)
+{
+    for (int t = 0; t < INSTR_LANES; t++) {
+        if (t)
+            buf_putc(out, ',');
+        if (in->offsets[t] == INSTR_INACTIVE)
+            buf_puts(out, "null");
+        else
+            buf_i64(out, through ? swz_apply(through, in->offsets[t]) : in->offsets[t]);
+    }
+}
+
 int api_route_access(const struct api_request *req, struct buf *out,
                         struct sz_error *err)
 {
@@ -461,25 +475,11 @@ int api_route_access(const struct api_request *req, struct buf *out,
     buf_json_str(out, name);
     buf_printf(out, ",%s\"step\":%ld,\"steps\":%u,\"row_bytes\":%u,\"offsets\":[",
                fit ? "\"fits\":true," : "", step, steps, g.row_bytes);
-    for (int t = 0; t < INSTR_LANES; t++) {
-        if (t)
-            buf_putc(out, ',');
-        if (in.offsets[t] == INSTR_INACTIVE)
-            buf_puts(out, "null");
-        else
-            buf_i64(out, in.offsets[t]);
-    }
+    put_offsets(out, &in, NULL);
     /* The same lanes as logical offsets (the swizzle is an involution): what a
      * client types to ask for this access with space=logical. */
     buf_puts(out, "],\"logical\":[");
-    for (int t = 0; t < INSTR_LANES; t++) {
-        if (t)
-            buf_putc(out, ',');
-        if (in.offsets[t] == INSTR_INACTIVE)
-            buf_puts(out, "null");
-        else
-            buf_i64(out, swz_apply(&z, in.offsets[t]));
-    }
+    put_offsets(out, &in, &z);
     buf_puts(out, "],\"cost\":");
     api_put_cost(out, &in, &r);
     buf_putc(out, ',');
