@@ -104,7 +104,7 @@ echo "missing:    $MISSING"
 
 ncu_run() {  # ncu_run TAG METRICS INPUT TIMEOUT
     timeout "$4" ncu --target-processes all --clock-control none --csv --page raw \
-        --print-units base --kernel-name regex:probe_kernel --metrics "$2" \
+        --print-units base --kernel-name "regex:(probe|atomic)_kernel" --metrics "$2" \
         --log-file "$RAW/ncu_$1.csv" "$BIN" --ncu-iters $NCU_ITERS < "$3" \
         > "$RAW/ncu_$1.stdout" 2> "$RAW/ncu_$1.stderr"
     local rc=$?
