@@ -73,7 +73,8 @@ int main(int argc, char **argv) {
       double best = 1e30;
       for (int rep = 0; rep < (iters > 8 ? 3 : 1); rep++) {
         kf[i]<<<1, warps*32, 64*1024>>>(a);
-        cudaError_t e = cudaDeviceSynchronize();
+        cudaError_t e = cudaGetLastError();   /* a bad launch configuration */
+        if (e == cudaSuccess) e = cudaDeviceSynchronize();
         if (e != cudaSuccess) { fprintf(stderr, "%s %s: %s\\n", kn[i], name, cudaGetErrorString(e)); return 4; }
         long long h0[64], h1[64];
         cudaMemcpy(h0, t0, warps*8, cudaMemcpyDeviceToHost); cudaMemcpy(h1, t1, warps*8, cudaMemcpyDeviceToHost);

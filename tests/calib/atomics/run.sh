@@ -6,7 +6,6 @@ O=${OUT:-.}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $O/device.txt
 cuobjdump -sass atom_probe > $O/sass.txt 2>&1
 timeout 150 ./atom_probe 512 16 < patterns.txt > $O/clock.csv 2> $O/clock.err; echo "clock rc=$?"
-timeout 100 ./atom_probe 512 32 < patterns.txt > $O/clock_w32.csv 2>> $O/clock.err; echo "clock32 rc=$?"
 ncu --query-metrics > $O/qm.txt 2>&1
 CAND="l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum l1tex__data_pipe_lsu_wavefronts_mem_shared_op_red.sum smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_atom.sum smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_red.sum smsp__inst_executed_op_shared_atom.sum smsp__inst_executed_op_shared_red.sum smsp__sass_inst_executed_op_shared_atom.sum smsp__sass_inst_executed_op_shared_red.sum l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_red.sum l1tex__data_pipe_lsu_wavefronts_mem_shared.sum smsp__inst_executed.sum smsp__inst_executed_op_shared_ld.sum smsp__inst_executed_op_shared_st.sum"
 M=""

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""collect.py: joins one run of run.sh (OUT folder: device.txt, clock.csv,
+ncu.csv, ncu_prog.txt, sass_summary.txt) and this folder's
+patterns.txt and atom_probe.cu into tests/data/atomics_<device>.json.
+Stdlib only. Usage: collect.py OUTDIR PROBE_CU OUT_JSON
+"""
+import collections
+import csv
+import io
+import json
+import re
+import sys
+
+
+def main():
+    out, probe_cu, dest = sys.argv[1:4]
+    kn = re.search(r'static const char \*kn\[\] = \{(.*?)\};', open(probe_cu).read(), re.S).group(1)
+    kn = [x.strip().strip('"') for x in kn.split(',')]
+    ops = collections.defaultdict(collections.Counter)
+    for line in open(f'{out}/sass_summary.txt'):
+        m = re.match(r'\s*(\d+) _Z\dk(\d+)4Args: (\S+)', line)
+        if m:
+            ops[kn[int(m.group(2))]][m.group(3)] += int(m.group(1))
+    sass = {k: next((i for i in sorted(c) if i.startswith('ATOMS')), '?') for k, c in ops.items()}
+    clock = {}
+    for line in open(f'{out}/clock.csv'):
+        k, p, c = line.strip().split(',')
+        clock[(k, p)] = float(c)
+    order = [tuple(l.strip().split(',')[:2]) for l in open(f'{out}/ncu_prog.txt') if l.count(',') == 2]
+    lines = [l for l in open(f'{out}/ncu.csv').read().splitlines() if l.startswith('"')]
+    rows = [r for r in csv.DictReader(io.StringIO('\n'.join(lines))) if r.get('ID', '').isdigit()]
+    here = sys.argv[0].rsplit('/', 1)[0]
+    pats = {}
+    for line in open(f'{here}/patterns.txt'):
+        f = line.split()
+        act, offs = int(f[2], 16), list(map(int, f[3:]))
+        pats[f[0]] = [offs[t] if act >> t & 1 else None for t in range(32)]
+
+    def num(r, m):
+        v = r.get(m)
+        return float(v.replace(',', '')) if v not in (None, '', 'n/a') else 0.0
+    res = []
+    for (k, p), r in zip(order, rows):
+        op, func, typ = k.split('_')
+        s, i = num(r, 'smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_atom.sum'), \
+            num(r, 'smsp__sass_inst_executed_op_shared_atom.sum')
+        m, ih = num(r, 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum'), \
+            num(r, 'smsp__inst_executed_op_shared_atom.sum')
+        res.append({"name": f"{k}.{p}", "op": "atom" if op in ("atom", "atomu") else "red",
+                    "result_used": op == "atom", "func": func, "type": typ, "offsets": pats[p],
+                    "sass": sass.get(k, '?'), "native": "CAST.SPIN" not in sass.get(k, ''),
+                    "wavefronts": round(s / i, 4) if i else None,
+                    "wavefronts_hw": round(m / ih, 4) if ih else None,
+                    "sass_instructions": i, "instructions": ih, "cycles": clock.get((k, p))})
+    name, driver = [x.strip() for x in open(f'{out}/device.txt').read().split(',')[:2]]
+    meta = json.load(open(f'{here}/../../data/atomics_h100-80gb-hbm3.json'))
+    meta.update({"device": name, "driver": driver, "date": "2026-11-23", "patterns": res})
+    json.dump(meta, open(dest, 'w'), indent=0)
+    print(f"{dest}: {len(res)} rows on {name}")
+
+
+if __name__ == '__main__':
+    main()
