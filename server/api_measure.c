@@ -1,10 +1,9 @@
 /* api_measure.c - the measurement module of the API: asks the tool at start
- * which GPU it sees, checks each /api/measure body against what that GPU can
- * run (instr_check_gpu: a client's mistake is a 400 before the tool runs, GPU
- * or not), runs it through the tool (one at a time, killed at a deadline:
- * measure.c; "counters":false skips ncu for a fast cycles-only answer), and
- * reports availability in /api/health.  It never runs the model on its own:
- * the prediction is access.c's, the measurement the tool's. */
+ * which GPU it sees, checks each /api/measure body against that GPU (a client's
+ * mistake is a 400 before the tool runs), runs it through the tool (one at a
+ * time, killed at a deadline: measure.c; "counters":false skips ncu for a fast
+ * cycles-only answer), reports availability in /api/health.  It never runs the
+ * model on its own: the prediction is access.c's, the measurement the tool's. */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
