@@ -1,8 +1,8 @@
 /* api_measure.c - the measurement module of the API: asks the tool at start
- * which GPU it sees, checks each /api/measure body against what that GPU can
- * run (instr_check_gpu: a client's mistake is a 400 before the tool runs, GPU
- * or not), runs it through the tool (one at a time, killed at a deadline:
- * measure.c), and reports availability in /api/health.  It never runs the
+ * which GPU it sees, checks each /api/measure body against that GPU (a client's
+ * mistake is a 400 before the tool runs), runs it through the tool (one at a
+ * time, killed at a deadline: measure.c; "counters":false skips ncu for a fast
+ * cycles-only answer), reports availability in /api/health.  It never runs the
  * model on its own: the prediction is access.c's, the measurement the tool's. */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -161,6 +161,26 @@ void api_measure_status(char *line, size_t cap)
     }
 }
 
+/* The measure body: one instruction (api_read_instr) and "counters", true
+ * unless the client asks for cycles only with false. */
+static int measure_body(const struct api_request *req, struct instr *in, int *counters,
+                        struct sz_error *err)
+{
+    static const char *const known_args[] = {NULL};
+    static const char *const extra[] = {"counters", NULL};
+    cJSON *root = NULL;
+    if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
+        return -1;
+    int rc = api_read_instr(root, extra, in, err);
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "counters");
+    if (rc == 0 && c != NULL && !cJSON_IsBool(c))
+        rc = sz_fail(err, SZ_INVALID_ARGUMENT, "counters", "must be true (cycles and the "
+                     "ncu counters) or false (cycles only, without the profiler)");
+    *counters = c == NULL || cJSON_IsTrue(c);
+    cJSON_Delete(root);
+    return rc;
+}
+
 static void put_instr(struct buf *b, const struct instr *in)
 {
     buf_printf(b, "{\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s,",
@@ -184,9 +204,10 @@ int api_route_measure(const struct api_request *req, struct buf *out,
                          struct sz_error *err)
 {
     struct instr in;
+    int counters;
     /* What no GPU can run, or this one cannot, is the client's to fix:
      * refused here, before the availability check and without the tool. */
-    if (api_instr_body(req, &in, err) < 0 || instr_check_gpu(&in, &msr.gpu, err) < 0)
+    if (measure_body(req, &in, &counters, err) < 0 || instr_check_gpu(&in, &msr.gpu, err) < 0)
         return -1;
     if (!msr.available)
         return sz_fail(err, SZ_GPU_UNAVAILABLE, NULL, "%s", msr.reason);
@@ -194,7 +215,10 @@ int api_route_measure(const struct api_request *req, struct buf *out,
         return -1;
     struct buf body = {0};
     put_instr(&body, &in);
-    char *argv[] = {msr.tool, "--json", NULL};
+    /* Without counters the tool times cycles and skips ncu (--no-ncu): about
+     * a sixth of the round trip; the answer has the same shape, its
+     * wavefronts null and ncu.used false with the tool's reason. */
+    char *argv[] = {msr.tool, "--json", counters ? NULL : "--no-ncu", NULL};
     struct proc mo;
     int rc = measure_run(argv, body.p ? body.p : "", body.len, msr.timeout_ms, &mo, err);
     measure_unlock();

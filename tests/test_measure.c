@@ -2,8 +2,9 @@
  * scripts) that answer, fail, time out, crash, print garbage or flood, or
  * report a small GPU: each must give the right status and error (a body the
  * GPU cannot run is a 400 naming the field), one run at a time (409 for a second),
- * other routes must keep answering while one runs, and the server must stay
- * healthy throughout. */
+ * other routes must keep answering while one runs, the cycles-only answer
+ * ("counters":false) must come fast while the counter pass is slow, and the
+ * server must stay healthy throughout. */
 #define _GNU_SOURCE 1   /* mkdtemp, setenv, clock_gettime under -std=c11 */
 #include <pthread.h>
 #include <signal.h>
@@ -262,6 +263,122 @@ static void test_http_concurrency(void)
     unsetenv("FAKE_SLEEP");
 }
 
+/* ---- cycles first, counters later ---------------------------------------- */
+
+/* Its counter pass (no --no-ncu) is slow, as ncu is; its cycles-only pass is
+ * quick and says, like the tool, that ncu was skipped. */
+static const char split_tool[] =
+    "#!/bin/sh\n"
+    "if [ \"$1\" = --info ]; then echo '{\"ok\":true,\"device\":{\"name\":\"Fake GPU\","
+    "\"cc\":\"9.0\"}}'; exit 0; fi\n"
+    "cat >/dev/null\n"
+    "if [ \"$2\" = --no-ncu ]; then echo '{\"device\":{\"name\":\"Fake GPU\"},\"results\":"
+    "[{\"cycles_per_instr\":1.004,\"wavefronts_per_instr\":null,\"raw_cycles\":65800,"
+    "\"instructions\":65536}],\"ncu\":{\"used\":false,\"reason\":\"--no-ncu was given: "
+    "cycles only\"},\"verify\":{\"ok\":true}}'; exit 0; fi\n"
+    "sleep 1.5\n"
+    "echo '{\"device\":{\"name\":\"Fake GPU\"},\"results\":[{\"cycles_per_instr\":1.01,"
+    "\"wavefronts_per_instr\":1.0,\"raw_cycles\":66000,\"instructions\":65536}],"
+    "\"ncu\":{\"used\":true},\"verify\":{\"ok\":true}}'\n";
+
+/* body32 with `"counters":<v>,` in front of its members. */
+static char *with_counters(const char *v)
+{
+    size_t n = sizeof body32 + 32;
+    char *b = malloc(n);
+    snprintf(b, n, "{\"counters\":%s,%s", v, body32 + 1);
+    return b;
+}
+
+static void *counters_thread(void *arg)
+{
+    char *b = with_counters("true");
+    *(char **)arg = client_request(port, "POST", "/api/measure", "localhost",
+                                   "Content-Type: application/json\r\n", b);
+    free(b);
+    return NULL;
+}
+
+static void test_cycles_first(void)
+{
+    struct api_config cfg = {.measure_tool = write_tool("split", split_tool),
+                             .measure_timeout_ms = 10000};
+    api_configure(&cfg);
+    /* cycles only: fast, the same shape, wavefronts null and not judged */
+    char *fast = with_counters("false");
+    double t0 = now_s();
+    struct api_response r = client_api_call("POST", "/api/measure", NULL, "application/json",
+                                            fast, strlen(fast));
+    double dt = now_s() - t0;
+    CHECK(r.status == 200 && dt < 0.5, "cycles only: %d in %.2f s (must not wait for the "
+          "counter pass): %.200s", r.status, dt, r.body);
+    CHECK(strstr(r.body, "\"predicted\":{") &&
+          strstr(r.body, "\"measured\":{\"cycles_per_instr\":1.004,\"wavefronts_per_instr\":null") &&
+          strstr(r.body, "\"ncu\":{\"used\":false,\"reason\":\"--no-ncu was given") &&
+          strstr(r.body, "\"agree\":{\"cycles\":true,\"wavefronts\":null}"),
+          "cycles-only body: %s", r.body);
+    free(r.body);
+    /* counters: the slow pass, its wavefronts judged */
+    char *slow = with_counters("true");
+    t0 = now_s();
+    r = client_api_call("POST", "/api/measure", NULL, "application/json", slow, strlen(slow));
+    dt = now_s() - t0;
+    CHECK(r.status == 200 && dt >= 1.4 && strstr(r.body, "\"wavefronts_per_instr\":1") &&
+          strstr(r.body, "\"ncu\":{\"used\":true}") &&
+          strstr(r.body, "\"agree\":{\"cycles\":true,\"wavefronts\":true}"),
+          "counters pass: %d in %.2f s: %.300s", r.status, dt, r.body);
+    free(r.body);
+    /* the old body (no "counters") is the counters pass, as before */
+    r = post_measure();
+    CHECK(r.status == 200 && strstr(r.body, "\"ncu\":{\"used\":true}"), "old body: %.300s",
+          r.body);
+    free(r.body);
+    static const char *const odd[] = {"\"yes\"", "null", "1"};
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+        char *b = with_counters(odd[i]);
+        r = client_api_call("POST", "/api/measure", NULL, "application/json", b, strlen(b));
+        CHECK(r.status == 400 && strstr(r.body, "\"field\":\"counters\""),
+              "counters %s: %d %.200s", odd[i], r.status, r.body);
+        free(r.body);
+        free(b);
+    }
+
+    /* Over HTTP, as the page does it: the cycles answer comes at once, the
+     * counter pass holds the GPU (a second cycles-only request is 409 busy),
+     * and its answer comes when ncu is done. */
+    struct http_config hc = {.bind = "127.0.0.1", .port = 0, .static_dir = dir, .threads = 2};
+    struct http_server *srv;
+    struct sz_error err;
+    CHECK(http_start(&hc, &srv, &err) == 0, "start: %s", err.message);
+    port = http_port(srv);
+    t0 = now_s();
+    char *cyc = client_request(port, "POST", "/api/measure", "localhost",
+                               "Content-Type: application/json\r\n", fast);
+    double t_cycles = now_s() - t0;
+    CHECK(cyc && strstr(cyc, "200 OK") && strstr(cyc, "\"cycles_per_instr\":1.004") &&
+          t_cycles < 0.5, "cycles over HTTP in %.2f s: %.200s", t_cycles, cyc ? cyc : "(none)");
+    char *counted = NULL;
+    pthread_t a;
+    pthread_create(&a, NULL, counters_thread, &counted);
+    struct timespec ts = {0, 300 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    char *busy = client_request(port, "POST", "/api/measure", "localhost",
+                                "Content-Type: application/json\r\n", fast);
+    CHECK(busy && strstr(busy, "409") && strstr(busy, "\"code\":\"busy\""),
+          "cycles while the counter pass runs: %.200s", busy ? busy : "(none)");
+    pthread_join(a, NULL);
+    double t_counters = now_s() - t0;
+    CHECK(counted && strstr(counted, "200 OK") && strstr(counted, "\"ncu\":{\"used\":true}") &&
+          t_counters >= 1.5, "counters over HTTP after %.2f s: %.300s", t_counters,
+          counted ? counted : "(none)");
+    free(cyc);
+    free(busy);
+    free(counted);
+    free(fast);
+    free(slow);
+    http_stop(srv);
+}
+
 /* ---- children: nothing the tool leaves behind outlives the request ------ */
 
 /* pid written to `path` by a fake tool, or -1. */
@@ -479,6 +596,7 @@ int main(void)
     test_device_limits();
     test_bad_tools();
     test_http_concurrency();
+    test_cycles_first();
     test_children();
     test_sigterm();
     test_tool_dies_with_parent();

@@ -1,7 +1,8 @@
 // measure.js - the "Measure on GPU" button: sends the access view's current
-// instruction to POST /api/measure and shows the measured numbers next to the
-// predicted ones, marking where the API says they disagree. Availability comes
-// from /api/health; this module must not judge agreement or compute costs.
+// instruction to POST /api/measure twice, cycles only first (shown at once),
+// then with the ncu counters (filled in when the profiler is done), next to
+// the predicted numbers, marking where the API says they disagree. Availability
+// comes from /api/health; this module must not judge agreement or compute costs.
 
 import * as api from './api.js';
 import { stamp, bump } from './stamps.js';
@@ -61,25 +62,34 @@ export function createMeasure() {
         refreshButton();
     }
 
-    function row(name, pred, meas, agree, id) {
-        const mark = agree === true ? '<span class="agree" title="the API says measured and predicted agree">\u2713 agrees</span>'
-            : agree === false ? '<span class="disagree" title="the API says measured and predicted differ">\u2717 differs</span>'
-                : '<span class="na">not read</span>';
+    function row(name, pred, meas, agree, id, pending) {
+        const mark = pending ? '<span class="na pending" id="measure-counters-pending" title="counters pending: ncu is reading them; the cycles are in">pending\u2026</span>'
+            : agree === true ? '<span class="agree" title="the API says measured and predicted agree">\u2713 agrees</span>'
+                : agree === false ? '<span class="disagree" title="the API says measured and predicted differ">\u2717 differs</span>'
+                    : '<span class="na">not read</span>';
         const cls = agree === false ? ` class="${DIFFER}"` : '';
         return `<tr${cls} id="${id}"><th>${name}</th><td class="num pred">${fmt(pred)}</td><td class="num meas">${typeof meas === 'number' ? meas.toFixed(2) : '\u2014'}</td><td>${mark}</td></tr>`;
     }
 
-    function render(ans, label) {
+    // counters: undefined once the answer is whole, 'pending' while ncu runs,
+    // or the error the counter pass ended with (the cycles stay).
+    function counterNote(counters, wf) {
+        if (counters === 'pending') return 'Cycles timed without the profiler; ncu is reading the wavefront counters (about 2 s). ';
+        if (counters) return `<span id="measure-counters-error">The counters did not come back: ${esc(errorWords(counters))} The server said: ${esc(counters.message)}</span> `;
+        return wf === null || wf === undefined ? 'Wavefronts need the hardware counters (ncu); this run timed cycles only. ' : '';
+    }
+
+    function render(ans, label, counters) {
         const p = ans.predicted, m = ans.measured || {}, a = ans.agree || {};
         const dev = (ans.device && ans.device.name) || deviceName();
-        const wf = m.wavefronts_per_instr;
+        const wf = m.wavefronts_per_instr, pending = counters === 'pending';
         ui.result.innerHTML = `<table class="measured" id="measure-table">
 <caption>${esc(label)} on <b id="measure-device">${esc(dev)}</b></caption>
 <thead><tr><th></th><th class="num">Predicted</th><th class="num">Measured</th><th></th></tr></thead>
 <tbody>${row('Cycles / instr', p.cycles, m.cycles_per_instr, a.cycles, 'measure-cycles')}
-${row('Wavefronts / instr', p.wavefronts, wf === undefined ? null : wf, wf === null || wf === undefined ? null : a.wavefronts, 'measure-wavefronts')}</tbody>
+${row('Wavefronts / instr', p.wavefronts, wf === undefined ? null : wf, wf === null || wf === undefined ? null : a.wavefronts, 'measure-wavefronts', pending)}</tbody>
 </table>
-<p class="fine">${wf === null || wf === undefined ? 'Wavefronts need the hardware counters (ncu); this run timed cycles only. ' : ''}` +
+<p class="fine">${counterNote(counters, wf)}` +
             `${ans.verify && ans.verify.ok === false ? '<b>The tool could not verify the data it read back.</b> ' : ''}` +
             `Cycles agree within 2% (clock64 noise); wavefronts are counts.</p>`;
         ui.result.hidden = false;
@@ -92,8 +102,18 @@ ${row('Wavefronts / instr', p.wavefronts, wf === undefined ? null : wf, wf === n
         ui.result.hidden = false;
     }
 
-    // Measure the current instruction; resolves with the answer, or with
-    // {error} when the server refused or failed (shown either way).
+    // The cycles on screen with the counter pass's wavefronts: the verdicts
+    // are the API's, each from the run that measured its number.
+    function merge(cyc, full) {
+        const m = full.measured || {}, c = cyc.measured || {};
+        return { ...full, measured: { ...m, cycles_per_instr: c.cycles_per_instr, raw_cycles: c.raw_cycles },
+            agree: { ...(full.agree || {}), cycles: (cyc.agree || {}).cycles } };
+    }
+
+    // Measure the current instruction: the cycles (no profiler, a fraction of
+    // a second) are shown as they come, then the counter pass fills in the
+    // wavefronts. Resolves with the whole answer, the cycles-only one when
+    // the counter pass failed, or {error} when the cycles did (shown either way).
     async function run() {
         if (running || !current) return null;
         const r = current, label = r.label;
@@ -101,20 +121,36 @@ ${row('Wavefronts / instr', p.wavefronts, wf === undefined ? null : wf, wf === n
         stamp('measuring', '1');
         refreshButton();
         const t0 = performance.now();
+        let phase = '';
+        const say = () => { ui.status.textContent = `Measuring on ${deviceName()}\u2026 ${((performance.now() - t0) / 1000).toFixed(1)} s${phase}`; };
         ui.progress.hidden = false;
         ui.status.textContent = `Measuring on ${deviceName()}\u2026`;
-        tick = setInterval(() => { ui.status.textContent = `Measuring on ${deviceName()}\u2026 ${((performance.now() - t0) / 1000).toFixed(1)} s`; }, 100);
+        tick = setInterval(say, 100);
         try {
-            const ans = await api.measure(r.instr);
-            render(ans, label);
-            return ans;
-        } catch (err) {
-            renderError(err, label);
-            return { error: err };
+            let cyc;
+            try {
+                cyc = await api.measure({ ...r.instr, counters: false });
+            } catch (err) {
+                renderError(err, label);
+                return { error: err };
+            }
+            render(cyc, label, 'pending');
+            stamp('counters', 'pending');
+            phase = ': cycles in, counters pending (ncu)';
+            say();
+            try {
+                const ans = merge(cyc, await api.measure(r.instr));
+                render(ans, label);
+                return ans;
+            } catch (err) {
+                render(cyc, label, err);
+                return cyc;
+            }
         } finally {
             clearInterval(tick);
             running = false;
             ui.progress.hidden = true;
+            stamp('counters', '');
             stamp('measuring', '');
             bump('measured');
             refreshButton();

@@ -17,6 +17,7 @@ export const STAMPS = Object.freeze({
     accessMs: 'accessMs',       // ms from a step change to its render
     measuring: 'measuring',     // '1' while a measurement runs
     measured: 'measured',       // measurements finished (a count)
+    counters: 'counters',       // 'pending' while ncu reads the counters of cycles on screen
     inflight: 'inflight',       // the page's own API requests on the wire now
     lesson: 'lesson',           // the lesson step whose narration is on screen ('' outside a lesson)
     linearReady: 'linearReady', // linear.html: a view drawn from its answer and the URL written (a count)

@@ -1,9 +1,10 @@
 // measure_checks.mjs - browser checks of "Measure on GPU". On the test server
 // (no GPU) the button is disabled with /api/health's reason. A second server
 // runs a fake measurement tool written here: it answers --info with a "Fake
-// GPU", --json with 4.0 cycles and wavefronts after a second (so progress
-// shows), and fails for stmatrix (a 502). A request from Node holds the GPU
-// while the page asks (a 409).
+// GPU", --json --no-ncu with 4.0 cycles in 0.3 s, --json with 4.0 cycles and
+// wavefronts after a second (so the "counters pending" state shows), and fails
+// for stmatrix (a 502). A request from Node holds the GPU while the page asks
+// (a 409).
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,6 +19,11 @@ case "$1" in
   case "$req" in
   *stmatrix*) echo '{"error":{"message":"simulated failure: the probe kernel faulted"}}'; exit 1 ;;
   esac
+  if [ "$2" = --no-ncu ]; then
+    sleep 0.3
+    echo '{"device":{"name":"Fake GPU"},"results":[{"cycles_per_instr":4.0,"wavefronts_per_instr":null,"raw_cycles":1,"instructions":1}],"ncu":{"used":false,"reason":"--no-ncu was given: cycles only"},"verify":{"ok":true}}'
+    exit 0
+  fi
   sleep 1
   echo '{"device":{"name":"Fake GPU"},"results":[{"cycles_per_instr":4.0,"wavefronts_per_instr":4.0,"raw_cycles":1,"instructions":1}],"ncu":{"used":true},"verify":{"ok":true}}' ;;
 *) exit 2 ;;
@@ -60,7 +66,21 @@ export async function measureChecks(t) {
             await page2.waitForFunction(() => document.body.dataset.measuring === '1');
             check('measure: progress shown while it runs', await page2.isVisible('#measure-progress') && await page2.$eval('#measure-btn', (b) => b.disabled));
             check('measure: status says measuring', /^Measuring on Fake GPU/.test(await text(page2, '#measure-status')));
+            // The cycles show while ncu still runs: "counters pending".
+            await page2.waitForFunction(() => document.body.dataset.counters === 'pending');
+            const pend = await page2.$eval('#measure-cycles', (tr) => [...tr.cells].map((c) => c.textContent.trim()));
+            check('measure pending: the cycles are shown before the counters', pend[2] === '4.00' && /agrees/.test(pend[3]) &&
+                !(await page2.evaluate(() => document.body.dataset.measured)), JSON.stringify(pend));
+            const wfp = await page2.$eval('#measure-wavefronts', (tr) => [...tr.cells].map((c) => c.textContent.trim()));
+            check('measure pending: the wavefronts row says counters pending', wfp[2] === '\u2014' && /pending/.test(wfp[3]) &&
+                await page2.isVisible('#measure-counters-pending'), JSON.stringify(wfp));
+            check('measure pending: the status says so, progress still shown, button still disabled',
+                /counters pending/.test(await text(page2, '#measure-status')) && await page2.isVisible('#measure-progress') &&
+                await page2.$eval('#measure-btn', (b) => b.disabled), await text(page2, '#measure-status'));
+            await page2.locator('.acc-top').screenshot({ path: path.join(SHOTS, 'measure-pending.png') });
             await page2.waitForFunction(() => document.body.dataset.measured === '1');
+            check('measure: counters no longer pending', !(await page2.isVisible('#measure-counters-pending')) &&
+                (await page2.evaluate(() => document.body.dataset.counters)) === '');
             check('measure: progress gone', !(await page2.isVisible('#measure-progress')));
             const row = (id) => page2.$eval(`#${id}`, (tr) => ({ cls: tr.className, cells: [...tr.cells].map((c) => c.textContent.trim()) }));
             const cyc = await row('measure-cycles'), wf = await row('measure-wavefronts');
