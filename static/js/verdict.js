@@ -26,7 +26,16 @@ export function laneRanges(list) {
 // {cls, text}: "conflict-free: 4 wavefronts (ideal 4)" or
 // "8-way conflict: 32 wavefronts, ideal 4".
 export function verdict(c) {
+    const a = c.atomic;
+    if (a && !a.native) return { cls: BAD, text: `not native (${a.sass}): no exact count` };
     const wf = plural(c.wavefronts, 'wavefront', 'wavefronts');
+    // An atomic's extra wavefronts are bank conflicts, same-address
+    // serialization, or both: the API separates them (access.c, rule A2).
+    if (a && a.serial_wavefronts > 0) {
+        const head = a.conflict_wavefronts > 0 ? 'bank conflict and same-address serialization'
+            : 'same-address serialization';
+        return { cls: BAD, text: `${head}: ${wf}, ideal ${c.ideal_wavefronts}` };
+    }
     if (c.bank_conflicts === 0) {
         const bc = c.phases.some((p) => p.reason === 'broadcast') ? ' with broadcast' : '';
         return { cls: OK, text: `conflict-free${bc}: ${wf} (ideal ${c.ideal_wavefronts})` };
@@ -44,13 +53,15 @@ const CYCLES_NOTE = 'Cycles are what the shared-memory pipe spends (clock64). ' 
 export function verdictHTML(c, idp = 'acc') {
     const v = verdict(c);
     const differ = c.cycles !== c.wavefronts;
+    const num = (x) => (x === null || x === undefined ? '&mdash;' : x);
     return `<div class="${VERDICT} ${v.cls}" id="${idp}-verdict">${esc(v.text)}</div>
 <dl class="costline">
-  <div><dt>Wavefronts</dt><dd id="${idp}-wavefronts">${c.wavefronts}</dd></div>
-  <div><dt>Ideal</dt><dd id="${idp}-ideal">${c.ideal_wavefronts}</dd></div>
-  <div><dt>Bank conflicts</dt><dd id="${idp}-conflicts">${c.bank_conflicts}</dd></div>
-  <div class="cyc${differ ? ` ${DIFFER}` : ''}" title="${esc(CYCLES_NOTE)}"><dt>Cycles <span class="info" aria-hidden="true">i</span></dt><dd id="${idp}-cycles">${c.cycles}</dd></div>
+  <div><dt>Wavefronts</dt><dd id="${idp}-wavefronts">${num(c.wavefronts)}</dd></div>
+  <div><dt>Ideal</dt><dd id="${idp}-ideal">${num(c.ideal_wavefronts)}</dd></div>
+  <div><dt>Bank conflicts</dt><dd id="${idp}-conflicts">${num(c.bank_conflicts)}</dd></div>
+  <div class="cyc${differ ? ` ${DIFFER}` : ''}" title="${esc(CYCLES_NOTE)}"><dt>Cycles <span class="info" aria-hidden="true">i</span></dt><dd id="${idp}-cycles">${num(c.cycles)}</dd></div>
 </dl>
+${c.atomic ? `<p class="note" id="${idp}-atomic">${esc(c.atomic.verdict)}</p>` : ''}
 <p class="fine" id="${idp}-cycles-note">${differ
         ? `<strong>${plural(c.cycles, 'cycle', 'cycles')} for ${plural(c.wavefronts, 'wavefront', 'wavefronts')}:</strong> `
         : ''}An empty phase (no active lane) costs a cycle but no wavefront.</p>
