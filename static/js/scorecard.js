@@ -64,11 +64,11 @@ ${side('write', w.write_cost)} ${side('read', w.read_cost)}${saves}
 <button type="button" class="btn primary" id="score-rec-apply" data-b="${w.b}" data-m="${w.m}" data-s="${w.s}">Apply ${esc(w.name)}</button>`;
     }
 
-    async function refreshRec(q, st, my) {
+    async function refreshRec(q, st, my, pending) {
         rec.dataset.total = '';
         if (!q) { setHTML(rec, ''); return; }
         try {
-            const r = await api.recommend(q, st.wr, st.rd);
+            const r = await (pending || api.recommend(q, st.wr, st.rd));
             if (my !== seq) return;
             setHTML(rec, recLine(r));
             rec.dataset.total = r.recommended ? String(r.recommended.total_wavefronts) : '';
@@ -78,11 +78,13 @@ ${side('write', w.write_cost)} ${side('read', w.read_cost)}${saves}
         }
     }
 
-    // Start both requests for layout query q; refresh(pending) uses them.
+    // Start the requests for layout query q (both sides and the recommender);
+    // refresh(pending) uses them.
     function request(q) {
         if (!q) return null;
         const st = ctx.state();
-        return slots.map((s) => { const p = api.accessFit(q, st[s.key], 0); p.catch(() => {}); return p; });
+        const quiet = (p) => { p.catch(() => {}); return p; };
+        return { sides: slots.map((s) => quiet(api.accessFit(q, st[s.key], 0))), rec: quiet(api.recommend(q, st.wr, st.rd)) };
     }
 
     // Ask ahead what refresh() would need on layout query q with state st.
@@ -94,12 +96,12 @@ ${side('write', w.write_cost)} ${side('read', w.read_cost)}${saves}
     async function refresh(pending = null) {
         const my = ++seq;
         const st = ctx.state(), q = ctx.query();
-        const recDone = refreshRec(q, st, my);
+        const recDone = refreshRec(q, st, my, pending && pending.rec);
         await Promise.all(slots.map(async (s, i) => {
             s.out.classList.remove(BAD, OK);
             if (!q) { setHTML(s.out, '<div class="fine">Fix the parameters first.</div>'); return; }
             try {
-                const a = await ((pending && pending[i]) || api.accessFit(q, st[s.key], 0));
+                const a = await ((pending && pending.sides[i]) || api.accessFit(q, st[s.key], 0));
                 if (my !== seq) return;
                 setHTML(s.out, card(a, s.key));
                 s.out.dataset.wavefronts = a.cost ? String(a.cost.wavefronts) : '';
