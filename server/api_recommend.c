@@ -72,14 +72,27 @@ static void put_triton(struct buf *out, const struct rec_cand *c)
 int api_route_recommend(const struct api_request *req, struct buf *out, struct sz_error *err)
 {
     static const char *const known[] = {"b", "m", "s", "bank_bytes", "banks", "rows",
-                                        "match_bank_row", "write", "read", NULL};
+                                        "match_bank_row", "write", "read", "fit", NULL};
     struct swz z;
     struct swz_geom g;
     const char *names[2];
-    if (api_args_check(req, known, err) < 0 || api_swz_args(req, &z, err) < 0 ||
-        api_geom_args(req, &z, &g, err) < 0 || known_pattern(req, "write", &names[0], err) < 0 ||
+    int fit = 0;
+    if (api_args_check(req, known, err) < 0 || api_arg_bool(req, "fit", &fit, err) < 0 ||
+        known_pattern(req, "write", &names[0], err) < 0 ||
         known_pattern(req, "read", &names[1], err) < 0)
         return -1;
+    /* fit=1: a view the layout routes would refuse is answered, not refused
+     * (the page asks alongside the layout, before it knows). */
+    if (api_swz_args(req, &z, err) < 0 || api_geom_args(req, &z, &g, err) < 0) {
+        if (!fit || err->code != SZ_INVALID_ARGUMENT)
+            return -1;
+        buf_puts(out, "{\"fits\":false,\"why\":{\"code\":\"invalid_argument\",\"field\":");
+        buf_json_str(out, err->field);
+        buf_puts(out, ",\"message\":");
+        buf_json_str(out, err->message);
+        buf_puts(out, "}}");
+        return 0;
+    }
     long rows = api_arg(req, "rows") ? (long)g.rows : 0;
     struct rec_cand *c = malloc(REC_MAX * sizeof *c);
     if (c == NULL)
@@ -97,7 +110,7 @@ int api_route_recommend(const struct api_request *req, struct buf *out, struct s
         rec_cost(&c[i], bad ? NULL : &gi, bad ? e.message : NULL, names);
     }
     int best = rec_best(c, n);
-    buf_puts(out, "{\"write\":");
+    buf_printf(out, "{%s\"write\":", fit ? "\"fits\":true," : "");
     buf_json_str(out, names[0]);
     buf_puts(out, ",\"read\":");
     buf_json_str(out, names[1]);

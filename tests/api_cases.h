@@ -257,6 +257,12 @@ static const struct api_case {
     {"GET", "/api/recommend", "b=0&m=4&s=3&write=row_store&read=col_read&pattern=x", NULL, NULL,
      400, "\"field\":\"pattern\""},
     {"POST", "/api/recommend", "", JSON, "{}", 405, "answers GET only"},
+    {"GET", "/api/recommend", "b=3&m=4&s=1&fit=1&write=row_store&read=col_read", NULL, NULL, 200,
+     "{\"fits\":false,\"why\":{\"code\":\"invalid_argument\",\"field\":\"s\","},
+    {"GET", "/api/recommend", "b=0&m=4&s=3&fit=1&write=row_store&read=col_read", NULL, NULL, 200,
+     "{\"fits\":true,\"write\":\"row_store\","},
+    {"GET", "/api/recommend", "b=0&m=4&s=3&fit=1&write=nope&read=col_read", NULL, NULL, 400,
+     "\"field\":\"write\""},
     {"GET", "/api/trace", "b=3&m=4&s=3&rows=8&col=0&row=1", NULL, NULL, 400,
      "\"field\":\"row\""},
 

@@ -51,6 +51,7 @@ export function createScorecard(ctx) {
 
     // The "Recommended" line: the API's winner, both its verdicts, Apply.
     function recLine(r) {
+        if (r.fits === false) return '';   // the sides say why the layout does not fit
         const w = r.recommended;
         if (!w) return '<span class="fine">Recommended: no candidate swizzle runs both patterns.</span>';
         const tried = `${r.candidates.length} swizzles tried`;
