@@ -34,6 +34,7 @@ static const struct route {
     {"/api/patterns", "GET", api_route_patterns, 1, 0},
     {"/api/access", "GET", api_route_access, 1, 0},
     {"/api/trace", "GET", api_route_trace, 1, 0},
+    {"/api/recommend", "GET", api_route_recommend, 1, 0},
     {"/api/measure", "POST", api_route_measure, 0, 1},
     {"/api/linear/evaluate", "POST", api_route_linear_evaluate, 0, 0},
     {"/api/linear/optimize", "POST", api_route_linear_optimize, 0, 0},

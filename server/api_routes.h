@@ -1,6 +1,6 @@
 /* api_routes.h - what the route files (api_layout.c, api_cost.c, api_access.c,
- * api_measure.c) give the dispatcher (api.c) and one another: one function per
- * route, and the answer writers more than one route uses.  Internal to the
+ * api_measure.c, api_recommend.c, ...) give the dispatcher (api.c) and one
+ * another: one function per route, and the answer writers more than one route uses.  Internal to the
  * API: nothing outside server/api*.c includes it. */
 #ifndef SZ_API_ROUTES_H
 #define SZ_API_ROUTES_H
@@ -38,6 +38,9 @@ int api_route_linear_optimize(const struct api_request *, struct buf *, struct s
 int api_route_layout(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_layout_access(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_atoms(const struct api_request *, struct buf *, struct sz_error *);
+
+/* api_recommend.c: the best swizzle for a write and a read pattern (recommend.c). */
+int api_route_recommend(const struct api_request *, struct buf *, struct sz_error *);
 
 /* `"key":` */
 void api_put_key(struct buf *out, const char *key);

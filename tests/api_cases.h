@@ -227,6 +227,42 @@ static const struct api_case {
     {"GET", "/api/trace", "b=3&m=2&s=3&rows=8&match_bank_row=1&col=32", NULL, NULL, 400,
      "must be in 0..31"},
     {"POST", "/api/trace", "", JSON, "{}", 405, "answers GET only"},
+    /* the recommender: on None <0,4,3> (8 rows) a row store costs 1 and a column
+     * read 8 wavefronts; <3,4,3> makes the read 1, the least total (2) and the
+     * fewest bits that reach it; its Triton form for 16-bit elements */
+    {"GET", "/api/recommend", "b=0&m=4&s=3&write=row_store&read=col_read", NULL, NULL, 200,
+     "{\"b\":0,\"m\":4,\"s\":3,\"name\":\"Swizzle<0,4,3>\",\"origin\":\"current\","
+     "\"write_cost\":{\"wavefronts\":1,"},
+    {"GET", "/api/recommend", "b=0&m=4&s=3&write=row_store&read=col_read", NULL, NULL, 200,
+     "\"total_wavefronts\":9}"},
+    {"GET", "/api/recommend", "b=0&m=4&s=3&write=row_store&read=col_read", NULL, NULL, 200,
+     "\"best\":3,\"current\":0,\"recommended\":{\"b\":3,\"m\":4,\"s\":3,"
+     "\"name\":\"Swizzle<3,4,3>\",\"origin\":\"preset\",\"is_current\":false,"
+     "\"total_wavefronts\":2,\"saves_wavefronts\":7,"},
+    {"GET", "/api/recommend", "b=0&m=4&s=3&write=row_store&read=col_read", NULL, NULL, 200,
+     "\"element_bits\":16,\"shape\":[8,64],\"vec\":8,\"per_phase\":1,\"max_phase\":8,"},
+    /* ties go to the fewest bits: a row store and a row load cost 1 + 1 on all */
+    {"GET", "/api/recommend", "b=3&m=4&s=3&write=row_store&read=row_load_32", NULL, NULL, 200,
+     "\"recommended\":{\"b\":0,\"m\":4,\"s\":3,"},
+    /* candidates a pattern cannot run on say why; the current one is among them */
+    {"GET", "/api/recommend", "b=1&m=2&s=5&write=row_store&read=col_read_128", NULL, NULL, 200,
+     "\"read_cost\":{\"error\":\"its 4-byte units are narrower than the 16-byte accesses\"}"},
+    {"GET", "/api/recommend", "b=1&m=2&s=5&write=row_store&read=col_read_128", NULL, NULL, 200,
+     "\"saves_wavefronts\":null"},
+    {"GET", "/api/recommend", "b=0&m=4&s=3&write=row_store", NULL, NULL, 400, "\"field\":\"read\""},
+    {"GET", "/api/recommend", "b=0&m=4&s=3&write=nope&read=col_read", NULL, NULL, 400,
+     "\"field\":\"write\""},
+    {"GET", "/api/recommend", "b=4&m=4&s=3&write=row_store&read=col_read", NULL, NULL, 400,
+     "\"field\":\"s\""},
+    {"GET", "/api/recommend", "b=0&m=4&s=3&write=row_store&read=col_read&pattern=x", NULL, NULL,
+     400, "\"field\":\"pattern\""},
+    {"POST", "/api/recommend", "", JSON, "{}", 405, "answers GET only"},
+    {"GET", "/api/recommend", "b=3&m=4&s=1&fit=1&write=row_store&read=col_read", NULL, NULL, 200,
+     "{\"fits\":false,\"why\":{\"code\":\"invalid_argument\",\"field\":\"s\","},
+    {"GET", "/api/recommend", "b=0&m=4&s=3&fit=1&write=row_store&read=col_read", NULL, NULL, 200,
+     "{\"fits\":true,\"write\":\"row_store\","},
+    {"GET", "/api/recommend", "b=0&m=4&s=3&fit=1&write=nope&read=col_read", NULL, NULL, 400,
+     "\"field\":\"write\""},
     {"GET", "/api/trace", "b=3&m=4&s=3&rows=8&col=0&row=1", NULL, NULL, 400,
      "\"field\":\"row\""},
 

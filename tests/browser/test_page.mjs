@@ -16,6 +16,7 @@ import { measureChecks } from './measure_checks.mjs';
 import { classroomChecks } from './classroom_checks.mjs';
 import { linearChecks } from './linear_checks.mjs';
 import { layoutChecks } from './layout_checks.mjs';
+import { recommendChecks } from './recommend_checks.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = path.resolve(ROOT, process.env.SWZ_BIN || 'build/swizzlescope');
@@ -561,6 +562,7 @@ async function main() {
         if (want('measure')) await measureChecks(t);
         if (want('linear')) await linearChecks(t);
         if (want('layout')) await layoutChecks(t);
+        if (want('recommend')) await recommendChecks(t);
         phase = 'valid';
         if (only.length) return;
 
