@@ -115,7 +115,8 @@ int api_route_recommend(const struct api_request *req, struct buf *out, struct s
     buf_puts(out, ",\"read\":");
     buf_json_str(out, names[1]);
     buf_puts(out, ",\"step\":0,\"rank\":\"fewest write + read wavefronts, then fewest "
-             "swizzle bits (B), then fewest cycles\",\"candidates\":[");
+             "swizzle bits (B), then fewest cycles; the current swizzle when it ties\","
+             "\"candidates\":[");
     for (int i = 0; i < n; i++) {
         buf_puts(out, i ? "," : "");
         put_head(out, &c[i]);

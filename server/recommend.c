@@ -97,6 +97,10 @@ int rec_best(const struct rec_cand *c, int n)
             (a->total == w->total && a->b == w->b && ca < cw))
             best = i;
     }
+    /* The current swizzle (candidate 0) that ties the best stays: a tie is no
+     * reason to make someone change their layout. */
+    if (best > 0 && c[0].ok && c[0].total == c[best].total)
+        best = 0;
     return best;
 }
 

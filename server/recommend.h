@@ -40,7 +40,8 @@ void rec_cost(struct rec_cand *c, const struct swz_geom *g, const char *why,
               const char *const names[2]);
 
 /* The index of the best ok candidate: fewest total wavefronts, then fewest
- * swizzle bits (B), then fewest total cycles, then the first; -1 if none. */
+ * swizzle bits (B), then fewest total cycles, then the first; but candidate
+ * 0 (the current swizzle) when it ties on wavefronts; -1 if none. */
 int rec_best(const struct rec_cand *c, int n);
 
 /* Triton swizzled_shared (vec, per_phase, max_phase, order) equal to
