@@ -1,6 +1,7 @@
 /* test_stream.c - large answers stream: the streamed bytes equal the answer
  * built whole (through api_handle in odd windows, and through the real server
- * binary), small answers do not stream, and 50 clients that ask for the
+ * binary and the sanitized server in process; HEAD too), small answers do
+ * not stream, and 50 clients that ask for the
  * largest map and never read keep the server binary under 400 MB of RSS. */
 #define _GNU_SOURCE 1   /* kill, fork, execv under -std=c11 */
 #include <arpa/inet.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "../server/api.h"
+#include "../server/http.h"
 #include "../server/stream.h"
 #include "check.h"
 #include "client.h"
@@ -179,6 +181,14 @@ static void test_http_identical(uint16_t port)
           "the largest map over HTTP: status %d, %zu body bytes of %zu", client_status(r),
           body ? strlen(body + 4) : 0, whole.len);
     free(r);
+    /* HEAD: the same length, no body */
+    static const char head_req[] = "HEAD /api/swizzle?" BIGGEST " HTTP/1.1\r\n"
+                                   "Host: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    r = client_send(port, head_req, sizeof head_req - 1);
+    body = r ? strstr(r, "\r\n\r\n") : NULL;
+    CHECK(client_status(r) == 200 && strstr(r, cl) && body && body[4] == '\0',
+          "HEAD of the largest map: %.300s", r ? r : "(none)");
+    free(r);
     free(whole.body);
 }
 
@@ -218,6 +228,14 @@ static void test_rss(uint16_t port, pid_t pid)
 int main(void)
 {
     test_identical();
+    /* In process, under the sanitizers: the stream through libmicrohttpd. */
+    struct http_config cfg = {.bind = "127.0.0.1", .port = 0, .static_dir = "static"};
+    struct http_server *srv = NULL;
+    struct sz_error err;
+    CHECK(http_start(&cfg, &srv, &err) == 0, "start: %s", err.message);
+    if (srv)
+        test_http_identical(http_port(srv));
+    http_stop(srv);
     /* The plain binary: the RSS bound is the server's, not the sanitizers'. */
     const char *bin = getenv("SWZ_PLAIN_BIN") ? getenv("SWZ_PLAIN_BIN") : "build/swizzlescope";
     uint16_t port = free_port();
