@@ -139,7 +139,7 @@ echo "bigmap: $bytes bytes, $BIGMAP_CONNECTIONS connections, $BIGMAP_THREADS wrk
 read -r a_n a_rps a_mean a_p99 a_err <<<"$(run "http://127.0.0.1:$port$MAP_PATH")"
 read -r n_n n_rps n_mean n_p99 n_err <<<"$(run "http://127.0.0.1:$nport$MAP_PATH")"
 printf '%-26s %9s %9s %9s %9s %7s\n' server answers req/s mean_ms p99_ms errors
-printf '%-26s %9s %9s %9s %9s %7s\n' "swizzlescope (streamed)" "$a_n" "$a_rps" "$a_mean" \
+printf '%-26s %9s %9s %9s %9s %7s\n' "swizzlescope" "$a_n" "$a_rps" "$a_mean" \
     "$a_p99" "$a_err"
 printf '%-26s %9s %9s %9s %9s %7s\n' "nginx (file, sendfile)" "$n_n" "$n_rps" "$n_mean" \
     "$n_p99" "$n_err"
