@@ -11,7 +11,7 @@ SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 
 CORE    := error buf instr swizzle access pattern trace footprint expr cache f2 linear linear_conv linear_hw \
            layout layout_text rosetta atoms recommend
-SERVER  := $(CORE) proc measure api_read api_layout api_cost api_access api_measure api_linear api_tensor api_recommend api files \
+SERVER  := $(CORE) stream proc measure api_read api_layout api_cost api_access api_measure api_linear api_tensor api_recommend api files \
            addr framing watch http
 SRC_H   := $(wildcard server/*.h)
 
@@ -19,7 +19,8 @@ BIN     := build/swizzlescope
 OBJ     := $(SERVER:%=build/obj/%.o) build/obj/main.o
 ASAN_OBJ := $(SERVER:%=build/asan/%.o)
 TESTS   := test_swizzle test_access test_api test_http test_measure test_tool test_crosscheck \
-           test_proc test_expr test_cache test_main test_f2 test_linear test_framing test_layout test_atoms
+           test_proc test_expr test_cache test_main test_f2 test_linear test_framing test_layout test_atoms \
+           test_stream
 
 .PHONY: all run test clean deps deps-test check-unit check-browser check-node
 all: $(BIN)

@@ -11,6 +11,10 @@
 #include "buf.h"
 #include "cache.h"
 #include "error.h"
+#include "stream.h"
+
+/* A streamed answer is never one the cache could hold. */
+_Static_assert(API_STREAM_MIN >= CACHE_MAX_BODY, "streamed answers must be uncacheable");
 
 /* ---- dispatch ------------------------------------------------------------ */
 
@@ -18,29 +22,32 @@
  * `cached`: the answer is a pure function of the query, so a repeat is
  *   served from cache.c (health is not: it reports live state).
  * `slow`: the route may take seconds (it runs the GPU), so http.c answers it
- *   off its event threads, where it stalls no other request. */
+ *   off its event threads, where it stalls no other request.
+ * `stream`: large answers are written as the socket takes them (stream.h),
+ *   never whole in memory and never cached. */
 static const struct route {
     const char *path;
     const char *method;     /* GET routes also answer HEAD */
     api_route_fn fn;
     int cached, slow;
+    api_stream_fn stream;
 } routes[] = {
-    {"/api/health", "GET", api_route_health, 0, 0},
-    {"/api/presets", "GET", api_route_presets, 1, 0},
-    {"/api/swizzle", "GET", api_route_swizzle, 1, 0},
-    {"/api/inspect", "GET", api_route_inspect, 1, 0},
-    {"/api/apply", "POST", api_route_apply, 0, 0},
-    {"/api/conflicts", "POST", api_route_conflicts, 0, 0},
-    {"/api/patterns", "GET", api_route_patterns, 1, 0},
-    {"/api/access", "GET", api_route_access, 1, 0},
-    {"/api/trace", "GET", api_route_trace, 1, 0},
-    {"/api/recommend", "GET", api_route_recommend, 1, 0},
-    {"/api/measure", "POST", api_route_measure, 0, 1},
-    {"/api/linear/evaluate", "POST", api_route_linear_evaluate, 0, 0},
-    {"/api/linear/optimize", "POST", api_route_linear_optimize, 0, 0},
-    {"/api/layout", "POST", api_route_layout, 0, 0},
-    {"/api/layout/access", "POST", api_route_layout_access, 0, 0},
-    {"/api/atoms", "GET", api_route_atoms, 1, 0},
+    {"/api/health", "GET", api_route_health, 0, 0, NULL},
+    {"/api/presets", "GET", api_route_presets, 1, 0, NULL},
+    {"/api/swizzle", "GET", api_route_swizzle, 1, 0, api_stream_swizzle},
+    {"/api/inspect", "GET", api_route_inspect, 1, 0, NULL},
+    {"/api/apply", "POST", api_route_apply, 0, 0, NULL},
+    {"/api/conflicts", "POST", api_route_conflicts, 0, 0, NULL},
+    {"/api/patterns", "GET", api_route_patterns, 1, 0, NULL},
+    {"/api/access", "GET", api_route_access, 1, 0, NULL},
+    {"/api/trace", "GET", api_route_trace, 1, 0, NULL},
+    {"/api/recommend", "GET", api_route_recommend, 1, 0, NULL},
+    {"/api/measure", "POST", api_route_measure, 0, 1, NULL},
+    {"/api/linear/evaluate", "POST", api_route_linear_evaluate, 0, 0, NULL},
+    {"/api/linear/optimize", "POST", api_route_linear_optimize, 0, 0, NULL},
+    {"/api/layout", "POST", api_route_layout, 0, 0, NULL},
+    {"/api/layout/access", "POST", api_route_layout_access, 0, 0, NULL},
+    {"/api/atoms", "GET", api_route_atoms, 1, 0, NULL},
 };
 
 static const struct route *route_find(const char *path)
@@ -106,6 +113,7 @@ void api_handle(const struct api_request *req, struct api_response *resp)
 {
     struct sz_error err = {0};
     struct buf out = {0};
+    resp->stream = NULL;
     const struct route *r = route_find(req->path);
     if (r == NULL) {
         sz_fail(&err, SZ_NOT_FOUND, "path", "no such API route");
@@ -123,6 +131,18 @@ void api_handle(const struct api_request *req, struct api_response *resp)
         if (key.p && cache_get(key.p, &resp->body, &resp->len)) {
             buf_free(&key);
             resp->status = 200;
+            return;
+        }
+    }
+    if (r->stream && req->may_stream) {
+        int rc = r->stream(req, &resp->stream, &err);
+        if (rc != 0) {
+            buf_free(&key);
+            if (rc < 0)
+                goto fail;
+            resp->status = 200;
+            resp->body = NULL;
+            resp->len = stream_len(resp->stream);
             return;
         }
     }

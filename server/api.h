@@ -20,13 +20,23 @@ struct api_request {
     const char *content_type;   /* NULL when absent */
     const char *body;           /* NULL or body_len bytes, not NUL-terminated */
     size_t body_len;
+    int may_stream;             /* the caller can send an api_response's stream */
 };
 
+struct stream;
 struct api_response {
     int status;                 /* 200, or the status of the error's code */
-    char *body;                 /* malloc'd JSON (caller frees); NULL only if status is 500 */
-    size_t len;
+    char *body;                 /* malloc'd JSON (caller frees); NULL only if status is 500
+                                   or `stream` is set */
+    size_t len;                 /* of body, or of the stream's answer */
+    struct stream *stream;      /* a large answer to write as the socket takes it
+                                   (stream.h; caller frees); only when the request's
+                                   may_stream, and then body is NULL */
 };
+
+/* Answers past this many bytes stream (when the caller allows) instead of being
+ * built whole: no larger answer is cached (cache.h), so none loses a cache hit. */
+#define API_STREAM_MIN (256u * 1024)
 
 /* Every request body the API accepts fits in this; http.c refuses larger ones
  * with 413 before reading them.  65536 offsets of up to ten digits, a comma and
@@ -61,7 +71,9 @@ int api_route_count(void);
 const char *api_route_path(int i, const char **method);
 
 /* Answer `req`.  Always fills `resp` (an error body for every failure: 4xx for
- * anything the client sent, 500 only when memory runs out).  Thread-safe. */
+ * anything the client sent, 500 only when memory runs out), with a stream
+ * instead of a body for a large answer of a streaming route when
+ * req->may_stream.  Thread-safe. */
 void api_handle(const struct api_request *req, struct api_response *resp);
 
 /* Write the JSON error body for `code`, `field`, `message` into `resp`

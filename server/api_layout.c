@@ -1,6 +1,7 @@
 /* api_layout.c - the layout routes: presets, the swizzle's maps, the address
  * inspector and apply.  Reads with api_read.c, computes with swizzle.c,
- * writes JSON with buf.c; it holds no model arithmetic of its own. */
+ * writes JSON with buf.c (stream.c for a large map); it holds no model
+ * arithmetic of its own. */
 #include <cjson/cJSON.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 
 #include "api_read.h"
 #include "api_routes.h"
+#include "stream.h"
 #include "swizzle.h"
 
 static const struct preset {
@@ -63,21 +65,59 @@ static void put_params(struct buf *out, const struct swz *z, const struct swz_ge
                swz_slot_rule_name(swz_slot_rule(z, g)));
 }
 
-int api_route_swizzle(const struct api_request *req, struct buf *out,
-                         struct sz_error *err)
+/* The swizzle and grid of a map request: every argument checked. */
+static int swizzle_args(const struct api_request *req, struct swz *z, struct swz_geom *g,
+                        struct sz_error *err)
 {
     static const char *const known[] = {"b", "m", "s", "bank_bytes", "banks",
                                         "rows", "match_bank_row", NULL};
-    struct swz z;
-    struct swz_geom g;
-    if (api_args_check(req, known, err) < 0 || api_swz_args(req, &z, err) < 0)
+    if (api_args_check(req, known, err) < 0 || api_swz_args(req, z, err) < 0)
         return -1;
     /* The tile view draws (2^B)^2 cells: the same cell budget as the grid. */
-    if (z.b > 10)
+    if (z->b > 10)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "b",
                        "a tile of 2^B x 2^B units is drawn cell by cell and must be "
-                       "at most 2^20 cells: B in 0..10 here, got %d", z.b);
-    if (api_geom_args(req, &z, &g, err) < 0)
+                       "at most 2^20 cells: B in 0..10 here, got %d", z->b);
+    return api_geom_args(req, z, g, err);
+}
+
+/* A map answer up to its first array, the tile's log_of. */
+static void put_map_head(struct buf *out, const struct swz *z, const struct swz_geom *g)
+{
+    buf_putc(out, '{');
+    put_params(out, z, g);
+    buf_putc(out, ',');
+    put_masks(out, z);
+    buf_printf(out, ",\"unit\":{\"bytes\":%u,\"banks_spanned\":%u,\"per_bank\":%u}",
+               g->unit_bytes, swz_unit_banks(g), swz_units_per_bank(g));
+    buf_printf(out, ",\"bank_row_bytes\":%u", g->bank_row_bytes);
+    buf_printf(out, ",\"tile\":{\"size\":%u,\"bytes\":%llu,\"log_of\":", g->tile,
+               (unsigned long long)g->tile_bytes);
+}
+
+/* From the tile's close to the grid's log_of. */
+static void put_map_grid(struct buf *out, const struct swz_geom *g)
+{
+    buf_printf(out, "},\"grid\":{\"rows\":%u,\"cols\":%u,\"row_bytes\":%llu,"
+               "\"bytes\":%llu,\"tiles_per_row\":%u,\"tile_rows\":%u,\"log_of\":",
+               g->rows, g->cols, (unsigned long long)g->row_bytes,
+               (unsigned long long)g->bytes, g->tiles_per_row, g->tile_rows);
+}
+
+/* After the grid's bank_of: the close. */
+static void put_map_tail(struct buf *out, const struct swz_geom *g)
+{
+    buf_printf(out, "},\"banks_view\":{\"rows\":%u,\"units_per_row\":%u,"
+               "\"rows_per_unit\":%u}}",
+               g->bank_rows, g->units_per_bank_row, g->bank_rows_per_unit);
+}
+
+int api_route_swizzle(const struct api_request *req, struct buf *out,
+                         struct sz_error *err)
+{
+    struct swz z;
+    struct swz_geom g;
+    if (swizzle_args(req, &z, &g, err) < 0)
         return -1;
     uint32_t tcells = g.tile * g.tile;
     uint32_t *mem = malloc(((size_t)g.cells * 3 + (size_t)tcells * 2) * sizeof *mem);
@@ -88,32 +128,99 @@ int api_route_swizzle(const struct api_request *req, struct buf *out,
     swz_grid_maps(&z, &g, log_of, phys_of, bank_of);
     swz_tile_maps(&z, tlog, tphys);
 
-    buf_putc(out, '{');
-    put_params(out, &z, &g);
-    buf_putc(out, ',');
-    put_masks(out, &z);
-    buf_printf(out, ",\"unit\":{\"bytes\":%u,\"banks_spanned\":%u,\"per_bank\":%u}",
-               g.unit_bytes, swz_unit_banks(&g), swz_units_per_bank(&g));
-    buf_printf(out, ",\"bank_row_bytes\":%u", g.bank_row_bytes);
-    buf_printf(out, ",\"tile\":{\"size\":%u,\"bytes\":%llu,\"log_of\":", g.tile,
-               (unsigned long long)g.tile_bytes);
+    put_map_head(out, &z, &g);
     buf_u32_array(out, tlog, tcells);
     buf_puts(out, ",\"phys_of\":");
     buf_u32_array(out, tphys, tcells);
-    buf_printf(out, "},\"grid\":{\"rows\":%u,\"cols\":%u,\"row_bytes\":%llu,"
-               "\"bytes\":%llu,\"tiles_per_row\":%u,\"tile_rows\":%u,\"log_of\":",
-               g.rows, g.cols, (unsigned long long)g.row_bytes,
-               (unsigned long long)g.bytes, g.tiles_per_row, g.tile_rows);
+    put_map_grid(out, &g);
     buf_u32_array(out, log_of, g.cells);
     buf_puts(out, ",\"phys_of\":");
     buf_u32_array(out, phys_of, g.cells);
     buf_puts(out, ",\"bank_of\":");
     buf_u32_array(out, bank_of, g.cells);
-    buf_printf(out, "},\"banks_view\":{\"rows\":%u,\"units_per_row\":%u,"
-               "\"rows_per_unit\":%u}}",
-               g.bank_rows, g.units_per_bank_row, g.bank_rows_per_unit);
+    put_map_tail(out, &g);
     free(mem);
     return 0;
+}
+
+/* ---- the streamed map: the same bytes, its arrays filled window by window -- */
+
+struct map_ctx {
+    struct swz z;
+    struct swz_geom g;
+};
+
+static void fill_tile_log(const void *c, uint32_t from, uint32_t n, uint32_t *out)
+{
+    swz_tile_range(&((const struct map_ctx *)c)->z, from, n, out, NULL);
+}
+
+static void fill_tile_phys(const void *c, uint32_t from, uint32_t n, uint32_t *out)
+{
+    swz_tile_range(&((const struct map_ctx *)c)->z, from, n, NULL, out);
+}
+
+static void fill_grid_log(const void *c, uint32_t from, uint32_t n, uint32_t *out)
+{
+    const struct map_ctx *m = c;
+    swz_grid_range(&m->z, &m->g, from, n, out, NULL, NULL);
+}
+
+static void fill_grid_phys(const void *c, uint32_t from, uint32_t n, uint32_t *out)
+{
+    const struct map_ctx *m = c;
+    swz_grid_range(&m->z, &m->g, from, n, NULL, out, NULL);
+}
+
+static void fill_grid_bank(const void *c, uint32_t from, uint32_t n, uint32_t *out)
+{
+    const struct map_ctx *m = c;
+    swz_grid_range(&m->z, &m->g, from, n, NULL, NULL, out);
+}
+
+/* The text of `b` as the stream's next piece (a failed buf fails the stream);
+ * b is emptied for the next. */
+static void stream_buf(struct stream *st, struct buf *b)
+{
+    stream_text(st, b->oom ? NULL : b->p, b->oom ? 1 : b->len);
+    b->len = 0;
+}
+
+int api_stream_swizzle(const struct api_request *req, struct stream **out,
+                       struct sz_error *err)
+{
+    struct map_ctx m;
+    if (swizzle_args(req, &m.z, &m.g, err) < 0)
+        return -1;
+    uint32_t tcells = m.g.tile * m.g.tile;
+    /* every integer and its comma take 2 bytes at least */
+    if (2 * (3 * (uint64_t)m.g.cells + 2 * (uint64_t)tcells) <= API_STREAM_MIN)
+        return 0;
+    struct stream *st = stream_new(&m, sizeof m);
+    if (st == NULL)
+        return sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+    struct buf b = {0};
+    put_map_head(&b, &m.z, &m.g);
+    stream_buf(st, &b);
+    stream_u32_array(st, tcells, fill_tile_log);
+    stream_puts(st, ",\"phys_of\":");
+    stream_u32_array(st, tcells, fill_tile_phys);
+    put_map_grid(&b, &m.g);
+    stream_buf(st, &b);
+    stream_u32_array(st, m.g.cells, fill_grid_log);
+    stream_puts(st, ",\"phys_of\":");
+    stream_u32_array(st, m.g.cells, fill_grid_phys);
+    stream_puts(st, ",\"bank_of\":");
+    stream_u32_array(st, m.g.cells, fill_grid_bank);
+    put_map_tail(&b, &m.g);
+    stream_buf(st, &b);
+    buf_free(&b);
+    if (stream_finish(st) < 0) {
+        stream_free(st);
+        return sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+    }
+    *out = st;
+    return 1;
 }
 
 /* "0b..." of the low `width` bits of v, most significant first. */

@@ -16,9 +16,18 @@
 typedef int (*api_route_fn)(const struct api_request *req, struct buf *out,
                             struct sz_error *err);
 
+/* A route that may stream: validate `req` as the route does; for an answer of
+ * more than API_STREAM_MIN bytes set *out to a finished stream of exactly the
+ * bytes the route would write and return 1; return 0 (and stream nothing) for a
+ * smaller one, -1 with `err` for a bad request or no memory. */
+struct stream;
+typedef int (*api_stream_fn)(const struct api_request *req, struct stream **out,
+                             struct sz_error *err);
+
 /* api_layout.c: presets, maps, the inspector, apply. */
 int api_route_presets(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_swizzle(const struct api_request *, struct buf *, struct sz_error *);
+int api_stream_swizzle(const struct api_request *, struct stream **, struct sz_error *);
 int api_route_inspect(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_apply(const struct api_request *, struct buf *, struct sz_error *);
 

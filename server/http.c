@@ -20,27 +20,29 @@
 #include "buf.h"
 #include "files.h"
 #include "framing.h"
+#include "stream.h"
 #include "watch.h"
 
 /* Limits, each sized for a local tool that a classroom may hit at once:
- * - connections: ~50 browsers of ~6 connections each, plus a load test of
- *   256: 1024 leaves headroom and bounds file descriptors (--max-connections).
- * - idle timeout: a stalled client loses its connection after 10 s; every
- *   request completes in milliseconds (measurement has measure.c's timeout).
- * - query arguments: the widest route (/api/access) takes 14 names, none
- *   twice (api_read.c); 32 leaves room and stops floods early.
- * - path: a slow request keeps its own copy of the API path, 1024 bytes at
- *   most (routes are far shorter; static paths have files.h's limit).
- * - head: the idle timeout restarts on every byte, so a slowloris would hold
- *   a connection for ever; a head must arrive within 10 s of the connection
- *   (or of the previous answer).  Browsers send a head in one packet.
- * - a refused chunked body is read and dropped to its end, up to 64 MiB. */
+ * - connections: ~50 browsers of ~6 connections, plus a load test of 256: 1024
+ *   leaves headroom and bounds file descriptors (--max-connections).
+ * - idle: a stalled client loses its connection after 10 s; requests take
+ *   milliseconds (measurement has measure.c's timeout).
+ * - query arguments: the widest route (/api/access) takes 14 names, none twice
+ *   (api_read.c); 32 leaves room and stops floods early.
+ * - path: a slow request's own copy of the API path (static: files.h's limit).
+ * - head: the idle timeout restarts on every byte, so a slowloris would hold a
+ *   connection for ever: a head must arrive within 10 s of the connection (or
+ *   the previous answer).  Browsers send a head in one packet.
+ * - a refused chunked body is read and dropped to its end, up to 64 MiB;
+ *   a streamed answer is written 64 KiB at a time, whatever its size. */
 #define HTTP_MAX_CONNECTIONS 1024
 #define HTTP_IDLE_TIMEOUT_S 10
 #define HTTP_HEAD_TIMEOUT_MS 10000
 #define HTTP_MAX_ARGS 32
 #define HTTP_MAX_PATH 1024
 #define HTTP_MAX_DISCARD ((size_t)64 << 20)
+#define HTTP_STREAM_WINDOW ((size_t)64 << 10)
 
 struct http_server {
     struct MHD_Daemon *daemon;
@@ -55,8 +57,8 @@ struct http_server {
     int stopping;                   /* http_stop began: no new slow request starts */
 };
 
-/* Where a slow route's request stands, for the handler's call after the resume
- * and for request_done (does `resp` still own a body?). */
+/* Where a slow route's request stands, for the handler's call after the resume and
+ * for request_done (does `resp` still own a body?).  Slow answers never stream. */
 enum http_slow {
     HTTP_SLOW_NONE = 0,     /* not a slow route, or not started (calloc'd) */
     HTTP_SLOW_RUNNING,      /* api_handle runs on its own thread */
@@ -64,8 +66,8 @@ enum http_slow {
     HTTP_SLOW_QUEUED        /* resp's body handed to MHD, which frees it */
 };
 
-/* Per-request state from the request line on (uri_seen): the query cut, the
- * body, its overflow, a slow route's progress. */
+/* Per-request state from the request line (uri_seen): the query cut, the body, its
+ * overflow, a slow route's progress. */
 struct req_ctx {
     int started, too_many_args;
     struct buf body;
@@ -94,24 +96,27 @@ static void add_security_headers(struct MHD_Response *r, const char *cache)
     MHD_add_response_header(r, "Cache-Control", cache);
 }
 
-/* `close`: the request's framing cannot be trusted, so nothing after it on
- * the connection can be either. */
-static enum MHD_Result queue_json(struct MHD_Connection *c, int status, char *body,
-                                  size_t len, int close)
+/* Queue `a`: its body, or its stream written into MHD's window as the socket
+ * takes it, is now MHD's.  `close`: the request's framing cannot be trusted,
+ * so nothing after it on the connection can be either. */
+static enum MHD_Result queue_json(struct MHD_Connection *c, struct api_response *a, int close)
 {
     struct MHD_Response *r;
-    if (body == NULL) {
+    if (a->stream) {
+        r = MHD_create_response_from_callback(a->len, HTTP_STREAM_WINDOW, stream_window,
+                                              a->stream, stream_release);
+    } else if (a->body == NULL) {
         static const char oom[] = "{\"error\":{\"code\":\"internal\",\"field\":\"\","
                                   "\"message\":\"out of memory\"}}";
-        r = MHD_create_response_from_buffer(sizeof oom - 1, (void *)oom,
-                                            MHD_RESPMEM_PERSISTENT);
-        status = 500;
+        r = MHD_create_response_from_buffer(sizeof oom - 1, (void *)oom, MHD_RESPMEM_PERSISTENT);
+        a->status = 500;
     } else {
-        /* MUST_FREE: no copy of a million-cell map's megabytes */
-        r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+        /* MUST_FREE: no copy of an answer's bytes */
+        r = MHD_create_response_from_buffer(a->len, a->body, MHD_RESPMEM_MUST_FREE);
     }
     if (r == NULL) {
-        free(body);
+        free(a->body);
+        stream_free(a->stream);
         return MHD_NO;
     }
     MHD_add_response_header(r, "Content-Type", "application/json; charset=utf-8");
@@ -119,7 +124,7 @@ static enum MHD_Result queue_json(struct MHD_Connection *c, int status, char *bo
     add_security_headers(r, "no-store");
     if (close)
         MHD_add_response_header(r, "Connection", "close");
-    enum MHD_Result ok = MHD_queue_response(c, (unsigned)status, r);
+    enum MHD_Result ok = MHD_queue_response(c, (unsigned)a->status, r);
     MHD_destroy_response(r);
     return ok;
 }
@@ -156,7 +161,7 @@ static enum MHD_Result queue_sz_error(struct MHD_Connection *c, const struct sz_
 {
     struct api_response resp = {0};
     api_error_response(err, &resp);
-    return queue_json(c, resp.status, resp.body, resp.len, close);
+    return queue_json(c, &resp, close);
 }
 
 static enum MHD_Result queue_error(struct MHD_Connection *c, enum sz_code code,
@@ -181,8 +186,7 @@ static enum MHD_Result serve_static(struct http_server *s, struct MHD_Connection
         return queue_sz_error(c, &err, 0);
     /* no-cache: revalidate (the page may change under a running server); the
      * ETag makes that a bodiless 304 */
-    const char *inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-                                                  MHD_HTTP_HEADER_IF_NONE_MATCH);
+    const char *inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
     int fresh = inm && strcmp(inm, f.etag) == 0;
     struct MHD_Response *r;
     if (fresh) {
@@ -230,9 +234,8 @@ static enum MHD_Result collect_arg(void *cls, enum MHD_ValueKind kind, const cha
     return MHD_YES;
 }
 
-/* Everything a slow request needs after its connection is suspended: MHD's
- * strings stay valid while the connection lives, but copies make the thread
- * independent of that subtlety. */
+/* Everything a slow request needs after its connection is suspended: MHD's strings
+ * live as long as it, but copies make the thread independent of that subtlety. */
 struct slow_job {
     struct http_server *srv;
     struct MHD_Connection *conn;
@@ -277,9 +280,8 @@ static void slow_release(struct http_server *s)
     pthread_mutex_unlock(&s->lock);
 }
 
-/* Measurement takes seconds; an epoll worker blocked that long would stall
- * every other connection it serves.  Suspend the connection, answer on a
- * thread of its own, resume when done. */
+/* Measurement takes seconds, which would stall every connection of the epoll
+ * worker: suspend the connection, answer on a thread of its own, resume. */
 static enum MHD_Result start_slow(struct http_server *s, struct MHD_Connection *c,
                                   const char *url, const char *method, struct req_ctx *ctx,
                                   const char *ctype)
@@ -326,12 +328,11 @@ static enum MHD_Result start_slow(struct http_server *s, struct MHD_Connection *
 static enum MHD_Result serve_api(struct http_server *s, struct MHD_Connection *c,
                                  const char *url, const char *method, struct req_ctx *ctx)
 {
-    const char *ctype = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-                                                    MHD_HTTP_HEADER_CONTENT_TYPE);
+    const char *ctype = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
     if (ctx->slow_state == HTTP_SLOW_ANSWERED) {
         ctx->slow_state = HTTP_SLOW_QUEUED;
         slow_release(s);
-        return queue_json(c, ctx->resp.status, ctx->resp.body, ctx->resp.len, 0);
+        return queue_json(c, &ctx->resp, 0);
     }
     if (ctx->slow_state == HTTP_SLOW_RUNNING)
         return MHD_YES;     /* resumed spuriously: still running */
@@ -354,12 +355,13 @@ static enum MHD_Result serve_api(struct http_server *s, struct MHD_Connection *c
         .content_type = ctype,
         .body = ctx->body.p,
         .body_len = ctx->body.len,
+        .may_stream = 1,
     };
     struct api_response resp = {0};
     api_handle(&req, &resp);
     if (resp.status >= 400 && resp.status < 500 && is_prefetch(c))
         return queue_refused_prefetch(c, &resp);
-    return queue_json(c, resp.status, resp.body, resp.len, 0);
+    return queue_json(c, &resp, 0);
 }
 
 /* ---- the handler ------------------------------------------------------------ */
@@ -379,11 +381,10 @@ static enum MHD_Result add_field(void *cls, enum MHD_ValueKind kind, const char 
     return MHD_YES;
 }
 
-/* The first call: the head is complete, the body not read yet.  Refuse here
- * what needs no body.  An answer queued now makes libmicrohttpd close the
- * connection after it without reading the body, and a close with input
- * unread resets the connection, losing the answer for a client that writes
- * its whole body before reading: so the watcher drains it (lingering close). */
+/* The first call: the head is complete, the body not read yet; refuse here what needs
+ * no body.  An answer queued now makes libmicrohttpd close without reading the body,
+ * and a close with input unread resets the connection, losing the answer for a client
+ * that writes its whole body before reading: so the watcher drains it (lingering close). */
 static enum MHD_Result head_arrived(struct http_server *s, struct MHD_Connection *c,
                                     const char *method, const char *version,
                                     struct req_ctx *ctx)
@@ -456,10 +457,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     return serve_static(s, c, url, method);
 }
 
-/* Called with the raw target in MHD's (writable: the const is its API's) read
- * buffer before the query is split into its 32 KiB pool, where ~470 arguments
- * exhaust it and the 431 it queues is lost (0.9.75).  Cutting at '?' here is
- * the one place to stop such a flood; the handler then answers 413. */
+/* Called with the raw target in MHD's read buffer (writable: the const is its API's)
+ * before the query is split into its 32 KiB pool, where ~470 arguments exhaust it and
+ * the 431 it queues is lost (0.9.75): cutting at '?' here, the one place to stop such
+ * a flood, the handler answers 413. */
 static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *c)
 {
     (void)cls, (void)c;
@@ -533,11 +534,10 @@ int http_start(const struct http_config *cfg, struct http_server **out,
     }
     if (s->addr.ipv6)
         flags |= MHD_USE_IPv6;
-    /* A pool of epoll threads, two per core: requests are short, but a
-     * worker also waits in sendmsg, and on 2 cores 4 workers served 20% more
-     * than 2 (bench/load.sh).  Never fewer than 2: libmicrohttpd 0.9.75 with
-     * one epoll thread stalls once more than 128 connections are open (wrk at
-     * 256 connections: 180 requests/s, then nothing), while a pool does not. */
+    /* A pool of epoll threads, two per core: requests are short, but a worker
+     * also waits in sendmsg; on 2 cores 4 workers served 20% more than 2
+     * (bench/load.sh).  Never fewer than 2: 0.9.75 with one epoll thread stalls
+     * past 128 open connections (wrk at 256: 180 requests/s, then nothing). */
     unsigned threads = cfg->threads;
     if (threads == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);

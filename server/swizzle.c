@@ -178,6 +178,42 @@ void swz_tile_maps(const struct swz *z, uint32_t *log_of, uint32_t *phys_of)
     }
 }
 
+/* apply is an involution that permutes the grid (swz_geom_init), so the
+ * slot of unit l and the unit at slot l are the same number. */
+void swz_grid_range(const struct swz *z, const struct swz_geom *g, uint32_t from,
+                    uint32_t n, uint32_t *log_of, uint32_t *phys_of, uint32_t *bank_of)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t u = from + i;
+        uint32_t p = swz_apply(z, u << z->m) >> z->m;
+        if (log_of)
+            log_of[i] = p;
+        if (phys_of)
+            phys_of[i] = p;
+        if (bank_of)
+            bank_of[i] = swz_bank_of(u << z->m, g->bank_bytes, g->banks);
+    }
+}
+
+/* As swz_tile_maps: tile position (r, c) is unit (r << |S|) | c; the unit at a
+ * position is found by the same involution. */
+void swz_tile_range(const struct swz *z, uint32_t from, uint32_t n, uint32_t *log_of,
+                    uint32_t *phys_of)
+{
+    int b = z->b, row_shift = z->s < 0 ? -z->s : z->s;
+    uint32_t t_mask = (1u << b) - 1, col_mask = (1u << row_shift) - 1;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = from + i;
+        uint32_t u = ((k >> b) << row_shift) | (k & t_mask);
+        uint32_t p = swz_apply(z, u << z->m) >> z->m;
+        uint32_t v = ((p >> row_shift) << b) + (p & col_mask);
+        if (log_of)
+            log_of[i] = v;
+        if (phys_of)
+            phys_of[i] = v;
+    }
+}
+
 int swz_addr_bits(const struct swz *z, const struct swz_geom *g)
 {
     int width = swz_period_bits(z);

@@ -525,6 +525,42 @@ static void test_inspect_sweep(void)
            cells);
 }
 
+/* The windowed maps a streamed answer is written from equal the whole maps,
+ * element for element, over every valid swizzle with B <= 5 on its default
+ * grid and windows of an odd width (so that windows straddle rows and tiles). */
+static void test_ranges(void)
+{
+    static uint32_t full[5][1u << 12], part[5][1u << 12];
+    int failures = 0, grids = 0;
+    for (int b = 0; b <= 5; b++)
+        for (int m = 0; m <= 4; m++)
+            for (int s = -8; s <= 8; s++) {
+                struct swz z;
+                struct swz_geom g;
+                if (swz_init(&z, b, m, s, NULL) < 0 ||
+                    swz_geom_init(&g, &z, 4, 32, 0, 0, NULL) < 0 || g.cells > (1u << 12))
+                    continue;
+                grids++;
+                uint32_t tc = 1u << (2 * b);
+                swz_grid_maps(&z, &g, full[0], full[1], full[2]);
+                swz_tile_maps(&z, full[3], full[4]);
+                for (uint32_t from = 0; from < g.cells; from += 7) {
+                    uint32_t n = g.cells - from < 7 ? g.cells - from : 7;
+                    swz_grid_range(&z, &g, from, n, part[0] + from, part[1] + from,
+                                   part[2] + from);
+                }
+                for (uint32_t from = 0; from < tc; from += 5)
+                    swz_tile_range(&z, from, tc - from < 5 ? tc - from : 5, part[3] + from,
+                                   part[4] + from);
+                for (int k = 0; k < 5; k++)
+                    for (uint32_t i = 0; i < (k < 3 ? g.cells : tc); i++)
+                        CHECK_QUIET(failures, full[k][i] == part[k][i],
+                                    "<%d,%d,%d> map %d [%u]: %u != %u", b, m, s, k, i,
+                                    part[k][i], full[k][i]);
+            }
+    CHECK(failures == 0 && grids > 50, "%d range failures over %d grids", failures, grids);
+}
+
 int main(void)
 {
     test_table();
@@ -533,6 +569,7 @@ int main(void)
     test_rejects();
     test_geometry();
     test_tile();
+    test_ranges();
     test_inspect_examples();
     test_inspect_sweep();
     return check_summary("test_swizzle");

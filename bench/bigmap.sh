@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# bigmap.sh - the largest map (/api/swizzle?b=10&m=0&s=10&rows=1024, 2^20 cells,
+# 31.9 MB of JSON) from build/swizzlescope against nginx serving the same bytes
+# from a file, in the same run: wrk with BIGMAP_CONNECTIONS connections for
+# BIGMAP_SECONDS each, and the ratio of the times per answer (issue 18: at most
+# 2x nginx's).  Also the server's peak RSS meanwhile.
+#
+# Only loopback; stops everything it started (by pid) on any exit.  Needs wrk,
+# nginx and curl (apt-get install wrk nginx-light curl), as bench/load.sh.
+# Environment: BIGMAP_SECONDS (20), BIGMAP_CONNECTIONS (4), BIGMAP_THREADS (2),
+# BIGMAP_BIN (build/swizzlescope: point it at another build to compare).
+set -euo pipefail
+
+BIGMAP_SECONDS=${BIGMAP_SECONDS:-20}
+BIGMAP_CONNECTIONS=${BIGMAP_CONNECTIONS:-4}
+BIGMAP_THREADS=${BIGMAP_THREADS:-2}
+MAP_PATH='/api/swizzle?b=10&m=0&s=10&rows=1024'
+
+cd "$(dirname "$0")/.."
+for tool in wrk nginx curl; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+        echo "bigmap: $tool is missing: apt-get install -y wrk nginx-light curl" >&2
+        exit 2
+    fi
+done
+[ -n "${BIGMAP_BIN:-}" ] || make -s build/swizzlescope >/dev/null
+bin=${BIGMAP_BIN:-build/swizzlescope}
+
+tmp=$(mktemp -d)
+server_pid="" nginx_pid="" sampler_pid=""
+cleanup() {
+    for pid in "$sampler_pid" "$nginx_pid" "$server_pid"; do
+        [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
+    done
+    for pid in "$sampler_pid" "$nginx_pid" "$server_pid"; do
+        [ -n "$pid" ] && wait "$pid" 2>/dev/null || true
+    done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() {
+    local p
+    for _ in $(seq 1 100); do
+        p=$((20000 + RANDOM % 40000))
+        if ! ss -Hltn 2>/dev/null | awk '{print $4}' | grep -q ":$p\$"; then
+            echo "$p"
+            return 0
+        fi
+    done
+    echo "bigmap: no free port found" >&2
+    return 1
+}
+
+"$bin" --bind 127.0.0.1 --port 0 --static static >"$tmp/server.out" 2>&1 &
+server_pid=$!
+port=""
+for _ in $(seq 1 100); do
+    port=$(sed -n 's|^swizzlescope serving http://127\.0\.0\.1:\([0-9]*\)/$|\1|p' "$tmp/server.out")
+    [ -n "$port" ] && break
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.1
+done
+if [ -z "$port" ]; then
+    echo "bigmap: the server did not start:" >&2
+    cat "$tmp/server.out" >&2
+    exit 1
+fi
+
+mkdir -p "$tmp/www/api" "$tmp/nginx"
+curl -sf -o "$tmp/www/api/swizzle" "http://127.0.0.1:$port$MAP_PATH"
+grep -q '"name":"Swizzle<10,0,10>"' "$tmp/www/api/swizzle"
+chmod 755 "$tmp" "$tmp/www" "$tmp/www/api"
+chmod 644 "$tmp/www/api/swizzle"
+nport=$(free_port)
+cat >"$tmp/nginx.conf" <<EOF
+worker_processes $(nproc);
+daemon off;
+pid $tmp/nginx/nginx.pid;
+error_log $tmp/nginx/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_requests 1000000;
+    open_file_cache max=64;
+    client_body_temp_path $tmp/nginx/body;
+    proxy_temp_path $tmp/nginx/proxy;
+    fastcgi_temp_path $tmp/nginx/fastcgi;
+    uwsgi_temp_path $tmp/nginx/uwsgi;
+    scgi_temp_path $tmp/nginx/scgi;
+    server {
+        listen 127.0.0.1:$nport;
+        root $tmp/www;
+        location = /api/swizzle { default_type application/json; }
+    }
+}
+EOF
+nginx -e "$tmp/nginx/error.log" -p "$tmp/nginx" -c "$tmp/nginx.conf" &
+nginx_pid=$!
+for _ in $(seq 1 50); do
+    curl -s -o /dev/null "http://127.0.0.1:$nport/api/swizzle" && break
+    sleep 0.1
+done
+if ! curl -s "http://127.0.0.1:$nport$MAP_PATH" | cmp -s - "$tmp/www/api/swizzle"; then
+    echo "bigmap: nginx does not serve the saved bytes:" >&2
+    cat "$tmp/nginx/error.log" >&2
+    exit 1
+fi
+
+rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$server_pid/status" 2>/dev/null || echo 0; }
+(
+    peak=0
+    while kill -0 "$server_pid" 2>/dev/null; do
+        r=$(rss_kb)
+        [ "$r" -gt "$peak" ] && peak=$r && echo "$peak" >"$tmp/rss.peak"
+        sleep 0.2
+    done
+) &
+sampler_pid=$!
+
+cat >"$tmp/bench.lua" <<'EOF'
+function done(summary, latency, requests)
+    local e = summary.errors
+    io.write(string.format("RESULT %d %.2f %.2f %.2f %d\n", summary.requests,
+        summary.requests / (summary.duration / 1e6), latency.mean / 1000,
+        latency:percentile(99) / 1000, e.connect + e.read + e.write + e.timeout + e.status))
+end
+EOF
+run() {   # $1 = url; prints "requests rps mean_ms p99_ms errors"
+    timeout $((BIGMAP_SECONDS + 30)) wrk -t"$BIGMAP_THREADS" -c"$BIGMAP_CONNECTIONS" \
+        -d"${BIGMAP_SECONDS}s" --timeout 10s -s "$tmp/bench.lua" "$1" | sed -n 's/^RESULT //p'
+}
+bytes=$(wc -c <"$tmp/www/api/swizzle")
+echo "bigmap: $bytes bytes, $BIGMAP_CONNECTIONS connections, $BIGMAP_THREADS wrk threads," \
+     "${BIGMAP_SECONDS} s each, $(nproc) CPUs, server $bin"
+read -r a_n a_rps a_mean a_p99 a_err <<<"$(run "http://127.0.0.1:$port$MAP_PATH")"
+read -r n_n n_rps n_mean n_p99 n_err <<<"$(run "http://127.0.0.1:$nport$MAP_PATH")"
+printf '%-26s %9s %9s %9s %9s %7s\n' server answers req/s mean_ms p99_ms errors
+printf '%-26s %9s %9s %9s %9s %7s\n' "swizzlescope" "$a_n" "$a_rps" "$a_mean" \
+    "$a_p99" "$a_err"
+printf '%-26s %9s %9s %9s %9s %7s\n' "nginx (file, sendfile)" "$n_n" "$n_rps" "$n_mean" \
+    "$n_p99" "$n_err"
+echo "server peak RSS: $(cat "$tmp/rss.peak" 2>/dev/null || echo '?') kB"
+awk -v a="$a_rps" -v n="$n_rps" 'BEGIN {printf "time per answer, swizzlescope / nginx = %.2f (target <= 2)\n", n / a}'
