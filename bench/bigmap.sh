@@ -9,6 +9,7 @@
 # nginx and curl (apt-get install wrk nginx-light curl), as bench/load.sh.
 # Environment: BIGMAP_SECONDS (20), BIGMAP_CONNECTIONS (4), BIGMAP_THREADS (2),
 # BIGMAP_BIN (build/swizzlescope: point it at another build to compare).
+. "$(dirname "$0")/nginx.sh"
 set -euo pipefail
 
 BIGMAP_SECONDS=${BIGMAP_SECONDS:-20}
@@ -71,39 +72,8 @@ fi
 mkdir -p "$tmp/www/api" "$tmp/nginx"
 curl -sf -o "$tmp/www/api/swizzle" "http://127.0.0.1:$port$MAP_PATH"
 grep -q '"name":"Swizzle<10,0,10>"' "$tmp/www/api/swizzle"
-chmod 755 "$tmp" "$tmp/www" "$tmp/www/api"
-chmod 644 "$tmp/www/api/swizzle"
 nport=$(free_port)
-cat >"$tmp/nginx.conf" <<EOF
-worker_processes $(nproc);
-daemon off;
-pid $tmp/nginx/nginx.pid;
-error_log $tmp/nginx/error.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    sendfile on;
-    tcp_nopush on;
-    keepalive_requests 1000000;
-    open_file_cache max=64;
-    client_body_temp_path $tmp/nginx/body;
-    proxy_temp_path $tmp/nginx/proxy;
-    fastcgi_temp_path $tmp/nginx/fastcgi;
-    uwsgi_temp_path $tmp/nginx/uwsgi;
-    scgi_temp_path $tmp/nginx/scgi;
-    server {
-        listen 127.0.0.1:$nport;
-        root $tmp/www;
-        location = /api/swizzle { default_type application/json; }
-    }
-}
-EOF
-nginx -e "$tmp/nginx/error.log" -p "$tmp/nginx" -c "$tmp/nginx.conf" &
-nginx_pid=$!
-for _ in $(seq 1 50); do
-    curl -s -o /dev/null "http://127.0.0.1:$nport/api/swizzle" && break
-    sleep 0.1
-done
+nginx_start "$tmp" "$nport" 1024
 if ! curl -s "http://127.0.0.1:$nport$MAP_PATH" | cmp -s - "$tmp/www/api/swizzle"; then
     echo "bigmap: nginx does not serve the saved bytes:" >&2
     cat "$tmp/nginx/error.log" >&2

@@ -10,6 +10,7 @@
 #
 # Environment: LOAD_SECONDS (60) per route, LOAD_CONNECTIONS (256),
 # LOAD_THREADS (wrk threads; the number of CPUs), LOAD_WARMUP (5 s).
+. "$(dirname "$0")/nginx.sh"
 set -euo pipefail
 
 LOAD_SECONDS=${LOAD_SECONDS:-60}
@@ -169,39 +170,7 @@ rss_end=$(rss_kb)
 nport=$(free_port)
 mkdir -p "$tmp/www/api" "$tmp/nginx"
 cp "$tmp/swizzle.json" "$tmp/www/api/swizzle"
-# nginx's workers drop to an unprivileged user when started as root.
-chmod 755 "$tmp" "$tmp/www" "$tmp/www/api"
-chmod 644 "$tmp/www/api/swizzle"
-cat >"$tmp/nginx.conf" <<EOF
-worker_processes $(nproc);
-daemon off;
-pid $tmp/nginx/nginx.pid;
-error_log $tmp/nginx/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    sendfile on;
-    tcp_nopush on;
-    keepalive_requests 1000000;
-    open_file_cache max=64;
-    client_body_temp_path $tmp/nginx/body;
-    proxy_temp_path $tmp/nginx/proxy;
-    fastcgi_temp_path $tmp/nginx/fastcgi;
-    uwsgi_temp_path $tmp/nginx/uwsgi;
-    scgi_temp_path $tmp/nginx/scgi;
-    server {
-        listen 127.0.0.1:$nport;
-        root $tmp/www;
-        location = /api/swizzle { default_type application/json; }
-    }
-}
-EOF
-nginx -e "$tmp/nginx/error.log" -p "$tmp/nginx" -c "$tmp/nginx.conf" &
-nginx_pid=$!
-for _ in $(seq 1 50); do
-    curl -s -o /dev/null "http://127.0.0.1:$nport/api/swizzle" && break
-    sleep 0.1
-done
+nginx_start "$tmp" "$nport" 4096
 if ! curl -s "http://127.0.0.1:$nport$SWIZZLE_PATH" | cmp -s - "$tmp/swizzle.json"; then
     echo "load: nginx does not serve the saved /api/swizzle bytes:" >&2
     cat "$tmp/nginx/error.log" >&2
