@@ -9,7 +9,8 @@
 # nginx and curl (apt-get install wrk nginx-light curl), as bench/load.sh.
 # Environment: BIGMAP_SECONDS (20), BIGMAP_CONNECTIONS (4), BIGMAP_THREADS (2),
 # BIGMAP_BIN (build/swizzlescope: point it at another build to compare).
-. "$(dirname "$0")/nginx.sh"
+LOADLIB_NAME=bigmap
+. "$(dirname "$0")/loadlib.sh"
 set -euo pipefail
 
 BIGMAP_SECONDS=${BIGMAP_SECONDS:-20}
@@ -18,41 +19,10 @@ BIGMAP_THREADS=${BIGMAP_THREADS:-2}
 MAP_PATH='/api/swizzle?b=10&m=0&s=10&rows=1024'
 
 cd "$(dirname "$0")/.."
-for tool in wrk nginx curl; do
-    if ! command -v "$tool" >/dev/null 2>&1; then
-        echo "bigmap: $tool is missing: apt-get install -y wrk nginx-light curl" >&2
-        exit 2
-    fi
-done
+loadlib_need_tools
 [ -n "${BIGMAP_BIN:-}" ] || make -s build/swizzlescope >/dev/null
 bin=${BIGMAP_BIN:-build/swizzlescope}
 
-tmp=$(mktemp -d)
-server_pid="" nginx_pid="" sampler_pid=""
-cleanup() {
-    for pid in "$sampler_pid" "$nginx_pid" "$server_pid"; do
-        [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
-    done
-    for pid in "$sampler_pid" "$nginx_pid" "$server_pid"; do
-        [ -n "$pid" ] && wait "$pid" 2>/dev/null || true
-    done
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-free_port() {
-    local p
-    for _ in $(seq 1 100); do
-        p=$((20000 + RANDOM % 40000))
-        if ! ss -Hltn 2>/dev/null | awk '{print $4}' | grep -q ":$p\$"; then
-            echo "$p"
-            return 0
-        fi
-    done
-    echo "bigmap: no free port found" >&2
-    return 1
-}
 
 "$bin" --bind 127.0.0.1 --port 0 --static static >"$tmp/server.out" 2>&1 &
 server_pid=$!
@@ -80,7 +50,6 @@ if ! curl -s "http://127.0.0.1:$nport$MAP_PATH" | cmp -s - "$tmp/www/api/swizzle
     exit 1
 fi
 
-rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$server_pid/status" 2>/dev/null || echo 0; }
 (
     peak=0
     while kill -0 "$server_pid" 2>/dev/null; do

@@ -10,7 +10,8 @@
 #
 # Environment: LOAD_SECONDS (60) per route, LOAD_CONNECTIONS (256),
 # LOAD_THREADS (wrk threads; the number of CPUs), LOAD_WARMUP (5 s).
-. "$(dirname "$0")/nginx.sh"
+LOADLIB_NAME=load
+. "$(dirname "$0")/loadlib.sh"
 set -euo pipefail
 
 LOAD_SECONDS=${LOAD_SECONDS:-60}
@@ -20,42 +21,9 @@ LOAD_WARMUP=${LOAD_WARMUP:-5}
 SWIZZLE_PATH='/api/swizzle?b=3&m=4&s=3&rows=64'
 
 cd "$(dirname "$0")/.."
-for tool in wrk nginx curl; do
-    if ! command -v "$tool" >/dev/null 2>&1; then
-        echo "load: $tool is missing: apt-get install -y wrk nginx-light curl" >&2
-        exit 2
-    fi
-done
+loadlib_need_tools
 make -s all >/dev/null
 
-tmp=$(mktemp -d)
-server_pid="" nginx_pid="" sampler_pid=""
-cleanup() {
-    # Only what this script started, by pid.
-    for pid in "$sampler_pid" "$nginx_pid" "$server_pid"; do
-        [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
-    done
-    for pid in "$sampler_pid" "$nginx_pid" "$server_pid"; do
-        [ -n "$pid" ] && wait "$pid" 2>/dev/null || true
-    done
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-# A port nobody listens on; nginx cannot be asked for port 0 and told back.
-free_port() {
-    local p
-    for _ in $(seq 1 100); do
-        p=$((20000 + RANDOM % 40000))
-        if ! ss -Hltn 2>/dev/null | awk '{print $4}' | grep -q ":$p\$"; then
-            echo "$p"
-            return 0
-        fi
-    done
-    echo "load: no free port found" >&2
-    return 1
-}
 
 # ---- the server -------------------------------------------------------------------
 
@@ -124,7 +92,6 @@ function done(summary, latency, requests)
 end
 EOF
 
-rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$server_pid/status" 2>/dev/null || echo 0; }
 
 # RSS every 2 s for the whole test, to show it flat after warm-up.
 (
