@@ -24,20 +24,7 @@ loadlib_need_tools
 bin=${BIGMAP_BIN:-build/swizzlescope}
 
 
-"$bin" --bind 127.0.0.1 --port 0 --static static >"$tmp/server.out" 2>&1 &
-server_pid=$!
-port=""
-for _ in $(seq 1 100); do
-    port=$(sed -n 's|^swizzlescope serving http://127\.0\.0\.1:\([0-9]*\)/$|\1|p' "$tmp/server.out")
-    [ -n "$port" ] && break
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.1
-done
-if [ -z "$port" ]; then
-    echo "bigmap: the server did not start:" >&2
-    cat "$tmp/server.out" >&2
-    exit 1
-fi
+server_start "$bin"
 
 mkdir -p "$tmp/www/api" "$tmp/nginx"
 curl -sf -o "$tmp/www/api/swizzle" "http://127.0.0.1:$port$MAP_PATH"

@@ -27,20 +27,7 @@ make -s all >/dev/null
 
 # ---- the server -------------------------------------------------------------------
 
-build/swizzlescope --bind 127.0.0.1 --port 0 --static static >"$tmp/server.out" 2>&1 &
-server_pid=$!
-port=""
-for _ in $(seq 1 100); do
-    port=$(sed -n 's|^swizzlescope serving http://127\.0\.0\.1:\([0-9]*\)/$|\1|p' "$tmp/server.out")
-    [ -n "$port" ] && break
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.1
-done
-if [ -z "$port" ]; then
-    echo "load: the server did not start:" >&2
-    cat "$tmp/server.out" >&2
-    exit 1
-fi
+server_start build/swizzlescope
 base="http://127.0.0.1:$port"
 
 static_path=/index.html

@@ -43,6 +43,25 @@ free_port() {
     return 1
 }
 
+# server_start BIN: the server on an ephemeral loopback port, serving static/;
+# sets server_pid and port (read from the line it prints), or exits 1.
+server_start() {
+    "$1" --bind 127.0.0.1 --port 0 --static static >"$tmp/server.out" 2>&1 &
+    server_pid=$!
+    port=""
+    for _ in $(seq 1 100); do
+        port=$(sed -n 's|^swizzlescope serving http://127\.0\.0\.1:\([0-9]*\)/$|\1|p' "$tmp/server.out")
+        [ -n "$port" ] && break
+        kill -0 "$server_pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if [ -z "$port" ]; then
+        echo "$LOADLIB_NAME: the server did not start:" >&2
+        cat "$tmp/server.out" >&2
+        exit 1
+    fi
+}
+
 # The server's resident memory in KiB (0 once it is gone).
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$server_pid/status" 2>/dev/null || echo 0; }
 
