@@ -33,6 +33,11 @@ for t in "$@" build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr build/fuzz-
     cat "$out/$name"
     tally "$name" "$out/$name" "$rc"
 done
+# The calibration suites: each generated file matches its generator.
+sh tests/calib/check_generated.sh >"$out/calib" 2>&1
+rc=$?
+cat "$out/calib"
+tally calib "$out/calib" "$rc"
 # The node tier: the page's pure modules (node --test, tests/node).
 node tests/node/run.mjs >"$out/node" 2>&1
 rc=$?

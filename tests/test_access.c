@@ -335,24 +335,6 @@ static int load_pattern(const cJSON *p, struct instr *in)
  *   (raw.cycles_iters2048): the launch's fixed cost (barriers, clock reads)
  *   is a 2% surcharge on a 1-cycle instruction at 512 iterations and 0.7% at
  *   2048, while the per-access cost is the same in both. */
-/* ncu Source-page counts the model does not reproduce (issue 17): 16-byte
- * loads that share addresses by lane XOR 4 or 8 with lanes off; the hardware
- * counter and clock64 agree with the model on them, the Source page reads
- * lower (1 for 2, 3 for 4).  Only their Source-page check is skipped, and
- * each must be in the data, so the list cannot grow stale unseen. */
-static const char *const source_unmodelled[] = {
-    "ld128_shx4_dense_hi_off", "ld128_shx4_dense_q_off",
-    "ld128_shx8_dense_hi_off", "ld128_shx8_dense_q_off",
-};
-
-static int is_source_unmodelled(const char *name)
-{
-    for (size_t i = 0; i < sizeof source_unmodelled / sizeof *source_unmodelled; i++)
-        if (strcmp(name, source_unmodelled[i]) == 0)
-            return 1;
-    return 0;
-}
-
 /* A measured row loaded, checked by the schema and costed: 0, or -1. */
 static int cost_row(const cJSON *p, struct instr *in, struct acc_result *r)
 {
@@ -383,7 +365,6 @@ static cJSON *read_json(const char *path)
 
 static void test_calibration(void)
 {
-    int unmodelled_seen = 0;
     DIR *d = opendir("tests/data");
     int files = 0;
     struct dirent *de;
@@ -424,17 +405,15 @@ static void test_calibration(void)
                         "%s: the reference count %.2f is not an integer", name, truth);
             CHECK_QUIET(failures, fabs(r.wavefronts - truth) < 0.011,
                         "%s: model %u wavefronts, ncu %.2f", name, r.wavefronts, truth);
-            if (is_source_unmodelled(name))
-                unmodelled_seen++;
-            else
-                CHECK_QUIET(failures, fabs(r.source_wavefronts - src) < 0.011,
-                            "%s: model %u Source-page wavefronts, ncu %.2f", name,
-                            r.source_wavefronts, src);
+            CHECK_QUIET(failures, fabs(r.source_wavefronts - src) < 0.011,
+                        "%s: model %u Source-page wavefronts, ncu %.2f", name,
+                        r.source_wavefronts, src);
             CHECK_QUIET(failures, fabs(r.cycles - cyc) <= 0.02 * r.cycles,
                         "%s: model %u cycles, clock64 %.3f", name, r.cycles, cyc);
             count++;
         }
-        CHECK(failures == 0 && count >= 60, "%s (%s): %d of %d patterns disagree", path,
+        /* >= 50: the smallest suite, sweep_vec_partial, has 55 rows */
+        CHECK(failures == 0 && count >= 50, "%s (%s): %d of %d patterns disagree", path,
               cJSON_IsString(dev) ? dev->valuestring : "?", failures, count);
         printf("calibration %s: %d patterns on %s\n", de->d_name, count,
                cJSON_IsString(dev) ? dev->valuestring : "?");
@@ -444,9 +423,6 @@ static void test_calibration(void)
     if (d)
         closedir(d);
     CHECK(files >= 1, "no tests/data/calib_*.json found (run make test from the root)");
-    int nlisted = (int)(sizeof source_unmodelled / sizeof *source_unmodelled);
-    CHECK(unmodelled_seen >= nlisted, "source_unmodelled lists %d patterns, %d seen in the data",
-          nlisted, unmodelled_seen);
 }
 
 /* ---- atomics ----------------------------------------------------------------- */
@@ -613,16 +589,10 @@ static void test_oracle_atomic(void)
           "add.f32 on one word: %u %.2f %s", r.wavefronts, acc_clock_cycles(&r), v);
 }
 
-/* Every row of tests/data/atomics_*.json.  Native: Source-page wavefronts
- * exact (the hardware counter over-counts, access.c), cycles within 2% of
- * clock64 except where the model itself says cycles_exact = 0, and those
- * must be exactly the five listed (each seen, each above the rule).  Not
- * native: no count at all. */
-static const char *const cycles_unexact[] = {
-    "atom_exch_b64.w8_grp2", "atom_exch_b64.w8_conf4", "atom_cas_b64.w8_distinct",
-    "atom_cas_b64.w8_strided16", "atom_cas_b64.w8_conf2",
-};
-
+/* Every row of tests/data/atomics_*.json (the first sweep, 1460 rows, and
+ * the second, atomics_floor_*, 324).  Native: Source-page wavefronts exact
+ * (the hardware counter over-counts, access.c) and cycles within 2% of
+ * clock64, every row, cycles_exact set.  Not native: no count at all. */
 static void test_atomic_data(void)
 {
     DIR *d = opendir("tests/data");
@@ -635,7 +605,7 @@ static void test_atomic_data(void)
         snprintf(path, sizeof path, "tests/data/%s", de->d_name);
         cJSON *j = read_json(path);
         const cJSON *p;
-        int count = 0, native = 0, exact_cycles = 0, unexact = 0, failures = 0;
+        int count = 0, native = 0, exact_cycles = 0, failures = 0;
         cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "patterns")) {
             struct instr in;
             struct acc_result r;
@@ -664,24 +634,15 @@ static void test_atomic_data(void)
                         "%s: model %u wavefronts, ncu %.2f", name, r.wavefronts,
                         cJSON_IsNumber(wf) ? wf->valuedouble : -1);
             double c = acc_clock_cycles(&r);
-            int listed = 0;
-            for (size_t k = 0; k < sizeof cycles_unexact / sizeof *cycles_unexact; k++)
-                listed |= !strcmp(name, cycles_unexact[k]);
-            if (r.atomic.cycles_exact) {
-                CHECK_QUIET(failures, !listed && fabs(c - cyc) <= 0.02 * c,
-                            "%s: model %.2f cycles, clock64 %.3f", name, c, cyc);
-                exact_cycles++;
-            } else {
-                CHECK_QUIET(failures, listed && cyc > c * 1.02 && cyc < c * 1.15,
-                            "%s: cycles_exact 0 but %.2f vs clock64 %.3f", name, c, cyc);
-                unexact++;
-            }
+            CHECK_QUIET(failures, r.atomic.cycles_exact && fabs(c - cyc) <= 0.02 * c,
+                        "%s: model %.2f cycles, clock64 %.3f", name, c, cyc);
+            exact_cycles += fabs(c - cyc) <= 0.02 * c;
         }
-        CHECK(failures == 0 && count >= 1460 && native >= 740 && unexact == 5,
-              "%s: %d of %d rows disagree (%d native, %d cycles unexact)", path, failures, count,
-              native, unexact);
+        int first = strncmp(de->d_name, "atomics_floor_", 14) != 0;
+        CHECK(failures == 0 && count >= (first ? 1460 : 324) && native >= (first ? 740 : 324),
+              "%s: %d of %d rows disagree (%d native)", path, failures, count, native);
         printf("atomics %s: %d rows, %d native: wavefronts exact on all, cycles within 2%% on "
-               "%d, %d marked inexact\n", de->d_name, count, native, exact_cycles, unexact);
+               "%d\n", de->d_name, count, native, exact_cycles);
         files++;
         cJSON_Delete(j);
     }

@@ -2,12 +2,13 @@
 """collect.py: joins one run of run.sh (OUT folder: device.txt, clock.csv,
 ncu.csv, ncu_prog.txt, sass_summary.txt) and this folder's
 patterns.txt and atom_probe.cu into tests/data/atomics_<device>.json.
-Stdlib only. Usage: collect.py OUTDIR PROBE_CU OUT_JSON
+Stdlib only. Usage: [PATTERNS=patterns_floor.txt] collect.py OUTDIR PROBE_CU OUT_JSON
 """
 import collections
 import csv
 import io
 import json
+import os
 import re
 import sys
 
@@ -29,9 +30,9 @@ def main():
     order = [tuple(l.strip().split(',')[:2]) for l in open(f'{out}/ncu_prog.txt') if l.count(',') == 2]
     lines = [l for l in open(f'{out}/ncu.csv').read().splitlines() if l.startswith('"')]
     rows = [r for r in csv.DictReader(io.StringIO('\n'.join(lines))) if r.get('ID', '').isdigit()]
-    here = sys.argv[0].rsplit('/', 1)[0]
+    here = os.path.dirname(os.path.abspath(sys.argv[0]))
     pats = {}
-    for line in open(f'{here}/patterns.txt'):
+    for line in open(os.environ.get('PATTERNS', f'{here}/patterns.txt')):
         f = line.split()
         act, offs = int(f[2], 16), list(map(int, f[3:]))
         pats[f[0]] = [offs[t] if act >> t & 1 else None for t in range(32)]

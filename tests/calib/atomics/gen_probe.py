@@ -57,8 +57,21 @@ typedef void (*KF)(Args);
 static KF kf[] = {''' + ','.join(f'k{i}' for i in range(len(combos))) + '''};
 static const char *kn[] = {''' + ','.join(f'"{n}"' for n in names) + '''};
 static const int kw[] = {''' + ','.join('8' if t in ('u64','s64','b64','f64') else '4' for (o,f,t) in combos) + '''};
+/* name is one of the comma-separated entries of list */
+static int listed(const char *list, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = list; *p; ) {
+    const char *e = strchr(p, ',');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    if (len == n && strncmp(p, name, n) == 0) return 1;
+    if (!e) break;
+    p = e + 1;
+  }
+  return 0;
+}
 int main(int argc, char **argv) {
-  // stdin: lines "name width active_hex o0 .. o31"; argv[1]: iters; argv[2]: warps; argv[3] (opt): only kernel index list "all"
+  // stdin: lines "name width active_hex o0 .. o31"; argv[1]: iters; argv[2]: warps;
+  // argv[3] (optional): a comma-separated list of kernel names ("atom_exch_b64,red_add_u32"): only those run
   int iters = atoi(argv[1]), warps = atoi(argv[2]);
   long long *t0, *t1; unsigned *sink;
   cudaMalloc(&t0, 64*8); cudaMalloc(&t1, 64*8); cudaMalloc(&sink, 2048*4);
@@ -69,6 +82,7 @@ int main(int argc, char **argv) {
     for (int t = 0; t < 32; t++) scanf("%u", &off[t]);
     for (int i = 0; i < nk; i++) {
       if (kw[i] != w) continue;
+      if (argc > 3 && !listed(argv[3], kn[i])) continue;
       Args a; memcpy(a.off, off, sizeof off); a.active = act; a.seed = 12345; a.iters = iters; a.t0 = t0; a.t1 = t1; a.sink = sink;
       double best = 1e30;
       for (int rep = 0; rep < (iters > 8 ? 3 : 1); rep++) {

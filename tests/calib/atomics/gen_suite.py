@@ -3,7 +3,8 @@
 tests/calib/atomics/suite.json: every atom/red form ptxas accepts for sm_90
 (ptxas_sm90.json) x every pattern of patterns.txt of its width (4- or 8-byte),
 named like tests/data/atomics_*.json ("atom_add_u32.w4_distinct"), inactive
-lanes null.  1000 patterns; atom with its result unused is red's SASS and has
+lanes null, then the 8-byte patterns of patterns_floor.txt on exch and cas
+.b64 (76).  1076 patterns; atom with its result unused is red's SASS and has
 no row of its own.  Stdlib only; writes nothing else.
 Usage (from the repository root):
   python3 tests/calib/atomics/gen_suite.py           write suite.json
@@ -18,9 +19,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 WIDE = ("u64", "s64", "b64", "f64")
 
 
-def patterns():
+def patterns(file="patterns.txt"):
     out = []
-    for line in open(os.path.join(HERE, "patterns.txt")):
+    for line in open(os.path.join(HERE, file)):
         f = line.split()
         if not f or f[0].startswith("#"):
             continue
@@ -40,6 +41,13 @@ def suite():
         width = 8 if typ in WIDE else 4
         for name, w, offs in patterns():
             if w == width:
+                rows.append({"name": f"{key}.{name}", "op": op, "func": func, "type": typ,
+                             "offsets": offs})
+    # the second sweep's 8-byte patterns on the two native 8-byte forms (rule A8)
+    for key in ("atom_exch_b64", "atom_cas_b64"):
+        op, func, typ = key.split("_")
+        for name, w, offs in patterns("patterns_floor.txt"):
+            if w == 8:
                 rows.append({"name": f"{key}.{name}", "op": op, "func": func, "type": typ,
                              "offsets": offs})
     return rows
