@@ -8,14 +8,26 @@ import { esc } from './esc.js';
 
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
+// What the extra wavefronts are, in the API's words: an atomic's may be
+// same-address serialization (its `atomic` split), not a bank conflict.
+export function costWords(c) {
+    const a = c.atomic;
+    if (a && !a.native) return 'not native: no exact count';
+    if (c.bank_conflicts === 0) return 'conflict-free';
+    if (a && a.serial_wavefronts > 0)
+        return a.conflict_wavefronts > 0 ? 'bank conflict + same-address' : 'same-address serialization';
+    return c.ways > 1 ? `${c.ways}-way` : 'bank conflict';
+}
+
 function cost(c) {
     if (!c || c.error !== undefined) return '';
-    const how = c.bank_conflicts === 0 ? 'conflict-free' : c.ways > 1 ? `${c.ways}-way` : 'bank conflict';
-    return `${plural(c.wavefronts, 'wavefront', 'wavefronts')} <small>${esc(how)}</small>`;
+    const n = c.wavefronts === null || c.wavefronts === undefined ? 'loop'
+        : plural(c.wavefronts, 'wavefront', 'wavefronts');
+    return `${n} <small>${esc(costWords(c))}</small>`;
 }
 
 function cell(id, title, c, cls = '') {
-    return `<div class="bl${cls}" id="${id}" data-wavefronts="${c ? c.wavefronts : ''}"><span class="bl-what">${title}</span><span class="bl-cost">${cost(c)}</span></div>`;
+    return `<div class="bl${cls}" id="${id}" data-wavefronts="${c && c.wavefronts != null ? c.wavefronts : ''}"><span class="bl-what">${title}</span><span class="bl-cost">${cost(c)}</span></div>`;
 }
 
 // cmp: the answer's compare; presets: /api/presets in the order compare named
