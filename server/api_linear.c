@@ -1,6 +1,8 @@
 /* api_linear.c - the F2 routes: POST /api/linear/evaluate (what a store layout
  * A and a load layout B cost on a memory layout) and POST /api/linear/optimize
- * (the optimal memory layout for them).  Reads with api_read.c, computes with
+ * (the optimal memory layout for them); evaluate also answers the bank view
+ * (the memory by bank, and each side's instruction with its /api/conflicts
+ * cost and cells).  Reads with api_read.c, computes with
  * linear.c, writes JSON with buf.c; it holds no layout arithmetic of its own. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -294,6 +296,87 @@ static void put_eval(struct buf *out, const struct lin_problem *p, const struct 
                    p->num_banks == 32 ? "measured" : "the measured rules on another bank row");
 }
 
+/* ---- the bank view (evaluate only) ----------------------------------------- */
+
+#define BANK_VIEW_MAX 65536     /* elements listed: a 256 x 256 tile; the page draws fewer */
+
+/* One instruction of a side as the bank view draws it: which one, its cost
+ * (the /api/conflicts answer), the element slots it touches and the swizzle
+ * page's view that shows the same access (its offsets taken as physical). */
+static void put_instruction(struct buf *out, const struct lin_problem *p,
+                            const struct lin_mem *m, const struct instr *ip,
+                            const struct lin_side *s)
+{
+    struct instr in = *ip;
+    struct acc_result r;
+    struct lin_touch touch[LIN_TOUCH_MAX];
+    struct lin_plain v;
+    acc_cost(&in, &r);
+    uint32_t n = lin_touched(p, m, &in, &r, touch);
+    lin_plain_view(p, in.bytes, &v);
+    buf_printf(out, "{\"index\":%llu,\"instructions\":%u,\"op\":\"%s\",\"bytes\":%u,"
+               "\"offsets\":", (unsigned long long)s->worst, s->instructions,
+               instr_op_name(in.op), in.bytes);
+    buf_u32_array(out, in.offsets, INSTR_LANES);
+    buf_puts(out, ",\"cost\":");
+    api_put_cost(out, &in, &r);
+    buf_puts(out, ",\"cells\":{\"slots\":[");
+    for (uint32_t i = 0; i < n; i++) {
+        buf_printf(out, "%s{\"slot\":%u,\"logical\":%u,\"phase\":%d,\"lanes\":", i ? "," : "",
+                   touch[i].offset, touch[i].elem, touch[i].phase);
+        api_put_lanes(out, touch[i].lanes);
+        buf_putc(out, '}');
+    }
+    buf_printf(out, "],\"outside\":0},\"access_view\":{\"b\":%d,\"m\":%d,\"s\":%d,"
+               "\"bank_bytes\":4,\"banks\":%d,\"rows\":%u,\"match_bank_row\":1,"
+               "\"space\":\"physical\"}}", v.b, v.m, v.s, p->num_banks, v.rows);
+}
+
+/* The memory layout as the banks hold it, and one instruction of each side on
+ * it (null, with the reason, where the access model does not run: 64 lanes). */
+static void put_bank_view(struct buf *out, const struct lin_problem *p, const struct lin_mem *m,
+                          int vec_bits, const struct lin_side *st, const struct lin_side *ld)
+{
+    struct lin_banks bk;
+    uint32_t total = 1u << (p->tile.bits0 + p->tile.bits1);
+    uint32_t shown = total < BANK_VIEW_MAX ? total : BANK_VIEW_MAX;
+    lin_bank_geom(p, &bk);
+    buf_printf(out, ",\"bank_view\":{\"elements\":%u,\"shown\":%u,\"element_bits\":%d,"
+               "\"cols\":%u,\"bank_bytes\":4,\"banks\":%d,\"per_bank\":%u,"
+               "\"banks_spanned\":%u,\"per_row\":%u,\"rows\":%u,\"log_of\":[",
+               total, shown, p->bitwidth, 1u << p->tile.bits1, p->num_banks, bk.per_bank,
+               bk.spanned, bk.per_row, bk.rows);
+    for (uint32_t o = 0; o < shown; o++) {
+        if (o)
+            buf_putc(out, ',');
+        buf_i64(out, lin_elem_at(&p->tile, m, o));
+    }
+    buf_puts(out, "],\"bank_of\":[");
+    for (uint32_t o = 0; o < shown; o++) {
+        if (o)
+            buf_putc(out, ',');
+        buf_i64(out, lin_bank_of(p, o));
+    }
+    buf_putc(out, ']');
+    const struct lin_side *side[2] = {st, ld};
+    struct sz_error e = {0};
+    for (int k = 0; k < 2; k++) {
+        struct instr in;
+        buf_puts(out, k ? ",\"load\":" : ",\"store\":");
+        if (lin_side_instr(p, m, vec_bits, k, side[k]->worst, &in, &e) < 0)
+            buf_puts(out, "null");
+        else
+            put_instruction(out, p, m, &in, side[k]);
+    }
+    /* why a side is null: the core's reason (64 lanes), as text, not an error */
+    buf_puts(out, ",\"why\":");
+    if (e.code)
+        buf_json_str(out, e.message);
+    else
+        buf_puts(out, "null");
+    buf_putc(out, '}');
+}
+
 /* What both routes read and answer. */
 struct job {
     struct lin_problem p;
@@ -342,6 +425,7 @@ int api_route_linear_evaluate(const struct api_request *req, struct buf *out,
         return -1;
     buf_putc(out, '{');
     put_eval(out, &j.p, &j.m, j.vec_bits, &j.st, &j.ld);
+    put_bank_view(out, &j.p, &j.m, j.vec_bits, &j.st, &j.ld);
     buf_putc(out, '}');
     return 0;
 }
