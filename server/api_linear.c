@@ -343,9 +343,10 @@ static void put_bank_view(struct buf *out, const struct lin_problem *p, const st
     lin_bank_geom(p, &bk);
     buf_printf(out, ",\"bank_view\":{\"elements\":%u,\"shown\":%u,\"element_bits\":%d,"
                "\"cols\":%u,\"bank_bytes\":4,\"banks\":%d,\"per_bank\":%u,"
-               "\"banks_spanned\":%u,\"per_row\":%u,\"rows\":%u,\"log_of\":[",
-               total, shown, p->bitwidth, 1u << p->tile.bits1, p->num_banks, bk.per_bank,
-               bk.spanned, bk.per_row, bk.rows);
+               "\"banks_spanned\":%u,\"per_row\":%u,\"rows\":%u,\"shown_rows\":%u,"
+               "\"log_of\":[", total, shown, p->bitwidth, 1u << p->tile.bits1, p->num_banks,
+               bk.per_bank, bk.spanned, bk.per_row, bk.rows,
+               (uint32_t)(((uint64_t)shown + bk.per_row - 1) / bk.per_row));
     for (uint32_t o = 0; o < shown; o++) {
         if (o)
             buf_putc(out, ',');
