@@ -1,11 +1,8 @@
-// linearbanks.js - the F2 workbench's bank view (linear.html): the memory
-// layout as the swizzle page draws banks (mapview.js: each element at its
-// physical offset, rows of num_banks banks), one side's warp instruction
-// outlined on it in the colour of each phase (marks.js), the same instruction
-// against the banks one row per phase and pass (bankchart.js), and the links
-// that open each side's instruction on the swizzle page. It draws the evaluate
-// answer's bank_view as given; it must not compute an offset, a bank, a phase
-// or a wavefront.
+// linearbanks.js - the F2 workbench's bank view: the memory layout by bank as
+// the swizzle page draws it (mapview.js), one side's warp instruction outlined
+// phase by phase (marks.js) and charted per phase and pass (bankchart.js), and
+// the links opening each side's instruction in the access page. It draws the
+// answer's bank_view as given; it must not compute an offset, bank or phase.
 
 import { bankView } from './mapview.js';
 import { bankChart } from './bankchart.js';
