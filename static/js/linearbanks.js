@@ -5,6 +5,7 @@
 // answer's bank_view as given; it must not compute an offset, bank or phase.
 
 import { bankView } from './mapview.js';
+import { bankLayout } from './maplayout.js';
 import { bankChart } from './bankchart.js';
 import { accessMarks } from './marks.js';
 import { accessPageHref } from './linearstate.js';
@@ -22,12 +23,18 @@ const widthOf = (el) => Math.max(240, (el.parentElement || el).clientWidth);
 // The options bankLayout (maplayout.js) takes, from the answer's bank_view:
 // the same geometry the swizzle page passes for its /api/swizzle answer.
 function mapOptions(bv, show, availW) {
-    return {
+    const o = {
         banks: bv.banks, bankRows: bv.shown_rows, unitsPerRow: bv.per_row, rowsPerUnit: 1,
         perBank: bv.per_bank, spanned: bv.banks_spanned, bankOf: bv.bank_of, logOf: bv.log_of, cols: bv.cols,
         unitBytes: bv.element_bits / 8, bankBytes: bv.bank_bytes, availW, kind: 'banks',
         keyOf: show === 'row' ? (l) => Math.floor(l / bv.cols) : null,
     };
+    // A tile past 100 columns (rows) labels cells with three digits, which
+    // overrun a cell narrower than 20 px (a 128-wide fp16 tile: 14 px); there
+    // the cells keep their colour and hover text and drop the number.
+    const most = show === 'row' ? bv.elements / bv.cols : bv.cols;
+    if (most > 100 && bankLayout(o).rect(0)[2] < 20) Object.assign(o, { label: (k) => (k < 100 ? String(k) : ''), labelMin: 11 });
+    return o;
 }
 
 // The summary line: which instruction, its wavefronts beside evaluate's.
@@ -57,8 +64,10 @@ export function drawBankView(ans, st) {
     setText($('lin-bv-geom'), `${bv.banks} banks \u00d7 ${bv.bank_bytes} bytes, ${bv.per_row} ${bv.element_bits}-bit elements`);
     for (const b of document.querySelectorAll('.lin-bv-side')) b.setAttribute('aria-pressed', String(b.dataset.side === st.side));
     $('lin-bv-show').value = st.show;
-    const view = bankView(ui.map, mapOptions(bv, st.show, widthOf(ui.map)));
+    const opts = mapOptions(bv, st.show, widthOf(ui.map));
+    const view = bankView(ui.map, opts);
     const notes = [];
+    if (opts.label) notes.push(`Cells too narrow for three digits show ${st.show === 'row' ? 'rows' : 'columns'} from 100 up by colour only: hover one for its element.`);
     if (bv.shown < bv.elements) notes.push(`Showing the first ${bv.shown} of ${bv.elements} offsets.`);
     if (view.truncated) notes.push(`Showing the first ${view.truncated} of ${bv.shown_rows} bank rows.`);
     if (bv.per_bank > 1) notes.push(`A ${bv.element_bits}-bit element is 1/${bv.per_bank} of a ${bv.bank_bytes}-byte bank word: ${bv.per_bank} elements share each bank, side by side.`);
