@@ -373,49 +373,61 @@ uint32_t lin_bank_of(const struct lin_problem *p, uint32_t offset)
     return (uint32_t)(byte / 4 % (uint64_t)p->num_banks);
 }
 
-int lin_side_instr(const struct lin_problem *p, const struct lin_mem *m, int vec_bits,
-                   int is_load, uint64_t idx, struct instr *in, struct sz_error *err)
+uint32_t lin_side_addrs(const struct lin_problem *p, const struct lin_mem *m, int vec_bits,
+                        int is_load, uint64_t idx, uint32_t *addr, uint32_t *bytes)
 {
-    if (lin_lane_bits(p) != 5)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "lanes_per_wavefront",
-                       "the bank view draws 32-lane NVIDIA warps; a 64-lane wave's phases "
-                       "are published tables the access model does not run");
     struct f2_mat mem, inv;
     struct geom g;
-    uint32_t ib[2 * LIN_MAX_BASES], addr[INSTR_LANES];
+    uint32_t ib[2 * LIN_MAX_BASES], n = 1u << lin_lane_bits(p);
     const struct lin_layout *l = is_load ? &p->b : &p->a;
     mem_matrix(&p->tile, m, &mem);
     f2_inverse(&mem, &inv);
     side_geom(p, vec_bits, &g);
     int ni = instr_bases(l, &mem, g.vec, ib);
-    side_addrs(p, l, &inv, &g, ib, ni, idx, INSTR_LANES, addr);
+    side_addrs(p, l, &inv, &g, ib, ni, idx, n, addr);
+    *bytes = g.bytes;
+    return n;
+}
+
+int lin_side_instr(const struct lin_problem *p, const struct lin_mem *m, int vec_bits,
+                   int is_load, uint64_t idx, struct instr *in, struct sz_error *err)
+{
+    if (lin_lane_bits(p) != 5)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "lanes_per_wavefront",
+                       "access.c models 32-lane NVIDIA warps; a 64-lane wave follows the "
+                       "published tables (lin_published_detail)");
+    uint32_t addr[64];
+    struct geom g;
+    side_geom(p, vec_bits, &g);
+    lin_side_addrs(p, m, vec_bits, is_load, idx, addr, &g.bytes);
     side_instr(p, is_load, &g, addr, in);
     return 0;
 }
 
-uint32_t lin_touched(const struct lin_problem *p, const struct lin_mem *m, const struct instr *in,
-                     const struct acc_result *r, struct lin_touch *out)
+uint32_t lin_touched(const struct lin_problem *p, const struct lin_mem *m, const uint32_t *addr,
+                     uint32_t nlanes, uint32_t bytes, const int *lane_phase,
+                     struct lin_touch *out)
 {
-    uint32_t n = 0, per = in->bytes * 8 / (uint32_t)p->bitwidth;
-    for (uint32_t t = 0; t < INSTR_LANES; t++) {
-        if (r->lane_phase[t] < 0 || in->offsets[t] == INSTR_INACTIVE)
+    uint32_t n = 0, per = bytes * 8 / (uint32_t)p->bitwidth;
+    for (uint32_t t = 0; t < nlanes; t++) {
+        if (lane_phase[t] < 0 || addr[t] == INSTR_INACTIVE)
             continue;
-        uint32_t first = (uint32_t)((uint64_t)in->offsets[t] * 8 / (uint64_t)p->bitwidth);
+        uint32_t first = (uint32_t)((uint64_t)addr[t] * 8 / (uint64_t)p->bitwidth);
         for (uint32_t k = 0; k < per; k++) {
             uint32_t o = first + k, i = 0;
-            /* lanes sharing a vector meet on the same slots: at most 1024
+            /* lanes sharing a vector meet on the same slots: at most 2048
              * slots, so a linear look-up costs less than sorting them */
             while (i < n && out[i].offset != o)
                 i++;
             if (i == n && n < LIN_TOUCH_MAX) {
                 out[n].offset = o;
                 out[n].elem = lin_elem_at(&p->tile, m, o);
-                out[n].phase = r->lane_phase[t];
+                out[n].phase = lane_phase[t];
                 out[n].lanes = 0;
                 n++;
             }
             if (i < n)
-                out[i].lanes |= 1u << t;
+                out[i].lanes |= 1ull << t;
         }
     }
     return n;

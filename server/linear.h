@@ -134,25 +134,32 @@ uint32_t lin_elem_at(const struct lin_tile *t, const struct lin_mem *m, uint32_t
 uint32_t lin_bank_of(const struct lin_problem *p, uint32_t offset);
 
 /* Instruction `idx` of one side (0: A's stores, 1: B's loads), exactly as
- * lin_evaluate simulated it: the ld/st of the vector per lane, lane t at the
- * byte offset of its elements.  p, m and vec_bits must have passed
- * lin_evaluate and idx be below its `instructions` (its `worst` is).  NVIDIA
- * warps only: fails on "lanes_per_wavefront" for a 64-lane wave. */
+ * lin_evaluate simulated it: lane t's byte address addr[t] (room for 64; all
+ * 2^lane_bits lanes active), *bytes per lane (the vector).  p, m and vec_bits
+ * must have passed lin_evaluate and idx be below its `instructions` (its
+ * `worst` is).  Returns the number of lanes, 32 or 64. */
+uint32_t lin_side_addrs(const struct lin_problem *p, const struct lin_mem *m, int vec_bits,
+                        int is_load, uint64_t idx, uint32_t *addr, uint32_t *bytes);
+
+/* The same for a 32-lane warp as the ld or st access.c costs.  Fails on
+ * "lanes_per_wavefront" for a 64-lane wave (lin_published_detail's). */
 int lin_side_instr(const struct lin_problem *p, const struct lin_mem *m, int vec_bits,
                    int is_load, uint64_t idx, struct instr *in, struct sz_error *err);
 
-/* The element slots instruction `in` (costed as r) touches: offset, the
- * element stored there, the phase of the lowest lane touching it and the
- * mask of the lanes that do; in order of that lowest lane.  Returns how many
- * (at most LIN_TOUCH_MAX: 32 lanes x 16 bytes of 4-bit elements). */
-#define LIN_TOUCH_MAX (INSTR_LANES * 32)
+/* The element slots an instruction touches (lane t at byte addr[t], `bytes`
+ * each, in phase lane_phase[t]; -1: inactive): offset, the element stored
+ * there, the phase of the lowest lane touching it and the mask of the lanes
+ * that do; in order of that lowest lane.  Returns how many (at most
+ * LIN_TOUCH_MAX: 64 lanes x 16 bytes of 4-bit elements). */
+#define LIN_TOUCH_MAX (64 * 32)
 struct lin_touch {
     uint32_t offset, elem;
     int phase;
-    uint32_t lanes;
+    uint64_t lanes;
 };
-uint32_t lin_touched(const struct lin_problem *p, const struct lin_mem *m, const struct instr *in,
-                     const struct acc_result *r, struct lin_touch *out);
+uint32_t lin_touched(const struct lin_problem *p, const struct lin_mem *m, const uint32_t *addr,
+                     uint32_t nlanes, uint32_t bytes, const int *lane_phase,
+                     struct lin_touch *out);
 
 /* The swizzle page's view that draws such an instruction as it is: no
  * swizzle (Swizzle<0,m,3>, units of the access's `bytes`, 2^m = bytes), bank
@@ -185,6 +192,20 @@ uint32_t lin_phase_lanes(const struct lin_phase *ph, uint32_t *out);
  * byte address (all 2^lane_bits lanes active), `bytes` per lane. */
 uint32_t lin_sim_published(const struct lin_phase *ph, int num_banks, const uint32_t *addr,
                            uint32_t bytes);
+
+/* The same instruction lane by lane, as access.c details NVIDIA's: phases
+ * numbered 0.. in order of their lowest lane, each lane's pass (0-based
+ * wavefront of its phase), first bank and banks covered; per phase its lanes,
+ * wavefronts and a bank holding the most words. */
+struct lin_pub {
+    uint32_t wavefronts, nphases, ways;
+    int phase[64], pass[64];
+    uint32_t bank[64], nbanks[64];
+    uint64_t phase_mask[64];
+    uint32_t phase_wf[64], phase_worst[64];
+};
+void lin_published_detail(const struct lin_phase *ph, int num_banks, const uint32_t *addr,
+                          uint32_t bytes, struct lin_pub *d);
 
 /* ---- conversions (linear_conv.c) ---------------------------------------- */
 

@@ -73,16 +73,21 @@ export function drawBankView(ans, st) {
     if (bv.per_bank > 1) notes.push(`A ${bv.element_bits}-bit element is 1/${bv.per_bank} of a ${bv.bank_bytes}-byte bank word: ${bv.per_bank} elements share each bank, side by side.`);
     if (bv.banks_spanned > 1) notes.push(`A ${bv.element_bits}-bit element spans ${bv.banks_spanned} banks.`);
     const ins = bv[SIDES[st.side].key];
+    let links = 0;
     for (const k of ['st', 'ld']) {
         const href = accessPageHref(bv[SIDES[k].key]);
         const a = $(`lin-open-access-${k}`);
         setHidden(a, !href);
-        if (href) a.setAttribute('href', href);
+        if (href) { a.setAttribute('href', href); links++; }
     }
+    // The access page models 32-lane warps; a wave's instruction stays here.
+    setHidden($('lin-bv-linkhelp'), !links);
+    setHidden($('lin-bv-nolink'), !!links || !ins);
     setHidden(ui.chartFig, !ins);
+    setHidden(document.querySelector('.lin-bvbar .seg'), !ins);
     if (!ins) {
         view.mark([]);
-        setHTML(ui.summary, `<span class="${BAD}">No instruction drawn:</span> ${esc(bv.why || '')}.`);
+        setHTML(ui.summary, `<span class="${BAD}">No instruction to draw.</span>`);
         setHTML(ui.phases, '');
         setHTML(ui.chart, '');
         setText(ui.note, notes.join(' '));
@@ -95,7 +100,8 @@ export function drawBankView(ans, st) {
     const drawn = view.mark(marks);
     if (drawn < marks.length) notes.push(`${marks.length - drawn} of the outlined slots lie past the rows drawn.`);
     setHTML(ui.summary, summaryHTML(ins, st.side, ans[SIDES[st.side].key].wavefronts_per_instruction) +
-        ` Outlined: ${plural(m.units, 'element slot')} of ${plural(m.lanes, 'lane')} in ${plural(m.phases.length, 'phase')}.`);
+        ` Outlined: ${plural(m.units, 'element slot')} of ${plural(m.lanes, 'lane')} in ${plural(m.phases.length, 'phase')}.` +
+        (ins.cost.status ? ` <span class="lin-status warn">${esc(ins.cost.status)}</span>` : ''));
     setHTML(ui.phases, phaseChoices(m.phases, ph));
     bankChart(ui.chart, ins.cost, widthOf(ui.chart));
     setText(ui.note, notes.join(' '));

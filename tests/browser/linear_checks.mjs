@@ -161,6 +161,21 @@ export async function linearChecks(t) {
         check('phases: all phases again', (await page.$$eval('#lin-bv-map rect.mark', (r) => r.length)) === ins.cells.slots.length);
     });
 
+    await step('workbench: a 64-lane wave in the bank view', async () => {
+        await page.goto(base + 'linear.html?p=wave64');
+        await page.waitForFunction(() => Number(document.body.dataset.linearReady || 0) >= 1 && document.body.dataset.inflight === '0', null, { timeout: TIMEOUT });
+        const w = PRESETS.find((p) => p.id === 'wave64');
+        const ans = (await postJSON(base + 'api/linear/evaluate', evaluateBody(fromPreset(w)))).body;
+        const ins = ans.bank_view.load;
+        const shown = await page.$eval('.lin-bv-wf', (e) => Number(e.dataset.wf));
+        const marks = await page.$$eval('#lin-bv-map rect.mark', (r) => r.length);
+        check(`wave64: the load's ${ins.lanes} lanes outlined (${marks} slots) with evaluate's ${ans.load.wavefronts_per_instruction} wavefronts, marked published`,
+            ins.lanes === 64 && shown === ans.load.wavefronts_per_instruction && marks === ins.cells.slots.length &&
+            /published, not measured here/.test(await page.$eval('#lin-bv-summary', (e) => e.textContent)), `${shown} ${marks}`);
+        check('wave64: no access page link (it models 32-lane warps), and the page says why',
+            (await page.$eval('#lin-open-access-ld', (e) => e.hidden)) && !(await page.$eval('#lin-bv-nolink', (e) => e.hidden)));
+    });
+
     await step('workbench: the access page shows the same wavefronts', async () => {
         const open = async (href) => {
             await page.goto(base + href);
