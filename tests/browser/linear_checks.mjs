@@ -37,6 +37,12 @@ export async function linearChecks(t) {
     const wf = (side) => page.$eval(`.lin-verdict[data-side="${side}"] .lin-wf`, (e) => Number(e.dataset.wf));
     const toggle = (i, j) => drawn(() => page.click(`#lin-toggles button[data-i="${i}"][data-j="${j}"]`));
     const fold = () => new URL(page.url()).searchParams.get('fold');
+    // Open the workbench on `query`; the API's evaluate answer for `state`, the view it should show.
+    const openView = async (query, state) => {
+        await page.goto(base + 'linear.html?' + query);
+        await page.waitForFunction(() => Number(document.body.dataset.linearReady || 0) >= 1 && document.body.dataset.inflight === '0', null, { timeout: TIMEOUT });
+        return (await postJSON(base + 'api/linear/evaluate', evaluateBody(state))).body;
+    };
 
     await step('workbench: the seed', async () => {
         await page.goto(base + 'linear.html');
@@ -145,10 +151,7 @@ export async function linearChecks(t) {
     });
 
     await step('workbench: phase by phase', async () => {
-        await page.goto(base + 'linear.html?p=row128');
-        await page.waitForFunction(() => Number(document.body.dataset.linearReady || 0) >= 1 && document.body.dataset.inflight === '0', null, { timeout: TIMEOUT });
-        const row = PRESETS.find((p) => p.id === 'row128');
-        const ans = (await postJSON(base + 'api/linear/evaluate', evaluateBody(fromPreset(row)))).body;
+        const ans = await openView('p=row128', fromPreset(PRESETS.find((p) => p.id === 'row128')));
         const ins = ans.bank_view.load;
         const phases = [...new Set(ins.cells.slots.map((c) => c.phase))].sort((a, b) => a - b);
         const buttons = await page.$$eval('.lin-bv-ph[data-ph]:not([data-ph=""])', (b) => b.map((x) => Number(x.dataset.ph)));
@@ -162,10 +165,7 @@ export async function linearChecks(t) {
     });
 
     await step('workbench: a 64-lane wave in the bank view', async () => {
-        await page.goto(base + 'linear.html?p=wave64');
-        await page.waitForFunction(() => Number(document.body.dataset.linearReady || 0) >= 1 && document.body.dataset.inflight === '0', null, { timeout: TIMEOUT });
-        const w = PRESETS.find((p) => p.id === 'wave64');
-        const ans = (await postJSON(base + 'api/linear/evaluate', evaluateBody(fromPreset(w)))).body;
+        const ans = await openView('p=wave64', fromPreset(PRESETS.find((p) => p.id === 'wave64')));
         const ins = ans.bank_view.load;
         const shown = await page.$eval('.lin-bv-wf', (e) => Number(e.dataset.wf));
         const marks = await page.$$eval('#lin-bv-map rect.mark', (r) => r.length);
@@ -198,9 +198,7 @@ export async function linearChecks(t) {
         const bad = [];
         let n = 0;
         for (const v of views) {
-            await page.goto(base + 'linear.html?' + v.q);
-            await page.waitForFunction(() => Number(document.body.dataset.linearReady || 0) >= 1 && document.body.dataset.inflight === '0', null, { timeout: TIMEOUT });
-            const ans = (await postJSON(base + 'api/linear/evaluate', evaluateBody(v.state))).body;
+            const ans = await openView(v.q, v.state);
             const hrefs = { store: await page.getAttribute('#lin-open-access-st', 'href'), load: await page.getAttribute('#lin-open-access-ld', 'href') };
             for (const key of ['store', 'load']) {
                 const got = await open(hrefs[key]);
