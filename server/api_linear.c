@@ -1,6 +1,8 @@
 /* api_linear.c - the F2 routes: POST /api/linear/evaluate (what a store layout
  * A and a load layout B cost on a memory layout) and POST /api/linear/optimize
- * (the optimal memory layout for them).  Reads with api_read.c, computes with
+ * (the optimal memory layout for them); evaluate also answers the bank view
+ * (the memory by bank, and each side's instruction with its /api/conflicts
+ * cost and cells).  Reads with api_read.c, computes with
  * linear.c, writes JSON with buf.c; it holds no layout arithmetic of its own. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -294,6 +296,132 @@ static void put_eval(struct buf *out, const struct lin_problem *p, const struct 
                    p->num_banks == 32 ? "measured" : "the measured rules on another bank row");
 }
 
+/* ---- the bank view (evaluate only) ----------------------------------------- */
+
+#define BANK_VIEW_MAX 65536     /* elements listed: a 256 x 256 tile; the page draws fewer */
+
+/* A lane set of up to 64 lanes: [0,1,...]. */
+static void put_lanes64(struct buf *out, uint64_t mask)
+{
+    buf_putc(out, '[');
+    for (int t = 0, first = 1; t < 64; t++)
+        if (mask >> t & 1) {
+            buf_puts(out, first ? "" : ",");
+            buf_i64(out, t);
+            first = 0;
+        }
+    buf_putc(out, ']');
+}
+
+/* A 64-lane wave's instruction in the shape of the /api/conflicts answer
+ * (the fields the bank view draws), from the published rules' lane detail. */
+static void put_published_cost(struct buf *out, const struct lin_problem *p, const char *op,
+                               uint32_t bytes, const uint32_t *addr, uint32_t nl,
+                               const struct lin_side *s, const struct lin_pub *d)
+{
+    buf_printf(out, "{\"op\":\"%s\",\"bytes\":%u,\"bank_bytes\":4,\"banks\":%d,"
+               "\"calibrated\":false,\"status\":\"%s\",\"source\":\"%s\",\"wavefronts\":%u,"
+               "\"ideal_wavefronts\":%u,\"bank_conflicts\":%u,\"ways\":%u,\"phases\":[",
+               op, bytes, p->num_banks, lin_published, s->phase.source, d->wavefronts,
+               s->lower_bound, d->wavefronts - s->lower_bound, d->ways);
+    for (uint32_t r = 0; r < d->nphases; r++) {
+        buf_puts(out, r ? ",{\"lanes\":" : "{\"lanes\":");
+        put_lanes64(out, d->phase_mask[r]);
+        buf_printf(out, ",\"wavefronts\":%u,\"max_per_bank\":%u,\"worst_bank\":%u,"
+                   "\"reason\":\"%s\"}", d->phase_wf[r], d->phase_wf[r], d->phase_worst[r],
+                   d->phase_wf[r] > 1 ? "conflict" : "clean");
+    }
+    buf_puts(out, "],\"lanes\":[");
+    for (uint32_t t = 0; t < nl; t++)
+        buf_printf(out, "%s{\"lane\":%u,\"offset\":%u,\"active\":true,\"phase\":%d,"
+                   "\"pass\":%d,\"bank\":%u,\"nbanks\":%u}", t ? "," : "", t, addr[t],
+                   d->phase[t], d->pass[t], d->bank[t], d->nbanks[t]);
+    buf_puts(out, "]}");
+}
+
+/* One instruction of a side as the bank view draws it: which one, its cost
+ * (the /api/conflicts answer; for a 64-lane wave the same fields from the
+ * published rules), the element slots it touches and, for a warp, the
+ * swizzle page's view that shows the same access (offsets taken as
+ * physical; null for a wave, which that page does not model). */
+static void put_instruction(struct buf *out, const struct lin_problem *p, const struct lin_mem *m,
+                            int vec_bits, int is_load, const struct lin_side *s)
+{
+    struct lin_touch touch[LIN_TOUCH_MAX];     /* 48 KiB: a worker thread has megabytes */
+    uint32_t addr[64], bytes, n;
+    uint32_t nl = lin_side_addrs(p, m, vec_bits, is_load, s->worst, addr, &bytes);
+    const char *op = is_load ? "ld" : "st";
+    buf_printf(out, "{\"index\":%llu,\"instructions\":%u,\"op\":\"%s\",\"bytes\":%u,"
+               "\"lanes\":%u,\"offsets\":", (unsigned long long)s->worst, s->instructions, op,
+               bytes, nl);
+    buf_u32_array(out, addr, nl);
+    buf_puts(out, ",\"cost\":");
+    if (nl == INSTR_LANES) {
+        struct instr in;
+        struct acc_result r;
+        lin_side_instr(p, m, vec_bits, is_load, s->worst, &in, NULL);
+        acc_cost(&in, &r);
+        api_put_cost(out, &in, &r);
+        n = lin_touched(p, m, in.offsets, INSTR_LANES, in.bytes, r.lane_phase, touch);
+    } else {
+        struct lin_pub d;
+        lin_published_detail(&s->phase, p->num_banks, addr, bytes, &d);
+        put_published_cost(out, p, op, bytes, addr, nl, s, &d);
+        n = lin_touched(p, m, addr, nl, bytes, d.phase, touch);
+    }
+    buf_puts(out, ",\"cells\":{\"slots\":[");
+    for (uint32_t i = 0; i < n; i++) {
+        buf_printf(out, "%s{\"slot\":%u,\"logical\":%u,\"phase\":%d,\"lanes\":", i ? "," : "",
+                   touch[i].offset, touch[i].elem, touch[i].phase);
+        put_lanes64(out, touch[i].lanes);
+        buf_putc(out, '}');
+    }
+    buf_puts(out, "],\"outside\":0},\"access_view\":");
+    if (nl == INSTR_LANES) {
+        struct lin_plain v;
+        lin_plain_view(p, bytes, &v);
+        buf_printf(out, "{\"b\":%d,\"m\":%d,\"s\":%d,\"bank_bytes\":4,\"banks\":%d,"
+                   "\"rows\":%u,\"match_bank_row\":1,\"space\":\"physical\"}}", v.b, v.m, v.s,
+                   p->num_banks, v.rows);
+    } else {
+        buf_puts(out, "null}");
+    }
+}
+
+/* The memory layout as the banks hold it, and one instruction of each side on
+ * it: the one each side's wavefronts were counted on. */
+static void put_bank_view(struct buf *out, const struct lin_problem *p, const struct lin_mem *m,
+                          int vec_bits, const struct lin_side *st, const struct lin_side *ld)
+{
+    struct lin_banks bk;
+    uint32_t total = 1u << (p->tile.bits0 + p->tile.bits1);
+    uint32_t shown = total < BANK_VIEW_MAX ? total : BANK_VIEW_MAX;
+    lin_bank_geom(p, &bk);
+    buf_printf(out, ",\"bank_view\":{\"elements\":%u,\"shown\":%u,\"element_bits\":%d,"
+               "\"cols\":%u,\"bank_bytes\":4,\"banks\":%d,\"per_bank\":%u,"
+               "\"banks_spanned\":%u,\"per_row\":%u,\"rows\":%u,\"shown_rows\":%u,"
+               "\"log_of\":[", total, shown, p->bitwidth, 1u << p->tile.bits1, p->num_banks,
+               bk.per_bank, bk.spanned, bk.per_row, bk.rows,
+               (uint32_t)(((uint64_t)shown + bk.per_row - 1) / bk.per_row));
+    for (uint32_t o = 0; o < shown; o++) {
+        if (o)
+            buf_putc(out, ',');
+        buf_i64(out, lin_elem_at(&p->tile, m, o));
+    }
+    buf_puts(out, "],\"bank_of\":[");
+    for (uint32_t o = 0; o < shown; o++) {
+        if (o)
+            buf_putc(out, ',');
+        buf_i64(out, lin_bank_of(p, o));
+    }
+    buf_putc(out, ']');
+    buf_puts(out, ",\"store\":");
+    put_instruction(out, p, m, vec_bits, 0, st);
+    buf_puts(out, ",\"load\":");
+    put_instruction(out, p, m, vec_bits, 1, ld);
+    buf_putc(out, '}');
+}
+
 /* What both routes read and answer. */
 struct job {
     struct lin_problem p;
@@ -342,6 +470,7 @@ int api_route_linear_evaluate(const struct api_request *req, struct buf *out,
         return -1;
     buf_putc(out, '{');
     put_eval(out, &j.p, &j.m, j.vec_bits, &j.st, &j.ld);
+    put_bank_view(out, &j.p, &j.m, j.vec_bits, &j.st, &j.ld);
     buf_putc(out, '}');
     return 0;
 }

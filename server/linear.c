@@ -2,15 +2,14 @@
  * the wavefronts of each side by the subspace formula and by running every
  * instruction through the wavefront model (access.c), and the optimal memory
  * layout (Linear Layouts, Zhou et al., arXiv 2505.23819, sec. 5.4 and Lemmas
- * 9.4-9.5; Triton lib/Tools/GenericSwizzling.cpp).  Pure: no I/O, no
+ * 9.4-9.5; Triton lib/Tools/GenericSwizzling.cpp); for the bank view, the
+ * memory by bank and the very instruction a side was costed by.  Pure: no I/O, no
  * allocation; it knows the hardware only through access.c and linear_hw.c. */
 #include "linear.h"
 
 #include <string.h>
 
-#include "access.h"
 #include "f2.h"
-#include "instr.h"
 
 static int log2u(uint32_t x)
 {
@@ -230,6 +229,33 @@ static int instr_bases(const struct lin_layout *l, const struct f2_mat *mem, int
     return n;
 }
 
+/* Lane t's byte address in instruction `idx` of a side: the element its
+ * registers 0..2^vec-1 hold there, e0 ^ lane(t), through the inverse memory
+ * map, rounded down to its vector (one access moves the whole vector). */
+static void side_addrs(const struct lin_problem *p, const struct lin_layout *l,
+                       const struct f2_mat *inv, const struct geom *g, const uint32_t *ib, int ni,
+                       uint64_t idx, uint32_t nlanes, uint32_t *addr)
+{
+    uint32_t e0 = 0;
+    for (int i = 0; i < ni; i++)
+        if (idx >> i & 1)
+            e0 ^= ib[i];
+    for (uint32_t t = 0; t < nlanes; t++) {
+        uint32_t o = f2_apply(inv, e0 ^ layout_apply(l, LIN_LANE, t));
+        addr[t] = (uint32_t)((uint64_t)(o >> g->vec << g->vec) * (uint64_t)p->bitwidth / 8);
+    }
+}
+
+/* The ld or st of `bytes` per lane on p's banks: what acc_cost is asked. */
+static void side_instr(const struct lin_problem *p, int is_load, const struct geom *g,
+                       const uint32_t *addr, struct instr *in)
+{
+    instr_defaults(in, is_load ? INSTR_LD : INSTR_ST);
+    in->bytes = g->bytes;
+    in->banks = (uint32_t)p->num_banks;
+    memcpy(in->offsets, addr, sizeof in->offsets);
+}
+
 static void side_simulate(const struct lin_problem *p, const struct lin_layout *l, int is_load,
                           const struct f2_mat *inv, const struct f2_mat *mem,
                           const struct geom *g, uint32_t sim_max, struct lin_side *s)
@@ -241,6 +267,7 @@ static void side_simulate(const struct lin_problem *p, const struct lin_layout *
     s->simulated = 0;
     s->wavefronts = 0;
     s->wavefronts_min = UINT32_MAX;
+    s->worst = 0;
     uint64_t lcg = 0x2545F4914F6CDD1Dull;
     for (uint64_t k = 0; k < count && s->simulated < sim_max; k++) {
         /* past sim_max, a deterministic spread: the first, the last, then random */
@@ -249,28 +276,20 @@ static void side_simulate(const struct lin_problem *p, const struct lin_layout *
             lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
             idx = k == 0 ? 0 : k == 1 ? count - 1 : (lcg >> 11) % count;
         }
-        uint32_t e0 = 0;
-        for (int i = 0; i < ni; i++)
-            if (idx >> i & 1)
-                e0 ^= ib[i];
         uint32_t addr[64], wf;
-        for (uint32_t t = 0; t < (1u << s->phase.lane_bits); t++) {
-            uint32_t o = f2_apply(inv, e0 ^ layout_apply(l, LIN_LANE, t));
-            addr[t] = (uint32_t)((uint64_t)(o >> g->vec << g->vec) * (uint64_t)p->bitwidth / 8);
-        }
+        side_addrs(p, l, inv, g, ib, ni, idx, 1u << s->phase.lane_bits, addr);
         if (s->phase.published) {
             /* a 64-lane wave: the published phase tables (linear_hw.c) */
             wf = lin_sim_published(&s->phase, p->num_banks, addr, g->bytes);
         } else {
             struct instr in;
             struct acc_result r;
-            instr_defaults(&in, is_load ? INSTR_LD : INSTR_ST);
-            in.bytes = g->bytes;
-            in.banks = (uint32_t)p->num_banks;
-            memcpy(in.offsets, addr, sizeof in.offsets);
+            side_instr(p, is_load, g, addr, &in);
             acc_cost(&in, &r);
             wf = r.wavefronts;
         }
+        if (wf > s->wavefronts || s->simulated == 0)
+            s->worst = idx;
         if (wf > s->wavefronts)
             s->wavefronts = wf;
         if (wf < s->wavefronts_min)
@@ -320,6 +339,111 @@ int lin_evaluate(const struct lin_problem *p, const struct lin_mem *m, int vec_b
         side_simulate(p, side[k], k, &inv, &mem, &g, sim_max, out[k]);
     }
     return 0;
+}
+
+/* ---- the bank view ------------------------------------------------------- */
+
+/* Offsets count elements; a bank word is 32 bits:
+ *
+ *   byte(p) = p * bitwidth / 8      bank(p) = byte(p) / 4 mod num_banks
+ *
+ * so a bank row holds num_banks * 32 / bitwidth elements. */
+void lin_bank_geom(const struct lin_problem *p, struct lin_banks *b)
+{
+    uint32_t w = (uint32_t)p->bitwidth, nb = (uint32_t)p->num_banks;
+    uint64_t bits = ((uint64_t)1 << tile_bits(&p->tile)) * w, row = 32ull * nb;
+    b->per_bank = w < 32 ? 32 / w : 1;
+    b->spanned = w > 32 ? w / 32 : 1;
+    b->per_row = nb * 32 / w;
+    b->rows = (uint32_t)((bits + row - 1) / row);
+}
+
+uint32_t lin_elem_at(const struct lin_tile *t, const struct lin_mem *m, uint32_t offset)
+{
+    uint32_t e = 0;
+    for (int k = 0; k < m->n && k < tile_bits(t); k++)
+        if (offset >> k & 1)
+            e ^= m->basis[k];
+    return e;
+}
+
+uint32_t lin_bank_of(const struct lin_problem *p, uint32_t offset)
+{
+    uint64_t byte = (uint64_t)offset * (uint64_t)p->bitwidth / 8;
+    return (uint32_t)(byte / 4 % (uint64_t)p->num_banks);
+}
+
+uint32_t lin_side_addrs(const struct lin_problem *p, const struct lin_mem *m, int vec_bits,
+                        int is_load, uint64_t idx, uint32_t *addr, uint32_t *bytes)
+{
+    struct f2_mat mem, inv;
+    struct geom g;
+    uint32_t ib[2 * LIN_MAX_BASES], n = 1u << lin_lane_bits(p);
+    const struct lin_layout *l = is_load ? &p->b : &p->a;
+    mem_matrix(&p->tile, m, &mem);
+    f2_inverse(&mem, &inv);
+    side_geom(p, vec_bits, &g);
+    int ni = instr_bases(l, &mem, g.vec, ib);
+    side_addrs(p, l, &inv, &g, ib, ni, idx, n, addr);
+    *bytes = g.bytes;
+    return n;
+}
+
+int lin_side_instr(const struct lin_problem *p, const struct lin_mem *m, int vec_bits,
+                   int is_load, uint64_t idx, struct instr *in, struct sz_error *err)
+{
+    if (lin_lane_bits(p) != 5)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "lanes_per_wavefront",
+                       "access.c models 32-lane NVIDIA warps; a 64-lane wave follows the "
+                       "published tables (lin_published_detail)");
+    uint32_t addr[64];
+    struct geom g;
+    side_geom(p, vec_bits, &g);
+    lin_side_addrs(p, m, vec_bits, is_load, idx, addr, &g.bytes);
+    side_instr(p, is_load, &g, addr, in);
+    return 0;
+}
+
+uint32_t lin_touched(const struct lin_problem *p, const struct lin_mem *m, const uint32_t *addr,
+                     uint32_t nlanes, uint32_t bytes, const int *lane_phase,
+                     struct lin_touch *out)
+{
+    uint32_t n = 0, per = bytes * 8 / (uint32_t)p->bitwidth;
+    for (uint32_t t = 0; t < nlanes; t++) {
+        if (lane_phase[t] < 0 || addr[t] == INSTR_INACTIVE)
+            continue;
+        uint32_t first = (uint32_t)((uint64_t)addr[t] * 8 / (uint64_t)p->bitwidth);
+        for (uint32_t k = 0; k < per; k++) {
+            uint32_t o = first + k, i = 0;
+            /* lanes sharing a vector meet on the same slots: at most 2048
+             * slots, so a linear look-up costs less than sorting them */
+            while (i < n && out[i].offset != o)
+                i++;
+            if (i == n && n < LIN_TOUCH_MAX) {
+                out[n].offset = o;
+                out[n].elem = lin_elem_at(&p->tile, m, o);
+                out[n].phase = lane_phase[t];
+                out[n].lanes = 0;
+                n++;
+            }
+            if (i < n)
+                out[i].lanes |= 1ull << t;
+        }
+    }
+    return n;
+}
+
+void lin_plain_view(const struct lin_problem *p, uint32_t bytes, struct lin_plain *v)
+{
+    struct lin_banks bk;
+    uint32_t row = 4u * (uint32_t)p->num_banks, units = row / (bytes ? bytes : 1);
+    lin_bank_geom(p, &bk);
+    v->b = 0;
+    v->m = log2u(bytes);
+    v->s = 3;
+    v->rows = bk.rows ? bk.rows : 1;
+    if ((uint64_t)v->rows * units > (1u << 20))
+        v->rows = (1u << 20) / units;
 }
 
 /* ---- the optimal layout ---------------------------------------------------- */

@@ -2,14 +2,17 @@
  * distributed layout (register, lane, warp bases) and a shared-memory layout
  * (offset bases) on a power-of-two 2D tile; what a (store, load) pair costs on
  * a memory layout, by the subspace formula and by simulating every instruction
- * through access.c; the optimal memory layout; conversions from and to CuTe,
+ * through access.c; the bank view (the memory by bank, one simulated
+ * instruction per side); the optimal memory layout; conversions from and to CuTe,
  * Triton swizzled_shared and NVMMA.  Pure core: no I/O, no allocation, no JSON. */
 #ifndef SZ_LINEAR_H
 #define SZ_LINEAR_H
 
 #include <stdint.h>
 
+#include "access.h"
 #include "error.h"
+#include "instr.h"
 
 #define LIN_MAX_BITS 24     /* tile elements <= 2^24: byte offsets stay below 2^31 */
 #define LIN_MAX_BASES 32    /* bases per input dimension */
@@ -72,6 +75,7 @@ struct lin_side {
     uint32_t lanes_per_phase, phases;
     int paired;                 /* a load whose lane pairs share addresses (access.c rule 3) */
     uint32_t instructions, simulated;
+    uint64_t worst;             /* a simulated instruction costing `wavefronts` (the first) */
     int n_conflict;             /* a basis of the conflict directions, as elements */
     uint32_t conflict[LIN_MAX_BITS];
     struct lin_phase phase;     /* the phase rule used (pairing included) */
@@ -114,6 +118,59 @@ int lin_evaluate(const struct lin_problem *p, const struct lin_mem *m, int vec_b
  * B-only, complete with free directions, pad when needed, banks last. */
 int lin_optimize(const struct lin_problem *p, struct lin_opt *out, struct sz_error *err);
 
+/* ---- the bank view (what the workbench draws) --------------------------- */
+
+/* The memory as banks see it: offset p (in elements) holds element
+ * lin_elem_at(p), its first byte in bank lin_bank_of(p); elements narrower
+ * than a bank word share it (per_bank), wider ones span banks (spanned). */
+struct lin_banks {
+    uint32_t per_bank;          /* elements per 4-byte bank word (1 from 32 bits up) */
+    uint32_t spanned;           /* banks one element covers (2 for 64 bits, else 1) */
+    uint32_t per_row;           /* elements per bank row (num_banks x 4 bytes) */
+    uint32_t rows;              /* bank rows the tile fills (the last may be partial) */
+};
+void lin_bank_geom(const struct lin_problem *p, struct lin_banks *b);
+uint32_t lin_elem_at(const struct lin_tile *t, const struct lin_mem *m, uint32_t offset);
+uint32_t lin_bank_of(const struct lin_problem *p, uint32_t offset);
+
+/* Instruction `idx` of one side (0: A's stores, 1: B's loads), exactly as
+ * lin_evaluate simulated it: lane t's byte address addr[t] (room for 64; all
+ * 2^lane_bits lanes active), *bytes per lane (the vector).  p, m and vec_bits
+ * must have passed lin_evaluate and idx be below its `instructions` (its
+ * `worst` is).  Returns the number of lanes, 32 or 64. */
+uint32_t lin_side_addrs(const struct lin_problem *p, const struct lin_mem *m, int vec_bits,
+                        int is_load, uint64_t idx, uint32_t *addr, uint32_t *bytes);
+
+/* The same for a 32-lane warp as the ld or st access.c costs.  Fails on
+ * "lanes_per_wavefront" for a 64-lane wave (lin_published_detail's). */
+int lin_side_instr(const struct lin_problem *p, const struct lin_mem *m, int vec_bits,
+                   int is_load, uint64_t idx, struct instr *in, struct sz_error *err);
+
+/* The element slots an instruction touches (lane t at byte addr[t], `bytes`
+ * each, in phase lane_phase[t]; -1: inactive): offset, the element stored
+ * there, the phase of the lowest lane touching it and the mask of the lanes
+ * that do; in order of that lowest lane.  Returns how many (at most
+ * LIN_TOUCH_MAX: 64 lanes x 16 bytes of 4-bit elements). */
+#define LIN_TOUCH_MAX (64 * 32)
+struct lin_touch {
+    uint32_t offset, elem;
+    int phase;
+    uint64_t lanes;
+};
+uint32_t lin_touched(const struct lin_problem *p, const struct lin_mem *m, const uint32_t *addr,
+                     uint32_t nlanes, uint32_t bytes, const int *lane_phase,
+                     struct lin_touch *out);
+
+/* The swizzle page's view that draws such an instruction as it is: no
+ * swizzle (Swizzle<0,m,3>, units of the access's `bytes`, 2^m = bytes), bank
+ * rows as its rows (match_bank_row), p's banks, enough rows for the tile (at
+ * most 2^20 cells; offsets past them still cost the same there). */
+struct lin_plain {
+    int b, m, s;
+    uint32_t rows;
+};
+void lin_plain_view(const struct lin_problem *p, uint32_t bytes, struct lin_plain *v);
+
 /* ---- hardware phases (linear_hw.c) ------------------------------------- */
 
 /* 5 for a 32-lane warp, 6 for a 64-lane wave. */
@@ -135,6 +192,20 @@ uint32_t lin_phase_lanes(const struct lin_phase *ph, uint32_t *out);
  * byte address (all 2^lane_bits lanes active), `bytes` per lane. */
 uint32_t lin_sim_published(const struct lin_phase *ph, int num_banks, const uint32_t *addr,
                            uint32_t bytes);
+
+/* The same instruction lane by lane, as access.c details NVIDIA's: phases
+ * numbered 0.. in order of their lowest lane, each lane's pass (0-based
+ * wavefront of its phase), first bank and banks covered; per phase its lanes,
+ * wavefronts and a bank holding the most words. */
+struct lin_pub {
+    uint32_t wavefronts, nphases, ways;
+    int phase[64], pass[64];
+    uint32_t bank[64], nbanks[64];
+    uint64_t phase_mask[64];
+    uint32_t phase_wf[64], phase_worst[64];
+};
+void lin_published_detail(const struct lin_phase *ph, int num_banks, const uint32_t *addr,
+                          uint32_t bytes, struct lin_pub *d);
 
 /* ---- conversions (linear_conv.c) ---------------------------------------- */
 

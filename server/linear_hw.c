@@ -121,34 +121,59 @@ uint32_t lin_phase_lanes(const struct lin_phase *ph, uint32_t *out)
 /* The published rules' cost of one instruction: per phase, the most distinct
  * 4-byte words any bank holds among its lanes' words (one word read by many
  * lanes is read once), summed over the phases.  No pairing, no other rule:
- * none is published for these GPUs. */
+ * none is published for these GPUs.  The lane detail numbers phases densely
+ * in order of their lowest lane and gives a word its rank among its bank's
+ * distinct words in the phase (first come, first served: the order is not
+ * published, only the count is), a lane the last pass of its words. */
+void lin_published_detail(const struct lin_phase *ph, int num_banks, const uint32_t *addr,
+                          uint32_t bytes, struct lin_pub *d)
+{
+    uint32_t lanes = 1u << ph->lane_bits, canon[64], nb = (uint32_t)num_banks;
+    uint32_t words_per_lane = bytes < 4 ? 1 : bytes / 4;
+    int dense[64];
+    memset(d, 0, sizeof *d);
+    for (uint32_t t = 0; t < 64; t++)
+        dense[t] = -1;
+    for (uint32_t t = 0; t < lanes; t++) {
+        canon[t] = lin_phase_of(ph, t);
+        if (dense[canon[t]] < 0)
+            dense[canon[t]] = (int)d->nphases++;
+        d->phase[t] = dense[canon[t]];
+        d->phase_mask[d->phase[t]] |= 1ull << t;
+        d->bank[t] = addr[t] / 4 % nb;
+        d->nbanks[t] = words_per_lane;
+    }
+    for (uint32_t r = 0; r < d->nphases; r++) {
+        uint32_t word[256], rank[256], count[128] = {0}, nw = 0, worst = 0, wb = 0;
+        for (uint32_t t = 0; t < lanes; t++) {
+            if ((uint32_t)d->phase[t] != r)
+                continue;
+            for (uint32_t k = 0; k < words_per_lane; k++) {
+                uint32_t w = addr[t] / 4 + k, j = 0;
+                while (j < nw && word[j] != w)
+                    j++;
+                if (j == nw && nw < 256) {
+                    word[nw] = w;
+                    rank[nw++] = count[w % nb]++;
+                    if (count[w % nb] > worst)
+                        worst = count[w % nb], wb = w % nb;
+                }
+                if (j < nw && (int)rank[j] > d->pass[t])
+                    d->pass[t] = (int)rank[j];
+            }
+        }
+        d->phase_wf[r] = worst;
+        d->phase_worst[r] = wb;
+        d->wavefronts += worst;
+        if (worst > d->ways)
+            d->ways = worst;
+    }
+}
+
 uint32_t lin_sim_published(const struct lin_phase *ph, int num_banks, const uint32_t *addr,
                            uint32_t bytes)
 {
-    uint32_t lanes = 1u << ph->lane_bits, total = 0, phase[64];
-    uint32_t words_per_lane = bytes < 4 ? 1 : bytes / 4;
-    for (uint32_t t = 0; t < lanes; t++)
-        phase[t] = lin_phase_of(ph, t);
-    for (uint32_t r = 0; r < lanes; r++) {
-        uint32_t word[256], count[128] = {0}, nw = 0, worst = 0;
-        int any = 0;
-        for (uint32_t t = 0; t < lanes; t++) {
-            if (phase[t] != r)
-                continue;
-            any = 1;
-            for (uint32_t k = 0; k < words_per_lane; k++) {
-                uint32_t w = addr[t] / 4 + k, seen = 0;
-                for (uint32_t j = 0; j < nw && !seen; j++)
-                    seen = word[j] == w;
-                if (seen || nw == 256)
-                    continue;
-                word[nw++] = w;
-                uint32_t c = ++count[w % (uint32_t)num_banks];
-                if (c > worst)
-                    worst = c;
-            }
-        }
-        total += any ? worst : 0;
-    }
-    return total;
+    struct lin_pub d;
+    lin_published_detail(ph, num_banks, addr, bytes, &d);
+    return d.wavefronts;
 }

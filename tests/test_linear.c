@@ -2,8 +2,10 @@
  * wavefronts, the store always 1, the optimum 32m + (n ^ 2m)), its toggle
  * grid swept with formula = simulation, random layout pairs optimized to the
  * lower bound, Triton's own swizzle cases (tests/linear_triton.h), the
- * conversions against bit-by-bit oracles, validation, and the API routes
- * (tests/data/api_linear_cases.json).  SWZ_FULL_SWEEP=1: all 2^20 toggles. */
+ * conversions against bit-by-bit oracles, validation, the bank view (the
+ * instruction drawn is the one costed, its cells and banks), and the API routes
+ * (tests/data/api_linear_cases.json; the bank view against /api/access).
+ * SWZ_FULL_SWEEP=1: all 2^20 toggles. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -574,6 +576,258 @@ static void test_conversions(void)
     CHECK(f == 0 && n > 100, "conversions: %d layouts, %d failures", n, f);
 }
 
+/* ---- the bank view ------------------------------------------------------ */
+
+static uint32_t lane_elem(const struct lin_layout *l, uint32_t t)
+{
+    uint32_t e = 0;
+    for (int i = 0; i < l->n[LIN_LANE]; i++)
+        if (t >> i & 1)
+            e ^= l->basis[LIN_LANE][i];
+    return e;
+}
+
+/* One (problem, memory, vector) through the bank view, against lin_evaluate,
+ * access.c and the definitions: the instruction drawn costs what the side
+ * reports; lane t's first element is one lane t holds (element ^ lane(t) in
+ * the register and warp span); the access model's bank of each lane equals
+ * the bank view's bank of its first element; the touched slots are exactly
+ * each active lane's elements, their phase the lowest lane's.  Failures
+ * are counted quietly in *f. */
+static void check_view(const struct lin_problem *p, const struct lin_mem *m, int vec_bits,
+                       const char *what, int *f)
+{
+    struct lin_side sd[2];
+    struct sz_error err;
+    if (lin_evaluate(p, m, vec_bits, LIN_SIM_MAX, &sd[0], &sd[1], &err) < 0) {
+        CHECK_QUIET(*f, 0, "%s: evaluate: %s", what, err.message);
+        return;
+    }
+    uint32_t w = (uint32_t)p->bitwidth, per = ((uint32_t)w << vec_bits) / w;
+    struct lin_banks bk;
+    lin_bank_geom(p, &bk);
+    uint32_t total = 1u << (p->tile.bits0 + p->tile.bits1);
+    CHECK_QUIET(*f, bk.per_row * w == 32u * (uint32_t)p->num_banks &&
+                    bk.per_bank == (w < 32 ? 32 / w : 1) && bk.spanned == (w > 32 ? w / 32 : 1) &&
+                    (uint64_t)bk.rows * bk.per_row >= total &&
+                    (uint64_t)(bk.rows - 1) * bk.per_row < total,
+                "%s: bank geometry: %u a row, %u rows for %u elements", what, bk.per_row,
+                bk.rows, total);
+    static struct lin_touch touch[LIN_TOUCH_MAX];
+    for (int k = 0; k < 2; k++) {
+        const struct lin_layout *l = k ? &p->b : &p->a;
+        struct instr in;
+        struct acc_result r;
+        CHECK_QUIET(*f, sd[k].worst < sd[k].instructions, "%s side %d: worst in range", what, k);
+        if (lin_side_instr(p, m, vec_bits, k, sd[k].worst, &in, &err) < 0) {
+            CHECK_QUIET(*f, 0, "%s side %d: %s", what, k, err.message);
+            continue;
+        }
+        acc_cost(&in, &r);
+        CHECK_QUIET(*f, r.wavefronts == sd[k].wavefronts,
+                    "%s side %d: drawn instruction %u wavefronts, evaluate %u", what, k,
+                    r.wavefronts, sd[k].wavefronts);
+        CHECK_QUIET(*f, in.op == (k ? INSTR_LD : INSTR_ST) && in.bytes == sd[k].bytes,
+                    "%s side %d: op and width", what, k);
+        struct f2_span held;
+        f2_span_clear(&held);
+        for (int d = 0; d < LIN_NIN; d++)
+            if (d != LIN_LANE)
+                for (int i = 0; i < l->n[d]; i++)
+                    f2_span_add(&held, l->basis[d][i]);
+        uint32_t pairs = 0;
+        for (uint32_t t = 0; t < INSTR_LANES; t++) {
+            uint32_t o = (uint32_t)((uint64_t)in.offsets[t] * 8 / w);
+            CHECK_QUIET(*f, f2_in_span(&held, mem_apply(m, o) ^ lane_elem(l, t)),
+                        "%s side %d lane %u: offset %u holds an element the lane lacks", what,
+                        k, t, o);
+            CHECK_QUIET(*f, r.lane_bank[t] == lin_bank_of(p, o),
+                        "%s side %d lane %u: model bank %u, view bank %u", what, k, t,
+                        r.lane_bank[t], lin_bank_of(p, o));
+            pairs += per;
+        }
+        uint32_t n = lin_touched(p, m, in.offsets, INSTR_LANES, in.bytes, r.lane_phase, touch),
+                 seen = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            const struct lin_touch *c = &touch[i];
+            CHECK_QUIET(*f, c->elem == mem_apply(m, c->offset) && c->lanes != 0 &&
+                            c->phase == r.lane_phase[__builtin_ctzll(c->lanes)],
+                        "%s side %d slot %u: element, lanes, phase", what, k, c->offset);
+            for (uint32_t t = 0; t < INSTR_LANES; t++)
+                if (c->lanes >> t & 1u) {
+                    uint32_t o0 = (uint32_t)((uint64_t)in.offsets[t] * 8 / w);
+                    CHECK_QUIET(*f, c->offset >= o0 && c->offset < o0 + per,
+                                "%s side %d slot %u: lane %u does not touch it", what, k,
+                                c->offset, t);
+                    seen++;
+                }
+        }
+        CHECK_QUIET(*f, seen == pairs, "%s side %d: %u (slot, lane) pairs, want %u", what, k,
+                    seen, pairs);
+        struct lin_plain v;
+        lin_plain_view(p, in.bytes, &v);
+        CHECK_QUIET(*f, v.b == 0 && (1u << v.m) == in.bytes && v.rows >= 1 &&
+                        (uint64_t)v.rows * (4u * (uint32_t)p->num_banks / in.bytes) <= 1u << 20,
+                    "%s side %d: the swizzle page's view <%d,%d,%d> x %u rows", what, k, v.b,
+                    v.m, v.s, v.rows);
+    }
+}
+
+/* A 64-lane wave's drawn instruction (the published rules, lane by lane)
+ * against evaluate and a brute-force count: its wavefronts are the side's;
+ * the phases partition the lanes; each phase costs the most distinct words
+ * one bank holds, counted here word by word; every lane's pass is below its
+ * phase's count; every lane's elements are touched. */
+static void check_wave(const struct lin_problem *p, const struct lin_mem *m, int vec_bits, int *f)
+{
+    struct lin_side sd[2];
+    struct sz_error err;
+    if (lin_evaluate(p, m, vec_bits, LIN_SIM_MAX, &sd[0], &sd[1], &err) < 0) {
+        CHECK_QUIET(*f, 0, "wave: evaluate: %s", err.message);
+        return;
+    }
+    static struct lin_touch touch[LIN_TOUCH_MAX];
+    uint32_t nb = (uint32_t)p->num_banks;
+    for (int k = 0; k < 2; k++) {
+        uint32_t addr[64], bytes;
+        struct lin_pub d;
+        uint32_t nl = lin_side_addrs(p, m, vec_bits, k, sd[k].worst, addr, &bytes);
+        lin_published_detail(&sd[k].phase, p->num_banks, addr, bytes, &d);
+        CHECK_QUIET(*f, nl == 64 && bytes == sd[k].bytes && d.wavefronts == sd[k].wavefronts,
+                    "wave side %d: %u lanes, drawn %u wavefronts, evaluate %u", k, nl,
+                    d.wavefronts, sd[k].wavefronts);
+        uint64_t all = 0;
+        uint32_t sum = 0, wpl = bytes < 4 ? 1 : bytes / 4;
+        for (uint32_t r = 0; r < d.nphases; r++) {
+            CHECK_QUIET(*f, (all & d.phase_mask[r]) == 0 && d.phase_mask[r] != 0,
+                        "wave side %d phase %u: lanes overlap or none", k, r);
+            all |= d.phase_mask[r];
+            sum += d.phase_wf[r];
+            uint32_t most = 0;
+            for (uint32_t b = 0; b < nb; b++) {
+                uint32_t words[256], n = 0;
+                for (uint32_t t = 0; t < 64; t++)
+                    for (uint32_t j = 0; (d.phase_mask[r] >> t & 1u) && j < wpl; j++) {
+                        uint32_t w = addr[t] / 4 + j, i = 0;
+                        while (i < n && words[i] != w)
+                            i++;
+                        if (w % nb == b && i == n)
+                            words[n++] = w;
+                    }
+                most = n > most ? n : most;
+            }
+            CHECK_QUIET(*f, d.phase_wf[r] == most, "wave side %d phase %u: %u wavefronts, "
+                        "brute force %u", k, r, d.phase_wf[r], most);
+        }
+        CHECK_QUIET(*f, all == UINT64_MAX && sum == d.wavefronts, "wave side %d: phases", k);
+        for (uint32_t t = 0; t < 64; t++)
+            CHECK_QUIET(*f, d.pass[t] >= 0 && (uint32_t)d.pass[t] < d.phase_wf[d.phase[t]] &&
+                            d.bank[t] == addr[t] / 4 % nb,
+                        "wave side %d lane %u: pass %d bank %u", k, t, d.pass[t], d.bank[t]);
+        uint32_t n = lin_touched(p, m, addr, 64, bytes, d.phase, touch), seen = 0;
+        for (uint32_t i = 0; i < n; i++)
+            seen += (uint32_t)__builtin_popcountll(touch[i].lanes);
+        CHECK_QUIET(*f, seen == 64 * (bytes * 8 / (uint32_t)p->bitwidth),
+                    "wave side %d: %u (slot, lane) pairs", k, seen);
+    }
+}
+
+static void test_bank_view(void)
+{
+    int f = 0, n = 0;
+    struct lin_problem p;
+    struct lin_mem m;
+    struct sz_error err;
+    seed_problem(&p);
+    static const uint32_t masks[3][4] = {{0, 0, 0, 0}, {1, 2, 4, 8}, {2, 4, 8, 16}};
+    for (int k = 0; k < 3; k++, n++) {
+        seed_mem(masks[k], &m);
+        check_view(&p, &m, 0, "seed", &f);
+    }
+    /* the seed's row-major read by hand: lane t reads (t % 16, t / 16) at
+     * offset 32 (t % 16) + t / 16, bank t / 16: 16 lanes in banks 0 and 1 */
+    seed_mem(masks[0], &m);
+    struct lin_side st, ld;
+    struct instr in;
+    struct acc_result r;
+    lin_evaluate(&p, &m, 0, LIN_SIM_MAX, &st, &ld, &err);
+    CHECK(lin_side_instr(&p, &m, 0, 1, ld.worst, &in, &err) == 0, "seed load instruction");
+    int ok = 1;
+    for (uint32_t t = 0; t < 32; t++)
+        ok &= in.offsets[t] == 4 * (32 * (t % 16) + t / 16) + 4 * 2 * (uint32_t)ld.worst;
+    acc_cost(&in, &r);
+    CHECK(ok && r.wavefronts == 16, "seed row-major load: offsets 4 (32 (t %% 16) + t / 16), 16 "
+          "wavefronts (instruction %llu)", (unsigned long long)ld.worst);
+    /* banks by hand: offset p, element bits w -> bank (p w / 32) mod 32 */
+    static const struct {
+        int w;
+        uint32_t off, bank;
+    } banks[] = {{32, 33, 1}, {16, 65, 0}, {8, 5, 1}, {4, 9, 1}, {64, 17, 2}, {16, 62, 31}};
+    for (size_t i = 0; i < sizeof banks / sizeof banks[0]; i++) {
+        p.bitwidth = banks[i].w;
+        CHECK(lin_bank_of(&p, banks[i].off) == banks[i].bank, "%d-bit offset %u: bank %u",
+              banks[i].w, banks[i].off, banks[i].bank);
+    }
+    /* 64-lane waves: no access-model instruction, the field named */
+    p.bitwidth = 32;
+    p.lanes = 64;
+    CHECK(lin_side_instr(&p, &m, 0, 0, 0, &in, &err) < 0 &&
+              strcmp(err.field, "lanes_per_wavefront") == 0, "wave64: no drawn instruction");
+    /* random pairs on their optimum and on row-major memory */
+    static const int widths[5] = {4, 8, 16, 32, 64};
+    for (int iter = 0; iter < 200; iter++) {
+        memset(&p, 0, sizeof p);
+        int d = 6 + (int)(rnd() % 9);
+        p.tile.bits0 = (int)(rnd() % (uint32_t)(d + 1));
+        p.tile.bits1 = d - p.tile.bits0;
+        p.bitwidth = widths[iter % 5];
+        p.num_banks = iter % 3 == 0 ? 64 : iter % 3 == 1 ? 32 : 16;
+        uint32_t r0 = p.bitwidth == 4 ? 1u << (rnd() % (uint32_t)d) : 0;
+        random_layout(d, 5, iter % 3 != 0, r0, &p.a);
+        random_layout(d, 5, iter % 4 != 0, r0, &p.b);
+        struct lin_opt o;
+        if (lin_optimize(&p, &o, &err) < 0)
+            continue;
+        check_view(&p, &o.mem, o.vec_bits, "random optimum", &f);
+        n++;
+        if (p.bitwidth >= 8) {
+            struct lin_mem rm = {.n = d};
+            for (int b = 0; b < d; b++)
+                rm.basis[b] = 1u << b;
+            check_view(&p, &rm, 0, "random row-major", &f);
+            n++;
+        }
+    }
+    /* 64-lane waves on their optimum and on row-major memory */
+    int waves = 0;
+    for (int iter = 0; iter < 120; iter++) {
+        memset(&p, 0, sizeof p);
+        int d = 7 + (int)(rnd() % 8);
+        p.tile.bits0 = (int)(rnd() % (uint32_t)(d + 1));
+        p.tile.bits1 = d - p.tile.bits0;
+        p.bitwidth = widths[1 + iter % 4];
+        p.num_banks = iter % 2 ? 64 : 32;
+        p.lanes = 64;
+        random_layout(d, 6, iter % 3 != 0, 0, &p.a);
+        random_layout(d, 6, iter % 4 != 0, 0, &p.b);
+        struct lin_opt o;
+        if (lin_optimize(&p, &o, &err) < 0)
+            continue;
+        check_wave(&p, &o.mem, o.vec_bits, &f);
+        struct lin_mem rm = {.n = d};
+        for (int b = 0; b < d; b++)
+            rm.basis[b] = 1u << b;
+        check_wave(&p, &rm, 0, &f);
+        waves += 2;
+    }
+    n += waves;
+    CHECK(f == 0 && waves > 150, "bank view: %d layouts (%d on 64-lane waves), the drawn "
+          "instruction is the costed one", n, waves);
+    printf("bank view: %d layouts (the seed's three, random optima and row-major, %d on 64-lane "
+           "waves), each side's drawn instruction costs what evaluate reports, %d failures\n", n,
+           waves, f);
+}
+
 /* The routes, through the handler: tests/data/api_linear_cases.json lists
  * {path, body (an object, or a string sent as is), status, want (a substring)}. */
 static void test_api(void)
@@ -603,6 +857,97 @@ static void test_api(void)
     cJSON_Delete(cases);
 }
 
+/* The bank view across routes: each side's drawn instruction, sent to GET
+ * /api/access as the answer's access_view says (offsets taken as physical on
+ * the unswizzled grid), costs what /api/linear/evaluate reports, touches as
+ * many cells, and every cell's element is the memory's log_of at its slot.
+ * The seed's three layouts and the mma preset's optimum (no CuTe form). */
+static void test_api_bank_view(void)
+{
+    static const char *const seed =
+        "\"shape\":[16,32],\"bitwidth\":32,\"num_banks\":32,\"vec\":1,"
+        "\"A\":{\"register\":[[1,0],[2,0],[4,0],[8,0]],\"lane\":[[0,1],[0,2],[0,4],[0,8],[0,16]]},"
+        "\"B\":{\"register\":[[0,2],[0,4],[0,8],[0,16]],\"lane\":[[1,0],[2,0],[4,0],[8,0],[0,1]]},";
+    static const char *const mma =
+        "\"shape\":[16,16],\"bitwidth\":16,\"num_banks\":32,\"vec\":2,"
+        "\"A\":{\"register\":[[0,1],[0,2],[0,4]],\"lane\":[[0,8],[1,0],[2,0],[4,0],[8,0]]},"
+        "\"B\":{\"register\":[[0,1],[8,0],[0,8]],\"lane\":[[0,2],[0,4],[1,0],[2,0],[4,0]]},";
+    static const struct {
+        const char *problem, *mem, *name;
+        uint32_t st, ld;
+    } rows[] = {
+        {NULL, "[[0,1],[0,2],[0,4],[0,8],[0,16],[1,0],[2,0],[4,0],[8,0]]", "seed row-major", 1, 16},
+        {NULL, "[[0,1],[0,2],[0,4],[0,8],[0,16],[1,1],[2,2],[4,4],[8,8]]", "seed XOR m", 1, 2},
+        {NULL, "[[0,1],[0,2],[0,4],[0,8],[0,16],[1,2],[2,4],[4,8],[8,16]]", "seed XOR 2m", 1, 1},
+        /* /api/linear/optimize's answer for the workbench's mma preset */
+        {"mma", "[[0,1],[0,2],[0,4],[1,0],[2,0],[4,0],[0,10],[8,4]]", "mma optimum", 1, 1},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        char body[1024];
+        snprintf(body, sizeof body, "{%s\"swizzle_offset_bases\":%s}", rows[k].problem ? mma : seed,
+                 rows[k].mem);
+        struct api_response r = client_api_call("POST", "/api/linear/evaluate", "",
+                                                "application/json", body, 0);
+        cJSON *a = r.body ? cJSON_Parse(r.body) : NULL;
+        const cJSON *bv = cJSON_GetObjectItemCaseSensitive(a, "bank_view");
+        CHECK(r.status == 200 && cJSON_IsObject(bv), "%s: evaluate answers a bank_view",
+              rows[k].name);
+        const cJSON *log_of = cJSON_GetObjectItemCaseSensitive(bv, "log_of");
+        for (int side = 0; side < 2 && bv; side++) {
+            const char *nm = side ? "load" : "store";
+            const cJSON *ins = cJSON_GetObjectItemCaseSensitive(bv, nm);
+            const cJSON *rep = cJSON_GetObjectItemCaseSensitive(a, nm);
+            int wf = cJSON_GetObjectItemCaseSensitive(
+                         cJSON_GetObjectItemCaseSensitive(ins, "cost"), "wavefronts")->valueint;
+            int want = cJSON_GetObjectItemCaseSensitive(rep, "wavefronts_per_instruction")->valueint;
+            CHECK(wf == want && (uint32_t)want == (side ? rows[k].ld : rows[k].st),
+                  "%s %s: drawn %d wavefronts, evaluate %d, seed/optimum %u", rows[k].name, nm,
+                  wf, want, side ? rows[k].ld : rows[k].st);
+            const cJSON *slots = cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(ins, "cells"), "slots");
+            int bad = 0;
+            for (const cJSON *c = slots ? slots->child : NULL; c; c = c->next) {
+                int p = cJSON_GetObjectItemCaseSensitive(c, "slot")->valueint;
+                bad += cJSON_GetArrayItem(log_of, p)->valueint !=
+                       cJSON_GetObjectItemCaseSensitive(c, "logical")->valueint;
+            }
+            CHECK(bad == 0 && cJSON_GetArraySize(slots) > 0, "%s %s: cells hold log_of's elements",
+                  rows[k].name, nm);
+            /* the swizzle page's access view of the same instruction */
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(ins, "access_view");
+            char q[1024], offs[512] = "";
+            size_t at = 0;
+            for (const cJSON *o = cJSON_GetObjectItemCaseSensitive(ins, "offsets")->child; o;
+                 o = o->next)
+                at += (size_t)snprintf(offs + at, sizeof offs - at, "%s%d", at ? "," : "",
+                                       o->valueint);
+#define VI(key) cJSON_GetObjectItemCaseSensitive(v, key)->valueint
+            snprintf(q, sizeof q,
+                     "b=%d&m=%d&s=%d&bank_bytes=%d&banks=%d&rows=%d&match_bank_row=%d&space=%s"
+                     "&op=%s&bytes=%d&offsets=%s", VI("b"), VI("m"), VI("s"), VI("bank_bytes"),
+                     VI("banks"), VI("rows"), VI("match_bank_row"),
+                     cJSON_GetObjectItemCaseSensitive(v, "space")->valuestring,
+                     cJSON_GetObjectItemCaseSensitive(ins, "op")->valuestring,
+                     cJSON_GetObjectItemCaseSensitive(ins, "bytes")->valueint, offs);
+#undef VI
+            struct api_response ar = client_api_call("GET", "/api/access", q, NULL, NULL, 0);
+            cJSON *acc = ar.body ? cJSON_Parse(ar.body) : NULL;
+            const cJSON *cost = cJSON_GetObjectItemCaseSensitive(acc, "cost");
+            const cJSON *cells = cJSON_GetObjectItemCaseSensitive(acc, "cells");
+            CHECK(ar.status == 200 && cost &&
+                      cJSON_GetObjectItemCaseSensitive(cost, "wavefronts")->valueint == want &&
+                      cJSON_GetObjectItemCaseSensitive(cells, "outside")->valueint == 0,
+                  "%s %s: /api/access on the access_view: %d wavefronts as evaluate (%.200s)",
+                  rows[k].name, nm, cost ? cJSON_GetObjectItemCaseSensitive(cost, "wavefronts")->valueint : -1,
+                  ar.body ? ar.body : "");
+            cJSON_Delete(acc);
+            free(ar.body);
+        }
+        cJSON_Delete(a);
+        free(r.body);
+    }
+}
+
 int main(void)
 {
     test_seed();
@@ -614,6 +959,8 @@ int main(void)
     test_triton_wave64();
     test_random_wave64();
     test_conversions();
+    test_bank_view();
     test_api();
+    test_api_bank_view();
     return check_summary("test_linear");
 }

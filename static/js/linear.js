@@ -6,18 +6,20 @@
 import * as api from './api.js';
 import { setHTML, setText, setHidden, setClass } from './dom.js';
 import { INVALID, BUSY, WARN } from './classes.js';
-import { bump } from './stamps.js';
+import { bump, stamp } from './stamps.js';
 import { esc } from './esc.js';
 import {
     PRESETS, HARDWARE, BITWIDTHS, VECS, presetById, fromPreset, fromQuery, toQuery, layoutText, parseLayout,
-    rowMajorFold, toggled, evaluateBody, optimizeBody, withOptimum, bitName,
+    rowMajorFold, toggled, evaluateBody, optimizeBody, withOptimum, bitName, bankViewOf,
 } from './linearstate.js';
 import { toggleGrid, matrix, layoutGroups, verdict, algebra, phaseRule, equivalents, construction } from './linearview.js';
+import { drawBankView } from './linearbanks.js';
 
 const $ = (id) => document.getElementById(id);
 let state = fromQuery(location.search);
 let seq = 0;                 // the latest load; older answers are dropped
 let optimum = null;          // {query, construction}: the last Optimal, while the view is it
+let answer = null;           // the evaluate answer on screen (the bank view redraws from it)
 
 function fillSelect(el, items) {
     setHTML(el, items.map(([v, label]) => `<option value="${esc(v)}">${esc(label)}</option>`).join(''));
@@ -46,7 +48,10 @@ function showError(e) {
     const blame = { A: 'lin-A', B: 'lin-B', shape: 'lin-rows', bitwidth: 'lin-bw', vec: 'lin-vec', num_banks: 'lin-hw', lanes_per_wavefront: 'lin-hw' };
     const root = field.split(/[.[]/)[0];
     for (const id of Object.values(blame)) setClass($(id), INVALID, blame[root] === id);
-    for (const id of ['lin-verdicts', 'lin-rules', 'lin-equivalents', 'lin-algebra', 'lin-matrices', 'lin-construction-box']) setHTML($(id), '');
+    for (const id of ['lin-verdicts', 'lin-rules', 'lin-equivalents', 'lin-algebra', 'lin-matrices', 'lin-construction-box',
+        'lin-bv-map', 'lin-bv-chart', 'lin-bv-summary', 'lin-bv-phases']) setHTML($(id), '');
+    for (const k of ['st', 'ld']) setHidden($(`lin-open-access-${k}`), true);
+    answer = null;
 }
 
 function clearError() {
@@ -70,6 +75,24 @@ function render(ans) {
         matrix(state.shape, layoutGroups(state.A), 'A: register, lane, warp bits \u2192 element') +
         matrix(state.shape, layoutGroups(state.B), 'B: register, lane, warp bits \u2192 element') +
         matrix(state.shape, [{ name: 'offset', short: 'o', bases: ans.offset_bases }], 'M: offset bits \u2192 element'));
+    answer = ans;
+    drawBanks();
+}
+
+// The bank view of the answer on screen, for the view's side, phase and labels.
+function drawBanks() {
+    if (!answer) return;
+    const r = drawBankView(answer, state);
+    stamp('bankMarks', r.marks);
+}
+
+// A bank view choice: no request, a redraw and the URL (a new history entry).
+function viewChange(patch) {
+    state = { ...state, ...patch };
+    const url = '?' + toQuery(state);
+    if (url !== location.search) history.pushState(null, '', url);
+    drawBanks();
+    bump('linearReady');
 }
 
 // Load the view in `state`; write it to the URL (a new history entry when
@@ -146,7 +169,7 @@ function init() {
     $('lin-controls').addEventListener('submit', (e) => e.preventDefault());
     $('lin-preset').addEventListener('change', (e) => {
         const p = presetById(e.target.value);
-        if (p) change(fromPreset(p));
+        if (p) change(fromPreset(p, bankViewOf(state)));
         else change(state, true);
     });
     $('lin-rows').addEventListener('change', readShape);
@@ -164,6 +187,16 @@ function init() {
         if (b && !b.disabled) change(toggled(state, Number(b.dataset.i), Number(b.dataset.j)));
     });
     $('lin-optimal').addEventListener('click', optimal);
+    document.querySelector('.lin-bvbar').addEventListener('click', (e) => {
+        const side = e.target.closest('button[data-side]'), ph = e.target.closest('button[data-ph]');
+        if (side) viewChange({ side: side.dataset.side });
+        else if (ph) viewChange({ phase: ph.dataset.ph === '' ? null : Number(ph.dataset.ph) });
+    });
+    $('lin-bv-show').addEventListener('change', (e) => viewChange({ show: e.target.value }));
+    const map = $('lin-bv-map');
+    map.addEventListener('scroll', () => { if (map.mapView) map.mapView.draw(false); }, { passive: true });
+    map.addEventListener('mousemove', (e) => { if (map.mapView) map.mapView.hover(e); });
+    map.addEventListener('mouseleave', () => { if (map.mapView) map.mapView.hover(null); });
     $('lin-rowmajor').addEventListener('click', () => change({ ...state, fold: rowMajorFold(state.shape), mem: null }));
     window.addEventListener('popstate', () => { state = fromQuery(location.search); load(false, false); });
     load(false);

@@ -1,7 +1,12 @@
 // linearstate.js - the F2 workbench's state (linear.html): the presets, the
-// layout text people type, the URL that holds every view, the toggle grid as
-// offset bases, and the API bodies. Pure (imports under node). It must not
-// compute a wavefront, a span or an intersection: the server answers those.
+// layout text people type, the URL that holds every view (the bank view's
+// side, phase and cell labels included), the toggle grid as offset bases, the
+// API bodies and the swizzle page's link for an instruction. Pure (imports
+// under node). It must not compute a wavefront, a span, an intersection, an
+// offset or a bank: the server answers those.
+
+import { DEFAULTS as PAGE_DEFAULTS, toSearch as pageSearch } from './state.js';
+import { formatOffsets } from './offsets.js';
 
 // The hardware a request models: NVIDIA warps (measured) or AMD waves on the
 // LDS whose phase rules are published (MI300: 32 banks, MI350: 64 banks).
@@ -109,10 +114,17 @@ export function defaultState() {
     return fromPreset(PRESETS[0]);
 }
 
-export function fromPreset(p) {
+// The bank view's own choices, which ask the server nothing: the side whose
+// instruction is outlined (st: A's store, ld: B's load), the phase shown (null:
+// all) and what cells show (col: the element's column n, row: its row m).
+export const BANK_VIEW = Object.freeze({ side: 'ld', phase: null, show: 'col' });
+
+// view: the bank view's choices to keep (a preset change keeps them).
+export function fromPreset(p, view = BANK_VIEW) {
     return {
         preset: p.id, shape: [...p.shape], bitwidth: p.bitwidth, hw: p.hw, vec: p.vec,
         A: structuredClone(p.A), B: structuredClone(p.B), fold: rowMajorFold(p.shape), mem: null,
+        side: view.side, phase: view.phase, show: view.show,
     };
 }
 
@@ -138,6 +150,9 @@ export function fromQuery(search) {
         const f = q.get('fold').split(',').map(Number);
         if (f.length === s.fold.length && f.every((x) => Number.isInteger(x) && x >= 0 && x < s.shape[1])) s.fold = f;
     }
+    if (q.get('bv') === 'st' || q.get('bv') === 'ld') s.side = q.get('bv');
+    if (/^\d{1,2}$/.test(q.get('bph') || '')) s.phase = Number(q.get('bph'));
+    if (q.get('bshow') === 'row') s.show = 'row';
     return s;
 }
 
@@ -154,8 +169,14 @@ export function toQuery(s) {
     if (!p || !same(s.B, p.B)) q.set('B', layoutToParam(s.B));
     if (s.mem) q.set('mem', pairsOut(s.mem));
     else if (s.fold && s.fold.some((x) => x)) q.set('fold', s.fold.join(','));
+    if (s.side && s.side !== BANK_VIEW.side) q.set('bv', s.side);
+    if (s.phase !== null && s.phase !== undefined) q.set('bph', String(s.phase));
+    if (s.show === 'row') q.set('bshow', 'row');
     return q.toString();
 }
+
+// The bank view's choices of state s (what a new view keeps).
+export const bankViewOf = (s) => ({ side: s.side || BANK_VIEW.side, phase: s.phase ?? null, show: s.show || BANK_VIEW.show });
 
 // ---- the memory layout ----
 
@@ -216,6 +237,23 @@ export function withOptimum(s, answer) {
 
 // The main page's link for a CuTe swizzle the server named (index.html's URL).
 export const mainPageHref = (cute) => (cute ? `index.html?b=${cute.b}&m=${cute.m}&s=${cute.s}` : null);
+
+// The swizzle page showing one instruction of the evaluate answer's bank view
+// (`ins`: bank_view.store or .load): its access_view (no swizzle, bank rows,
+// the tile's rows) with the instruction's own offsets as custom offsets taken
+// as physical, written by the swizzle page's own URL writer (state.js). Every
+// number comes from the answer; this only spells the link.
+export function accessPageHref(ins) {
+    if (!ins || !ins.access_view) return null;
+    const v = ins.access_view;
+    const st = {
+        ...PAGE_DEFAULTS, b: String(v.b), m: String(v.m), s: String(v.s), bank_bytes: String(v.bank_bytes),
+        banks: String(v.banks), rows: String(v.rows), match: v.match_bank_row === 1,
+        acc: 'custom', offs: formatOffsets(ins.offsets), space: v.space === 'physical' ? 'physical' : '',
+        op: ins.op, bytes: String(ins.bytes),
+    };
+    return 'index.html' + pageSearch(st);
+}
 
 // Lane numbers as runs: [0,1,2,3,20,21] -> "0-3, 20-21" (how they are written).
 export function laneRuns(lanes) {

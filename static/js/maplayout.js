@@ -76,7 +76,7 @@ export function gridLayout({ rows, cols, logOf, tile, availW, maxCell = 34, bank
  * and banks_view place it: across `spanned` banks, as 1/perBank of a bank when
  * narrower, or over rowsPerUnit whole bank rows when wider than a bank row. */
 export function bankLayout({ banks, bankRows, unitsPerRow, rowsPerUnit, perBank, spanned,
-    bankOf, logOf, cols, unitBytes, bankBytes, availW, kind, label = null, keyOf = null, elemTitle = null, scale = 1 }) {
+    bankOf, logOf, cols, unitBytes, bankBytes, availW, kind, label = null, keyOf = null, elemTitle = null, scale = 1, labelMin = null }) {
     const lw = (12 + 7 * String(Math.max(0, bankRows - 1)).length) * scale;
     const th = 18 * scale;
     // A bank shared by several units is drawn wide enough to show each of them
@@ -109,7 +109,7 @@ export function bankLayout({ banks, bankRows, unitsPerRow, rowsPerUnit, perBank,
     if (bw >= 8) for (let k = 1; k < banks; k++) div += `M${lw + k * bw} ${th}V${th + nRows * rh}`;
 
     const lay = {
-        kind, W, H, lw, th, rowH: rh, nRows, cols, logOf, fs: fontFor(Math.min(rh, 30 * scale), scale), labelMin: label ? 22 : 11, nSlots, rect, label, keyOf: keyOf || ((l) => l % cols),
+        kind, W, H, lw, th, rowH: rh, nRows, cols, logOf, fs: fontFor(Math.min(rh, 30 * scale), scale), labelMin: labelMin ?? (label ? 22 : 11), nSlots, rect, label, keyOf: keyOf || ((l) => l % cols),
         slotRange(r0, r1) {
             if (upr > 0) return [[Math.min(nSlots, r0 * upr), Math.min(nSlots, r1 * upr)]];
             return [[Math.min(nSlots, Math.floor(r0 / rpu)), Math.min(nSlots, Math.ceil(r1 / rpu))]];

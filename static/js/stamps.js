@@ -21,6 +21,7 @@ export const STAMPS = Object.freeze({
     inflight: 'inflight',       // the page's own API requests on the wire now
     lesson: 'lesson',           // the lesson step whose narration is on screen ('' outside a lesson)
     linearReady: 'linearReady', // linear.html: a view drawn from its answer and the URL written (a count)
+    bankMarks: 'bankMarks',     // linear.html: slots the bank view outlines now
 });
 
 // Set stamp `name` (a key of STAMPS) to `value`.

@@ -2,9 +2,14 @@
 // seed 001's story on the page (16 -> 2 -> 1 load wavefronts as row bits fold
 // into column bits, the store always 1), "Optimal" giving offset = 32m + (n ^ 2m),
 // every number against /api/linear, the URL as the view, back, a typed layout
-// the page cannot read, and AMD's published rules named with their source.
+// the page cannot read, AMD's published rules named with their source, and the
+// bank view: a layout with no CuTe form (the mma preset's optimum) drawn by
+// bank with each side's instruction outlined as the API answers it, and its
+// "open in the access page" links giving the same wavefronts there, for every
+// NVIDIA preset.
 
 import path from 'node:path';
+import { PRESETS, HARDWARE, evaluateBody, fromPreset, withOptimum } from '../../static/js/linearstate.js';
 
 async function postJSON(url, body) {
     const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
@@ -32,6 +37,12 @@ export async function linearChecks(t) {
     const wf = (side) => page.$eval(`.lin-verdict[data-side="${side}"] .lin-wf`, (e) => Number(e.dataset.wf));
     const toggle = (i, j) => drawn(() => page.click(`#lin-toggles button[data-i="${i}"][data-j="${j}"]`));
     const fold = () => new URL(page.url()).searchParams.get('fold');
+    // Open the workbench on `query`; the API's evaluate answer for `state`, the view it should show.
+    const openView = async (query, state) => {
+        await page.goto(base + 'linear.html?' + query);
+        await page.waitForFunction(() => Number(document.body.dataset.linearReady || 0) >= 1 && document.body.dataset.inflight === '0', null, { timeout: TIMEOUT });
+        return (await postJSON(base + 'api/linear/evaluate', evaluateBody(state))).body;
+    };
 
     await step('workbench: the seed', async () => {
         await page.goto(base + 'linear.html');
@@ -99,5 +110,104 @@ export async function linearChecks(t) {
         await page.goto(base + 'linear.html?p=seed&fold=2,4,8,16');
         await page.waitForFunction(() => Number(document.body.dataset.linearReady || 0) >= 1 && document.body.dataset.inflight === '0', null, { timeout: TIMEOUT });
         check('workbench: a link opens its view (fold=2,4,8,16 reads 1)', (await wf('ld')) === 1);
+    });
+
+    await step('workbench: the bank view of a layout with no CuTe form', async () => {
+        const mma = PRESETS.find((p) => p.id === 'mma');
+        const prob = { ...evaluateBody(fromPreset(mma)) };
+        delete prob.vec; delete prob.swizzle_offset_bases;
+        const opt = (await postJSON(base + 'api/linear/optimize', prob)).body;
+        check('bank view: the mma preset\'s optimum has no CuTe, Triton or NVMMA form (the case the swizzle page cannot show)',
+            opt.equivalents.cute === null && opt.equivalents.triton === null && opt.equivalents.nvmma === null, JSON.stringify(opt.equivalents));
+        await page.goto(base + 'linear.html?p=mma');
+        await page.waitForFunction(() => Number(document.body.dataset.linearReady || 0) >= 1 && document.body.dataset.inflight === '0', null, { timeout: TIMEOUT });
+        await drawn(() => page.click('#lin-optimal'));
+        const ans = (await postJSON(base + 'api/linear/evaluate', evaluateBody(withOptimum(fromPreset(mma), opt)))).body;
+        const bv = ans.bank_view;
+        check('bank view: the page shows the optimum (no link to the swizzle page, the bank view instead)',
+            !(await page.$('#lin-open-main')) && new URL(page.url()).searchParams.has('mem'), page.url());
+        const cells = await t.readView(page, 'lin-bv-map');
+        const wrong = cells.filter((c) => c.l !== bv.log_of[c.p] || /^pixels/.test(String(c.label)));
+        check('bank view: every element drawn at its physical offset, as the API\'s log_of (canvas read back)',
+            cells.length === bv.shown && wrong.length === 0, `${cells.length} of ${bv.shown}, ${wrong.length} wrong: ${JSON.stringify(wrong[0] || null)}`);
+        for (const side of ['ld', 'st']) {
+            const key = side === 'st' ? 'store' : 'load';
+            if (side === 'st') await drawn(() => page.click('.lin-bv-side[data-side="st"]'));
+            const ins = bv[key];
+            const marks = await page.$$eval('#lin-bv-map rect.mark', (r) => r.map((e) => `${e.dataset.p}:${e.dataset.ph}`).sort());
+            const want = ins.cells.slots.map((c) => `${c.slot}:${c.phase}`).sort();
+            check(`bank view ${key}: the outlined slots and phases are the API's cells (${want.length})`,
+                JSON.stringify(marks) === JSON.stringify(want), `${marks.length} vs ${want.length}`);
+            const shown = await page.$eval('.lin-bv-wf', (e) => Number(e.dataset.wf));
+            check(`bank view ${key}: marked wavefronts ${shown} = the instruction's cost = evaluate's ${ans[key].wavefronts_per_instruction}`,
+                shown === ins.cost.wavefronts && shown === ans[key].wavefronts_per_instruction);
+            const chips = await page.$$eval('#lin-bv-chart g.chip', (g) => g.length);
+            check(`bank view ${key}: the phase·pass chart has a chip per lane group`, chips > 0, `${chips}`);
+        }
+        check('bank view: the side is in the URL', new URL(page.url()).searchParams.get('bv') === 'st', page.url());
+        await page.setViewportSize({ width: 1440, height: 900 });
+        await page.evaluate(() => document.getElementById('lin-banks').scrollIntoView());
+        await page.screenshot({ path: path.join(SHOTS, 'linear-banks.png') });
+    });
+
+    await step('workbench: phase by phase', async () => {
+        const ans = await openView('p=row128', fromPreset(PRESETS.find((p) => p.id === 'row128')));
+        const ins = ans.bank_view.load;
+        const phases = [...new Set(ins.cells.slots.map((c) => c.phase))].sort((a, b) => a - b);
+        const buttons = await page.$$eval('.lin-bv-ph[data-ph]:not([data-ph=""])', (b) => b.map((x) => Number(x.dataset.ph)));
+        check('phases: one button per phase of the instruction (16-byte loads: 4)', JSON.stringify(buttons) === JSON.stringify(phases) && phases.length === 4, buttons.join());
+        await drawn(() => page.click('.lin-bv-ph[data-ph="2"]'));
+        const marks = await page.$$eval('#lin-bv-map rect.mark', (r) => r.map((e) => Number(e.dataset.ph)));
+        const want = ins.cells.slots.filter((c) => c.phase === 2).length;
+        check('phases: phase 2 alone outlines its slots only', marks.length === want && marks.every((x) => x === 2) && new URL(page.url()).searchParams.get('bph') === '2', `${marks.length} vs ${want}`);
+        await drawn(() => page.click('.lin-bv-ph[data-ph=""]'));
+        check('phases: all phases again', (await page.$$eval('#lin-bv-map rect.mark', (r) => r.length)) === ins.cells.slots.length);
+    });
+
+    await step('workbench: a 64-lane wave in the bank view', async () => {
+        const ans = await openView('p=wave64', fromPreset(PRESETS.find((p) => p.id === 'wave64')));
+        const ins = ans.bank_view.load;
+        const shown = await page.$eval('.lin-bv-wf', (e) => Number(e.dataset.wf));
+        const marks = await page.$$eval('#lin-bv-map rect.mark', (r) => r.length);
+        check(`wave64: the load's ${ins.lanes} lanes outlined (${marks} slots) with evaluate's ${ans.load.wavefronts_per_instruction} wavefronts, marked published`,
+            ins.lanes === 64 && shown === ans.load.wavefronts_per_instruction && marks === ins.cells.slots.length &&
+            /published, not measured here/.test(await page.$eval('#lin-bv-summary', (e) => e.textContent)), `${shown} ${marks}`);
+        check('wave64: no access page link (it models 32-lane warps), and the page says why',
+            (await page.$eval('#lin-open-access-ld', (e) => e.hidden)) && !(await page.$eval('#lin-bv-nolink', (e) => e.hidden)));
+    });
+
+    await step('workbench: the access page shows the same wavefronts', async () => {
+        const open = async (href) => {
+            await page.goto(base + href);
+            await page.waitForFunction(() => document.body.dataset.ready && Number(document.body.dataset.accessReady || 0) >= 1 && document.body.dataset.inflight === '0', null, { timeout: TIMEOUT });
+            return {
+                wf: Number(await page.$eval('#acc-wavefronts', (e) => e.textContent.trim())),
+                physical: await page.isChecked('#acc-space-physical'),
+                marks: await page.$$eval('#banks-swz rect.mark', (r) => r.length),
+            };
+        };
+        const nv = PRESETS.filter((p) => HARDWARE[p.hw].lanes === 32);
+        const mma = PRESETS.find((p) => p.id === 'mma');
+        const views = nv.map((p) => ({ name: p.id, q: `p=${p.id}`, state: fromPreset(p) }));
+        // the mma optimum (no CuTe form), through the workbench's own URL
+        const prob = { ...evaluateBody(fromPreset(mma)) };
+        delete prob.vec; delete prob.swizzle_offset_bases;
+        const opt = (await postJSON(base + 'api/linear/optimize', prob)).body;
+        const mo = withOptimum(fromPreset(mma), opt);
+        views.push({ name: 'mma optimum', q: `p=mma&vec=${mo.vec}&mem=${mo.mem.map(([a, b]) => `${a},${b}`).join('_')}`, state: mo });
+        const bad = [];
+        let n = 0;
+        for (const v of views) {
+            const ans = await openView(v.q, v.state);
+            const hrefs = { store: await page.getAttribute('#lin-open-access-st', 'href'), load: await page.getAttribute('#lin-open-access-ld', 'href') };
+            for (const key of ['store', 'load']) {
+                const got = await open(hrefs[key]);
+                const want = ans[key].wavefronts_per_instruction;
+                n++;
+                if (got.wf !== want || !got.physical || got.marks === 0) bad.push(`${v.name} ${key}: access page ${got.wf} (physical ${got.physical}, ${got.marks} marks), workbench ${want}`);
+            }
+        }
+        check(`access page: ${n} links (${views.length} layouts x store, load) open offsets taken as physical with the workbench's wavefronts`,
+            bad.length === 0 && n === 2 * views.length, bad.join('; '));
     });
 }

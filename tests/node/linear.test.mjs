@@ -1,13 +1,17 @@
 // linear.test.mjs - the F2 workbench's pure modules: the URL round trip of
 // every preset and of edited views, the layout text (ours and Triton's
 // printed form), the toggle grid as offset bases and back, the API bodies,
-// and the panels' markup drawing the answer's numbers, not its own.
+// the bank view's choices in the URL, the access page's link for an
+// instruction (read back by the swizzle page's own URL reader), and the
+// panels' markup drawing the answer's numbers, not its own.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
     PRESETS, HARDWARE, fromPreset, fromQuery, toQuery, defaultState, layoutText, parseLayout, layoutToParam, layoutFromParam,
     foldBases, basesToFold, toggled, evaluateBody, optimizeBody, withOptimum, mainPageHref, bitName, laneRuns,
+    BANK_VIEW, bankViewOf, accessPageHref,
 } from '../../static/js/linearstate.js';
+import { fromSearch as pageFromSearch } from '../../static/js/state.js';
 import { toggleGrid, matrix, verdict, algebra, equivalents, phaseRule } from '../../static/js/linearview.js';
 
 test('linear: every preset round-trips through its URL, and the link is short', () => {
@@ -116,4 +120,36 @@ test('linear: toggle grid and matrices', () => {
     const m = matrix([2, 4], [{ name: 'lane', short: 't', bases: [[1, 2]] }], 'x');
     // rows n0, n1, m0: [1, 2] sets n1 and m0
     assert.deepEqual([...m.matchAll(/class="(lin-one|lin-zero)/g)].map((x) => x[1] === 'lin-one' ? 1 : 0), [0, 1, 1]);
+});
+
+test('linear: the bank view\'s side, phase and labels live in the URL; defaults stay out of it', () => {
+    const s = { ...defaultState(), side: 'st', phase: 2, show: 'row' };
+    const q = toQuery(s);
+    assert.match(q, /bv=st/);
+    assert.match(q, /bph=2/);
+    assert.match(q, /bshow=row/);
+    assert.deepEqual(fromQuery('?' + q), s);
+    assert.equal(toQuery({ ...s, ...BANK_VIEW }), 'p=seed');
+    assert.deepEqual(bankViewOf(fromQuery('?p=seed&bv=xx&bph=x1&bshow=zz')), BANK_VIEW);
+    // a preset change keeps what the user chose to look at
+    const next = fromPreset(PRESETS[1], bankViewOf(s));
+    assert.deepEqual([next.side, next.phase, next.show], ['st', 2, 'row']);
+    assert.equal(next.preset, PRESETS[1].id);
+});
+
+test('linear: the access page link spells the answer\'s access_view and offsets, marked physical', () => {
+    const ins = {
+        op: 'st', bytes: 16, offsets: Array.from({ length: 32 }, (_, t) => 16 * (t ^ 3)),
+        access_view: { b: 0, m: 4, s: 3, bank_bytes: 4, banks: 64, rows: 8, match_bank_row: 1, space: 'physical' },
+    };
+    const href = accessPageHref(ins);
+    assert.ok(href.startsWith('index.html?'), href);
+    const st = pageFromSearch(href.slice('index.html'.length));
+    assert.deepEqual([st.b, st.m, st.s, st.bank_bytes, st.banks, st.rows, st.match], ['0', '4', '3', '4', '64', '8', true]);
+    assert.deepEqual([st.acc, st.space, st.op, st.bytes], ['custom', 'physical', 'st', '16']);
+    assert.equal(st.offs, ins.offsets.join(','));
+    // a load of 4 bytes: the page's defaults, left out of the link and read back
+    const ld = pageFromSearch(accessPageHref({ ...ins, op: 'ld', bytes: 4 }).slice('index.html'.length));
+    assert.deepEqual([ld.op, ld.bytes], ['ld', '4']);
+    assert.equal(accessPageHref(null), null);
 });
