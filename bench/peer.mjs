@@ -1,9 +1,10 @@
 // peer.mjs - bench/peer.sh's measurements: the page and the peer page, loaded
 // alternately in one Chromium (fresh profile), each round a fresh tab: first
-// contentful paint, the load event, the whole page drawn (ours: the 'ready'
-// stamp; the peer draws synchronously before load), and a preset change
-// painted (to the first frame after it) at the peer's default view and at 32
-// rows x 128 banks. Prints medians; it changes neither page.
+// contentful paint, the load event, the whole page drawn (ours: the
+// swz-drawn mark; the peer draws synchronously before load), and a preset
+// change painted (to the end of the first frame that shows it) at the peer's
+// default view and at 32 rows x 128 banks. Prints medians; it changes neither
+// page's files.
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
