@@ -1,9 +1,10 @@
 // peer.mjs - bench/peer.sh's measurements: the page and the peer page, loaded
 // alternately in one Chromium (fresh profile), each round a fresh tab: first
-// contentful paint, the load event, the whole page drawn (ours: the 'ready'
-// stamp; the peer draws synchronously before load), and a preset change
-// painted (to the first frame after it) at the peer's default view and at 32
-// rows x 128 banks. Prints medians; it changes neither page.
+// contentful paint, the load event, the whole page drawn (ours: the
+// swz-drawn mark; the peer draws synchronously before load), and a preset
+// change painted (to the end of the first frame that shows it) at the peer's
+// default view and at 32 rows x 128 banks. Prints medians; it changes neither
+// page's files.
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,22 +21,33 @@ const ctx = await chromium.launchPersistentContext(prof, {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 
-const paintTimes = () => ({
-    fcp: (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime,
-    load: performance.getEntriesByType('navigation')[0].loadEventEnd,
+// The first contentful paint can come after the load event (the peer draws
+// before load, and paints after it): wait for its entry.
+const paintTimes = () => new Promise((resolve) => {
+    const done = (fcp) => resolve({ fcp, load: performance.getEntriesByType('navigation')[0].loadEventEnd });
+    const have = performance.getEntriesByName('first-contentful-paint')[0];
+    if (have) { done(have.startTime); return; }
+    new PerformanceObserver((list, obs) => {
+        const e = list.getEntriesByName('first-contentful-paint')[0];
+        if (e) { obs.disconnect(); done(e.startTime); }
+    }).observe({ type: 'paint', buffered: true });
 });
 
-// From a change made in the page to the first frame that begins after it is on screen.
+// From a change made in the page to the end of the first frame that shows it
+// (as render-lib.mjs's timedChange): a frame callback asked for before the
+// change runs first in its frame; once the change is in (done: the page's
+// stamp moved; without done, the change is synchronous), a task posted from
+// it runs when that frame's style, layout, paint and commit are done.
 async function change(page, fn, done) {
     return page.evaluate(([fn, done]) => new Promise((resolve) => {
         const before = done ? document.body.dataset[done] : null;
+        const onFrame = () => {
+            if (done && document.body.dataset[done] === before) { requestAnimationFrame(onFrame); return; }
+            setTimeout(() => resolve(performance.now() - t0), 0);
+        };
+        requestAnimationFrame(onFrame);
         const t0 = performance.now();
         new Function(fn)();
-        const wait = () => {
-            if (done && document.body.dataset[done] === before) { requestAnimationFrame(wait); return; }
-            requestAnimationFrame(() => resolve(performance.now() - t0));
-        };
-        wait();
     }), [fn, done]);
 }
 
@@ -43,6 +55,10 @@ const res = { ours: { fcp: [], load: [], drawn: [], pre: [], preBig: [] }, peer:
 for (let i = 0; i < ROUNDS; i++) {
     for (const who of i % 2 ? ['peer', 'ours'] : ['ours', 'peer']) {
         const page = await ctx.newPage();
+        // build/swizzlescope sends its page's CSP (script-src/style-src 'self')
+        // with every file; the peer is one inline <style> and <script>, which
+        // that policy blocks: without this its page stays unstyled and undrawn.
+        if (who === 'peer') await (await ctx.newCDPSession(page)).send('Page.setBypassCSP', { enabled: true });
         const r = res[who];
         if (who === 'ours') {
             await page.goto(ours + '?b=3&m=4&s=3', { waitUntil: 'load' });
@@ -61,13 +77,22 @@ for (let i = 0; i < ROUNDS; i++) {
             await page.goto(peer, { waitUntil: 'load' });
             const t = await page.evaluate(paintTimes);
             r.fcp.push(t.fcp); r.load.push(t.load); r.drawn.push(t.load);
+            const cells = await page.evaluate(() => document.querySelectorAll('#gridWrapper .cell').length);
+            if (cells !== 64) throw new Error(`the peer did not draw its 8 x 8 grid (${cells} cells)`);
             const sel = (v) => `const s = document.getElementById('presets'); s.value = '${v}'; s.dispatchEvent(new Event('change', { bubbles: true }));`;
+            await page.waitForTimeout(400);   // idle, as ours
             r.pre.push(await change(page, sel('2,4,3'), null));
-            await page.evaluate(() => {
-                for (const [id, v] of [['numBanks', '128'], ['displayRows', '32'], ['presets', '3,4,3']]) {
-                    const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event(id === 'presets' ? 'change' : 'input', { bubbles: true })); e.dispatchEvent(new Event('change', { bubbles: true }));
+            // Its largest view: 32 grid rows, 128 banks. Its preset sets 8 rows
+            // and unticks "match row width", so the preset goes first.
+            const big = await page.evaluate(() => {
+                for (const [id, v, ev] of [['presets', '3,4,3', 'change'], ['numBanks', '128', 'input'], ['displayRows', '32', 'input']]) {
+                    const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event(ev, { bubbles: true }));
                 }
+                return { rows: document.querySelectorAll('#bankView .bank-row').length, banks: document.querySelectorAll('#bankView .bank-header-cell').length,
+                    swizzle: document.getElementById('canonicalSwizzle').textContent };
             });
+            if (big.rows !== 32 || big.banks !== 128 || big.swizzle !== 'Swizzle<3, 4, 3>') throw new Error(`peer's large view is not 32 rows x 128 banks: ${JSON.stringify(big)}`);
+            await page.waitForTimeout(400);   // that view painted, idle
             r.preBig.push(await change(page, sel('2,4,3'), null));
         }
         await page.close();
