@@ -11,7 +11,7 @@
 // style, layout, paint and commit of the next frame (the idle wait for the
 // display left out). Reports each version's median / p95 and the paired
 // difference B - A: its median and quartiles, and how many pairs B won.
-// Usage: [SWZ_PAIR_CHANGE=preset|match|step|first] node bench/render-pair.mjs URL_A URL_B [PAIRS, default 100] [PAUSE ms, default 300]
+// Usage: [SWZ_PAIR_CHANGE=preset|match|step|first] [SWZ_PAIR_QUERY=?...] node bench/render-pair.mjs URL_A URL_B [PAIRS, default 100] [PAUSE ms, default 300]
 // (bench/render-pair.sh serves a git revision's static/ and the working tree's.)
 
 import { chromium } from '../tests/browser/node_modules/playwright-core/index.mjs';
@@ -25,7 +25,9 @@ const PAUSE = Number(process.argv[5] || 300);
 // both tabs of a pair are reopened before it).
 const KIND = process.env.SWZ_PAIR_CHANGE || 'preset';
 if (!['preset', 'match', 'step', 'first'].includes(KIND)) { console.error(`SWZ_PAIR_CHANGE: ${KIND}: one of preset, match, step, first`); process.exit(2); }
-const QUERY = '?b=3&m=4&s=3&rows=64&pat=col_read';
+// SWZ_PAIR_QUERY: the page's query (default: 64 grid rows; bench/peer.sh's
+// large view is ?b=3&m=4&s=3&rows=32&banks=128).
+const QUERY = process.env.SWZ_PAIR_QUERY || '?b=3&m=4&s=3&rows=64&pat=col_read';
 if (!A || !B) { console.error('usage: node bench/render-pair.mjs URL_A URL_B [PAIRS] [PAUSE_MS]'); process.exit(2); }
 
 // One change of kind KIND in `page`, timed by render.mjs's own timedChange;
@@ -83,7 +85,7 @@ for (let i = 0; i < PAIRS; i++) {
 }
 await browser.close();
 const f = (x) => x.toFixed(1).padStart(5);
-console.log(`render pairs: ${PAIRS} ${KIND} changes (at 128B, 64 rows) in each version, alternated, ${PAUSE} ms apart; work ms`);
+console.log(`render pairs: ${PAIRS} ${KIND} changes (at 128B, ${QUERY}) in each version, alternated, ${PAUSE} ms apart; work ms`);
 console.log(`A ${f(q(work[0], 0.5))} median ${f(q(work[0], 0.95))} p95   ${A}`);
 console.log(`B ${f(q(work[1], 0.5))} median ${f(q(work[1], 0.95))} p95   ${B}`);
 const wins = diff.filter((d) => d < 0).length;

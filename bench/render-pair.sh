@@ -2,7 +2,7 @@
 # render-pair.sh - bench/render-pair.mjs on REF's static/ (from git) against
 # the working tree's static/, both copied first (an edit during the run does
 # not reach it) and served by the same build/swizzlescope (make first).
-# Usage: [SWZ_PAIR_CHANGE=preset|match|step|first] bench/render-pair.sh REF [PAIRS, default 100] [PAUSE ms, default 300]
+# Usage: [SWZ_PAIR_CHANGE=preset|match|step|first] [SWZ_PAIR_QUERY=?...] bench/render-pair.sh REF [PAIRS, default 100] [PAUSE ms, default 300]
 set -eu
 cd "$(dirname "$0")/.."
 REF=${1:?usage: bench/render-pair.sh REF [PAIRS] [PAUSE_MS]}

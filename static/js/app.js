@@ -52,8 +52,11 @@ let loadSeq = 0;
 let changeT0 = 0;         // performance.now() of the control change being rendered
 
 // On screen first (later.js): a change draws the sections in sight at once,
-// the others right after the next frame, when the URL is written too.
-const sched = createLater(document.querySelectorAll('main > section'), () => url.flush());
+// the others right after the next frame, when the URL is written too. The
+// scroll maps (grids, bank maps) and their notes are watched on their own: a
+// section whose heading is in sight need not draw maps that are not.
+const sched = createLater(document.querySelectorAll('main > section'), () => url.flush(),
+    [...document.querySelectorAll('main .view.scroll')].map((v) => v.closest('figure')).concat([$('grid-note'), $('banks-note')]));
 const url = createURL(() => state, () => sched.arm());
 
 /**
@@ -75,6 +78,7 @@ const url = createURL(() => state, () => sched.arm());
  * @property {(id: string) => number} width   a container's width, cached: no forced layout
  * @property {() => void} settled        a panel finished drawing: the page may ask ahead
  * @property {(id: string) => boolean} inView   is the section holding element id on screen?
+ * @property {(id: string) => boolean} inSight   is element id's figure (or id, a watched note) on screen?
  * @property {(key: string, fn: Function) => void} later   run fn right after the next frame (the latest per key)
  * @property {(key: string) => void} drop   forget what later() holds for key
  * @property {() => Promise<void>} afterPaint   resolves right after the next frame
@@ -102,6 +106,7 @@ const ctx = {
     width: (id) => maps.width(id),
     settled() { if (data && loaded && sameParams(state, loaded)) prefetcher.schedule(state, data); },
     inView: (id) => sched.inView($(id)),
+    inSight: (id) => sched.inSight($(id)),
     later: (key, fn) => sched.later(key, fn),
     drop: (key) => sched.drop(key),
     afterPaint: () => afterPaint(),

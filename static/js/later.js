@@ -16,15 +16,16 @@ export function afterPaint() {
 }
 
 /* sections: the elements to watch (the page's <section>s); beforeFlush():
- * runs first in every flush (the page writes its URL there). */
-export function createLater(sections, beforeFlush = () => {}) {
-    const seen = new Set();
+ * runs first in every flush (the page writes its URL there); parts: elements
+ * inside sections watched on their own (inSight). */
+export function createLater(sections, beforeFlush = () => {}, parts = []) {
+    const seen = new Set(), own = new Set(parts);
     let known = false;   // until the observer reports (the first load), every section counts as in sight
     const io = new IntersectionObserver((entries) => {
         known = true;
         for (const e of entries) { if (e.isIntersecting) seen.add(e.target); else seen.delete(e.target); }
     });
-    for (const s of sections) io.observe(s);
+    for (const s of [...sections, ...own]) io.observe(s);
 
     const held = new Map();   // key -> drawing held for after the frame (the latest per key)
     let armed = false;
@@ -33,6 +34,13 @@ export function createLater(sections, beforeFlush = () => {}) {
     function inView(el) {
         const sec = el && el.closest('section');
         return !known || !sec || seen.has(sec);
+    }
+
+    // Is `el`, one of the parts, or the part (a <figure>) holding it, on screen?
+    // (Not a part: its section's answer.)
+    function inSight(el) {
+        const part = own.has(el) ? el : el && el.closest('figure');
+        return own.has(part) ? !known || seen.has(part) : inView(el);
     }
 
     // Run fn right after the next frame; a later fn with the same key replaces it.
@@ -58,5 +66,5 @@ export function createLater(sections, beforeFlush = () => {}) {
         }));
     }
 
-    return { inView, later, arm, flush, drop: (key) => held.delete(key) };
+    return { inView, inSight, later, arm, flush, drop: (key) => held.delete(key) };
 }

@@ -138,10 +138,18 @@ export function createMaps(ctx, ui) {
         // next frame, with the outlines, trace and selection put back on them.
         for (const [name, draw] of Object.entries(pairs)) {
             const run = () => { draw(); for (const [k, v] of Object.entries(views)) v.name = k; };
-            if (!views[name + 'Swz'] || ctx.inView(name + '-swz')) run();
+            if (!views[name + 'Swz'] || pairInSight(name)) run();
             else ctx.later('views-' + name, () => { if (d === ctx.data()) { run(); overlays(); } });
         }
         if (marks) applyMarks();
+    }
+
+    // Is a pair on screen: its section, and for the grids and bank maps one
+    // of their maps or their note? (A hidden note would show where the maps
+    // begin: maps out of sight, that spot is too.)
+    function pairInSight(name) {
+        if (!ctx.inView(name + '-swz')) return false;
+        return name === 'tile' || [`${name}-plain`, `${name}-swz`, `${name}-note`].some((id) => ctx.inSight(id));
     }
 
     // Outlines, trace and selection, put back on maps drawn after the others.
@@ -163,7 +171,7 @@ export function createMaps(ctx, ui) {
         // The outlines on maps out of sight follow right after the next frame.
         for (const [pair, a, b] of [['grid', 'gridPlain', 'gridSwz'], ['banks', 'banksPlain', 'banksSwz']]) {
             const put = () => { views[a].mark(mk && mk.plain); views[b].mark(mk && mk.swz); };
-            if (now || ctx.inView(pair + '-swz')) { ctx.drop('marks-' + pair); put(); }
+            if (now || pairInSight(pair)) { ctx.drop('marks-' + pair); put(); }
             else ctx.later('marks-' + pair, () => { if (accessResult === r && ctx.data() === d) put(); });
         }
         if (!mk) { setHidden(ui.marksNote, true); return; }
