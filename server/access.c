@@ -323,7 +323,7 @@ static uint32_t source_cost(const struct instr *in, uint32_t first, uint32_t las
  *       lanes off, 1 phase   5.19 + 0.10w ("f8_h_c1".."f8_h_c7": 5.27, 5.37,
  *                            5.48, 5.60, 5.76, 6.13, 7.02; cas the same by w)
  *       lanes off, 2 phases  5.36 + 0.13w ("f8_m1_c1_1": 2 -> 5.59, 4 -> 5.81)
- *     Within 1.3% of all 8-byte rows on the H100, and within 1.5% on the
+ *     Within 1.3% of all 8-byte rows on the H100 (1.21%), and within 1.5% (1.43%) on the
  *     H200, which the fit never saw (tests/data/atomics_floor_*.json).  It
  *     is a measured curve, not a mechanism: the corner is where the 16 warps'
  *     round trips, not the pipe, set the pace.
