@@ -24,35 +24,28 @@ tally() {   # $1 = suite name, $2 = its output file, $3 = its exit status
 }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+run() {     # $1 = suite name, then its command: run it, show and tally its output
+    name=$1
+    shift
+    "$@" >"$out/$name" 2>&1
+    rc=$?
+    cat "$out/$name"
+    tally "$name" "$out/$name" "$rc"
+}
 for t in "$@" build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr build/fuzz-replay/fuzz_layout; do
     name=$(basename "$t")
     corpus=""   # the fuzz targets replay their committed corpus
     case "$name" in fuzz_*) corpus="tests/fuzz/corpus_${name#fuzz_}" ;; esac
-    "$t" $corpus >"$out/$name" 2>&1
-    rc=$?
-    cat "$out/$name"
-    tally "$name" "$out/$name" "$rc"
+    run "$name" "$t" $corpus
 done
 # The calibration suites: each generated file matches its generator.
-sh tests/calib/check_generated.sh >"$out/calib" 2>&1
-rc=$?
-cat "$out/calib"
-tally calib "$out/calib" "$rc"
+run calib sh tests/calib/check_generated.sh
 # The node tier: the page's pure modules (node --test, tests/node).
-node tests/node/run.mjs >"$out/node" 2>&1
-rc=$?
-cat "$out/node"
-tally node "$out/node" "$rc"
+run node node tests/node/run.mjs
 if [ -f tests/browser/run.sh ]; then
-    SWZ_BIN=build/asan/swizzlescope sh tests/browser/run.sh >"$out/browser" 2>&1
-    rc=$?
-    cat "$out/browser"
-    tally browser "$out/browser" "$rc"
+    run browser env SWZ_BIN=build/asan/swizzlescope sh tests/browser/run.sh
 fi
-sh tests/gpu/run.sh >"$out/gpu" 2>&1
-rc=$?
-cat "$out/gpu"
-tally gpu "$out/gpu" "$rc"
+run gpu sh tests/gpu/run.sh
 skipped=$(grep -oE '[0-9]+ skipped' "$out/gpu" | grep -oE '[0-9]+' | tail -n 1)
 echo "$passed passed, $failed failed, ${skipped:-0} skipped"
 [ "$failed" -eq 0 ]
