@@ -323,7 +323,7 @@ static uint32_t source_cost(const struct instr *in, uint32_t first, uint32_t las
  *       lanes off, 1 phase   5.19 + 0.10w ("f8_h_c1".."f8_h_c7": 5.27, 5.37,
  *                            5.48, 5.60, 5.76, 6.13, 7.02; cas the same by w)
  *       lanes off, 2 phases  5.36 + 0.13w ("f8_m1_c1_1": 2 -> 5.59, 4 -> 5.81)
- *     Within 1.3% of all 8-byte rows on the H100 (1.21%), and within 1.5% (1.43%) on the
+ *     Within 1.21% of every 8-byte row on the H100, and within 1.43% on the
  *     H200, which the fit never saw (tests/data/atomics_floor_*.json).  It
  *     is a measured curve, not a mechanism: the corner is where the 16 warps'
  *     round trips, not the pipe, set the pace.
@@ -390,7 +390,7 @@ static void cost_atomic(const struct instr *in, uint32_t per, struct acc_result 
 {
     struct acc_atomic *a = &r->atomic;
     const uint32_t mult = in->func == INSTR_CAS ? 2 : 1;
-    uint32_t active = 0, conflict = 0, serial = 0;
+    uint32_t active = 0, phases = 0, conflict = 0, serial = 0;
     a->is_atomic = 1;
     a->native = instr_form_native(in->op, in->func, in->type);
     for (uint32_t base = 0; base < INSTR_LANES && r->nphases < ACC_MAX_PHASES; base += per) {
@@ -432,6 +432,7 @@ static void cost_atomic(const struct instr *in, uint32_t per, struct acc_result 
         r->wavefronts += ph.wavefronts;
         r->cycles += ph.cycles;
         active |= ph.active_mask;
+        phases += ph.active_mask != 0;
         r->phases[p] = ph;
         for (uint32_t t = 0; t < INSTR_LANES; t++)
             if (ph.active_mask >> t & 1)
@@ -449,15 +450,11 @@ static void cost_atomic(const struct instr *in, uint32_t per, struct acc_result 
     a->conflict_wavefronts = conflict;
     a->serial_wavefronts = serial;
     double w = (double)r->wavefronts;
-    uint32_t phases = 0;
-    for (uint32_t p = 0; p < r->nphases; p++)
-        phases += r->phases[p].active_mask != 0;
     atomic_floor(in, active == 0xffffffffu, phases, w, a);
     if (instr_type_bytes(in->type) == 8)
         a->cycles = pow(pow(w, 16) + pow(a->floor, 16), 1.0 / 16);   /* A8 */
     else
         a->cycles = w > a->floor ? w : a->floor;
-    a->cycles_exact = 1;
 }
 
 const char *acc_atomic_verdict(const struct instr *in, const struct acc_result *r, char *buf,

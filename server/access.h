@@ -46,7 +46,6 @@ struct acc_atomic {
                                      * 0 when not native (no exact count exists) */
     double floor;                   /* the issue floor of the form's class */
     const char *floor_pin;          /* the measurement that pins it */
-    int cycles_exact;               /* 1 for every native class measured (access.c, A5-A8) */
     uint32_t conflict_wavefronts;   /* distinct words sharing a bank: a load pays these too */
     uint32_t serial_wavefronts;     /* same-address lanes in turn: a load would broadcast */
     uint32_t lanes_per_address;     /* the most active lanes on one address, any phase */
