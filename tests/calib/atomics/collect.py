@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """collect.py: joins one run of run.sh (OUT folder: device.txt, clock.csv,
-ncu.csv, ncu_prog.txt, sass_summary.txt) and this folder's
+ncu.csv, ncu_prog.txt, sass.txt: cuobjdump -sass of the probe) and this folder's
 patterns.txt and atom_probe.cu into tests/data/atomics_<device>.json.
 Stdlib only. Usage: [PATTERNS=patterns_floor.txt] collect.py OUTDIR PROBE_CU OUT_JSON
 """
@@ -17,11 +17,17 @@ def main():
     out, probe_cu, dest = sys.argv[1:4]
     kn = re.search(r'static const char \*kn\[\] = \{(.*?)\};', open(probe_cu).read(), re.S).group(1)
     kn = [x.strip().strip('"') for x in kn.split(',')]
+    # each kernel's opcodes, from its "Function : _Z<n>k<i>4Args" section on
     ops = collections.defaultdict(collections.Counter)
-    for line in open(f'{out}/sass_summary.txt'):
-        m = re.match(r'\s*(\d+) _Z\dk(\d+)4Args: (\S+)', line)
+    kernel = None
+    for line in open(f'{out}/sass.txt'):
+        m = re.search(r'Function : _Z\d+k(\d+)4Args', line)
         if m:
-            ops[kn[int(m.group(2))]][m.group(3)] += int(m.group(1))
+            kernel = kn[int(m.group(1))]
+            continue
+        m = re.search(r'/\*[0-9a-f]{4}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)', line)
+        if m and kernel:
+            ops[kernel][m.group(1)] += 1
     sass = {k: next((i for i in sorted(c) if i.startswith('ATOMS')), '?') for k, c in ops.items()}
     clock = {}
     for line in open(f'{out}/clock.csv'):

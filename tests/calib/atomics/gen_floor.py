@@ -10,10 +10,8 @@ Format (as patterns.txt): name width active_hex o0 .. o31.
 Usage: python3 gen_floor.py            write patterns_floor.txt (next to it)
        python3 gen_floor.py --check    fail if patterns_floor.txt is stale
 """
-import io
 import os
 import sys
-from contextlib import redirect_stdout
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -33,12 +31,14 @@ def phase(width, lanes, k, same=False, base=0):
     return out
 
 
-def emit(name, width, mask, offs):
-    offs = [o if mask >> t & 1 else 0 for t, o in enumerate(offs)]
-    print(name, width, f"{mask:08x}", *offs)
+def patterns():
+    """The lines of patterns_floor.txt, in order."""
+    lines = []
 
+    def emit(name, width, mask, offs):
+        offs = [o if mask >> t & 1 else 0 for t, o in enumerate(offs)]
+        lines.append(" ".join(map(str, [name, width, f"{mask:08x}", *offs])) + "\n")
 
-def main():
     full = 0xFFFFFFFF
     # 8 bytes: two phases of 16 lanes; phase p's k-way conflict.
     for k0, k1 in [(1, 1), (2, 1), (3, 1), (2, 2), (4, 1), (3, 2), (5, 1), (3, 3),
@@ -61,16 +61,15 @@ def main():
         emit(f"f4_h_c{k}", 4, 0x0000FFFF, phase(4, 32, k))
     for k in range(1, 9):
         emit(f"f4_m1_c{k}", 4, 0x7FFFFFFF, phase(4, 32, k))
+    return lines
 
 
 if __name__ == "__main__":
-    buf = io.StringIO()
-    with redirect_stdout(buf):
-        main()
+    text = "".join(patterns())
     path = os.path.join(HERE, "patterns_floor.txt")
     if "--check" in sys.argv:
-        ok = os.path.exists(path) and open(path).read() == buf.getvalue()
+        ok = os.path.exists(path) and open(path).read() == text
         print(f"{path}: {'up to date' if ok else 'STALE: run gen_floor.py'}")
         sys.exit(0 if ok else 1)
-    open(path, "w").write(buf.getvalue())
-    print(f"{path}: {buf.getvalue().count(chr(10))} patterns")
+    open(path, "w").write(text)
+    print(f"{path}: {text.count(chr(10))} patterns")

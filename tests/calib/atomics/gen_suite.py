@@ -31,26 +31,24 @@ def patterns(file="patterns.txt"):
     return out
 
 
+def rows(key, file):
+    """Form `key` ("atom_add_u32") on every pattern of `file` of its width."""
+    op, func, typ = key.split("_")
+    width = 8 if typ in WIDE else 4
+    return [{"name": f"{key}.{name}", "op": op, "func": func, "type": typ, "offsets": offs}
+            for name, w, offs in patterns(file) if w == width]
+
+
 def suite():
     forms = json.load(open(os.path.join(HERE, "ptxas_sm90.json")))
-    rows = []
+    out = []
     for key, v in forms.items():
-        if not v["ok"]:
-            continue
-        op, func, typ = key.split("_")
-        width = 8 if typ in WIDE else 4
-        for name, w, offs in patterns():
-            if w == width:
-                rows.append({"name": f"{key}.{name}", "op": op, "func": func, "type": typ,
-                             "offsets": offs})
+        if v["ok"]:
+            out += rows(key, "patterns.txt")
     # the second sweep's 8-byte patterns on the two native 8-byte forms (rule A8)
     for key in ("atom_exch_b64", "atom_cas_b64"):
-        op, func, typ = key.split("_")
-        for name, w, offs in patterns("patterns_floor.txt"):
-            if w == 8:
-                rows.append({"name": f"{key}.{name}", "op": op, "func": func, "type": typ,
-                             "offsets": offs})
-    return rows
+        out += rows(key, "patterns_floor.txt")
+    return out
 
 
 def main():
