@@ -182,6 +182,26 @@ static void random_layout(int d, int nl, int mixed, uint32_t reg0, struct lin_la
     }
 }
 
+/* A random (store, load) problem on 2^d elements: the tile's d bits split at
+ * random, `bitwidth` elements, `banks` banks, `lanes` lanes a wave (5 or 6
+ * lane bits); 4-bit elements get a register direction both sides share (no
+ * sub-byte access).  iter picks which sides are mixed bases. */
+static void random_problem(int d, int bitwidth, int banks, int lanes, int iter,
+                           struct lin_problem *p)
+{
+    memset(p, 0, sizeof *p);
+    p->tile.bits0 = (int)(rnd() % (uint32_t)(d + 1));
+    p->tile.bits1 = d - p->tile.bits0;
+    p->bitwidth = bitwidth;
+    p->num_banks = banks;
+    if (lanes == 64)
+        p->lanes = 64;
+    int nl = lanes == 64 ? 6 : 5;
+    uint32_t r0 = bitwidth == 4 ? 1u << (rnd() % (uint32_t)d) : 0;
+    random_layout(d, nl, iter % 3 != 0, r0, &p->a);
+    random_layout(d, nl, iter % 4 != 0, r0, &p->b);
+}
+
 static void test_random_pairs(void)
 {
     static const int widths[5] = {4, 8, 16, 32, 64};
@@ -189,16 +209,8 @@ static void test_random_pairs(void)
     for (int iter = 0; iter < 600; iter++) {
         struct lin_problem p;
         struct sz_error err;
-        memset(&p, 0, sizeof p);
         int d = 6 + (int)(rnd() % 9);
-        p.tile.bits0 = (int)(rnd() % (uint32_t)(d + 1));
-        p.tile.bits1 = d - p.tile.bits0;
-        p.bitwidth = widths[iter % 5];
-        p.num_banks = iter % 2 ? 64 : 32;
-        /* 4-bit elements need a shared register direction (no sub-byte access) */
-        uint32_t r0 = p.bitwidth == 4 ? 1u << (rnd() % (uint32_t)d) : 0;
-        random_layout(d, 5, iter % 3 != 0, r0, &p.a);
-        random_layout(d, 5, iter % 4 != 0, r0, &p.b);
+        random_problem(d, widths[iter % 5], iter % 2 ? 64 : 32, 32, iter, &p);
         struct lin_opt o;
         if (lin_optimize(&p, &o, &err) < 0) {
             CHECK_QUIET(f, p.bitwidth == 4, "optimize refused %d-bit: %s", p.bitwidth,
@@ -454,16 +466,8 @@ static void test_random_wave64(void)
         struct lin_opt o;
         struct lin_side st, ld;
         struct sz_error err;
-        memset(&p, 0, sizeof p);
         int d = 7 + (int)(rnd() % 8);
-        p.tile.bits0 = (int)(rnd() % (uint32_t)(d + 1));
-        p.tile.bits1 = d - p.tile.bits0;
-        p.bitwidth = widths[iter % 5];
-        p.num_banks = iter % 2 ? 64 : 32;
-        p.lanes = 64;
-        uint32_t r0 = p.bitwidth == 4 ? 1u << (rnd() % (uint32_t)d) : 0;
-        random_layout(d, 6, iter % 3 != 0, r0, &p.a);
-        random_layout(d, 6, iter % 4 != 0, r0, &p.b);
+        random_problem(d, widths[iter % 5], iter % 2 ? 64 : 32, 64, iter, &p);
         if (lin_optimize(&p, &o, &err) < 0) {
             CHECK_QUIET(f, p.bitwidth == 4, "wave64 optimize refused %d-bit: %s", p.bitwidth,
                         err.message);
@@ -776,15 +780,9 @@ static void test_bank_view(void)
     /* random pairs on their optimum and on row-major memory */
     static const int widths[5] = {4, 8, 16, 32, 64};
     for (int iter = 0; iter < 200; iter++) {
-        memset(&p, 0, sizeof p);
         int d = 6 + (int)(rnd() % 9);
-        p.tile.bits0 = (int)(rnd() % (uint32_t)(d + 1));
-        p.tile.bits1 = d - p.tile.bits0;
-        p.bitwidth = widths[iter % 5];
-        p.num_banks = iter % 3 == 0 ? 64 : iter % 3 == 1 ? 32 : 16;
-        uint32_t r0 = p.bitwidth == 4 ? 1u << (rnd() % (uint32_t)d) : 0;
-        random_layout(d, 5, iter % 3 != 0, r0, &p.a);
-        random_layout(d, 5, iter % 4 != 0, r0, &p.b);
+        random_problem(d, widths[iter % 5], iter % 3 == 0 ? 64 : iter % 3 == 1 ? 32 : 16, 32,
+                       iter, &p);
         struct lin_opt o;
         if (lin_optimize(&p, &o, &err) < 0)
             continue;
@@ -801,15 +799,8 @@ static void test_bank_view(void)
     /* 64-lane waves on their optimum and on row-major memory */
     int waves = 0;
     for (int iter = 0; iter < 120; iter++) {
-        memset(&p, 0, sizeof p);
         int d = 7 + (int)(rnd() % 8);
-        p.tile.bits0 = (int)(rnd() % (uint32_t)(d + 1));
-        p.tile.bits1 = d - p.tile.bits0;
-        p.bitwidth = widths[1 + iter % 4];
-        p.num_banks = iter % 2 ? 64 : 32;
-        p.lanes = 64;
-        random_layout(d, 6, iter % 3 != 0, 0, &p.a);
-        random_layout(d, 6, iter % 4 != 0, 0, &p.b);
+        random_problem(d, widths[1 + iter % 4], iter % 2 ? 64 : 32, 64, iter, &p);
         struct lin_opt o;
         if (lin_optimize(&p, &o, &err) < 0)
             continue;
