@@ -199,7 +199,7 @@ int api_route_layout(const struct api_request *req, struct buf *out, struct sz_e
     ros_validate(l, t.off, &q, t.base, t.has_desc ? &t.desc : NULL, t.collisions, &f, actual);
     uint32_t eb = (uint32_t)l->element_bits / 8;
     buf_printf(out, "{\"form\":\"%s\",\"element_bits\":%d,\"element_bytes\":%u,\"rank\":%d,"
-               "\"shape\":", lay_form_name(l->form), l->element_bits, eb, l->rank);
+               "\"shape\":", l->form->name, l->element_bits, eb, l->rank);
     buf_u32_array(out, l->shape, (size_t)l->rank);
     buf_printf(out, ",\"size\":%u,\"units\":{\"offsets\":\"bytes\",\"shape\":\"elements\","
                "\"alignment_bytes\":\"bytes\"},\"order\":\"first coordinate fastest\","
