@@ -1,7 +1,10 @@
-/* layout.h - a tensor layout as users' compilers print it (CuTe layout text,
+/* layout.h - a memory layout as users' compilers print it (CuTe layout text,
  * Triton #ttg.swizzled_shared / #ttg.nvmma_shared over a shape, a dense TMA
  * box with a CU_TENSOR_MAP_SWIZZLE_* mode): parse it, then evaluate it as a
- * function coordinate -> byte offset, the first coordinate fastest.
+ * function coordinate -> byte offset, the first coordinate fastest.  Each
+ * form is one row of the form table (struct lay_form) with a struct of its
+ * own in struct lay; README's "Adding a layout form" says how to add one.
+ * A thread layout ((register, lane, warp) -> coordinate) is thread.h's.
  * Pure core: no I/O, no allocation, no JSON; callers own every buffer. */
 #ifndef SZ_LAYOUT_H
 #define SZ_LAYOUT_H
