@@ -177,11 +177,6 @@ static int parse(struct lay_cur *c, struct lay *l)
 
 /* Sw<B,M,S> o L: the swizzle as the text placed it; none is Swizzle<0,4,3>. */
 const struct lay_form lay_form_cute = {
-    .name = "cute",
-    .label = "CuTe",
-    .opener = NULL,
-    .shaped = 0,
-    .parse = parse,
-    .build = NULL,
-    .swizzle = lay_strided_swizzle,
+    .name = "cute", .label = "CuTe", .opener = NULL, .shaped = 0,
+    .parse = parse, .build = NULL, .swizzle = lay_strided_swizzle,
 };

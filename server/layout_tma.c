@@ -41,11 +41,6 @@ static int build(struct lay *l, struct sz_error *err)
 }
 
 const struct lay_form lay_form_tma = {
-    .name = "tma",
-    .label = "TMA",
-    .opener = "tma:",
-    .shaped = 1,
-    .parse = parse,
-    .build = build,
-    .swizzle = lay_strided_swizzle,
+    .name = "tma", .label = "TMA", .opener = "tma:", .shaped = 1,
+    .parse = parse, .build = build, .swizzle = lay_strided_swizzle,
 };

@@ -218,21 +218,13 @@ static int nvmma_swizzle(const struct lay *l, struct swz *bytes)
 /* swizzled_shared has no Swizzle<B,M,S> form of its own (rosetta.c finds
  * the NVMMA mode it may equal). */
 const struct lay_form lay_form_triton_swizzled = {
-    .name = "triton_swizzled",
-    .label = "Triton swizzled_shared",
-    .opener = "#ttg.swizzled_shared",
-    .shaped = 1,
-    .parse = parse_swizzled,
-    .build = build_swizzled,
-    .swizzle = NULL,
+    .name = "triton_swizzled", .label = "Triton swizzled_shared",
+    .opener = "#ttg.swizzled_shared", .shaped = 1,
+    .parse = parse_swizzled, .build = build_swizzled, .swizzle = NULL,
 };
 
 const struct lay_form lay_form_triton_nvmma = {
-    .name = "triton_nvmma",
-    .label = "Triton nvmma_shared",
-    .opener = "#ttg.nvmma_shared",
-    .shaped = 1,
-    .parse = parse_nvmma,
-    .build = build_nvmma,
-    .swizzle = nvmma_swizzle,
+    .name = "triton_nvmma", .label = "Triton nvmma_shared",
+    .opener = "#ttg.nvmma_shared", .shaped = 1,
+    .parse = parse_nvmma, .build = build_nvmma, .swizzle = nvmma_swizzle,
 };

@@ -28,6 +28,8 @@ uint64_t thr_instructions(const struct thr *t, int vec_bits)
     if (t->kind == THR_LANES)
         return 1;
     int bits = t->n[THR_REGISTER] - vec_bits + t->n[THR_WARP] + t->n[THR_BLOCK];
+    if (bits >= 64)
+        return UINT64_MAX;      /* past any tile: a row bounds its bases before this */
     return (uint64_t)1 << (bits > 0 ? bits : 0);
 }
 
@@ -47,7 +49,8 @@ void thr_instr(const struct thr *t, int vec_bits, uint64_t k, int64_t c[][LAY_MA
         return;
     }
     int rb = t->n[THR_REGISTER] - vec_bits, wb = t->n[THR_WARP];
-    uint64_t reg = k & ((1ull << rb) - 1), warp = k >> rb & ((1ull << wb) - 1), block = k >> (rb + wb);
+    uint64_t reg = k & ((1ull << rb) - 1), warp = k >> rb & ((1ull << wb) - 1);
+    uint64_t block = k >> (rb + wb);
     int64_t base[LAY_MAX_RANK] = {0};
     add_bases(t, THR_REGISTER, vec_bits, reg, base);
     add_bases(t, THR_WARP, 0, warp, base);

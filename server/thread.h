@@ -72,7 +72,8 @@ extern const struct thr_form thr_form_atom;
 int thr_parse(const char *text, const struct thr_ctx *ctx, struct thr *t, struct sz_error *err);
 
 /* The warp instructions of t when each lane moves 2^vec_bits consecutive
- * registers (THR_BASES; vec_bits <= n[THR_REGISTER]); 1 for THR_LANES. */
+ * registers (THR_BASES; vec_bits <= n[THR_REGISTER]); 1 for THR_LANES;
+ * UINT64_MAX when that count needs 64 bits or more. */
 uint64_t thr_instructions(const struct thr *t, int vec_bits);
 
 /* Lane coordinates of instruction k (< thr_instructions) into c[0..t->lanes):
