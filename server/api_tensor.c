@@ -284,7 +284,7 @@ static int read_thread(const cJSON *root, const struct lay *l, struct thr *t, co
     *src = lanes ? "lanes" : an ? "atom" : "thread";
     if (lanes) {
         if (org)
-            return sz_fail(err, SZ_INVALID_ARGUMENT, "origin", "goes with \"atom\" only");
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "origin", "goes with \"atom\" or \"thread\" only");
         if (!cJSON_IsArray(lanes) || cJSON_GetArraySize(lanes) != INSTR_LANES)
             return sz_fail(err, SZ_INVALID_ARGUMENT, "lanes",
                            "must be 32 coordinates [c0, ...] of rank %d, or null", l->rank);
