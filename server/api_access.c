@@ -52,7 +52,7 @@ int api_route_patterns(const struct api_request *req, struct buf *out,
 /* swz() inside an access expression: the swizzle of the current view. */
 static int expr_swz(void *ctx, int64_t x, int64_t *out, struct sz_error *err)
 {
-    if (x < 0 || x >= (int64_t)SWZ_OFFSET_LIMIT)
+    if (x < 0 || x >= (int64_t)SZ_OFFSET_LIMIT)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "expr",
                        "offset %lld is outside 0..2147483647", (long long)x);
     *out = swz_apply(ctx, (uint32_t)x);
@@ -113,7 +113,7 @@ static int access_from_expr(const struct api_request *req, struct swz *z, long s
         expr_eval_warp(&e, step, expr_swz, z, off, err) < 0)
         return -1;
     for (int t = 0; t < INSTR_LANES; t++) {
-        if (off[t] < 0 || off[t] >= (int64_t)SWZ_OFFSET_LIMIT)
+        if (off[t] < 0 || off[t] >= (int64_t)SZ_OFFSET_LIMIT)
             return sz_fail(err, SZ_INVALID_ARGUMENT, "expr",
                            "lane %d at step %ld gives offset %lld, outside 0..2147483647", t,
                            step, (long long)off[t]);
@@ -221,12 +221,12 @@ static int fit_fix(const struct fit_vals *cur, const char *field, long *value)
         *value = v.match;
         return fit_try(&v, NULL);
     }
-    if (strcmp(field, "b") == 0) { slot = &v.b; lo = 0; hi = 10; }
-    else if (strcmp(field, "m") == 0) { slot = &v.m; lo = 0; hi = 30; }
-    else if (strcmp(field, "s") == 0) { slot = &v.s; lo = -30; hi = 30; }
+    if (strcmp(field, "b") == 0) { slot = &v.b; lo = 0; hi = SZ_MAP_B_MAX; }
+    else if (strcmp(field, "m") == 0) { slot = &v.m; lo = 0; hi = SZ_SWZ_M_MAX; }
+    else if (strcmp(field, "s") == 0) { slot = &v.s; lo = -SZ_SWZ_S_MAX; hi = SZ_SWZ_S_MAX; }
     else if (strcmp(field, "rows") == 0) { slot = &v.rows; lo = 1; hi = SWZ_MAX_CELLS; }
-    else if (strcmp(field, "bank_bytes") == 0) { slot = &v.bank_bytes; lo = 1; hi = 32; pow2 = 1; }
-    else if (strcmp(field, "banks") == 0) { slot = &v.banks; lo = 1; hi = 128; pow2 = 1; }
+    else if (strcmp(field, "bank_bytes") == 0) { slot = &v.bank_bytes; lo = 1; hi = SZ_MAX_BANK_BYTES; pow2 = 1; }
+    else if (strcmp(field, "banks") == 0) { slot = &v.banks; lo = 1; hi = SZ_MAX_BANKS; pow2 = 1; }
     else return -1;
     long c = *slot;
     /* Powers of two step by doublings; rows search at most 2^16 either way. */

@@ -74,10 +74,10 @@ static int swizzle_args(const struct api_request *req, struct swz *z, struct swz
     if (api_args_check(req, known, err) < 0 || api_swz_args(req, z, err) < 0)
         return -1;
     /* The tile view draws (2^B)^2 cells: the same cell budget as the grid. */
-    if (z->b > 10)
+    if (z->b > SZ_MAP_B_MAX)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "b",
                        "a tile of 2^B x 2^B units is drawn cell by cell and must be "
-                       "at most 2^20 cells: B in 0..10 here, got %d", z->b);
+                       "at most 2^20 cells: B in 0..%d here, got %d", SZ_MAP_B_MAX, z->b);
     return api_geom_args(req, z, g, err);
 }
 
@@ -320,7 +320,7 @@ int api_route_apply(const struct api_request *req, struct buf *out,
         int64_t v;
         char field[32];
         snprintf(field, sizeof field, "offsets[%d]", i);
-        if (api_num_int(it, field, 0, SWZ_OFFSET_LIMIT - 1.0, &v, err) < 0)
+        if (api_num_int(it, field, 0, SZ_OFFSET_LIMIT - 1.0, &v, err) < 0)
             goto done;
         offs[i] = swz_apply(&z, (uint32_t)v);
     }

@@ -413,7 +413,7 @@ static enum MHD_Result head_arrived(struct http_server *s, struct MHD_Connection
                         "this server answers only to localhost, 127.0.0.1 "
                         "or [::1] (and the address it is bound to)");
     else if (length > API_MAX_BODY)
-        r = queue_error(c, SZ_TOO_LARGE, "body", "request bodies are limited to 2 MiB");
+        r = queue_error(c, SZ_TOO_LARGE, "body", "request bodies are limited to " API_MAX_BODY_TEXT);
     else
         return MHD_YES;
     if (length > 0 || f.codings > 0)
@@ -449,7 +449,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         return MHD_YES;
     }
     if (ctx->too_large)
-        return queue_error(c, SZ_TOO_LARGE, "body", "request bodies are limited to 2 MiB");
+        return queue_error(c, SZ_TOO_LARGE, "body", "request bodies are limited to " API_MAX_BODY_TEXT);
     if (ctx->body.oom)
         return queue_error(c, SZ_INTERNAL, NULL, "out of memory");
     if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0)

@@ -9,19 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bits.h"
 #include "f2.h"
-
-int lay_log2(uint32_t x)
-{
-    int k = 0;
-    while ((1u << k) < x)
-        k++;
-    return k;
-}
-
-#define log2u lay_log2
-
-static int pow2(uint32_t x) { return x && !(x & (x - 1)); }
 
 const char *lay_form_name(enum lay_form f)
 {
@@ -54,7 +43,7 @@ static int relabel(struct sz_error *err, const char *what)
 static int build_triton(struct lay *l, struct sz_error *err)
 {
     for (int d = 0; d < l->rank; d++)
-        if (!pow2(l->shape[d]))
+        if (!bits_is_pow2(l->shape[d]))
             return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
                            "Triton tensors have power-of-two shapes; shape[%d] is %u", d,
                            l->shape[d]);
@@ -82,7 +71,7 @@ static int build_triton(struct lay *l, struct sz_error *err)
             mp = (int)(cols / (uint32_t)vec);
         if (mp == 1)
             vec = 1;
-        l->tile = (struct lin_tile){log2u(l->shape[l->row_dim]), log2u(cols)};
+        l->tile = (struct lin_tile){bits_log2_ceil(l->shape[l->row_dim]), bits_log2_ceil(cols)};
         l->lin_base[l->col_dim] = 0;
         l->lin_base[l->row_dim] = l->tile.bits1;
         if (l->rank == 3)
@@ -105,13 +94,13 @@ static int build_triton(struct lay *l, struct sz_error *err)
     uint32_t rows = l->size / l->shape[l->col_dim];
     if (l->swizzle_bytes == 0)
         return 0;   /* no swizzle: plain row-major, built by the caller */
-    l->tile = l->transposed ? (struct lin_tile){log2u(l->shape[0]), log2u(l->shape[1])}
-                            : (struct lin_tile){log2u(rows), log2u(l->shape[l->col_dim])};
+    l->tile = l->transposed ? (struct lin_tile){bits_log2_ceil(l->shape[0]), bits_log2_ceil(l->shape[1])}
+                            : (struct lin_tile){bits_log2_ceil(rows), bits_log2_ceil(l->shape[l->col_dim])};
     /* lin's element is row << bits1 | column; transposed, lin's row is dim0 */
     l->lin_base[l->col_dim] = l->transposed ? l->tile.bits1 : 0;
     l->lin_base[l->row_dim] = l->transposed ? 0 : l->tile.bits1;
     if (l->rank == 3)   /* the outer dim stacks under the rows (collapsed) */
-        l->lin_base[0] = l->tile.bits1 + log2u(l->shape[1]);
+        l->lin_base[0] = l->tile.bits1 + bits_log2_ceil(l->shape[1]);
     struct lin_mem m;
     if (lin_from_nvmma(&l->tile, l->element_bits, l->swizzle_bytes, l->transposed, &m, err) < 0)
         return relabel(err, "nvmma_shared");
@@ -140,7 +129,7 @@ int lay_build(struct lay *l, struct sz_error *err)
         if (l->swizzle_bytes) {
             /* 32B, 64B, 128B = Swizzle<1|2|3,4,3> on the shared-memory address
              * (CuTe mma_traits_sm90_gmma.hpp, Layout_*_SW*_Atom_Bits) */
-            swz_init(&l->z, log2u((uint32_t)l->swizzle_bytes / 16), 4, 3, NULL);
+            swz_init(&l->z, bits_log2_ceil((uint32_t)l->swizzle_bytes / 16), 4, 3, NULL);
             l->domain = LAY_SWZ_BYTES;
         }
         return 0;
@@ -233,11 +222,11 @@ void lay_coords(const struct lay *l, uint32_t i, uint32_t *c)
 
 int lay_swizzles(const struct lay *l, struct swz *bytes, struct swz *elems, int *elements_ok)
 {
-    int eb_log = log2u((uint32_t)l->element_bits / 8), b = 0, m = 4, s = 3;
+    int eb_log = bits_log2_ceil((uint32_t)l->element_bits / 8), b = 0, m = 4, s = 3;
     if (l->form == LAY_TRITON_SWIZZLED)
         return 0;
     if (l->form == LAY_TRITON_NVMMA) {
-        b = l->swizzle_bytes ? log2u((uint32_t)l->swizzle_bytes / 16) : 0;
+        b = l->swizzle_bytes ? bits_log2_ceil((uint32_t)l->swizzle_bytes / 16) : 0;
     } else if (l->domain != LAY_SWZ_NONE) {
         b = l->z.b, m = l->z.m, s = l->z.s;
         if (l->domain == LAY_SWZ_ELEMENTS)

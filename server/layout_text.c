@@ -6,9 +6,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "bits.h"
 #include "layout.h"
-
-#define log2u lay_log2
 
 /* ---- text cursor ----------------------------------------------------------- */
 
@@ -179,7 +178,7 @@ static int swizzle_prefix(struct cur *c, struct lay *l)
     }
     size_t save = c->i;
     uint32_t off;
-    if (integer(c, SWZ_OFFSET_LIMIT - 1, &off) == 0 && word(c, "o")) {
+    if (integer(c, SZ_OFFSET_LIMIT - 1, &off) == 0 && word(c, "o")) {
         l->offset = off;
         return 0;
     }
@@ -195,7 +194,7 @@ static int parse_cute(struct cur *c, struct lay *l)
     if (swizzle_prefix(c, l) < 0 || tuple(c, &shp, LAY_MAX_SIZE, 0) < 0 || want(c, ':') < 0)
         return -1;
     size_t stride_col = c->i;
-    if (tuple(c, &str, SWZ_OFFSET_LIMIT - 1, 0) < 0)
+    if (tuple(c, &str, SZ_OFFSET_LIMIT - 1, 0) < 0)
         return -1;
     ws(c);
     if (c->s[c->i] != '\0')
@@ -223,7 +222,7 @@ static int parse_cute(struct cur *c, struct lay *l)
     l->nleaves = shp.n;
     l->size = (uint32_t)size;
     /* every offset, swizzled, must stay a byte offset below 2^31 */
-    int eb_log = log2u((uint32_t)l->element_bits / 8);
+    int eb_log = bits_log2_ceil((uint32_t)l->element_bits / 8);
     int top = 0;    /* bits of the largest byte offset, swizzled or not */
     while (top < 40 && (hi >> top))
         top++;
@@ -457,7 +456,7 @@ int lay_parse(const char *text, int element_bits, const uint32_t *shape, int ran
         l->element_bits = 16;
     if (lay_build(l, err) < 0)
         return -1;
-    if ((uint64_t)l->size * (uint32_t)(l->element_bits / 8) > SWZ_OFFSET_LIMIT)
+    if ((uint64_t)l->size * (uint32_t)(l->element_bits / 8) > SZ_OFFSET_LIMIT)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "reaches bytes at or above 2^31");
     return 0;
 }

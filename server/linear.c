@@ -9,15 +9,8 @@
 
 #include <string.h>
 
+#include "bits.h"
 #include "f2.h"
-
-static int log2u(uint32_t x)
-{
-    int k = 0;
-    while ((1u << k) < x)
-        k++;
-    return k;
-}
 
 static int tile_bits(const struct lin_tile *t) { return t->bits0 + t->bits1; }
 
@@ -130,13 +123,13 @@ static void side_geom(const struct lin_problem *p, int vec_bits, struct geom *g)
     g->d = tile_bits(&p->tile);
     g->vec = vec_bits;
     g->unit = vec_bits;
-    if (w < 32 && g->unit < log2u((uint32_t)(32 / w)))
-        g->unit = log2u((uint32_t)(32 / w));
+    if (w < 32 && g->unit < bits_log2_ceil((uint32_t)(32 / w)))
+        g->unit = bits_log2_ceil((uint32_t)(32 / w));
     if (g->unit > g->d)
         g->unit = g->d;
     g->bytes = (uint32_t)((w << vec_bits) / 8);
     uint32_t unit_bytes = (uint32_t)((w << g->unit) / 8), row = 4u * (uint32_t)p->num_banks;
-    g->bank = log2u(row / (unit_bytes ? unit_bytes : 1));
+    g->bank = bits_log2_ceil(row / (unit_bytes ? unit_bytes : 1));
     if (g->bank > g->d - g->unit)
         g->bank = g->d - g->unit;
     uint32_t lpp = row / (g->bytes ? g->bytes : 1);
@@ -311,7 +304,7 @@ int lin_evaluate(const struct lin_problem *p, const struct lin_mem *m, int vec_b
         return -1;
     if (lin_mem_check(&p->tile, m, "swizzle_offset_bases", err) < 0)
         return -1;
-    if (vec_bits < 0 || (w << vec_bits) > 128 || (w << vec_bits) < 8)
+    if (vec_bits < 0 || (w << vec_bits) > (int)SZ_MAX_LANE_BYTES * 8 || (w << vec_bits) < 8)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "vec",
                        "vec x bitwidth must be 8..128 bits (an access of 1..16 bytes), got "
                        "%d x %d", 1 << (vec_bits < 0 ? 0 : vec_bits), w);
@@ -439,7 +432,7 @@ void lin_plain_view(const struct lin_problem *p, uint32_t bytes, struct lin_plai
     uint32_t row = 4u * (uint32_t)p->num_banks, units = row / (bytes ? bytes : 1);
     lin_bank_geom(p, &bk);
     v->b = 0;
-    v->m = log2u(bytes);
+    v->m = bits_log2_ceil(bytes);
     v->s = 3;
     v->rows = bk.rows ? bk.rows : 1;
     if ((uint64_t)v->rows * units > (1u << 20))
@@ -490,7 +483,7 @@ int lin_optimize(const struct lin_problem *p, struct lin_opt *o, struct sz_error
     int nv0 = f2_intersect(A->basis[LIN_REGISTER], A->n[LIN_REGISTER], B->basis[LIN_REGISTER],
                            B->n[LIN_REGISTER], v0);
     f2_span_of(&v0s, v0, nv0);
-    int vmax = log2u((uint32_t)(128 / w));
+    int vmax = bits_log2_ceil((uint32_t)(SZ_MAX_LANE_BYTES * 8 / w));
     uint32_t *basis = o->mem.basis;
     int nb = 0;
     f2_span_clear(&s);
@@ -510,7 +503,7 @@ int lin_optimize(const struct lin_problem *p, struct lin_opt *o, struct sz_error
 
     /* 2. Sub-word elements: fill the 32-bit word, registers first (a side
      *    holding them stores whole words; the other reads them as broadcast). */
-    int fill = (w << nb) < 32 ? log2u((uint32_t)(32 / (w << nb))) : 0;
+    int fill = (w << nb) < 32 ? bits_log2_ceil((uint32_t)(32 / (w << nb))) : 0;
     if (fill > d - nb)
         fill = d - nb;
     const struct lin_layout *both[2] = {A, B};

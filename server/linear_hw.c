@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "bits.h"
 #include "f2.h"
 #include "instr.h"
 
@@ -21,14 +22,6 @@ const char *const lin_published = "published, not measured here";
                    "wavefront64: one phase is banks x 32 bits); ROCm Composable Kernel docs, " \
                    "'Understanding AMD GPU LDS and Bank Conflicts' (ds_write_b128: 8 phases " \
                    "of 8 consecutive lanes on 32 banks)"
-
-static int log2u(uint32_t x)
-{
-    int k = 0;
-    while ((1u << k) < x)
-        k++;
-    return k;
-}
 
 int lin_lane_bits(const struct lin_problem *p)
 {
@@ -53,7 +46,7 @@ int lin_phase_rule(const struct lin_problem *p, uint32_t bytes, int is_load,
     if (p->lanes != 64) {
         /* NVIDIA: a phase moves one bank row; access.c measured it (pairing
          * of 8/16-byte loads is linear.c's, from access.c rule 3). */
-        contiguous(ph, log2u(lpp > INSTR_LANES ? INSTR_LANES : lpp));
+        contiguous(ph, bits_log2_ceil(lpp > INSTR_LANES ? INSTR_LANES : lpp));
         ph->rule = "NVIDIA shared memory: a phase moves one bank row of consecutive lanes";
         ph->source = "measured: server/access.c, tests/data/calib_*.json";
         return 0;
@@ -84,7 +77,7 @@ int lin_phase_rule(const struct lin_problem *p, uint32_t bytes, int is_load,
     }
     /* Every other LDS access of a 64-lane wave: a phase is banks x 4 bytes
      * of consecutive lanes (SRC_WAVE64). */
-    contiguous(ph, log2u(lpp > 64 ? 64 : lpp));
+    contiguous(ph, bits_log2_ceil(lpp > 64 ? 64 : lpp));
     ph->rule = p->num_banks == 64
                    ? "64-lane wave on MI350 (CDNA4, 64 banks): a phase is 256 bytes of "
                      "consecutive lanes"
