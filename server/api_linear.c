@@ -12,6 +12,8 @@
 #include "api_read.h"
 #include "api_routes.h"
 #include "linear.h"
+#include "linear_conv.h"
+#include "linear_opt.h"
 
 /* Optional integer member: absent gives def. */
 static int opt_int(const cJSON *obj, const char *field, double lo, double hi, int64_t def,

@@ -11,6 +11,7 @@
 
 #include "bits.h"
 #include "f2.h"
+#include "linear_conv.h"
 
 const char *lay_form_name(enum lay_form f)
 {

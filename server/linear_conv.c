@@ -3,7 +3,7 @@
  * swizzled_shared (vec, perPhase, maxPhase, order) and the NVMMA / TMA 32B,
  * 64B and 128B modes.  Each is a map element -> offset that is linear over F2;
  * its inverse is the offset bases.  Pure: no I/O, no allocation. */
-#include "linear.h"
+#include "linear_conv.h"
 
 #include <stddef.h>
 

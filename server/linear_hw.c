@@ -3,13 +3,14 @@
  * and AMD's 64-lane waves on 32- or 64-bank LDS (published rules, not measured
  * here; each cites its source), and a simulator of the published rules.
  * Pure: no I/O, no allocation.  It must not hold NVIDIA's model (access.c does). */
-#include "linear.h"
+#include "linear_hw.h"
 
 #include <string.h>
 
 #include "bits.h"
 #include "f2.h"
 #include "instr.h"
+#include "linear.h"
 
 /* Every answer built on an AMD rule carries this status (and the source). */
 const char *const lin_published = "published, not measured here";

@@ -11,7 +11,7 @@
 
 #include "bits.h"
 #include "f2.h"
-#include "linear.h"
+#include "linear_conv.h"
 
 const char *ros_tma_name(int b)
 {
