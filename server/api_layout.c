@@ -293,9 +293,9 @@ int api_route_apply(const struct api_request *req, struct buf *out,
     struct swz z;
     uint32_t *offs = NULL;
     const cJSON *arr;
-    if (api_fields_check(root, known, err) < 0 || api_field_int(root, "b", 0, 15, &b, err) < 0 ||
-        api_field_int(root, "m", 0, 30, &m, err) < 0 ||
-        api_field_int(root, "s", -30, 30, &s, err) < 0 ||
+    if (api_fields_check(root, known, err) < 0 || api_field_int(root, "b", 0, SZ_SWZ_B_MAX, &b, err) < 0 ||
+        api_field_int(root, "m", 0, SZ_SWZ_M_MAX, &m, err) < 0 ||
+        api_field_int(root, "s", -SZ_SWZ_S_MAX, SZ_SWZ_S_MAX, &s, err) < 0 ||
         swz_init(&z, (int)b, (int)m, (int)s, err) < 0)
         goto done;
     arr = cJSON_GetObjectItemCaseSensitive(root, "offsets");

@@ -157,8 +157,9 @@ static int read_mem(const cJSON *obj, const struct lin_problem *p, struct lin_me
     if (which == 1) {
         static const char *const k[] = {"b", "m", "s", NULL};
         if (!cJSON_IsObject(v) || api_fields_check(v, k, err) < 0 ||
-            api_field_int(v, "b", 0, 15, &a, err) < 0 || api_field_int(v, "m", 0, 30, &b, err) < 0 ||
-            api_field_int(v, "s", -30, 30, &c, err) < 0)
+            api_field_int(v, "b", 0, SZ_SWZ_B_MAX, &a, err) < 0 ||
+            api_field_int(v, "m", 0, SZ_SWZ_M_MAX, &b, err) < 0 ||
+            api_field_int(v, "s", -SZ_SWZ_S_MAX, SZ_SWZ_S_MAX, &c, err) < 0)
             return err->code ? -1 : sz_fail(err, SZ_INVALID_ARGUMENT, "cute", "must be {b, m, s}");
         return lin_from_cute(&p->tile, p->bitwidth, (int)a, (int)b, (int)c, m, err);
     }

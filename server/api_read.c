@@ -317,9 +317,9 @@ int api_swz_args(const struct api_request *req, struct swz *z,
                          struct sz_error *err)
 {
     long b, m, s;
-    if (api_arg_int(req, "b", 0, 15, 1, 0, &b, err) < 0 ||
-        api_arg_int(req, "m", 0, 30, 1, 0, &m, err) < 0 ||
-        api_arg_int(req, "s", -30, 30, 1, 0, &s, err) < 0)
+    if (api_arg_int(req, "b", 0, SZ_SWZ_B_MAX, 1, 0, &b, err) < 0 ||
+        api_arg_int(req, "m", 0, SZ_SWZ_M_MAX, 1, 0, &m, err) < 0 ||
+        api_arg_int(req, "s", -SZ_SWZ_S_MAX, SZ_SWZ_S_MAX, 1, 0, &s, err) < 0)
         return -1;
     return swz_init(z, (int)b, (int)m, (int)s, err);
 }
