@@ -38,9 +38,10 @@ static inline int bits_log2_ceil(uint32_t x)
 #define SZ_OFFSET_LIMIT 0x80000000u
 
 /* Swizzle<B,M,S>'s fields: B 0..15, M 0..30, S -30..30.  Every bit the
- * swizzle moves lies below bit 31 (SZ_OFFSET_LIMIT: M + |S| + B <= 31), so M
- * and |S| stop at 30, and B at 15 (a B of 16 needs |S| >= 16: 32 bits).  The
- * ranges are checked one field at a time, so an error names that field. */
+ * swizzle moves lies below bit 31 (SZ_OFFSET_LIMIT: M + |S| + B <= 31, and
+ * |S| >= B), so B stops at 15 (a B of 16 needs 32 bits) and, with B >= 1, M
+ * at 29 and |S| at 30; with B = 0 (nothing moves) M and |S| of 30 keep 2^M
+ * and 2^|S| below the offset limit.  Each field is checked alone first, so an error names it. */
 #define SZ_SWZ_B_MAX 15
 #define SZ_SWZ_M_MAX 30
 #define SZ_SWZ_S_MAX 30
