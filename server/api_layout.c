@@ -24,6 +24,19 @@ static const struct preset {
     {"128B-32Bunit", "128B, 32B unit", 2, 5, 2},
 };
 
+/* The ranges the map routes take (bits.h's, each once), so that a client's
+ * controls need no copy of them: min, max and whether only powers of two. */
+static void put_limits(struct buf *out)
+{
+    buf_printf(out, "\"limits\":{\"b\":{\"min\":0,\"max\":%d},\"m\":{\"min\":0,\"max\":%d},"
+               "\"s\":{\"min\":%d,\"max\":%d},"
+               "\"bank_bytes\":{\"min\":1,\"max\":%u,\"pow2\":true},"
+               "\"banks\":{\"min\":1,\"max\":%u,\"pow2\":true},"
+               "\"rows\":{\"min\":1,\"max\":%u},\"bytes\":{\"min\":1,\"max\":%u,\"pow2\":true}}",
+               SZ_MAP_B_MAX, SZ_SWZ_M_MAX, -SZ_SWZ_S_MAX, SZ_SWZ_S_MAX, SZ_MAX_BANK_BYTES,
+               SZ_MAX_BANKS, SWZ_MAX_CELLS, SZ_MAX_LANE_BYTES);
+}
+
 int api_route_presets(const struct api_request *req, struct buf *out,
                          struct sz_error *err)
 {
@@ -42,7 +55,9 @@ int api_route_presets(const struct api_request *req, struct buf *out,
         buf_printf(out, ",\"b\":%d,\"m\":%d,\"s\":%d,\"name\":\"Swizzle<%d,%d,%d>\"}",
                    p->b, p->m, p->s, p->b, p->m, p->s);
     }
-    buf_puts(out, "]}");
+    buf_puts(out, "],");
+    put_limits(out);
+    buf_putc(out, '}');
     return 0;
 }
 
