@@ -1,9 +1,9 @@
 /* linear.c - the F2 view of a (store, load) pair on shared memory: validity,
- * the wavefronts of each side by the subspace formula and by running every
- * instruction through the wavefront model (access.c), and the optimal memory
- * layout (Linear Layouts, Zhou et al., arXiv 2505.23819, sec. 5.4 and Lemmas
- * 9.4-9.5; Triton lib/Tools/GenericSwizzling.cpp); for the bank view, the
- * memory by bank and the very instruction a side was costed by.  Pure: no I/O, no
+ * the wavefronts of each side by the subspace formula (Linear Layouts, Zhou et
+ * al., arXiv 2505.23819, Lemma 9.4) and by running every instruction through
+ * the wavefront model (access.c); for the bank view, the memory by bank and the
+ * very instruction a side was costed by.  The optimal layout is linear_opt.c's,
+ * built on the geometry and phases this file counts with.  Pure: no I/O, no
  * allocation; it knows the hardware only through access.c and linear_hw.c. */
 #include "linear.h"
 

@@ -1,15 +1,14 @@
 /* linear_opt.c - the optimal memory layout for a (store, load) pair: the
  * construction of Linear Layouts (Zhou et al., arXiv 2505.23819, sec. 5.4 and
  * Lemmas 9.4-9.5; Triton lib/Tools/GenericSwizzling.cpp) in subspace form.  It
- * costs nothing itself: the geometry and phases are linear.c's, and the layout
- * it builds is judged by lin_evaluate.  Pure: no I/O, no allocation. */
+ * costs nothing itself: the geometry and phases are linear.c's, and the API
+ * costs the layout it builds with lin_evaluate.  Pure: no I/O, no allocation. */
 #include "linear_opt.h"
 
 #include <string.h>
 
 #include "bits.h"
 #include "f2.h"
-#include "linear_hw.h"
 
 /* Add the candidates v[0..n) to `s` in order while fewer than `want` were
  * taken; the taken ones go to out. */
