@@ -138,7 +138,7 @@ void lin_published_detail(const struct lin_phase *ph, int num_banks, const uint3
         d->nbanks[t] = words_per_lane;
     }
     for (uint32_t r = 0; r < d->nphases; r++) {
-        uint32_t word[256], rank[256], count[128] = {0}, nw = 0, worst = 0, wb = 0;
+        uint32_t word[256], rank[256], count[SZ_MAX_BANKS] = {0}, nw = 0, worst = 0, wb = 0;
         for (uint32_t t = 0; t < lanes; t++) {
             if ((uint32_t)d->phase[t] != r)
                 continue;
