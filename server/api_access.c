@@ -11,6 +11,7 @@
 #include "access.h"
 #include "api_read.h"
 #include "api_routes.h"
+#include "verdict.h"
 #include "expr.h"
 #include "footprint.h"
 #include "pattern.h"
@@ -298,8 +299,9 @@ static int put_unfit(const struct api_request *req, struct buf *out, const char 
 static void put_summary(struct buf *out, const struct acc_result *r)
 {
     buf_printf(out, "\"wavefronts\":%u,\"ideal_wavefronts\":%u,\"bank_conflicts\":%u,"
-               "\"cycles\":%u,\"ways\":%u", r->wavefronts, r->ideal_wavefronts,
-               r->bank_conflicts, r->cycles, r->ways);
+               "\"cycles\":%u,\"ways\":%u,\"verdict_class\":\"%s\"", r->wavefronts,
+               r->ideal_wavefronts, r->bank_conflicts, r->cycles, r->ways,
+               verdict_name(verdict_of(r)));
 }
 
 /* The instruction `in` (on swizzle z) read as logical offsets: the swizzle is

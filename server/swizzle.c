@@ -13,12 +13,12 @@ int swz_init(struct swz *z, int b, int m, int s, struct sz_error *err)
     if (b < 0 || b > 15)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "b",
                        "BBits must be in 0..15, got %d", b);
-    if (m < 0 || m > 30)
+    if (m < 0 || m > SWZ_MAX_MS)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "m",
-                       "MBase must be in 0..30, got %d", m);
-    if (s < -30 || s > 30)
+                       "MBase must be in 0..%d, got %d", SWZ_MAX_MS, m);
+    if (s < -SWZ_MAX_MS || s > SWZ_MAX_MS)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "s",
-                       "SShift must be in -30..30, got %d", s);
+                       "SShift must be in -%d..%d, got %d", SWZ_MAX_MS, SWZ_MAX_MS, s);
     int abs_s = s < 0 ? -s : s;
     if (abs_s < b)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "s",
@@ -49,15 +49,27 @@ int swz_period_bits(const struct swz *z)
     return z->m + abs_s + z->b;
 }
 
+int swz_on_elements(const struct swz *z, int elem_log, struct swz *e, struct sz_error *err)
+{
+    /* An element index is the byte offset >> elem_log: the fields move down
+     * by elem_log, which keeps them whole only while the unit holds whole
+     * elements. */
+    if (z->m < elem_log)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "m",
+                       "a %u-byte unit splits a %u-byte element (needs M >= %d)",
+                       1u << z->m, 1u << elem_log, elem_log);
+    return swz_init(e, z->b, z->m - elem_log, z->s, err);
+}
+
 int swz_geom_init(struct swz_geom *g, const struct swz *z, uint32_t bank_bytes,
                   uint32_t banks, uint32_t rows, int match_bank_row,
                   struct sz_error *err)
 {
-    if (!is_pow2(bank_bytes) || bank_bytes > 32)
+    if (!is_pow2(bank_bytes) || bank_bytes > SWZ_MAX_BANK_BYTES)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "bank_bytes",
                        "bytes per bank must be a power of two in 1..32, got %u",
                        bank_bytes);
-    if (!is_pow2(banks) || banks > 128)
+    if (!is_pow2(banks) || banks > SWZ_MAX_BANKS)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "banks",
                        "number of banks must be a power of two in 1..128, got %u",
                        banks);

@@ -19,6 +19,8 @@
 
 /* Offsets are byte offsets in [0, 2^31); no swizzle may touch bit 31. */
 #define SWZ_OFFSET_LIMIT 0x80000000u
+/* The largest M and |S|: each alone must leave bit 31 untouched. */
+#define SWZ_MAX_MS 30
 /* Maps are drawn in a browser; DESIGN.md sec. 5 holds the API linear in cells
  * up to a million, so that is the most cells one map may have. */
 #define SWZ_MAX_CELLS (1u << 20)
@@ -60,8 +62,19 @@ int swz_init(struct swz *z, int b, int m, int s, struct sz_error *err);
  * apply maps every aligned block of 2^swz_period_bits(z) bytes onto itself. */
 int swz_period_bits(const struct swz *z);
 
+/* The same swizzle over element indices instead of byte offsets, for elements
+ * of 2^elem_log bytes: Swizzle<B, M - elem_log, S> into *e.  Fails on "m" when
+ * a unit (2^M bytes) splits an element (M < elem_log): no element form. */
+int swz_on_elements(const struct swz *z, int elem_log, struct swz *e, struct sz_error *err);
+
 /* The most banks a geometry has (and so the most one unit can touch). */
 #define SWZ_MAX_BANKS 128
+/* The widest bank a geometry has: 32 bytes, 8x today's 4, for teaching what
+ * a wider bank would change (GET /api/presets serves it as a limit). */
+#define SWZ_MAX_BANK_BYTES 32
+/* The largest B a map is drawn for: the tile view draws (2^B)^2 cells, the
+ * same cell budget (SWZ_MAX_CELLS) as the grid. */
+#define SWZ_MAP_MAX_B 10
 
 /* The bank geometry and grid a map is drawn on.  Every count the page shows
  * about the grid is here, so that the page computes none of them. */

@@ -7,6 +7,7 @@
 
 #include "../server/api.h"
 #include "../server/cache.h"
+#include "../server/presets.h"
 #include "../server/swizzle.h"
 #include "api_cases.h"
 #include "check.h"
@@ -42,12 +43,14 @@ static void test_table(void)
 /* The maps the page draws must be exactly the core's, for every preset. */
 static void test_maps_match_core(void)
 {
-    static const int presets[][3] = {{0, 4, 3}, {1, 4, 3}, {2, 4, 3}, {3, 4, 3}, {2, 5, 2},
-                                     {2, 4, -3}};
-    for (size_t k = 0; k < sizeof presets / sizeof presets[0]; k++) {
+    /* every preset (presets.c's table), then a negative shift */
+    int bms[16][3], nk = 0;
+    for (size_t k = 0; k < presets_count && nk < 15; k++, nk++)
+        bms[nk][0] = presets[k].b, bms[nk][1] = presets[k].m, bms[nk][2] = presets[k].s;
+    bms[nk][0] = 2, bms[nk][1] = 4, bms[nk][2] = -3, nk++;
+    for (int k = 0; k < nk; k++) {
         char q[128];
-        snprintf(q, sizeof q, "b=%d&m=%d&s=%d&rows=64", presets[k][0], presets[k][1],
-                 presets[k][2]);
+        snprintf(q, sizeof q, "b=%d&m=%d&s=%d&rows=64", bms[k][0], bms[k][1], bms[k][2]);
         struct api_response r = client_api_call("GET", "/api/swizzle", q, NULL, NULL, 0);
         CHECK(r.status == 200, "%s: %d", q, r.status);
         cJSON *j = cJSON_ParseWithLength(r.body, r.len);
@@ -56,7 +59,7 @@ static void test_maps_match_core(void)
         const cJSON *bank_of = cJSON_GetObjectItemCaseSensitive(grid, "bank_of");
         int cols = cJSON_GetObjectItemCaseSensitive(grid, "cols")->valueint;
         struct swz z;
-        swz_init(&z, presets[k][0], presets[k][1], presets[k][2], NULL);
+        swz_init(&z, bms[k][0], bms[k][1], bms[k][2], NULL);
         int n = cJSON_GetArraySize(log_of), bad = 0;
         CHECK(n == 64 * cols, "%s: %d cells", q, n);
         for (int p = 0; p < n; p++) {
