@@ -13,8 +13,12 @@
  *   CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B.
  * - CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B has no row: CuTe reaches it only from
  *   Swizzle<2,6,S> with S unchecked (get_tma_swizzle_bits asserts B == 2 for
- *   M == 6), not from <1,6,1>, no CuTe layout atom uses it, and no GPU here
- *   (sm_90) runs it to measure which map it is.
+ *   M == 6), not from <1,6,1>; no CuTe layout atom uses it; and no GPU here
+ *   can show which map it is: on an H100 (driver 13.0) cuTensorMapEncodeTiled
+ *   refuses all three 128B_ATOM_* modes (CUDA_ERROR_INVALID_VALUE, a 32 x 8
+ *   u32 box of 128-byte rows) while the same box under 32B / 64B / 128B lands
+ *   as <1,4,3> / <2,4,3> / <3,4,3> (2026-11-24).  The ATOM_32B row rests on
+ *   CuTe's map alone, for the same reason.
  * - GMMA: cute/arch/mma_sm90_desc.hpp GMMA::LayoutType and
  *   cute/atom/mma_traits_sm90_gmma.hpp Layout_K_SW*_Atom.
  * - UMMA: cute/arch/mma_sm100_desc.hpp UMMA::LayoutType; the words are the
