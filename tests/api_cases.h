@@ -27,25 +27,6 @@ static const struct api_case {
      "\"cols\":4"},
     {"GET", "/api/swizzle", "b=1&m=1&s=2&bank_bytes=8&banks=16&rows=2", NULL, NULL, 200,
      "\"per_bank\":4"},
-    /* what names a map (presets.c): the hardware modes, CuTe's Swizzle -> TMA
-     * map (get_tma_swizzle_bits / _base) for <2,5,2>; no source names <1,6,1> */
-    {"GET", "/api/swizzle", "b=3&m=4&s=3", NULL, NULL, 200,
-     "\"hardware\":{\"preset\":\"128B\",\"tma\":\"CU_TENSOR_MAP_SWIZZLE_128B\",\"tma_cuda\":null,"
-     "\"gmma\":1,\"gmma_name\":\"B128\",\"gmma_atom\":\"Layout_K_SW128_Atom\",\"umma\":2,"},
-    {"GET", "/api/swizzle", "b=2&m=5&s=2&rows=4", NULL, NULL, 200,
-     "\"tma\":\"CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B\",\"tma_cuda\":\"12.8\",\"gmma\":-1"},
-    {"GET", "/api/swizzle", "b=0&m=2&s=5&rows=2", NULL, NULL, 200, "\"hardware\":{\"preset\":\"none\""},
-    {"GET", "/api/swizzle", "b=1&m=6&s=1&rows=2", NULL, NULL, 200, "\"hardware\":null"},
-    {"GET", "/api/swizzle", "b=2&m=4&s=-4", NULL, NULL, 200, "\"hardware\":null"},
-    /* the element-unit forms: Swizzle<B, M - log2(element bytes), S> */
-    {"GET", "/api/swizzle", "b=3&m=4&s=3", NULL, NULL, 200,
-     "{\"bytes\":2,\"log2\":1,\"ok\":true,\"b\":3,\"m\":3,\"s\":3,\"name\":\"Swizzle<3,3,3>\"}"},
-    {"GET", "/api/swizzle", "b=2&m=4&s=3", NULL, NULL, 200,
-     "{\"bytes\":4,\"log2\":2,\"ok\":true,\"b\":2,\"m\":2,\"s\":3,\"name\":\"Swizzle<2,2,3>\"}"},
-    {"GET", "/api/swizzle", "b=3&m=4&s=-3", NULL, NULL, 200,
-     "{\"bytes\":1,\"log2\":0,\"ok\":true,\"b\":3,\"m\":4,\"s\":-3,\"name\":\"Swizzle<3,4,-3>\"}"},
-    {"GET", "/api/swizzle", "b=1&m=1&s=1&rows=2", NULL, NULL, 200,
-     "{\"bytes\":4,\"log2\":2,\"ok\":false,\"needs_m\":2}"},
     {"GET", "/api/presets", "", NULL, NULL, 200,
      "\"limits\":{\"b\":{\"min\":0,\"max\":10},\"m\":{\"min\":0,\"max\":30},"
      "\"s\":{\"min\":-30,\"max\":30},\"bank_bytes\":{\"min\":1,\"max\":32},"
@@ -442,28 +423,6 @@ static const struct api_case {
      "}", 400, "\"field\":\"func\""},
     {"POST", "/api/conflicts", "", JSON, "{\"op\":\"atom\",\"func\":\"sub\",\"offsets\":" SZ_W32
      "}", 400, "\"field\":\"func\""},
-    /* the verdict class (verdict.c): what the extra wavefronts are */
-#define SZ_C32 "[0,128,256,384,512,640,768,896,1024,1152,1280,1408,1536,1664,1792,1920," \
-               "2048,2176,2304,2432,2560,2688,2816,2944,3072,3200,3328,3456,3584,3712,3840,3968]"
-#define SZ_H32 "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,128,128,128,128,128,128,128,128,128,128," \
-               "128,128,128,128,128,128]"
-    {"POST", "/api/conflicts", "", JSON, "{\"op\":\"ld\",\"offsets\":" SZ_W32 "}", 200,
-     "\"verdict_class\":\"conflict_free\""},
-    {"POST", "/api/conflicts", "", JSON, "{\"op\":\"ld\",\"offsets\":" SZ_Z32 "}", 200,
-     "\"verdict_class\":\"conflict_free_broadcast\""},
-    {"POST", "/api/conflicts", "", JSON, "{\"op\":\"ld\",\"offsets\":" SZ_C32 "}", 200,
-     "\"verdict_class\":\"conflict\""},
-    {"POST", "/api/conflicts", "", JSON, "{\"op\":\"atom\",\"offsets\":" SZ_Z32 "}", 200,
-     "\"verdict_class\":\"serialization\""},
-    {"POST", "/api/conflicts", "", JSON, "{\"op\":\"atom\",\"offsets\":" SZ_H32 "}", 200,
-     "\"verdict_class\":\"conflict_and_serialization\""},
-    {"POST", "/api/conflicts", "", JSON, "{\"op\":\"red\",\"offsets\":" SZ_W32 "}", 200,
-     "\"verdict_class\":\"conflict_free\""},
-    {"POST", "/api/conflicts", "", JSON,
-     "{\"op\":\"atom\",\"func\":\"add\",\"type\":\"f32\",\"offsets\":" SZ_W32 "}", 200,
-     "\"verdict_class\":\"not_native\""},
-#undef SZ_C32
-#undef SZ_H32
 #undef SZ_Z32
 #undef SZ_W32
     {"GET", "/api/patterns", "", NULL, NULL, 200,
