@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../server/access.h"
+#include "../server/atomic.h"
 #include "../server/swizzle.h"
 #include "check.h"
 
@@ -585,7 +586,7 @@ static void test_oracle_atomic(void)
     char v[512];
     CHECK(!r.atomic.native && r.wavefronts == 0 && acc_clock_cycles(&r) == 0 &&
           r.nphases == 1 && r.atomic.lanes_per_address == 32 &&
-          strstr(acc_atomic_verdict(&in, &r, v, sizeof v), "no exact count"),
+          strstr(atomic_verdict(&in, &r, v, sizeof v), "no exact count"),
           "add.f32 on one word: %u %.2f %s", r.wavefronts, acc_clock_cycles(&r), v);
 }
 
