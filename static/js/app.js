@@ -16,6 +16,7 @@ import { createDisplay } from './display.js';
 import { createMaps } from './maps.js';
 import { createSelection } from './selection.js';
 import { createBanner } from './banner.js';
+import { setOps } from './ops.js';
 import { createURL } from './url.js';
 import { renderStats, renderBitstrip, clearReadout, renderReadout } from './readout.js';
 import { renderExplain } from './explain.js';
@@ -346,7 +347,9 @@ async function start() {
     fillPow2Select(ui.bank_bytes, 32);
     fillPow2Select(ui.banks, 128);
     for (const e of ELEMENT_TYPES) ui.elem.add(new Option(e.label, e.id));
-    const [pr, pa, he] = await Promise.allSettled([api.presets(), api.patterns(), api.health()]);
+    const [pr, pa, he, op] = await Promise.allSettled([api.presets(), api.patterns(), api.health(), api.ops()]);
+    if (op.status === 'fulfilled') setOps(op.value);
+    else banner.show(op.reason);
     if (pr.status === 'fulfilled') presets = pr.value.presets || [];
     else banner.show(pr.reason);
     access.setPatterns(pa.status === 'fulfilled' ? pa.value.patterns || [] : []);
