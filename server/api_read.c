@@ -408,9 +408,10 @@ int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
         return -1;
     const cJSON *op = cJSON_GetObjectItemCaseSensitive(obj, "op");
     enum instr_op opv;
+    char kinds[160];
     if (instr_op_parse(cJSON_IsString(op) ? op->valuestring : NULL, &opv, err) < 0)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "required, one of \"ld\", \"st\", "
-                       "\"ldmatrix\", \"stmatrix\", \"atom\", \"red\"");
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "required, one of %s",
+                       instr_kind_names(0, 0, 1, ", ", kinds, sizeof kinds));
     instr_defaults(in, opv);
     if (read_form(obj, in, err) < 0 ||
         member_u32(obj, "bytes", 1, 16, &in->bytes, err) < 0 ||
