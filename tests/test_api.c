@@ -535,12 +535,13 @@ static void conflicts_names_the_rows_metrics(void)
     int kinds = 0;
     cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(ops, "ops")) {
         const char *name = cJSON_GetObjectItemCaseSensitive(k, "name")->valuestring;
-        int matrix = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "matrix"));
+        /* each lane its own access of the kind's default width (a matrix row: 16 B) */
+        int width = (int)cJSON_GetObjectItemCaseSensitive(k, "default_bytes")->valuedouble;
         char body[512];
         int len = snprintf(body, sizeof body, "{\"op\":\"%s\",\"offsets\":[", name);
         for (int t = 0; t < 32; t++)
             len += snprintf(body + len, sizeof body - (size_t)len, "%s%d", t ? "," : "",
-                            matrix ? 16 * t : 4 * t);
+                            width * t);
         snprintf(body + len, sizeof body - (size_t)len, "]}");
         struct api_response r = client_api_call("POST", "/api/conflicts", "",
                                                 "application/json", body, 0);

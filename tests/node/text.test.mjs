@@ -111,8 +111,12 @@ const LABELS = [
 const BITS = [[{ op: 'ld', bytes: 4 }, 'ld.32b'], [{ op: 'ldmatrix', matrices: 4, trans: true }, 'ldmatrix.x4.trans']];
 for (const [c, want] of BITS) test(`opBits(${c.op})`, () => assert.equal(opBits(c), want));
 // The instruction hints read the kinds: with the API's table they say what they said by hand.
+test('fixFor(op) names every kind the menu offers', () => {
+    const fix = fixFor('op').fix;
+    assert.match(fix, /^pick /);
+    for (const k of menuOps()) assert.ok(fix.includes(k.name), k.name);
+});
 const KIND_HINTS = [
-    ['op', 'pick ld, st, ldmatrix or stmatrix'],
     ['bytes', 'use 1, 2, 4, 8 or 16 bytes; ldmatrix / stmatrix rows are 16 bytes'],
     ['matrices', 'use 1, 2 or 4 matrices, and only with ldmatrix / stmatrix'],
     ['trans', 'untick .trans unless the instruction is ldmatrix / stmatrix'],
