@@ -29,6 +29,17 @@
 #define INST "smsp__inst_executed_op_"
 #define W(n) (1u << (n))
 #define VECTOR_WIDTHS (W(1) | W(2) | W(4) | W(8) | W(16))
+/* What the matrix kinds share: 8x16-byte rows, .x1/.x2/.x4 (default .x4),
+ * .trans, and the room the tool's shifted copies need. */
+#define MATRIX_SHAPE                                                                   \
+    .operands = INSTR_O_MATRICES | INSTR_O_TRANS, .widths = W(16), .default_bytes = 16, \
+    .matrices = W(1) | W(2) | W(4), .default_matrices = 4, .smem_spare = INSTR_MATRIX_SPARE
+/* What the atomics share: func and type (bytes follows the type: 4 or 8),
+ * any lanes, one form per lane, the room of the tool's 8 copies. */
+#define ATOMIC_SHAPE                                                                   \
+    .flags = INSTR_F_ATOMIC, .operands = INSTR_O_FUNC | INSTR_O_TYPE,                  \
+    .widths = W(4) | W(8), .default_bytes = 4, .default_matrices = 1,                  \
+    .smem_spare = INSTR_ATOMIC_SPARE
 
 const struct instr_kind instr_kinds[] = {
     [INSTR_LD] = {
@@ -45,34 +56,24 @@ const struct instr_kind instr_kinds[] = {
     },
     [INSTR_LDMATRIX] = {
         .name = "ldmatrix", .ptx = "ldmatrix.sync.aligned.m8n8", .label = "ldmatrix",
-        .short_name = "ldsm", .flags = INSTR_F_LOAD | INSTR_F_MATRIX,
-        .operands = INSTR_O_MATRICES | INSTR_O_TRANS,
-        .widths = W(16), .default_bytes = 16, .matrices = W(1) | W(2) | W(4),
-        .default_matrices = 4, .min_cc = 75, .smem_spare = INSTR_MATRIX_SPARE,
+        .short_name = "ldsm", .flags = INSTR_F_LOAD | INSTR_F_MATRIX, MATRIX_SHAPE,
+        .min_cc = 75,
         .ncu = {SASS_WF "ldsm.sum", HW_WF "ld.sum", BANK "ld.sum", INST "ldsm.sum"},
     },
     [INSTR_STMATRIX] = {
         .name = "stmatrix", .ptx = "stmatrix.sync.aligned.m8n8", .label = "stmatrix",
-        .short_name = "stsm", .flags = INSTR_F_STORE | INSTR_F_MATRIX,
-        .operands = INSTR_O_MATRICES | INSTR_O_TRANS,
-        .widths = W(16), .default_bytes = 16, .matrices = W(1) | W(2) | W(4),
-        .default_matrices = 4, .min_cc = 90, .smem_spare = INSTR_MATRIX_SPARE,
+        .short_name = "stsm", .flags = INSTR_F_STORE | INSTR_F_MATRIX, MATRIX_SHAPE,
+        .min_cc = 90,
         .ncu = {SASS_WF "stsm.sum", HW_WF "st.sum", BANK "st.sum", NULL},
     },
     [INSTR_ATOM] = {
         .name = "atom", .ptx = "atom.shared", .label = "atom (atomic, returns the old value)",
-        .short_name = "atom", .flags = INSTR_F_ATOMIC,
-        .operands = INSTR_O_FUNC | INSTR_O_TYPE,
-        .widths = W(4) | W(8), .default_bytes = 4, .default_matrices = 1,
-        .smem_spare = INSTR_ATOMIC_SPARE,
+        .short_name = "atom", ATOMIC_SHAPE,
         .ncu = {SASS_WF "atom.sum", HW_WF "atom.sum", NULL, INST "shared_atom.sum"},
     },
     [INSTR_RED] = {
         .name = "red", .ptx = "red.shared", .label = "red (atomic reduction, returns nothing)",
-        .short_name = "red", .flags = INSTR_F_ATOMIC,
-        .operands = INSTR_O_FUNC | INSTR_O_TYPE,
-        .widths = W(4) | W(8), .default_bytes = 4, .default_matrices = 1,
-        .smem_spare = INSTR_ATOMIC_SPARE,
+        .short_name = "red", ATOMIC_SHAPE,
         .ncu = {SASS_WF "atom.sum", HW_WF "atom.sum", NULL, INST "shared_atom.sum"},
     },
 };
@@ -80,6 +81,8 @@ const struct instr_kind instr_kinds[] = {
  * middle is a row of NULLs that test_access's spec on the table names. */
 _Static_assert(sizeof instr_kinds / sizeof instr_kinds[0] == INSTR_NOPS,
                "instr_kinds[] needs one row per enum instr_op");
+#undef MATRIX_SHAPE
+#undef ATOMIC_SHAPE
 #undef SASS_WF
 #undef HW_WF
 #undef BANK
