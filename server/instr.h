@@ -1,11 +1,9 @@
-/* instr.h - THE instruction schema: the instruction kinds (instr_kinds[],
- * one row per kind, which every layer reads), one warp-wide shared-memory
- * instruction (op, width, matrices, .trans, atomic func and type, bank
- * geometry, 32 lane offsets), its defaults, its validity and what a GPU can
- * run.  Server,
- * model, tool (cuda/) and tests share it, so a body the API accepts is a
- * body the tool accepts.  Pure core: no I/O, no allocation, no JSON
- * (api_read.c reads it from JSON). */
+/* instr.h - THE instruction schema: the instruction kinds (instr_kinds[], one
+ * row per kind, which every layer reads) and one warp-wide shared-memory
+ * instruction (op, width, matrices, .trans, atomic func and type, banks, 32
+ * lane offsets): defaults, validity, what a GPU can run.  Server, model, tool
+ * and tests share it: a body the API accepts is one the tool accepts.  Pure
+ * core: no I/O, no allocation, no JSON (api_read.c, instr_json.c do that). */
 #ifndef SZ_INSTR_H
 #define SZ_INSTR_H
 
