@@ -59,6 +59,9 @@ int api_route_layout(const struct api_request *, struct buf *, struct sz_error *
 int api_route_layout_access(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_atoms(const struct api_request *, struct buf *, struct sz_error *);
 
+/* api_ops.c: the instruction-kind table. */
+int api_route_ops(const struct api_request *, struct buf *, struct sz_error *);
+
 /* api_recommend.c: the best swizzle for a write and a read pattern (recommend.c). */
 int api_route_recommend(const struct api_request *, struct buf *, struct sz_error *);
 

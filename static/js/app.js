@@ -16,6 +16,7 @@ import { createDisplay } from './display.js';
 import { createMaps } from './maps.js';
 import { createSelection } from './selection.js';
 import { createBanner } from './banner.js';
+import { setOps } from './ops.js';
 import { createURL } from './url.js';
 import { renderStats, renderBitstrip, clearReadout, renderReadout } from './readout.js';
 import { renderExplain } from './explain.js';
@@ -397,7 +398,8 @@ function exportTarget(id) {
 
 async function start() {
     for (const e of ELEMENT_TYPES) ui.elem.add(new Option(e.label, e.id));
-    const [pr, pa, he] = await Promise.allSettled([api.presets(), api.patterns(), api.health()]);
+    const [pr, pa, he, op] = await Promise.allSettled([api.presets(), api.patterns(), api.health(), api.ops()]);
+    if (op.status === 'fulfilled') setOps(op.value); else banner.show(op.reason);
     if (pr.status === 'fulfilled') { presets = pr.value.presets || []; limits = pr.value.limits || null; }
     else banner.show(pr.reason);
     if (limits) applyLimits(limits);
