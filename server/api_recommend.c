@@ -63,8 +63,9 @@ static void put_total(struct buf *out, const struct rec_work *w, int k, const st
                  "wavefronts, and not modelled or measured here\"}");
         return;
     }
-    buf_printf(out, "{\"steps\":%u,\"wavefronts\":%llu,\"ideal\":%llu,\"cycles\":%llu,"
-               "\"worst\":%u,\"worst_step\":%u}", t->steps, (unsigned long long)t->wavefronts,
+    buf_printf(out, "{\"bytes_per_access\":%u,\"steps\":%u,\"wavefronts\":%llu,\"ideal\":%llu,\"cycles\":%llu,"
+               "\"worst\":%u,\"worst_step\":%u}", t->how.split && t->how.split < w->access_bytes[k]
+               ? t->how.split : w->access_bytes[k], t->steps, (unsigned long long)t->wavefronts,
                (unsigned long long)t->ideal, (unsigned long long)t->cycles, t->worst,
                t->worst_step);
 }
@@ -109,7 +110,7 @@ static void put_worst(struct buf *out, const struct rec_work *w, int k, const st
         buf_puts(out, "null");
         return;
     }
-    rec_side_instr(w, k, l, t->sched, t->shift, t->worst_step, &in);
+    rec_side_instr(w, k, l, &t->how, t->worst_step, &in);
     acc_cost(&in, &r);
     api_put_cost(out, &in, &r);
 }
@@ -235,8 +236,8 @@ static void put_fixes(struct buf *out, const struct rec_work *w)
     for (int k = 0; k < 2; k++) {
         const struct rec_total *t = &w->sched[k];
         buf_printf(out, "%s{\"side\":\"%s\",\"kind\":\"%s\",\"shift\":%d", k ? "," : "",
-                   k ? "read" : "write", t->sched == 1 ? "rotate" : t->sched == 2 ? "xor" : "none",
-                   t->shift);
+                   k ? "read" : "write", t->how.sched == 1 ? "rotate" : t->how.sched == 2 ? "xor"
+                   : "none", t->how.shift);
         put_str_or_null(out, "code", code[k]);
         buf_putc(out, '}');
     }

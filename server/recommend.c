@@ -116,13 +116,34 @@ static uint32_t sched_step(int sched, int shift, uint32_t r, uint32_t t, uint32_
     return r;
 }
 
-void rec_side_instr(const struct rec_work *w, int k, const struct rec_layout *l, int sched,
-                    int shift, uint32_t step, struct instr *in)
+static uint32_t parts(const struct rec_work *w, int k, const struct rec_how *how)
 {
+    return how && how->split && how->split < w->access_bytes[k] ? w->access_bytes[k] / how->split
+                                                                 : 1;
+}
+
+void rec_side_instr(const struct rec_work *w, int k, const struct rec_layout *l,
+                    const struct rec_how *how, uint32_t idx, struct instr *in)
+{
+    static const struct rec_how plain = {0, 0, 0};
+    uint32_t np = parts(w, k, how), r = idx / np, j = idx % np;
+    how = how ? how : &plain;
     *in = w->shape[k];
+    if (np > 1) {
+        /* a piece of every lane's access: ld/st of `split` bytes */
+        enum instr_op op = w->shape[k].op == INSTR_LDMATRIX ? INSTR_LD
+                           : w->shape[k].op == INSTR_STMATRIX ? INSTR_ST : w->shape[k].op;
+        instr_defaults(in, op);
+        in->bytes = how->split;
+        in->bank_bytes = w->bank_bytes;
+        in->banks = w->banks;
+    }
+    uint32_t used = np > 1 ? INSTR_LANES : instr_used_lanes(&w->shape[k]);
     for (uint32_t t = 0; t < INSTR_LANES; t++) {
-        uint32_t o = w->offs[k][sched_step(sched, shift, step, t, w->steps[k]) * INSTR_LANES + t];
-        in->offsets[t] = o == INSTR_INACTIVE ? o : rec_apply(l, o);
+        uint32_t o = w->offs[k][sched_step(how->sched, how->shift, r, t, w->steps[k]) *
+                                INSTR_LANES + t];
+        in->offsets[t] = o == INSTR_INACTIVE || t >= used ? INSTR_INACTIVE
+                                                         : rec_apply(l, o + j * how->split);
     }
 }
 
@@ -139,11 +160,12 @@ static int whole(const struct rec_layout *l, uint32_t o, uint32_t bytes)
     return 1;
 }
 
-void rec_side_total(const struct rec_work *w, int k, const struct rec_layout *l, int sched,
-                    int shift, struct rec_total *t)
+void rec_side_total(const struct rec_work *w, int k, const struct rec_layout *l,
+                    const struct rec_how *how, struct rec_total *t)
 {
     memset(t, 0, sizeof *t);
-    t->sched = sched, t->shift = shift;
+    if (how)
+        t->how = *how;
     if (!w->side_ok[k]) {
         snprintf(t->why, sizeof t->why, "%s", w->side_why[k]);
         return;
@@ -152,18 +174,20 @@ void rec_side_total(const struct rec_work *w, int k, const struct rec_layout *l,
         t->ok = 1;      /* no warp instruction: see is_tma */
         return;
     }
-    t->steps = w->steps[k];
-    for (uint32_t r = 0; r < t->steps; r++) {
+    uint32_t np = parts(w, k, how), piece = w->access_bytes[k] / np;
+    t->steps = w->steps[k] * np;
+    for (uint32_t i = 0; i < t->steps; i++) {
         struct instr in;
         struct acc_result res;
         struct sz_error e;
-        rec_side_instr(w, k, l, sched, shift, r, &in);
-        if (r == 0 || l->kind != REC_SWIZZLE)
-            for (uint32_t i = 0; i < INSTR_LANES; i++) {
-                uint32_t o = w->offs[k][sched_step(sched, shift, r, i, t->steps) * INSTR_LANES + i];
-                if (o != INSTR_INACTIVE && !whole(l, o, w->access_bytes[k])) {
+        rec_side_instr(w, k, l, how, i, &in);
+        if (i == 0 || l->kind != REC_SWIZZLE)
+            for (uint32_t u = 0; u < INSTR_LANES; u++) {
+                uint32_t o = w->offs[k][sched_step(t->how.sched, t->how.shift, i / np, u,
+                                                   w->steps[k]) * INSTR_LANES + u];
+                if (o != INSTR_INACTIVE && !whole(l, o + i % np * piece, piece)) {
                     snprintf(t->why, sizeof t->why, "the layout splits a %u-byte access: its "
-                             "bytes are no longer consecutive", w->access_bytes[k]);
+                             "bytes are no longer consecutive", piece);
                     return;
                 }
             }
@@ -175,18 +199,18 @@ void rec_side_total(const struct rec_work *w, int k, const struct rec_layout *l,
         t->wavefronts += res.wavefronts;
         t->ideal += res.ideal_wavefronts;
         t->cycles += res.cycles;
-        if (res.wavefronts > t->worst || r == 0)
-            t->worst = res.wavefronts, t->worst_step = r;
+        if (res.wavefronts > t->worst || i == 0)
+            t->worst = res.wavefronts, t->worst_step = i;
     }
     t->ok = 1;
 }
 
-static void cand_cost(const struct rec_work *w, struct rec_cand *c)
+static void cand_cost(const struct rec_work *w, struct rec_cand *c, const struct rec_how *how)
 {
     c->ok = 1;
     c->total = c->cycles = 0;
     for (int k = 0; k < 2; k++) {
-        rec_side_total(w, k, &c->lay, 0, 0, &c->side[k]);
+        rec_side_total(w, k, &c->lay, how ? &how[k] : NULL, &c->side[k]);
         c->ok &= c->side[k].ok;
         c->total += c->side[k].wavefronts;
         c->cycles += c->side[k].cycles;
@@ -446,7 +470,13 @@ static void bound(struct rec_work *w)
     for (int k = 0; k < d; k++)
         l->img[k + le] = inv.col[k] << le;
     w->opt.origin = "optimizer";
-    cand_cost(w, &w->opt);
+    /* a side whose accesses are wider than the optimizer's vector moves them
+     * in vector-sized pieces, as the optimizer counted them */
+    struct rec_how how[2];
+    memset(how, 0, sizeof how);
+    for (int k = 0; k < 2; k++)
+        how[k].split = b->sd[k].bytes;
+    cand_cost(w, &w->opt, how);
     b->usable = w->opt.ok;
 }
 
@@ -476,7 +506,7 @@ static void padding(struct rec_work *w)
             c.extra_bytes = (tile / iv - 1) * pad;
             if (tile + c.extra_bytes > INSTR_SMEM_HARD_LIMIT)
                 continue;
-            cand_cost(w, &c);
+            cand_cost(w, &c, NULL);
             w->npads++;
             if (c.ok && (!w->pad.ok || c.total < w->pad.total ||
                          (c.total == w->pad.total && c.extra_bytes < w->pad.extra_bytes)))
@@ -492,7 +522,7 @@ static void schedules(struct rec_work *w, const struct rec_layout *cur)
 {
     for (int k = 0; k < 2; k++) {
         struct rec_total *best = &w->sched[k], t;
-        rec_side_total(w, k, cur, 0, 0, best);
+        rec_side_total(w, k, cur, NULL, best);
         if (!best->ok || instr_is_matrix(w->shape[k].op) || (k == 0 && is_tma(w)))
             continue;
         for (int sched = 1; sched <= 2; sched++)
@@ -501,10 +531,11 @@ static void schedules(struct rec_work *w, const struct rec_layout *cur)
                     continue;
                 if ((INSTR_LANES - 1) >> shift == 0)
                     continue;
-                rec_side_total(w, k, cur, sched, shift, &t);
+                struct rec_how how = {sched, shift, 0};
+                rec_side_total(w, k, cur, &how, &t);
                 if (t.ok && (t.wavefronts < best->wavefronts ||
                              (t.wavefronts == best->wavefronts && t.cycles < best->cycles &&
-                              best->sched)))
+                              best->how.sched)))
                     *best = t;
             }
     }
@@ -533,7 +564,7 @@ void rec_search(struct rec_work *w)
                 }
     w->best = -1;
     for (int i = 0; i < w->n; i++) {
-        cand_cost(w, &w->c[i]);
+        cand_cost(w, &w->c[i], NULL);
         if (w->c[i].ok && (w->best < 0 || better(&w->c[i], &w->c[w->best])))
             w->best = i;
     }
@@ -570,6 +601,14 @@ void rec_search(struct rec_work *w)
                  "wavefronts: its layout %s, and the best swizzle costs %llu",
                  (unsigned long long)bt, b->usable ? "costs more through these instructions"
                  : "splits the patterns' vector accesses", (unsigned long long)r->total);
+    for (int k = 0; w->pick_opt && k < 2; k++)
+        if (b->sd[k].bytes < w->access_bytes[k]) {
+            size_t n = strlen(w->verdict);
+            snprintf(w->verdict + n, sizeof w->verdict - n, "; %s moves its %u-byte accesses "
+                     "as %u-byte %s (%ux the instructions, the same bytes)", w->names[k],
+                     w->access_bytes[k], b->sd[k].bytes, k ? "loads" : "stores",
+                     w->access_bytes[k] / b->sd[k].bytes);
+        }
     if (b->expressible && !b->o.conflict_free) {
         size_t n = strlen(w->verdict);
         snprintf(w->verdict + n, sizeof w->verdict - n, "; no layout is conflict-free: the two "

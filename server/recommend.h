@@ -31,16 +31,25 @@ struct rec_layout {
 /* Physical byte offset of logical byte offset `o` under `l`. */
 uint32_t rec_apply(const struct rec_layout *l, uint32_t o);
 
+/* How a side issues its accesses: the lanes' steps staggered by `sched` (0:
+ * none; 1: lane t does step (r + (t >> shift)) % R; 2: r ^ (t >> shift)), and
+ * `split`: 0, or each lane access moved as ld/st of `split` bytes, one
+ * instruction per piece (what a layout that keeps only that much of a
+ * vector together needs). */
+struct rec_how {
+    int sched, shift;
+    uint32_t split;
+};
+
 /* One side (0 write, 1 read) over the whole tile: every register step, each a
- * warp instruction, costed by access.c, with the lanes' steps staggered by
- * `sched` (0: none; 1: lane t does step (r + (t >> shift)) % R; 2: r ^ (t >> shift)). */
+ * warp instruction (or `split` pieces), costed by access.c. */
 struct rec_total {
     int ok;
     char why[200];
+    struct rec_how how;
     uint32_t steps;                         /* instructions per tile */
-    uint64_t wavefronts, ideal, cycles;     /* sums over the steps */
-    uint32_t worst, worst_step;             /* the most wavefronts of one step, the first such */
-    int sched, shift;
+    uint64_t wavefronts, ideal, cycles;     /* sums over the instructions */
+    uint32_t worst, worst_step;             /* the most wavefronts of one, the first such */
 };
 
 struct rec_cand {
@@ -84,10 +93,11 @@ struct rec_work {
     uint32_t sig[REC_MAX_CANDS][32];    /* each candidate's byte-bit images, for repeats */
     int best;                   /* the best swizzle, -1 when none runs both */
     struct rec_bound bound;
-    struct rec_cand opt;        /* the optimizer's layout costed as the candidates are */
+    struct rec_cand opt;        /* the optimizer's layout costed as the candidates are, each
+                                 * side split to its vector when that is narrower */
     int pick_opt;               /* 1: the recommendation is the optimizer's layout */
     int reaches;                /* the recommendation costs no more than the bound */
-    char verdict[400];          /* in words: reaches the bound, or why nothing does */
+    char verdict[700];          /* in words: reaches the bound, or why nothing does */
     struct rec_cand pad;        /* the best padding (ok 0 when none runs) */
     int npads;
     struct rec_total sched[2];  /* the best lane schedule per side on the current layout */
@@ -102,9 +112,10 @@ int rec_default_elem(const char *const names[2]);
  * on "rows" when a pattern has more than REC_MAX_STEPS steps on the tile. */
 int rec_plan(struct rec_work *w, struct sz_error *err);
 
-/* Cost side k over the tile under layout l with lane schedule (sched, shift). */
-void rec_side_total(const struct rec_work *w, int k, const struct rec_layout *l, int sched,
-                    int shift, struct rec_total *t);
+/* Cost side k over the tile under layout l, issued as `how` says (NULL: as
+ * the pattern is). */
+void rec_side_total(const struct rec_work *w, int k, const struct rec_layout *l,
+                    const struct rec_how *how, struct rec_total *t);
 
 /* The whole search after rec_plan: candidates (current first, presets, then
  * every valid (B,M,S) in order, one per distinct map of the tile), costs,
@@ -116,10 +127,10 @@ void rec_search(struct rec_work *w);
  * patterns are linear maps of (step, lane), else 0 and why. */
 int rec_express(const struct rec_work *w, struct lin_problem *p, char *why, size_t cap);
 
-/* Instruction `step` of side k under l (schedule as rec_side_total), for the
- * answer's /api/conflicts detail. */
-void rec_side_instr(const struct rec_work *w, int k, const struct rec_layout *l, int sched,
-                    int shift, uint32_t step, struct instr *in);
+/* Instruction `idx` (below rec_side_total's steps) of side k under l issued
+ * as `how` says, for the answer's /api/conflicts detail. */
+void rec_side_instr(const struct rec_work *w, int k, const struct rec_layout *l,
+                    const struct rec_how *how, uint32_t idx, struct instr *in);
 
 /* The tile in elements as a lin_tile; 0 when rows or row elements are not
  * powers of two. */
@@ -143,7 +154,7 @@ struct rec_code {
 };
 void rec_code(const struct rec_work *w, const struct rec_layout *l, struct rec_code *out);
 
-/* The lane schedule of side k (t->sched, t->shift) as C, "" for none. */
+/* The lane schedule of side k (t->how) as C, "" for none. */
 void rec_sched_code(const struct rec_work *w, int k, const struct rec_total *t, char *out,
                     size_t cap);
 

@@ -215,13 +215,13 @@ void rec_sched_code(const struct rec_work *w, int k, const struct rec_total *t, 
                     size_t cap)
 {
     out[0] = 0;
-    if (!t->ok || t->sched == 0)
+    if (!t->ok || t->how.sched == 0)
         return;
     uint32_t R = w->steps[k];
-    if (t->sched == 1)
+    if (t->how.sched == 1)
         snprintf(out, cap, "/* %s: at step r (0..%u) lane t moves what its step rs moved */\n"
-                 "uint32_t rs = (r + (lane >> %d)) %% %uu;", w->names[k], R - 1, t->shift, R);
+                 "uint32_t rs = (r + (lane >> %d)) %% %uu;", w->names[k], R - 1, t->how.shift, R);
     else
         snprintf(out, cap, "/* %s: at step r (0..%u) lane t moves what its step rs moved */\n"
-                 "uint32_t rs = r ^ ((lane >> %d) & %uu);", w->names[k], R - 1, t->shift, R - 1);
+                 "uint32_t rs = r ^ ((lane >> %d) & %uu);", w->names[k], R - 1, t->how.shift, R - 1);
 }
