@@ -227,7 +227,11 @@ static void put_fixes(struct buf *out, const struct rec_work *w)
     }
     /* 3. the lane schedule on the current layout */
     buf_puts(out, "},{\"fix\":\"lane_schedule\",\"extra_bytes\":0,\"layout\":");
-    put_layout_head(out, &w->c[0]);
+    struct rec_cand cur;
+    memset(&cur, 0, sizeof cur);
+    cur.lay = w->cur_lay;
+    cur.origin = "current";
+    put_layout_head(out, &cur);
     buf_putc(out, '}');
     put_sides(out, w, &w->sched[0], &w->sched[1]);
     for (int k = 0; k < 2; k++)
@@ -260,10 +264,11 @@ static void put_recommended(struct buf *out, const struct rec_work *w)
         return;
     }
     put_layout_head(out, r);
-    buf_printf(out, ",\"is_current\":%s", !w->pick_opt && w->best == 0 ? "true" : "false");
+    buf_printf(out, ",\"is_current\":%s",
+               !w->pick_opt && w->best == 0 && w->cur_index == 0 ? "true" : "false");
     put_sides(out, w, &r->side[0], &r->side[1]);
     buf_puts(out, ",\"saves_wavefronts\":");
-    if (w->c[0].ok)
+    if (w->cur_index == 0 && w->c[0].ok)
         buf_printf(out, "%lld", (long long)w->c[0].total - (long long)r->total);
     else
         buf_puts(out, "null");
@@ -340,7 +345,13 @@ int api_route_recommend(const struct api_request *req, struct buf *out, struct s
         put_sides(out, w, &c->side[0], &c->side[1]);
         buf_putc(out, '}');
     }
-    buf_printf(out, "],\"best\":%d,\"current\":0", w->best);
+    buf_printf(out, "],\"best\":%d,\"current\":", w->best);
+    if (w->cur_index == 0) {
+        buf_puts(out, "0");
+    } else {
+        buf_puts(out, "null,\"current_why\":");
+        buf_json_str(out, w->cur_why ? w->cur_why : "it repeats another candidate");
+    }
     put_bound(out, w);
     put_recommended(out, w);
     put_fixes(out, w);

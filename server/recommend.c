@@ -547,7 +547,13 @@ void rec_search(struct rec_work *w)
 {
     int tile_bits = log2u((uint64_t)w->rows * w->row_bytes);
     w->n = w->tried = 0;
-    add_swizzle(w, w->cur.b, w->cur.m, w->cur.s, "current");
+    int mt = w->cur_match;
+    memset(&w->cur_lay, 0, sizeof w->cur_lay);
+    w->cur_lay.kind = REC_SWIZZLE;
+    w->cur_lay.b = w->cur.b, w->cur_lay.m = w->cur.m, w->cur_lay.s = w->cur.s;
+    w->cur_lay.z = w->cur, w->cur_lay.match = mt;
+    w->cur_why = swizzle_bad(w, &w->cur, &mt);
+    w->cur_index = add_swizzle(w, w->cur.b, w->cur.m, w->cur.s, "current") ? 0 : -1;
     for (size_t i = 0; i < sizeof rec_presets / sizeof rec_presets[0]; i++)
         add_swizzle(w, rec_presets[i][0], rec_presets[i][1], rec_presets[i][2], "preset");
     /* every (B,M,S) a view of the tile can draw: bits past the tile repeat a
@@ -568,11 +574,11 @@ void rec_search(struct rec_work *w)
         if (w->c[i].ok && (w->best < 0 || better(&w->c[i], &w->c[w->best])))
             w->best = i;
     }
-    if (w->best > 0 && w->c[0].ok && w->c[0].total == w->c[w->best].total)
+    if (w->best > 0 && w->cur_index == 0 && w->c[0].ok && w->c[0].total == w->c[w->best].total)
         w->best = 0;
     bound(w);
     padding(w);
-    schedules(w, &w->c[0].lay);
+    schedules(w, &w->cur_lay);
 
     /* the recommendation: the best swizzle, or the optimizer's layout when it
      * costs less and keeps every access whole */

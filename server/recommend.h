@@ -92,6 +92,9 @@ struct rec_work {
     struct rec_cand c[REC_MAX_CANDS];
     uint32_t sig[REC_MAX_CANDS][32];    /* each candidate's byte-bit images, for repeats */
     int best;                   /* the best swizzle, -1 when none runs both */
+    int cur_index;              /* the current swizzle's candidate, -1 when it cannot be one */
+    const char *cur_why;        /* why not */
+    struct rec_layout cur_lay;  /* the current swizzle as a layout, whatever it holds */
     struct rec_bound bound;
     struct rec_cand opt;        /* the optimizer's layout costed as the candidates are, each
                                  * side split to its vector when that is narrower */
