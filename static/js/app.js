@@ -350,7 +350,7 @@ async function start() {
     if (pr.status === 'fulfilled') presets = pr.value.presets || [];
     else banner.show(pr.reason);
     access.setPatterns(pa.status === 'fulfilled' ? pa.value.patterns || [] : []);
-    scorecard.setPatterns(pa.status === 'fulfilled' ? pa.value.patterns || [] : []);
+    scorecard.setPatterns(pa.status === 'fulfilled' ? pa.value.patterns || [] : [], pa.status === 'fulfilled' ? pa.value.producers || [] : []);
     measure.setHealth(he.status === 'fulfilled' ? he.value : { measure: { available: false, reason: he.reason.message } });
     for (const p of presets) ui.preset.add(new Option(p.label || p.id, p.id), ui.preset.options.length - 1);
     syncControls();

@@ -73,6 +73,12 @@ test('linear: the API bodies', () => {
     assert.deepEqual([odd.fold, odd.mem, odd.vec], [null, [[0, 2], [0, 1]], 2]);
     assert.equal(mainPageHref({ b: 4, m: 3, s: 4 }), 'index.html?b=4&m=3&s=4');
     assert.equal(mainPageHref(null), null);
+    // the workbench's problem travels: rows, element type, and the seed's pattern pair
+    const seed = defaultState();
+    assert.equal(mainPageHref({ b: 4, m: 3, s: 4 }, seed),
+        'index.html?b=4&m=3&s=4&rows=16&elem=fp32&wr=row_store&rd=transpose_read');
+    assert.equal(mainPageHref({ b: 4, m: 3, s: 4 }, { ...seed, preset: 'custom' }),
+        'index.html?b=4&m=3&s=4&rows=16&elem=fp32');
 });
 
 test('linear: names and runs as the seed writes them', () => {
