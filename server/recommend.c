@@ -100,6 +100,14 @@ int rec_plan(struct rec_work *w, struct sz_error *err)
         }
         w->steps[k] = R;
         w->side_ok[k] = 1;
+        /* step r is step 0 moved by d_r = offs[r][0] ^ offs[0][0] on every lane */
+        const uint32_t *o = w->offs[k];
+        int tr = 1;
+        for (uint32_t r = 0; r < R && tr; r++)
+            for (uint32_t t = 0; t < INSTR_LANES && tr; t++)
+                tr = o[r * INSTR_LANES + t] != INSTR_INACTIVE &&
+                     (o[r * INSTR_LANES + t] ^ o[t]) == (o[r * INSTR_LANES] ^ o[0]);
+        w->translate[k] = tr;
     }
     return 0;
 }
@@ -176,7 +184,24 @@ void rec_side_total(const struct rec_work *w, int k, const struct rec_layout *l,
     }
     uint32_t np = parts(w, k, how), piece = w->access_bytes[k] / np;
     t->steps = w->steps[k] * np;
-    for (uint32_t i = 0; i < t->steps; i++) {
+    /* access.c's cost sees banks and words only through XOR-able bits
+     * (word = offset >> log2(bank bytes), bank = its low bits, same-address
+     * tests): XORing every lane's offset by one constant permutes words and
+     * banks alike and costs the same.  A translating walk under a linear
+     * layout (a swizzle, the optimizer's map) moves step 0 by L(d_r) at step
+     * r, so step 0's pieces stand for every step; the others are checked
+     * whole but not costed again (test_recommend compares with exhaustive). */
+    int fast = !w->exhaustive && w->translate[k] && l->kind != REC_PADDED && t->how.sched == 0;
+    uint32_t n = fast ? np : t->steps;
+    if (fast)
+        for (uint32_t r = 0; r < w->steps[k]; r++)
+            for (uint32_t j = 0; j < np; j++)
+                if (!whole(l, w->offs[k][r * INSTR_LANES] + j * piece, piece)) {
+                    snprintf(t->why, sizeof t->why, "the layout splits a %u-byte access: its "
+                             "bytes are no longer consecutive", piece);
+                    return;
+                }
+    for (uint32_t i = 0; i < n; i++) {
         struct instr in;
         struct acc_result res;
         struct sz_error e;
@@ -196,9 +221,10 @@ void rec_side_total(const struct rec_work *w, int k, const struct rec_layout *l,
             return;
         }
         acc_cost(&in, &res);
-        t->wavefronts += res.wavefronts;
-        t->ideal += res.ideal_wavefronts;
-        t->cycles += res.cycles;
+        uint64_t times = fast ? w->steps[k] : 1;
+        t->wavefronts += res.wavefronts * times;
+        t->ideal += res.ideal_wavefronts * times;
+        t->cycles += res.cycles * times;
         if (res.wavefronts > t->worst || i == 0)
             t->worst = res.wavefronts, t->worst_step = i;
     }

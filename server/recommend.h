@@ -87,6 +87,9 @@ struct rec_work {
     char side_why[2][200];
     uint32_t offs[2][REC_MAX_STEPS * INSTR_LANES];
     uint32_t access_bytes[2];   /* bytes one lane moves */
+    int translate[2];           /* every step is step 0 XOR one offset (a linear walk): under a
+                                 * linear layout every step then costs what step 0 costs */
+    int exhaustive;             /* in: cost every step even so (the tests' cross-check) */
     /* out */
     int tried, n;               /* (B,M,S) valid for the view; distinct on the tile */
     struct rec_cand c[REC_MAX_CANDS];

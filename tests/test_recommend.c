@@ -18,12 +18,15 @@ static const int presets[][3] = {{0, 4, 3}, {1, 4, 3}, {2, 4, 3}, {3, 4, 3}, {2,
 
 /* The view (b, m, s, rows, match) with write wr and read rd: rec_plan and
  * rec_search as GET /api/recommend runs them.  Returns 0 when rec_plan fails. */
+static int exhaustive;     /* run() costs every step (no translation shortcut) */
+
 static int run(struct rec_work *w, const char *wr, const char *rd, int b, int m, int s,
                uint32_t rows, int match, int elem_bits)
 {
     struct swz_geom g;
     struct sz_error e;
     memset(w, 0, sizeof *w);
+    w->exhaustive = exhaustive;
     w->names[0] = wr, w->names[1] = rd;
     if (swz_init(&w->cur, b, m, s, &e) < 0 || swz_geom_init(&g, &w->cur, 4, 32, rows, match, &e) < 0)
         return 0;
@@ -280,6 +283,50 @@ static void property(struct rec_work *w)
           runs, expressed);
 }
 
+/* The translation shortcut (recommend.c: a linear walk under a linear layout
+ * costs step 0's pieces once per step) against costing every step: every
+ * candidate's, the optimizer's and the fixes' totals agree, on every pair at
+ * 8 and 32 rows. */
+static void shortcut(struct rec_work *w)
+{
+    static const uint32_t rows[] = {8, 32};
+    struct rec_work *x = malloc(sizeof *x);
+    int n, fails = 0, compared = 0;
+    const struct pattern *p = pattern_list(&n);
+    if (x == NULL)
+        return;
+    for (size_t ri = 0; ri < 2; ri++)
+        for (int a = 0; a < n; a++)
+            for (int b = 0; b < n; b++) {
+                if (!(p[a].op == INSTR_ST || p[a].op == INSTR_STMATRIX) ||
+                    p[b].op == INSTR_ST || p[b].op == INSTR_STMATRIX)
+                    continue;
+                exhaustive = 0;
+                int ok = run(w, p[a].name, p[b].name, 0, 4, 3, rows[ri], 0, 0);
+                exhaustive = 1;
+                int okx = run(x, p[a].name, p[b].name, 0, 4, 3, rows[ri], 0, 0);
+                exhaustive = 0;
+                CHECK_QUIET(fails, ok == okx, "%s/%s: runs differ", p[a].name, p[b].name);
+                if (!ok || !okx)
+                    continue;
+                compared++;
+                int same = w->n == x->n && w->best == x->best && w->pick_opt == x->pick_opt &&
+                           w->opt.total == x->opt.total && w->pad.total == x->pad.total;
+                for (int i = 0; same && i < w->n; i++)
+                    for (int k = 0; k < 2; k++)
+                        same &= w->c[i].side[k].ok == x->c[i].side[k].ok &&
+                                w->c[i].side[k].wavefronts == x->c[i].side[k].wavefronts &&
+                                w->c[i].side[k].cycles == x->c[i].side[k].cycles &&
+                                w->c[i].side[k].ideal == x->c[i].side[k].ideal &&
+                                w->c[i].side[k].worst == x->c[i].side[k].worst;
+                CHECK_QUIET(fails, same, "%s/%s rows %u: the shortcut differs from every step",
+                            p[a].name, p[b].name, rows[ri]);
+            }
+    free(x);
+    printf("shortcut: %d pairs compared with every step costed\n", compared);
+    CHECK(fails == 0 && compared > 50, "%d differences over %d pairs", fails, compared);
+}
+
 int main(void)
 {
     struct rec_work *w = malloc(sizeof *w);
@@ -289,6 +336,7 @@ int main(void)
     column(w);
     ldmatrix(w);
     property(w);
+    shortcut(w);
     free(w);
     return check_summary("test_recommend");
 }
