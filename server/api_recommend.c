@@ -142,17 +142,6 @@ static void put_code(struct buf *out, const struct rec_work *w, const struct rec
     buf_putc(out, '}');
 }
 
-static void put_bases(struct buf *out, const struct lin_tile *t, const uint32_t *v, int n)
-{
-    buf_putc(out, '[');
-    for (int i = 0; i < n; i++) {
-        uint32_t c0, c1;
-        lin_coords(t, v[i], &c0, &c1);
-        buf_printf(out, "%s[%u,%u]", i ? "," : "", c0, c1);
-    }
-    buf_putc(out, ']');
-}
-
 static void put_bound(struct buf *out, const struct rec_work *w)
 {
     const struct rec_bound *b = &w->bound;
@@ -176,7 +165,7 @@ static void put_bound(struct buf *out, const struct rec_work *w)
                (unsigned long long)(b->ideal[0] + b->ideal[1]),
                b->o.conflict_free ? "true" : "false", 1 << b->o.vec_bits, w->elem_bits,
                1u << b->p.tile.bits0, 1u << b->p.tile.bits1);
-    put_bases(out, &b->p.tile, b->o.mem.basis, b->o.mem.n);
+    api_put_bases(out, &b->p.tile, b->o.mem.basis, b->o.mem.n);
     buf_printf(out, ",\"construction\":{\"vector_bits\":%d,\"segment_bits\":%d,"
                "\"shared_lane_directions\":%d,\"pairs\":%d,\"free_directions\":%d,"
                "\"padding\":%d},\"usable\":%s", b->o.vec_bits, b->o.seg_bits, b->o.n_shared,
@@ -281,7 +270,7 @@ static void put_recommended(struct buf *out, const struct rec_work *w)
     put_code(out, w, &r->lay);
     if (r->lay.kind == REC_LINEAR) {
         buf_puts(out, ",\"offset_bases\":");
-        put_bases(out, &w->bound.p.tile, w->bound.o.mem.basis, w->bound.o.mem.n);
+        api_put_bases(out, &w->bound.p.tile, w->bound.o.mem.basis, w->bound.o.mem.n);
     }
     buf_putc(out, '}');
 }

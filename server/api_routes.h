@@ -48,6 +48,11 @@ int api_route_layout(const struct api_request *, struct buf *, struct sz_error *
 int api_route_layout_access(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_atoms(const struct api_request *, struct buf *, struct sz_error *);
 
+/* api_linear.c: F2 vectors of tile t as "[[dim0,dim1],...]" (what /api/linear
+ * and /api/recommend call offset bases). */
+struct lin_tile;
+void api_put_bases(struct buf *out, const struct lin_tile *t, const uint32_t *v, int n);
+
 /* api_recommend.c: the best swizzle for a write and a read pattern (recommend.c). */
 int api_route_recommend(const struct api_request *, struct buf *, struct sz_error *);
 
