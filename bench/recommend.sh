@@ -5,13 +5,16 @@
 # every step of both patterns, the F2 optimizer, padding, lane schedules) on
 # five views, REC_RUNS times each (default 30), and prints median and max.
 # The core without HTTP or JSON (the route caches its answers, so timing it
-# by curl would time the cache).  A time on this VM is no pass/fail.
+# by curl would time the cache); built from source, -O2, no server libraries.
+# A time on a shared VM is no pass/fail (DESIGN.md 5: absolute times come
+# from the GPU machine).
 #   bash bench/recommend.sh
 set -eu
 cd "$(dirname "$0")/.."
-make -s build/swizzlescope >/dev/null
-objs=$(ls build/obj/*.o | grep -v -e '/main.o$' -e '/api' -e '/http.o$' -e '/files.o$' -e '/addr.o$' \
-       -e '/framing.o$' -e '/watch.o$' -e '/stream.o$' -e '/proc.o$' -e '/measure.o$')
+CORE="recommend recommend_code pattern access instr swizzle linear linear_conv linear_hw f2 error"
+src=""
+for f in $CORE; do src="$src server/$f.c"; done
+for f in server/linear_opt.c; do [ -f "$f" ] && src="$src $f"; done
 mkdir -p build/bench
-cc -std=c11 -O2 -Wall -Wextra -o build/bench/recommend_bench bench/recommend_bench.c $objs -lm
+${CC:-cc} -std=c11 -O2 -Wall -Wextra -o build/bench/recommend_bench bench/recommend_bench.c $src -lm
 build/bench/recommend_bench "${REC_RUNS:-30}"

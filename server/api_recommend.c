@@ -311,7 +311,20 @@ int api_route_recommend(const struct api_request *req, struct buf *out, struct s
     w->cur_match = g.match_bank_row;
     if (rec_plan(w, err) < 0) {
         free(w);
-        return -1;
+        if (!fit || err->code != SZ_INVALID_ARGUMENT)
+            return -1;
+        /* fit=1: the view is fine, the recommender cannot take it: say why */
+        buf_puts(out, "{\"fits\":true,\"write\":");
+        buf_json_str(out, names[0]);
+        buf_puts(out, ",\"read\":");
+        buf_json_str(out, names[1]);
+        buf_puts(out, ",\"recommended\":null,\"why\":{\"code\":\"invalid_argument\",\"field\":");
+        buf_json_str(out, err->field);
+        buf_puts(out, ",\"message\":");
+        buf_json_str(out, err->message);
+        buf_puts(out, "}}");
+        memset(err, 0, sizeof *err);
+        return 0;
     }
     rec_search(w);
     buf_printf(out, "{%s\"write\":", fit ? "\"fits\":true," : "");

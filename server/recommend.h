@@ -13,7 +13,7 @@
 #include "swizzle.h"
 
 #define REC_MAX_CANDS 1024  /* distinct swizzles of one tile (a 2^20-byte tile has fewer) */
-#define REC_MAX_STEPS 512   /* register steps costed per pattern */
+#define REC_MAX_STEPS 1024  /* register steps costed per pattern */
 #define REC_MAX_PADS 128    /* padding layouts tried */
 #define REC_TMA "tma_box"   /* the write "pattern" of a TMA load into shared memory */
 

@@ -269,6 +269,12 @@ static const struct api_case {
      "\"current\":null,\"current_why\":\"its units are narrower than the accesses\""},
     {"GET", "/api/recommend", "b=1&m=2&s=5&write=row_store&read=col_read_128", NULL, NULL, 200,
      "\"saves_wavefronts\":null"},
+    /* a tile with more steps than the recommender costs: refused on rows, or
+     * with fit=1 answered without a recommendation, saying why */
+    {"GET", "/api/recommend", "b=3&m=4&s=3&rows=2048&write=row_store&read=col_read", NULL, NULL,
+     400, "\"field\":\"rows\""},
+    {"GET", "/api/recommend", "b=3&m=4&s=3&rows=2048&fit=1&write=row_store&read=col_read", NULL,
+     NULL, 200, "\"recommended\":null,\"why\":{\"code\":\"invalid_argument\",\"field\":\"rows\","},
     /* a TMA producer: no warp wavefronts on the write, only TMA's modes */
     {"GET", "/api/recommend", "b=0&m=4&s=3&write=tma_box&read=ldmatrix_x4", NULL, NULL, 200,
      "\"recommended\":{\"kind\":\"swizzle\",\"b\":3,\"m\":4,\"s\":3,"},

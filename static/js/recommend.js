@@ -63,6 +63,7 @@ function fixRows(fixes) {
 export function recommendHTML(r) {
     if (r.fits === false) return '';
     const w = r.recommended;
+    if (!w && r.why) return `<span class="fine" id="score-rec-why">Recommended: none here: ${esc(r.why.message)}</span>`;
     if (!w) return '<span class="fine">Recommended: no layout runs both patterns on this tile.</span>';
     const tried = `${r.searched.distinct} distinct swizzles of this tile`;
     let head;

@@ -62,4 +62,6 @@ test('recommendHTML: the optimizer\'s layout has no Apply; current and misfit', 
     assert.match(cur, /already the best of 135 distinct swizzles/);
     assert.equal(recommendHTML({ fits: false }), '');
     assert.match(recommendHTML({ ...ANSWER, recommended: null }), /no layout runs both patterns/);
+    assert.match(recommendHTML({ fits: true, recommended: null, why: { field: 'rows', message: 'at most <1024>' } }),
+        /id="score-rec-why">Recommended: none here: at most &lt;1024&gt;/);
 });
