@@ -11,6 +11,7 @@
 #include "api_read.h"
 #include "api_routes.h"
 #include "linear.h"
+#include "recommend.h"
 
 /* Optional integer member: absent gives def. */
 static int opt_int(const cJSON *obj, const char *field, double lo, double hi, int64_t def,
@@ -267,6 +268,11 @@ static void put_equivalents(struct buf *out, const struct lin_problem *p,
         buf_printf(out, "{\"swizzle_bytes\":%d,\"transposed\":%s}", sw, tr ? "true" : "false");
     else
         buf_puts(out, "null");
+    /* every layout has this one: something to paste when the others are null */
+    char text[32 * 24 + 64];
+    rec_shared_linear(&p->tile, m, text, sizeof text);
+    buf_puts(out, ",\"shared_linear\":");
+    buf_json_str(out, text);
     buf_puts(out, "},");
 }
 

@@ -160,6 +160,10 @@ struct rec_code {
 };
 void rec_code(const struct rec_work *w, const struct rec_layout *l, struct rec_code *out);
 
+/* Triton's #ttg.shared_linear text of memory layout m on tile t (any
+ * bijection has one: its offset bases as [dim0, dim1]); cut at cap. */
+void rec_shared_linear(const struct lin_tile *t, const struct lin_mem *m, char *out, size_t cap);
+
 /* The lane schedule of side k (t->how) as C, "" for none. */
 void rec_sched_code(const struct rec_work *w, int k, const struct rec_total *t, char *out,
                     size_t cap);

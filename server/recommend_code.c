@@ -92,14 +92,16 @@ static void atom(const struct rec_work *w, const struct rec_layout *l, const cha
     }
 }
 
-static void put_bases(char *out, size_t cap, const struct lin_tile *t, const struct lin_mem *m)
+void rec_shared_linear(const struct lin_tile *t, const struct lin_mem *m, char *out, size_t cap)
 {
-    size_t n = strlen(out);
+    size_t n = (size_t)snprintf(out, cap, "#ttg.shared_linear<{offset = [");
     for (int k = 0; k < m->n && n < cap; k++) {
         uint32_t c0, c1;
         lin_coords(t, m->basis[k], &c0, &c1);
         n += (size_t)snprintf(out + n, cap - n, "%s[%u, %u]", k ? ", " : "", c0, c1);
     }
+    if (n < cap)
+        snprintf(out + n, cap - n, "]}, alignment = 16>");
 }
 
 static void cute_swizzle(char *out, size_t cap, int b, int m, int s, int le, uint32_t rows,
@@ -169,10 +171,7 @@ void rec_code(const struct rec_work *w, const struct rec_layout *l, struct rec_c
                      "maxPhase = %d, order = [%d, %d]}>", vec, pp, mp, order[0], order[1]);
         } else {
             snprintf(o->triton_form, sizeof o->triton_form, "shared_linear");
-            snprintf(o->triton, sizeof o->triton, "#ttg.shared_linear<{offset = [");
-            put_bases(o->triton, sizeof o->triton - 20, &t, &mem);
-            size_t n = strlen(o->triton);
-            snprintf(o->triton + n, sizeof o->triton - n, "]}, alignment = 16>");
+            rec_shared_linear(&t, &mem, o->triton, sizeof o->triton);
         }
     }
 

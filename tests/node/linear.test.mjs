@@ -116,6 +116,9 @@ test('linear: the panels draw the answer\'s numbers', () => {
     const e = equivalents({ cute: { b: 4, m: 3, s: 4, name: 'Swizzle<4,3,4>' }, triton: null, nvmma: null });
     assert.match(e, /href="index.html\?b=4&amp;m=3&amp;s=4"/);
     assert.match(equivalents({ cute: null, triton: null, nvmma: null }), /No CuTe swizzle/);
+    // no swizzled form: the API's shared_linear text is what Triton takes
+    assert.match(equivalents({ cute: null, triton: null, nvmma: null, shared_linear: '#ttg.shared_linear<{offset = [[0, 1]]}, alignment = 16>' }),
+        /<code id="lin-shared-linear">#ttg.shared_linear&lt;\{offset = \[\[0, 1\]\]\}, alignment = 16&gt;<\/code>/);
 });
 
 test('linear: toggle grid and matrices', () => {
