@@ -218,9 +218,13 @@ void rec_sched_code(const struct rec_work *w, int k, const struct rec_total *t, 
         return;
     uint32_t R = w->steps[k];
     if (t->how.sched == 1)
-        snprintf(out, cap, "/* %s: at step r (0..%u) lane t moves what its step rs moved */\n"
+        snprintf(out, cap, "/* %s: at step r (0..%u) lane t moves what its step rs moved;\n"
+                 " * rs differs by lane, so a register array indexed by it needs the loop\n"
+                 " * unrolled with a select (or the data kept in that order) */\n"
                  "uint32_t rs = (r + (lane >> %d)) %% %uu;", w->names[k], R - 1, t->how.shift, R);
     else
-        snprintf(out, cap, "/* %s: at step r (0..%u) lane t moves what its step rs moved */\n"
+        snprintf(out, cap, "/* %s: at step r (0..%u) lane t moves what its step rs moved;\n"
+                 " * rs differs by lane, so a register array indexed by it needs the loop\n"
+                 " * unrolled with a select (or the data kept in that order) */\n"
                  "uint32_t rs = r ^ ((lane >> %d) & %uu);", w->names[k], R - 1, t->how.shift, R - 1);
 }
