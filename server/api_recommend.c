@@ -73,14 +73,19 @@ static void put_total(struct buf *out, const struct rec_work *w, int k, const st
 static void put_layout_head(struct buf *out, const struct rec_cand *c)
 {
     const struct rec_layout *l = &c->lay;
-    if (l->kind == REC_SWIZZLE)
+    if (l->kind == REC_SWIZZLE) {
         buf_printf(out, "{\"kind\":\"swizzle\",\"b\":%d,\"m\":%d,\"s\":%d,\"name\":\"Swizzle<%d,%d,%d>\","
-                   "\"match_bank_row\":%d,", l->b, l->m, l->s, l->b, l->m, l->s, l->match);
-    else if (l->kind == REC_PADDED)
+                   "\"match_bank_row\":", l->b, l->m, l->s, l->b, l->m, l->s);
+        if (l->match >= 0)
+            buf_printf(out, "%d,\"drawable\":true,", l->match);
+        else
+            buf_puts(out, "null,\"drawable\":false,");
+    } else if (l->kind == REC_PADDED) {
         buf_printf(out, "{\"kind\":\"padding\",\"interval\":%u,\"pad\":%u,\"name\":\"+%u bytes every "
                    "%u\",", l->interval, l->pad, l->pad, l->interval);
-    else
+    } else {
         buf_puts(out, "{\"kind\":\"linear\",\"name\":\"the optimizer's layout\",");
+    }
     buf_puts(out, "\"origin\":");
     buf_json_str(out, c->origin);
 }

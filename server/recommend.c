@@ -245,9 +245,11 @@ static void cand_cost(const struct rec_work *w, struct rec_cand *c, const struct
 
 /* ---- the swizzles of the tile ------------------------------------------- */
 
-/* Why Swizzle<b,m,s> cannot hold this problem's data, or NULL: a view of the
- * same tile must draw it, its units must hold whole accesses and elements,
- * and a TMA producer writes only its own modes. */
+/* Why Swizzle<b,m,s> cannot hold this problem's data, or NULL: it must map
+ * the tile onto itself (*match: the match_bank_row of a view of the same
+ * tile that draws it, or -1 when none does: a layout to paste, not to
+ * show), its units must hold whole accesses and elements, and a TMA producer
+ * writes only its own modes. */
 static const char *swizzle_bad(const struct rec_work *w, const struct swz *z, int *match)
 {
     struct swz_geom g;
@@ -258,8 +260,16 @@ static const char *swizzle_bad(const struct rec_work *w, const struct swz *z, in
             g.row_bytes == w->row_bytes && g.rows == w->rows)
             ok = 1, *match = mt;
     }
-    if (!ok)
-        return "no view of this tile draws it";
+    if (!ok) {
+        /* a power-of-two tile that every byte bit's image stays in */
+        uint64_t tile = (uint64_t)w->rows * w->row_bytes;
+        if (!pow2(tile))
+            return "no view of this tile draws it, and the tile is no power of two";
+        for (int k = 0; ((uint64_t)1 << k) < tile; k++)
+            if (swz_apply(z, 1u << k) >= tile)
+                return "it moves bytes out of the tile";
+        *match = -1;
+    }
     if (z->b > 0) {
         uint32_t unit = 1u << z->m;
         if (unit < w->access_bytes[0] || unit < w->access_bytes[1])
@@ -305,8 +315,8 @@ static int add_swizzle(struct rec_work *w, int b, int m, int s, const char *orig
     return 1;
 }
 
-/* Fewest wavefronts over the tile, then fewest cycles, then fewest swizzle
- * bits; the current layout (candidate 0) when it ties on wavefronts: a tie is
+/* Fewest wavefronts over the tile, then fewest cycles, then one a view of
+ * the tile draws, then fewest swizzle bits; the current layout (candidate 0) when it ties on wavefronts: a tie is
  * no reason to make someone change their layout. */
 static int better(const struct rec_cand *a, const struct rec_cand *b)
 {
@@ -314,6 +324,8 @@ static int better(const struct rec_cand *a, const struct rec_cand *b)
         return a->total < b->total;
     if (a->cycles != b->cycles)
         return a->cycles < b->cycles;
+    if ((a->lay.match >= 0) != (b->lay.match >= 0))
+        return a->lay.match >= 0;       /* one the page can show and Apply */
     return a->lay.b < b->lay.b;
 }
 

@@ -21,7 +21,8 @@
 enum rec_kind { REC_SWIZZLE, REC_LINEAR, REC_PADDED };
 struct rec_layout {
     enum rec_kind kind;
-    int b, m, s, match;         /* REC_SWIZZLE, and the view's match_bank_row that draws it */
+    int b, m, s, match;         /* REC_SWIZZLE, and the match_bank_row of a view of the tile
+                                 * that draws it (-1: none does) */
     struct swz z;
     int nbits;                  /* REC_LINEAR: img[k] is where byte-offset bit k goes */
     uint32_t img[32];

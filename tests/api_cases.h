@@ -233,13 +233,14 @@ static const struct api_case {
      * read 1, the fewest bits reaching the optimizer's bound of 8 + 32 */
     {"GET", "/api/recommend", "b=0&m=4&s=3&write=row_store&read=col_read", NULL, NULL, 200,
      "{\"kind\":\"swizzle\",\"b\":0,\"m\":4,\"s\":3,\"name\":\"Swizzle<0,4,3>\","
-     "\"match_bank_row\":0,\"origin\":\"current\",\"write_total\":{\"bytes_per_access\":4,"
+     "\"match_bank_row\":0,\"drawable\":true,\"origin\":\"current\","
+     "\"write_total\":{\"bytes_per_access\":4,"
      "\"steps\":8,\"wavefronts\":8,"},
     {"GET", "/api/recommend", "b=0&m=4&s=3&write=row_store&read=col_read", NULL, NULL, 200,
      "\"read_total\":{\"bytes_per_access\":4,\"steps\":32,\"wavefronts\":256,\"ideal\":32,"},
     {"GET", "/api/recommend", "b=0&m=4&s=3&write=row_store&read=col_read", NULL, NULL, 200,
      "\"recommended\":{\"kind\":\"swizzle\",\"b\":3,\"m\":4,\"s\":3,"
-     "\"name\":\"Swizzle<3,4,3>\",\"match_bank_row\":0,\"origin\":\"preset\","
+     "\"name\":\"Swizzle<3,4,3>\",\"match_bank_row\":0,\"drawable\":true,\"origin\":\"preset\","
      "\"is_current\":false,"},
     {"GET", "/api/recommend", "b=0&m=4&s=3&write=row_store&read=col_read", NULL, NULL, 200,
      "\"total_wavefronts\":40,\"ideal_wavefronts\":40,\"saves_wavefronts\":224,"
@@ -258,6 +259,12 @@ static const struct api_case {
     {"GET", "/api/recommend", "b=0&m=2&s=5&rows=16&elem=fp32&write=row_store&read=transpose_read",
      NULL, NULL, 200, "\"reaches_bound\":true,\"verdict\":\"a swizzle reaches the optimizer's "
      "bound of 32 wavefronts\""},
+    /* 32 rows of 64 bytes: no swizzle a view of this tile draws reaches 1 + 1 on
+     * the column read; Swizzle<4,2,5> (row bits 6..10 into word bits 2..6:
+     * row t's word r in bank r ^ t) does, a layout to paste, not to draw */
+    {"GET", "/api/recommend", "b=2&m=4&s=2&rows=32&write=row_store&read=col_read", NULL, NULL,
+     200, "\"recommended\":{\"kind\":\"swizzle\",\"b\":4,\"m\":2,\"s\":5,\"name\":\"Swizzle<4,2,5>\","
+     "\"match_bank_row\":null,\"drawable\":false,"},
     /* a tie keeps the current swizzle: a row store and a row load cost 1 + 1 on
      * every candidate, so Swizzle<3,4,3> stays (no reason to change a layout) */
     {"GET", "/api/recommend", "b=3&m=4&s=3&write=row_store&read=row_load_32", NULL, NULL, 200,

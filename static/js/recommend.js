@@ -71,7 +71,9 @@ export function recommendHTML(r) {
         head = `<span class="fine">Recommended: the current <code id="score-rec-name">${esc(w.name)}</code> is already the best of ${tried}.</span>`;
     } else {
         const saves = w.saves_wavefronts === null ? '' : ` <span class="fine">${plural(w.saves_wavefronts, 'wavefront', 'wavefronts')} fewer than now over the tile, of ${tried}</span>`;
-        const apply = w.kind === 'swizzle'
+        const apply = w.kind === 'swizzle' && !w.drawable
+            ? '<span class="fine" id="score-rec-nodraw">(no view of this tile draws it: paste the code below)</span>'
+            : w.kind === 'swizzle'
             ? `<button type="button" class="btn primary" id="score-rec-apply" data-b="${w.b}" data-m="${w.m}" data-s="${w.s}" data-match="${w.match_bank_row}" data-rows="${r.tile.rows}">Apply ${esc(w.name)}</button>`
             : '';
         head = `<span><b>Recommended:</b> <code id="score-rec-name">${esc(w.name)}</code></span>${saves}${apply}`;

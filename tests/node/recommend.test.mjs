@@ -16,7 +16,7 @@ const ANSWER = {
     searched: { valid: 268, distinct: 135 }, current: 0,
     candidates: [{ kind: 'swizzle', name: 'Swizzle<0,2,5>', total_wavefronts: 272 }],
     bound: { expressible: true, total: 32, ideal_total: 32, why: null },
-    recommended: { kind: 'swizzle', b: 4, m: 3, s: 4, name: 'Swizzle<4,3,4>', match_bank_row: 0, origin: 'search', is_current: false,
+    recommended: { kind: 'swizzle', b: 4, m: 3, s: 4, name: 'Swizzle<4,3,4>', match_bank_row: 0, drawable: true, origin: 'search', is_current: false,
         write_total: side(16, 16), read_total: side(16, 16), total_wavefronts: 32, ideal_wavefronts: 32, saves_wavefronts: 240,
         reaches_bound: true, verdict: 'a swizzle reaches the bound', write_cost: cost, read_cost: cost, code },
     fixes: [
@@ -50,6 +50,12 @@ test('recommendHTML: three fixes with their totals, memory and code', () => {
     assert.match(h, /<td class="rec-mem">\+120 bytes<\/td>/);
     assert.match(h, /#ttg.padded_shared&lt;\[32:\+2\]/);
     assert.match(h, /rs = \(r \+ \(lane &gt;&gt; 0\)\) % 16u;/);
+});
+
+test('recommendHTML: a swizzle no view of the tile draws has no Apply', () => {
+    const h = recommendHTML({ ...ANSWER, recommended: { ...ANSWER.recommended, match_bank_row: null, drawable: false } });
+    assert.doesNotMatch(h, /score-rec-apply/);
+    assert.match(h, /id="score-rec-nodraw">\(no view of this tile draws it: paste the code below\)/);
 });
 
 test('recommendHTML: the optimizer\'s layout has no Apply; current and misfit', () => {
