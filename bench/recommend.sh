@@ -11,10 +11,9 @@
 #   bash bench/recommend.sh
 set -eu
 cd "$(dirname "$0")/.."
-CORE="recommend recommend_code pattern access instr swizzle linear linear_conv linear_hw f2 error"
+CORE="recommend recommend_code presets pattern access atomic instr swizzle linear linear_opt linear_conv linear_hw f2 error"
 src=""
 for f in $CORE; do src="$src server/$f.c"; done
-for f in server/linear_opt.c; do [ -f "$f" ] && src="$src $f"; done
 mkdir -p build/bench
 ${CC:-cc} -std=c11 -O2 -Wall -Wextra -o build/bench/recommend_bench bench/recommend_bench.c $src -lm
 build/bench/recommend_bench "${REC_RUNS:-30}"

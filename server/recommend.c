@@ -6,22 +6,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bits.h"
 #include "f2.h"
+#include "linear_conv.h"
+#include "linear_opt.h"
 #include "pattern.h"
+#include "presets.h"
 #include "recommend.h"
 
-/* The presets of GET /api/presets (api_layout.c), as <b,m,s>. */
-static const int rec_presets[][3] = {{0, 4, 3}, {1, 4, 3}, {2, 4, 3}, {3, 4, 3}, {2, 5, 2}};
 
-static int log2u(uint64_t x)
-{
-    int k = 0;
-    while (((uint64_t)1 << k) < x)
-        k++;
-    return k;
-}
 
-static int pow2(uint64_t x) { return x && !(x & (x - 1)); }
 
 uint32_t rec_apply(const struct rec_layout *l, uint32_t o)
 {
@@ -263,7 +257,7 @@ static const char *swizzle_bad(const struct rec_work *w, const struct swz *z, in
     if (!ok) {
         /* a power-of-two tile that every byte bit's image stays in */
         uint64_t tile = (uint64_t)w->rows * w->row_bytes;
-        if (!pow2(tile))
+        if (!bits_is_pow2(tile))
             return "no view of this tile draws it, and the tile is no power of two";
         for (int k = 0; ((uint64_t)1 << k) < tile; k++)
             if (swz_apply(z, 1u << k) >= tile)
@@ -287,7 +281,7 @@ static const char *swizzle_bad(const struct rec_work *w, const struct swz *z, in
  * swizzles with the same images hold every byte of the tile in the same place. */
 static void signature(const struct rec_work *w, const struct swz *z, uint32_t *sig, int *n)
 {
-    *n = log2u((uint64_t)w->rows * w->row_bytes);
+    *n = bits_log2_ceil(w->rows * w->row_bytes);
     for (int k = 0; k < *n; k++)
         sig[k] = swz_apply(z, 1u << k);
 }
@@ -334,10 +328,10 @@ static int better(const struct rec_cand *a, const struct rec_cand *b)
 int rec_tile(const struct rec_work *w, struct lin_tile *t)
 {
     uint32_t eb = (uint32_t)w->elem_bits / 8;
-    if (!pow2(w->rows) || !pow2(w->row_bytes) || w->row_bytes < eb)
+    if (!bits_is_pow2(w->rows) || !bits_is_pow2(w->row_bytes) || w->row_bytes < eb)
         return 0;
-    t->bits0 = log2u(w->rows);
-    t->bits1 = log2u(w->row_bytes / eb);
+    t->bits0 = bits_log2_ceil(w->rows);
+    t->bits1 = bits_log2_ceil(w->row_bytes / eb);
     return t->bits0 + t->bits1 <= LIN_MAX_BITS;
 }
 
@@ -346,7 +340,7 @@ int rec_mem(const struct rec_work *w, const struct rec_layout *l, struct lin_mem
     struct lin_tile t;
     if (l->kind == REC_PADDED || !rec_tile(w, &t))
         return 0;
-    int le = log2u((uint32_t)w->elem_bits / 8), d = t.bits0 + t.bits1;
+    int le = bits_log2_ceil((uint32_t)w->elem_bits / 8), d = t.bits0 + t.bits1;
     struct f2_mat fwd, inv;
     /* element e sits at element offset P(e); the memory map is P's inverse */
     fwd.rows = fwd.cols = d;
@@ -375,7 +369,7 @@ static int express_side(const struct rec_work *w, int k, int le, int bits1,
     const char *who = k ? "the read" : "the write";
     uint32_t R = w->steps[k], a = w->access_bytes[k], eb = 1u << le;
     const uint32_t *o = w->offs[k];
-    if (!pow2(R)) {
+    if (!bits_is_pow2(R)) {
         snprintf(why, cap, "%s takes %u steps, not a power of two", who, R);
         return 0;
     }
@@ -386,7 +380,7 @@ static int express_side(const struct rec_work *w, int k, int le, int bits1,
     }
     memset(l, 0, sizeof *l);
     uint32_t lane[5], step[32];
-    int ns = log2u(R);
+    int ns = bits_log2_ceil(R);
     for (int i = 0; i < 5; i++)
         lane[i] = o[1u << i] ^ o[0];
     for (int j = 0; j < ns; j++)
@@ -409,7 +403,7 @@ static int express_side(const struct rec_work *w, int k, int le, int bits1,
     /* the vector: the access's own elements, register bits; steps are
      * instructions (warp bits), so the optimizer vectorizes no wider than the
      * patterns do */
-    int v = log2u(a / eb);
+    int v = bits_log2_ceil(a / eb);
     for (int i = 0; i < v; i++)
         l->basis[LIN_REGISTER][i] = 1u << i;
     l->n[LIN_REGISTER] = v;
@@ -462,7 +456,7 @@ int rec_express(const struct rec_work *w, struct lin_problem *p, char *why, size
     p->bitwidth = w->elem_bits;
     p->num_banks = (int)w->banks;
     p->lanes = 32;
-    int le = log2u((uint32_t)w->elem_bits / 8);
+    int le = bits_log2_ceil((uint32_t)w->elem_bits / 8);
     struct sz_error e;
     for (int k = 0; k < 2; k++) {
         struct lin_layout *l = k ? &p->b : &p->a;
@@ -497,7 +491,7 @@ static void bound(struct rec_work *w)
     /* its layout, costed through the patterns like every candidate */
     struct rec_layout *l = &w->opt.lay;
     struct f2_mat mem, inv;
-    int le = log2u((uint32_t)w->elem_bits / 8), d = b->o.mem.n;
+    int le = bits_log2_ceil((uint32_t)w->elem_bits / 8), d = b->o.mem.n;
     mem.rows = mem.cols = d;
     memcpy(mem.col, b->o.mem.basis, sizeof mem.col[0] * (size_t)d);
     f2_inverse(&mem, &inv);
@@ -565,7 +559,7 @@ static void schedules(struct rec_work *w, const struct rec_layout *cur)
             continue;
         for (int sched = 1; sched <= 2; sched++)
             for (int shift = 0; shift < 5; shift++) {
-                if (sched == 2 && !pow2(w->steps[k]))
+                if (sched == 2 && !bits_is_pow2(w->steps[k]))
                     continue;
                 if ((INSTR_LANES - 1) >> shift == 0)
                     continue;
@@ -583,7 +577,7 @@ static void schedules(struct rec_work *w, const struct rec_layout *cur)
 
 void rec_search(struct rec_work *w)
 {
-    int tile_bits = log2u((uint64_t)w->rows * w->row_bytes);
+    int tile_bits = bits_log2_ceil(w->rows * w->row_bytes);
     w->n = w->tried = 0;
     int mt = w->cur_match;
     memset(&w->cur_lay, 0, sizeof w->cur_lay);
@@ -592,8 +586,8 @@ void rec_search(struct rec_work *w)
     w->cur_lay.z = w->cur, w->cur_lay.match = mt;
     w->cur_why = swizzle_bad(w, &w->cur, &mt);
     w->cur_index = add_swizzle(w, w->cur.b, w->cur.m, w->cur.s, "current") ? 0 : -1;
-    for (size_t i = 0; i < sizeof rec_presets / sizeof rec_presets[0]; i++)
-        add_swizzle(w, rec_presets[i][0], rec_presets[i][1], rec_presets[i][2], "preset");
+    for (size_t i = 0; i < presets_count; i++)   /* GET /api/presets' table */
+        add_swizzle(w, presets[i].b, presets[i].m, presets[i].s, "preset");
     /* every (B,M,S) a view of the tile can draw: bits past the tile repeat a
      * smaller swizzle, so M + |S| + B stops at the tile's bits */
     for (int b = 0; b <= 10; b++)

@@ -10,6 +10,7 @@
 #include "access.h"
 #include "instr.h"
 #include "linear.h"
+#include "linear_opt.h"
 #include "swizzle.h"
 
 #define REC_MAX_CANDS 1024  /* distinct swizzles of one tile (a 2^20-byte tile has fewer) */

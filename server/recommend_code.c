@@ -7,15 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bits.h"
+#include "linear_conv.h"
+#include "presets.h"
 #include "recommend.h"
 
-static int log2u(uint64_t x)
-{
-    int k = 0;
-    while (((uint64_t)1 << k) < x)
-        k++;
-    return k;
-}
 
 /* The same placement of every byte of the tile (linear maps: the images of
  * the tile's byte bits agree). */
@@ -23,7 +19,7 @@ static int same_map(const struct rec_work *w, const struct rec_layout *a, const 
 {
     if (a->kind == REC_PADDED)
         return 0;
-    int n = log2u((uint64_t)w->rows * w->row_bytes);
+    int n = bits_log2_ceil(w->rows * w->row_bytes);
     for (int k = 0; k < n; k++)
         if (rec_apply(a, 1u << k) != swz_apply(z, 1u << k))
             return 0;
@@ -35,59 +31,55 @@ static const char *elem_type(int bits)
     return bits == 8 ? "uint8_t" : bits == 16 ? "half_t" : bits == 64 ? "double" : "float";
 }
 
-/* The TMA mode writing exactly this layout: a box of the tile's rows whose
- * row is the swizzle span (TMA pads a narrower row to the span: DESIGN.md 4). */
+/* The TMA mode writing exactly this layout (presets.c's table): a box of the
+ * tile's rows whose row is the mode's span (TMA pads a narrower row to the
+ * span: DESIGN.md 4); no swizzle takes any row of whole 16-byte units. */
 static void tma(const struct rec_work *w, const struct rec_layout *l, struct rec_code *o)
 {
-    static const struct { int b, m, s; uint32_t span; const char *mode; } modes[] = {
-        {1, 4, 3, 32, "CU_TENSOR_MAP_SWIZZLE_32B"},
-        {2, 4, 3, 64, "CU_TENSOR_MAP_SWIZZLE_64B"},
-        {3, 4, 3, 128, "CU_TENSOR_MAP_SWIZZLE_128B"},
-        {2, 5, 2, 128, "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B (sm_100)"},
-    };
-    struct swz z;
-    swz_init(&z, 0, 4, 3, NULL);
-    if (same_map(w, l, &z)) {
-        if (w->row_bytes % 16 == 0)
-            snprintf(o->tma, sizeof o->tma, "CU_TENSOR_MAP_SWIZZLE_NONE, box {%u, %u} elements",
-                     w->row_bytes * 8 / (uint32_t)w->elem_bits, w->rows);
-        else
-            snprintf(o->why_tma, sizeof o->why_tma, "a TMA box row is a multiple of 16 bytes");
-        return;
-    }
-    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
-        swz_init(&z, modes[i].b, modes[i].m, modes[i].s, NULL);
-        if (!same_map(w, l, &z))
+    for (size_t i = 0; i < presets_count; i++) {
+        const struct preset *p = &presets[i];
+        struct swz z;
+        if (!p->tma || swz_init(&z, p->b, p->m, p->s, NULL) < 0 || !same_map(w, l, &z))
             continue;
-        if (w->row_bytes != modes[i].span) {
-            snprintf(o->why_tma, sizeof o->why_tma, "%s swizzles %u-byte box rows; this tile's "
-                     "rows are %u bytes", modes[i].mode, modes[i].span, w->row_bytes);
+        uint32_t span = p->b == 0 ? 0 : p->tma_span > 0 ? (uint32_t)p->tma_span : 128;
+        if (span ? w->row_bytes != span : w->row_bytes % 16 != 0) {
+            snprintf(o->why_tma, sizeof o->why_tma, span ? "%s swizzles %u-byte box rows; this "
+                     "tile's rows are %u bytes" : "%s needs box rows of whole 16-byte units",
+                     p->tma, span, w->row_bytes);
             return;
         }
-        snprintf(o->tma, sizeof o->tma, "%s, box {%u, %u} elements", modes[i].mode,
-                 w->row_bytes * 8 / (uint32_t)w->elem_bits, w->rows);
+        uint32_t cols = w->row_bytes * 8 / (uint32_t)w->elem_bits;
+        if (p->tma_cuda)
+            snprintf(o->tma, sizeof o->tma, "%s (CUDA %s), box {%u, %u} elements", p->tma,
+                     p->tma_cuda, cols, w->rows);
+        else
+            snprintf(o->tma, sizeof o->tma, "%s, box {%u, %u} elements", p->tma, cols, w->rows);
         return;
     }
-    snprintf(o->why_tma, sizeof o->why_tma, "TMA writes only Swizzle<0..3,4,3> and <2,5,2> "
-             "(128B with a 32B atom) on rows of the swizzle span");
+    snprintf(o->why_tma, sizeof o->why_tma, "TMA writes only the presets' swizzles "
+             "(Swizzle<0..3,4,3> and <2,5,2>) on rows of the swizzle span");
 }
 
-/* GMMA/UMMA K-major atoms are Swizzle<k,4,3> on 8 rows of 16 << k bytes
- * (cute/atom/mma_traits_sm90_gmma.hpp, ..._sm100.hpp); tiled down the rows
- * they are that swizzle on the tile when its rows are the span. */
+/* GMMA/UMMA K-major atoms (presets.c) are the preset's swizzle on 8 rows of
+ * its span (16 bytes for INTER); tiled down the rows they are that swizzle on
+ * the tile when its rows are the span. */
 static void atom(const struct rec_work *w, const struct rec_layout *l, const char *T,
                  struct rec_code *o)
 {
-    static const char *const names[] = {"INTER", "SW32", "SW64", "SW128"};
     uint32_t cols = w->row_bytes * 8 / (uint32_t)w->elem_bits;
-    for (int k = 0; k <= 3; k++) {
+    for (size_t i = 0; i < presets_count; i++) {
+        const struct preset *p = &presets[i];
         struct swz z;
-        swz_init(&z, k, 4, 3, NULL);
-        if (w->row_bytes != 16u << k || w->rows % 8 || !same_map(w, l, &z))
+        uint32_t row = p->b == 0 ? 16 : (uint32_t)p->tma_span;
+        if (!p->gmma_atom || swz_init(&z, p->b, p->m, p->s, NULL) < 0 || w->row_bytes != row ||
+            w->rows % 8 || !same_map(w, l, &z))
             continue;
-        snprintf(o->atom, sizeof o->atom, "tile_to_shape(GMMA::Layout_K_%s_Atom<%s>{}, "
-                 "make_shape(Int<%u>{}, Int<%u>{}))  // sm_90; UMMA::Layout_K_%s_Atom<%s> on "
-                 "sm_100; K-major: a row is K", names[k], T, w->rows, cols, names[k], T);
+        snprintf(o->atom, sizeof o->atom, "tile_to_shape(GMMA::%s<%s>{}, make_shape(Int<%u>{}, "
+                 "Int<%u>{}))  // sm_90; K-major: a row is K", p->gmma_atom, T, w->rows, cols);
+        if (p->umma >= 0) {
+            size_t n = strlen(o->atom);
+            snprintf(o->atom + n, sizeof o->atom - n, "; UMMA::%s<%s> on sm_100", p->gmma_atom, T);
+        }
         return;
     }
 }
@@ -118,7 +110,7 @@ static void cute_swizzle(char *out, size_t cap, int b, int m, int s, int le, uin
 void rec_code(const struct rec_work *w, const struct rec_layout *l, struct rec_code *o)
 {
     memset(o, 0, sizeof *o);
-    int le = log2u((uint32_t)w->elem_bits / 8);
+    int le = bits_log2_ceil((uint32_t)w->elem_bits / 8);
     uint32_t eb = (uint32_t)w->elem_bits / 8, cols = w->row_bytes / eb;
     const char *T = elem_type(w->elem_bits);
     snprintf(o->elem, sizeof o->elem, "%s", T);
