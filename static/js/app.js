@@ -404,8 +404,7 @@ async function start() {
     else banner.show(pr.reason);
     if (limits) applyLimits(limits);
     const boot = {
-        patterns: pa.status === 'fulfilled' ? pa.value.patterns || [] : [],
-        producers: pa.status === 'fulfilled' ? pa.value.producers || [] : [],   // writes only the recommender takes
+        ...(pa.status === 'fulfilled' ? { patterns: pa.value.patterns || [], producers: pa.value.producers || [] } : { patterns: [], producers: [] }),
         health: he.status === 'fulfilled' ? he.value : { measure: { available: false, reason: he.reason.message } },
     };
     for (const row of PANELS) if (row.boot) row.boot(row.p, boot);

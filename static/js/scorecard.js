@@ -6,7 +6,7 @@
 
 import * as api from './api.js';
 import { verdict } from './verdict.js';
-import { isStore, opShort } from './ops.js';
+import { isStore, isAtomic, opShort } from './ops.js';
 import { patternLabel } from './patterns.js';
 import { fixButton } from './fixes.js';
 import { stamp } from './stamps.js';
@@ -27,7 +27,6 @@ export function createScorecard(ctx) {
     let seq = 0;
     let producers = [];     // /api/patterns' producers: writes only the recommender costs
 
-    const isAtomic = (op) => op === 'atom' || op === 'red';
     const group = (sel, label, items) => {
         if (!items.length) return;
         const g = document.createElement('optgroup');
