@@ -120,13 +120,11 @@ static void put_worst(struct buf *out, const struct rec_work *w, int k, const st
     api_put_cost(out, &in, &r);
 }
 
-static void put_str_or_null(struct buf *out, const char *key, const char *v)
+/* `,"key":"v"`, null for a form that has no text (recommend_code.c leaves it ""). */
+static void put_text(struct buf *out, const char *key, const char *v)
 {
-    buf_printf(out, ",\"%s\":", key);
-    if (v && *v)
-        buf_json_str(out, v);
-    else
-        buf_puts(out, "null");
+    buf_putc(out, ',');
+    api_put_str_or_null(out, key, v && *v ? v : NULL);
 }
 
 static void put_code(struct buf *out, const struct rec_work *w, const struct rec_layout *l)
@@ -135,15 +133,15 @@ static void put_code(struct buf *out, const struct rec_work *w, const struct rec
     rec_code(w, l, &c);
     buf_puts(out, ",\"code\":{\"element_type\":");
     buf_json_str(out, c.elem);
-    put_str_or_null(out, "cute", c.cute);
-    put_str_or_null(out, "cute_why", c.cute[0] ? NULL : c.why_cute);
-    put_str_or_null(out, "atom", c.atom);
-    put_str_or_null(out, "triton", c.triton);
-    put_str_or_null(out, "triton_form", c.triton_form);
-    put_str_or_null(out, "triton_why", c.triton[0] ? NULL : c.why_triton);
-    put_str_or_null(out, "tma", c.tma);
-    put_str_or_null(out, "tma_why", c.tma[0] ? NULL : c.why_tma);
-    put_str_or_null(out, "c", c.c);
+    put_text(out, "cute", c.cute);
+    put_text(out, "cute_why", c.cute[0] ? NULL : c.why_cute);
+    put_text(out, "atom", c.atom);
+    put_text(out, "triton", c.triton);
+    put_text(out, "triton_form", c.triton_form);
+    put_text(out, "triton_why", c.triton[0] ? NULL : c.why_triton);
+    put_text(out, "tma", c.tma);
+    put_text(out, "tma_why", c.tma[0] ? NULL : c.why_tma);
+    put_text(out, "c", c.c);
     buf_putc(out, '}');
 }
 
@@ -236,12 +234,12 @@ static void put_fixes(struct buf *out, const struct rec_work *w)
         buf_printf(out, "%s{\"side\":\"%s\",\"kind\":\"%s\",\"shift\":%d", k ? "," : "",
                    k ? "read" : "write", t->how.sched == 1 ? "rotate" : t->how.sched == 2 ? "xor"
                    : "none", t->how.shift);
-        put_str_or_null(out, "code", code[k]);
+        put_text(out, "code", code[k]);
         buf_putc(out, '}');
     }
     buf_puts(out, "],\"code\":{\"extra_bytes\":0");
-    put_str_or_null(out, "write", code[0]);
-    put_str_or_null(out, "read", code[1]);
+    put_text(out, "write", code[0]);
+    put_text(out, "read", code[1]);
     buf_putc(out, '}');
     if (!code[0][0] && !code[1][0])
         buf_puts(out, ",\"why\":\"no lane rotation lowers the cost on the current layout (matrix "
