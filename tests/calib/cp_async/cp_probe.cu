@@ -63,7 +63,7 @@ int main(int argc, char **argv)
     void (*ks[4])(Args) = {cp_kernel<4, false>, cp_kernel<8, false>, cp_kernel<16, false>,
                            cp_kernel<16, true>};
     for (int i = 0; i < 4; i++)
-        CK(cudaFuncSetAttribute(ks[i], cudaFuncAttributeMaxDynamicSharedMemorySize, 40 * 1024));
+        CK(cudaFuncSetAttribute(ks[i], cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
     char name[160], cache[8];
     int b;
     Args a;
@@ -74,7 +74,7 @@ int main(int argc, char **argv)
         int k = strcmp(cache, "cg") == 0 ? 3 : b == 4 ? 0 : b == 8 ? 1 : 2;
         double best = 1e30;
         for (int rep = 0; rep < (iters > 8 ? 3 : 1); rep++) {
-            ks[k]<<<1, warps * 32, 40 * 1024>>>(a);
+            ks[k]<<<1, warps * 32, 64 * 1024>>>(a);
             CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
             long long h0[64], h1[64];
             CK(cudaMemcpy(h0, t0, warps * 8, cudaMemcpyDeviceToHost));
