@@ -45,6 +45,17 @@ enum instr_func { INSTR_ADD, INSTR_MIN, INSTR_MAX, INSTR_INC, INSTR_DEC, INSTR_A
 enum instr_type { INSTR_U32, INSTR_S32, INSTR_B32, INSTR_F32, INSTR_U64, INSTR_S64, INSTR_B64,
                   INSTR_F64, INSTR_F16X2, INSTR_BF16X2, INSTR_NTYPES };
 
+/* An atomic's operand as ptxas sees it (issue 23): a register that differs by
+ * lane (the default), one value for the whole warp, or a constant it can read
+ * (an immediate, or a literal in C++).  It picks the SASS: a red.add of the
+ * constant 1 is ATOMS.POPC.INC, which merges lanes (atomic_form.h). */
+enum instr_value { INSTR_VALUE_LANE, INSTR_VALUE_UNIFORM, INSTR_VALUE_CONST };
+
+/* Whether ptxas branches around each atomic: "each" (setp + @p, or an if
+ * around every atomic: BSSY + BRA per ATOMS; the default, and how the tool and
+ * the issue-17 sweeps measured) or "none" (no branch per atomic). */
+enum instr_guard { INSTR_GUARD_EACH, INSTR_GUARD_NONE };
+
 struct instr {
     enum instr_op op;
     uint32_t bytes;                 /* ld/st: 1, 2, 4, 8 or 16; matrix ops: 16 (one row) */
@@ -54,6 +65,9 @@ struct instr {
     uint32_t offsets[INSTR_LANES];  /* byte offsets, or INSTR_INACTIVE */
     enum instr_func func;           /* atom/red: the operation; else INSTR_ADD, unused */
     enum instr_type type;           /* atom/red: the operand type (bytes follows it) */
+    enum instr_value value_kind;    /* atom/red: the operand's kind (default lane) */
+    int64_t value;                  /* INSTR_VALUE_CONST: the constant, -2^31 .. 2^32-1 */
+    enum instr_guard guard;         /* atom/red: a branch around each atomic or none */
 };
 
 /* The wire name ("ld", "st", "ldmatrix", "stmatrix", "atom", "red"); "?" out

@@ -470,6 +470,36 @@ __global__ void __launch_bounds__(512, 1) k15(Args g) {
   long long t0 = clock64();
   #pragma unroll 1
   for (int i = 0; i < g.iters; i++) {
+        d[0] = atomicInc((P0 + 0), 0xffffffffu);
+    d[1] = atomicInc((P0 + 64), 0xffffffffu);
+    d[2] = atomicInc((P0 + 128), 0xffffffffu);
+    d[3] = atomicInc((P0 + 192), 0xffffffffu);
+    d[4] = atomicInc((P0 + 256), 0xffffffffu);
+    d[5] = atomicInc((P0 + 320), 0xffffffffu);
+    d[6] = atomicInc((P0 + 384), 0xffffffffu);
+    d[7] = atomicInc((P0 + 448), 0xffffffffu);
+    acc += (unsigned)(d[0] + e[0]) + (unsigned)(d[1] + e[1]) + (unsigned)(d[2] + e[2]) + (unsigned)(d[3] + e[3]) + (unsigned)(d[4] + e[4]) + (unsigned)(d[5] + e[5]) + (unsigned)(d[6] + e[6]) + (unsigned)(d[7] + e[7]);
+  }
+  long long t1 = clock64();
+  __syncthreads();
+  if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
+  g.sink[threadIdx.x] = acc;
+}
+__global__ void __launch_bounds__(512, 1) k16(Args g) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+  unsigned *P0 = (unsigned *)(smem + g.off[lane]);
+  int *I0 = (int *)P0; (void)I0; (void)P0;
+  const unsigned a = (unsigned)__cvta_generic_to_shared(smem) + g.off[lane]; (void)a;
+  const unsigned act = (g.active >> lane) & 1u; (void)act;
+  const unsigned uni = g.seed, lanev = g.seed + lane; (void)uni; (void)lanev;
+  const unsigned long long unil = uni, lanel = lanev; (void)unil; (void)lanel;
+  unsigned d[8] = {0}; unsigned long long e[8] = {0}; (void)d; (void)e;
+  unsigned acc = 0;
+  __syncthreads();
+  long long t0 = clock64();
+  #pragma unroll 1
+  for (int i = 0; i < g.iters; i++) {
         if (act) atomicAdd((P0 + 0), 1u);
     if (act) atomicAdd((P0 + 64), 1u);
     if (act) atomicAdd((P0 + 128), 1u);
@@ -485,7 +515,7 @@ __global__ void __launch_bounds__(512, 1) k15(Args g) {
   if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
   g.sink[threadIdx.x] = acc;
 }
-__global__ void __launch_bounds__(512, 1) k16(Args g) {
+__global__ void __launch_bounds__(512, 1) k17(Args g) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   unsigned *P0 = (unsigned *)(smem + g.off[lane]);
@@ -515,7 +545,7 @@ __global__ void __launch_bounds__(512, 1) k16(Args g) {
   if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
   g.sink[threadIdx.x] = acc;
 }
-__global__ void __launch_bounds__(512, 1) k17(Args g) {
+__global__ void __launch_bounds__(512, 1) k18(Args g) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   unsigned *P0 = (unsigned *)(smem + g.off[lane]);
@@ -545,7 +575,7 @@ __global__ void __launch_bounds__(512, 1) k17(Args g) {
   if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
   g.sink[threadIdx.x] = acc;
 }
-__global__ void __launch_bounds__(512, 1) k18(Args g) {
+__global__ void __launch_bounds__(512, 1) k19(Args g) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   unsigned *P0 = (unsigned *)(smem + g.off[lane]);
@@ -575,7 +605,7 @@ __global__ void __launch_bounds__(512, 1) k18(Args g) {
   if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
   g.sink[threadIdx.x] = acc;
 }
-__global__ void __launch_bounds__(512, 1) k19(Args g) {
+__global__ void __launch_bounds__(512, 1) k20(Args g) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   unsigned *P0 = (unsigned *)(smem + g.off[lane]);
@@ -605,7 +635,7 @@ __global__ void __launch_bounds__(512, 1) k19(Args g) {
   if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
   g.sink[threadIdx.x] = acc;
 }
-__global__ void __launch_bounds__(512, 1) k20(Args g) {
+__global__ void __launch_bounds__(512, 1) k21(Args g) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   unsigned *P0 = (unsigned *)(smem + g.off[lane]);
@@ -635,7 +665,7 @@ __global__ void __launch_bounds__(512, 1) k20(Args g) {
   if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
   g.sink[threadIdx.x] = acc;
 }
-__global__ void __launch_bounds__(512, 1) k21(Args g) {
+__global__ void __launch_bounds__(512, 1) k22(Args g) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   unsigned *P0 = (unsigned *)(smem + g.off[lane]);
@@ -665,7 +695,7 @@ __global__ void __launch_bounds__(512, 1) k21(Args g) {
   if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
   g.sink[threadIdx.x] = acc;
 }
-__global__ void __launch_bounds__(512, 1) k22(Args g) {
+__global__ void __launch_bounds__(512, 1) k23(Args g) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   unsigned *P0 = (unsigned *)(smem + g.off[lane]);
@@ -695,7 +725,7 @@ __global__ void __launch_bounds__(512, 1) k22(Args g) {
   if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
   g.sink[threadIdx.x] = acc;
 }
-__global__ void __launch_bounds__(512, 1) k23(Args g) {
+__global__ void __launch_bounds__(512, 1) k24(Args g) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   unsigned *P0 = (unsigned *)(smem + g.off[lane]);
@@ -725,7 +755,7 @@ __global__ void __launch_bounds__(512, 1) k23(Args g) {
   if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
   g.sink[threadIdx.x] = acc;
 }
-__global__ void __launch_bounds__(512, 1) k24(Args g) {
+__global__ void __launch_bounds__(512, 1) k25(Args g) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   unsigned *P0 = (unsigned *)(smem + g.off[lane]);
@@ -755,7 +785,7 @@ __global__ void __launch_bounds__(512, 1) k24(Args g) {
   if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
   g.sink[threadIdx.x] = acc;
 }
-__global__ void __launch_bounds__(512, 1) k25(Args g) {
+__global__ void __launch_bounds__(512, 1) k26(Args g) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   unsigned *P0 = (unsigned *)(smem + g.off[lane]);
@@ -785,7 +815,7 @@ __global__ void __launch_bounds__(512, 1) k25(Args g) {
   if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
   g.sink[threadIdx.x] = acc;
 }
-__global__ void __launch_bounds__(512, 1) k26(Args g) {
+__global__ void __launch_bounds__(512, 1) k27(Args g) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   unsigned *P0 = (unsigned *)(smem + g.off[lane]);
@@ -815,7 +845,7 @@ __global__ void __launch_bounds__(512, 1) k26(Args g) {
   if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
   g.sink[threadIdx.x] = acc;
 }
-__global__ void __launch_bounds__(512, 1) k27(Args g) {
+__global__ void __launch_bounds__(512, 1) k28(Args g) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   unsigned *P0 = (unsigned *)(smem + g.off[lane]);
@@ -845,7 +875,7 @@ __global__ void __launch_bounds__(512, 1) k27(Args g) {
   if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
   g.sink[threadIdx.x] = acc;
 }
-__global__ void __launch_bounds__(512, 1) k28(Args g) {
+__global__ void __launch_bounds__(512, 1) k29(Args g) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   unsigned *P0 = (unsigned *)(smem + g.off[lane]);
@@ -875,7 +905,7 @@ __global__ void __launch_bounds__(512, 1) k28(Args g) {
   if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
   g.sink[threadIdx.x] = acc;
 }
-__global__ void __launch_bounds__(512, 1) k29(Args g) {
+__global__ void __launch_bounds__(512, 1) k30(Args g) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   unsigned *P0 = (unsigned *)(smem + g.off[lane]);
@@ -905,7 +935,7 @@ __global__ void __launch_bounds__(512, 1) k29(Args g) {
   if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
   g.sink[threadIdx.x] = acc;
 }
-__global__ void __launch_bounds__(512, 1) k30(Args g) {
+__global__ void __launch_bounds__(512, 1) k31(Args g) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   unsigned *P0 = (unsigned *)(smem + g.off[lane]);
@@ -935,7 +965,7 @@ __global__ void __launch_bounds__(512, 1) k30(Args g) {
   if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
   g.sink[threadIdx.x] = acc;
 }
-__global__ void __launch_bounds__(512, 1) k31(Args g) {
+__global__ void __launch_bounds__(512, 1) k32(Args g) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   unsigned *P0 = (unsigned *)(smem + g.off[lane]);
@@ -965,7 +995,7 @@ __global__ void __launch_bounds__(512, 1) k31(Args g) {
   if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
   g.sink[threadIdx.x] = acc;
 }
-__global__ void __launch_bounds__(512, 1) k32(Args g) {
+__global__ void __launch_bounds__(512, 1) k33(Args g) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   unsigned *P0 = (unsigned *)(smem + g.off[lane]);
@@ -995,7 +1025,7 @@ __global__ void __launch_bounds__(512, 1) k32(Args g) {
   if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
   g.sink[threadIdx.x] = acc;
 }
-__global__ void __launch_bounds__(512, 1) k33(Args g) {
+__global__ void __launch_bounds__(512, 1) k34(Args g) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   unsigned *P0 = (unsigned *)(smem + g.off[lane]);
@@ -1025,7 +1055,67 @@ __global__ void __launch_bounds__(512, 1) k33(Args g) {
   if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
   g.sink[threadIdx.x] = acc;
 }
-__global__ void __launch_bounds__(512, 1) k34(Args g) {
+__global__ void __launch_bounds__(512, 1) k35(Args g) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+  unsigned *P0 = (unsigned *)(smem + g.off[lane]);
+  int *I0 = (int *)P0; (void)I0; (void)P0;
+  const unsigned a = (unsigned)__cvta_generic_to_shared(smem) + g.off[lane]; (void)a;
+  const unsigned act = (g.active >> lane) & 1u; (void)act;
+  const unsigned uni = g.seed, lanev = g.seed + lane; (void)uni; (void)lanev;
+  const unsigned long long unil = uni, lanel = lanev; (void)unil; (void)lanel;
+  unsigned d[8] = {0}; unsigned long long e[8] = {0}; (void)d; (void)e;
+  unsigned acc = 0;
+  __syncthreads();
+  long long t0 = clock64();
+  #pragma unroll 1
+  for (int i = 0; i < g.iters; i++) {
+        asm volatile("red.shared.add.s32 [%0+0], 1;" :: "r"(a) : "memory");
+    asm volatile("red.shared.add.s32 [%0+256], 1;" :: "r"(a) : "memory");
+    asm volatile("red.shared.add.s32 [%0+512], 1;" :: "r"(a) : "memory");
+    asm volatile("red.shared.add.s32 [%0+768], 1;" :: "r"(a) : "memory");
+    asm volatile("red.shared.add.s32 [%0+1024], 1;" :: "r"(a) : "memory");
+    asm volatile("red.shared.add.s32 [%0+1280], 1;" :: "r"(a) : "memory");
+    asm volatile("red.shared.add.s32 [%0+1536], 1;" :: "r"(a) : "memory");
+    asm volatile("red.shared.add.s32 [%0+1792], 1;" :: "r"(a) : "memory");
+    
+  }
+  long long t1 = clock64();
+  __syncthreads();
+  if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
+  g.sink[threadIdx.x] = acc;
+}
+__global__ void __launch_bounds__(512, 1) k36(Args g) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+  unsigned *P0 = (unsigned *)(smem + g.off[lane]);
+  int *I0 = (int *)P0; (void)I0; (void)P0;
+  const unsigned a = (unsigned)__cvta_generic_to_shared(smem) + g.off[lane]; (void)a;
+  const unsigned act = (g.active >> lane) & 1u; (void)act;
+  const unsigned uni = g.seed, lanev = g.seed + lane; (void)uni; (void)lanev;
+  const unsigned long long unil = uni, lanel = lanev; (void)unil; (void)lanel;
+  unsigned d[8] = {0}; unsigned long long e[8] = {0}; (void)d; (void)e;
+  unsigned acc = 0;
+  __syncthreads();
+  long long t0 = clock64();
+  #pragma unroll 1
+  for (int i = 0; i < g.iters; i++) {
+        asm volatile("atom.shared.inc.u32 %0, [%1+0], -1;" : "=r"(d[0]) : "r"(a) : "memory");
+    asm volatile("atom.shared.inc.u32 %0, [%1+256], -1;" : "=r"(d[1]) : "r"(a) : "memory");
+    asm volatile("atom.shared.inc.u32 %0, [%1+512], -1;" : "=r"(d[2]) : "r"(a) : "memory");
+    asm volatile("atom.shared.inc.u32 %0, [%1+768], -1;" : "=r"(d[3]) : "r"(a) : "memory");
+    asm volatile("atom.shared.inc.u32 %0, [%1+1024], -1;" : "=r"(d[4]) : "r"(a) : "memory");
+    asm volatile("atom.shared.inc.u32 %0, [%1+1280], -1;" : "=r"(d[5]) : "r"(a) : "memory");
+    asm volatile("atom.shared.inc.u32 %0, [%1+1536], -1;" : "=r"(d[6]) : "r"(a) : "memory");
+    asm volatile("atom.shared.inc.u32 %0, [%1+1792], -1;" : "=r"(d[7]) : "r"(a) : "memory");
+    acc += (unsigned)(d[0] + e[0]) + (unsigned)(d[1] + e[1]) + (unsigned)(d[2] + e[2]) + (unsigned)(d[3] + e[3]) + (unsigned)(d[4] + e[4]) + (unsigned)(d[5] + e[5]) + (unsigned)(d[6] + e[6]) + (unsigned)(d[7] + e[7]);
+  }
+  long long t1 = clock64();
+  __syncthreads();
+  if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
+  g.sink[threadIdx.x] = acc;
+}
+__global__ void __launch_bounds__(512, 1) k37(Args g) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   unsigned *P0 = (unsigned *)(smem + g.off[lane]);
@@ -1055,7 +1145,7 @@ __global__ void __launch_bounds__(512, 1) k34(Args g) {
   if (lane == 0) { g.t0[warp] = t0; g.t1[warp] = t1; }
   g.sink[threadIdx.x] = acc;
 }
-__global__ void __launch_bounds__(512, 1) k35(Args g) {
+__global__ void __launch_bounds__(512, 1) k38(Args g) {
   extern __shared__ __align__(16) unsigned char smem[];
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   unsigned *P0 = (unsigned *)(smem + g.off[lane]);
@@ -1086,10 +1176,10 @@ __global__ void __launch_bounds__(512, 1) k35(Args g) {
   g.sink[threadIdx.x] = acc;
 }
 typedef void (*KF)(Args);
-static KF kf[] = {k0,k1,k2,k3,k4,k5,k6,k7,k8,k9,k10,k11,k12,k13,k14,k15,k16,k17,k18,k19,k20,k21,k22,k23,k24,k25,k26,k27,k28,k29,k30,k31,k32,k33,k34,k35};
-static const char *kn[] = {"cu_add_1","cu_add_1_used","cu_add_1_s32","cu_add_m1_s32","cu_add_2","cu_add_7","cu_add_uni","cu_add_uni_used","cu_add_lane","cu_add_lane_used","cu_sub_1","cu_sub_1_used","cu_inc_max","cu_inc_15","cu_dec_max","cu_add_1_if","cu_add_lane_if","cu_add_1_used_if","red_add_u32_i1","red_add_s32_im1","red_add_u32_i2","red_inc_u32_imax","red_dec_u32_imax","red_add_u32_uni","red_add_u32_lane","atom_add_u32_i1_used","atom_add_u32_i1_unused","atom_add_u32_lane_used","red_xor_b32_lane","red_max_s32_lane","atom_exch_b32_used","atom_cas_b32_used","red_add_u32_lane_p","red_add_u32_i1_p","atom_exch_b64_used","atom_cas_b64_used"};
-static const int kw[] = {4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,8,8};
-static const int kg[] = {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,1,0,0};   /* guarded: runs partial warps too */
+static KF kf[] = {k0,k1,k2,k3,k4,k5,k6,k7,k8,k9,k10,k11,k12,k13,k14,k15,k16,k17,k18,k19,k20,k21,k22,k23,k24,k25,k26,k27,k28,k29,k30,k31,k32,k33,k34,k35,k36,k37,k38};
+static const char *kn[] = {"cu_add_1","cu_add_1_used","cu_add_1_s32","cu_add_m1_s32","cu_add_2","cu_add_7","cu_add_uni","cu_add_uni_used","cu_add_lane","cu_add_lane_used","cu_sub_1","cu_sub_1_used","cu_inc_max","cu_inc_15","cu_dec_max","cu_inc_max_used","cu_add_1_if","cu_add_lane_if","cu_add_1_used_if","red_add_u32_i1","red_add_s32_im1","red_add_u32_i2","red_inc_u32_imax","red_dec_u32_imax","red_add_u32_uni","red_add_u32_lane","atom_add_u32_i1_used","atom_add_u32_i1_unused","atom_add_u32_lane_used","red_xor_b32_lane","red_max_s32_lane","atom_exch_b32_used","atom_cas_b32_used","red_add_u32_lane_p","red_add_u32_i1_p","red_add_s32_i1","atom_inc_u32_imax_used","atom_exch_b64_used","atom_cas_b64_used"};
+static const int kw[] = {4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,8,8};
+static const int kg[] = {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,1,0,0,0,0};   /* guarded: runs partial warps too */
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); return 4; } } while (0)
 int main(int argc, char **argv) {
   /* stdin: "name width active_hex o0 .. o31"; argv[1] iters, argv[2] warps.

@@ -37,6 +37,7 @@ def forms():
     C("cu_inc_max", "atomicInc($P, 0xffffffffu);")
     C("cu_inc_15", "atomicInc($P, 15u);")
     C("cu_dec_max", "atomicDec($P, 0xffffffffu);")
+    C("cu_inc_max_used", "$d = atomicInc($P, 0xffffffffu);", used=True)
     C("cu_add_1_if", "if (act) atomicAdd($P, 1u);", guard=True)
     C("cu_add_lane_if", "if (act) atomicAdd($P, lanev);", guard=True)
     C("cu_add_1_used_if", "if (act) $d = atomicAdd($P, 1u);", used=True, guard=True)
@@ -60,9 +61,40 @@ def forms():
     # the issue-17 probe's own guard: setp + @p on a lane-dependent predicate
     A("red_add_u32_lane_p", 'asm volatile("{.reg .pred p; setp.ne.u32 p, %1, 0; @p red.shared.add.u32 [%0+$O], %2;}" :: "r"(a), "r"(act), "r"(lanev) : "memory");', guard=True)
     A("red_add_u32_i1_p", 'asm volatile("{.reg .pred p; setp.ne.u32 p, %1, 0; @p red.shared.add.u32 [%0+$O], 1;}" :: "r"(a), "r"(act) : "memory");', guard=True)
+    A("red_add_s32_i1", 'asm volatile("red.shared.add.s32 [%0+$O], 1;" :: "r"(a) : "memory");')
+    A("atom_inc_u32_imax_used", 'asm volatile("atom.shared.inc.u32 %0, [%1+$O], -1;" : "=r"($d) : "r"(a) : "memory");', used=True)
     A("atom_exch_b64_used", 'asm volatile("atom.shared.exch.b64 %0, [%1+$O], %2;" : "=l"($e) : "r"(a), "l"(lanel) : "memory");', used=True, w=8)
     A("atom_cas_b64_used", 'asm volatile("atom.shared.cas.b64 %0, [%1+$O], %2, %3;" : "=l"($e) : "r"(a), "l"(lanel), "l"(unil) : "memory");', used=True, w=8)
     return f
+
+
+# What each form is as a /api/conflicts request (op, func, type, value, guard):
+# the PTX it is (nvcc -ptx: CUDA's atomicAdd/Sub/Inc/Dec on shared memory are
+# atom.shared.add/inc/dec.u32, atomicSub(p, 1) an add of -1, int too), an atom
+# whose result is unused as red (the same SASS, issue 17's A4), and the guard:
+# "each" where ptxas branches around every atomic (setp + @p), "none" where no
+# branch is per atomic (unconditional, or one `if` around the 8 of an iteration).
+def request(name):
+    used = name.endswith("_used") or "_used_" in name
+    op = "atom" if used else "red"
+    func = "inc" if "_inc_" in name else "dec" if "_dec_" in name else \
+        "xor" if "_xor_" in name else "max" if "_max_" in name else \
+        "exch" if "_exch_" in name else "cas" if "_cas_" in name else "add"
+    typ = "b64" if name.endswith("b64_used") else "s32" if ("_s32_i" in name or "max_s32" in name) \
+        else "b32" if func in ("xor", "exch", "cas") else "u32"
+    if func in ("exch", "cas"):
+        op = "atom"
+    tail = name.split("_")
+    if "uni" in tail:
+        value = "uniform"
+    elif "lane" in tail or func in ("xor", "max", "exch", "cas"):
+        value = "lane"
+    elif "_sub_1" in name or "_m1" in name or "imax" in tail or "max" in tail or "im1" in tail:
+        value = -1
+    else:
+        value = int(next(t.lstrip("i") for t in tail[2:] if t.lstrip("i").isdigit()))
+    guard = "each" if name.endswith("_p") else "none"
+    return {"op": op, "func": func, "type": typ, "value": value, "guard": guard}
 
 
 def kernel(i, name, w, stmt, used, guard):
@@ -181,7 +213,9 @@ def patterns():
 
 
 if __name__ == "__main__":
-    out = {"forms_probe.cu": source(), "patterns.txt": patterns()}
+    import json
+    out = {"forms_probe.cu": source(), "patterns.txt": patterns(),
+           "requests.json": json.dumps({f[0]: request(f[0]) for f in forms()}, indent=0) + "\n"}
     stale = []
     for fn, text in out.items():
         path = os.path.join(HERE, fn)

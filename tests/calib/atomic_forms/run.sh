@@ -9,6 +9,7 @@ cd "$(dirname "$0")"
 O=${O:-${OUT:-.}/atomic_forms}; mkdir -p "$O"
 nvcc -O3 -std=c++17 -arch=sm_90 -diag-suppress 550 -o "$O/forms_probe" forms_probe.cu || exit 1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$O/device.txt"
+cp forms_probe.cu "$O/"   # collect.py reads kernel k<i>'s name from the source that ran
 cuobjdump -sass "$O/forms_probe" > "$O/sass.txt" 2>&1
 timeout 200 "$O/forms_probe" 512 16 < patterns.txt > "$O/clock.csv" 2> "$O/clock.err"; echo "forms clock rc=$? $(wc -l < "$O/clock.csv") rows"
 grep -E '^(w4_distinct|w4_same|w4_grp2|w4_grp16|w4_conf2|w4_conf32|w4_conf32_pairs|w4_half_same_half_conf16|w4_hist32_rand|w4_hist8_rand|w4_hist8_rand_bank|w4_lanes0_15|w4_same_lanes0_15|h4_[a-z0-9_]*|f4_c3|f4_s3|w8_distinct|w8_same|w8_conf2|w8_grp2) ' patterns.txt > "$O/ncu_patterns.txt"
