@@ -137,6 +137,14 @@ int lay_build(struct lay *l, struct sz_error *err)
 {
     if (l->form == LAY_TMA) {
         dense(l, 0);
+        /* The copy engine pads a box row narrower than the swizzle span to the
+         * span, then swizzles: measured on an H100, every box the driver
+         * encodes (tests/data/tma_placement_*.json: a 16-byte-wide box in the
+         * 32B mode puts its rows 32 bytes apart).  NONE keeps rows dense. */
+        uint32_t eb = (uint32_t)l->element_bits / 8, span = (uint32_t)l->swizzle_bytes;
+        if (span && eb && l->shape[0] * eb < span)
+            for (int k = 1; k < l->rank; k++)
+                l->leaf_stride[k] = l->leaf_stride[k] / l->shape[0] * (span / eb);
         if (l->swizzle_bytes) {
             /* 32B, 64B, 128B = Swizzle<1|2|3,4,3> on the shared-memory address
              * (CuTe mma_traits_sm90_gmma.hpp, Layout_*_SW*_Atom_Bits) */
