@@ -96,6 +96,15 @@ void api_put_cost(struct buf *out, const struct instr *in, const struct acc_resu
                in->bank_bytes, in->banks, r->calibrated ? "true" : "false");
     if (r->atomic.is_atomic)
         put_atomic(out, in, r);
+    if (instr_is_copy(in->op)) {
+        /* cp.async: the SASS (cuobjdump, tests/calib/cp_async) and the global side */
+        static const char *const sass[] = {"LDGSTS.E", "LDGSTS.E.64", "LDGSTS.E.128"};
+        buf_printf(out, "\"cache\":\"%s\",\"sass\":\"%s\",\"global_offsets\":",
+                   in->cg ? "cg" : "ca", in->cg ? "LDGSTS.E.BYPASS.128"
+                                                : sass[in->bytes == 4 ? 0 : in->bytes == 8 ? 1 : 2]);
+        buf_u32_array(out, in->global_offsets, INSTR_LANES);
+        buf_puts(out, ",\"wavefronts_exact\":false,");
+    }
     put_count(out, "wavefronts", known, r->wavefronts);
     put_count(out, "ideal_wavefronts", known, r->ideal_wavefronts);
     put_count(out, "bank_conflicts", known, r->bank_conflicts);

@@ -421,17 +421,53 @@ static int read_form(const cJSON *obj, struct instr *in, struct sz_error *err)
     return read_operand(obj, in, err);
 }
 
+/* cp.async's "cache" ("ca", the default, or "cg") and "global_offsets" (32
+ * byte offsets, null for an idle lane; default lane t at t * bytes).  Other
+ * ops take neither. */
+static int read_copy(const cJSON *obj, struct instr *in, struct sz_error *err)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(obj, "cache");
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(obj, "global_offsets");
+    if ((c || g) && !instr_is_copy(in->op))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, c ? "cache" : "global_offsets",
+                       "only cp.async takes %s", c ? "cache" : "global_offsets");
+    for (int t = 0; t < INSTR_LANES; t++)
+        in->global_offsets[t] = (uint32_t)t * in->bytes;
+    if (c != NULL) {
+        if (!cJSON_IsString(c) || (strcmp(c->valuestring, "ca") && strcmp(c->valuestring, "cg")))
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "cache", "must be \"ca\" or \"cg\"");
+        in->cg = strcmp(c->valuestring, "cg") == 0;
+    }
+    if (g == NULL)
+        return 0;
+    if (!cJSON_IsArray(g) || cJSON_GetArraySize(g) != INSTR_LANES)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "global_offsets",
+                       "an array of 32 byte offsets (one per lane, null for an idle lane)");
+    int t = 0;
+    for (const cJSON *it = g->child; it; it = it->next, t++) {
+        char field[32];
+        int64_t v;
+        snprintf(field, sizeof field, "global_offsets[%d]", t);
+        if (cJSON_IsNull(it))
+            continue;
+        if (api_num_int(it, field, 0, INSTR_OFFSET_LIMIT - 1.0, &v, err) < 0)
+            return -1;
+        in->global_offsets[t] = (uint32_t)v;
+    }
+    return 0;
+}
+
 int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
                    struct sz_error *err)
 {
     static const char *const fields[] = {"op", "bytes", "matrices", "trans", "offsets",
                                          "bank_bytes", "banks", "func", "type", "value",
-                                         "guard"};
-    const char *known[18];
+                                         "guard", "cache", "global_offsets"};
+    const char *known[20];
     size_t nk = 0;
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         known[nk++] = fields[i];
-    for (; extra && *extra && nk < 17; extra++)
+    for (; extra && *extra && nk < 19; extra++)
         known[nk++] = *extra;
     known[nk] = NULL;
     if (api_fields_check(obj, known, err) < 0)
@@ -440,7 +476,7 @@ int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
     enum instr_op opv;
     if (instr_op_parse(cJSON_IsString(op) ? op->valuestring : NULL, &opv, err) < 0)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "required, one of \"ld\", \"st\", "
-                       "\"ldmatrix\", \"stmatrix\", \"atom\", \"red\"");
+                       "\"ldmatrix\", \"stmatrix\", \"atom\", \"red\", \"cp.async\"");
     instr_defaults(in, opv);
     if (read_form(obj, in, err) < 0 ||
         member_u32(obj, "bytes", 1, 16, &in->bytes, err) < 0 ||
@@ -472,5 +508,7 @@ int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
             return -1;
         in->offsets[t] = (uint32_t)v;
     }
+    if (read_copy(obj, in, err) < 0)
+        return -1;
     return instr_check(in, err);
 }

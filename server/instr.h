@@ -36,8 +36,12 @@ extern "C" {
  * equalities, but no dependence between them): 7 x 256 bytes stay free. */
 #define INSTR_ATOMIC_SPARE (256u * 7u)
 
+/* INSTR_CP_ASYNC: cp.async.ca/.cg.shared.global (LDGSTS), issue 23 part 3; its
+ * cost depends on the global addresses too (global_offsets).  Added here
+ * before the instruction-kind table of issue 22 lands; the tool does not
+ * measure it yet (tests/calib/cp_async does). */
 enum instr_op { INSTR_LD, INSTR_ST, INSTR_LDMATRIX, INSTR_STMATRIX, INSTR_ATOM, INSTR_RED,
-                INSTR_NOPS };
+                INSTR_CP_ASYNC, INSTR_NOPS };
 
 /* atom.shared / red.shared: the operation and the operand type (PTX ISA). */
 enum instr_func { INSTR_ADD, INSTR_MIN, INSTR_MAX, INSTR_INC, INSTR_DEC, INSTR_AND, INSTR_OR,
@@ -68,9 +72,12 @@ struct instr {
     enum instr_value value_kind;    /* atom/red: the operand's kind (default lane) */
     int64_t value;                  /* INSTR_VALUE_CONST: the constant, -2^31 .. 2^32-1 */
     enum instr_guard guard;         /* atom/red: a branch around each atomic or none */
+    int cg;                         /* cp.async: .cg (L2 only, 16 bytes); 0 = .ca */
+    uint32_t global_offsets[INSTR_LANES];  /* cp.async: each lane's global byte offset
+                                     * (default t * bytes: contiguous) */
 };
 
-/* The wire name ("ld", "st", "ldmatrix", "stmatrix", "atom", "red"); "?" out
+/* The wire name ("ld", "st", "ldmatrix", "stmatrix", "atom", "red", "cp.async"); "?" out
  * of range.  Likewise the func ("add", ...) and type ("u32", ...) names. */
 const char *instr_op_name(enum instr_op op);
 const char *instr_func_name(enum instr_func f);
@@ -83,6 +90,9 @@ int instr_type_parse(const char *name, enum instr_type *t, struct sz_error *err)
 
 /* ldmatrix and stmatrix: warp-wide (.sync.aligned), 16-byte rows, .xN, .trans. */
 int instr_is_matrix(enum instr_op op);
+
+/* cp.async (LDGSTS): global -> shared, 4, 8 or 16 bytes (.cg: 16 only). */
+int instr_is_copy(enum instr_op op);
 
 /* atom.shared and red.shared: one func on one type per lane, any lanes. */
 int instr_is_atomic(enum instr_op op);
@@ -110,7 +120,8 @@ int instr_form_parse(const char *name, struct instr *in, struct sz_error *err);
 
 /* Reset `in` to the defaults of `op`: bytes 4 (16 for matrix ops), matrices 1
  * (4 for matrix ops), no .trans, func add and type u32 (atomics), 32 banks of
- * 4 bytes, every lane inactive. */
+ * 4 bytes, every lane inactive; cp.async: 16 bytes, .ca, global offsets
+ * contiguous (lane t at t * 16). */
 void instr_defaults(struct instr *in, enum instr_op op);
 
 /* Bytes one lane moves: `bytes` for ld/st, 16 for a matrix row. */

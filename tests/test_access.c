@@ -770,6 +770,62 @@ static void test_atomic_operand(void)
     CHECK(!r.atomic.merges && r.wavefronts == 32, "atom +1 on one word: %u", r.wavefronts);
 }
 
+/* Every row of tests/data/cp_async_*.json (issue 23 part 3) through the API's
+ * reader: rules C1 (.ca) and C2 (.cg) against the Source-page wavefronts.
+ * The model is not exact on every row (access.c says which kind it misses
+ * and by how much): this holds it to what it was when it was written, 368 of
+ * 380 .ca and 150 of 160 .cg exact, the misses within 4, and prints them. */
+static void test_cp_async_data(void)
+{
+    DIR *d = opendir("tests/data");
+    struct dirent *de;
+    int files = 0;
+    while (d && (de = readdir(d)) != NULL) {
+        if (strncmp(de->d_name, "cp_async_", 9) != 0 || !strstr(de->d_name, ".json"))
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "tests/data/%s", de->d_name);
+        cJSON *j = read_json(path);
+        const cJSON *p;
+        int n[2] = {0, 0}, exact[2] = {0, 0}, failures = 0;
+        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "patterns")) {
+            const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
+            static const char *const req[] = {"op", "bytes", "cache", "offsets", "global_offsets"};
+            cJSON *body = cJSON_CreateObject();
+            for (int k = 0; k < 5; k++)
+                cJSON_AddItemToObject(body, req[k],
+                                      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(p, req[k]), 1));
+            struct instr in;
+            struct sz_error err;
+            int loaded = api_read_instr(body, NULL, &in, &err) == 0;
+            cJSON_Delete(body);
+            CHECK_QUIET(failures, loaded, "%s: does not load (%s)", name, loaded ? "" : err.message);
+            if (!loaded)
+                continue;
+            struct acc_result r;
+            acc_cost(&in, &r);
+            double wf = cJSON_GetObjectItemCaseSensitive(p, "wavefronts")->valuedouble;
+            n[in.cg]++;
+            if (fabs(r.wavefronts - wf) < 0.011) {
+                exact[in.cg]++;
+                continue;
+            }
+            printf("  cp.async miss %s: model %u, Source page %.0f\n", name, r.wavefronts, wf);
+            CHECK_QUIET(failures, fabs(r.wavefronts - wf) <= 4.0, "%s: model %u, measured %.2f",
+                        name, r.wavefronts, wf);
+        }
+        CHECK(failures == 0 && n[0] >= 380 && n[1] >= 160 && exact[0] >= 368 && exact[1] >= 150,
+              "%s: .ca %d of %d exact, .cg %d of %d", path, exact[0], n[0], exact[1], n[1]);
+        printf("cp.async %s: .ca exact on %d of %d, .cg on %d of %d (Source-page wavefronts)\n",
+               de->d_name, exact[0], n[0], exact[1], n[1]);
+        files++;
+        cJSON_Delete(j);
+    }
+    if (d)
+        closedir(d);
+    CHECK(files >= 1, "no tests/data/cp_async_*.json found");
+}
+
 int main(void)
 {
     test_seed_transpose();
@@ -785,5 +841,6 @@ int main(void)
     test_atomic_data();
     test_atomic_form_data();
     test_atomic_operand();
+    test_cp_async_data();
     return check_summary("test_access");
 }
