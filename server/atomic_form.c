@@ -15,7 +15,9 @@ static const char *native_sass(const struct instr *in)
     case INSTR_ADD: return s32 ? "ATOMS.ADD.S32" : "ATOMS.ADD";
     case INSTR_MIN: return s32 ? "ATOMS.MIN.S32" : "ATOMS.MIN";
     case INSTR_MAX: return s32 ? "ATOMS.MAX.S32" : "ATOMS.MAX";
-    case INSTR_INC: return "ATOMS.INC";
+    case INSTR_INC:   /* inc with the bound 0xffffffff is +1: ptxas adds ("cu_inc_max_used") */
+        return in->value_kind == INSTR_VALUE_CONST && (uint32_t)in->value == 0xffffffffu
+                   ? "ATOMS.ADD" : "ATOMS.INC";
     case INSTR_DEC: return "ATOMS.DEC";
     case INSTR_AND: return "ATOMS.AND";
     case INSTR_OR: return "ATOMS.OR";
@@ -31,10 +33,11 @@ static const char *native_sass(const struct instr *in)
  * ATOMS.POPC.INC.32 for red.add.u32 [a], 1 ("red_add_u32_i1"), an atom.add
  * of 1 whose result is unused ("atom_add_u32_i1_unused"), CUDA's
  * atomicAdd(p, 1) on unsigned or int ("cu_add_1", "cu_add_1_s32": both PTX
- * atom.add.u32 with the result unused), red.add.s32 of 1 ("red_add_s32_i1"),
- * red.inc.u32 / atomicInc with the bound 0xffffffff ("red_inc_u32_imax",
- * "cu_inc_max").  Not for: the result used ("cu_add_1_used", "cu_inc_max_used":
- * ATOMS.ADD, ATOMS.INC), -1 ("cu_sub_1", "red_add_s32_im1": ATOMS.ADD), 2 or
+ * atom.add.u32 with the result unused), red.inc.u32 / atomicInc with the
+ * bound 0xffffffff ("red_inc_u32_imax", "cu_inc_max").  Not for: PTX's
+ * red.add.s32 of 1 ("red_add_s32_i1": ATOMS.ADD.S32), the result used
+ * ("cu_add_1_used", and "cu_inc_max_used", "atom_inc_u32_imax_used": ATOMS.ADD,
+ * inc to the bound 0xffffffff being +1), -1 ("cu_sub_1", "red_add_s32_im1": ATOMS.ADD), 2 or
  * 7 ("cu_add_2", "cu_add_7"), a uniform or per-lane register holding any value
  * ("cu_add_uni", "red_add_u32_lane"), dec with the bound 0xffffffff
  * ("red_dec_u32_imax": ATOMS.DEC), inc with another bound ("cu_inc_15"). */
@@ -43,7 +46,7 @@ int atomic_form_merges(const struct instr *in)
     if (in->op != INSTR_RED || in->value_kind != INSTR_VALUE_CONST)
         return 0;
     uint32_t v = (uint32_t)in->value;
-    if (in->func == INSTR_ADD && (in->type == INSTR_U32 || in->type == INSTR_S32))
+    if (in->func == INSTR_ADD && in->type == INSTR_U32)
         return v == 1;
     return in->func == INSTR_INC && in->type == INSTR_U32 && v == 0xffffffffu;
 }

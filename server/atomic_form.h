@@ -21,7 +21,7 @@ extern "C" {
 const char *atomic_form_sass(const struct instr *in);
 
 /* Whether `in` compiles to ATOMS.POPC.INC: a red (an atomic whose result is
- * unused) that adds the constant 1 (add.u32/.s32), or inc.u32 with the bound
+ * unused) that adds the constant 1 (add.u32; not .s32), or inc.u32 with the bound
  * 0xffffffff (the same increment).  Lanes on one address merge into one update
  * (the popcount of the lanes): measured, tests/data/atomic_forms_*.json. */
 int atomic_form_merges(const struct instr *in);
