@@ -26,6 +26,17 @@
  * the hardware l1tex counters count ldmatrix under op_ld and stmatrix under
  * op_st (the _op_ldsm/_op_stsm ones do not exist on sm_90), and ncu has no
  * executed-instruction count for stmatrix: the launched count stands in. */
+/* issue 23: the deterministic sm__sass_* twin of each Source-page metric
+ * (ncu --query-metrics lists op_ld, st, ldsm, stsm, atom, ldgsts on sm_90) and
+ * the arbitration counter, which separates L1 fills and tensor-core reads
+ * from address conflicts; both go to /api/measure's "measured". */
+#define SM_WF "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_"
+#define ARB "l1tex__data_bank_conflicts_type_arbitration.sum"
+static const char *const sm_metrics[INSTR_NOPS] = {
+    SM_WF "ld.sum", SM_WF "st.sum", SM_WF "ldsm.sum", SM_WF "stsm.sum", SM_WF "atom.sum",
+    SM_WF "atom.sum", SM_WF "ldgsts.sum",
+};
+
 static const struct {
     const char *src, *hw, *bank, *inst;
 } op_metrics[INSTR_NOPS] = {
@@ -209,6 +220,12 @@ int ncu_parse_csv(const char *text, const struct input_pattern *pats, int n, int
             double vs = cs >= 0 ? value(f[cs]) : -1;
             double vw = cw >= 0 ? value(f[cw]) : -1;
             double vb = cb >= 0 ? value(f[cb]) : -1;
+            int cm = column(hdr, nh, sm_metrics[op]), ca = column(hdr, nh, ARB);
+            double vm = cm >= 0 ? value(f[cm]) : -1, va = ca >= 0 ? value(f[ca]) : -1;
+            if ((c->has_sm = vm >= 0))
+                c->wavefronts_sm = vm / inst;
+            if ((c->has_arb = va >= 0))
+                c->arbitration = va / inst;
             c->instructions = inst;
             if ((c->has_src = vs >= 0))
                 c->wavefronts = vs / inst;
@@ -289,8 +306,11 @@ static enum chunk_result run_chunk(const struct ncu_config *cfg, const struct in
     char metrics[2048] = "", dev[16], warps[16], iters[16], alarm_s[16];
     for (int i = 0; i < n; i++) {
         enum instr_op op = pats[i].in.op;
-        if (with_sass)
+        if (with_sass) {
             add_metric(metrics, sizeof metrics, op_metrics[op].src);
+            add_metric(metrics, sizeof metrics, sm_metrics[op]);
+        }
+        add_metric(metrics, sizeof metrics, ARB);
         add_metric(metrics, sizeof metrics, op_metrics[op].hw);
         add_metric(metrics, sizeof metrics, op_metrics[op].bank);
         add_metric(metrics, sizeof metrics, op_metrics[op].inst);

@@ -16,7 +16,11 @@ extern "C" {
 
 /* Per pattern; a field is valid only where its has_ flag is set. */
 struct ncu_counts {
-    int has_src, has_hw, has_bc;
+    int has_src, has_hw, has_bc, has_sm, has_arb;
+    double wavefronts_sm;     /* the deterministic sm__sass_..._op_* pair / instr (issue 23:
+                               * equal to the Source page's on every row measured) */
+    double arbitration;       /* l1tex__data_bank_conflicts_type_arbitration / instr: bank
+                               * conflicts from arbitration (fills, tensor cores), not addresses */
     double wavefronts;        /* Source-page metric smsp__sass_..._op_{ld,st,ldsm,stsm} / instr */
     double wavefronts_hw;     /* hardware l1tex__..._op_{ld,st} / instr */
     double bank_conflicts;    /* l1tex__data_bank_conflicts_..._op_{ld,st} / instr */

@@ -431,7 +431,9 @@ static int read_copy(const cJSON *obj, struct instr *in, struct sz_error *err)
     if ((c || g) && !instr_is_copy(in->op))
         return sz_fail(err, SZ_INVALID_ARGUMENT, c ? "cache" : "global_offsets",
                        "only cp.async takes %s", c ? "cache" : "global_offsets");
-    for (int t = 0; t < INSTR_LANES; t++)
+    if (!instr_is_copy(in->op))
+        return 0;
+    for (int t = 0; t < INSTR_LANES; t++)   /* bytes is read by now */
         in->global_offsets[t] = (uint32_t)t * in->bytes;
     if (c != NULL) {
         if (!cJSON_IsString(c) || (strcmp(c->valuestring, "ca") && strcmp(c->valuestring, "cg")))

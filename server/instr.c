@@ -210,7 +210,9 @@ void instr_defaults(struct instr *in, enum instr_op op)
     in->banks = 32;
     for (int t = 0; t < INSTR_LANES; t++) {
         in->offsets[t] = INSTR_INACTIVE;
-        in->global_offsets[t] = (uint32_t)t * in->bytes;
+        /* only cp.async reads global memory; other ops keep zeros, so two
+         * readers of one instruction agree byte for byte */
+        in->global_offsets[t] = instr_is_copy(op) ? (uint32_t)t * in->bytes : 0;
     }
 }
 

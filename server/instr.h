@@ -73,7 +73,7 @@ struct instr {
     enum instr_guard guard;         /* atom/red: a branch around each atomic or none */
     int cg;                         /* cp.async: .cg (L2 only, 16 bytes); 0 = .ca */
     uint32_t global_offsets[INSTR_LANES];  /* cp.async: each lane's global byte offset
-                                     * (default t * bytes: contiguous) */
+                                     * (default t * bytes: contiguous); 0 for other ops */
 };
 
 /* The wire name ("ld", "st", "ldmatrix", "stmatrix", "atom", "red", "cp.async"); "?" out
