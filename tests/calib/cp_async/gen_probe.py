@@ -69,7 +69,58 @@ def lines():
     return "\n".join(out) + "\n"
 
 
+def lines_second():
+    """patterns_second.txt: the second sweep, aimed at C1/C2's misses (lanes
+    permuted within a line): one line of 8 16-byte lanes (global chunks 0..7
+    of line 0, the rest of the warp idle, or all 4 lines), shared chunks in
+    XOR classes of given sizes, in one or two shared rows; and for .ca 8-byte
+    copies whose shared conflicts fall across lines of one phase."""
+    out = []
+
+    def emit(name, b, cache, s, g):
+        out.append(" ".join([f"{cache}{b}.{name}", str(b), cache] + [str(x) for x in s] +
+                            [str(x) for x in g]))
+    idle = [-1] * 24
+    # .cg / .ca 16 B: lanes 0-7 read line 0 in order; lane t writes chunk t ^ m(t) of row r(t)
+    cases = {
+        "x0": [0] * 8, "x1": [1] * 8, "x7": [7] * 8,
+        "x0x1_4_4": [0] * 4 + [1] * 4, "x0x4_4_4": [0] * 4 + [4] * 4,
+        "x0x1_7_1": [0] * 7 + [1], "x0x1_1_7": [1] + [0] * 7,
+        "x0x1x2x3_2222": [0, 0, 1, 1, 2, 2, 3, 3], "x_all8": [0, 1, 2, 3, 4, 5, 6, 7],
+        "x0x1_6_2": [0] * 6 + [2, 2],
+    }
+    for cname, ms in cases.items():
+        for rows in ("r1", "r2"):
+            s = [((t ^ ms[t]) % 8) * 16 + (128 * (t % 2) if rows == "r2" else 0) for t in range(8)]
+            # a mapping that is not a permutation of chunks collides: keep the first
+            g = [t * 16 for t in range(8)]
+            if len(set(s)) < 8:
+                continue
+            for cache in ("ca", "cg"):
+                emit(f"one_{cname}_{rows}", 16, cache, s + idle, g + [-1] * 24)
+                # the same in every line: lane t of line L = t // 8
+                emit(f"all_{cname}_{rows}", 16, cache,
+                     [(L * 256) + x for L in range(4) for x in s],
+                     [L * 128 + x for L in range(4) for x in g])
+    # .ca 8 B: phase = 16 lanes over two global lines (lanes 0-7 line 0, 8-15 line 1);
+    # lanes k of line 0 and k' of line 1 on one shared bank pair
+    for k in range(1, 5):
+        s = list(range(16))
+        for j in range(k):          # lane 8+j writes where lane j's partner 16 words on
+            s[8 + j] = s[j] + 16
+        s = [x * 8 for x in s] + [-1] * 16
+        g = [(t // 8) * 128 + (t % 8) * 16 if t < 16 else -1 for t in range(32)]
+        emit(f"cross_lines_{k}", 8, "ca", s, g)
+        g2 = [(t // 8) * 1024 + (t % 8) * 8 if t < 16 else -1 for t in range(32)]
+        emit(f"cross_lines_dense_{k}", 8, "ca", s, g2)
+    return "\n".join(out) + "\n"
+
+
 if __name__ == "__main__":
+    if "--second" in sys.argv:
+        open(os.path.join(HERE, "patterns_second.txt"), "w").write(lines_second())
+        print("patterns_second.txt:", lines_second().count(chr(10)), "patterns")
+        sys.exit(0)
     text = lines()
     path = os.path.join(HERE, "patterns.txt")
     if "--check" in sys.argv:
