@@ -599,9 +599,13 @@ const char *acc_atomic_verdict(const struct instr *in, const struct acc_result *
  *     chunk XOR one constant, in one shared 128-byte row ("cg16.s_contig.g_rev":
  *     4, the chunks mirrored; "cg16.s_stride32.g_stride32": 8); otherwise each
  *     (XOR, row) class of the line is a wavefront ("cg16.s_contig.g_stride32":
- *     32 where .ca takes 8; "cg16.s_stride32.g_contig": 32).  Exact on 150 of
- *     the 160 .cg patterns; the 10 others have a permuted side and read 1 to 3
- *     fewer ("cg16.s_stride32.g_perm": 29, C2 says 32).
+ *     32 where .ca takes 8; "cg16.s_stride32.g_contig": 32).  The second sweep
+ *     (patterns_second.txt) pins the classes: one line's lanes in 2 XOR classes
+ *     cost 2 ("cg16.one_x0x1_4_4_r1"), in 4 cost 4, one class over 2 shared
+ *     rows 2 ("cg16.one_x0_r2"), 2 classes over 2 rows 4.  Exact on 150 of the
+ *     160 .cg patterns of the first sweep and all 24 of the second; the 10
+ *     others read a randomly permuted global side and cost 1 to 3 fewer
+ *     ("cg16.s_stride32.g_perm": 29, C2 says 32).
  * Cycles: the wavefronts the pipe is held; the probe's clock64 waited for
  * every copy (latency-bound) and is not a check of them. */
 static void cost_copy(const struct instr *in, struct acc_result *r)

@@ -4,8 +4,11 @@ ncu_prog.txt) with patterns.txt into tests/data/cp_async_<device>.json: one
 row per pattern with its request (op cp.async, bytes, cache, shared offsets,
 global offsets; null = idle lane), the SASS, ncu's counters per instruction
 and the probe's clock64.  It reports what was measured; it never models.
-Stdlib only.  Usage: collect.py OUTDIR DEVICE_TXT DATE OUT_JSON
+Stdlib only.  Usage: [PATTERNS=patterns_second.txt] collect.py OUTDIR DEVICE_TXT DATE OUT_JSON
+(OUT_JSON is extended when it exists and holds the same device: the second
+sweep joins the first.)
 """
+import os
 import csv
 import io
 import json
@@ -34,7 +37,7 @@ def main():
     out, device_txt, date, dest = sys.argv[1:5]
     here = __file__.rsplit('/', 1)[0]
     pats = {}
-    for line in open(f'{here}/patterns.txt'):
+    for line in open(f"{here}/{os.environ.get('PATTERNS', 'patterns.txt')}"):
         f = line.split()
         s, g = list(map(int, f[3:35])), list(map(int, f[35:67]))
         pats[f[0]] = {"op": "cp.async", "bytes": int(f[1]), "cache": f[2],
@@ -63,6 +66,14 @@ def main():
     meta = {"device": name, "driver": driver, "cc": "9.0", "date": date,
             "cuda": "13.0 (nvcc V13.0.88)", "ncu_version": "2025.3.1.0",
             "sass_seen": [x.rstrip(',') for x in sass], "method": METHOD, "patterns": res}
+    if os.path.exists(dest):
+        old = json.load(open(dest))
+        if old["device"] == name:
+            names = {p["name"] for p in res}
+            meta["patterns"] = [p for p in old["patterns"] if p["name"] not in names] + res
+            meta["sass_seen"] = sorted(set(old["sass_seen"]) | set(meta["sass_seen"]))
+            meta["method"] = old["method"] + (" Second sweep (patterns_second.txt, gen_probe.py "
+                                              "--second) joined " + date + ".")
     with open(dest, 'w') as fh:
         json.dump(meta, fh, indent=0)
         fh.write('\n')
