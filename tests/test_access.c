@@ -15,6 +15,7 @@
 #include "../server/atomic_form.h"
 #include "../server/swizzle.h"
 #include "check.h"
+#include "read_json.h"
 
 static struct instr instr(enum instr_op op, uint32_t bytes, uint32_t matrices)
 {
@@ -347,23 +348,6 @@ static int cost_row(const cJSON *p, struct instr *in, struct acc_result *r)
     return 0;
 }
 
-/* tests/data/<name> parsed, or NULL. */
-static cJSON *read_json(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    size_t got = fread(text, 1, (size_t)n, f);
-    fclose(f);
-    text[got] = '\0';
-    cJSON *j = cJSON_Parse(text);
-    free(text);
-    return j;
-}
 
 static void test_calibration(void)
 {

@@ -12,23 +12,8 @@
 
 #include "../server/layout.h"
 #include "check.h"
+#include "read_json.h"
 
-static cJSON *read_json(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    size_t got = fread(text, 1, (size_t)n, f);
-    fclose(f);
-    text[got] = '\0';
-    cJSON *j = cJSON_Parse(text);
-    free(text);
-    return j;
-}
 
 static int mode_modelled(const char *mode)
 {

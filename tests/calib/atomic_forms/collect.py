@@ -7,13 +7,14 @@ per form x pattern that clock64 timed; ncu's numbers where ncu ran it (27
 patterns), else null.  It reports what was measured; it never models.
 Stdlib only.  Usage: collect.py OUTDIR DATE OUT_JSON
 """
-import collections
-import csv
-import io
 import json
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import ncu_raw  # noqa: E402
+from ncu_raw import num  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -35,26 +36,15 @@ METHOD = ("tests/calib/atomic_forms (issue 23 part 1): gen_forms.py writes one k
           "body (gen_forms.request).")
 
 
-def num(r, m):
-    v = r.get(m)
-    return float(v.replace(',', '')) if v not in (None, '', 'n/a') else None
-
-
 def main():
     out, date, dest = sys.argv[1:4]
     src = open(f'{out}/forms_probe.cu').read()
     names = [x.strip().strip('"') for x in
              re.search(r'static const char \*kn\[\] = \{(.*?)\};', src, re.S).group(1).split(',')]
-    ops = collections.defaultdict(collections.Counter)
-    kernel = None
-    for line in open(f'{out}/sass.txt'):
+    def kernel_name(line):
         m = re.search(r'Function : _Z\d+k(\d+)4Args', line)
-        if m:
-            kernel = names[int(m.group(1))]
-            continue
-        m = re.search(r'/\*[0-9a-f]{4}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)', line)
-        if m and kernel:
-            ops[kernel][m.group(1)] += 1
+        return names[int(m.group(1))] if m else None
+    ops = ncu_raw.sass_ops(f'{out}/sass.txt', kernel_name)
     sass = {k: next((i for i in sorted(c) if i.startswith('ATOMS')), '?') for k, c in ops.items()}
     branches = {k: c.get('BSSY', 0) for k, c in ops.items()}
     requests = json.load(open(f'{HERE}/requests.json'))
@@ -64,8 +54,7 @@ def main():
         act, offs = int(f[2], 16), list(map(int, f[3:]))
         pats[f[0]] = [offs[t] if act >> t & 1 else None for t in range(32)]
     order = [tuple(l.strip().split(',')[:2]) for l in open(f'{out}/ncu_prog.txt') if l.count(',') == 2]
-    lines = [l for l in open(f'{out}/ncu.csv').read().splitlines() if l.startswith('"')]
-    rows = [r for r in csv.DictReader(io.StringIO('\n'.join(lines))) if r.get('ID', '').isdigit()]
+    rows = ncu_raw.rows(f'{out}/ncu.csv')
     ncu = {}
     for key, r in zip(order, rows):
         i, si, ih = (num(r, 'smsp__sass_inst_executed_op_shared_atom.sum'),

@@ -6,6 +6,7 @@
 # Writes only under O (default $OUT/atomic_forms).  NCU_S bounds the ncu pass.
 set -u
 cd "$(dirname "$0")"
+python3 gen_forms.py > /dev/null || exit 1
 O=${O:-${OUT:-.}/atomic_forms}; mkdir -p "$O"
 nvcc -O3 -std=c++17 -arch=sm_90 -diag-suppress 550 -o "$O/forms_probe" forms_probe.cu || exit 1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$O/device.txt"

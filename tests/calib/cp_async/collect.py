@@ -9,10 +9,12 @@ Stdlib only.  Usage: [PATTERNS=patterns_second.txt] collect.py OUTDIR DEVICE_TXT
 sweep joins the first.)
 """
 import os
-import csv
-import io
 import json
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import ncu_raw  # noqa: E402
+from ncu_raw import num  # noqa: E402
 
 METHOD = ("tests/calib/cp_async/cp_probe.cu (issue 23 part 3): each loop iteration issues 8 "
           "cp.async per lane (shared offsets 4 KB apart, global offsets 64 KB apart) and then "
@@ -28,11 +30,6 @@ METHOD = ("tests/calib/cp_async/cp_probe.cu (issue 23 part 3): each loop iterati
           "exists on sm_90 (ncu --query-metrics).")
 
 
-def num(r, m):
-    v = r.get(m)
-    return float(v.replace(',', '')) if v not in (None, '', 'n/a') else None
-
-
 def main():
     out, device_txt, date, dest = sys.argv[1:5]
     here = __file__.rsplit('/', 1)[0]
@@ -45,8 +42,7 @@ def main():
                       "global_offsets": [x if x >= 0 else None for x in g]}
     clock = {l.split(',')[0]: float(l.strip().split(',')[1]) for l in open(f'{out}/clock.csv')}
     order = [l.strip().split(',')[0] for l in open(f'{out}/ncu_prog.txt') if l.count(',') == 1]
-    lines = [l for l in open(f'{out}/ncu.csv').read().splitlines() if l.startswith('"')]
-    rows = [r for r in csv.DictReader(io.StringIO('\n'.join(lines))) if r.get('ID', '').isdigit()]
+    rows = ncu_raw.rows(f'{out}/ncu.csv')
     sass = sorted({l.split()[1] for l in open(f'{out}/sass.txt') if 'LDGSTS' in l})
     res = []
     for name, r in zip(order, rows):

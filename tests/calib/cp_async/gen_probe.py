@@ -121,11 +121,6 @@ if __name__ == "__main__":
         open(os.path.join(HERE, "patterns_second.txt"), "w").write(lines_second())
         print("patterns_second.txt:", lines_second().count(chr(10)), "patterns")
         sys.exit(0)
-    text = lines()
-    path = os.path.join(HERE, "patterns.txt")
-    if "--check" in sys.argv:
-        ok = os.path.exists(path) and open(path).read() == text
-        print(f"{path}: {'up to date' if ok else 'STALE: run gen_probe.py'}")
-        sys.exit(0 if ok else 1)
-    open(path, "w").write(text)
-    print(f"{path}: {text.count(chr(10))} patterns")
+    sys.path.insert(0, os.path.join(HERE, ".."))
+    import ncu_raw
+    ncu_raw.write_or_check(os.path.join(HERE, "patterns.txt"), lines(), "gen_probe.py", "patterns")

@@ -32,11 +32,6 @@ def lines():
 
 
 if __name__ == "__main__":
-    text = lines()
-    path = os.path.join(HERE, "configs.txt")
-    if "--check" in sys.argv:
-        ok = os.path.exists(path) and open(path).read() == text
-        print(f"{path}: {'up to date' if ok else 'STALE: run gen_configs.py'}")
-        sys.exit(0 if ok else 1)
-    open(path, "w").write(text)
-    print(f"{path}: {text.count(chr(10))} configurations")
+    sys.path.insert(0, os.path.join(HERE, ".."))
+    import ncu_raw
+    ncu_raw.write_or_check(os.path.join(HERE, "configs.txt"), lines(), "gen_configs.py", "configurations")

@@ -6,10 +6,13 @@ descriptors' fields, ncu's op_gmma wavefronts and conflicts per warpgroup
 instruction and the probe's clock64 per instruction.  Reports; never models.
 Stdlib only.  Usage: collect.py OUTDIR DEVICE_TXT DATE OUT_JSON
 """
-import csv
-import io
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import ncu_raw  # noqa: E402
+from ncu_raw import num  # noqa: E402
 
 METHOD = ("tests/calib/wgmma/wgmma_probe.cu (issue 23 part 4, sm_90a): one warpgroup (128 "
           "threads) issues wgmma.mma_async m64nNk* with B (and A unless 'areg') from shared "
@@ -26,11 +29,6 @@ METHOD = ("tests/calib/wgmma/wgmma_probe.cu (issue 23 part 4, sm_90a): one warpg
           "registers, B N x K-bytes.")
 
 
-def num(r, m):
-    v = r.get(m)
-    return float(v.replace(',', '')) if v not in (None, '', 'n/a') else None
-
-
 def main():
     out, device_txt, date, dest = sys.argv[1:5]
     here = __file__.rsplit('/', 1)[0]
@@ -42,8 +40,7 @@ def main():
         pats[f[0]] = {"kernel": f[1], "a": dict(zip(keys, v[:5])), "b": dict(zip(keys, v[5:]))}
     clock = {l.split(',')[0]: float(l.strip().split(',')[2]) for l in open(f'{out}/clock.csv')}
     prog = [l.strip().split(',') for l in open(f'{out}/ncu_prog.txt') if l.count(',') == 2]
-    lines = [l for l in open(f'{out}/ncu.csv').read().splitlines() if l.startswith('"')]
-    rows = [r for r in csv.DictReader(io.StringIO('\n'.join(lines))) if r.get('ID', '').isdigit()]
+    rows = ncu_raw.rows(f'{out}/ncu.csv')
     sass = sorted({l.split()[1] for l in open(f'{out}/sass.txt') if 'GMMA' in l})
     res = []
     for i, (name, kern, _) in enumerate(prog):

@@ -5,6 +5,7 @@
 # launch).  Writes only under O (default $OUT/wgmma).  NCU_S bounds ncu.
 set -u
 cd "$(dirname "$0")"
+python3 gen_probe.py > /dev/null || exit 1
 O=${O:-${OUT:-.}/wgmma}; mkdir -p "$O"
 nvcc -O3 -std=c++17 -diag-suppress 550 -gencode=arch=compute_90a,code=sm_90a -o "$O/wgmma_probe" wgmma_probe.cu 2> "$O/build.err" || { cat "$O/build.err"; exit 1; }
 cuobjdump -sass "$O/wgmma_probe" > "$O/sass.txt" 2>&1
