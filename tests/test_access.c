@@ -759,7 +759,7 @@ static void test_atomic_operand(void)
  * The model is not exact on every row (access.c says which kind it misses
  * and by how much): this holds it to what it was when it was written, 368 of
  * 380 .ca and 150 of 160 .cg exact on the first sweep and all 56 of the
- * second (H100), the misses within 4, and prints them. */
+ * second (H100 and H200), the misses within 4, and prints them. */
 static void test_cp_async_data(void)
 {
     DIR *d = opendir("tests/data");
@@ -799,7 +799,7 @@ static void test_cp_async_data(void)
             CHECK_QUIET(failures, fabs(r.wavefronts - wf) <= 4.0, "%s: model %u, measured %.2f",
                         name, r.wavefronts, wf);
         }
-        int second = n[1] > 160;   /* the H100 file holds the second sweep too (32 .ca, 24 .cg) */
+        int second = n[1] > 160;   /* with the second sweep (32 .ca, 24 .cg) */
         CHECK(failures == 0 && n[0] >= (second ? 412 : 380) && n[1] >= (second ? 184 : 160) &&
               exact[0] >= (second ? 400 : 368) && exact[1] >= (second ? 174 : 150),
               "%s: .ca %d of %d exact, .cg %d of %d", path, exact[0], n[0], exact[1], n[1]);
