@@ -21,10 +21,12 @@ struct ncu_counts {
                                * equal to the Source page's on every row measured) */
     double arbitration;       /* l1tex__data_bank_conflicts_type_arbitration / instr: bank
                                * conflicts from arbitration (fills, tensor cores), not addresses */
-    double wavefronts;        /* Source-page metric smsp__sass_..._op_{ld,st,ldsm,stsm} / instr */
-    double wavefronts_hw;     /* hardware l1tex__..._op_{ld,st} / instr */
-    double bank_conflicts;    /* l1tex__data_bank_conflicts_..._op_{ld,st} / instr */
-    double instructions;      /* the divisor: executed, or launched for stmatrix */
+    /* each the metric the kind's row names (instr.c, instr_kinds[].ncu) */
+    double wavefronts;        /* the Source-page metric (ncu.source) / instr */
+    double wavefronts_hw;     /* the hardware counter (ncu.wavefronts) / instr */
+    double bank_conflicts;    /* the bank-conflict counter (ncu.conflicts) / instr */
+    double instructions;      /* the divisor: ncu.executed, or the launched count
+                               * where the row names none (stmatrix) */
 };
 
 struct ncu_status {

@@ -9,8 +9,10 @@
 
 #include "access.h"
 #include "atomic_form.h"
+#include "atomic.h"
 #include "api_read.h"
 #include "api_routes.h"
+#include "verdict.h"
 
 /* A POST body that is one instruction, and no query arguments. */
 int api_instr_body(const struct api_request *req, struct instr *in,
@@ -82,8 +84,19 @@ static void put_atomic(struct buf *out, const struct instr *in, const struct acc
                  "\"cycles_floor\":null,\"floor_measured\":null,\"cycles_exact\":false,"
                  "\"pipe_cycles\":null,\"branch_cycles\":null,");
     buf_puts(out, "\"verdict\":");
-    buf_json_str(out, acc_atomic_verdict(in, r, verdict, sizeof verdict));
+    buf_json_str(out, atomic_verdict(in, r, verdict, sizeof verdict));
     buf_puts(out, "},");
+}
+
+/* "key":"metric", or "key":null where the kind names none. */
+static void put_metric(struct buf *out, const char *key, const char *metric)
+{
+    api_put_key(out, key);
+    if (metric)
+        buf_json_str(out, metric);
+    else
+        buf_puts(out, "null");
+    buf_putc(out, ',');
 }
 
 void api_put_cost(struct buf *out, const struct instr *in, const struct acc_result *r)
@@ -91,9 +104,10 @@ void api_put_cost(struct buf *out, const struct instr *in, const struct acc_resu
     /* a non-native atomic has no exact count: nulls, never an invented number */
     int known = !r->atomic.is_atomic || r->atomic.native;
     buf_printf(out, "{\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s,"
-               "\"bank_bytes\":%u,\"banks\":%u,\"calibrated\":%s,",
+               "\"bank_bytes\":%u,\"banks\":%u,\"calibrated\":%s,\"verdict_class\":\"%s\",",
                instr_op_name(in->op), in->bytes, in->matrices, in->trans ? "true" : "false",
-               in->bank_bytes, in->banks, r->calibrated ? "true" : "false");
+               in->bank_bytes, in->banks, r->calibrated ? "true" : "false",
+               verdict_name(verdict_of(r)));
     if (r->atomic.is_atomic)
         put_atomic(out, in, r);
     if (instr_is_copy(in->op)) {
@@ -147,9 +161,13 @@ void api_put_cost(struct buf *out, const struct instr *in, const struct acc_resu
     }
     buf_puts(out, "],\"bank_hits\":");
     buf_u32_array(out, r->bank_hits, in->banks);
-    buf_printf(out, ",\"ncu\":{\"wavefronts_metric\":\"%s\",\"conflicts_metric\":\"%s\","
-               "\"source_metric\":\"%s\",", acc_ncu_wavefront_metric(in->op),
-               acc_ncu_conflict_metric(in->op), acc_ncu_source_metric(in->op));
+    /* The kind's row names the metrics; null where it names none (atom and
+     * red: no bank-conflict counter was measured, instr.c). */
+    const struct instr_ncu *m = &instr_kind(in->op)->ncu;
+    buf_puts(out, ",\"ncu\":{");
+    put_metric(out, "wavefronts_metric", m->wavefronts);
+    put_metric(out, "conflicts_metric", m->conflicts);
+    put_metric(out, "source_metric", m->source);
     put_count(out, "wavefronts_per_instruction", known, r->wavefronts);
     put_count(out, "conflicts_per_instruction", known, r->bank_conflicts);
     if (known)

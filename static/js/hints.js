@@ -1,6 +1,14 @@
 // hints.js - a "how to fix it" line for an API error, chosen only by the name
 // of the field the server blamed. The server's message says what is wrong and
-// why; this table must not re-validate anything or guess beyond the field name.
+// why; this table must not re-validate anything or guess beyond the field name,
+// and it names instruction kinds only as the server's table (ops.js) has them.
+
+import { opKinds, menuOps } from './ops.js';
+
+// "a, b or c" / "a / b": the words of a list.
+const or = (xs) => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}` : xs.join(''));
+const names = (pick) => opKinds().filter(pick).map((k) => k.name);
+const matrixKinds = () => names((k) => k.matrix).join(' / ');
 
 const FIX = {
     b: { name: 'B (BBits)', fix: 'choose B in 0..10 with B <= |S|: lower B or raise |S|' },
@@ -14,10 +22,21 @@ const FIX = {
     col: { name: 'col', fix: 'pick a cell inside the grid' },
     pattern: { name: 'Pattern', fix: 'pick a pattern from the list' },
     step: { name: 'Step', fix: 'move the step slider back into range' },
-    op: { name: 'Instruction', fix: 'pick ld, st, ldmatrix or stmatrix' },
-    bytes: { name: 'Bytes per lane', fix: 'use 1, 2, 4, 8 or 16 bytes; ldmatrix / stmatrix rows are 16 bytes' },
-    matrices: { name: 'Matrices', fix: 'use 1, 2 or 4 matrices, and only with ldmatrix / stmatrix' },
-    trans: { name: '.trans', fix: 'untick .trans unless the instruction is ldmatrix / stmatrix' },
+    // The instruction's fields: the words come from the server's kinds (ops.js).
+    op: { name: 'Instruction', fix: () => `pick ${or(menuOps().map((k) => k.name))}` },
+    bytes: {
+        name: 'Bytes per lane',
+        fix: () => {
+            const bytes = opKinds().find((k) => k.operands.includes('bytes'));
+            const row = opKinds().find((k) => k.matrix);
+            return `use ${or((bytes ? bytes.widths : []).map(String))} bytes; ${matrixKinds()} rows are ${row ? row.default_bytes : '?'} bytes`;
+        },
+    },
+    matrices: {
+        name: 'Matrices',
+        fix: () => { const row = opKinds().find((k) => k.matrix); return `use ${or((row ? row.matrices : []).map(String))} matrices, and only with ${matrixKinds()}`; },
+    },
+    trans: { name: '.trans', fix: () => `untick .trans unless the instruction is ${names((k) => k.operands.includes('trans')).join(' / ')}` },
     offsets: { name: 'Offsets', fix: 'give exactly 32 values, one per lane: byte offsets, or null / - for an inactive lane' },
 };
 
@@ -26,5 +45,6 @@ export function fixFor(field) {
     if (!field) return null;
     const m = /^offsets\[(\d+)\]$/.exec(field);
     if (m) return { name: `lane ${m[1]}'s offset`, fix: 'give a byte offset aligned to the access width (or null / - to leave the lane inactive)', lane: Number(m[1]) };
-    return FIX[field] || null;
+    const fx = FIX[field];
+    return fx ? { ...fx, fix: typeof fx.fix === 'function' ? fx.fix() : fx.fix } : null;
 }

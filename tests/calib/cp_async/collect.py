@@ -59,9 +59,12 @@ def main():
                   "cycles": clock.get(name)})
         res.append(p)
     name, driver = [x.strip() for x in open(device_txt).read().split(',')[:2]]
+    metrics = [m for m in open(f'{out}/../run.log').read().split('cp metrics: ')[-1].split('\n')[0]
+               .split(',') if m] if os.path.exists(f'{out}/../run.log') else []
     meta = {"device": name, "driver": driver, "cc": "9.0", "date": date,
             "cuda": "13.0 (nvcc V13.0.88)", "ncu_version": "2025.3.1.0",
-            "sass_seen": [x.rstrip(',') for x in sass], "method": METHOD, "patterns": res}
+            "sass_seen": [x.rstrip(',') for x in sass], "method": METHOD,
+            "metrics_requested": metrics, "patterns": res}
     if os.path.exists(dest):
         old = json.load(open(dest))
         if old["device"] == name:
