@@ -1,7 +1,8 @@
 /* atomic.c - what an atom.shared or red.shared costs: its phases, the lanes
- * each bank serves in turn (an atomic never broadcasts), and the issue floor
- * of its cycles.  The rules (A1-A8) are measured, each cited below; the
- * loads' and stores' rules live in access.c.  Pure: no I/O, no allocation. */
+ * each bank serves in turn (an atomic never broadcasts, but ATOMS.POPC.INC
+ * merges), and the floor of its cycles with and without a branch around it.
+ * The rules (A1-A11) are measured, each cited below; the loads' and stores'
+ * rules live in access.c.  Pure: no I/O, no allocation. */
 #include "atomic.h"
 
 #include <math.h>
