@@ -46,3 +46,23 @@ def write_or_check(path, text, generator, what):
         sys.exit(0 if ok else 1)
     open(path, "w").write(text)
     print(f"{path}: {text.count(chr(10))} {what}")
+
+
+def data_file(device_txt, date, method, **extra):
+    """The head every issue-23 data file opens with (device and driver from an
+    `nvidia-smi --query-gpu=name,driver_version` line, the toolchain, date,
+    method), plus `extra` (sass_seen, metrics_requested, patterns...)."""
+    name, driver = [x.strip() for x in open(device_txt).read().split(',')[:2]]
+    meta = {"device": name, "driver": driver, "cc": "9.0", "date": date,
+            "cuda": "13.0 (nvcc V13.0.88)", "ncu_version": "2025.3.1.0", "method": method}
+    meta.update(extra)
+    return meta
+
+
+def dump(dest, meta, note=""):
+    """Write `meta` to `dest` (one value a line) and say what was written."""
+    import json
+    with open(dest, 'w') as fh:
+        json.dump(meta, fh, indent=0)
+        fh.write('\n')
+    print(f"{dest}: {len(meta['patterns'])} rows on {meta['device']}{note}")

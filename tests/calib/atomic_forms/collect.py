@@ -77,14 +77,8 @@ def main():
                     "wavefronts": n.get("wavefronts"), "wavefronts_sm": n.get("wavefronts_sm"),
                     "wavefronts_hw": n.get("wavefronts_hw"), "arbitration": n.get("arbitration"),
                     "cycles": float(c)})
-    name, driver = [x.strip() for x in open(f'{out}/device.txt').read().split(',')[:2]]
-    meta = {"device": name, "driver": driver, "cc": "9.0", "date": date,
-            "cuda": "13.0 (nvcc V13.0.88)", "ncu_version": "2025.3.1.0", "method": METHOD,
-            "patterns": res}
-    with open(dest, 'w') as fh:
-        json.dump(meta, fh, indent=0)
-        fh.write('\n')
-    print(f"{dest}: {len(res)} rows on {name}, {sum(r['wavefronts'] is not None for r in res)} with ncu")
+    ncu_raw.dump(dest, ncu_raw.data_file(f'{out}/device.txt', date, METHOD, patterns=res),
+                 f", {sum(r['wavefronts'] is not None for r in res)} with ncu")
 
 
 if __name__ == '__main__':

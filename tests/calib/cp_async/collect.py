@@ -58,25 +58,21 @@ def main():
                   "sectors": num(r, 'l1tex__m_xbar2l1tex_read_sectors.sum') / i,
                   "cycles": clock.get(name)})
         res.append(p)
-    name, driver = [x.strip() for x in open(device_txt).read().split(',')[:2]]
-    metrics = [m for m in open(f'{out}/../run.log').read().split('cp metrics: ')[-1].split('\n')[0]
-               .split(',') if m] if os.path.exists(f'{out}/../run.log') else []
-    meta = {"device": name, "driver": driver, "cc": "9.0", "date": date,
-            "cuda": "13.0 (nvcc V13.0.88)", "ncu_version": "2025.3.1.0",
-            "sass_seen": [x.rstrip(',') for x in sass], "method": METHOD,
-            "metrics_requested": metrics, "patterns": res}
+    # what run.sh asked ncu for (metrics.txt; runs before it left it in run.log only)
+    log = f'{out}/metrics.txt' if os.path.exists(f'{out}/metrics.txt') else f'{out}/../run.log'
+    metrics = ([m for m in open(log).read().split('cp metrics: ')[-1].split('\n')[0].strip()
+                .split(',') if m] if os.path.exists(log) else [])
+    meta = ncu_raw.data_file(device_txt, date, METHOD, sass_seen=[x.rstrip(',') for x in sass],
+                             metrics_requested=metrics, patterns=res)
     if os.path.exists(dest):
         old = json.load(open(dest))
-        if old["device"] == name:
+        if old["device"] == meta["device"]:
             names = {p["name"] for p in res}
             meta["patterns"] = [p for p in old["patterns"] if p["name"] not in names] + res
             meta["sass_seen"] = sorted(set(old["sass_seen"]) | set(meta["sass_seen"]))
             meta["method"] = old["method"] + (" Second sweep (patterns_second.txt, gen_probe.py "
                                               "--second) joined " + date + ".")
-    with open(dest, 'w') as fh:
-        json.dump(meta, fh, indent=0)
-        fh.write('\n')
-    print(f"{dest}: {len(res)} rows on {name}")
+    ncu_raw.dump(dest, meta)
 
 
 if __name__ == '__main__':

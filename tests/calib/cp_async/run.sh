@@ -13,7 +13,7 @@ timeout 100 "$O/cp_probe" 64 16 < "${PATTERNS:-patterns.txt}" > "$O/clock.csv" 2
 Q=${QM:-$O/../qm.txt}
 CAND="smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum smsp__sass_inst_executed_op_ldgsts.sum sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum sm__sass_inst_executed_op_ldgsts.sum l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum smsp__inst_executed_op_ldgsts.sum l1tex__data_bank_conflicts_type_arbitration.sum l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum l1tex__data_pipe_lsu_wavefronts_mem_shared.sum l1tex__m_xbar2l1tex_read_sectors.sum"
 M=""; for m in $CAND; do grep -qE "^[[:space:]]*${m%.*}([[:space:]]|$)" "$Q" && M="$M${M:+,}$m"; done
-echo "cp metrics: $M"
+echo "cp metrics: $M"; echo "$M" > "$O/metrics.txt"   # collect.py: metrics_requested
 timeout ${NCU_S:-200} ncu --csv --page raw --print-units base --log-file "$O/ncu.csv" --metrics "$M" \
     "$O/cp_probe" 1 1 < "${PATTERNS:-patterns.txt}" > "$O/ncu_prog.txt" 2> "$O/ncu.err"; echo "cp ncu rc=$? $(grep -c '^"[0-9]' "$O/ncu.csv") launches of $(wc -l < "$O/ncu_prog.txt")"
 rm -f "$O/cp_probe"

@@ -53,14 +53,8 @@ def main():
                   "gmma_warp_instructions": num(r, 'smsp__inst_executed_pipe_tensor_op_gmma.sum'),
                   "cycles": clock.get(name)})
         res.append(p)
-    name, driver = [x.strip() for x in open(device_txt).read().split(',')[:2]]
-    meta = {"device": name, "driver": driver, "cc": "9.0", "date": date,
-            "cuda": "13.0 (nvcc V13.0.88)", "ncu_version": "2025.3.1.0",
-            "sass_seen": sass, "method": METHOD, "patterns": res}
-    with open(dest, 'w') as fh:
-        json.dump(meta, fh, indent=0)
-        fh.write('\n')
-    print(f"{dest}: {len(res)} rows on {name}; SASS {sass}")
+    ncu_raw.dump(dest, ncu_raw.data_file(device_txt, date, METHOD, sass_seen=sass, patterns=res),
+                 f"; SASS {sass}")
 
 
 if __name__ == '__main__':
