@@ -68,6 +68,9 @@ int api_route_recommend(const struct api_request *, struct buf *, struct sz_erro
 /* `"key":` */
 void api_put_key(struct buf *out, const char *key);
 
+/* `"key":"v"`, or `"key":null` when v is NULL (a name no source gives). */
+void api_put_str_or_null(struct buf *out, const char *key, const char *v);
+
 /* "[t,...]": the lanes set in `mask`, in order. */
 void api_put_lanes(struct buf *out, uint32_t mask);
 
