@@ -35,12 +35,15 @@ struct pattern {
     enum instr_func func;   /* atom/red: the operation and type; else add, u32 (unused) */
     enum instr_type type;
     uint32_t bins;          /* histograms: the number of 4-byte bins; else 0 */
+    int adds_one;           /* atom/red: the operand is the constant 1 (a histogram's or a
+                             * counter's atomicAdd(&h[b], 1)), else per lane: it picks
+                             * the SASS (red of +1: ATOMS.POPC.INC, atomic_form.h) */
 };
 
 /* The named patterns, in the order the page lists them; *n gets the count. */
 const struct pattern *pattern_list(int *n);
 
-/* Fill `in` (op, width, matrices, func, type, offsets; bank geometry left to
+/* Fill `in` (op, width, matrices, func, type, operand, offsets; bank geometry left to
  * the caller)
  * for step `step` of pattern `name` on a tile of `rows` rows of `row_bytes`
  * bytes, swizzled by `z`, and set *steps to R, the number of register steps.
