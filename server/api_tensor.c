@@ -15,6 +15,7 @@
 #include "atoms.h"
 #include "layout.h"
 #include "rosetta.h"
+#include "wgmma.h"
 #include "thread.h"
 
 #define LAYOUT_FIELDS "layout", "element_bits", "shape", "base", "descriptor", "descriptor_arch"
@@ -182,6 +183,48 @@ static void put_desc(struct buf *out, const struct ros_desc *d)
     buf_putc(out, '}');
 }
 
+/* "wgmma": what a warpgroup wgmma spends reading this tile through the
+ * descriptor (the measured rule, wgmma.h), and, when the descriptor's swizzle
+ * is not the layout's, which elements it reads instead */
+static void put_wgmma(struct buf *out, const struct lay *l, const uint32_t *off,
+                      const struct ros_equiv *q, uint32_t base, const struct ros_desc *d)
+{
+    uint32_t tile = l->size * ((uint32_t)l->element_bits / 8);
+    buf_printf(out, ",\"wgmma\":{\"measured\":true,\"tile_bytes\":%u,\"tile_wavefronts\":%u,"
+               "\"bytes_per_wavefront\":%u,\"conflicts\":0,\"arbitration\":0,\"rule\":",
+               tile, wgmma_wavefronts(tile), WGMMA_BYTES_PER_WAVEFRONT);
+    buf_json_str(out, "a warpgroup wgmma reads its shared operands in (A bytes + B bytes) / 128 "
+                 "wavefronts per instruction with 0 bank conflicts and 0 arbitration, on every "
+                 "layout type (interleave, 32B, 64B, 128B), K- and MN-major, 16-bit, tf32 and "
+                 "8-bit, N 8 to 256, A from registers or shared memory; a descriptor that "
+                 "disagrees with the data (mode, LBO, SBO, base offset) costs the same: it reads "
+                 "the wrong elements, it is not slower");
+    buf_puts(out, ",\"data\":");
+    buf_json_str(out, WGMMA_DATA);
+    struct wgmma_misread m;
+    wgmma_misread(l, off, q, base, d, &m);
+    buf_puts(out, ",\"misread\":");
+    if (!m.applies) {
+        buf_puts(out, "null}");
+        return;
+    }
+    buf_printf(out, "{\"descriptor_swizzle\":\"%s\",\"layout_swizzle\":\"%s\",\"wrong\":%u,"
+               "\"of\":%u,\"cells\":[", ros_tma_name(d->swizzle_bytes), ros_tma_name(q->tma),
+               m.wrong, l->size);
+    for (int i = 0; i < m.ncells; i++) {
+        buf_printf(out, "%s{\"index\":%u,\"coords\":", i ? "," : "", m.cell[i].index);
+        put_coords(out, l, m.cell[i].index);
+        buf_printf(out, ",\"expected\":%u,\"read\":%u,\"reads_coords\":", m.cell[i].expected,
+                   m.cell[i].read);
+        if (m.cell[i].read_index == UINT32_MAX)
+            buf_puts(out, "null");
+        else
+            put_coords(out, l, m.cell[i].read_index);
+        buf_putc(out, '}');
+    }
+    buf_puts(out, "]}}");
+}
+
 int api_route_layout(const struct api_request *req, struct buf *out, struct sz_error *err)
 {
     static const char *const known_args[] = {NULL};
@@ -226,8 +269,10 @@ int api_route_layout(const struct api_request *req, struct buf *out, struct sz_e
         buf_puts(out, "null");
     }
     put_equivalents(out, l, &q);
-    if (t.has_desc)
+    if (t.has_desc) {
         put_desc(out, &t.desc);
+        put_wgmma(out, l, t.off, &q, t.base, &t.desc);
+    }
     buf_printf(out, ",\"base\":%u,\"validators\":[", t.base);
     for (int i = 0; i < f.n; i++) {
         buf_printf(out, "%s{\"code\":\"%s\",\"severity\":\"%s\",\"message\":", i ? "," : "",

@@ -11,7 +11,9 @@
 
 #include "../server/layout.h"
 #include "../server/rosetta.h"
+#include "../server/wgmma.h"
 #include "check.h"
+#include "read_json.h"
 #include "client.h"
 
 static uint32_t rng = 12345;
@@ -570,6 +572,84 @@ static void test_rosetta(void)
           "UMMA layout_type 3 is reserved");
 }
 
+/* ---- wgmma: the measured read rule and the misread of a mismatched descriptor ------- */
+
+/* Every measured row (tests/data/wgmma_reads_*.json) against wgmma_wavefronts:
+ * operand bytes = A (64 rows x 32 bytes of K, none when A is in registers) +
+ * B (N x 32); the kernel name carries N and "areg".  The conflict and
+ * arbitration columns are 0 in every row: the answer's constant 0 rests on that. */
+static void test_wgmma_rule_reproduces_every_row(void)
+{
+    static const char *const files[] = {"tests/data/wgmma_reads_h100-80gb-hbm3.json",
+                                        "tests/data/wgmma_reads_h200.json"};
+    for (size_t f = 0; f < 2; f++) {
+        cJSON *j = read_json(files[f]);
+        const cJSON *rows = cJSON_GetObjectItemCaseSensitive(j, "patterns");
+        int n = 0, bad = 0, types[4] = {0};
+        const cJSON *p;
+        cJSON_ArrayForEach(p, rows) {
+            const char *k = cJSON_GetObjectItemCaseSensitive(p, "kernel")->valuestring;
+            const char *nn = strstr(k, "_n");
+            uint32_t nb = nn ? (uint32_t)strtoul(nn + 2, NULL, 10) : 64;
+            uint32_t a = strstr(k, "areg") ? 0 : 64 * 32;
+            double w = cJSON_GetObjectItemCaseSensitive(p, "wavefronts")->valuedouble;
+            double c = cJSON_GetObjectItemCaseSensitive(p, "conflicts")->valuedouble;
+            double ar = cJSON_GetObjectItemCaseSensitive(p, "arbitration")->valuedouble;
+            int lt = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(p, "b"),
+                                                      "layout_type")->valueint;
+            if (lt >= 0 && lt < 4)
+                types[lt]++;
+            if (w != (double)wgmma_wavefronts(a + nb * 32) || c != 0 || ar != 0) {
+                bad++;
+                if (bad < 4)
+                    CHECK(0, "%s %s: %.2f wavefronts, rule %u, conflicts %.1f",
+                          files[f], cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring, w,
+                          wgmma_wavefronts(a + nb * 32), c);
+            }
+            n++;
+        }
+        CHECK(n >= 200 && bad == 0 && types[0] && types[1] && types[2] && types[3],
+              "%s: %d of %d rows read (A + B bytes) / 128 wavefronts, 0 conflicts, every "
+              "layout type present", files[f], n - bad, n);
+        cJSON_Delete(j);
+    }
+}
+
+static void test_wgmma_misread(void)
+{
+    /* K_SW128 64x64 fp16 (m fastest: index m + 64 k) read through a B64
+     * descriptor: (m=4, k=0) is stored at 512 ^ (4 << 4) = 576; its dense
+     * offset is 512, which the 64B swizzle (bits 7-8 into 4-5: 0 at 512) leaves
+     * at 512, where the layout keeps (m=4, k=32): index 4 + 64 * 32 */
+    const char *k128 = "Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_8),(_64,_1)):((_64,_512),(_1,_0))";
+    struct lay l;
+    struct ros_equiv q;
+    struct ros_desc d;
+    struct wgmma_misread m;
+    struct sz_error err = {0};
+    CHECK(parse_eval(k128, 16, NULL, 0, &l) == 0, "K_SW128 parses");
+    ros_equivalents(&l, out, 1, &q);
+    CHECK(ros_desc_decode((2ull << 62) | (32ull << 32) | (1ull << 16), 0, &d, &err) == 0,
+          "B64 decodes");
+    wgmma_misread(&l, out, &q, 0, &d, &m);
+    int found = 0;
+    for (int i = 0; i < m.ncells; i++)
+        if (m.cell[i].index == 4)
+            found = m.cell[i].expected == 576 && m.cell[i].read == 512 &&
+                    m.cell[i].read_index == 4 + 64 * 32;
+    /* row r's 16-byte chunk is XORed by r & 7 (128B) and back by r & 3 (64B):
+     * rows 4-7 of every 8-row group (half the tile, 2048 elements) move */
+    CHECK(m.applies && m.wrong == 2048 && m.ncells == WGMMA_MAX_CELLS && found,
+          "B64 descriptor on a 128B tile: %u of 4096 elements read elsewhere, (4,0) reads (4,32)",
+          m.wrong);
+    CHECK(ros_desc_decode((1ull << 62) | (64ull << 32) | (1ull << 16), 0, &d, &err) == 0,
+          "B128 decodes");
+    wgmma_misread(&l, out, &q, 0, &d, &m);
+    CHECK(!m.applies && m.wrong == 0, "a B128 descriptor on a 128B tile reads what it should");
+    CHECK(wgmma_wavefronts(2048 + 64 * 32) == 32 && wgmma_wavefronts(1) == 1,
+          "m64n64k16 f16 reads 4 KB in 32 wavefronts");
+}
+
 /* ---- the route ---------------------------------------------------------------------- */
 
 static void test_api(void)
@@ -596,6 +676,24 @@ static void test_api(void)
                      "CU_TENSOR_MAP_SWIZZLE_128B") == 0,
           "/api/layout: Sw<3,3,3> fp16 row 1 col 0 at byte 144, TMA 128B: %d %.200s", r.status,
           r.body ? r.body : "");
+    cJSON_Delete(j);
+    free(r.body);
+    /* the descriptor answer: the wgmma cost of the tile and a B64 descriptor's misread */
+    r = client_api_call("POST", "/api/layout", NULL, "application/json",
+                        "{\"layout\":\"Sw<3,3,3> o _0 o (_64,_64):(_64,_1)\",\"element_bits\":16,"
+                        "\"descriptor\":\"0x8000002000010000\"}", 0);
+    j = r.body ? cJSON_Parse(r.body) : NULL;
+    const cJSON *wg = cJSON_GetObjectItemCaseSensitive(j, "wgmma");
+    const cJSON *mr = cJSON_GetObjectItemCaseSensitive(wg, "misread");
+    CHECK(r.status == 200 &&
+              cJSON_GetObjectItemCaseSensitive(wg, "tile_wavefronts")->valueint == 64 &&
+              cJSON_GetObjectItemCaseSensitive(wg, "conflicts")->valueint == 0 &&
+              strstr(cJSON_GetObjectItemCaseSensitive(wg, "data")->valuestring,
+                     "wgmma_reads_h100") != NULL &&
+              cJSON_GetObjectItemCaseSensitive(mr, "wrong")->valueint == 2048 &&
+              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(mr, "cells")) == 8,
+          "/api/layout with a B64 descriptor on a 128B tile: 8 KB in 64 wavefronts, 2048 "
+          "misread: %.300s", r.body ? r.body : "");
     cJSON_Delete(j);
     free(r.body);
     static const struct { const char *body; int status; const char *field; } errs[] = {
@@ -632,6 +730,8 @@ int main(void)
     test_triton_sweep();
     test_errors();
     test_rosetta();
+    test_wgmma_rule_reproduces_every_row();
+    test_wgmma_misread();
     test_api();
     return check_summary("test_layout");
 }
