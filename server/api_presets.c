@@ -21,6 +21,8 @@ static void put_hardware(struct buf *out, const struct preset *p)
     api_put_str_or_null(out, "tma", p->tma);
     buf_putc(out, ',');
     api_put_str_or_null(out, "tma_cuda", p->tma_cuda);
+    buf_putc(out, ',');
+    api_put_str_or_null(out, "tma_status", p->tma_status);
     buf_printf(out, ",\"gmma\":%d,", p->gmma);
     api_put_str_or_null(out, "gmma_name", p->gmma_name);
     buf_putc(out, ',');

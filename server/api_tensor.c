@@ -130,9 +130,14 @@ static void put_equivalents(struct buf *out, const struct lay *l, const struct r
         buf_puts(out, "null");
     }
     buf_printf(out, ",\"alignment_bytes\":%u,\"equivalents\":{\"tma\":", q->alignment);
-    const char *tma = q->tma >= 0 ? ros_tma_name(q->tma) : NULL;
+    const char *tma = q->tma >= 0 ? ros_tma_name(q->tma) : q->tma_enum;
     if (tma)
         buf_json_str(out, tma);
+    else
+        buf_puts(out, "null");
+    buf_puts(out, ",\"tma_status\":");
+    if (tma && q->tma_status)
+        buf_json_str(out, q->tma_status);
     else
         buf_puts(out, "null");
     buf_puts(out, ",\"gmma_layout_type\":");

@@ -20,6 +20,7 @@ struct preset {
     int umma;                       /* UMMA::LayoutType / tcgen05 swizzle mode, -1: none */
     const char *umma_name;          /* "SWIZZLE_128B" (CuTe mma_sm100_desc.hpp) */
     const char *umma_words;         /* "128-byte swizzling" (PTX tcgen05 descriptor) */
+    const char *tma_status;         /* what the GPUs here showed of the TMA mode */
 };
 
 extern const struct preset presets[];

@@ -41,12 +41,14 @@ const char *ros_umma_name(int t)
 }
 
 /* The hardware modes of a byte swizzle: presets.c's table (its sources are
- * cited there).  tma is the classic mode's span only: the layout forms parse
- * no 128B_ATOM_* mode. */
+ * cited there).  tma is the classic mode's span only (the layout forms parse
+ * no 128B_ATOM_* mode); tma_enum names the 128B_ATOM_* modes as well. */
 static void modes(const struct swz *z, struct ros_equiv *q)
 {
     const struct preset *p = presets_find(z->b, z->m, z->s);
     q->tma = p ? p->tma_span : -1;
+    q->tma_enum = p ? p->tma : NULL;
+    q->tma_status = p ? p->tma_status : NULL;
     q->gmma = p ? p->gmma : -1;
     q->umma = p ? p->umma : -1;
 }

@@ -16,6 +16,9 @@ struct ros_equiv {
     struct swz bytes, elems;        /* that swizzle on bytes and on elements */
     int elements_ok;                /* 0: the byte swizzle splits an element */
     int tma;                        /* CU_TENSOR_MAP_SWIZZLE_ bytes 0/32/64/128, or -1 */
+    const char *tma_enum;           /* the CUtensorMapSwizzle name (a 128B_ATOM_* mode
+                                     * too), NULL: no TMA mode is this map */
+    const char *tma_status;         /* presets.c's word on that mode, NULL with tma_enum */
     int gmma, umma;                 /* descriptor layout_type values, or -1 */
     uint32_t alignment;             /* bytes the buffer base needs */
     /* from the F2 view (2D power-of-two one-to-one linear layouts only) */

@@ -696,6 +696,22 @@ static void test_api(void)
           "misread: %.300s", r.body ? r.body : "");
     cJSON_Delete(j);
     free(r.body);
+    /* CuTe's Sw<2,5,2> on bytes (Sw<2,4,2> on fp16) is the 128B_ATOM_32B TMA
+     * mode, which the driver refuses on sm_90: named, with that status */
+    r = client_api_call("POST", "/api/layout", NULL, "application/json",
+                        "{\"layout\":\"Sw<2,4,2> o _0 o (_16,_64):(_64,_1)\",\"element_bits\":16}",
+                        0);
+    j = r.body ? cJSON_Parse(r.body) : NULL;
+    eq = cJSON_GetObjectItemCaseSensitive(j, "equivalents");
+    const cJSON *tn = cJSON_GetObjectItemCaseSensitive(eq, "tma");
+    const cJSON *ts = cJSON_GetObjectItemCaseSensitive(eq, "tma_status");
+    CHECK(r.status == 200 && cJSON_IsString(tn) &&
+              strcmp(tn->valuestring, "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B") == 0 &&
+              cJSON_IsString(ts) && strstr(ts->valuestring, "refuses it on sm_90") != NULL,
+          "/api/layout: Sw<2,5,2> on bytes names 128B_ATOM_32B and its sm_90 status: %.400s",
+          r.body ? r.body : "");
+    cJSON_Delete(j);
+    free(r.body);
     static const struct { const char *body; int status; const char *field; } errs[] = {
         {"{\"layout\":\"(_8,_8):(_8\"}", 400, "layout"},
         {"{\"layout\":\"(_8,_8):(_8,_1)\",\"element_bits\":7}", 400, "element_bits"},
