@@ -86,7 +86,8 @@ const struct instr_kind instr_kinds[] = {
     [INSTR_CP_ASYNC] = {
         .name = "cp.async", .ptx = "cp.async.shared.global",
         .label = "cp.async (global -> shared, LDGSTS)", .short_name = "ldgsts",
-        .flags = INSTR_F_ASYNC, .operands = INSTR_O_BYTES | INSTR_O_CACHE | INSTR_O_GLOBAL,
+        .flags = INSTR_F_ASYNC | INSTR_F_STORE,
+        .operands = INSTR_O_BYTES | INSTR_O_CACHE | INSTR_O_GLOBAL,
         .widths = W(4) | W(8) | W(16), .default_bytes = 16, .default_matrices = 1,
         .min_cc = 80,
         .ncu = {SASS_WF "ldgsts.sum", "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",

@@ -48,7 +48,9 @@ enum instr_flag {
                                  * lanes on one word broadcast, vector lanes pair
                                  * (access.c, rules 2-3), ncu's hardware counter
                                  * equals the wavefronts */
-    INSTR_F_STORE = 1u << 1,    /* moves registers into shared memory, reads none */
+    INSTR_F_STORE = 1u << 1,    /* writes shared memory and reads none of it: st,
+                                 * stmatrix from registers, cp.async from global
+                                 * (the page's write side lists them) */
     INSTR_F_MATRIX = 1u << 2,   /* warp-wide 8x16-byte rows (.sync.aligned), .xN, .trans */
     INSTR_F_ATOMIC = 1u << 3,   /* read-modify-write (neither load nor store):
                                  * func and type, no broadcast (atomic.c) */

@@ -107,11 +107,28 @@ static uint32_t reduce_offset(const struct pattern *p, const struct pattern_tile
     return 4 * r;
 }
 
+/* The global side of a cp.async producer whose tile is a K-slice of a wider
+ * row-major matrix: the tile's rows lie twice their width, rounded up to a
+ * 128-byte line, apart in global memory, so no 128-byte global line holds
+ * chunks of two tile rows (the lines decide the shared side's wavefronts,
+ * access.c C1/C2).  The contiguous producers use row_offset: the tile dense
+ * in global memory, as the shared tile's logical offsets. */
+static uint32_t slice_global(const struct pattern *p, const struct pattern_tile *tile,
+                             uint32_t t, uint32_t r)
+{
+    uint32_t o = row_offset(p, tile, t, r), pitch = 2 * ((tile->row_bytes + 127) / 128 * 128);
+    return o / tile->row_bytes * pitch + o % tile->row_bytes;
+}
+
 /* ---- the patterns --------------------------------------------------------- */
 
+/* The cp.async fields of a row that is no copy (unused). */
+#define NOT_COPY 0, NULL
 /* The func, type and bins of a row that is not an atomic (unused). */
-#define NOT_ATOMIC INSTR_ADD, INSTR_U32, 0, 0
+#define NOT_ATOMIC INSTR_ADD, INSTR_U32, 0, 0, NOT_COPY
 #define ADD_U32 INSTR_ADD, INSTR_U32
+/* cp.async producers: the copy fields after the unused atomic ones */
+#define COPY(CG, GLOBAL) INSTR_ADD, INSTR_U32, 0, 0, CG, GLOBAL
 
 /* The atomic patterns, once for atom and once for red (P: the op's name; red
  * is what an atomicAdd whose result is dropped compiles to).  The histograms
@@ -122,22 +139,22 @@ static uint32_t reduce_offset(const struct pattern *p, const struct pattern_tile
 #define ATOMIC_PATTERNS(OP, P, HOW) \
     {P "_hist32_random", OP, 4, 1, hist_steps, hist_random, 0, 0, NULL, \
      P ".add.u32 of 1: a 32-bin histogram, each lane's bin random", \
-     "a shared-memory histogram; lanes that draw one bin " HOW, ADD_U32, 32, 1}, \
+     "a shared-memory histogram; lanes that draw one bin " HOW, ADD_U32, 32, 1, NOT_COPY}, \
     {P "_hist32_adversarial", OP, 4, 1, hist_steps, hist_adversarial, 0, 0, NULL, \
      P ".add.u32 of 1: a 32-bin histogram, every lane in one bin", \
-     "a histogram of constant data: 32 lanes on one address", ADD_U32, 32, 1}, \
+     "a histogram of constant data: 32 lanes on one address", ADD_U32, 32, 1, NOT_COPY}, \
     {P "_hist256_random", OP, 4, 1, hist_steps, hist_random, 0, 0, NULL, \
      P ".add.u32 of 1: a 256-bin histogram, each lane's bin random", \
-     "a shared-memory histogram with more bins than banks", ADD_U32, 256, 1}, \
+     "a shared-memory histogram with more bins than banks", ADD_U32, 256, 1, NOT_COPY}, \
     {P "_hist256_adversarial", OP, 4, 1, hist_steps, hist_adversarial, 0, 0, NULL, \
      P ".add.u32 of 1: a 256-bin histogram, 8 bins of one bank, 4 lanes each", \
-     "bins 128 bytes apart: a bank conflict and same-address lanes at once", ADD_U32, 256, 1}, \
+     "bins 128 bytes apart: a bank conflict and same-address lanes at once", ADD_U32, 256, 1, NOT_COPY}, \
     {P "_reduce_one_word", OP, 4, 1, reduce_steps, reduce_offset, 0, 0, NULL, \
      P ".add.u32: every lane adds its own value into one word", \
-     "a warp-wide reduction by atomics (a shuffle reduction avoids it)", ADD_U32, 0, 0}, \
+     "a warp-wide reduction by atomics (a shuffle reduction avoids it)", ADD_U32, 0, 0, NOT_COPY}, \
     {P "_lane_counters", OP, 4, 1, row_steps, row_offset, 0, 0, NULL, \
      P ".add.u32 of 1: lane t bumps its own counter t", \
-     "per-lane counters: no two lanes share a bank", ADD_U32, 0, 1}
+     "per-lane counters: no two lanes share a bank", ADD_U32, 0, 1, NOT_COPY}
 
 #define TRANSPOSE_NEEDS "the transpose read walks 16 rows: use at least 16 grid rows"
 #define MATRIX_NEEDS "four 8x8 b16 matrices need 8 rows of at least 64 bytes"
@@ -171,6 +188,24 @@ static const struct pattern patterns[] = {
      "seed 004: the tensor-core fragment load", NOT_ATOMIC},
     {"stmatrix_x4", INSTR_STMATRIX, 16, 4, matrix_steps, matrix_offset, 8, 64, MATRIX_NEEDS,
      "stmatrix.x4: the same four matrices stored", "Hopper epilogue store", NOT_ATOMIC},
+    /* cp.async producers (the write side of an Ampere-style pipeline: each
+     * lane copies one 16-byte chunk of the tile, row-major, into its swizzled
+     * place; costed by access.c C1 / C2, measured in tests/data/cp_async_*) */
+    {"cp_async_ca_row_16", INSTR_CP_ASYNC, 16, 1, row_steps, row_offset, 0, 0, NULL,
+     "cp.async.ca 16 B: lane t copies 16-byte chunk t of 512 consecutive tile bytes per step",
+     "seed 004's producer: a tile copied global -> shared in 16-byte row-major chunks, the "
+     "global tile dense", COPY(0, row_offset)},
+    {"cp_async_cg_row_16", INSTR_CP_ASYNC, 16, 1, row_steps, row_offset, 0, 0, NULL,
+     "cp.async.cg 16 B (L2 only): the same chunks, bypassing L1",
+     "seed 004's producer through CUTLASS's SM80_CP_ASYNC_CACHEGLOBAL copy atom, the "
+     "global tile dense", COPY(1, row_offset)},
+    {"cp_async_ca_slice_16", INSTR_CP_ASYNC, 16, 1, row_steps, row_offset, 0, 0, NULL,
+     "cp.async.ca 16 B: the same chunks, the tile's rows apart in a wider global matrix",
+     "a K-slice of a row-major matrix: each 128-byte global line holds one tile row's chunks",
+     COPY(0, slice_global)},
+    {"cp_async_cg_slice_16", INSTR_CP_ASYNC, 16, 1, row_steps, row_offset, 0, 0, NULL,
+     "cp.async.cg 16 B: the K-slice copy, bypassing L1",
+     "a K-slice of a row-major matrix copied with .cg", COPY(1, slice_global)},
     /* shared-memory atomics (tests/data/atomics_*.json measures their shapes) */
     ATOMIC_PATTERNS(INSTR_ATOM, "atom", "serialize (ATOMS.ADD: the old count is used)"),
     ATOMIC_PATTERNS(INSTR_RED, "red", "merge (ATOMS.POPC.INC.32: the result is dropped)"),
@@ -213,8 +248,11 @@ int pattern_fill(const char *name, const struct swz *z, uint32_t row_bytes, uint
     in->type = p->type;
     in->value_kind = p->adds_one ? INSTR_VALUE_CONST : INSTR_VALUE_LANE;
     in->value = p->adds_one ? 1 : 0;
-    for (uint32_t t = 0; t < INSTR_LANES; t++)
+    in->cg = p->cg;
+    for (uint32_t t = 0; t < INSTR_LANES; t++) {
         in->offsets[t] = swz_apply(z, p->offset(p, &tile, t, step));
+        in->global_offsets[t] = p->global ? p->global(p, &tile, t, step) : 0;
+    }
     *steps = R;
     return 0;
 }

@@ -38,13 +38,17 @@ struct pattern {
     int adds_one;           /* atom/red: the operand is the constant 1 (a histogram's or a
                              * counter's atomicAdd(&h[b], 1)), else per lane: it picks
                              * the SASS (red of +1: ATOMS.POPC.INC, atomic_form.h) */
+    int cg;                 /* cp.async: .cg (16 bytes, L2 only); 0: .ca, or not a copy */
+    /* cp.async: lane t's global byte offset at step r (NULL: not a copy) */
+    uint32_t (*global)(const struct pattern *p, const struct pattern_tile *tile, uint32_t t,
+                       uint32_t r);
 };
 
 /* The named patterns, in the order the page lists them; *n gets the count. */
 const struct pattern *pattern_list(int *n);
 
-/* Fill `in` (op, width, matrices, func, type, operand, offsets; bank geometry left to
- * the caller)
+/* Fill `in` (op, width, matrices, func, type, operand, offsets; cp.async: the
+ * cache and the global side, 0 for other ops; bank geometry left to the caller)
  * for step `step` of pattern `name` on a tile of `rows` rows of `row_bytes`
  * bytes, swizzled by `z`, and set *steps to R, the number of register steps.
  * Fails on "pattern" (unknown), "step" (outside 0..R-1), or "rows" when the

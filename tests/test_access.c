@@ -14,6 +14,7 @@
 #include "../server/api_read.h"
 #include "../server/atomic.h"
 #include "../server/atomic_form.h"
+#include "../server/pattern.h"
 #include "../server/swizzle.h"
 #include "check.h"
 #include "read_json.h"
@@ -934,6 +935,61 @@ static void test_cp_async_data(void)
     CHECK(files >= 1, "no tests/data/cp_async_*.json found");
 }
 
+/* The cp.async producers of pattern.c: step 0 on an unswizzled 128-byte-row
+ * tile is the measured "ca16.s_contig.g_contig" / "cg16.s_contig.g_contig"
+ * row (shared and global sides equal, wavefronts as measured); on 64-byte rows
+ * the K-slice's lines each hold 4 lanes (8 lines: 8 wavefronts, C1/C2 never
+ * join two lines) while the dense global tile's hold 8 (4); every swizzle
+ * mode keeps both, a 16-byte chunk never splits. */
+static void test_cp_async_producers(void)
+{
+    cJSON *j = read_json("tests/data/cp_async_h100-80gb-hbm3.json");
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(j, "patterns"), *p;
+    static const char *const pairs[2][2] = {{"cp_async_ca_row_16", "ca16.s_contig.g_contig"},
+                                            {"cp_async_cg_row_16", "cg16.s_contig.g_contig"}};
+    struct swz id, z;
+    swz_init(&id, 0, 4, 3, NULL);
+    for (int k = 0; k < 2; k++) {
+        struct instr in = instr(INSTR_CP_ASYNC, 16, 1);
+        uint32_t R = 0;
+        int rc = pattern_fill(pairs[k][0], &id, 128, 64, 0, &in, &R, NULL);
+        int same = 0;
+        double want = -1;
+        cJSON_ArrayForEach(p, rows) {
+            if (strcmp(cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring, pairs[k][1]))
+                continue;
+            const cJSON *so = cJSON_GetObjectItemCaseSensitive(p, "offsets");
+            const cJSON *go = cJSON_GetObjectItemCaseSensitive(p, "global_offsets");
+            same = 1;
+            for (int t = 0; t < 32; t++)
+                same &= cJSON_GetArrayItem(so, t)->valueint == (int)in.offsets[t] &&
+                        cJSON_GetArrayItem(go, t)->valueint == (int)in.global_offsets[t];
+            want = cJSON_GetObjectItemCaseSensitive(p, "wavefronts")->valuedouble;
+        }
+        CHECK(rc == 0 && R == 16 && in.cg == k && same && cost(&in, NULL) == want && want == 4,
+              "%s step 0 is the measured %s row (%.0f wavefronts)", pairs[k][0], pairs[k][1],
+              want);
+    }
+    cJSON_Delete(j);
+    static const char *const names[4] = {"cp_async_ca_row_16", "cp_async_cg_row_16",
+                                         "cp_async_ca_slice_16", "cp_async_cg_slice_16"};
+    for (int k = 0; k < 4; k++)
+        for (int b = 0; b <= 3; b++) {
+            swz_init(&z, b, 4, 3, NULL);
+            uint32_t R = 0, worst = 0, best = UINT32_MAX;
+            struct instr in = instr(INSTR_CP_ASYNC, 16, 1);
+            for (uint32_t r = 0; pattern_fill(names[k], &z, 64, 64, r, &in, &R, NULL) == 0; r++) {
+                uint32_t w = cost(&in, NULL);
+                worst = w > worst ? w : worst;
+                best = w < best ? w : best;
+            }
+            uint32_t want = k < 2 ? 4 : 8;
+            CHECK(R == 8 && worst == want && best == want,
+                  "%s on 64-byte rows, Swizzle<%d,4,3>: %u..%u wavefronts a step, want %u",
+                  names[k], b, best, worst, want);
+        }
+}
+
 int main(void)
 {
     test_seed_transpose();
@@ -953,5 +1009,6 @@ int main(void)
     test_atomic_form_data();
     test_atomic_operand();
     test_cp_async_data();
+    test_cp_async_producers();
     return check_summary("test_access");
 }
