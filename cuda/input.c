@@ -170,8 +170,35 @@ int input_parse_line(const char *line, struct input_pattern *out, struct sz_erro
                            "must be an integer in 0..%u or '-', got '%.20s'",
                            SZ_OFFSET_LIMIT - 1, tok);
     }
-    if (next_token(&s, tok, sizeof tok) != 0)
+    int more = next_token(&s, tok, sizeof tok);
+    if (more != 0 && !instr_is_copy(in->op))
         return sz_fail(err, SZ_INVALID_ARGUMENT, "offsets", "more than 32 lane offsets");
+    /* cp.async: optionally "ca"|"cg" and 32 global offsets ('-': 0); without
+     * them the global side is contiguous, lane t at t * bytes (the API's default) */
+    for (uint32_t t = 0; more == 0 && instr_is_copy(in->op) && t < INSTR_LANES; t++)
+        in->global_offsets[t] = t * in->bytes;
+    if (more != 0) {
+        if (strcmp(tok, "ca") != 0 && strcmp(tok, "cg") != 0)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "cache", "must be ca or cg, got '%.20s'",
+                           tok);
+        in->cg = strcmp(tok, "cg") == 0;
+        for (int t = 0; t < INSTR_LANES; t++) {
+            char field[32];
+            snprintf(field, sizeof field, "global_offsets[%d]", t);
+            if (next_token(&s, tok, sizeof tok) <= 0)
+                return sz_fail(err, SZ_INVALID_ARGUMENT, "global_offsets",
+                               "expected 32 global offsets after the cache, got %d", t);
+            in->global_offsets[t] = 0;
+            if (strcmp(tok, "-") != 0 &&
+                parse_u32(tok, SZ_OFFSET_LIMIT - 1, &in->global_offsets[t]) < 0)
+                return sz_fail(err, SZ_INVALID_ARGUMENT, field,
+                               "must be an integer in 0..%u or '-', got '%.20s'",
+                               SZ_OFFSET_LIMIT - 1, tok);
+        }
+        if (next_token(&s, tok, sizeof tok) != 0)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "global_offsets",
+                           "more than 32 global offsets");
+    }
     return instr_check_gpu(in, NULL, err) < 0 ? -1 : 1;
 }
 
@@ -224,9 +251,15 @@ int input_format_line(const struct input_pattern *p, const char *name, char *buf
     int k = snprintf(buf, cap, "%s %s %u %u %d", name ? name : p->name,
                      instr_form_name(in, form, sizeof form), in->bytes, in->matrices,
                      in->trans ? 1 : 0);
-    for (int t = 0; k >= 0 && (len += (size_t)k) < cap && t <= INSTR_LANES; t++) {
-        if (t == INSTR_LANES)
+    /* cp.async: the cache and the 32 global offsets after the shared ones */
+    int copy = instr_is_copy(in->op), last = copy ? 2 * INSTR_LANES + 1 : INSTR_LANES;
+    for (int t = 0; k >= 0 && (len += (size_t)k) < cap && t <= last; t++) {
+        if (t == last)
             k = snprintf(buf + len, cap - len, "\n");
+        else if (t == INSTR_LANES)
+            k = snprintf(buf + len, cap - len, " %s", in->cg ? "cg" : "ca");
+        else if (t > INSTR_LANES)
+            k = snprintf(buf + len, cap - len, " %u", in->global_offsets[t - INSTR_LANES - 1]);
         else if (in->offsets[t] == INSTR_INACTIVE)
             k = snprintf(buf + len, cap - len, " -");
         else

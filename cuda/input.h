@@ -37,7 +37,8 @@ int input_is_json(const char *text, size_t len);
 int input_parse_json(const char *text, size_t len, struct input_pattern *pats, int max,
                      struct sz_error *err, char *where);
 
-/* One line `name op bytes matrices trans o0 ... o31` (white-space separated;
+/* One line `name op bytes matrices trans o0 ... o31 [ca|cg g0 ... g31]`
+ * (the cache and global offsets: cp.async only, default contiguous; white-space separated;
  * op "ld", ..., or an atomic's form "red.min.s32" (bare "atom": add.u32);
  * '-' for an inactive lane; trans 0, 1, true or false; a name of letters,
  * digits, '_', '-' and '.').  1 and *out on a pattern, 0 on a blank or '#'

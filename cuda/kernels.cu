@@ -282,6 +282,58 @@ __global__ void __launch_bounds__(MAX_WARPS * 32, 1) atomic_kernel(ProbeArgs a)
     finish(a, t0, acc);
 }
 
+/* ---- cp.async (LDGSTS) ---------------------------------------------------------
+ * tests/calib/cp_async/cp_probe.cu's method, which measured tests/data/
+ * cp_async_*.json: each iteration issues 8 cp.async per lane, shared offsets
+ * INSTR_COPY_SPARE / 7 = 4 KiB apart (the same banks) and global sources
+ * 64 KiB apart (the same line relations, other lines), then commit_group +
+ * wait_all, so the time is latency-bound (access.c says so) while the
+ * counters count the 8 copies.  An idle lane is predicated off inside the asm
+ * (the calibration branched around it; ptxas emits the same LDGSTS). */
+static_assert(INSTR_COPY_SPARE == 4096u * (ACCESSES_PER_ITER - 1),
+              "instr.h's INSTR_COPY_SPARE is the shift of the last copy");
+#define CPA(K, SH, GL) \
+    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t" \
+                 "@p cp.async." CACHE ".shared.global [%1+" SH "], [%2+" GL "], %3;\n\t}" \
+                 :: "r"(act), "r"(addr), "l"(g), "n"(B) : "memory")
+template <int B, bool CG>
+__device__ __forceinline__ void copy8(uint32_t addr, const unsigned char *g, uint32_t act)
+{
+#define CACHE "ca"
+    if constexpr (!CG) {
+        CPA(0, "0", "0"); CPA(1, "4096", "65536"); CPA(2, "8192", "131072");
+        CPA(3, "12288", "196608"); CPA(4, "16384", "262144"); CPA(5, "20480", "327680");
+        CPA(6, "24576", "393216"); CPA(7, "28672", "458752");
+    }
+#undef CACHE
+#define CACHE "cg"
+    if constexpr (CG) {
+        CPA(0, "0", "0"); CPA(1, "4096", "65536"); CPA(2, "8192", "131072");
+        CPA(3, "12288", "196608"); CPA(4, "16384", "262144"); CPA(5, "20480", "327680");
+        CPA(6, "24576", "393216"); CPA(7, "28672", "458752");
+    }
+#undef CACHE
+}
+#undef CPA
+
+template <int B, bool CG>
+__global__ void __launch_bounds__(MAX_WARPS * 32, 1) copy_kernel(ProbeArgs a)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    const uint32_t lane = threadIdx.x & 31u;
+    const uint32_t addr = (uint32_t)__cvta_generic_to_shared(smem) + a.off[lane];
+    const uint32_t act = (a.active >> lane) & 1u;
+    const unsigned char *g = a.gsrc + a.goff[lane];
+
+    __syncthreads();
+    const long long t0 = clock64();
+#pragma unroll 1
+    for (int i = 0; i < a.iters; i++) {
+        copy8<B, CG>(addr, g, act);
+        asm volatile("cp.async.commit_group;\n\tcp.async.wait_all;" ::: "memory");
+    }
+    finish(a, t0, 0);
+}
 
 static const kernel_fn kernels[K_COUNT] = {
     probe_kernel<K_LD1>, probe_kernel<K_LD2>, probe_kernel<K_LD4>, probe_kernel<K_LD8>,
@@ -317,6 +369,10 @@ kernel_fn kernel_for(const struct instr *p)
         return kernels[K_LDSM1 + matrix_index((int)p->matrices) + (p->trans ? 3 : 0)];
     case INSTR_STMATRIX:
         return kernels[K_STSM1 + matrix_index((int)p->matrices) + (p->trans ? 3 : 0)];
+    case INSTR_CP_ASYNC:
+        return p->cg ? copy_kernel<16, true>
+               : p->bytes == 4 ? copy_kernel<4, false>
+               : p->bytes == 8 ? copy_kernel<8, false> : copy_kernel<16, false>;
     default: break;
     }
 #define X(OP, FN, TY, KIND, PTX, T, CL) \

@@ -21,7 +21,15 @@ struct ProbeArgs {
     long long *t_start;        /* [MAX_WARPS] */
     long long *t_end;          /* [MAX_WARPS] */
     uint32_t *sink;            /* [MAX_WARPS * 32] */
+    /* cp.async: lane t copies from gsrc + goff[t] (+ k * INSTR_COPY_SHIFT_GLOBAL
+     * for copy k of an iteration); gsrc holds INSTR_COPY_GLOBAL_LIMIT + 7 shifts */
+    uint32_t goff[INSTR_LANES];
+    const unsigned char *gsrc;
 };
+
+/* Bytes of the global source buffer the cp.async kernels read. */
+#define KERNELS_GSRC_BYTES ((size_t)INSTR_COPY_GLOBAL_LIMIT + \
+                            (size_t)INSTR_COPY_SHIFT_GLOBAL * (ACCESSES_PER_ITER - 1))
 
 typedef void (*kernel_fn)(ProbeArgs);
 

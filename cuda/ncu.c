@@ -270,7 +270,7 @@ static void gist(const char *s, char *out, size_t cap)
  * are matched by position, not by name). */
 static char *chunk_input(const struct input_pattern *pats, int n)
 {
-    size_t cap = (size_t)n * 512 + 1, len = 0;
+    size_t cap = (size_t)n * 1024 + 1, len = 0;     /* cp.async lines carry 64 offsets */
     char *s = (char *)malloc(cap);
     for (int i = 0; s && i < n; i++) {
         char name[16];

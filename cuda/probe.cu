@@ -43,14 +43,16 @@
 #include "kernels.h"
 #include "../server/instr_json.h"
 #include "ncu.h"
+#include "tma.h"
 #include "verify.h"
+#include <cjson/cJSON.h>
 
 
 enum { MAX_PATTERNS = 4096 };
 
 /* ---- modes, options, errors -------------------------------------------------- */
 
-enum Mode { MODE_TABLE, MODE_JSON, MODE_CSV, MODE_INFO };
+enum Mode { MODE_TABLE, MODE_JSON, MODE_CSV, MODE_INFO, MODE_TMA };
 
 struct Options {
     Mode mode = MODE_TABLE;
@@ -103,7 +105,7 @@ static void die_at(const char *code, int status, const char *field, const char *
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (g_mode == MODE_JSON || g_mode == MODE_INFO) {
+    if (g_mode == MODE_JSON || g_mode == MODE_INFO || g_mode == MODE_TMA) {
         fputs(g_mode == MODE_INFO ? "{\"ok\":false,\"error\":{\"code\":" : "{\"error\":{\"code\":",
               stdout);
         json_str(stdout, code);
@@ -156,7 +158,8 @@ static void usage(FILE *f)
 "Input (stdin): JSON, one pattern or an array of them, as POST /api/conflicts:\n"
 "  {\"name\":\"x\",\"op\":%s,\n"
 "   \"bytes\":1|2|4|8|16,\"matrices\":1|2|4,\"trans\":false,\"func\":\"add\",\"type\":\"u32\",\n"
-"   \"offsets\":[32 byte offsets, null = inactive lane]}  (func and type: atom/red only)\n"
+"   \"offsets\":[32 byte offsets, null = inactive lane]}  (func and type: atom/red only;\n"
+"   cp.async also \"cache\":\"ca\"|\"cg\" and \"global_offsets\":[32 source offsets])\n"
 "  or lines 'name op bytes matrices trans o0 ... o31' ('-' for an inactive lane;\n"
 "  an atomic's op is its PTX form, e.g. atom.add.u32 4 1 0 ...).\n"
 "  For ldmatrix/stmatrix lane t gives the row address of row t%%8 of matrix t/8.\n"
@@ -171,6 +174,11 @@ static void usage(FILE *f)
 "  --info           the device and the instruction kinds as JSON ({ok, device,\n"
 "                   kinds: GET /api/ops's answer}), nothing measured\n"
 "  --info --ops     the instruction kinds alone (no device needed)\n"
+"  --tma            TMA placement (cc 9.0+): stdin {\"swizzle_bytes\":0|32|64|128,\n"
+"                   \"elem_bytes\":1|2|4|8,\"box\":[inner elements, rows(, planes)]};\n"
+"                   the box is copied by cp.async.bulk.tensor into 1024-byte aligned\n"
+"                   shared memory; out {ok, device, encode, encode_name, chunks,\n"
+"                   written, slots: each 16-byte chunk's shared offset / 16, -1 lost}\n"
 "  --ncu-iters N    profiler target: N iterations, exactly one launch per pattern,\n"
 "                   CSV out (what the counter pass runs under ncu)\n"
 "Options:\n"
@@ -221,6 +229,8 @@ static void parse_options(int argc, char **argv, Options *o)
             o->mode = MODE_JSON;
         else if (!strcmp(argv[i], "--info"))
             o->mode = MODE_INFO;
+        else if (!strcmp(argv[i], "--tma"))
+            o->mode = MODE_TMA;
     }
     g_mode = o->mode;
     for (int i = 1; i < argc; i++) {
@@ -231,7 +241,7 @@ static void parse_options(int argc, char **argv, Options *o)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             exit(0);
-        } else if (!strcmp(a, "--json") || !strcmp(a, "--info")) {
+        } else if (!strcmp(a, "--json") || !strcmp(a, "--info") || !strcmp(a, "--tma")) {
             continue;
         } else if (!strcmp(a, "--csv")) {
             if (o->mode == MODE_JSON || o->mode == MODE_INFO)
@@ -423,6 +433,7 @@ static void validate_for_device(const struct input_pattern *pats, int n, const D
 struct DeviceBuffers {
     long long *times;  /* [2 * MAX_WARPS]: starts, then ends */
     uint32_t *sink;    /* [MAX_WARPS * 32] */
+    unsigned char *gsrc;   /* cp.async's global source: KERNELS_GSRC_BYTES, or NULL */
     cudaEvent_t done;
 };
 
@@ -441,6 +452,9 @@ static Timing run_one(kernel_fn kernel, const struct instr *p, const Options *o,
     Timing best = {-1, (long long)o->warps * o->iters * ACCESSES_PER_ITER};
 
     input_lanes(p, a.off, &a.active);
+    for (int t = 0; t < INSTR_LANES; t++)
+        a.goff[t] = instr_is_copy(p->op) ? p->global_offsets[t] : 0;
+    a.gsrc = b->gsrc;
     a.seed = 0x5a5a0000u;
     a.zero = 0;
     a.iters = o->iters;
@@ -492,6 +506,9 @@ static const char *op_label(const struct instr *p, char *buf, size_t cap)
 {
     if (instr_is_atomic(p->op))
         instr_form_name(p, buf, cap);
+    else if (instr_is_copy(p->op))
+        snprintf(buf, cap, "%s.%u.%s", instr_kind(p->op)->short_name, p->bytes * 8,
+                 p->cg ? "cg" : "ca");
     else if (!instr_is_matrix(p->op))
         snprintf(buf, cap, "%s.%u", instr_kind(p->op)->short_name, p->bytes * 8);
     else
@@ -530,6 +547,8 @@ static void print_json(const Report *r)
         if (instr_is_atomic(p->op))
             printf(",\"func\":\"%s\",\"type\":\"%s\"", instr_func_name(p->func),
                    instr_type_name(p->type));
+        if (instr_is_copy(p->op))
+            printf(",\"cache\":\"%s\"", p->cg ? "cg" : "ca");
         printf(",\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s,"
                "\"cycles_per_instr\":%.4f,\"raw_cycles\":%lld,\"instructions\":%lld,"
                "\"warps\":%d,\"iters\":%d,\"wavefronts_per_instr\":",
@@ -614,6 +633,73 @@ static void print_table(const Report *r)
            r->verify.mismatches);
 }
 
+/* ---- TMA placement (--tma) -------------------------------------------------------- */
+
+/* One box from stdin (tma.h), placed on the device, printed as JSON. */
+static int run_tma(const Options *o)
+{
+    size_t len;
+    char *text = read_all(stdin, &len);
+    cJSON *j = cJSON_ParseWithLength(text, len);
+    free(text);
+    if (!cJSON_IsObject(j))
+        die_at("bad_input", EXIT_USAGE, "body", "--tma reads one JSON object");
+    struct tma_request q;
+    memset(&q, 0, sizeof q);
+    const cJSON *sw = cJSON_GetObjectItemCaseSensitive(j, "swizzle_bytes");
+    const cJSON *eb = cJSON_GetObjectItemCaseSensitive(j, "elem_bytes");
+    const cJSON *box = cJSON_GetObjectItemCaseSensitive(j, "box");
+    if (!cJSON_IsNumber(sw) || !cJSON_IsNumber(eb))
+        die_at("bad_input", EXIT_USAGE, !cJSON_IsNumber(sw) ? "swizzle_bytes" : "elem_bytes",
+               "swizzle_bytes and elem_bytes are numbers");
+    q.swizzle_bytes = sw->valueint;
+    q.elem_bytes = eb->valueint;
+    q.rank = cJSON_GetArraySize(box);
+    if (!cJSON_IsArray(box) || q.rank < 2 || q.rank > 3)
+        die_at("bad_input", EXIT_USAGE, "box", "box is [inner elements, rows] or "
+               "[inner elements, rows, planes]");
+    q.box[2] = 1;
+    for (int d = 0; d < q.rank; d++) {
+        const cJSON *v = cJSON_GetArrayItem(box, d);
+        if (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble > 4096)
+            die_at("bad_input", EXIT_USAGE, "box", "box[%d] must be an integer in 1..4096", d);
+        q.box[d] = (uint32_t)v->valueint;
+    }
+    cJSON_Delete(j);
+    const char *field;
+    char msg[200];
+    if (tma_check(&q, &field, msg, sizeof msg) < 0)
+        die_at("bad_input", EXIT_USAGE, field, "%s", msg);
+    DeviceInfo dev;
+    device_open(o->device, &dev);
+    if (dev.prop.major < 9)
+        die("no_device", EXIT_NO_DEVICE, "%s has compute capability %d.%d; TMA needs 9.0",
+            dev.prop.name, dev.prop.major, dev.prop.minor);
+    CHECK(cudaSetDevice(o->device));
+    static struct tma_result r;
+    cudaError_t e = tma_place(&q, o->timeout, &r);
+    if (e != cudaSuccess)
+        cuda_fail(e, "tma_place", __LINE__, o->timeout);
+    fputs("{\"ok\":true,\"device\":", stdout);
+    print_device(&dev);
+    printf(",\"request\":{\"swizzle_bytes\":%d,\"elem_bytes\":%d,\"box\":[%u,%u%s",
+           q.swizzle_bytes, q.elem_bytes, q.box[0], q.box[1], q.rank == 3 ? "," : "");
+    if (q.rank == 3)
+        printf("%u", q.box[2]);
+    printf("]},\"encode\":%d,\"encode_name\":", r.encode);
+    json_str(stdout, r.encode_name);
+    printf(",\"chunks\":%d,\"written\":%d,\"slots\":", r.nchunks, r.written);
+    if (r.encode != 0) {
+        fputs("null}\n", stdout);
+        return 0;
+    }
+    fputc('[', stdout);
+    for (int i = 0; i < r.nchunks; i++)
+        printf("%s%d", i ? "," : "", r.slots[i]);
+    fputs("]}\n", stdout);
+    return 0;
+}
+
 /* ---- main ------------------------------------------------------------------------- */
 
 static void self_path(char *out, size_t cap, const char *argv0)
@@ -666,6 +752,9 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    if (o.mode == MODE_TMA)
+        return run_tma(&o);
+
     int n = read_patterns(&o, pats, MAX_PATTERNS);
     const int counters = o.mode == MODE_JSON || o.mode == MODE_TABLE;
     Report r;
@@ -690,6 +779,12 @@ int main(int argc, char **argv)
     CHECK(cudaSetDevice(o.device));
     CHECK(cudaMalloc(&b.times, sizeof(long long) * 2 * MAX_WARPS));
     CHECK(cudaMalloc(&b.sink, sizeof(uint32_t) * MAX_WARPS * 32));
+    b.gsrc = NULL;
+    for (int i = 0; i < n && b.gsrc == NULL; i++)
+        if (instr_is_copy(pats[i].in.op)) {
+            CHECK(cudaMalloc(&b.gsrc, KERNELS_GSRC_BYTES));
+            CHECK(cudaMemset(b.gsrc, 7, KERNELS_GSRC_BYTES));
+        }
     CHECK(cudaEventCreateWithFlags(&b.done, cudaEventDisableTiming));
     const double t_ready = proc_now();
 
@@ -737,6 +832,8 @@ int main(int argc, char **argv)
     CHECK(cudaEventDestroy(b.done));
     CHECK(cudaFree(b.times));
     CHECK(cudaFree(b.sink));
+    if (b.gsrc)
+        CHECK(cudaFree(b.gsrc));
     if (o.mode == MODE_CSV)
         return 0;
 

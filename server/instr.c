@@ -81,15 +81,15 @@ const struct instr_kind instr_kinds[] = {
      * .BYPASS.128 (.cg); sm_90 has no l1tex wavefront counter of op_ldgsts: the
      * deterministic sm__sass_ twin stands in (equal to the Source page's on all
      * 596 rows); its bank-conflict counter does not count what C1/C2 call
-     * conflicts, so none is named.  The tool does
-     * not run it yet (instr_check_gpu). */
+     * conflicts, so none is named.  The tool runs it (cuda/kernels.cu,
+     * copy_kernel: cp_probe.cu's method). */
     [INSTR_CP_ASYNC] = {
         .name = "cp.async", .ptx = "cp.async.shared.global",
         .label = "cp.async (global -> shared, LDGSTS)", .short_name = "ldgsts",
         .flags = INSTR_F_ASYNC | INSTR_F_STORE,
         .operands = INSTR_O_BYTES | INSTR_O_CACHE | INSTR_O_GLOBAL,
         .widths = W(4) | W(8) | W(16), .default_bytes = 16, .default_matrices = 1,
-        .min_cc = 80,
+        .min_cc = 80, .smem_spare = INSTR_COPY_SPARE,
         .ncu = {SASS_WF "ldgsts.sum", "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
                 NULL, INST "ldgsts.sum"},
     },
@@ -307,6 +307,12 @@ int instr_form_parse(const char *name, struct instr *in, struct sz_error *err)
 {
     char part[3][16] = {"", "", ""};
     int n = 0;
+    enum instr_op whole = INSTR_LD;
+    /* an op whose own name has a dot ("cp.async") is the whole token */
+    if (name && instr_op_parse(name, &whole, NULL) == 0) {
+        instr_defaults(in, whole);
+        return 0;
+    }
     for (const char *p = name ? name : "";; n++) {
         if (n == 3)
             return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "'%.40s': expected op or "
@@ -509,10 +515,17 @@ int instr_check_gpu(const struct instr *in, const struct instr_gpu *gpu,
         return sz_fail(err, SZ_INVALID_ARGUMENT, in->bank_bytes != 4 ? "bank_bytes" : "banks",
                        "the GPU has 32 banks of 4 bytes: measure with bank_bytes 4, banks 32");
     /* What the tool's kernels do not run yet (issue 23 measured them with
-     * tests/calib/atomic_forms and tests/calib/cp_async instead). */
-    if (instr_is_copy(in->op))
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "the tool does not measure cp.async "
-                       "yet: tests/calib/cp_async/run.sh does");
+     * tests/calib/atomic_forms instead); cp.async sources stay in its buffer. */
+    for (uint32_t t = 0; instr_is_copy(in->op) && t < INSTR_LANES; t++)
+        if (in->offsets[t] != INSTR_INACTIVE &&
+            in->global_offsets[t] + in->bytes > INSTR_COPY_GLOBAL_LIMIT) {
+            char field[32];
+            snprintf(field, sizeof field, "global_offsets[%u]", t);
+            return sz_fail(err, SZ_INVALID_ARGUMENT, field, "the measurement tool's global "
+                           "source holds %u bytes: a source offset must be below %u, got %u",
+                           INSTR_COPY_GLOBAL_LIMIT, INSTR_COPY_GLOBAL_LIMIT - in->bytes + 1,
+                           in->global_offsets[t]);
+        }
     if (instr_is_atomic(in->op) && (in->value_kind != INSTR_VALUE_LANE ||
                                     in->guard != INSTR_GUARD_EACH))
         return sz_fail(err, SZ_INVALID_ARGUMENT, in->guard != INSTR_GUARD_EACH ? "guard" : "value",

@@ -37,6 +37,15 @@ extern "C" {
  * atomic rows' smem_spare). */
 #define INSTR_ATOMIC_SPARE (256u * 7u)
 
+/* The measurement tool issues the 8 cp.async of an iteration with shared
+ * offsets 4 KiB apart and global sources 64 KiB apart (cuda/kernels.cu, the
+ * method of tests/calib/cp_async/cp_probe.cu, which measured
+ * tests/data/cp_async_*: the same banks, lines and equalities, other lines of
+ * memory); its global source holds INSTR_COPY_GLOBAL_LIMIT bytes of offsets. */
+#define INSTR_COPY_SPARE (4096u * 7u)
+#define INSTR_COPY_SHIFT_GLOBAL 65536u
+#define INSTR_COPY_GLOBAL_LIMIT (16u << 20)
+
 /* The instruction kinds, in the order of instr_kinds[] (instr.c).  Adding one:
  * README, "Adding an instruction kind". */
 enum instr_op { INSTR_LD, INSTR_ST, INSTR_LDMATRIX, INSTR_STMATRIX, INSTR_ATOM, INSTR_RED,
@@ -230,8 +239,9 @@ struct instr_gpu {
 
 /* instr_check, plus what running it on `gpu` needs: 32 banks of 4 bytes, at
  * least one active lane, every access inside the shared memory (less
- * the kind's smem_spare), the kind's min_cc (ldmatrix 7.5, stmatrix 9.0) and
- * bf16x2 atomics on cc >= 9.0.  `gpu`
+ * the kind's smem_spare), the kind's min_cc (ldmatrix 7.5, stmatrix 9.0),
+ * bf16x2 atomics on cc >= 9.0 and cp.async sources below
+ * INSTR_COPY_GLOBAL_LIMIT (the tool's buffer).  `gpu`
  * may be NULL (nothing known of the device).  Names the field. */
 int instr_check_gpu(const struct instr *in, const struct instr_gpu *gpu,
                     struct sz_error *err);
