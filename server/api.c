@@ -44,6 +44,7 @@ static const struct route {
     {"/api/trace", "GET", api_route_trace, 1, 0, NULL},
     {"/api/recommend", "GET", api_route_recommend, 1, 0, NULL},
     {"/api/measure", "POST", api_route_measure, 0, 1, NULL},
+    {"/api/measure/tma", "POST", api_route_measure_tma, 0, 1, NULL},
     {"/api/linear/evaluate", "POST", api_route_linear_evaluate, 0, 0, NULL},
     {"/api/linear/optimize", "POST", api_route_linear_optimize, 0, 0, NULL},
     {"/api/layout", "POST", api_route_layout, 0, 0, NULL},

@@ -188,6 +188,11 @@ static void put_instr(struct buf *b, const struct instr *in)
     if (instr_is_atomic(in->op))
         buf_printf(b, "\"func\":\"%s\",\"type\":\"%s\",", instr_func_name(in->func),
                    instr_type_name(in->type));
+    if (instr_is_copy(in->op)) {
+        buf_printf(b, "\"cache\":\"%s\",\"global_offsets\":", in->cg ? "cg" : "ca");
+        buf_u32_array(b, in->global_offsets, INSTR_LANES);
+        buf_putc(b, ',');
+    }
     buf_puts(b, "\"offsets\":[");
     for (int t = 0; t < INSTR_LANES; t++) {
         if (t)
@@ -293,3 +298,42 @@ int api_route_measure(const struct api_request *req, struct buf *out,
     return 0;
 }
 
+
+int api_measure_tool_json(const char *mode, const char *input, void **answer,
+                          struct sz_error *err)
+{
+    *answer = NULL;
+    if (!msr.available)
+        return sz_fail(err, SZ_GPU_UNAVAILABLE, NULL, "%s", msr.reason);
+    if (measure_try_lock(err) < 0)
+        return -1;
+    char *argv[] = {msr.tool, (char *)mode, NULL};
+    struct proc mo;
+    int rc = measure_run(argv, input, strlen(input), msr.timeout_ms, &mo, err);
+    measure_unlock();
+    if (rc < 0)
+        return -1;
+    cJSON *j = tool_json(&mo);
+    if (mo.was_cancelled) {
+        rc = sz_fail(err, SZ_GPU_UNAVAILABLE, NULL,
+                     "the server is stopping: the measurement was stopped");
+    } else if (mo.exit_code != 0 || mo.timed_out || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "ok"))) {
+        char msg[300];
+        tool_failure(&mo, j, msg, sizeof msg);
+        const cJSON *field = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(j, "error"), "field");
+        /* the tool refused the input on a field (exit 2): the client's body */
+        if (!mo.timed_out && mo.exit_code == 2 && cJSON_IsString(field) && field->valuestring[0])
+            rc = sz_fail(err, SZ_INVALID_ARGUMENT, field->valuestring, "%s", msg);
+        else if (!mo.timed_out && mo.exit_code == 3)
+            rc = sz_fail(err, SZ_GPU_UNAVAILABLE, NULL, "%s", msg);
+        else
+            rc = sz_fail(err, SZ_MEASURE_FAILED, NULL, "%s", msg);
+    }
+    if (rc < 0)
+        cJSON_Delete(j);
+    else
+        *answer = j;
+    proc_free(&mo);
+    return rc;
+}

@@ -652,6 +652,40 @@ static void test_wgmma_misread(void)
 
 /* ---- the route ---------------------------------------------------------------------- */
 
+/* POST /api/measure/tma without a GPU (no tool configured here): a body the
+ * probe can run is 503 gpu_unavailable; what it cannot is a 400 first */
+static void test_measure_tma_route(void)
+{
+    static const struct { const char *body; int status; const char *code, *field; } cases[] = {
+        {"{\"layout\":\"tma:CU_TENSOR_MAP_SWIZZLE_64B\",\"element_bits\":16,\"shape\":[16,8]}",
+         503, "gpu_unavailable", ""},
+        {"{\"layout\":\"tma:CU_TENSOR_MAP_SWIZZLE_NONE\",\"element_bits\":8,\"shape\":[32,4,2]}",
+         503, "gpu_unavailable", ""},
+        {"{\"layout\":\"(_8,_8):(_8,_1)\"}", 400, "invalid_argument", "layout"},
+        {"{\"layout\":\"tma:CU_TENSOR_MAP_SWIZZLE_64B\",\"element_bits\":16,\"shape\":[256,8]}",
+         400, "invalid_argument", "shape"},
+        {"{\"layout\":\"tma:CU_TENSOR_MAP_SWIZZLE_64B\",\"shape\":[16,8,8]}", 400,
+         "invalid_argument", "shape"},
+        {"{\"layout\":\"tma:CU_TENSOR_MAP_SWIZZLE_64B\",\"shape\":[16,8],\"base\":0}", 400,
+         "invalid_argument", "base"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct api_response r = client_api_call("POST", "/api/measure/tma", NULL,
+                                                "application/json", cases[i].body, 0);
+        cJSON *j = r.body ? cJSON_Parse(r.body) : NULL;
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "error");
+        const cJSON *code = cJSON_GetObjectItemCaseSensitive(e, "code");
+        const cJSON *fl = cJSON_GetObjectItemCaseSensitive(e, "field");
+        CHECK(r.status == cases[i].status && cJSON_IsString(code) &&
+                  strcmp(code->valuestring, cases[i].code) == 0 && cJSON_IsString(fl) &&
+                  strcmp(fl->valuestring, cases[i].field) == 0,
+              "/api/measure/tma %s: want %d %s on '%s', got %d %s", cases[i].body,
+              cases[i].status, cases[i].code, cases[i].field, r.status, r.body ? r.body : "");
+        cJSON_Delete(j);
+        free(r.body);
+    }
+}
+
 static void test_api(void)
 {
     struct api_response r = client_api_call(
@@ -749,5 +783,6 @@ int main(void)
     test_wgmma_rule_reproduces_every_row();
     test_wgmma_misread();
     test_api();
+    test_measure_tma_route();
     return check_summary("test_layout");
 }
