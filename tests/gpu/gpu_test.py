@@ -17,7 +17,16 @@ Checks, one line each:
     except cycles the model marks inexact (measured at or above it); the
     others measured, and the model gives them no count.
 
-Env: SWZ_BIN (server, default build/swizzlescope), SWZ_MEASURE (tool, default
+  - cp.async (issue 23): the tool on a spread of the measured rows of
+    tests/data/cp_async_h100-80gb-hbm3.json (.ca 4/8/16, .cg 16): its
+    Source-page wavefronts vs the calibration probe's and the model's, and one
+    /api/measure round trip of a cp.async body (cache and global offsets sent);
+  - TMA (issue 23): POST /api/measure/tma on boxes of every classic mode,
+    narrow and full rows, 1/2/4/8-byte elements, a 3-D box: agree true; a box
+    wider than its span: the driver refuses it (encode != 0, agree null).
+
+Env: SWZ_GPU_SECTIONS (comma list of server,copy,tma,suite,atomics; default
+all, in that order), SWZ_BIN (server, default build/swizzlescope), SWZ_MEASURE (tool, default
 build/swizzlescope-measure), SWZ_GPU_REQUIRE_NCU=1 (missing counters fail
 instead of being skipped), SWZ_GPU_SAVE=FILE (keep the suite's tool JSON for
 bench/measure.sh --from FILE), SWZ_GPU_LOG=FILE (the server's log),
@@ -95,8 +104,31 @@ def atomic_subset():
             or p["name"].split(".")[1] in ("w4_same", "w8_same")]
 
 
+SECTIONS = [x for x in os.environ.get("SWZ_GPU_SECTIONS", "server,copy,tma,suite,atomics")
+            .split(",") if x]
+CP_ASYNC_DATA = os.path.join(swzgpu.ROOT, "tests", "data", "cp_async_h100-80gb-hbm3.json")
+CP_ASYNC_FIELDS = ("op", "bytes", "cache", "offsets", "global_offsets")
+
+
+def copy_subset():
+    """Every 16th measured cp.async row (all four forms) and the .cg rows with
+    a permuted global side (where the model is not exact): about 60 rows."""
+    with open(CP_ASYNC_DATA) as f:
+        rows = json.load(f)["patterns"]
+    return [r for i, r in enumerate(rows)
+            if i % 16 == 0 or (r["cache"] == "cg" and r["name"].endswith("g_perm"))]
+
+
+# (mode bytes, element bytes, shape): narrow rows (padded to the span), full rows, a 3-D box
+TMA_BOXES = [(0, 2, [8, 8]), (0, 1, [256, 4]), (32, 2, [8, 8]), (32, 4, [8, 16]),
+             (64, 2, [8, 8]), (64, 2, [32, 8]), (64, 8, [4, 8]), (128, 2, [8, 8]),
+             (128, 2, [64, 16]), (128, 1, [128, 8]), (128, 4, [16, 8, 2]), (64, 2, [16, 4, 3])]
+TMA_MODES = {0: "NONE", 32: "32B", 64: "64B", 128: "128B"}
+
+
 def planned(patterns):
-    return 2 + 1 + len(SUBSET) + 2 + 1 + len(patterns) + 1 + len(atomic_subset())
+    return (2 + 1 + len(SUBSET) + 2 + 1 + len(patterns) + 1 + len(atomic_subset())
+            + 2 + len(copy_subset()) + len(TMA_BOXES) + 1)
 
 
 def main():
@@ -124,9 +156,17 @@ def main():
         print(f"test_gpu: {passed} passed, {failed} failed")
         return 1
     try:
-        run_server_checks(server, device, by_name)
-        run_suite(server, patterns)
-        run_atomics(server, atomic_subset())
+        for sec in SECTIONS:
+            if sec == "server":
+                run_server_checks(server, device, by_name)
+            elif sec == "copy":
+                run_copy(server, copy_subset())
+            elif sec == "tma":
+                run_tma(server, device)
+            elif sec == "suite":
+                run_suite(server, patterns)
+            elif sec == "atomics":
+                run_atomics(server, atomic_subset())
     finally:
         server.stop()
     tail = f", {skipped} skipped" if skipped else ""
@@ -270,6 +310,64 @@ def run_atomics(server, patterns):
         else:
             check(cyc_ok and close(wf, pred["wavefronts"]),
                   line + ("" if exact else " (cycles marked inexact by the model)"))
+
+
+def run_copy(server, rows):
+    """The tool re-measures measured cp.async rows: its Source-page wavefronts
+    (16 warps x 4 iterations, warm caches) against the calibration probe's
+    (1 warp, 1 iteration, caches flushed) and the model's."""
+    pats = [dict({k: r[k] for k in CP_ASYNC_FIELDS}, name=r["name"]) for r in rows]
+    rc, j, err, dt = swzgpu.run_tool(pats, ["--iters", "256", "--ncu-timeout", "200"], timeout=300)
+    ok = rc == 0 and j is not None and len(j.get("results", [])) == len(pats)
+    check(ok, f"tool on {len(pats)} cp.async rows: exit {rc} in {dt:.1f} s"
+          + ("" if ok else f": {err.strip()[-300:]}"))
+    if ok:
+        same = model = 0
+        for r, m in zip(rows, j["results"]):
+            st, pred, _ = server.post("/api/conflicts", {k: r[k] for k in CP_ASYNC_FIELDS})
+            wf = m["wavefronts_per_instr"]
+            if wf is None and not REQUIRE_NCU:
+                skip(f"cp.async {r['name']}: no counters")
+                continue
+            same += close(wf, r["wavefronts"])
+            model += st == 200 and close(wf, pred["wavefronts"])
+            exact = st == 200 and pred.get("wavefronts_exact", True)
+            check(close(wf, r["wavefronts"]) and (not exact or close(wf, pred["wavefronts"])),
+                  f"cp.async {r['name']}: tool {fmt(wf, 2)} (sm {fmt(m.get('wavefronts_sm_per_instr'), 2)}),"
+                  f" calibration {r['wavefronts']}, model {pred.get('wavefronts') if st == 200 else st}"
+                  f"{'' if exact else ' (model marked inexact)'}, cycles {m['cycles_per_instr']:.2f}")
+        print(f"info cp.async: tool = calibration on {same} of {len(rows)}, = model on {model}",
+              flush=True)
+    body = {k: rows[0][k] for k in CP_ASYNC_FIELDS}
+    st, r, dt = server.post("/api/measure", body)
+    meas = r.get("measured", {}) if isinstance(r, dict) else {}
+    check(st == 200 and meas.get("op") == "cp.async" and meas.get("cache") == rows[0]["cache"],
+          f"/api/measure {rows[0]['name']}: {st}, wavefronts {meas.get('wavefronts_per_instr')} vs "
+          f"{(r.get('predicted') or {}).get('wavefronts') if isinstance(r, dict) else r}, agree "
+          f"{r.get('agree') if isinstance(r, dict) else None}, {dt:.2f} s")
+
+
+def run_tma(server, device):
+    """POST /api/measure/tma: the copy engine's placement equals /api/layout's."""
+    if device.get("cc", "0.0") < "9.0":
+        for _ in range(len(TMA_BOXES) + 1):
+            skip(f"TMA needs cc 9.0, the device is {device.get('cc')}")
+        return
+    for mode, eb, shape in TMA_BOXES:
+        body = {"layout": f"tma:CU_TENSOR_MAP_SWIZZLE_{TMA_MODES[mode]}",
+                "element_bits": 8 * eb, "shape": shape}
+        st, r, dt = server.post("/api/measure/tma", body)
+        ok = st == 200 and isinstance(r, dict) and r.get("agree") is True
+        check(ok, f"tma {TMA_MODES[mode]} {eb} B {shape}: {st} agree "
+              f"{r.get('agree') if isinstance(r, dict) else r}, wrong {r.get('wrong') if isinstance(r, dict) else ''}"
+              f" of {r.get('chunks') if isinstance(r, dict) else ''}, {dt:.2f} s"
+              + ("" if ok else f": {json.dumps(r)[:400]}"))
+    body = {"layout": "tma:CU_TENSOR_MAP_SWIZZLE_64B", "element_bits": 16, "shape": [64, 8]}
+    st, r, dt = server.post("/api/measure/tma", body)
+    m = r.get("measured", {}) if isinstance(r, dict) else {}
+    check(st == 200 and m.get("encode", 0) != 0 and r.get("agree") is None,
+          f"tma 64B box of 128-byte rows: the driver says {m.get('encode_name')} "
+          f"(/api/layout flags box_exceeds_span), agree {r.get('agree') if isinstance(r, dict) else r}")
 
 
 if __name__ == "__main__":
