@@ -317,7 +317,7 @@ static enum chunk_result run_chunk(const struct ncu_config *cfg, const struct in
                     (char *)"--target-processes", (char *)"application-only",
                     (char *)"--clock-control", (char *)"none",
                     (char *)"--cache-control", (char *)"none",
-                    (char *)"--kernel-name", (char *)"regex:(probe|atomic)_kernel",
+                    (char *)"--kernel-name", (char *)"regex:(probe|atomic|copy)_kernel",
                     (char *)"--metrics", metrics,
                     (char *)cfg->self, (char *)"--ncu-iters", iters, (char *)"--warps", warps,
                     (char *)"--device", dev, (char *)"--alarm", alarm_s, (char *)"--quiet", NULL};
