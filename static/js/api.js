@@ -150,6 +150,8 @@ export const accessCustom = (q, params) => getJSON('api/access', clean({ ...q, .
 export const trace = (q, col) => getJSON('api/trace', clean({ ...q, col }));
 // A measurement is never remembered: it runs on the GPU each time.
 export const measure = (body) => postJSON('api/measure', body, false, false);
+// POST /api/measure/tma: a tma: box placed by the GPU's copy engine, never remembered.
+export const measureTma = (body) => postJSON('api/measure/tma', body, false, false);
 
 // The same requests, asked ahead; they resolve as the page's would (callers
 // that only warm the memory should catch).

@@ -11,6 +11,7 @@ import { bump } from './stamps.js';
 import { INVALID } from './classes.js';
 import { PRESETS, fromQuery, toQuery, layoutBody, accessBody, axes } from './layoutstate.js';
 import { drawTensor } from './tensorview.js';
+import { tmaMeasureInit, tmaMeasureShow } from './tmameasure.js';
 
 const $ = (id) => document.getElementById(id);
 const FIELDS = { layout: 'lay-text', bits: 'lay-bits', shape: 'lay-shape', base: 'lay-base', desc: 'lay-desc', arch: 'lay-arch', atom: 'lay-atom', origin: 'lay-origin', color: 'lay-color' };
@@ -34,7 +35,7 @@ function rosettaRows(d) {
         ['swizzle on bytes', sw ? sw.bytes.text : 'none (no Swizzle<B,M,S> form)'],
         ['swizzle on elements', sw ? (sw.elements ? sw.elements.text + ` (${d.element_bits}-bit)` : 'splits an element') : 'none'],
         ['acts on', d.swizzle_domain],
-        ['TMA', q.tma || '-'],
+        ['TMA', q.tma ? q.tma + (q.tma_status ? ` (${q.tma_status})` : '') : '-'],
         ['GMMA layout_type (sm90)', q.gmma_layout_type ? `${q.gmma_layout_type.value} (${q.gmma_layout_type.name})` : '-'],
         ['UMMA layout_type (sm100)', q.umma_layout_type ? `${q.umma_layout_type.value} (${q.umma_layout_type.name})` : '-'],
         ['CuTe on the tile\'s bytes', q.cute_bytes || '-'],
@@ -47,6 +48,9 @@ function rosettaRows(d) {
     if (d.descriptor) {
         const s = d.descriptor;
         rows.push(['descriptor', `${s.arch}: start ${s.start_address}, LBO ${s.leading_byte_offset}, SBO ${s.stride_byte_offset}, base_offset ${s.base_offset}, ${s.layout_name} (${s.tma})`]);
+        const w = d.wgmma;
+        rows.push(['wgmma reads (measured)', `${w.tile_wavefronts} wavefronts for the tile's ${w.tile_bytes} bytes, ${w.conflicts} conflicts` +
+            (w.misread ? `; the descriptor's ${w.misread.descriptor_swizzle} reads ${w.misread.wrong} of ${w.misread.of} elements from the wrong place` : '')]);
     }
     return rows;
 }
@@ -88,6 +92,7 @@ async function load() {
         return;
     }
     if (n !== seq) return;
+    tmaMeasureShow(layoutBody(state), d);
     $('lay-error').textContent = '';
     $('lay-error').dataset.field = '';
     for (const id of ['lay-text', 'lay-shape', 'lay-bits', 'lay-base', 'lay-desc']) $(id).classList.remove(INVALID);
@@ -124,6 +129,7 @@ async function init() {
     } catch (e) {
         $('acc-error').textContent = e.message;
     }
+    tmaMeasureInit();
     writeForm();
     let timer = 0;
     $('lay-form').addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => { readForm(); load(); }, 250); });

@@ -45,7 +45,9 @@ export async function layoutChecks(t) {
         const r = await text(page, '#lay-rosetta');
         check('layout: Triton\'s default 128x64 fp16 encoding is the 128B mode', /CU_TENSOR_MAP_SWIZZLE_128B/.test(r) && /nvmma_shared<\{swizzlingByteWidth = 128/.test(r), r.slice(0, 200));
         check('layout: Triton preset in the URL', new URL(page.url()).searchParams.get('shape') === '128,64');
+        check('layout: no GPU TMA panel for a Triton layout', await page.$eval('#tma-measure', (e) => e.hidden));
         await afterLoad(page, () => page.click('button[data-preset="tma"]'));
+        check('layout: a tma: box offers the GPU measurement (POST /api/measure/tma)', await page.$eval('#tma-measure', (e) => !e.hidden));
         check('layout: TMA box drawn with the contiguous dim across', await page.$eval('#tensor-title', (e) => /rows = dim 1, columns = dim 0/.test(e.textContent)));
         await afterLoad(page, async () => { await page.fill('#lay-base', '128'); });
         const flags = await page.$$eval('#lay-flags li[data-code]', (ls) => ls.map((l) => l.dataset.code));
