@@ -646,6 +646,7 @@ static int run_tma(const Options *o)
         die_at("bad_input", EXIT_USAGE, "body", "--tma reads one JSON object");
     struct tma_request q;
     memset(&q, 0, sizeof q);
+    q.swizzle_enum = -1;
     const cJSON *sw = cJSON_GetObjectItemCaseSensitive(j, "swizzle_bytes");
     const cJSON *eb = cJSON_GetObjectItemCaseSensitive(j, "elem_bytes");
     const cJSON *box = cJSON_GetObjectItemCaseSensitive(j, "box");

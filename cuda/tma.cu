@@ -121,7 +121,8 @@ cudaError_t tma_place(const struct tma_request *q, double timeout_s, struct tma_
                                  : e == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
                                  : e == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32
                                           : CU_TENSOR_MAP_DATA_TYPE_UINT64;
-        CUtensorMapSwizzle sw = q->swizzle_bytes == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+        CUtensorMapSwizzle sw = q->swizzle_enum >= 0 ? (CUtensorMapSwizzle)q->swizzle_enum
+                                : q->swizzle_bytes == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
                                 : q->swizzle_bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
                                 : q->swizzle_bytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B
                                                           : CU_TENSOR_MAP_SWIZZLE_NONE;

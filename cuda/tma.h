@@ -21,6 +21,9 @@ struct tma_request {
     int elem_bytes;         /* 1, 2, 4, 8 */
     int rank;               /* 2 or 3 */
     uint32_t box[3];        /* inner elements, rows, planes (1 when rank 2) */
+    int swizzle_enum;       /* a CUtensorMapSwizzle value to encode instead of
+                             * swizzle_bytes' mode, or -1 (the calibration sweep,
+                             * tests/calib/tma, asks for the 128B_ATOM_* modes too) */
 };
 
 struct tma_result {

@@ -232,17 +232,33 @@ static void put_wgmma(struct buf *out, const struct lay *l, const uint32_t *off,
     buf_puts(out, "]}}");
 }
 
-int api_route_layout(const struct api_request *req, struct buf *out, struct sz_error *err)
+/* The request's JSON body read as a tensor: no query arguments, no field
+ * outside `fields`.  0 with *root (cJSON_Delete it) and *t (tensor_free it);
+ * -1 with both already freed. */
+static int read_body_tensor(const struct api_request *req, const char *const *fields,
+                            cJSON **root, struct tensor *t, struct sz_error *err)
 {
     static const char *const known_args[] = {NULL};
-    static const char *const fields[] = {LAYOUT_FIELDS, NULL};
-    cJSON *root = NULL;
-    struct tensor t = {0};
-    if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
+    *root = NULL;
+    memset(t, 0, sizeof *t);
+    if (api_args_check(req, known_args, err) < 0 || api_body_object(req, root, err) < 0)
         return -1;
-    int rc = -1;
-    if (api_fields_check(root, fields, err) < 0 || tensor_read(root, &t, err) < 0)
-        goto done;
+    if (api_fields_check(*root, fields, err) < 0 || tensor_read(*root, t, err) < 0) {
+        cJSON_Delete(*root);
+        *root = NULL;
+        tensor_free(t);
+        return -1;
+    }
+    return 0;
+}
+
+int api_route_layout(const struct api_request *req, struct buf *out, struct sz_error *err)
+{
+    static const char *const fields[] = {LAYOUT_FIELDS, NULL};
+    cJSON *root;
+    struct tensor t;
+    if (read_body_tensor(req, fields, &root, &t, err) < 0)
+        return -1;
     const struct lay *l = &t.l;
     struct ros_equiv q;
     ros_equivalents(l, t.off, t.collisions == 0, &q);
@@ -312,11 +328,9 @@ int api_route_layout(const struct api_request *req, struct buf *out, struct sz_e
     buf_printf(out, ",\"num_chunks\":%d,\"chunks\":", CHUNKS);
     buf_u32_array(out, t.sorted, l->size);
     buf_putc(out, '}');
-    rc = 0;
-done:
     tensor_free(&t);
     cJSON_Delete(root);
-    return rc;
+    return 0;
 }
 
 /* ---- access on a layout ------------------------------------------------------ */
@@ -544,15 +558,12 @@ enum { TMA_MAX_INNER = 256, TMA_MAX_PLANES = 4, TMA_MAX_BOX_BYTES = 80 * 1024 };
 
 int api_route_measure_tma(const struct api_request *req, struct buf *out, struct sz_error *err)
 {
-    static const char *const known_args[] = {NULL};
     static const char *const fields[] = {"layout", "element_bits", "shape", NULL};
-    cJSON *root = NULL, *j = NULL;
-    struct tensor t = {0};
-    if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
+    cJSON *root, *j = NULL;
+    struct tensor t;
+    if (read_body_tensor(req, fields, &root, &t, err) < 0)
         return -1;
     int rc = -1;
-    if (api_fields_check(root, fields, err) < 0 || tensor_read(root, &t, err) < 0)
-        goto done;
     const struct lay *l = &t.l;
     if (l->form != &lay_form_tma) {
         sz_fail(err, SZ_INVALID_ARGUMENT, "layout", "the copy engine places tma: boxes "

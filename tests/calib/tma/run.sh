@@ -6,7 +6,7 @@
 set -u
 cd "$(dirname "$0")"
 O=${O:-${OUT:-.}/tma}; mkdir -p "$O"
-nvcc -O3 -std=c++17 -arch=sm_90 -o "$O/tma_probe" tma_probe.cu -lcuda || exit 1
+nvcc -O3 -std=c++17 -arch=sm_90 -o "$O/tma_probe" tma_probe.cu ../../../cuda/tma.cu || exit 1
 cuobjdump -sass "$O/tma_probe" > "$O/sass.txt" 2>&1
 cp configs.txt "$O/left.txt"; : > "$O/placement.txt"
 while [ -s "$O/left.txt" ]; do
