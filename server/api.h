@@ -46,6 +46,12 @@ struct api_response {
 /* Offsets one /api/apply request may carry (the contract). */
 #define API_MAX_OFFSETS 65536
 
+/* JSON values one body may hold, counted on its text before it is parsed: the
+ * largest a route needs is /api/apply's offsets and its few other members;
+ * 1024 more leave room for any other route's (the next largest is a
+ * /api/linear body of a few hundred). */
+#define API_MAX_JSON_VALUES (API_MAX_OFFSETS + 1024)
+
 /* Where the measurement tool is and how long it may run.  Set once, before the
  * server starts; api_configure also asks the tool which GPU it sees (bounded
  * by info_timeout_ms) so that /api/health can say it without running it. */

@@ -284,11 +284,23 @@ static int all_ones(const int *v, int n)
 static int parse_triton_attrs(struct cur *c, struct lay *l, int nvmma)
 {
     int seen_order = 0, nord = 0, seen_sw = 0, bits = 0;
+    size_t names[16], nnames = 0;   /* where each attribute's name starts */
     if (want(c, '<') < 0 || want(c, '{') < 0)
         return -1;
     do {
         ws(c);
         size_t at = c->i;
+        /* `vec = 8, vec = 1` must not pass as its last value: refuse a repeat */
+        size_t len = strspn(c->s + at, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+        for (size_t k = 0; k < nnames && len > 0; k++)
+            if (strspn(c->s + names[k], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+                    == len && memcmp(c->s + names[k], c->s + at, len) == 0) {
+                char name[24];
+                sz_echo(name, sizeof name, c->s + at, len);
+                return at_col(c, at, "an attribute given twice: ", name);
+            }
+        if (nnames < sizeof names / sizeof names[0])
+            names[nnames++] = at;
         uint32_t v;
         int list[LAY_MAX_RANK], n, b;
         if (!nvmma && word(c, "vec") && want(c, '=') == 0) {
