@@ -41,6 +41,7 @@ static void healthy(const char *after)
 }
 
 static char tmpdir[] = "/tmp/swz-static-XXXXXX";
+static char outside[600];   /* a file beside tmpdir, hard-linked into it */
 
 static void write_file(const char *rel, const char *text)
 {
@@ -68,6 +69,16 @@ static void make_static(void)
         abort();
     snprintf(p, sizeof p, "%s/inside", tmpdir);
     if (symlink("app.js", p) != 0)
+        abort();
+    /* a hard link to a file outside the folder (same file system: /tmp) */
+    snprintf(outside, sizeof outside, "%s-outside.txt", tmpdir);
+    FILE *f = fopen(outside, "w");
+    if (f == NULL)
+        abort();
+    fputs("OUTSIDE-SECRET", f);
+    fclose(f);
+    snprintf(p, sizeof p, "%s/hard.txt", tmpdir);
+    if (link(outside, p) != 0)
         abort();
 }
 
@@ -113,6 +124,9 @@ static void test_static(void)
     expect("backslash", get("/..\\..\\etc\\passwd"), 404, NULL);
     expect("double slash", get("//etc/passwd"), 404, NULL);
     expect("symlink out", get("/leak"), 404, NULL);
+    char *hard = get("/hard.txt");
+    CHECK(!strstr(hard, "OUTSIDE-SECRET"), "a hard link to a file outside static/ was served");
+    expect("hard link out", hard, 404, NULL);
     char *abs = get("/etc/passwd");
     CHECK(!strstr(abs, "root:"), "absolute path leaked /etc/passwd");
     expect("absolute", abs, 404, NULL);
@@ -308,5 +322,6 @@ int main(void)
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     CHECK(system(cmd) == 0, "cleanup");
+    unlink(outside);
     return check_summary("test_http");
 }
