@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "addr.h"
@@ -28,7 +29,7 @@
  *   leaves headroom and bounds file descriptors (--max-connections).
  * - idle: a stalled client loses its connection after 10 s; requests take
  *   milliseconds (measurement has measure.c's timeout).
- * - query arguments: the widest route (/api/access) takes 14 names, none twice
+ * - query arguments: the widest route (/api/access) takes 20 names, none twice
  *   (api_read.c); 32 leaves room and stops floods early.
  * - path: a slow request's own copy of the API path (static: files.h's limit).
  * - head: the idle timeout restarts on every byte, so a slowloris would hold a
@@ -43,6 +44,9 @@
 #define HTTP_MAX_PATH 1024
 #define HTTP_MAX_DISCARD ((size_t)64 << 20)
 #define HTTP_STREAM_WINDOW ((size_t)64 << 10)
+/* At stop, a slow request's queued answer (a measurement's 503) gets this long
+ * to reach its client before the daemon closes the connection. */
+#define HTTP_FLUSH_MS 2000
 
 struct http_server {
     struct MHD_Daemon *daemon;
@@ -53,7 +57,9 @@ struct http_server {
     /* slow requests running on their own threads; http_stop waits for them */
     pthread_mutex_t lock;
     pthread_cond_t idle;
-    int slow_running;
+    int slow_suspended;             /* suspended: MHD must not stop before resumed */
+    int slow_running;               /* started and not yet complete (answer sent or
+                                       client gone), suspended or not */
     int stopping;                   /* http_stop began: no new slow request starts */
 };
 
@@ -270,13 +276,16 @@ static void *slow_main(void *arg)
     return NULL;
 }
 
-/* A slow job ends when MHD has its connection back (answer queued, or client
- * gone): MHD_stop_daemon aborts on a connection still suspended (0.9.75). */
-static void slow_release(struct http_server *s)
+/* A slow job is resumed when MHD has its connection back (answer queued, or
+ * client gone): MHD_stop_daemon aborts on a connection still suspended
+ * (0.9.75).  It is done when its request completes (answer sent, or client
+ * gone): http_stop lets it finish so that the answer is not cut off. */
+static void slow_count(struct http_server *s, int suspended, int running)
 {
     pthread_mutex_lock(&s->lock);
-    if (--s->slow_running == 0)
-        pthread_cond_broadcast(&s->idle);
+    s->slow_suspended += suspended;
+    s->slow_running += running;
+    pthread_cond_broadcast(&s->idle);
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -306,7 +315,7 @@ static enum MHD_Result start_slow(struct http_server *s, struct MHD_Connection *
     pthread_mutex_lock(&s->lock);
     int stopping = s->stopping;
     if (!stopping)
-        s->slow_running++;
+        s->slow_running++, s->slow_suspended++;
     pthread_mutex_unlock(&s->lock);
     if (stopping) {
         free(job);
@@ -330,8 +339,10 @@ static enum MHD_Result serve_api(struct http_server *s, struct MHD_Connection *c
 {
     const char *ctype = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
     if (ctx->slow_state == HTTP_SLOW_ANSWERED) {
+        /* released in request_done, once the answer is sent: http_stop waits
+         * for that, or a stop during a measurement closed before its 503 */
         ctx->slow_state = HTTP_SLOW_QUEUED;
-        slow_release(s);
+        slow_count(s, -1, 0);
         return queue_json(c, &ctx->resp, 0);
     }
     if (ctx->slow_state == HTTP_SLOW_RUNNING)
@@ -482,7 +493,9 @@ static void request_done(void *cls, struct MHD_Connection *c, void **con_cls,
     if (ctx) {
         if (ctx->slow_state == HTTP_SLOW_ANSWERED) {
             free(ctx->resp.body);   /* answered but the client left first */
-            slow_release(cls);
+            slow_count(cls, -1, -1);
+        } else if (ctx->slow_state == HTTP_SLOW_QUEUED) {
+            slow_count(cls, 0, -1);
         }
         buf_free(&ctx->body);
         free(ctx);
@@ -586,11 +599,24 @@ void http_stop(struct http_server *srv)
     if (srv == NULL)
         return;
     /* A suspended connection must be resumed before MHD stops; each slow
-     * request ends by its own deadline, so this wait is bounded. */
+     * request ends by its own deadline, so this wait is bounded.  Its answer
+     * is then sent before the daemon closes the connection (a client that
+     * does not read gets HTTP_FLUSH_MS, then the close). */
     pthread_mutex_lock(&srv->lock);
     srv->stopping = 1;
-    while (srv->slow_running > 0)
+    while (srv->slow_suspended > 0)
         pthread_cond_wait(&srv->idle, &srv->lock);
+    struct timespec end;
+    clock_gettime(CLOCK_REALTIME, &end);
+    end.tv_sec += HTTP_FLUSH_MS / 1000;
+    end.tv_nsec += (long)(HTTP_FLUSH_MS % 1000) * 1000000L;
+    if (end.tv_nsec >= 1000000000L) {
+        end.tv_sec++;
+        end.tv_nsec -= 1000000000L;
+    }
+    while (srv->slow_running > 0 &&
+           pthread_cond_timedwait(&srv->idle, &srv->lock, &end) == 0)
+        ;
     pthread_mutex_unlock(&srv->lock);
     MHD_stop_daemon(srv->daemon);
     watch_stop(srv->watch);     /* after the daemon: its closes hand over drains */
