@@ -31,6 +31,24 @@ static int grow(struct buf *b, size_t need)
     return 0;
 }
 
+int buf_reserve(struct buf *b, size_t n)
+{
+    if (b->oom || n > SIZE_MAX - b->len - 1) {
+        b->oom = 1;
+        return -1;
+    }
+    if (b->len + n + 1 <= b->cap)
+        return 0;
+    char *p = realloc(b->p, b->len + n + 1);
+    if (p == NULL) {
+        b->oom = 1;
+        return -1;
+    }
+    b->p = p;
+    b->cap = b->len + n + 1;
+    return 0;
+}
+
 void buf_put(struct buf *b, const void *s, size_t n)
 {
     if (grow(b, n) < 0)

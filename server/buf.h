@@ -15,6 +15,12 @@ struct buf {
     int oom;
 };
 
+/* Make room for `n` more bytes (and the NUL) in one allocation of exactly
+ * that size, so that appending them never reallocates: a request body whose
+ * length is known costs its length, not the next power of two.  0, or -1 (and
+ * oom) when memory runs out. */
+int buf_reserve(struct buf *b, size_t n);
+
 /* Append bytes / a NUL-terminated string / one char.  No-ops once oom. */
 void buf_put(struct buf *b, const void *s, size_t n);
 void buf_puts(struct buf *b, const char *s);

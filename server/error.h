@@ -20,6 +20,7 @@ enum sz_code {
     SZ_BUSY,                /* a measurement is already running */
     SZ_GPU_UNAVAILABLE,     /* no tool, driver or device */
     SZ_MEASURE_FAILED,      /* the measurement tool failed or timed out */
+    SZ_OVERLOADED,          /* the server's budget (bodies being received) is spent */
     SZ_INTERNAL             /* out of memory and other server-side failures */
 };
 

@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <microhttpd.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,9 +33,12 @@
  * - query arguments: the widest route (/api/access) takes 20 names, none twice
  *   (api_read.c); 32 leaves room and stops floods early.
  * - path: a slow request's own copy of the API path (static: files.h's limit).
- * - head: the idle timeout restarts on every byte, so a slowloris would hold a
- *   connection for ever: a head must arrive within 10 s of the connection (or
- *   the previous answer).  Browsers send a head in one packet.
+ * - request: the idle timeout restarts on every byte, so a slowloris would hold
+ *   a connection for ever: a request, head and body, must arrive within 10 s
+ *   of the connection (or the previous answer).  Browsers send a head in one
+ *   packet and a body at once; 2 MiB in 10 s is 200 KB/s.
+ * - bodies: held whole (the API parses them), so their bytes at once are
+ *   bounded, all connections together (HTTP_BODY_BUDGET, http.h).
  * - a refused chunked body is read and dropped to its end, up to 64 MiB;
  *   a streamed answer is written 64 KiB at a time, whatever its size. */
 #define HTTP_MAX_CONNECTIONS 1024
@@ -54,6 +58,9 @@ struct http_server {
     char static_root[PATH_MAX];     /* realpath of static_dir, no trailing '/' */
     struct addr addr;               /* bound to; the Host allow-list */
     uint16_t port;
+    /* bytes reserved by the request bodies being received, and the bound */
+    atomic_size_t body_held;
+    size_t body_budget;
     /* slow requests running on their own threads; http_stop waits for them */
     pthread_mutex_t lock;
     pthread_cond_t idle;
@@ -77,7 +84,8 @@ enum http_slow {
 struct req_ctx {
     int started, too_many_args;
     struct buf body;
-    int too_large;
+    size_t held;                /* bytes of body_held reserved for body */
+    int too_large, over_budget;
     size_t discarded;
     enum http_slow slow_state;
     struct api_response resp;   /* a slow route's answer, filled by its thread */
@@ -105,7 +113,16 @@ static void add_security_headers(struct MHD_Response *r, const char *cache)
 /* Queue `a`: its body, or its stream written into MHD's window as the socket
  * takes it, is now MHD's.  `close`: the request's framing cannot be trusted,
  * so nothing after it on the connection can be either. */
+static enum MHD_Result queue_json_h(struct MHD_Connection *c, struct api_response *a,
+                                    int close, const char *retry_after);
 static enum MHD_Result queue_json(struct MHD_Connection *c, struct api_response *a, int close)
+{
+    return queue_json_h(c, a, close, NULL);
+}
+
+/* queue_json, with a Retry-After header when `retry_after` is not NULL. */
+static enum MHD_Result queue_json_h(struct MHD_Connection *c, struct api_response *a,
+                                    int close, const char *retry_after)
 {
     struct MHD_Response *r;
     if (a->stream) {
@@ -130,6 +147,8 @@ static enum MHD_Result queue_json(struct MHD_Connection *c, struct api_response 
     add_security_headers(r, "no-store");
     if (close)
         MHD_add_response_header(r, "Connection", "close");
+    if (retry_after)
+        MHD_add_response_header(r, "Retry-After", retry_after);
     enum MHD_Result ok = MHD_queue_response(c, (unsigned)a->status, r);
     MHD_destroy_response(r);
     return ok;
@@ -392,6 +411,58 @@ static enum MHD_Result add_field(void *cls, enum MHD_ValueKind kind, const char 
     return MHD_YES;
 }
 
+/* ---- the body budget ---------------------------------------------------------- */
+
+/* Reserve up to `total` bytes for ctx's body (it holds ctx->held already):
+ * 0, or -1 when that would pass the server's budget (nothing reserved then). */
+static int body_reserve(struct http_server *s, struct req_ctx *ctx, size_t total)
+{
+    if (total <= ctx->held)
+        return 0;
+    size_t more = total - ctx->held;
+    size_t cur = atomic_load(&s->body_held);
+    do {
+        if (cur + more > s->body_budget)
+            return -1;
+    } while (!atomic_compare_exchange_weak(&s->body_held, &cur, cur + more));
+    ctx->held = total;
+    return 0;
+}
+
+static void body_release(struct http_server *s, struct req_ctx *ctx)
+{
+    atomic_fetch_sub(&s->body_held, ctx->held);
+    ctx->held = 0;
+}
+
+/* Take `n` more body bytes into ctx->body within the budget: a body whose
+ * Content-Length was reserved at the head never grows past it; a chunked one
+ * grows by doublings, each reserved first.  -1 when the budget is spent. */
+static int body_take(struct http_server *s, struct req_ctx *ctx, const char *data, size_t n)
+{
+    struct buf *b = &ctx->body;
+    if (b->len + n + 1 > b->cap) {
+        size_t want = b->len + n, dbl = 2 * b->len < API_MAX_BODY ? 2 * b->len : API_MAX_BODY;
+        if (want < dbl)
+            want = dbl;
+        if (body_reserve(s, ctx, want + 1) < 0)
+            return -1;
+        buf_reserve(b, want - b->len);
+    }
+    buf_put(b, data, n);
+    return 0;
+}
+
+static enum MHD_Result queue_overloaded(struct MHD_Connection *c)
+{
+    struct sz_error err;
+    sz_fail(&err, SZ_OVERLOADED, "body", "the server is receiving as many request bodies as "
+            "it holds at once: retry in a second");
+    struct api_response resp = {0};
+    api_error_response(&err, &resp);
+    return queue_json_h(c, &resp, 1, "1");
+}
+
 /* The first call: the head is complete, the body not read yet; refuse here what needs
  * no body.  An answer queued now makes libmicrohttpd close without reading the body,
  * and a close with input unread resets the connection, losing the answer for a client
@@ -401,7 +472,6 @@ static enum MHD_Result head_arrived(struct http_server *s, struct MHD_Connection
                                     struct req_ctx *ctx)
 {
     struct watch_conn *wc = watched(c);
-    watch_head_done(wc);
     ctx->started = 1;
     struct framing f;
     framing_begin(&f, version);
@@ -425,8 +495,13 @@ static enum MHD_Result head_arrived(struct http_server *s, struct MHD_Connection
                         "or [::1] (and the address it is bound to)");
     else if (length > API_MAX_BODY)
         r = queue_error(c, SZ_TOO_LARGE, "body", "request bodies are limited to 2 MiB");
+    else if (length > 0 && body_reserve(s, ctx, (size_t)length + 1) < 0)
+        r = queue_overloaded(c);
+    else if (length > 0 && buf_reserve(&ctx->body, (size_t)length) < 0)
+        r = queue_error(c, SZ_INTERNAL, NULL, "out of memory");
     else
-        return MHD_YES;
+        return MHD_YES;     /* the deadline runs on until the body is in (handle) */
+    watch_received(wc);
     if (length > 0 || f.codings > 0)
         watch_linger(wc);
     return r;
@@ -445,13 +520,15 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         return head_arrived(s, c, method, version, ctx);
     if (*upload_data_size != 0) {
         /* Chunked bodies have no Content-Length: count as they arrive, and
-         * past the limit read on (to answer 413) only so far. */
-        if (!ctx->too_large) {
-            if (ctx->body.len + *upload_data_size > API_MAX_BODY) {
+         * past the limit (or the budget) read on, to answer, only so far. */
+        if (!ctx->too_large && !ctx->over_budget) {
+            if (ctx->body.len + *upload_data_size > API_MAX_BODY)
                 ctx->too_large = 1;
+            else if (body_take(s, ctx, upload_data, *upload_data_size) < 0)
+                ctx->over_budget = 1;
+            if (ctx->too_large || ctx->over_budget) {
                 buf_free(&ctx->body);
-            } else {
-                buf_put(&ctx->body, upload_data, *upload_data_size);
+                body_release(s, ctx);
             }
         } else if ((ctx->discarded += *upload_data_size) > HTTP_MAX_DISCARD) {
             return MHD_NO;
@@ -459,8 +536,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         *upload_data_size = 0;
         return MHD_YES;
     }
+    /* The request is all in: its deadline stops (a slow route may take longer). */
+    watch_received(watched(c));
     if (ctx->too_large)
         return queue_error(c, SZ_TOO_LARGE, "body", "request bodies are limited to 2 MiB");
+    if (ctx->over_budget)
+        return queue_overloaded(c);
     if (ctx->body.oom)
         return queue_error(c, SZ_INTERNAL, NULL, "out of memory");
     if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0)
@@ -498,6 +579,7 @@ static void request_done(void *cls, struct MHD_Connection *c, void **con_cls,
             slow_count(cls, 0, -1);
         }
         buf_free(&ctx->body);
+        body_release(cls, ctx);
         free(ctx);
         *con_cls = NULL;
     }
@@ -534,6 +616,7 @@ int http_start(const struct http_config *cfg, struct http_server **out,
         return sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->idle, NULL);
+    s->body_budget = cfg->body_budget ? cfg->body_budget : HTTP_BODY_BUDGET;
     if (files_root(cfg->static_dir ? cfg->static_dir : "static", s->static_root, err) < 0) {
         free(s);
         return -1;

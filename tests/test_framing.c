@@ -254,6 +254,83 @@ static void test_slow_head(uint16_t slow_port)
     free(r);
 }
 
+/* Issue 28: a complete head, then one body byte every 200 ms.  The idle
+ * timeout restarts on every byte and the head deadline stopped at the head:
+ * 1030 such connections locked everyone out.  The deadline (1 s here) covers
+ * the body too. */
+static void test_slow_body(uint16_t slow_port)
+{
+    int fd = client_connect(slow_port);
+    CHECK(fd >= 0, "connect");
+    double t0 = now_s(), closed_at = -1;
+    const char *head = POST_APPLY "Content-Length: 1000\r\n\r\n";
+    CHECK(client_write(fd, head, strlen(head)) == strlen(head), "the head");
+    for (int i = 0; fd >= 0 && now_s() - t0 < 4.0; i++) {
+        if (client_write(fd, " ", 1) != 1) {
+            closed_at = now_s() - t0;
+            break;
+        }
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        if (poll(&pfd, 1, 200) > 0) {
+            char b[512];
+            ssize_t n = recv(fd, b, sizeof b, MSG_DONTWAIT);
+            if (n == 0 || (n < 0 && errno != EAGAIN)) {
+                closed_at = now_s() - t0;
+                break;
+            }
+        }
+    }
+    CHECK(closed_at > 0 && closed_at < 2.5,
+          "a body sent one byte every 200 ms: closed after %.2f s (deadline 1 s)", closed_at);
+    if (fd >= 0)
+        close(fd);
+    char *r = client_raw(slow_port, "GET /api/health HTTP/1.1\r\nHost: localhost\r\n"
+                                    "Connection: close\r\n\r\n");
+    CHECK(client_status(r) == 200, "prompt request after a slow body: %d", client_status(r));
+    free(r);
+}
+
+/* Issue 28: bodies being received are held in memory (300 slow 2 MiB uploads:
+ * 616 MB).  Past the server's budget (3 MiB here) a body is refused at once
+ * with 503 and Retry-After; the budget comes back when the slow one's
+ * deadline (1 s) ends it. */
+static void test_body_budget(uint16_t budget_port)
+{
+    char head[256];
+    snprintf(head, sizeof head, POST_APPLY "Content-Length: %u\r\n\r\n", 2u << 20);
+    int a = client_connect(budget_port);
+    CHECK(a >= 0 && client_write(a, head, strlen(head)) == strlen(head) &&
+              client_write(a, "{\"b\":", 5) == 5, "the first slow body");
+    struct timespec settle = {0, 100 * 1000 * 1000};
+    nanosleep(&settle, NULL);
+    int b = client_connect(budget_port);
+    CHECK(b >= 0 && client_write(b, head, strlen(head)) == strlen(head), "the second head");
+    struct pollfd pfd = {.fd = b, .events = POLLIN};
+    double t0 = now_s();
+    int answered = poll(&pfd, 1, 1000) > 0;
+    char *r = client_finish(b);
+    CHECK(answered && now_s() - t0 < 1.0 && client_status(r) == 503 &&
+              strstr(r, "Retry-After: 1") && strstr(r, "\"code\":\"overloaded\""),
+          "past the budget: %d after %.2f s: %.300s", client_status(r), now_s() - t0,
+          r ? r : "(none)");
+    free(r);
+    /* the first one's deadline ends it and gives its 2 MiB back */
+    struct timespec wait = {1, 500 * 1000 * 1000};
+    nanosleep(&wait, NULL);
+    if (a >= 0)
+        close(a);
+    size_t n = 2u << 20;
+    char *req = malloc(n + 512);
+    int hl = sprintf(req, POST_APPLY "Connection: close\r\nContent-Length: %zu\r\n\r\n", n);
+    memset(req + hl, ' ', n);
+    memcpy(req + hl, "{\"b\":3,\"m\":4,\"s\":3,\"offsets\":[128]}", 35);
+    r = client_send(budget_port, req, (size_t)hl + n);
+    CHECK(client_status(r) == 200 && strstr(r, "\"swizzled\":[144]"),
+          "a whole 2 MiB body after the slow one ended: %d", client_status(r));
+    free(r);
+    free(req);
+}
+
 int main(void)
 {
     if (mkdtemp(tmpdir) == NULL)
@@ -271,6 +348,7 @@ int main(void)
     port = http_port(srv);
     struct http_config scfg = cfg;
     scfg.head_timeout_ms = 1000;
+    scfg.body_budget = (size_t)3 << 20;
     CHECK(http_start(&scfg, &slow, &err) == 0, "start: %s", err.message);
 
     test_codings();
@@ -280,6 +358,8 @@ int main(void)
     test_daemon_pages();
     test_fifo();
     test_slow_head(http_port(slow));
+    test_slow_body(http_port(slow));
+    test_body_budget(http_port(slow));
 
     http_stop(slow);
     http_stop(srv);
