@@ -21,6 +21,11 @@ compare builds):
 
   python3 bench/slowloris.py --conns 1030 --body 1000 --seconds 30
   python3 bench/slowloris.py --conns 300 --body 2097152 --burst 2000000 --seconds 20
+
+--layout N: clients that post an N-element /api/layout request at once and
+never read the answer (issue 28 item 2):
+
+  python3 bench/slowloris.py --conns 200 --layout 1048576 --seconds 20
 """
 import argparse
 import os
@@ -94,9 +99,17 @@ def main():
     ap.add_argument("--burst", type=int, default=0,
                     help="with --body: body bytes sent at once after the head")
     ap.add_argument("--bin", default="build/swizzlescope", help="the server binary")
+    ap.add_argument("--layout", type=int, default=0,
+                    help="clients that never read: each posts a TMA layout of this many "
+                         "elements (a power of two) at once and reads nothing")
     a = ap.parse_args()
     first = body_head(a.body) + b" " * min(a.burst, a.body) if a.body else b""
     trickle = a.body - min(a.burst, a.body) if a.body else None  # None: an endless head
+    if a.layout:
+        side = 1 << ((a.layout.bit_length() - 1) // 2)
+        body = (b'{"layout":"tma:CU_TENSOR_MAP_SWIZZLE_128B","shape":[%d,%d]}'
+                % (side, a.layout // side))
+        first, trickle = body_head(len(body)).replace(b"/api/layout ", b"/api/layout ") + body, 0
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = min(hard, a.conns + 256)
@@ -176,7 +189,9 @@ def main():
             worst = max(worst, time.time() - denied_since)
         lat.sort()
         what = (f"a POST head with Content-Length {a.body}, {min(a.burst, a.body)} body bytes "
-                f"at once, then one body byte" if a.body else "one head byte")
+                f"at once, then one body byte" if a.body else
+                f"a {a.layout}-element /api/layout request at once, never reading the "
+                f"answer, and nothing" if a.layout else "one head byte")
         print(f"attack: {a.conns} connections, {what} every {a.interval:g} s, "
               f"{a.seconds:g} s{', reconnecting' if a.reconnect else ''}")
         print(f"prompt client: {ok}/{total} answered, longest without an answer {worst:.1f} s, "

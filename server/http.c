@@ -61,6 +61,9 @@ struct http_server {
     /* bytes reserved by the request bodies being received, and the bound */
     atomic_size_t body_held;
     size_t body_budget;
+    /* bytes of large built answers not yet sent, and the bound */
+    atomic_size_t answer_held;
+    size_t answer_budget;
     /* slow requests running on their own threads; http_stop waits for them */
     pthread_mutex_t lock;
     pthread_cond_t idle;
@@ -85,6 +88,7 @@ struct req_ctx {
     int started, too_many_args;
     struct buf body;
     size_t held;                /* bytes of body_held reserved for body */
+    size_t answer;              /* bytes of answer_held its answer holds */
     int too_large, over_budget;
     size_t discarded;
     enum http_slow slow_state;
@@ -353,6 +357,9 @@ static enum MHD_Result start_slow(struct http_server *s, struct MHD_Connection *
     return MHD_YES;
 }
 
+static enum MHD_Result queue_answer(struct http_server *s, struct MHD_Connection *c,
+                                    struct req_ctx *ctx, struct api_response *a);
+
 static enum MHD_Result serve_api(struct http_server *s, struct MHD_Connection *c,
                                  const char *url, const char *method, struct req_ctx *ctx)
 {
@@ -362,7 +369,7 @@ static enum MHD_Result serve_api(struct http_server *s, struct MHD_Connection *c
          * for that, or a stop during a measurement closed before its 503 */
         ctx->slow_state = HTTP_SLOW_QUEUED;
         slow_count(s, -1, 0);
-        return queue_json(c, &ctx->resp, 0);
+        return queue_answer(s, c, ctx, &ctx->resp);
     }
     if (ctx->slow_state == HTTP_SLOW_RUNNING)
         return MHD_YES;     /* resumed spuriously: still running */
@@ -391,7 +398,7 @@ static enum MHD_Result serve_api(struct http_server *s, struct MHD_Connection *c
     api_handle(&req, &resp);
     if (resp.status >= 400 && resp.status < 500 && is_prefetch(c))
         return queue_refused_prefetch(c, &resp);
-    return queue_json(c, &resp, 0);
+    return queue_answer(s, c, ctx, &resp);
 }
 
 /* ---- the handler ------------------------------------------------------------ */
@@ -435,6 +442,37 @@ static void body_release(struct http_server *s, struct req_ctx *ctx)
     ctx->held = 0;
 }
 
+/* A large answer built whole (not streamed) is held until sent, for as long
+ * as its client takes to read it: reserve its bytes in the answer budget, or
+ * -1 when that is spent (the answer is then freed and refused).  Small ones
+ * (API_STREAM_MIN or less: every cached one) are not counted. */
+static int answer_reserve(struct http_server *s, struct req_ctx *ctx,
+                          const struct api_response *a)
+{
+    if (a->stream || a->body == NULL || a->len <= API_STREAM_MIN)
+        return 0;
+    size_t cur = atomic_load(&s->answer_held);
+    do {
+        if (cur + a->len > s->answer_budget)
+            return -1;
+    } while (!atomic_compare_exchange_weak(&s->answer_held, &cur, cur + a->len));
+    ctx->answer += a->len;
+    return 0;
+}
+
+static enum MHD_Result queue_overloaded(struct MHD_Connection *c);
+
+/* queue_json for an API answer: within the answer budget, or 503. */
+static enum MHD_Result queue_answer(struct http_server *s, struct MHD_Connection *c,
+                                    struct req_ctx *ctx, struct api_response *a)
+{
+    if (answer_reserve(s, ctx, a) < 0) {
+        free(a->body);
+        return queue_overloaded(c);
+    }
+    return queue_json(c, a, 0);
+}
+
 /* Take `n` more body bytes into ctx->body within the budget: a body whose
  * Content-Length was reserved at the head never grows past it; a chunked one
  * grows by doublings, each reserved first.  -1 when the budget is spent. */
@@ -456,8 +494,8 @@ static int body_take(struct http_server *s, struct req_ctx *ctx, const char *dat
 static enum MHD_Result queue_overloaded(struct MHD_Connection *c)
 {
     struct sz_error err;
-    sz_fail(&err, SZ_OVERLOADED, "body", "the server is receiving as many request bodies as "
-            "it holds at once: retry in a second");
+    sz_fail(&err, SZ_OVERLOADED, "", "the server holds as many request bodies or large "
+            "answers as it will at once: retry in a second");
     struct api_response resp = {0};
     api_error_response(&err, &resp);
     return queue_json_h(c, &resp, 1, "1");
@@ -580,6 +618,7 @@ static void request_done(void *cls, struct MHD_Connection *c, void **con_cls,
         }
         buf_free(&ctx->body);
         body_release(cls, ctx);
+        atomic_fetch_sub(&((struct http_server *)cls)->answer_held, ctx->answer);
         free(ctx);
         *con_cls = NULL;
     }
@@ -617,6 +656,7 @@ int http_start(const struct http_config *cfg, struct http_server **out,
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->idle, NULL);
     s->body_budget = cfg->body_budget ? cfg->body_budget : HTTP_BODY_BUDGET;
+    s->answer_budget = cfg->answer_budget ? cfg->answer_budget : HTTP_ANSWER_BUDGET;
     if (files_root(cfg->static_dir ? cfg->static_dir : "static", s->static_root, err) < 0) {
         free(s);
         return -1;
