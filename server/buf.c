@@ -99,20 +99,6 @@ void buf_i64(struct buf *b, int64_t v)
     buf_put(b, p, (size_t)(end - p));
 }
 
-/* Decimal digits of v: the count decides where the last digit goes, so the
- * digits are written in place, back to front, with no copy. */
-static char *put_u32(char *out, uint32_t v)
-{
-    int n = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5
-          : v < 1000000 ? 6 : v < 10000000 ? 7 : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
-    char *p = out + n;
-    do {
-        *--p = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    return out + n;
-}
-
 void buf_u32_array(struct buf *b, const uint32_t *v, size_t n)
 {
     /* 11 bytes covers "4294967295," so one grow serves the whole array. */
@@ -123,7 +109,7 @@ void buf_u32_array(struct buf *b, const uint32_t *v, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (i)
             *out++ = ',';
-        out = put_u32(out, v[i]);
+        out = buf_u32_put(out, v[i]);
     }
     *out++ = ']';
     *out = '\0';
