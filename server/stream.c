@@ -13,6 +13,7 @@ struct piece {
     size_t off, len;        /* text: bytes [off, off+len) of st->text */
     uint32_t n;             /* array: n elements */
     stream_fill_fn fill;    /* NULL for text */
+    int perm;               /* the array is a permutation of 0..n-1 */
 };
 
 struct stream {
@@ -98,6 +99,24 @@ void stream_u32_array(struct stream *st, uint32_t n, stream_fill_fn fill)
     }
 }
 
+void stream_u32_perm(struct stream *st, uint32_t n, stream_fill_fn fill)
+{
+    stream_u32_array(st, n, fill);
+    if (!st->failed)
+        st->pieces[st->npieces - 1].perm = 1;
+}
+
+/* The decimal digits of 0, 1, ..., n-1 together: 1 for each value below 10,
+ * 2 for each in 10..99, and so on. */
+static size_t digits_below(uint32_t n)
+{
+    size_t total = 0;
+    uint64_t lo = 0, hi = 10;
+    for (int d = 1; lo < n; d++, lo = hi, hi *= 10)
+        total += (size_t)d * (size_t)((hi < n ? hi : n) - lo);
+    return total;
+}
+
 int stream_finish(struct stream *st)
 {
     if (st->failed)
@@ -110,6 +129,10 @@ int stream_finish(struct stream *st)
             continue;
         }
         total += 2 + (p->n ? p->n - 1 : 0);     /* brackets and commas */
+        if (p->perm) {
+            total += digits_below(p->n);
+            continue;
+        }
         for (uint32_t from = 0; from < p->n; from += STREAM_FILL) {
             uint32_t n = p->n - from < STREAM_FILL ? p->n - from : STREAM_FILL;
             p->fill(st->ctx, from, n, st->scratch);
