@@ -17,11 +17,101 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../server/framing.h"
 #include "../server/http.h"
 #include "check.h"
 #include "client.h"
 
 static uint16_t port;
+
+/* ---- framing.c's pure functions, without a daemon (issue 22) ---------------------- */
+
+/* framing_check on `n` fields (name, value) with no chain check: its field
+ * ("" when accepted). */
+static const char *judge(const char *version, const char *const (*fields)[2], int n,
+                         struct sz_error *err)
+{
+    struct framing f;
+    framing_begin(&f, NULL);
+    for (int i = 0; i < n; i++)
+        framing_field(&f, fields[i][0], strlen(fields[i][0]), fields[i][1],
+                      strlen(fields[i][1]));
+    err->field[0] = '\0';
+    if (framing_check(&f, NULL, version, err) == 0)
+        return "";
+    return err->field;
+}
+
+static void test_framing_units(void)
+{
+    static const struct { const char *target; unsigned stop, want; } q[] = {
+        {"/api/x", 32, 0}, {"/api/x?", 32, 0}, {"/api/x?a=1", 32, 1}, {"/api/x?a=1&b", 32, 2},
+        {"/api/x?&&", 32, 3}, {"/api/x?a&b&c&d", 2, 3},     /* counts stop + 1 at most */
+    };
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
+        CHECK(framing_query_args(q[i].target, q[i].stop) == q[i].want,
+              "query_args(%s, %u) = %u, want %u", q[i].target, q[i].stop,
+              framing_query_args(q[i].target, q[i].stop), q[i].want);
+    CHECK(framing_query_args(NULL, 32) == 0, "query_args(NULL)");
+
+    static const struct { const char *in, *out; } u[] = {
+        {"%41b%2f", "Ab/"}, {"%00x", "\x7Fx"}, {"%1f", "\x7F"}, {"%7F", "\x7F"},
+        {"%zz%4", "%zz%4"}, {"%%41", "%A"}, {"a+b", "a+b"}, {"%C3%A9", "\xC3\xA9"}, {"", ""},
+    };
+    for (size_t i = 0; i < sizeof u / sizeof u[0]; i++) {
+        char b[32];
+        snprintf(b, sizeof b, "%s", u[i].in);
+        size_t n = framing_unescape(b);
+        CHECK(strcmp(b, u[i].out) == 0 && n == strlen(u[i].out), "unescape(%s): '%s' (%zu)",
+              u[i].in, b, n);
+    }
+
+    struct sz_error err;
+    static const char *const ok[][2] = {{"Host", "localhost"}, {"X-A", "a\tb"},
+                                        {"Transfer-Encoding", "Chunked"}};
+    CHECK(strcmp(judge("HTTP/1.1", ok, 3, &err), "") == 0, "a good head: %s", err.message);
+    static const struct { const char *version; const char *f[3][2]; int n; const char *field; } bad[] = {
+        {"HTTP/1.1", {{"Host", "a"}, {"host", "b"}}, 2, "Host"},
+        {"HTTP/1.1", {{"Content-Length", "1"}, {"content-length", "1"}}, 2, "Content-Length"},
+        {"HTTP/1.1", {{"Content-Length", "1"}, {"Transfer-Encoding", "chunked"}}, 2,
+         "Transfer-Encoding"},
+        {"HTTP/1.0", {{"Transfer-Encoding", "chunked"}}, 1, "Transfer-Encoding"},
+        {"HTTP/1.1", {{"Transfer-Encoding", "gzip, chunked"}}, 1, "Transfer-Encoding"},
+        {"HTTP/1.1", {{"Transfer-Encoding", "chunked "}}, 1, "Transfer-Encoding"},
+        {"HTTP/1.1", {{"Transfer-Encoding", "chunked"}, {"Transfer-Encoding", "chunked"}}, 2,
+         "Transfer-Encoding"},
+        {"HTTP/1.1", {{"X A", "1"}}, 1, "header"},
+        {"HTTP/1.1", {{"", "1"}}, 1, "header"},
+        {"HTTP/1.1", {{"X-A", "a\rb"}}, 1, "header"},
+        {"HTTP/1.1", {{"X-A", "a\x7F"}}, 1, "header"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *fld = judge(bad[i].version, bad[i].f, bad[i].n, &err);
+        CHECK(strcmp(fld, bad[i].field) == 0 && err.code == SZ_INVALID_ARGUMENT,
+              "bad head %zu (%s: %s): field '%s', want %s", i, bad[i].f[0][0], bad[i].f[0][1],
+              fld, bad[i].field);
+    }
+
+    /* The chain: libmicrohttpd parses the head in place, each CRLF zeroed;
+     * a field line must start two bytes past the previous value's end. */
+    static const char head[] = "GET\0/p\0HTTP/1.1\0\0Host\0 v\0\0X-A\0 b\0\0\0\0";
+    const char *version = head + 7, *host = head + 17, *hv = head + 23, *xa = head + 26,
+               *xv = head + 31, *end = head + 36;
+    struct framing f;
+    framing_begin(&f, version);
+    framing_field(&f, host, 4, hv, 1);
+    framing_field(&f, xa, 3, xv, 1);
+    CHECK(framing_check(&f, end, version, &err) == 0, "a well-chained head: %s", err.message);
+    framing_begin(&f, version);
+    framing_field(&f, host, 4, hv, 1);
+    framing_field(&f, xa + 1, 2, xv, 1);    /* a line not where it must start */
+    CHECK(framing_check(&f, end, version, &err) < 0 && strcmp(err.field, "header") == 0,
+          "a misplaced line is refused");
+    framing_begin(&f, version);
+    framing_field(&f, host, 4, hv, 1);
+    framing_field(&f, xa, 3, xv, 1);
+    CHECK(framing_check(&f, end + 1, version, &err) < 0, "a head that ends elsewhere");
+}
 static char tmpdir[] = "/tmp/swz-framing-XXXXXX";
 
 static int count(const char *hay, const char *needle)
@@ -351,6 +441,7 @@ int main(void)
     scfg.body_budget = (size_t)3 << 20;
     CHECK(http_start(&scfg, &slow, &err) == 0, "start: %s", err.message);
 
+    test_framing_units();
     test_codings();
     test_fields();
     test_query_floods();
