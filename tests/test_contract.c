@@ -15,27 +15,7 @@
 #include "../server/error.h"
 #include "check.h"
 #include "client.h"
-
-/* RFC 3629, written apart from the server's checks on purpose. */
-static int utf8_ok(const unsigned char *s, size_t n)
-{
-    for (size_t i = 0; i < n;) {
-        unsigned c = s[i];
-        int extra = c < 0x80 ? 0 : c >= 0xC2 && c <= 0xDF ? 1 : c >= 0xE0 && c <= 0xEF ? 2
-                  : c >= 0xF0 && c <= 0xF4 ? 3 : -1;
-        if (extra < 0 || i + (size_t)extra >= n)
-            return 0;
-        unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
-        unsigned hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
-        for (int k = 1; k <= extra; k++) {
-            unsigned d = s[i + (size_t)k];
-            if (d < (k == 1 ? lo : 0x80) || d > (k == 1 ? hi : 0xBF))
-                return 0;
-        }
-        i += (size_t)extra + 1;
-    }
-    return 1;
-}
+#include "utf8_check.h"
 
 /* The error's field of a response ("" when none); the caller frees r.body. */
 static const char *field_of(const struct api_response *r, char *buf, size_t cap)

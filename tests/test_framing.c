@@ -310,38 +310,48 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Slowloris: one byte of the head every 200 ms restarts the idle timeout each
- * time; the head deadline (1 s on this server) must end it all the same. */
-static void test_slow_head(uint16_t slow_port)
+/* A connection that sends `text` (all at once when `at_once`, else a byte
+ * every 200 ms) and then `filler` a byte every 200 ms, until the server
+ * closes it: the seconds that took, or -1 when it was still open after 4 s. */
+static double closed_after(uint16_t p, const char *text, int at_once, char filler)
 {
-    int fd = client_connect(slow_port);
+    int fd = client_connect(p);
     CHECK(fd >= 0, "connect");
     double t0 = now_s(), closed_at = -1;
-    const char *head = "GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Slow: ";
-    for (size_t i = 0; fd >= 0 && now_s() - t0 < 4.0; i++) {
-        char ch = i < strlen(head) ? head[i] : 'a';
+    size_t len = strlen(text), i = 0;
+    if (at_once && fd >= 0 && client_write(fd, text, len) != len)
+        closed_at = 0;
+    for (i = at_once ? len : 0; fd >= 0 && closed_at < 0 && now_s() - t0 < 4.0; i++) {
+        char ch = i < len ? text[i] : filler;
         if (client_write(fd, &ch, 1) != 1) {
             closed_at = now_s() - t0;
             break;
         }
         struct pollfd pfd = {.fd = fd, .events = POLLIN};
         if (poll(&pfd, 1, 200) > 0) {
-            char b[256];
+            char b[512];
             ssize_t n = recv(fd, b, sizeof b, MSG_DONTWAIT);
-            if (n == 0 || (n < 0 && errno != EAGAIN)) {
+            if (n == 0 || (n < 0 && errno != EAGAIN))
                 closed_at = now_s() - t0;
-                break;
-            }
         }
     }
-    CHECK(closed_at > 0, "a head sent one byte every 200 ms was still open after 4 s");
     if (fd >= 0)
         close(fd);
     /* A prompt request on the same server is unaffected. */
-    char *r = client_raw(slow_port, "GET /api/health HTTP/1.1\r\nHost: localhost\r\n"
-                                    "Connection: close\r\n\r\n");
+    char *r = client_raw(p, "GET /api/health HTTP/1.1\r\nHost: localhost\r\n"
+                            "Connection: close\r\n\r\n");
     CHECK(client_status(r) == 200, "prompt request: %d", client_status(r));
     free(r);
+    return closed_at;
+}
+
+/* Slowloris: one byte of the head every 200 ms restarts the idle timeout each
+ * time; the head deadline (1 s on this server) must end it all the same. */
+static void test_slow_head(uint16_t slow_port)
+{
+    double t = closed_after(slow_port, "GET /api/health HTTP/1.1\r\nHost: localhost\r\n"
+                                       "X-Slow: ", 0, 'a');
+    CHECK(t > 0, "a head sent one byte every 200 ms was still open after 4 s");
 }
 
 /* Issue 28: a complete head, then one body byte every 200 ms.  The idle
@@ -350,34 +360,9 @@ static void test_slow_head(uint16_t slow_port)
  * the body too. */
 static void test_slow_body(uint16_t slow_port)
 {
-    int fd = client_connect(slow_port);
-    CHECK(fd >= 0, "connect");
-    double t0 = now_s(), closed_at = -1;
-    const char *head = POST_APPLY "Content-Length: 1000\r\n\r\n";
-    CHECK(client_write(fd, head, strlen(head)) == strlen(head), "the head");
-    for (int i = 0; fd >= 0 && now_s() - t0 < 4.0; i++) {
-        if (client_write(fd, " ", 1) != 1) {
-            closed_at = now_s() - t0;
-            break;
-        }
-        struct pollfd pfd = {.fd = fd, .events = POLLIN};
-        if (poll(&pfd, 1, 200) > 0) {
-            char b[512];
-            ssize_t n = recv(fd, b, sizeof b, MSG_DONTWAIT);
-            if (n == 0 || (n < 0 && errno != EAGAIN)) {
-                closed_at = now_s() - t0;
-                break;
-            }
-        }
-    }
-    CHECK(closed_at > 0 && closed_at < 2.5,
-          "a body sent one byte every 200 ms: closed after %.2f s (deadline 1 s)", closed_at);
-    if (fd >= 0)
-        close(fd);
-    char *r = client_raw(slow_port, "GET /api/health HTTP/1.1\r\nHost: localhost\r\n"
-                                    "Connection: close\r\n\r\n");
-    CHECK(client_status(r) == 200, "prompt request after a slow body: %d", client_status(r));
-    free(r);
+    double t = closed_after(slow_port, POST_APPLY "Content-Length: 1000\r\n\r\n", 1, ' ');
+    CHECK(t > 0 && t < 2.5, "a body sent one byte every 200 ms: closed after %.2f s "
+          "(deadline 1 s)", t);
 }
 
 /* Issue 28: bodies being received are held in memory (300 slow 2 MiB uploads:

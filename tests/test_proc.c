@@ -93,55 +93,6 @@ static int dead(int pid)
     return 0;
 }
 
-static void test_endings(void)
-{
-    char *ex[] = {"sh", "-c", "exit 7", NULL};
-    struct proc p = run(ex, NULL, 0, 100, 100, 0, 0, 20);
-    CHECK(p.exit_code == 7 && p.signal == 0 && !p.timed_out, "exit 7: %d", p.exit_code);
-    proc_free(&p);
-    char *seg[] = {"sh", "-c", "kill -SEGV $$", NULL};
-    p = run(seg, NULL, 0, 100, 100, 0, 0, 20);
-    CHECK(p.exit_code == -1 && p.signal == SIGSEGV, "signal: %d %d", p.exit_code, p.signal);
-    proc_free(&p);
-
-    /* The deadline, with a grandchild that holds stdout: the group dies whole. */
-    char pidfile[] = "/tmp/swz-proc-XXXXXX";
-    int fd = mkstemp(pidfile);
-    close(fd);
-    char cmd[200];
-    snprintf(cmd, sizeof cmd, "sleep 30 & echo $! > %s; wait", pidfile);
-    char *hang[] = {"sh", "-c", cmd, NULL};
-    double t0 = proc_now();
-    p = run(hang, NULL, 0, 100, 100, 0, 1, 0.5);
-    double dt = proc_now() - t0;
-    CHECK(p.timed_out && p.signal == SIGKILL && dt < 2.0, "hang killed at 0.5 s: %.2f s", dt);
-    proc_free(&p);
-    FILE *f = fopen(pidfile, "r");
-    int gc = 0;
-    if (f) {
-        if (fscanf(f, "%d", &gc) != 1)
-            gc = 0;
-        fclose(f);
-    }
-    unlink(pidfile);
-    CHECK(gc > 0 && dead(gc), "the grandchild %d died with its group", gc);
-
-    /* In our group (the tool's ncu): the child alone is killed. */
-    char *sl[] = {"sleep", "30", NULL};
-    t0 = proc_now();
-    p = run(sl, NULL, 0, 100, 100, 0, 0, 0.3);
-    CHECK(p.timed_out && p.signal == SIGKILL && proc_now() - t0 < 2.0, "sleep killed");
-    proc_free(&p);
-
-    /* Pipes closed, process still there: the same deadline ends it. */
-    char *linger[] = {"sh", "-c", "exec >&- 2>&-; sleep 30", NULL};
-    t0 = proc_now();
-    p = run(linger, NULL, 0, 100, 100, 0, 1, 0.5);
-    CHECK(p.timed_out && proc_now() - t0 < 2.0, "lingering child killed: %.2f s",
-          proc_now() - t0);
-    proc_free(&p);
-}
-
 /* The pid a child wrote to `path`, waiting up to 2 s for it; 0 when none. */
 static int pid_from(const char *path)
 {
@@ -173,6 +124,49 @@ static int reaped(int pid)
         nanosleep(&ts, NULL);
     }
     return 0;
+}
+
+static void test_endings(void)
+{
+    char *ex[] = {"sh", "-c", "exit 7", NULL};
+    struct proc p = run(ex, NULL, 0, 100, 100, 0, 0, 20);
+    CHECK(p.exit_code == 7 && p.signal == 0 && !p.timed_out, "exit 7: %d", p.exit_code);
+    proc_free(&p);
+    char *seg[] = {"sh", "-c", "kill -SEGV $$", NULL};
+    p = run(seg, NULL, 0, 100, 100, 0, 0, 20);
+    CHECK(p.exit_code == -1 && p.signal == SIGSEGV, "signal: %d %d", p.exit_code, p.signal);
+    proc_free(&p);
+
+    /* The deadline, with a grandchild that holds stdout: the group dies whole. */
+    char pidfile[] = "/tmp/swz-proc-XXXXXX";
+    int fd = mkstemp(pidfile);
+    close(fd);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "sleep 30 & echo $! > %s; wait", pidfile);
+    char *hang[] = {"sh", "-c", cmd, NULL};
+    double t0 = proc_now();
+    p = run(hang, NULL, 0, 100, 100, 0, 1, 0.5);
+    double dt = proc_now() - t0;
+    CHECK(p.timed_out && p.signal == SIGKILL && dt < 2.0, "hang killed at 0.5 s: %.2f s", dt);
+    proc_free(&p);
+    int gc = pid_from(pidfile);
+    unlink(pidfile);
+    CHECK(gc > 0 && dead(gc), "the grandchild %d died with its group", gc);
+
+    /* In our group (the tool's ncu): the child alone is killed. */
+    char *sl[] = {"sleep", "30", NULL};
+    t0 = proc_now();
+    p = run(sl, NULL, 0, 100, 100, 0, 0, 0.3);
+    CHECK(p.timed_out && p.signal == SIGKILL && proc_now() - t0 < 2.0, "sleep killed");
+    proc_free(&p);
+
+    /* Pipes closed, process still there: the same deadline ends it. */
+    char *linger[] = {"sh", "-c", "exec >&- 2>&-; sleep 30", NULL};
+    t0 = proc_now();
+    p = run(linger, NULL, 0, 100, 100, 0, 1, 0.5);
+    CHECK(p.timed_out && proc_now() - t0 < 2.0, "lingering child killed: %.2f s",
+          proc_now() - t0);
+    proc_free(&p);
 }
 
 /* Issue 28: a grandchild that calls setsid leaves the process group and
