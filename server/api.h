@@ -64,8 +64,9 @@ void api_configure(const struct api_config *cfg);
 
 /* api_configure in two steps, so that the server listens before the tool
  * answers (a tool whose --info hangs held the port closed for 15 s):
- * api_measure_setup records `cfg` (measurement unavailable, "being asked"
- * until the probe ends); api_measure_probe asks the tool, blocking up to
+ * api_measure_setup records `cfg` (health says measurement is unavailable,
+ * "being asked", and /api/measure waits, until the probe ends);
+ * api_measure_probe asks the tool, blocking up to
  * info_timeout_ms (or until measure_cancel_all), on any thread;
  * api_measure_probed says whether it has ended.  api_configure is both. */
 void api_measure_setup(const struct api_config *cfg);

@@ -4,12 +4,14 @@
  * time, killed at a deadline: measure.c; "counters":false skips ncu for a fast
  * cycles-only answer), reports availability in /api/health.  It never runs the
  * model on its own: the prediction is access.c's, the measurement the tool's. */
+#define _POSIX_C_SOURCE 200809L    /* clock_gettime under -std=c11 */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "access.h"
 #include "api_read.h"
@@ -22,6 +24,7 @@
  * (available, device, gpu, reason) may arrive later from another thread, so
  * they are read and written under msr_lock. */
 static pthread_mutex_t msr_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t msr_probed = PTHREAD_COND_INITIALIZER;   /* msr.probed became 1 */
 static struct {
     char tool[4096];
     int timeout_ms, info_timeout_ms;
@@ -184,6 +187,7 @@ void api_measure_probe(void)
     if (device == NULL)
         snprintf(msr.reason, sizeof msr.reason, "%s", reason);
     msr.probed = 1;
+    pthread_cond_broadcast(&msr_probed);
     pthread_mutex_unlock(&msr_lock);
 }
 
@@ -262,6 +266,17 @@ int api_route_measure(const struct api_request *req, struct buf *out,
     /* What no GPU can run, or this one cannot, is the client's to fix:
      * refused here, before the availability check and without the tool. */
     pthread_mutex_lock(&msr_lock);
+    /* Asked while the tool is still being asked which GPU it sees (the server
+     * listens first): wait for that answer, at most its own timeout (a stop
+     * cancels the probe, which ends this wait too).  This runs on a slow
+     * request's own thread. */
+    if (!msr.probed) {
+        struct timespec end;
+        clock_gettime(CLOCK_REALTIME, &end);
+        end.tv_sec += msr.info_timeout_ms / 1000 + 1;
+        while (!msr.probed && pthread_cond_timedwait(&msr_probed, &msr_lock, &end) == 0)
+            ;
+    }
     struct instr_gpu gpu = msr.gpu;
     int available = msr.available;
     char reason[sizeof msr.reason], tool[sizeof msr.tool];

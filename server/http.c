@@ -116,15 +116,8 @@ static void add_security_headers(struct MHD_Response *r, const char *cache)
 
 /* Queue `a`: its body, or its stream written into MHD's window as the socket
  * takes it, is now MHD's.  `close`: the request's framing cannot be trusted,
- * so nothing after it on the connection can be either. */
-static enum MHD_Result queue_json_h(struct MHD_Connection *c, struct api_response *a,
-                                    int close, const char *retry_after);
-static enum MHD_Result queue_json(struct MHD_Connection *c, struct api_response *a, int close)
-{
-    return queue_json_h(c, a, close, NULL);
-}
-
-/* queue_json, with a Retry-After header when `retry_after` is not NULL. */
+ * so nothing after it on the connection can be either.  `retry_after`: the
+ * Retry-After header's value, or NULL for none. */
 static enum MHD_Result queue_json_h(struct MHD_Connection *c, struct api_response *a,
                                     int close, const char *retry_after)
 {
@@ -156,6 +149,11 @@ static enum MHD_Result queue_json_h(struct MHD_Connection *c, struct api_respons
     enum MHD_Result ok = MHD_queue_response(c, (unsigned)a->status, r);
     MHD_destroy_response(r);
     return ok;
+}
+
+static enum MHD_Result queue_json(struct MHD_Connection *c, struct api_response *a, int close)
+{
+    return queue_json_h(c, a, close, NULL);
 }
 
 /* ---- prefetches ------------------------------------------------------------ */

@@ -564,7 +564,8 @@ static void test_sigterm(void)
 
 /* Issue 28: a tool whose --info hangs held the port closed for its 15 s.  The
  * server listens first and asks the tool in the background; health answers
- * meanwhile, and a stop does not wait for the probe. */
+ * meanwhile (a measurement waits for the probe: the SIGTERM rounds above ask
+ * at once), and a stop does not wait for the probe. */
 static void test_probe_in_background(void)
 {
     char log[700];
@@ -581,11 +582,6 @@ static void test_probe_in_background(void)
         CHECK(client_status(r) == 200 && r && strstr(r, "\"available\":false"),
               "health while the tool is asked: %.300s", r ? r : "(none)");
         free(r);
-        port = p;
-        char *m = NULL;
-        measure_thread(&m);
-        CHECK(m && strstr(m, " 503 "), "measure while the tool is asked: %.300s", m ? m : "");
-        free(m);
     }
     t0 = now_s();
     kill(srv, SIGTERM);
