@@ -61,12 +61,14 @@ int proc_which(const char *name, const char *const *fallbacks, char *out, size_t
  * A child's own process group dies whole at the end, but a descendant that calls
  * setsid leaves the group and survived every stop of the server.  So: this
  * process is a child subreaper (orphans of our descendants become our children
- * instead of init's), every child runs with PROC_TAG_VAR=<our pid>.<run> in its
- * environment (inherited by what it starts), and after the child is reaped each
+ * instead of init's), every child runs with PROC_TAG_VAR<our pid>_<run>=1 in its
+ * environment (inherited by what it starts, and kept beside the tags of the
+ * runs that started us: the tool's ncu run carries the server's tag too), and
+ * after the child is reaped each
  * live child of ours carrying that tag is killed, until none is left (their own
  * orphans come to us in turn).  Children proc_start made are registered, so
  * that the zombies reaped here are only orphans, never another run's child. */
-#define PROC_TAG_VAR "SWZ_PROC_RUN"
+#define PROC_TAG_VAR "SWZ_PROC_RUN_"
 #define PROC_MAX_LIVE 64
 
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -100,8 +102,15 @@ static void live_remove(pid_t pid)
     pthread_mutex_unlock(&live_lock);
 }
 
-/* `pid`'s parent and state from /proc/PID/stat; -1 when it is gone. */
+/* `pid`'s parent, state and start time (clock ticks since boot; NULL: not
+ * wanted) from /proc/PID/stat; -1 when it is gone. */
+static int proc_stat_t(pid_t pid, pid_t *ppid, char *state, unsigned long long *start);
 static int proc_stat(pid_t pid, pid_t *ppid, char *state)
+{
+    return proc_stat_t(pid, ppid, state, NULL);
+}
+
+static int proc_stat_t(pid_t pid, pid_t *ppid, char *state, unsigned long long *start)
 {
     char path[64], buf[512];
     snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
@@ -115,9 +124,14 @@ static int proc_stat(pid_t pid, pid_t *ppid, char *state)
     buf[n] = '\0';
     const char *rp = strrchr(buf, ')');     /* the name may hold spaces and ')' */
     int pp;
-    if (rp == NULL || sscanf(rp + 1, " %c %d", state, &pp) != 2)
+    unsigned long long st = 0;
+    /* fields 3 and 4, then 22 (starttime): 17 skipped between */
+    if (rp == NULL || sscanf(rp + 1, " %c %d %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+                             "%*s %*s %*s %*s %*s %*s %llu", state, &pp, &st) < 2)
         return -1;
     *ppid = (pid_t)pp;
+    if (start)
+        *start = st;
     return 0;
 }
 
@@ -145,12 +159,13 @@ static int has_tag(pid_t pid, const char *tag)
 
 /* Kill every live process of run `tag` (its child is reaped by now: these are
  * what it left), and reap those that are, or become when their parent dies,
- * children of ours.  A zombie is reaped only if it was killed here and is no
- * registered child (its pid cannot have been reused by one of ours: see
- * live_lock), so no other run's, nor the caller's own, exit status is taken.
+ * children of ours.  A zombie child of ours is reaped when it was killed here,
+ * or started no earlier than the run's child (`since`: an orphan of this or a
+ * later run that exited on its own), and is no registered child: no other
+ * run's, nor the caller's own older children's, exit status is taken.
  * Bounded: 1 s. */
 #define PROC_MAX_KILLED 256
-static void reap_tagged(const char *tag)
+static void reap_tagged(const char *tag, unsigned long long since)
 {
     pid_t self = getpid(), killed[PROC_MAX_KILLED];
     int nkilled = 0;
@@ -167,8 +182,15 @@ static void reap_tagged(const char *tag)
             long v = strtol(e->d_name, &endp, 10);
             pid_t pid = (pid_t)v, pp;
             char st;
-            if (*endp != '\0' || v <= 0 || pid == self || proc_stat(pid, &pp, &st) < 0 ||
-                st == 'Z' || !has_tag(pid, tag))
+            unsigned long long started;
+            if (*endp != '\0' || v <= 0 || pid == self || proc_stat_t(pid, &pp, &st, &started) < 0)
+                continue;
+            if (st == 'Z') {
+                if (pp == self && since && started >= since && !live_has(pid))
+                    waitpid(pid, NULL, WNOHANG);
+                continue;
+            }
+            if (!has_tag(pid, tag))
                 continue;
             kill(pid, SIGKILL);
             left = 1;
@@ -200,8 +222,8 @@ static void reap_tagged(const char *tag)
     }
 }
 
-/* environ with PROC_TAG_VAR set to `tag` (any inherited one dropped); NULL
- * when out of memory.  Free the array only: the strings are environ's. */
+/* environ and `tag`; NULL when out of memory.  Free the array only: the
+ * strings are environ's and the caller's. */
 static char **tagged_env(char *tag)
 {
     size_t n = 0;
@@ -210,12 +232,9 @@ static char **tagged_env(char *tag)
     char **env = malloc((n + 2) * sizeof *env);
     if (env == NULL)
         return NULL;
-    size_t k = 0, vl = strlen(PROC_TAG_VAR);
-    for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], PROC_TAG_VAR, vl) != 0 || environ[i][vl] != '=')
-            env[k++] = environ[i];
-    env[k++] = tag;
-    env[k] = NULL;
+    memcpy(env, environ, n * sizeof *env);
+    env[n] = tag;
+    env[n + 1] = NULL;
     return env;
 }
 
@@ -276,7 +295,7 @@ int proc_start(struct proc *p, const struct proc_spec *spec, struct sz_error *er
     if (atomic_exchange(&subreaper, 1) == 0)
         prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 #endif
-    snprintf(p->tag, sizeof p->tag, PROC_TAG_VAR "=%d.%u", (int)getpid(),
+    snprintf(p->tag, sizeof p->tag, PROC_TAG_VAR "%d_%u=1", (int)getpid(),
              atomic_fetch_add(&run_seq, 1));
     char **env = tagged_env(p->tag);
     char *const *argv = spec->argv;
@@ -292,6 +311,10 @@ int proc_start(struct proc *p, const struct proc_spec *spec, struct sz_error *er
         rc = EAGAIN;
     }
     pthread_mutex_unlock(&live_lock);
+    char st;
+    pid_t pp;
+    if (rc == 0 && proc_stat_t(p->pid, &pp, &st, &p->since) < 0)
+        p->since = 0;
     free(env);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
@@ -489,7 +512,7 @@ void proc_wait(struct proc *p, double deadline)
     close_fd(&p->err_fd);
     live_remove(p->pid);
     p->pid = -1;
-    reap_tagged(p->tag);
+    reap_tagged(p->tag, p->since);
 }
 
 int proc_run(const struct proc_spec *spec, double timeout_s, struct proc *p,

@@ -6,7 +6,7 @@
  * with its whole process group when it leads one of its own, and so is every
  * descendant it left behind, even one in a session of its own (setsid).  For
  * that the calling process becomes a child subreaper (Linux) at the first
- * proc_start, and each child carries SWZ_PROC_RUN=<pid>.<run> in its
+ * proc_start, and each child carries SWZ_PROC_RUN_<pid>_<run>=1 in its
  * environment. */
 #ifndef SZ_PROC_H
 #define SZ_PROC_H
@@ -57,6 +57,7 @@ struct proc {
     int was_cancelled;              /* killed by proc_wait because spec->cancelled said so */
     int spawn_errno;                /* proc_start: why the program could not start, or 0 */
     char tag[48];                   /* in its environment: finds its descendants */
+    unsigned long long since;       /* when it started (clock ticks since boot) */
 };
 
 /* Monotonic seconds, for deadlines. */

@@ -174,17 +174,21 @@ static void test_endings(void)
  * exits on its own, is killed at the deadline, or runs in our group. */
 static void test_setsid_descendants(void)
 {
-    for (int mode = 0; mode < 3; mode++) {
+    for (int mode = 0; mode < 4; mode++) {
         char pidfile[] = "/tmp/swz-proc-XXXXXX";
         int fd = mkstemp(pidfile);
         close(fd);
         char cmd[400];
         /* setsid(1) forks when its caller leads a group; the pid written is
          * the one that sleeps, whatever it did.  A great-grandchild too. */
-        snprintf(cmd, sizeof cmd,
-                 "setsid sh -c 'sleep 30 & echo $$ > %s; exec sleep 30' "
-                 "</dev/null >/dev/null 2>&1 & sleep 0.2; %s", pidfile,
-                 mode == 1 ? "sleep 30" : "exit 0");
+        if (mode == 3)      /* one that exits on its own: an orphan zombie, reaped */
+            snprintf(cmd, sizeof cmd, "setsid sh -c 'echo $$ > %s' </dev/null >/dev/null 2>&1 "
+                     "& sleep 0.3; exit 0", pidfile);
+        else
+            snprintf(cmd, sizeof cmd,
+                     "setsid sh -c 'sleep 30 & echo $$ > %s; exec sleep 30' "
+                     "</dev/null >/dev/null 2>&1 & sleep 0.2; %s", pidfile,
+                     mode == 1 ? "sleep 30" : "exit 0");
         char *sh[] = {"sh", "-c", cmd, NULL};
         double t0 = proc_now();
         struct proc p = run(sh, NULL, 0, 100, 100, 0, mode != 2, mode == 1 ? 1.0 : 20);
