@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "access.h"
+#include "atomic.h"
 #include "api_read.h"
 #include "api_routes.h"
+#include "verdict.h"
 
 /* A POST body that is one instruction, and no query arguments. */
 int api_instr_body(const struct api_request *req, struct instr *in,
@@ -70,7 +72,7 @@ static void put_atomic(struct buf *out, const struct instr *in, const struct acc
         buf_puts(out, "\"conflict_wavefronts\":null,\"serial_wavefronts\":null,"
                  "\"cycles_floor\":null,\"floor_measured\":null,\"cycles_exact\":false,");
     buf_puts(out, "\"verdict\":");
-    buf_json_str(out, acc_atomic_verdict(in, r, verdict, sizeof verdict));
+    buf_json_str(out, atomic_verdict(in, r, verdict, sizeof verdict));
     buf_puts(out, "},");
 }
 
@@ -79,9 +81,10 @@ void api_put_cost(struct buf *out, const struct instr *in, const struct acc_resu
     /* a non-native atomic has no exact count: nulls, never an invented number */
     int known = !r->atomic.is_atomic || r->atomic.native;
     buf_printf(out, "{\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s,"
-               "\"bank_bytes\":%u,\"banks\":%u,\"calibrated\":%s,",
+               "\"bank_bytes\":%u,\"banks\":%u,\"calibrated\":%s,\"verdict_class\":\"%s\",",
                instr_op_name(in->op), in->bytes, in->matrices, in->trans ? "true" : "false",
-               in->bank_bytes, in->banks, r->calibrated ? "true" : "false");
+               in->bank_bytes, in->banks, r->calibrated ? "true" : "false",
+               verdict_name(verdict_of(r)));
     if (r->atomic.is_atomic)
         put_atomic(out, in, r);
     put_count(out, "wavefronts", known, r->wavefronts);
@@ -126,9 +129,16 @@ void api_put_cost(struct buf *out, const struct instr *in, const struct acc_resu
     }
     buf_puts(out, "],\"bank_hits\":");
     buf_u32_array(out, r->bank_hits, in->banks);
-    buf_printf(out, ",\"ncu\":{\"wavefronts_metric\":\"%s\",\"conflicts_metric\":\"%s\","
-               "\"source_metric\":\"%s\",", acc_ncu_wavefront_metric(in->op),
-               acc_ncu_conflict_metric(in->op), acc_ncu_source_metric(in->op));
+    /* The kind's row names the metrics; null where it names none (atom and
+     * red: no bank-conflict counter was measured, instr.c). */
+    const struct instr_ncu *m = &instr_kind(in->op)->ncu;
+    buf_puts(out, ",\"ncu\":{");
+    api_put_str_or_null(out, "wavefronts_metric", m->wavefronts);
+    buf_putc(out, ',');
+    api_put_str_or_null(out, "conflicts_metric", m->conflicts);
+    buf_putc(out, ',');
+    api_put_str_or_null(out, "source_metric", m->source);
+    buf_putc(out, ',');
     put_count(out, "wavefronts_per_instruction", known, r->wavefronts);
     put_count(out, "conflicts_per_instruction", known, r->bank_conflicts);
     if (known)

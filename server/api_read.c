@@ -88,7 +88,7 @@ int api_arg_offsets(const struct api_request *req, const char *key, uint32_t *ou
         if ((len == 1 && v[0] == '-') || (len == 4 && strncmp(v, "null", 4) == 0)) {
             out[t] = INSTR_INACTIVE;
         } else if (nd == 0 || nd != len || nd > 10 ||
-                   strtoull(v, NULL, 10) >= INSTR_OFFSET_LIMIT) {
+                   strtoull(v, NULL, 10) >= SZ_OFFSET_LIMIT) {
             char echo[25];
             sz_echo(echo, sizeof echo, v, len);     /* raw query bytes: never echoed as is */
             return sz_fail(err, SZ_INVALID_ARGUMENT, key,
@@ -379,9 +379,9 @@ int api_swz_args(const struct api_request *req, struct swz *z,
                          struct sz_error *err)
 {
     long b, m, s;
-    if (api_arg_int(req, "b", 0, 15, 1, 0, &b, err) < 0 ||
-        api_arg_int(req, "m", 0, 30, 1, 0, &m, err) < 0 ||
-        api_arg_int(req, "s", -30, 30, 1, 0, &s, err) < 0)
+    if (api_arg_int(req, "b", 0, SZ_SWZ_B_MAX, 1, 0, &b, err) < 0 ||
+        api_arg_int(req, "m", 0, SZ_SWZ_M_MAX, 1, 0, &m, err) < 0 ||
+        api_arg_int(req, "s", -SZ_SWZ_S_MAX, SZ_SWZ_S_MAX, 1, 0, &s, err) < 0)
         return -1;
     return swz_init(z, (int)b, (int)m, (int)s, err);
 }
@@ -408,8 +408,8 @@ int api_geom_args(const struct api_request *req, const struct swz *z,
 {
     long bank_bytes, banks, rows;
     int match = 0;
-    if (api_arg_int(req, "bank_bytes", 1, 32, 0, 4, &bank_bytes, err) < 0 ||
-        api_arg_int(req, "banks", 1, 128, 0, 32, &banks, err) < 0 ||
+    if (api_arg_int(req, "bank_bytes", 1, SZ_MAX_BANK_BYTES, 0, 4, &bank_bytes, err) < 0 ||
+        api_arg_int(req, "banks", 1, SZ_MAX_BANKS, 0, 32, &banks, err) < 0 ||
         api_arg_int(req, "rows", 1, SWZ_MAX_CELLS, 0, 0, &rows, err) < 0 ||
         api_arg_bool(req, "match_bank_row", &match, err) < 0)
         return -1;
@@ -454,6 +454,36 @@ static int read_form(const cJSON *obj, struct instr *in, struct sz_error *err)
     return 0;
 }
 
+int api_read_instr_fields(const cJSON *obj, int op_set, struct instr *in,
+                          struct sz_error *err)
+{
+    if (!op_set) {
+        const cJSON *op = cJSON_GetObjectItemCaseSensitive(obj, "op");
+        enum instr_op opv;
+        char kinds[160];
+        if (instr_op_parse(cJSON_IsString(op) ? op->valuestring : NULL, &opv, err) < 0)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "required, one of %s",
+                           instr_kind_names(0, 0, 1, ", ", kinds, sizeof kinds));
+        instr_defaults(in, opv);
+    }
+    if (read_form(obj, in, err) < 0 ||
+        member_u32(obj, "bytes", 1, SZ_MAX_LANE_BYTES, &in->bytes, err) < 0 ||
+        member_u32(obj, "matrices", 1, 4, &in->matrices, err) < 0)
+        return -1;
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(obj, "trans");
+    if (f != NULL && !cJSON_IsBool(f))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "trans", "must be true or false");
+    if (f != NULL)
+        in->trans = cJSON_IsTrue(f);
+    if (member_u32(obj, "bank_bytes", 1, SZ_MAX_BANK_BYTES, &in->bank_bytes, err) < 0 ||
+        member_u32(obj, "banks", 1, SZ_MAX_BANKS, &in->banks, err) < 0)
+        return -1;
+    /* A form PTX lacks is named before the offsets are read (func, type). */
+    if (instr_is_atomic(in->op) && instr_check_shape(in, err) < 0)
+        return -1;
+    return 0;
+}
+
 int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
                    struct sz_error *err)
 {
@@ -466,27 +496,7 @@ int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
     for (; extra && *extra && nk < 15; extra++)
         known[nk++] = *extra;
     known[nk] = NULL;
-    if (api_fields_check(obj, known, err) < 0)
-        return -1;
-    const cJSON *op = cJSON_GetObjectItemCaseSensitive(obj, "op");
-    enum instr_op opv;
-    if (instr_op_parse(cJSON_IsString(op) ? op->valuestring : NULL, &opv, err) < 0)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "required, one of \"ld\", \"st\", "
-                       "\"ldmatrix\", \"stmatrix\", \"atom\", \"red\"");
-    instr_defaults(in, opv);
-    if (read_form(obj, in, err) < 0 ||
-        member_u32(obj, "bytes", 1, 16, &in->bytes, err) < 0 ||
-        member_u32(obj, "matrices", 1, 4, &in->matrices, err) < 0)
-        return -1;
-    const cJSON *f = cJSON_GetObjectItemCaseSensitive(obj, "trans");
-    if (f != NULL && !cJSON_IsBool(f))
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "trans", "must be true or false");
-    in->trans = cJSON_IsTrue(f);
-    if (member_u32(obj, "bank_bytes", 1, 32, &in->bank_bytes, err) < 0 ||
-        member_u32(obj, "banks", 1, 128, &in->banks, err) < 0)
-        return -1;
-    /* A form PTX lacks is named before the offsets are read (func, type). */
-    if (instr_is_atomic(in->op) && instr_check_shape(in, err) < 0)
+    if (api_fields_check(obj, known, err) < 0 || api_read_instr_fields(obj, 0, in, err) < 0)
         return -1;
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, "offsets");
     if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) != INSTR_LANES)
@@ -500,7 +510,7 @@ int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
         snprintf(field, sizeof field, "offsets[%d]", t);
         if (cJSON_IsNull(it))
             continue;
-        if (api_num_int(it, field, 0, INSTR_OFFSET_LIMIT - 1.0, &v, err) < 0)
+        if (api_num_int(it, field, 0, SZ_OFFSET_LIMIT - 1.0, &v, err) < 0)
             return -1;
         in->offsets[t] = (uint32_t)v;
     }

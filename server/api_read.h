@@ -29,7 +29,7 @@ int api_arg_int(const struct api_request *req, const char *key, long lo, long hi
                 int required, long def, long *out, struct sz_error *err);
 
 /* Exactly INSTR_LANES comma-separated byte offsets in query key `key` (which
- * must be present): strict decimal below INSTR_OFFSET_LIMIT, or "-" / "null"
+ * must be present): strict decimal below SZ_OFFSET_LIMIT, or "-" / "null"
  * for an inactive lane (INSTR_INACTIVE).  Fails on `key`, naming the lane. */
 int api_arg_offsets(const struct api_request *req, const char *key, uint32_t *out,
                     struct sz_error *err);
@@ -71,6 +71,14 @@ int api_geom_make(struct swz_geom *g, const struct swz *z, uint32_t bank_bytes,
 int api_swz_args(const struct api_request *req, struct swz *z, struct sz_error *err);
 int api_geom_args(const struct api_request *req, const struct swz *z, struct swz_geom *g,
                   struct sz_error *err);
+
+/* The instruction fields of `obj` except its offsets (which stay inactive):
+ * "op" (required) and its form, or, when `op_set`, the op and form `in`
+ * already holds, with obj's fields read over them; then bytes, matrices,
+ * trans, bank_bytes, banks, each checked and naming its field.  Checks no
+ * unknown field. */
+int api_read_instr_fields(const cJSON *obj, int op_set, struct instr *in,
+                          struct sz_error *err);
 
 /* One instruction object (the /api/conflicts body): "op" required, the rest
  * defaulted by instr_defaults ("func" and "type" for atom/red only; bytes
