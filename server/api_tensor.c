@@ -30,6 +30,30 @@ struct tensor {
 
 static void tensor_free(struct tensor *t) { free(t->off); }
 
+/* "0x" and hex digits, or decimal digits (leading zeros allowed): 0 and the
+ * value, 1 when it is 2^64 or more, -1 when it is no such text. */
+static int desc_value(const char *s, uint64_t *out)
+{
+    unsigned base = (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10;
+    const char *p = base == 16 ? s + 2 : s;
+    uint64_t v = 0;
+    int over = 0;
+    if (*p == '\0')
+        return -1;
+    for (; *p; p++) {
+        unsigned dg = *p >= '0' && *p <= '9' ? (unsigned)(*p - '0')
+                    : base == 16 && *p >= 'a' && *p <= 'f' ? (unsigned)(*p - 'a' + 10)
+                    : base == 16 && *p >= 'A' && *p <= 'F' ? (unsigned)(*p - 'A' + 10) : 99;
+        if (dg >= base)
+            return -1;
+        if (v > (UINT64_MAX - dg) / base)
+            over = 1;
+        v = v * base + dg;
+    }
+    *out = v;
+    return over;
+}
+
 static int read_desc(const cJSON *root, struct tensor *t, struct sz_error *err)
 {
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "descriptor");
@@ -44,15 +68,16 @@ static int read_desc(const cJSON *root, struct tensor *t, struct sz_error *err)
         return 0;
     /* 64 bits do not fit a JSON number: a string, hex (0x...) or decimal */
     const char *s = cJSON_IsString(d) ? d->valuestring : NULL;
-    char *end = NULL;
-    unsigned long long v = 0;
-    if (s && *s && strspn(s, "0123456789abcdefABCDEFxX") == strlen(s) && strlen(s) <= 20)
-        v = strtoull(s, &end, 0);
-    if (s == NULL || end == NULL || *end != '\0' || s[0] == '-')
+    uint64_t v = 0;
+    int r = s ? desc_value(s, &v) : -1;
+    if (r < 0)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "descriptor",
                        "must be a string holding a 64-bit integer, \"0x...\" or decimal");
+    if (r > 0)      /* strtoull would clamp it to 2^64-1: refused instead */
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "descriptor",
+                       "is 2^64 or more: a descriptor has 64 bits");
     t->has_desc = 1;
-    return ros_desc_decode((uint64_t)v, sm100, &t->desc, err);
+    return ros_desc_decode(v, sm100, &t->desc, err);
 }
 
 /* Read the layout fields of `root` (the others were checked by the caller),

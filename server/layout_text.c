@@ -138,11 +138,24 @@ static int all_ones(const int *v, int n)
 int lay_attrs(struct lay_cur *c, struct lay *l,
               int (*attr)(struct lay_cur *c, struct lay *l, size_t at), const char *expected)
 {
+    size_t names[16], nnames = 0;   /* where each attribute's name starts */
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
     if (lay_want(c, '<') < 0 || lay_want(c, '{') < 0)
         return -1;
     do {
         lay_ws(c);
         size_t at = c->i;
+        /* `vec = 8, vec = 1` must not pass as its last value: refuse a repeat */
+        size_t len = strspn(c->s + at, letters);
+        for (size_t k = 0; k < nnames && len > 0; k++)
+            if (strspn(c->s + names[k], letters) == len &&
+                memcmp(c->s + names[k], c->s + at, len) == 0) {
+                char name[24];
+                sz_echo(name, sizeof name, c->s + at, len);
+                return lay_at(c, at, "an attribute given twice: ", name);
+            }
+        if (nnames < sizeof names / sizeof names[0])
+            names[nnames++] = at;
         int list[LAY_MAX_RANK], n, r = attr(c, l, at);
         if (r < 0)
             return -1;

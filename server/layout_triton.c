@@ -157,7 +157,7 @@ static int build_swizzled(struct lay *l, struct sz_error *err)
     int mp = a->max_phase, vec = a->vec;
     if ((uint32_t)vec >= cols)
         mp = 1;
-    else if ((uint32_t)(vec * mp) > cols)
+    else if ((uint64_t)vec * (uint64_t)mp > cols)   /* both up to 2^24: 64 bits */
         mp = (int)(cols / (uint32_t)vec);
     if (mp == 1)
         vec = 1;
