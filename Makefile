@@ -10,8 +10,8 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 CORE    := error buf instr swizzle access pattern trace footprint expr cache f2 linear linear_conv linear_hw \
-           layout layout_text rosetta atoms recommend
-SERVER  := $(CORE) stream proc measure api_read api_layout api_cost api_access api_measure api_linear api_tensor api_recommend api files \
+           layout layout_text rosetta atoms recommend ttgir_attr triton_ll triton_dist
+SERVER  := $(CORE) stream proc measure api_read api_layout api_cost api_access api_measure api_linear api_tensor api_recommend api_distributed api files \
            addr framing watch http
 SRC_H   := $(wildcard server/*.h)
 
@@ -20,7 +20,7 @@ OBJ     := $(SERVER:%=build/obj/%.o) build/obj/main.o
 ASAN_OBJ := $(SERVER:%=build/asan/%.o)
 TESTS   := test_swizzle test_access test_api test_http test_measure test_tool test_crosscheck \
            test_proc test_expr test_cache test_main test_f2 test_linear test_framing test_layout test_atoms \
-           test_stream
+           test_stream test_triton
 
 .PHONY: all run test clean deps deps-test check-unit check-browser check-node
 all: $(BIN)

@@ -99,7 +99,7 @@ def ttgir(e, aliases):
 
 
 def inline(text, aliases):
-    for a in reversed(aliases):
+    for a in aliases:
         n, v = a.split(" = ", 1)
         text = text.replace(n + "}", v + "}").replace(n + ",", v + ",")
     return text

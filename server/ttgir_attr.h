@@ -1,0 +1,84 @@
+/* ttgir_attr.h - MLIR attribute text as TTGIR prints it: `#ttg.name<{key =
+ * value, ...}>` (and padded_shared's `<[32:+4] {...}>`), arrays, integers,
+ * booleans and `#alias` references, read into a tree of nodes that remember
+ * their line and column; the alias lines of a dump (`#name = ...`) form a
+ * table resolved on demand, with loop detection.  It knows no encoding's
+ * meaning (triton_dist.c does).  Pure: no I/O, no allocation. */
+#ifndef SZ_TTGIR_ATTR_H
+#define SZ_TTGIR_ATTR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+#define TA_MAX_NODES 2048
+#define TA_MAX_ALIASES 256
+#define TA_MAX_DEPTH 16         /* nesting of arrays, attributes and alias chains */
+
+enum ta_kind { TA_INT, TA_BOOL, TA_ARRAY, TA_ATTR, TA_ALIAS, TA_ENTRY, TA_STRING };
+
+/* A node: a value, or (TA_ENTRY) one `key = value` of an attribute's dictionary. */
+struct ta_node {
+    enum ta_kind kind;
+    int src;                /* which text: 0 the layout, 1 the aliases */
+    int pos;                /* byte offset of its first character there */
+    int64_t v;              /* TA_INT, TA_BOOL */
+    const char *name;       /* TA_ATTR: "ttg.blocked"; TA_ALIAS: "mma"; TA_ENTRY: the key */
+    int name_len;
+    int first, next;        /* children (-1: none): array items, or entries then `pad` */
+    int pad;                /* TA_ATTR: the `[a:+b, ...]` list before its dictionary, or -1 */
+    int busy;               /* a reader's mark: being interpreted (cycle detection) */
+};
+
+struct ta_alias {
+    const char *name;
+    int name_len, pos;      /* pos: the value's offset in the aliases text */
+    int node, state;        /* state 0: not read, 1: being read (a loop), 2: node */
+};
+
+struct ta_parser {
+    const char *text[2];
+    size_t len[2];
+    const char *field[2];   /* what errors name: "layout", "aliases" */
+    int line0[2];           /* the first line's number (1, or where a dump's op is) */
+    struct ta_node node[TA_MAX_NODES];
+    int nnodes;
+    struct ta_alias alias[TA_MAX_ALIASES];
+    int nalias;
+};
+
+/* Start a parser over `text` (named `field`) and `aliases` (named
+ * `aliases_field`; NULL for none): every line of `aliases` that starts with
+ * `#name =` defines an alias; other lines are ignored (a whole dump may be
+ * given).  Fails on a name defined twice or too many aliases. */
+int ta_init(struct ta_parser *p, const char *text, const char *field, const char *aliases,
+            const char *aliases_field, struct sz_error *err);
+
+/* Parse the value at text[src] offset pos (leading `#name =` skipped when
+ * skip_def) into *node; the text after it must be blank when `whole`. */
+int ta_parse(struct ta_parser *p, int src, int pos, int skip_def, int whole, int *node,
+             struct sz_error *err);
+
+/* Follow alias references from `node` to the attribute they name (*out =
+ * node itself when it is none); unknown aliases and loops fail at the
+ * reference. */
+int ta_resolve(struct ta_parser *p, int node, int *out, struct sz_error *err);
+
+/* The value of entry `key` of attribute `attr`, or -1. */
+int ta_get(const struct ta_parser *p, int attr, const char *key);
+
+/* Does the attribute's name equal `name` after a "ttg." or "triton_gpu." prefix? */
+int ta_is(const struct ta_parser *p, int attr, const char *name);
+
+/* Fail naming the node's text field with "line L, column C: " and the message. */
+int ta_fail(const struct ta_parser *p, int node, struct sz_error *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* The line and column (1-based) of offset pos in text src. */
+void ta_line_col(const struct ta_parser *p, int src, int pos, int *line, int *col);
+
+#endif

@@ -1,0 +1,341 @@
+/* test_triton.c - Triton's TTGIR encodings: every expectation transcribed
+ * from Triton's LinearLayoutConversionsTest (tests/data/triton_ll_cases.json,
+ * provenance inside) reproduced base for base by triton_dist.c, through
+ * aliases and inline; the algebra's corner cases (supremum order, growth and
+ * shrinking); bad text with its line and column; and the routes through the
+ * handler. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../server/triton_dist.h"
+#include "../server/triton_ll.h"
+#include "../server/ttgir_attr.h"
+#include "check.h"
+#include "client.h"
+
+static struct ta_parser parser;
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n)
+        n = 0;
+    fclose(f);
+    if (s)
+        s[n] = 0;
+    return s;
+}
+
+static int read_shape(const cJSON *a, int64_t *shape)
+{
+    int r = 0;
+    for (const cJSON *x = a ? a->child : NULL; x && r < TLL_MAX_RANK; x = x->next)
+        shape[r++] = (int64_t)x->valuedouble;
+    return r;
+}
+
+/* Do the bases of l equal the expected JSON {register, lane, warp, block}? */
+static int same_bases(const struct td_layout *l, const cJSON *want, char *why, size_t nwhy)
+{
+    static const char *const names[TLL_NIN] = {"register", "lane", "warp", "block"};
+    for (int in = 0; in < TLL_NIN; in++) {
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(want, names[in]);
+        if (cJSON_GetArraySize(a) != l->n[in]) {
+            snprintf(why, nwhy, "%s: %d bases, expected %d", names[in], l->n[in],
+                     cJSON_GetArraySize(a));
+            return 0;
+        }
+        int i = 0;
+        for (const cJSON *b = a->child; b; b = b->next, i++) {
+            int d = 0;
+            for (const cJSON *c = b->child; c; c = c->next, d++)
+                if (d >= l->rank || l->b[in][i][d] != (int32_t)c->valuedouble) {
+                    snprintf(why, nwhy, "%s[%d] dim %d: got %d, expected %d", names[in], i, d,
+                             d < l->rank ? l->b[in][i][d] : -1, (int)c->valuedouble);
+                    return 0;
+                }
+            if (d != l->rank) {
+                snprintf(why, nwhy, "%s[%d] has %d coordinates, rank %d", names[in], i, d,
+                         l->rank);
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+static int same_layouts(const struct td_layout *a, const struct td_layout *b)
+{
+    if (a->rank != b->rank || memcmp(a->n, b->n, sizeof a->n))
+        return 0;
+    for (int in = 0; in < TLL_NIN; in++)
+        for (int i = 0; i < a->n[in]; i++)
+            for (int d = 0; d < a->rank; d++)
+                if (a->b[in][i][d] != b->b[in][i][d])
+                    return 0;
+    return 1;
+}
+
+static const char *str(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static void test_triton_cases(void)
+{
+    char *txt = slurp("tests/data/triton_ll_cases.json");
+    CHECK(txt != NULL, "tests/data/triton_ll_cases.json is readable");
+    cJSON *root = txt ? cJSON_Parse(txt) : NULL;
+    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(root, "cases");
+    int n = 0, expected = 0, reproduced = 0, equals = 0;
+    for (const cJSON *c = cases ? cases->child : NULL; c; c = c->next, n++) {
+        const char *name = str(c, "test");
+        int64_t shape[TLL_MAX_RANK];
+        int rank = read_shape(cJSON_GetObjectItemCaseSensitive(c, "shape"), shape);
+        struct td_layout l, li;
+        struct sz_error err = {0};
+        int rc = triton_dist_layout(&parser, str(c, "layout"), str(c, "aliases"), shape, rank,
+                                    &l, &err);
+        CHECK(rc == 0, "%s: %s: %s", name, err.field, err.message);
+        if (rc < 0)
+            continue;
+        rc = triton_dist_layout(&parser, str(c, "layout_inline"), NULL, shape, rank, &li, &err);
+        CHECK(rc == 0 && same_layouts(&l, &li), "%s: inline text gives the same layout (%s)",
+              name, err.message);
+        const cJSON *want = cJSON_GetObjectItemCaseSensitive(c, "expected");
+        if (want) {
+            char why[160] = "";
+            int ok = same_bases(&l, want, why, sizeof why);
+            expected++;
+            reproduced += ok;
+            CHECK(ok, "%s (%s on %d-D shape): %s", name, str(c, "layout"), rank, why);
+        }
+        const cJSON *eq = cJSON_GetObjectItemCaseSensitive(c, "equals");
+        if (eq) {
+            struct td_layout o;
+            int64_t s2[TLL_MAX_RANK];
+            int r2 = read_shape(cJSON_GetObjectItemCaseSensitive(eq, "shape"), s2);
+            rc = triton_dist_layout(&parser, str(eq, "layout"), str(eq, "aliases"), s2, r2, &o,
+                                    &err);
+            equals++;
+            CHECK(rc == 0 && same_layouts(&l, &o), "%s: equals %s on the same shape (%s)", name,
+                  str(eq, "layout"), err.message);
+        }
+    }
+    CHECK(n == 150 && expected == 148 && equals == 24,
+          "the transcription holds 150 cases, 148 with bases, 24 equalities: %d %d %d", n,
+          expected, equals);
+    printf("triton_ll_cases: %d of %d transcribed expectations reproduced exactly, "
+           "%d equalities\n", reproduced, expected, equals);
+    cJSON_Delete(root);
+    free(txt);
+}
+
+/* ---- the algebra's corners -------------------------------------------------- */
+
+static void test_algebra(void)
+{
+    struct tll a, b;
+    /* supremum: [dim0, dim1] * [dim1, dim0] keeps dim0 first (x's on a tie) */
+    tll_identity(&a, 2, TLL_REGISTER, 0);
+    tll_mul_id(&a, 2, TLL_REGISTER, 1);
+    tll_identity(&b, 4, TLL_WARP, 1);
+    tll_mul_id(&b, 4, TLL_WARP, 0);
+    tll_mul(&a, &b);
+    CHECK(a.nout == 2 && a.out[0] == 0 && a.out[1] == 1 && a.lg[0] == 3 && a.lg[1] == 3 &&
+              a.b[TLL_WARP][0][1] == 2 && a.b[TLL_WARP][2][0] == 2,
+          "product: orders merged, outer bases shifted past the inner size");
+    /* identity1D(0) is empty; zeros add a dim of size 1 */
+    tll_identity(&b, 0, TLL_LANE, 1);
+    CHECK(b.nout == 0 && b.n[TLL_LANE] == 0, "identity1D(0) is the empty layout");
+    tll_zeros(&b, 8, TLL_LANE, 1);
+    CHECK(b.nout == 1 && b.n[TLL_LANE] == 3 && b.lg[1] == 0, "zeros1D(8): 3 zero bases, size 1");
+    /* not_larger: registers made zero are dropped only without broadcast */
+    int64_t shape[2] = {2, 2};
+    tll_identity(&a, 8, TLL_REGISTER, 0);
+    b = a;
+    tll_not_larger(&a, shape, 1);
+    tll_not_larger(&b, shape, 0);
+    CHECK(a.n[TLL_REGISTER] == 3 && a.b[TLL_REGISTER][1][0] == 0 && b.n[TLL_REGISTER] == 1,
+          "not_larger keeps zeroed registers (broadcast) or drops them: %d %d",
+          a.n[TLL_REGISTER], b.n[TLL_REGISTER]);
+    /* overflow is flagged, never written past */
+    tll_identity(&a, (int64_t)1 << 30, TLL_REGISTER, 0);
+    tll_mul_id(&a, 4, TLL_REGISTER, 0);
+    CHECK(a.over, "2^32 elements along one dim is flagged");
+}
+
+/* ---- bad text: line and column ---------------------------------------------- */
+
+static void test_errors(void)
+{
+    static const struct {
+        const char *layout, *aliases;
+        int64_t shape[3];
+        int rank;
+        const char *field, *needle;
+    } cases[] = {
+        {"#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+         "order = [1, 0]", NULL, {64, 64}, 2, "layout", "line 1, column 100: expected ',' or '}' after the value of 'order'"},
+        {"#blocked", "#mma = #ttg.nvidia_mma<{}>", {64, 64}, 2, "layout",
+         "line 1, column 1: unknown alias #blocked"},
+        {"#a", "#a = #b\n#b = #a", {64, 64}, 2, "aliases", "alias loop"},
+        {"#d", "#d = #ttg.dot_op<{opIdx = 0, parent = #d, kWidth = 2}>", {64, 64}, 2, "aliases",
+         "line 1, column 39: alias loop: #d"},
+        {"#s", "#s = #ttg.slice<{dim = 0, parent = #s}>", {64}, 1, "aliases",
+         "line 1, column 36: alias loop: #s contains itself"},
+        {"#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+         "order = [1, 0]}>", NULL, {64, 64, 2}, 3, "shape",
+         "layout line 1, column 1: #ttg.blocked has rank 2, the shape has rank 3"},
+        {"\n  #ttg.blocked<{sizePerThread = [1, 3], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+         "order = [1, 0]}>", NULL, {64, 64}, 2, "layout", "line 2, column 37: sizePerThread "
+         "entries must be powers of two"},
+        {"#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+         "order = [1, 0], CGALayout = [[0, 1]]}>", NULL, {64, 64}, 2, "layout", "multi-CTA"},
+        {"#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+         "order = [1, 1]}>", NULL, {64, 64}, 2, "layout", "order must be a permutation"},
+        {"#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+         "order = [1, 0], spam = 1}>", NULL, {64, 64}, 2, "layout", "column 102: #ttg.blocked "
+         "has no key 'spam'"},
+        {"#ttg.nvidia_mma<{versionMajor = 1, versionMinor = 0, warpsPerCTA = [4, 1], "
+         "instrShape = [16, 8]}>", NULL, {64, 64}, 2, "layout", "versionMajor 1 is not modelled"},
+        {"#ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>",
+         "#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], "
+         "instrShape = [16, 64, 16]}>", {64, 64}, 2, "layout", "operand B from shared memory"},
+        {"#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 0}>",
+         "#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], "
+         "instrShape = [16, 8]}>", {64, 64}, 2, "layout", "kWidth must be a power of two"},
+        {"#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [8, 8, 4], "
+         "isTransposed = false}>", NULL, {64, 64}, 2, "layout", "instrShape must start"},
+        {"#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
+         "order = [0]}>", NULL, {48}, 1, "shape", "power of two"},
+        {"#ttg.linear<{register = [[0, 3]], lane = [], warp = [], block = []}>", NULL, {64, 64},
+         2, "layout", "moves along one dimension"},
+        {"#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>", NULL,
+         {64, 64}, 2, "layout", "not a distributed encoding"},
+        {"#ttg.blocked<{sizePerThread = [99999999999999], threadsPerWarp = [32], "
+         "warpsPerCTA = [4], order = [0]}>", NULL, {64}, 1, "layout", "integer too large"},
+        {"[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]", NULL, {64}, 1, "layout", "nested more than"},
+        {"", NULL, {64}, 1, "layout", "the end of the text"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct td_layout l;
+        struct sz_error err = {0};
+        int rc = triton_dist_layout(&parser, cases[i].layout, cases[i].aliases, cases[i].shape,
+                                    cases[i].rank, &l, &err);
+        CHECK(rc < 0 && err.code == SZ_INVALID_ARGUMENT && strcmp(err.field, cases[i].field) == 0 &&
+                  strstr(err.message, cases[i].needle) != NULL,
+              "error %zu: want %s '%s', got rc %d %s '%s'", i, cases[i].field, cases[i].needle, rc,
+              err.field, err.message);
+    }
+}
+
+/* ---- cases beyond the transcription ------------------------------------------ */
+
+static void test_more(void)
+{
+    /* a `#name = ...` line as the layout, the older dialect prefix, and the
+     * CTAsPerCGA form; a linear encoding on a larger shape grows registers */
+    static const char *const texts[] = {
+        "#blocked = #triton_gpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], "
+        "warpsPerCTA = [4, 1], order = [1, 0], CTAsPerCGA = [1, 1], CTASplitNum = [1, 1], "
+        "CTAOrder = [1, 0]}>",
+        "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], "
+        "order = [1, 0]}>",
+    };
+    int64_t shape[2] = {64, 64};
+    struct td_layout a, b;
+    struct sz_error err = {0};
+    CHECK(triton_dist_layout(&parser, texts[0], NULL, shape, 2, &a, &err) == 0 &&
+              triton_dist_layout(&parser, texts[1], NULL, shape, 2, &b, &err) == 0 &&
+              same_layouts(&a, &b) && a.lanes == 32 && a.warps == 4 &&
+              strcmp(a.encoding, "blocked") == 0,
+          "old and new spellings of one blocked encoding agree (%s)", err.message);
+    /* #ttg.linear: its own bases on its own shape, registers appended when larger */
+    const char *lin = "#ttg.linear<{register = [[0, 1], [0, 2]], lane = [[0, 4], [0, 8], [0, 16], "
+                      "[1, 0], [2, 0]], warp = [[4, 0], [8, 0]], block = []}>";
+    int64_t s16x32[2] = {16, 32}, s64x32[2] = {64, 32}, s8x32[2] = {8, 32};
+    CHECK(triton_dist_layout(&parser, lin, NULL, s16x32, 2, &a, &err) == 0 &&
+              a.n[TLL_REGISTER] == 2 && a.n[TLL_LANE] == 5 && a.b[TLL_WARP][1][0] == 8,
+          "linear on its own shape (%s)", err.message);
+    CHECK(triton_dist_layout(&parser, lin, NULL, s64x32, 2, &a, &err) == 0 &&
+              a.n[TLL_REGISTER] == 4 && a.b[TLL_REGISTER][2][0] == 16 &&
+              a.b[TLL_REGISTER][3][0] == 32,
+          "linear grows along dim0 with registers [16,0], [32,0] (%s)", err.message);
+    CHECK(triton_dist_layout(&parser, lin, NULL, s8x32, 2, &a, &err) == 0 &&
+              a.n[TLL_WARP] == 2 && a.b[TLL_WARP][1][0] == 0 && a.n[TLL_REGISTER] == 2,
+          "linear shrunk to 8 rows: the warp basis [8,0] becomes 0 (%s)", err.message);
+    /* a slice of a 3-D blocked parent is 2-D */
+    const char *sl = "#ttg.slice<{dim = 0, parent = #ttg.blocked<{sizePerThread = [1, 1, 4], "
+                     "threadsPerWarp = [2, 4, 4], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>}>";
+    int64_t s2[2] = {16, 64};
+    CHECK(triton_dist_layout(&parser, sl, NULL, s2, 2, &a, &err) == 0 && a.rank == 2 &&
+              a.n[TLL_LANE] == 5 && a.b[TLL_LANE][4][0] == 0 && a.b[TLL_LANE][0][1] == 4,
+          "slice of a 3-D blocked parent (%s)", err.message);
+}
+
+/* ---- routes ------------------------------------------------------------------ */
+
+static void test_api(void)
+{
+    struct api_response r = client_api_call(
+        "POST", "/api/layout/distributed", NULL, "application/json",
+        "{\"layout\":\"#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>\",\"shape\":[16,64],"
+        "\"aliases\":\"#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
+        "[1, 1], instrShape = [16, 8]}>\"}", 0);
+    cJSON *j = r.body ? cJSON_Parse(r.body) : NULL;
+    const cJSON *reg = cJSON_GetObjectItemCaseSensitive(j, "register");
+    const cJSON *lane = cJSON_GetObjectItemCaseSensitive(j, "lane");
+    const cJSON *r3 = cJSON_GetArrayItem(reg, 3);
+    CHECK(r.status == 200 && cJSON_GetArraySize(reg) == 5 && cJSON_GetArraySize(lane) == 5 &&
+              cJSON_GetArrayItem(r3, 0)->valueint == 8 &&
+              cJSON_GetObjectItemCaseSensitive(j, "lanes_per_warp")->valueint == 32,
+          "/api/layout/distributed: DotMMAv2_tile_kwidth8's register [8,0]: %d %.300s", r.status,
+          r.body ? r.body : "");
+    cJSON_Delete(j);
+    free(r.body);
+    static const struct { const char *body; int status; const char *field, *needle; } errs[] = {
+        {"{\"layout\":\"#ttg.blocked<{sizePerThread = [1]}>\",\"shape\":[64]}", 400, "layout",
+         "line 1, column 1"},
+        {"{\"layout\":\"#x\",\"shape\":[64],\"aliases\":\"#x = #y\"}", 400, "aliases",
+         "unknown alias #y"},
+        {"{\"layout\":\"#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = "
+         "[4], order = [0]}>\",\"shape\":[64, 64]}", 400, "shape", "rank 1"},
+        {"{\"layout\":\"#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = "
+         "[4], order = [0]}>\"}", 400, "shape", ""},
+        {"{\"layout\":7,\"shape\":[64]}", 400, "layout", ""},
+        {"{\"layout\":\"#a\",\"shape\":[64],\"spam\":1}", 400, "spam", ""},
+        {"{\"layout\":\"#a\",\"shape\":[64, 64, 64, 64]}", 400, "shape", ""},
+    };
+    for (size_t i = 0; i < sizeof errs / sizeof errs[0]; i++) {
+        r = client_api_call("POST", "/api/layout/distributed", NULL, "application/json",
+                            errs[i].body, 0);
+        j = r.body ? cJSON_Parse(r.body) : NULL;
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "error");
+        const char *f = str(e, "field"), *m = str(e, "message");
+        CHECK(r.status == errs[i].status && f && strcmp(f, errs[i].field) == 0 && m &&
+                  strstr(m, errs[i].needle),
+              "distributed error %zu: %d %.200s", i, r.status, r.body ? r.body : "");
+        cJSON_Delete(j);
+        free(r.body);
+    }
+}
+
+int main(void)
+{
+    test_triton_cases();
+    test_algebra();
+    test_errors();
+    test_more();
+    test_api();
+    return check_summary("test_triton");
+}
