@@ -330,6 +330,81 @@ static void test_api(void)
     }
 }
 
+/* The workbench takes TTGIR: the same answer as the bases /api/layout/distributed gives. */
+static char *post(const char *path, const char *body, int *status)
+{
+    struct api_response r = client_api_call("POST", path, NULL, "application/json", body, 0);
+    *status = r.status;
+    return r.body;
+}
+
+static void test_workbench(void)
+{
+    static const char *const blocked = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = "
+                                       "[4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>";
+    static const char *const dot = "#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>";
+    static const char *const mma = "#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
+                                   "warpsPerCTA = [4, 1], instrShape = [16, 8]}>";
+    char body[4096], *a, *b;
+    int st;
+    /* the bases of each side, through the distributed route */
+    snprintf(body, sizeof body, "{\"layout\":\"%s\",\"shape\":[64,64]}", blocked);
+    a = post("/api/layout/distributed", body, &st);
+    snprintf(body, sizeof body, "{\"layout\":\"%s\",\"aliases\":\"%s\",\"shape\":[64,64]}",
+             dot, mma);
+    b = post("/api/layout/distributed", body, &st);
+    cJSON *ja = cJSON_Parse(a ? a : ""), *jb = cJSON_Parse(b ? b : "");
+    static const char *const keep[] = {"register", "lane", "warp"};
+    cJSON *sa = cJSON_CreateObject(), *sb = cJSON_CreateObject();
+    for (int i = 0; i < 3; i++) {
+        cJSON_AddItemToObject(sa, keep[i], cJSON_Duplicate(cJSON_GetObjectItem(ja, keep[i]), 1));
+        cJSON_AddItemToObject(sb, keep[i], cJSON_Duplicate(cJSON_GetObjectItem(jb, keep[i]), 1));
+    }
+    char *ra = cJSON_PrintUnformatted(sa), *rb = cJSON_PrintUnformatted(sb);
+    static const char *const routes[] = {"/api/linear/evaluate", "/api/linear/optimize"};
+    for (int k = 0; k < 2; k++) {
+        const char *mem = k == 0 ? ",\"triton\":{\"vec\":8,\"per_phase\":1,\"max_phase\":8}" : "";
+        char *raw, *text;
+        int s1, s2;
+        snprintf(body, sizeof body, "{\"shape\":[64,64],\"bitwidth\":16,\"A\":%s,\"B\":%s%s}",
+                 ra ? ra : "{}", rb ? rb : "{}", mem);
+        raw = post(routes[k], body, &s1);
+        snprintf(body, sizeof body, "{\"shape\":[64,64],\"bitwidth\":16,\"A\":{\"layout\":\"%s\"},"
+                 "\"B\":{\"layout\":\"%s\"},\"aliases\":\"%s\"%s}", blocked, dot, mma, mem);
+        text = post(routes[k], body, &s2);
+        CHECK(s1 == 200 && s2 == 200 && raw && text && strcmp(raw, text) == 0,
+              "%s: A and B as TTGIR text answer as their bases do: %d %d %.200s", routes[k], s1,
+              s2, text ? text : "");
+        free(raw);
+        free(text);
+    }
+    free(ra);
+    free(rb);
+    cJSON_Delete(sa);
+    cJSON_Delete(sb);
+    cJSON_Delete(ja);
+    cJSON_Delete(jb);
+    free(a);
+    free(b);
+    /* an MFMA layout's 6 lane bases make a 64-lane wave without being told */
+    snprintf(body, sizeof body,
+             "{\"shape\":[64,64],\"bitwidth\":16,\"A\":{\"layout\":\"#m\"},"
+             "\"B\":{\"layout\":\"#ttg.dot_op<{opIdx = 0, parent = #m, kWidth = 4}>\"},"
+             "\"aliases\":\"#m = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = "
+             "[32, 32, 8], isTransposed = true}>\"}");
+    a = post("/api/linear/optimize", body, &st);
+    CHECK(st == 200 && a && strstr(a, "\"lanes_per_wavefront\":64"),
+          "MFMA sides: a 64-lane wave: %d %.200s", st, a ? a : "");
+    free(a);
+    /* errors inside a side's text name the side */
+    a = post("/api/linear/optimize", "{\"shape\":[64,64],\"A\":{\"layout\":\"#nope\"},"
+             "\"B\":{\"layout\":\"#nope\"}}", &st);
+    CHECK(st == 400 && a && strstr(a, "\"field\":\"A.layout\"") &&
+              strstr(a, "line 1, column 1: unknown alias #nope"),
+          "a side's unknown alias: %d %.200s", st, a ? a : "");
+    free(a);
+}
+
 int main(void)
 {
     test_triton_cases();
@@ -337,5 +412,6 @@ int main(void)
     test_errors();
     test_more();
     test_api();
+    test_workbench();
     return check_summary("test_triton");
 }
