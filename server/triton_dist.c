@@ -13,128 +13,6 @@
 
 static int is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
-/* A mismatch between the encoding and the shape: names "shape", points at the encoding. */
-static int shape_fail(const struct ta_parser *p, int node, struct sz_error *err,
-                      const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-static int shape_fail(const struct ta_parser *p, int node, struct sz_error *err,
-                      const char *fmt, ...)
-{
-    char msg[120];
-    int line, col;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    ta_line_col(p, p->node[node].src, p->node[node].pos, &line, &col);
-    return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "%s line %d, column %d: %s",
-                   p->field[p->node[node].src], line, col, msg);
-}
-
-/* ---- reading attributes ---------------------------------------------------- */
-
-static int check_keys(const struct ta_parser *p, int attr, const char *const *known,
-                      const char *what, struct sz_error *err)
-{
-    for (int e = p->node[attr].first; e >= 0; e = p->node[e].next) {
-        int ok = 0;
-        for (int k = 0; known[k] && !ok; k++)
-            ok = (size_t)p->node[e].name_len == strlen(known[k]) &&
-                 !memcmp(p->node[e].name, known[k], (size_t)p->node[e].name_len);
-        if (!ok)
-            return ta_fail(p, e, err, "#ttg.%s has no key '%.*s'", what, p->node[e].name_len,
-                           p->node[e].name);
-    }
-    return 0;
-}
-
-/* An integer list of at most max entries, each in lo..hi (powers of two when pow2). */
-static int ints(const struct ta_parser *p, int attr, const char *key, const char *what, int lo,
-                int hi, int pow2, int64_t *v, int max, int *n, struct sz_error *err)
-{
-    int a = ta_get(p, attr, key);
-    if (a < 0)
-        return ta_fail(p, attr, err, "#ttg.%s needs %s = [...]", what, key);
-    if (p->node[a].kind != TA_ARRAY)
-        return ta_fail(p, a, err, "%s must be a list of integers", key);
-    int k = 0;
-    for (int i = p->node[a].first; i >= 0; i = p->node[i].next, k++) {
-        if (k >= max)
-            return ta_fail(p, i, err, "%s has more than %d entries", key, max);
-        if (p->node[i].kind != TA_INT || p->node[i].v < lo || p->node[i].v > hi)
-            return ta_fail(p, i, err, "%s entries must be integers in %d..%d", key, lo, hi);
-        if (pow2 && !is_pow2(p->node[i].v))
-            return ta_fail(p, i, err, "%s entries must be powers of two, got %lld", key,
-                           (long long)p->node[i].v);
-        v[k] = p->node[i].v;
-    }
-    *n = k;
-    return 0;
-}
-
-static int one_int(const struct ta_parser *p, int attr, const char *key, const char *what,
-                   int required, int64_t def, int64_t lo, int64_t hi, int64_t *v,
-                   struct sz_error *err)
-{
-    int a = ta_get(p, attr, key);
-    if (a < 0) {
-        if (required)
-            return ta_fail(p, attr, err, "#ttg.%s needs %s", what, key);
-        *v = def;
-        return 0;
-    }
-    if (p->node[a].kind != TA_INT || p->node[a].v < lo || p->node[a].v > hi)
-        return ta_fail(p, a, err, "%s must be an integer in %lld..%lld", key, (long long)lo,
-                       (long long)hi);
-    *v = p->node[a].v;
-    return 0;
-}
-
-static int one_bool(const struct ta_parser *p, int attr, const char *key, int *v,
-                    struct sz_error *err)
-{
-    int a = ta_get(p, attr, key);
-    *v = 0;
-    if (a < 0)
-        return 0;
-    if (p->node[a].kind != TA_BOOL)
-        return ta_fail(p, a, err, "%s must be true or false", key);
-    *v = (int)p->node[a].v;
-    return 0;
-}
-
-/* The rank the encoding implies must be the tensor's. */
-static int same_rank(const struct ta_parser *p, int attr, int have, int rank, const char *what,
-                     struct sz_error *err)
-{
-    if (have != rank)
-        return shape_fail(p, attr, err, "#ttg.%s has rank %d, the shape has rank %d", what,
-                          have, rank);
-    return 0;
-}
-
-/* Single CTA only: CGALayout = [] (Triton >= 3.5) or CTAsPerCGA all ones. */
-static int single_cta(const struct ta_parser *p, int attr, struct sz_error *err)
-{
-    int a = ta_get(p, attr, "CGALayout");
-    if (a >= 0 && (p->node[a].kind != TA_ARRAY || p->node[a].first >= 0))
-        return ta_fail(p, a, err, "multi-CTA (CGA) layouts are not modelled: one CTA's "
-                       "shared memory is what this tool costs");
-    a = ta_get(p, attr, "CTAsPerCGA");
-    if (a >= 0) {
-        if (p->node[a].kind != TA_ARRAY)
-            return ta_fail(p, a, err, "CTAsPerCGA must be a list");
-        for (int i = p->node[a].first; i >= 0; i = p->node[i].next)
-            if (p->node[i].kind != TA_INT || p->node[i].v != 1)
-                return ta_fail(p, i, err, "multi-CTA (CGA) layouts are not modelled: "
-                               "CTAsPerCGA must be all ones");
-    }
-    return 0;
-}
-
 #define CGA_KEYS "CGALayout", "CTAsPerCGA", "CTASplitNum", "CTAOrder"
 
 /* A permutation of 0..n-1. */
@@ -215,13 +93,13 @@ static int read_blocked(const struct ta_parser *p, int a, int rank, struct block
     static const char *const keys[] = {"sizePerThread", "threadsPerWarp", "warpsPerCTA", "order",
                                        CGA_KEYS, NULL};
     int n[4];
-    if (check_keys(p, a, keys, "blocked", err) < 0 || single_cta(p, a, err) < 0 ||
-        ints(p, a, "sizePerThread", "blocked", 1, TD_MAX_PARAM, 1, b->spt, TLL_MAX_RANK, &n[0],
+    if (ta_check_keys(p, a, keys, "blocked", err) < 0 || ta_single_cta(p, a, err) < 0 ||
+        ta_ints(p, a, "sizePerThread", "blocked", 1, TD_MAX_PARAM, 1, b->spt, TLL_MAX_RANK, &n[0],
              err) < 0 ||
-        ints(p, a, "threadsPerWarp", "blocked", 1, 64, 1, b->tpw, TLL_MAX_RANK, &n[1], err) < 0 ||
-        ints(p, a, "warpsPerCTA", "blocked", 1, TD_MAX_PARAM, 1, b->wpc, TLL_MAX_RANK, &n[2],
+        ta_ints(p, a, "threadsPerWarp", "blocked", 1, 64, 1, b->tpw, TLL_MAX_RANK, &n[1], err) < 0 ||
+        ta_ints(p, a, "warpsPerCTA", "blocked", 1, TD_MAX_PARAM, 1, b->wpc, TLL_MAX_RANK, &n[2],
              err) < 0 ||
-        ints(p, a, "order", "blocked", 0, TLL_MAX_RANK - 1, 0, b->ord, TLL_MAX_RANK, &n[3], err) < 0)
+        ta_ints(p, a, "order", "blocked", 0, TLL_MAX_RANK - 1, 0, b->ord, TLL_MAX_RANK, &n[3], err) < 0)
         return -1;
     for (int i = 1; i < 4; i++)
         if (n[i] != n[0])
@@ -229,7 +107,7 @@ static int read_blocked(const struct ta_parser *p, int a, int rank, struct block
                            "must have one entry per dimension (%d, %d, %d, %d)",
                            n[0], n[1], n[2], n[3]);
     if (order_ok(p, a, "order", b->ord, n[3], err) < 0 ||
-        same_rank(p, a, n[0], rank, "blocked", err) < 0)
+        ta_same_rank(p, a, n[0], rank, "blocked", err) < 0)
         return -1;
     int64_t lanes = 1;
     for (int i = 0; i < n[0]; i++)
@@ -271,19 +149,19 @@ static int read_mma(const struct ta_parser *p, int a, int rank, struct mma *m,
                                        "instrShape", CGA_KEYS, NULL};
     int64_t major, minor;
     int nw;
-    if (check_keys(p, a, keys, "nvidia_mma", err) < 0 || single_cta(p, a, err) < 0 ||
-        one_int(p, a, "versionMajor", "nvidia_mma", 1, 0, 1, 5, &major, err) < 0 ||
-        one_int(p, a, "versionMinor", "nvidia_mma", 0, 0, 0, 9, &minor, err) < 0 ||
-        ints(p, a, "warpsPerCTA", "nvidia_mma", 1, TD_MAX_PARAM, 1, m->wpc, TLL_MAX_RANK, &nw,
+    if (ta_check_keys(p, a, keys, "nvidia_mma", err) < 0 || ta_single_cta(p, a, err) < 0 ||
+        ta_int(p, a, "versionMajor", "nvidia_mma", 1, 0, 1, 5, &major, err) < 0 ||
+        ta_int(p, a, "versionMinor", "nvidia_mma", 0, 0, 0, 9, &minor, err) < 0 ||
+        ta_ints(p, a, "warpsPerCTA", "nvidia_mma", 1, TD_MAX_PARAM, 1, m->wpc, TLL_MAX_RANK, &nw,
              err) < 0 ||
-        ints(p, a, "instrShape", "nvidia_mma", 1, 256, 0, m->instr, TLL_MAX_RANK, &m->ninstr,
+        ta_ints(p, a, "instrShape", "nvidia_mma", 1, 256, 0, m->instr, TLL_MAX_RANK, &m->ninstr,
              err) < 0)
         return -1;
     if (major != 2 && major != 3)
         return ta_fail(p, ta_get(p, a, "versionMajor"), err,
                        "versionMajor %lld is not modelled: 2 (Ampere mma) or 3 (Hopper wgmma)",
                        (long long)major);
-    if (same_rank(p, a, nw, rank, "nvidia_mma", err) < 0)
+    if (ta_same_rank(p, a, nw, rank, "nvidia_mma", err) < 0)
         return -1;
     m->major = (int)major;
     if (major == 2 && m->ninstr != rank)
@@ -351,30 +229,30 @@ static int read_mfma(const struct ta_parser *p, int a, int rank, struct mfma *f,
                                        "elementBitWidth", CGA_KEYS, NULL};
     int nw, nt = 0;
     int64_t minor;
-    if (check_keys(p, a, keys, "amd_mfma", err) < 0 || single_cta(p, a, err) < 0)
+    if (ta_check_keys(p, a, keys, "amd_mfma", err) < 0 || ta_single_cta(p, a, err) < 0)
         return -1;
     /* Triton >= 3.5 prints `version`, earlier ones versionMajor/versionMinor */
     if (ta_get(p, a, "version") >= 0 || ta_get(p, a, "versionMajor") < 0) {
-        if (one_int(p, a, "version", "amd_mfma", 1, 0, 0, 4, &f->version, err) < 0)
+        if (ta_int(p, a, "version", "amd_mfma", 1, 0, 0, 4, &f->version, err) < 0)
             return -1;
-    } else if (one_int(p, a, "versionMajor", "amd_mfma", 1, 0, 0, 4, &f->version, err) < 0 ||
-               one_int(p, a, "versionMinor", "amd_mfma", 0, 0, 0, 9, &minor, err) < 0) {
+    } else if (ta_int(p, a, "versionMajor", "amd_mfma", 1, 0, 0, 4, &f->version, err) < 0 ||
+               ta_int(p, a, "versionMinor", "amd_mfma", 0, 0, 0, 9, &minor, err) < 0) {
         return -1;
     }
-    if (ints(p, a, "warpsPerCTA", "amd_mfma", 1, TD_MAX_PARAM, 1, f->wpc, TLL_MAX_RANK, &nw,
+    if (ta_ints(p, a, "warpsPerCTA", "amd_mfma", 1, TD_MAX_PARAM, 1, f->wpc, TLL_MAX_RANK, &nw,
              err) < 0 ||
-        ints(p, a, "instrShape", "amd_mfma", 1, 256, 0, f->instr, 3, &f->ninstr, err) < 0 ||
-        one_bool(p, a, "isTransposed", &f->trans, err) < 0 ||
-        one_int(p, a, "elementBitWidth", "amd_mfma", 0, 32, 32, 64, &f->ebw, err) < 0)
+        ta_ints(p, a, "instrShape", "amd_mfma", 1, 256, 0, f->instr, 3, &f->ninstr, err) < 0 ||
+        ta_bool(p, a, "isTransposed", &f->trans, err) < 0 ||
+        ta_int(p, a, "elementBitWidth", "amd_mfma", 0, 32, 32, 64, &f->ebw, err) < 0)
         return -1;
     if (ta_get(p, a, "tilesPerWarp") >= 0 &&
-        ints(p, a, "tilesPerWarp", "amd_mfma", 1, TD_MAX_PARAM, 1, f->tpw, TLL_MAX_RANK, &nt,
+        ta_ints(p, a, "tilesPerWarp", "amd_mfma", 1, TD_MAX_PARAM, 1, f->tpw, TLL_MAX_RANK, &nt,
              err) < 0)
         return -1;
-    if (same_rank(p, a, nw, rank, "amd_mfma", err) < 0)
+    if (ta_same_rank(p, a, nw, rank, "amd_mfma", err) < 0)
         return -1;
     if (rank < 2)
-        return shape_fail(p, a, err, "#ttg.amd_mfma is 2-D or 3-D");
+        return ta_shape_fail(p, a, err, "#ttg.amd_mfma is 2-D or 3-D");
     if (nt == 0)
         for (int i = 0; i < rank; i++)
             f->tpw[i] = 1;
@@ -511,7 +389,7 @@ static int dot_blocked(struct ta_parser *p, int parent, int op, const int64_t *s
     if (read_blocked(p, parent, rank, &b, err) < 0)
         return -1;
     if (rank < 2)
-        return shape_fail(p, parent, err, "a dot operand is 2-D or 3-D");
+        return ta_shape_fail(p, parent, err, "a dot operand is 2-D or 3-D");
     int kdim = op == 0 ? rank - 1 : rank - 2;
     int64_t size[TLL_MAX_RANK];
     for (int i = 0; i < rank; i++)
@@ -532,9 +410,9 @@ static int dot_op(struct ta_parser *p, int a, const int64_t *shape, int rank, st
     static const char *const keys[] = {"opIdx", "parent", "kWidth", NULL};
     int64_t op, kw;
     int par = ta_get(p, a, "parent");
-    if (check_keys(p, a, keys, "dot_op", err) < 0 ||
-        one_int(p, a, "opIdx", "dot_op", 1, 0, 0, 1, &op, err) < 0 ||
-        one_int(p, a, "kWidth", "dot_op", 0, 0, 0, 64, &kw, err) < 0)
+    if (ta_check_keys(p, a, keys, "dot_op", err) < 0 ||
+        ta_int(p, a, "opIdx", "dot_op", 1, 0, 0, 1, &op, err) < 0 ||
+        ta_int(p, a, "kWidth", "dot_op", 0, 0, 0, 64, &kw, err) < 0)
         return -1;
     if (par < 0)
         return ta_fail(p, a, err, "#ttg.dot_op needs parent");
@@ -556,7 +434,7 @@ static int dot_op(struct ta_parser *p, int a, const int64_t *shape, int rank, st
                        "kWidth must be a power of two for an MMA parent (elements per lane "
                        "along K), got %lld", (long long)kw);
     if (rank < 2)
-        return shape_fail(p, a, err, "a dot operand is 2-D or 3-D");
+        return ta_shape_fail(p, a, err, "a dot operand is 2-D or 3-D");
     return mma ? dot_mma(p, a, par, (int)op, (int)kw, shape, rank, out, err)
                : dot_mfma(p, par, (int)op, (int)kw, shape, rank, out, err);
 }
@@ -568,13 +446,13 @@ static int slice(struct ta_parser *p, int a, const int64_t *shape, int rank, str
     int64_t dim, pshape[TLL_MAX_RANK];
     const char *penc;
     int par = ta_get(p, a, "parent");
-    if (check_keys(p, a, keys, "slice", err) < 0 ||
-        one_int(p, a, "dim", "slice", 1, 0, 0, TLL_MAX_RANK - 1, &dim, err) < 0)
+    if (ta_check_keys(p, a, keys, "slice", err) < 0 ||
+        ta_int(p, a, "dim", "slice", 1, 0, 0, TLL_MAX_RANK - 1, &dim, err) < 0)
         return -1;
     if (par < 0)
         return ta_fail(p, a, err, "#ttg.slice needs parent");
     if (rank + 1 > TLL_MAX_RANK)
-        return shape_fail(p, a, err, "a slice of a rank-%d parent is not modelled", rank + 1);
+        return ta_shape_fail(p, a, err, "a slice of a rank-%d parent is not modelled", rank + 1);
     if (dim > rank)
         return ta_fail(p, ta_get(p, a, "dim"), err, "dim %lld is past the parent's rank %d",
                        (long long)dim, rank + 1);
@@ -594,7 +472,7 @@ static int linear(const struct ta_parser *p, int a, const int64_t *shape, int ra
     static const char *const names[TLL_NIN] = {"register", "lane", "warp", "block"};
     static const char *const keys[] = {"register", "lane", "warp", "block", NULL};
     int r = 0;
-    if (check_keys(p, a, keys, "linear", err) < 0)
+    if (ta_check_keys(p, a, keys, "linear", err) < 0)
         return -1;
     tll_empty(out);
     for (int in = 0; in < TLL_NIN; in++) {
@@ -641,7 +519,7 @@ static int linear(const struct ta_parser *p, int a, const int64_t *shape, int ra
     }
     if (r == 0)
         return ta_fail(p, a, err, "an empty #ttg.linear has no rank");
-    if (same_rank(p, a, r, rank, "linear", err) < 0)
+    if (ta_same_rank(p, a, r, rank, "linear", err) < 0)
         return -1;
     /* getOrder: dims in the order register bases first move along them */
     int order[TLL_MAX_RANK], n = 0;

@@ -1,7 +1,9 @@
 /* ttgir_attr.c - reads MLIR attribute text into ttgir_attr.h's node tree and
  * resolves `#alias` references through the alias lines.  Every error names
  * the text ("layout", "aliases", ...) and the line and column it stopped at.
- * It gives no attribute a meaning.  Pure: no I/O, no allocation. */
+ * Besides the tree, the typed readers every encoding uses (integer lists,
+ * booleans, known keys, the single-CTA rule); it gives no attribute a meaning.
+ * Pure: no I/O, no allocation. */
 #include "ttgir_attr.h"
 
 #include <stdarg.h>
@@ -146,19 +148,14 @@ static int array(struct cur *c, int *out, struct sz_error *err)
     }
 }
 
-/* {key = value, key, ...}: the entries, chained from *first. */
-static int dict(struct cur *c, int *first, struct sz_error *err)
+/* key = value (or a unit key), ... up to `closer` (not consumed), appended
+ * to the chain *first .. *last. */
+static int entries(struct cur *c, int *first, int *last, char closer, struct sz_error *err)
 {
-    int last = -1;
-    c->i++;
-    *first = -1;
-    skip_ws(c);
-    if (ch(c) == '}') {
-        c->i++;
-        return 0;
-    }
     for (;;) {
         skip_ws(c);
+        if (ch(c) == closer)
+            return 0;
         size_t at = c->i;
         int n = ident(c);
         if (n == 0)
@@ -168,7 +165,7 @@ static int dict(struct cur *c, int *first, struct sz_error *err)
             return -1;
         c->p->node[e].name = c->p->text[c->src] + at;
         c->p->node[e].name_len = n;
-        for (int k = last >= 0 ? *first : -1; k >= 0; k = c->p->node[k].next)
+        for (int k = *first; k >= 0; k = c->p->node[k].next)
             if (c->p->node[k].name_len == n && !memcmp(c->p->node[k].name, c->p->node[e].name,
                                                         (size_t)n))
                 return ta_fail(c->p, e, err, "key '%.*s' given twice", n, c->p->node[e].name);
@@ -184,23 +181,31 @@ static int dict(struct cur *c, int *first, struct sz_error *err)
             c->p->node[v].v = 1;
             c->p->node[e].first = v;
         }
-        if (last < 0)
+        if (*last < 0)
             *first = e;
         else
-            c->p->node[last].next = e;
-        last = e;
+            c->p->node[*last].next = e;
+        *last = e;
         skip_ws(c);
         if (ch(c) == ',') {
             c->i++;
             continue;
         }
-        if (ch(c) == '}') {
-            c->i++;
+        if (ch(c) == closer)
             return 0;
-        }
-        return fail_at(c, err, "expected ',' or '}' after the value of '%.*s'", n,
+        return fail_at(c, err, "expected ',' or '%c' after the value of '%.*s'", closer, n,
                        c->p->node[e].name);
     }
+}
+
+/* {key = value, ...} */
+static int dict(struct cur *c, int *first, int *last, struct sz_error *err)
+{
+    c->i++;
+    if (entries(c, first, last, '}', err) < 0)
+        return -1;
+    c->i++;
+    return 0;
 }
 
 /* padded_shared's `[interval:+pad, ...]`: a list of [interval, pad] pairs. */
@@ -270,10 +275,19 @@ static int hash(struct cur *c, int *out, struct sz_error *err)
             return -1;
         skip_ws(c);
     }
+    if (ch(c) == ',')           /* `[2:+2], {...}` as Triton's documentation writes it */
+        c->i++, skip_ws(c);
+    int last = -1;
     if (ch(c) == '{') {
-        if (dict(c, &c->p->node[a].first, err) < 0)
+        if (dict(c, &c->p->node[a].first, &last, err) < 0)
             return -1;
         skip_ws(c);
+    }
+    /* entries after the dictionary: shared_linear's `{...}, alignment = 16>` */
+    if (ch(c) == ',') {
+        c->i++;
+        if (entries(c, &c->p->node[a].first, &last, '>', err) < 0)
+            return -1;
     }
     if (ch(c) != '>')
         return fail_at(c, err, "expected '>' to close #%.*s<", n, name);
@@ -478,3 +492,121 @@ int ta_is(const struct ta_parser *p, int attr, const char *name)
     }
     return 0;
 }
+
+/* ---- readers the encodings share ----------------------------------------- */
+
+static int is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+/* A mismatch between the encoding and the shape: names "shape", points at the encoding. */
+int ta_shape_fail(const struct ta_parser *p, int node, struct sz_error *err, const char *fmt,
+                  ...)
+{
+    char msg[120];
+    int line, col;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    ta_line_col(p, p->node[node].src, p->node[node].pos, &line, &col);
+    return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "%s line %d, column %d: %s",
+                   p->field[p->node[node].src], line, col, msg);
+}
+
+int ta_check_keys(const struct ta_parser *p, int attr, const char *const *known, const char *what,
+                  struct sz_error *err)
+{
+    for (int e = p->node[attr].first; e >= 0; e = p->node[e].next) {
+        int ok = 0;
+        for (int k = 0; known[k] && !ok; k++)
+            ok = (size_t)p->node[e].name_len == strlen(known[k]) &&
+                 !memcmp(p->node[e].name, known[k], (size_t)p->node[e].name_len);
+        if (!ok)
+            return ta_fail(p, e, err, "#ttg.%s has no key '%.*s'", what, p->node[e].name_len,
+                           p->node[e].name);
+    }
+    return 0;
+}
+
+/* An integer list of at most max entries, each in lo..hi (powers of two when pow2). */
+int ta_ints(const struct ta_parser *p, int attr, const char *key, const char *what, int lo, int hi,
+            int pow2, int64_t *v, int max, int *n, struct sz_error *err)
+{
+    int a = ta_get(p, attr, key);
+    if (a < 0)
+        return ta_fail(p, attr, err, "#ttg.%s needs %s = [...]", what, key);
+    if (p->node[a].kind != TA_ARRAY)
+        return ta_fail(p, a, err, "%s must be a list of integers", key);
+    int k = 0;
+    for (int i = p->node[a].first; i >= 0; i = p->node[i].next, k++) {
+        if (k >= max)
+            return ta_fail(p, i, err, "%s has more than %d entries", key, max);
+        if (p->node[i].kind != TA_INT || p->node[i].v < lo || p->node[i].v > hi)
+            return ta_fail(p, i, err, "%s entries must be integers in %d..%d", key, lo, hi);
+        if (pow2 && !is_pow2(p->node[i].v))
+            return ta_fail(p, i, err, "%s entries must be powers of two, got %lld", key,
+                           (long long)p->node[i].v);
+        v[k] = p->node[i].v;
+    }
+    *n = k;
+    return 0;
+}
+
+int ta_int(const struct ta_parser *p, int attr, const char *key, const char *what, int required,
+           int64_t def, int64_t lo, int64_t hi, int64_t *v, struct sz_error *err)
+{
+    int a = ta_get(p, attr, key);
+    if (a < 0) {
+        if (required)
+            return ta_fail(p, attr, err, "#ttg.%s needs %s", what, key);
+        *v = def;
+        return 0;
+    }
+    if (p->node[a].kind != TA_INT || p->node[a].v < lo || p->node[a].v > hi)
+        return ta_fail(p, a, err, "%s must be an integer in %lld..%lld", key, (long long)lo,
+                       (long long)hi);
+    *v = p->node[a].v;
+    return 0;
+}
+
+int ta_bool(const struct ta_parser *p, int attr, const char *key, int *v, struct sz_error *err)
+{
+    int a = ta_get(p, attr, key);
+    *v = 0;
+    if (a < 0)
+        return 0;
+    if (p->node[a].kind != TA_BOOL)
+        return ta_fail(p, a, err, "%s must be true or false", key);
+    *v = (int)p->node[a].v;
+    return 0;
+}
+
+/* The rank the encoding implies must be the tensor's. */
+int ta_same_rank(const struct ta_parser *p, int attr, int have, int rank, const char *what,
+                 struct sz_error *err)
+{
+    if (have != rank)
+        return ta_shape_fail(p, attr, err, "#ttg.%s has rank %d, the shape has rank %d", what,
+                          have, rank);
+    return 0;
+}
+
+/* Single CTA only: CGALayout = [] (Triton >= 3.5) or CTAsPerCGA all ones. */
+int ta_single_cta(const struct ta_parser *p, int attr, struct sz_error *err)
+{
+    int a = ta_get(p, attr, "CGALayout");
+    if (a >= 0 && (p->node[a].kind != TA_ARRAY || p->node[a].first >= 0))
+        return ta_fail(p, a, err, "multi-CTA (CGA) layouts are not modelled: one CTA's "
+                       "shared memory is what this tool costs");
+    a = ta_get(p, attr, "CTAsPerCGA");
+    if (a >= 0) {
+        if (p->node[a].kind != TA_ARRAY)
+            return ta_fail(p, a, err, "CTAsPerCGA must be a list");
+        for (int i = p->node[a].first; i >= 0; i = p->node[i].next)
+            if (p->node[i].kind != TA_INT || p->node[i].v != 1)
+                return ta_fail(p, i, err, "multi-CTA (CGA) layouts are not modelled: "
+                               "CTAsPerCGA must be all ones");
+    }
+    return 0;
+}
+
+

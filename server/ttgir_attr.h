@@ -81,4 +81,37 @@ int ta_fail(const struct ta_parser *p, int node, struct sz_error *err, const cha
 /* The line and column (1-based) of offset pos in text src. */
 void ta_line_col(const struct ta_parser *p, int src, int pos, int *line, int *col);
 
+/* ---- typed readers ------------------------------------------------------------ */
+
+/* Refuse keys of `attr` not in `known` (NULL-terminated); `what` names it ("blocked"). */
+int ta_check_keys(const struct ta_parser *p, int attr, const char *const *known, const char *what,
+                  struct sz_error *err);
+
+/* Entry `key`: a list of at most max integers in lo..hi (powers of two when
+ * pow2) into v[0..*n); required. */
+int ta_ints(const struct ta_parser *p, int attr, const char *key, const char *what, int lo, int hi,
+            int pow2, int64_t *v, int max, int *n, struct sz_error *err);
+
+/* Entry `key`: one integer in lo..hi (def when absent and not required). */
+int ta_int(const struct ta_parser *p, int attr, const char *key, const char *what, int required,
+           int64_t def, int64_t lo, int64_t hi, int64_t *v, struct sz_error *err);
+
+/* Entry `key`: true or false (false when absent). */
+int ta_bool(const struct ta_parser *p, int attr, const char *key, int *v, struct sz_error *err);
+
+/* The encoding's rank `have` must be the tensor's `rank` (fails on "shape"). */
+int ta_same_rank(const struct ta_parser *p, int attr, int have, int rank, const char *what,
+                 struct sz_error *err);
+
+/* Single CTA only: a non-empty CGALayout, or CTAsPerCGA other than ones, fails. */
+int ta_single_cta(const struct ta_parser *p, int attr, struct sz_error *err);
+
+/* A failure about the shape: field "shape", the message "<text> line L, column C: ...". */
+int ta_shape_fail(const struct ta_parser *p, int node, struct sz_error *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+
 #endif
