@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../server/triton_access.h"
 #include "../server/triton_dist.h"
+#include "../server/triton_shared.h"
 #include "../server/triton_ll.h"
 #include "../server/ttgir_attr.h"
 #include "check.h"
@@ -405,6 +407,46 @@ static void test_workbench(void)
     free(a);
 }
 
+/* Gluon's test_bank_conflicts: Triton's number, and our wavefronts beside it. */
+static void test_gluon_cases(void)
+{
+    char *txt = slurp("tests/data/gluon_bank_conflicts.json");
+    cJSON *root = txt ? cJSON_Parse(txt) : NULL;
+    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(root, "cases");
+    int n = 0, same = 0;
+    for (const cJSON *c = cases ? cases->child : NULL; c; c = c->next, n++) {
+        int64_t shape[TLL_MAX_RANK];
+        int rank = read_shape(cJSON_GetObjectItemCaseSensitive(c, "shape"), shape);
+        int bits = cJSON_GetObjectItemCaseSensitive(c, "bitwidth")->valueint;
+        int ref = cJSON_GetObjectItemCaseSensitive(c, "ref_conflicts")->valueint;
+        struct td_layout d;
+        struct tsh_layout sh;
+        struct tac_result r;
+        struct sz_error err = {0};
+        int node, rc = triton_dist_layout(&parser, str(c, "distributed"), NULL, shape, rank, &d,
+                                          &err);
+        if (rc == 0)
+            rc = ta_init(&parser, str(c, "shared"), "shared", NULL, NULL, &err) < 0 ||
+                         ta_parse(&parser, 0, 0, 0, 1, &node, &err) < 0 ||
+                         triton_shared_build(&parser, node, shape, rank, bits, &sh, &err) < 0 ||
+                         triton_access_cost(&d, &sh, bits, 1, 32, &r, &err) < 0
+                     ? -1
+                     : 0;
+        CHECK(rc == 0, "gluon case %d: %s: %s", n, err.field, err.message);
+        if (rc < 0)
+            continue;
+        same += r.triton_conflicts == ref;
+        CHECK(r.triton_conflicts == ref, "gluon case %d: bank_conflicts %d, Triton's test says %d",
+              n, r.triton_conflicts, ref);
+        printf("gluon case %2d: triton_bank_conflicts %d (test: %d), vec %d, ours %u wavefronts "
+               "per instruction (ideal %u) x %u instructions\n", n, r.triton_conflicts, ref,
+               r.vec_elems, r.wavefronts, r.ideal, r.instructions);
+    }
+    CHECK(n == 11 && same == 11, "Gluon's 11 test_bank_conflicts cases: %d of %d", same, n);
+    cJSON_Delete(root);
+    free(txt);
+}
+
 int main(void)
 {
     test_triton_cases();
@@ -413,5 +455,6 @@ int main(void)
     test_more();
     test_api();
     test_workbench();
+    test_gluon_cases();
     return check_summary("test_triton");
 }
