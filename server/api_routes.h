@@ -63,6 +63,9 @@ int api_dist_read(const struct cJSON *layout, const struct cJSON *aliases, const
 /* "encoding":..,"shape":[..],"lanes_per_warp":..,"warps":..,"register":[..],... (no braces) */
 void api_put_dist(struct buf *out, const struct td_layout *l);
 
+/* api_ttgir.c: a TTGIR dump's shared-memory ops, costed. */
+int api_route_ttgir(const struct api_request *, struct buf *, struct sz_error *);
+
 /* `"key":` */
 void api_put_key(struct buf *out, const char *key);
 

@@ -163,6 +163,8 @@ static int read_mma(const struct ta_parser *p, int a, int rank, struct mma *m,
                        (long long)major);
     if (ta_same_rank(p, a, nw, rank, "nvidia_mma", err) < 0)
         return -1;
+    if (rank < 2)
+        return ta_shape_fail(p, a, err, "#ttg.nvidia_mma is 2-D or 3-D");
     m->major = (int)major;
     if (major == 2 && m->ninstr != rank)
         return ta_fail(p, ta_get(p, a, "instrShape"), err,
@@ -197,7 +199,7 @@ static int nvidia_mma(struct ta_parser *p, int a, const int64_t *shape, int rank
                       struct tll *out, struct sz_error *err)
 {
     struct mma m;
-    int order[TLL_MAX_RANK], worder[TLL_MAX_RANK];
+    int order[TLL_MAX_RANK] = {0}, worder[TLL_MAX_RANK] = {0};
     int64_t tile[TLL_MAX_RANK];
     struct tll w;
     if (read_mma(p, a, rank, &m, err) < 0)
@@ -275,7 +277,7 @@ static int amd_mfma(struct ta_parser *p, int a, const int64_t *shape, int rank, 
                     struct sz_error *err)
 {
     struct mfma f;
-    int order[TLL_MAX_RANK];
+    int order[TLL_MAX_RANK] = {0};
     struct tll t;
     if (read_mfma(p, a, rank, &f, err) < 0)
         return -1;
@@ -318,7 +320,7 @@ static int dot_mma(struct ta_parser *p, int a, int parent, int op, int kwidth,
                    const int64_t *shape, int rank, struct tll *out, struct sz_error *err)
 {
     struct mma m;
-    int order[TLL_MAX_RANK], worder[TLL_MAX_RANK];
+    int order[TLL_MAX_RANK] = {0}, worder[TLL_MAX_RANK] = {0};
     int64_t tile[TLL_MAX_RANK];
     struct tll w;
     if (read_mma(p, parent, rank, &m, err) < 0)
@@ -347,7 +349,7 @@ static int dot_mfma(struct ta_parser *p, int parent, int op, int kwidth, const i
                     int rank, struct tll *out, struct sz_error *err)
 {
     struct mfma f;
-    int order[TLL_MAX_RANK], worder[TLL_MAX_RANK];
+    int order[TLL_MAX_RANK] = {0}, worder[TLL_MAX_RANK] = {0};
     struct tll t;
     if (read_mfma(p, parent, rank, &f, err) < 0)
         return -1;

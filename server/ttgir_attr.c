@@ -410,7 +410,12 @@ int ta_init(struct ta_parser *p, const char *text, const char *field, const char
             int n = ident(&c);
             while (ch(&c) == ' ' || ch(&c) == '\t')
                 c.i++;
-            if (n > 0 && ch(&c) == '=' && !memchr(p->text[1] + s, '.', (size_t)n)) {
+            size_t v = c.i + 1;
+            while (v < p->len[1] && (p->text[1][v] == ' ' || p->text[1][v] == '\t'))
+                v++;
+            /* `#loc3 = loc(...)`: debug locations, never an encoding */
+            int is_loc = p->len[1] - v >= 4 && !memcmp(p->text[1] + v, "loc(", 4);
+            if (n > 0 && ch(&c) == '=' && !is_loc && !memchr(p->text[1] + s, '.', (size_t)n)) {
                 for (int k = 0; k < p->nalias; k++)
                     if (p->alias[k].name_len == n && !memcmp(p->alias[k].name, p->text[1] + s,
                                                              (size_t)n)) {
@@ -436,6 +441,16 @@ int ta_init(struct ta_parser *p, const char *text, const char *field, const char
     return 0;
 }
 
+int ta_mark(const struct ta_parser *p) { return p->nnodes; }
+
+void ta_reset(struct ta_parser *p, int mark)
+{
+    p->nnodes = mark;
+    for (int k = 0; k < p->nalias; k++)
+        if (p->alias[k].state == 1 || (p->alias[k].state == 2 && p->alias[k].node >= mark))
+            p->alias[k].state = 0, p->alias[k].node = -1;
+}
+
 int ta_resolve(struct ta_parser *p, int node, int *out, struct sz_error *err)
 {
     for (int hops = 0; p->node[node].kind == TA_ALIAS; hops++) {
@@ -446,8 +461,8 @@ int ta_resolve(struct ta_parser *p, int node, int *out, struct sz_error *err)
                 !memcmp(p->alias[k].name, r->name, (size_t)r->name_len))
                 a = &p->alias[k];
         if (a == NULL)
-            return ta_fail(p, node, err, "unknown alias #%.*s (give its line `#%.*s = ...` "
-                           "in aliases)", r->name_len, r->name, r->name_len, r->name);
+            return ta_fail(p, node, err, "unknown alias #%.*s: no line `#%.*s = ...` in %s",
+                           r->name_len, r->name, r->name_len, r->name, p->field[1]);
         if (a->state == 1 || hops > TA_MAX_ALIASES)
             return ta_fail(p, node, err, "alias loop: #%.*s refers back to itself",
                            r->name_len, r->name);

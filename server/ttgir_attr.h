@@ -13,7 +13,7 @@
 #include "error.h"
 
 #define TA_MAX_NODES 2048
-#define TA_MAX_ALIASES 256
+#define TA_MAX_ALIASES 1024     /* `#loc` lines are not counted */
 #define TA_MAX_DEPTH 16         /* nesting of arrays, attributes and alias chains */
 
 enum ta_kind { TA_INT, TA_BOOL, TA_ARRAY, TA_ATTR, TA_ALIAS, TA_ENTRY, TA_STRING };
@@ -59,6 +59,11 @@ int ta_init(struct ta_parser *p, const char *text, const char *field, const char
  * skip_def) into *node; the text after it must be blank when `whole`. */
 int ta_parse(struct ta_parser *p, int src, int pos, int skip_def, int whole, int *node,
              struct sz_error *err);
+
+/* Drop every node made after `mark` (a count of nodes, from ta_mark), and
+ * forget the aliases read since: a dump's ops reuse one parser. */
+int ta_mark(const struct ta_parser *p);
+void ta_reset(struct ta_parser *p, int mark);
 
 /* Follow alias references from `node` to the attribute they name (*out =
  * node itself when it is none); unknown aliases and loops fail at the

@@ -447,6 +447,134 @@ static void test_gluon_cases(void)
     free(txt);
 }
 
+/* POST /api/ttgir: a lit test's pipelined matmul, Gluon's cases as one-op
+ * dumps, the issue's single op, and what is skipped or refused. */
+static cJSON *ttgir(const char *text, int *status)
+{
+    cJSON *body = cJSON_CreateObject();
+    cJSON_AddStringToObject(body, "text", text);
+    char *b = cJSON_PrintUnformatted(body);
+    char *r = post("/api/ttgir", b, status);
+    cJSON *j = cJSON_Parse(r ? r : "");
+    free(b);
+    free(r);
+    cJSON_Delete(body);
+    return j;
+}
+
+static void test_dump(void)
+{
+    int st;
+    char *txt = slurp("tests/data/ttgir/amd_block_pingpong_small.mlir");
+    cJSON *j = ttgir(txt ? txt : "", &st);
+    const cJSON *ops = cJSON_GetObjectItemCaseSensitive(j, "ops");
+    const cJSON *sk = cJSON_GetObjectItemCaseSensitive(j, "skipped");
+    static const struct { const char *op; int line; int r, c; const char *shared; } want[] = {
+        {"local_load", 49, 128, 64, "#shared"}, {"local_load", 50, 64, 128, "#shared1"},
+        {"local_store", 57, 128, 64, "#shared"}, {"local_store", 59, 64, 128, "#shared1"},
+    };
+    CHECK(st == 200 && cJSON_GetArraySize(ops) == 4 && cJSON_GetArraySize(sk) == 2,
+          "the pipelined matmul (amd-block-pingpong @pingpong_small): 4 ops costed, its 2 "
+          "value-less allocs skipped: %d %d %d", st, cJSON_GetArraySize(ops),
+          cJSON_GetArraySize(sk));
+    for (int i = 0; i < 4 && i < cJSON_GetArraySize(ops); i++) {
+        const cJSON *o = cJSON_GetArrayItem(ops, i);
+        const cJSON *shape = cJSON_GetObjectItemCaseSensitive(o, "shape");
+        const cJSON *sh = cJSON_GetObjectItemCaseSensitive(o, "shared");
+        CHECK(strcmp(str(o, "op"), want[i].op) == 0 &&
+                  cJSON_GetObjectItemCaseSensitive(o, "line")->valueint == want[i].line &&
+                  cJSON_GetArrayItem(shape, 0)->valueint == want[i].r &&
+                  cJSON_GetArrayItem(shape, 1)->valueint == want[i].c &&
+                  strcmp(str(sh, "text"), want[i].shared) == 0 &&
+                  cJSON_GetObjectItemCaseSensitive(o, "lanes_per_wavefront")->valueint == 64 &&
+                  cJSON_GetObjectItemCaseSensitive(o, "wavefronts_per_instruction")->valueint >=
+                      cJSON_GetObjectItemCaseSensitive(o, "ideal")->valueint,
+              "pingpong op %d: %s line %d", i, want[i].op, want[i].line);
+    }
+    CHECK(cJSON_GetObjectItemCaseSensitive(j, "num_banks")->valueint == 32 &&
+              strcmp(str(j, "target"), "hip:gfx942") == 0,
+          "gfx942: 32 LDS banks");
+    cJSON_Delete(j);
+    free(txt);
+
+    /* Gluon's cases, each as a one-op dump: Triton's number and our wavefronts */
+    txt = slurp("tests/data/gluon_bank_conflicts.json");
+    cJSON *root = cJSON_Parse(txt ? txt : "");
+    int n = 0, same = 0;
+    for (const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "cases")->child; c;
+         c = c->next, n++) {
+        static const char *const ty[] = {"", "i8", "f16", "", "f32"};
+        const cJSON *shape = cJSON_GetObjectItemCaseSensitive(c, "shape");
+        int bits = cJSON_GetObjectItemCaseSensitive(c, "bitwidth")->valueint;
+        char dims[64] = "", dump[2048];
+        for (const cJSON *x = shape->child; x; x = x->next)
+            snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%dx", x->valueint);
+        snprintf(dump, sizeof dump,
+                 "#d = %s\n#s = %s\n#smem = #ttg.shared_memory\n"
+                 "%%1 = ttg.local_load %%0 : !ttg.memdesc<%s%s, #s, #smem> -> tensor<%s%s, #d>\n",
+                 str(c, "distributed"), str(c, "shared"), dims, ty[bits / 8], dims, ty[bits / 8]);
+        j = ttgir(dump, &st);
+        const cJSON *o = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "ops"), 0);
+        const cJSON *tc = cJSON_GetObjectItemCaseSensitive(o, "triton_bank_conflicts");
+        int ok = st == 200 && cJSON_IsNumber(tc) &&
+                 tc->valueint == cJSON_GetObjectItemCaseSensitive(c, "ref_conflicts")->valueint &&
+                 cJSON_GetObjectItemCaseSensitive(o, "wavefronts_per_instruction") != NULL;
+        same += ok;
+        CHECK(ok, "gluon case %d through /api/ttgir: %d", n, st);
+        cJSON_Delete(j);
+    }
+    CHECK(n == 11 && same == 11, "/api/ttgir gives Triton's number on all 11 Gluon cases: %d", same);
+    cJSON_Delete(root);
+    free(txt);
+
+    /* the op, with its aliases; a `loc(...)` alias and CHECK lines around it */
+    j = ttgir("// CHECK: nothing here: ttg.local_load %x : bad\n"
+              "#loc1 = loc(\"k.py\":3:4)\n"
+              "#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], "
+              "instrShape = [16, 8]}>\n"
+              "#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>\n"
+              "#smem = #ttg.shared_memory\n"
+              "%b2 = ttg.local_load %b : !ttg.memdesc<64x64xf16, #shared, #smem> -> "
+              "tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> loc(#loc1)\n",
+              &st);
+    ops = cJSON_GetObjectItemCaseSensitive(j, "ops");
+    const cJSON *o = cJSON_GetArrayItem(ops, 0);
+    CHECK(st == 200 && cJSON_GetArraySize(ops) == 1 &&
+              cJSON_GetObjectItemCaseSensitive(o, "line")->valueint == 6 &&
+              cJSON_GetObjectItemCaseSensitive(o, "element_bits")->valueint == 16,
+          "the issue's local_load: one op on line 6: %d", st);
+    cJSON_Delete(j);
+
+    /* an op it cannot read is skipped with the line and column; nothing to cost is a 400 */
+    j = ttgir("#smem = #ttg.shared_memory\n"
+              "%1 = ttg.local_load %0 : !ttg.memdesc<64x64xf16, #nope, #smem> -> "
+              "tensor<64x64xf16, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], "
+              "warpsPerCTA = [4, 1], order = [1, 0]}>>\n"
+              "%2 = ttg.local_alloc %1 : (tensor<64x64xf16, #ttg.blocked<{sizePerThread = [1, 8], "
+              "threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>) -> "
+              "!ttg.memdesc<64x64xf16, #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, "
+              "order = [1, 0]}>, #smem>\n", &st);
+    sk = cJSON_GetObjectItemCaseSensitive(j, "skipped");
+    const cJSON *s0 = cJSON_GetArrayItem(sk, 0);
+    CHECK(st == 200 && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "ops")) == 1 &&
+              s0 && strstr(str(s0, "reason"), "line 2, column 50: unknown alias #nope"),
+          "an unreadable op is skipped with its line and column: %d %s", st,
+          s0 ? str(s0, "reason") : "");
+    cJSON_Delete(j);
+    j = ttgir("tt.func @f() {\n  tt.return\n}\n", &st);
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "error");
+    CHECK(st == 400 && e && strcmp(str(e, "field"), "text") == 0, "no shared-memory op: 400");
+    cJSON_Delete(j);
+    j = ttgir("%1 = ttg.local_load %0 : !ttg.memdesc<64x64xf16, #s, #smem> -> tensor<64x64xf16, "
+              "#d>\n", &st);
+    e = cJSON_GetObjectItemCaseSensitive(j, "error");
+    CHECK(st == 400 && e && strstr(str(e, "message"), "nothing to cost") &&
+              strstr(str(e, "message"), "line 1, column"),
+          "nothing to cost: 400 naming the line and column: %d %s", st,
+          e ? str(e, "message") : "");
+    cJSON_Delete(j);
+}
+
 int main(void)
 {
     test_triton_cases();
@@ -456,5 +584,6 @@ int main(void)
     test_api();
     test_workbench();
     test_gluon_cases();
+    test_dump();
     return check_summary("test_triton");
 }
