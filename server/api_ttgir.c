@@ -22,6 +22,10 @@ struct work {
     struct td_layout dist;
     struct tsh_layout sh;
     struct tac_result r;
+    struct {
+        int op;                 /* the first op with these types */
+        size_t off, len;        /* its answer in `frags` */
+    } memo[TDUMP_MAX_OPS];
 };
 
 static const char *kind_name(enum tdump_kind k)
@@ -120,11 +124,13 @@ static int cost_op(struct work *w, const struct tdump_op *o, int num_banks, int 
                               why);
 }
 
+/* An op's answer after its "op" and "line": the same for every op of the
+ * same kind whose types read the same (a dump repeats them). */
 static void put_op(struct buf *out, struct work *w, const struct tdump_op *o, int dist_node,
                    int shared_node, int bits, int num_banks)
 {
     const struct tac_result *r = &w->r;
-    buf_printf(out, "{\"op\":\"%s\",\"line\":%d,\"shape\":[", kind_name(o->kind), o->line);
+    buf_puts(out, "\"shape\":[");
     for (int d = 0; d < w->dist.rank; d++)
         buf_printf(out, "%s%lld", d ? "," : "", (long long)w->dist.shape[d]);
     buf_printf(out, "],\"element_bits\":%d,\"access\":\"%s\",\"shared\":{\"text\":", bits,
@@ -184,9 +190,9 @@ int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_er
     if (ta_init(&w->p, t, "text", t, "text", err) < 0)
         goto done;
     tdump_scan(t, strlen(t), &w->d);
-    int costed = 0, first_skip = 1, mark = ta_mark(&w->p);
+    int costed = 0, first_skip = 1, mark = ta_mark(&w->p), nmemo = 0;
     char first_reason[160] = "";
-    struct buf skipped = {0};
+    struct buf skipped = {0}, frags = {0};
     buf_puts(out, "{\"ops\":[");
     for (int i = 0; i < w->d.nops; i++) {
         const struct tdump_op *o = &w->d.op[i];
@@ -196,18 +202,31 @@ int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_er
             put_skip(&skipped, &first_skip, o, o->reason, NULL);
             continue;
         }
-        int dn = -1, sn = -1, bits = 0;
-        struct sz_error why = {0};
-        ta_reset(&w->p, mark);
-        if (cost_op(w, o, w->d.num_banks, &dn, &sn, &bits, &why) < 0) {
-            if (first_skip)
-                snprintf(first_reason, sizeof first_reason, "%s", why.message);
-            put_skip(&skipped, &first_skip, o, why.message, why.field);
-            continue;
+        int dn = -1, sn = -1, bits = 0, hit = -1;
+        for (int k = 0; k < nmemo && hit < 0; k++) {
+            const struct tdump_op *q = &w->d.op[w->memo[k].op];
+            if (q->kind == o->kind && q->types_len == o->types_len && o->types >= 0 &&
+                !memcmp(t + q->types, t + o->types, (size_t)o->types_len))
+                hit = k;
         }
-        if (costed++)
-            buf_putc(out, ',');
-        put_op(out, w, o, dn, sn, bits, w->d.num_banks);
+        if (hit < 0) {
+            struct sz_error why = {0};
+            ta_reset(&w->p, mark);
+            if (cost_op(w, o, w->d.num_banks, &dn, &sn, &bits, &why) < 0) {
+                if (first_skip)
+                    snprintf(first_reason, sizeof first_reason, "%s", why.message);
+                put_skip(&skipped, &first_skip, o, why.message, why.field);
+                continue;
+            }
+            w->memo[nmemo].op = i;
+            w->memo[nmemo].off = frags.len;
+            put_op(&frags, w, o, dn, sn, bits, w->d.num_banks);
+            w->memo[nmemo].len = frags.len - w->memo[nmemo].off;
+            hit = nmemo++;
+        }
+        buf_printf(out, "%s{\"op\":\"%s\",\"line\":%d,", costed++ ? "," : "", kind_name(o->kind),
+                   o->line);
+        buf_put(out, frags.p + w->memo[hit].off, w->memo[hit].len);
     }
     buf_printf(out, "],\"skipped\":[%s],\"num_banks\":%d,\"target\":",
                skipped.p ? skipped.p : "", w->d.num_banks);
@@ -234,9 +253,11 @@ int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_er
             sz_fail(err, SZ_INVALID_ARGUMENT, "text", "nothing to cost: %.*s on line %d: %s",
                     o->name_len, o->name, o->line, first_reason);
         buf_free(&skipped);
+        buf_free(&frags);
         goto done;
     }
     buf_free(&skipped);
+    buf_free(&frags);
     rc = 0;
 done:
     free(w);

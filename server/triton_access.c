@@ -168,7 +168,7 @@ int triton_access_cost(const struct td_layout *d, const struct tsh_layout *s, in
                                   num_banks);
     if (!s->npad) {
         struct lin_side st, ld;
-        if (lin_evaluate(p, m, out->vec_bits, LIN_SIM_MAX, &st, &ld, err) < 0)
+        if (lin_evaluate(p, m, out->vec_bits, TAC_LIN_SIM, &st, &ld, err) < 0)
             return -1;
         out->side = is_load ? ld : st;
         out->linear = 1;

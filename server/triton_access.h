@@ -17,6 +17,10 @@
 #include "triton_shared.h"
 
 #define TAC_SIM_MAX 256         /* padded layouts: instructions simulated */
+/* linear layouts: instructions simulated per side (the first, the last, then a
+ * spread; every instruction of a linear layout costs the same, and
+ * wavefronts_min == wavefronts checks it on those simulated) */
+#define TAC_LIN_SIM 8
 
 struct tac_result {
     int vec_elems;              /* elements per lane per instruction (Triton's choice) */

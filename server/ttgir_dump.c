@@ -109,6 +109,8 @@ void tdump_scan(const char *text, size_t n, struct tdump *d)
         if (!(i + 1 < le && text[i] == '/' && text[i + 1] == '/')) {
             for (; i < le; i++) {
                 size_t k;
+                if (text[i] != 't' && text[i] != 'a')     /* every op name starts so */
+                    continue;
                 for (k = 0; k < sizeof ops / sizeof ops[0]; k++)
                     if (at_word(text, le, i, ops[k].name))
                         break;
@@ -125,9 +127,12 @@ void tdump_scan(const char *text, size_t n, struct tdump *d)
                 o->line = line;
                 o->pos = (int)i;
                 o->reason = ops[k].reason;
-                o->tensor = o->memdesc = -1;
+                o->tensor = o->memdesc = o->types = -1;
+                o->types_len = 0;
                 long ts = types_start(text, i, le);
                 if (ts >= 0) {
+                    o->types = (int)ts;
+                    o->types_len = (int)(le - (size_t)ts);
                     long a = find(text, (size_t)ts, le, "tensor<");
                     long b = find(text, (size_t)ts, le, "!ttg.memdesc<");
                     o->tensor = (int)a, o->memdesc = (int)b;

@@ -26,6 +26,7 @@ struct tdump_op {
     int name_len;
     int line, pos;              /* 1-based line; byte offset of the op name */
     int tensor, memdesc;        /* offsets of `tensor<` and `!ttg.memdesc<`; -1 if absent */
+    int types, types_len;       /* the text after ` : ` to the line's end (-1, 0: none) */
     const char *reason;         /* TDUMP_SKIP: why it is not costed */
 };
 
