@@ -10,9 +10,9 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 CORE    := error buf instr swizzle access pattern trace footprint expr cache f2 linear linear_conv linear_hw \
-           layout layout_text rosetta atoms recommend ttgir_attr triton_ll triton_dist \
-           triton_shared triton_access ttgir_dump
-SERVER  := $(CORE) stream proc measure api_read api_layout api_cost api_access api_measure api_linear api_tensor api_recommend api_distributed api_ttgir api files \
+           layout layout_text layout_cute layout_triton layout_tma rosetta atoms thread recommend \
+           ttgir_attr triton_ll triton_dist triton_shared triton_access ttgir_dump
+SERVER  := $(CORE) stream proc measure api_read api_layout api_cost api_access api_fit api_compare api_measure api_linear api_tensor api_recommend api_distributed api_ttgir api files \
            addr framing watch http
 SRC_H   := $(wildcard server/*.h)
 

@@ -1,14 +1,16 @@
 /* api_access.c - the access routes over a layout: the named patterns, a
- * pattern, expression or given offsets and the cells it touches, fit= and
- * compare= (/api/access), the column trace (/api/trace).  Costs come from
- * access.c (written by api_cost.c), cells from footprint.c, the trace from
- * trace.c: this file only reads requests and writes answers. */
+ * pattern, expression or given offsets and the cells it touches
+ * (/api/access; its fit= answer is api_fit.c's, compare= api_compare.c's),
+ * the column trace (/api/trace).  Costs come from access.c (written by
+ * api_cost.c), cells from footprint.c, the trace from trace.c: this file only
+ * reads requests and writes answers. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "access.h"
+#include "api_access.h"
 #include "api_read.h"
 #include "api_routes.h"
 #include "expr.h"
@@ -167,7 +169,7 @@ static int access_from_offsets(const struct api_request *req, const struct swz *
 
 /* Step `step` of named pattern `name` on the layout (z, g): pattern_fill,
  * then refuse a swizzle whose units are narrower than the pattern's accesses. */
-static int pattern_on(const char *name, const struct swz *z, const struct swz_geom *g,
+int api_pattern_on(const char *name, const struct swz *z, const struct swz_geom *g,
                       uint32_t step, struct instr *in, uint32_t *steps, struct sz_error *err)
 {
     if (pattern_fill(name, z, g->row_bytes, g->rows, step, in, steps, err) < 0)
@@ -179,203 +181,6 @@ static int pattern_on(const char *name, const struct swz *z, const struct swz_ge
                        "pattern's %u-byte accesses: the vectors would be torn apart "
                        "(misaligned). Use M >= %d", z->b, z->m, z->s, g->unit_bytes, w,
                        w == 16 ? 4 : w == 8 ? 3 : 2);
-    return 0;
-}
-
-/* ---- fit=1: does the layout (and pattern) fit, and which one value would --- */
-
-/* The view's parameters as numbers; rows 0 is the default grid. */
-struct fit_vals {
-    long b, m, s, bank_bytes, banks, rows;
-    int match;
-    const char *pattern;    /* NULL: the layout alone */
-};
-
-/* 0 when the layout of `v` is valid and step 0 of its pattern fits it. */
-static int fit_try(const struct fit_vals *v, struct sz_error *err)
-{
-    struct swz z;
-    struct swz_geom g;
-    struct instr in = {.bank_bytes = 4, .banks = 32};
-    uint32_t steps;
-    if (swz_init(&z, (int)v->b, (int)v->m, (int)v->s, err) < 0 ||
-        api_geom_make(&g, &z, (uint32_t)v->bank_bytes, (uint32_t)v->banks,
-                      (uint32_t)v->rows, v->match, err) < 0)
-        return -1;
-    if (v->pattern == NULL)
-        return 0;
-    in.bank_bytes = g.bank_bytes;
-    in.banks = g.banks;
-    return pattern_on(v->pattern, &z, &g, 0, &in, &steps, err);
-}
-
-/* The value of `field` nearest to the current one (larger first) with which
- * everything else as given fits; -1 when changing that field alone cannot. */
-static int fit_fix(const struct fit_vals *cur, const char *field, long *value)
-{
-    struct fit_vals v = *cur;
-    long *slot, lo, hi;
-    int pow2 = 0;
-    if (strcmp(field, "match_bank_row") == 0) {
-        v.match = !v.match;
-        *value = v.match;
-        return fit_try(&v, NULL);
-    }
-    if (strcmp(field, "b") == 0) { slot = &v.b; lo = 0; hi = 10; }
-    else if (strcmp(field, "m") == 0) { slot = &v.m; lo = 0; hi = 30; }
-    else if (strcmp(field, "s") == 0) { slot = &v.s; lo = -30; hi = 30; }
-    else if (strcmp(field, "rows") == 0) { slot = &v.rows; lo = 1; hi = SWZ_MAX_CELLS; }
-    else if (strcmp(field, "bank_bytes") == 0) { slot = &v.bank_bytes; lo = 1; hi = 32; pow2 = 1; }
-    else if (strcmp(field, "banks") == 0) { slot = &v.banks; lo = 1; hi = 128; pow2 = 1; }
-    else return -1;
-    long c = *slot;
-    /* Powers of two step by doublings; rows search at most 2^16 either way. */
-    for (long d = 1; d <= (pow2 ? 7 : 1L << 16); d++) {
-        long cand[2] = {pow2 ? c << d : c + d, pow2 ? c >> d : c - d};
-        for (int k = 0; k < 2; k++) {
-            if (cand[k] < lo || cand[k] > hi || (pow2 && cand[k] == 0) ||
-                (k == 1 && pow2 && c >> d << d != c))
-                continue;
-            *slot = cand[k];
-            if (fit_try(&v, NULL) == 0) {
-                *value = cand[k];
-                return 0;
-            }
-        }
-    }
-    return -1;
-}
-
-/* The view's parameters as given, leniently: -1 when one is not a number. */
-static int fit_read(const struct api_request *req, const char *pattern, long rows_now,
-                    struct fit_vals *v)
-{
-    v->pattern = pattern;
-    v->rows = rows_now;
-    if (api_arg_int(req, "b", -1000, 1000, 1, 0, &v->b, NULL) < 0 ||
-        api_arg_int(req, "m", -1000, 1000, 1, 0, &v->m, NULL) < 0 ||
-        api_arg_int(req, "s", -1000, 1000, 1, 0, &v->s, NULL) < 0 ||
-        api_arg_int(req, "bank_bytes", 0, 1 << 20, 0, 4, &v->bank_bytes, NULL) < 0 ||
-        api_arg_int(req, "banks", 0, 1 << 20, 0, 32, &v->banks, NULL) < 0 ||
-        (rows_now == 0 && api_arg_int(req, "rows", 0, 1L << 30, 0, 0, &v->rows, NULL) < 0) ||
-        api_arg_bool(req, "match_bank_row", &v->match, NULL) < 0)
-        return -1;
-    return 0;
-}
-
-/* The fit=1 answer for a view (or pattern) that does not fit: the error it
- * would have been refused with, and the one value that would fit, if any. */
-static int put_unfit(const struct api_request *req, struct buf *out, const char *pattern,
-                     long rows_now, const struct sz_error *why)
-{
-    struct fit_vals v;
-    long value;
-    buf_puts(out, "{\"pattern\":");
-    if (pattern)
-        buf_json_str(out, pattern);
-    else
-        buf_puts(out, "null");
-    buf_printf(out, ",\"fits\":false,\"why\":{\"code\":\"%s\",\"field\":",
-               sz_code_name(why->code));
-    buf_json_str(out, why->field);
-    buf_puts(out, ",\"message\":");
-    buf_json_str(out, why->message);
-    buf_puts(out, "},\"fix\":");
-    if (fit_read(req, pattern, rows_now, &v) == 0 && fit_fix(&v, why->field, &value) == 0) {
-        buf_puts(out, "{\"field\":");
-        buf_json_str(out, why->field);
-        buf_printf(out, ",\"value\":%ld}}", value);
-    } else {
-        buf_puts(out, "null}");
-    }
-    return 0;
-}
-
-/* ---- compare=b,m,s;...: the same access on other swizzles --------------- */
-
-#define COMPARE_MAX 8
-
-static void put_summary(struct buf *out, const struct acc_result *r)
-{
-    buf_printf(out, "\"wavefronts\":%u,\"ideal_wavefronts\":%u,\"bank_conflicts\":%u,"
-               "\"cycles\":%u,\"ways\":%u", r->wavefronts, r->ideal_wavefronts,
-               r->bank_conflicts, r->cycles, r->ways);
-}
-
-/* The instruction `in` (on swizzle z) read as logical offsets: the swizzle is
- * an involution, so swz(physical) is the unswizzled address of the same data.
- * Each listed swizzle gets those logical offsets through its own apply (as a
- * kernel on that layout would), a swizzle whose units are narrower than the
- * accesses is refused (torn vectors); `unswizzled` is the identity, `best` the
- * listed one with the fewest wavefronts, then cycles (the first of equals). */
-static int put_compare(struct buf *out, const char *list, const struct instr *in,
-                       const struct swz *z, struct sz_error *err)
-{
-    int b[COMPARE_MAX], m[COMPARE_MAX], s[COMPARE_MAX], n = 0;
-    const char *p = list;
-    while (*p) {
-        char *end;
-        long v[3];
-        for (int k = 0; k < 3; k++) {
-            v[k] = strtol(p, &end, 10);
-            if (end == p || v[k] < -64 || v[k] > 64 || (k < 2 && *end != ',') ||
-                (k == 2 && *end != ';' && *end != '\0'))
-                return sz_fail(err, SZ_INVALID_ARGUMENT, "compare",
-                               "a list of b,m,s separated by ';', at most %d", COMPARE_MAX);
-            p = end + (*end != '\0');
-        }
-        if (n == COMPARE_MAX)
-            return sz_fail(err, SZ_INVALID_ARGUMENT, "compare",
-                           "at most %d swizzles", COMPARE_MAX);
-        b[n] = (int)v[0]; m[n] = (int)v[1]; s[n] = (int)v[2];
-        n++;
-    }
-    struct instr logical = *in, k;
-    struct acc_result r;
-    for (int t = 0; t < INSTR_LANES; t++)
-        if (in->offsets[t] != INSTR_INACTIVE)
-            logical.offsets[t] = swz_apply(z, in->offsets[t]);
-    acc_cost(&logical, &r);
-    buf_puts(out, "\"compare\":{\"unswizzled\":{");
-    put_summary(out, &r);
-    buf_puts(out, "},\"swizzles\":[");
-    int best = -1;
-    uint32_t best_wf = 0, best_cy = 0;
-    for (int i = 0; i < n; i++) {
-        struct swz zk;
-        struct sz_error e;
-        buf_printf(out, "%s{\"b\":%d,\"m\":%d,\"s\":%d,", i ? "," : "", b[i], m[i], s[i]);
-        if (swz_init(&zk, b[i], m[i], s[i], &e) < 0) {
-            buf_puts(out, "\"error\":");
-            buf_json_str(out, e.message);
-            buf_putc(out, '}');
-            continue;
-        }
-        if (zk.b > 0 && (1u << zk.m) < instr_lane_bytes(in)) {
-            buf_printf(out, "\"error\":\"its %u-byte units are narrower than the "
-                       "%u-byte accesses\"}", 1u << zk.m, instr_lane_bytes(in));
-            continue;
-        }
-        k = logical;
-        for (int t = 0; t < INSTR_LANES; t++)
-            if (k.offsets[t] != INSTR_INACTIVE)
-                k.offsets[t] = swz_apply(&zk, k.offsets[t]);
-        if (instr_check(&k, &e) < 0) {
-            buf_puts(out, "\"error\":");
-            buf_json_str(out, e.message);
-            buf_putc(out, '}');
-            continue;
-        }
-        acc_cost(&k, &r);
-        put_summary(out, &r);
-        buf_putc(out, '}');
-        if (best < 0 || r.wavefronts < best_wf || (r.wavefronts == best_wf && r.cycles < best_cy)) {
-            best = i;
-            best_wf = r.wavefronts;
-            best_cy = r.cycles;
-        }
-    }
-    buf_printf(out, "],\"best\":%d}", best);
     return 0;
 }
 
@@ -423,7 +228,7 @@ int api_route_access(const struct api_request *req, struct buf *out,
     const char *name = api_arg(req, "pattern");
     /* fit=1: a view the layout routes would refuse is answered, not refused. */
     if (api_swz_args(req, &z, err) < 0 || api_geom_args(req, &z, &g, err) < 0)
-        return fit && err->code == SZ_INVALID_ARGUMENT ? put_unfit(req, out, NULL, 0, err) : -1;
+        return fit && err->code == SZ_INVALID_ARGUMENT ? api_put_unfit(req, out, NULL, 0, err) : -1;
     if (api_arg_int(req, "step", 0, SWZ_MAX_CELLS, 0, 0, &step, err) < 0)
         return -1;
     const char *expr = api_arg(req, "expr");
@@ -457,11 +262,11 @@ int api_route_access(const struct api_request *req, struct buf *out,
             if (api_arg(req, k))
                 return sz_fail(err, SZ_INVALID_ARGUMENT, k,
                                "named patterns fix the instruction; %s goes with expr", k);
-        if (pattern_on(name, &z, &g, (uint32_t)step, &in, &steps, err) < 0) {
+        if (api_pattern_on(name, &z, &g, (uint32_t)step, &in, &steps, err) < 0) {
             /* An unknown pattern or a step past the end is the client's mistake
              * even with fit=1; a tile too small for the pattern is an answer. */
             if (fit && strcmp(err->field, "pattern") != 0 && strcmp(err->field, "step") != 0)
-                return put_unfit(req, out, name, (long)g.rows, err);
+                return api_put_unfit(req, out, name, (long)g.rows, err);
             return -1;
         }
     }
@@ -486,7 +291,7 @@ int api_route_access(const struct api_request *req, struct buf *out,
     put_cells(out, &fp);
     if (compare) {
         buf_putc(out, ',');
-        if (put_compare(out, compare, &in, &z, err) < 0)
+        if (api_put_compare(out, compare, &in, &z, err) < 0)
             return -1;
     }
     buf_putc(out, '}');

@@ -392,6 +392,35 @@ static int read_form(const cJSON *obj, struct instr *in, struct sz_error *err)
     return 0;
 }
 
+int api_read_instr_fields(const cJSON *obj, int op_set, struct instr *in,
+                          struct sz_error *err)
+{
+    if (!op_set) {
+        const cJSON *op = cJSON_GetObjectItemCaseSensitive(obj, "op");
+        enum instr_op opv;
+        if (instr_op_parse(cJSON_IsString(op) ? op->valuestring : NULL, &opv, err) < 0)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "required, one of \"ld\", \"st\", "
+                           "\"ldmatrix\", \"stmatrix\", \"atom\", \"red\"");
+        instr_defaults(in, opv);
+    }
+    if (read_form(obj, in, err) < 0 ||
+        member_u32(obj, "bytes", 1, 16, &in->bytes, err) < 0 ||
+        member_u32(obj, "matrices", 1, 4, &in->matrices, err) < 0)
+        return -1;
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(obj, "trans");
+    if (f != NULL && !cJSON_IsBool(f))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "trans", "must be true or false");
+    if (f != NULL)
+        in->trans = cJSON_IsTrue(f);
+    if (member_u32(obj, "bank_bytes", 1, 32, &in->bank_bytes, err) < 0 ||
+        member_u32(obj, "banks", 1, 128, &in->banks, err) < 0)
+        return -1;
+    /* A form PTX lacks is named before the offsets are read (func, type). */
+    if (instr_is_atomic(in->op) && instr_check_shape(in, err) < 0)
+        return -1;
+    return 0;
+}
+
 int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
                    struct sz_error *err)
 {
@@ -404,27 +433,7 @@ int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
     for (; extra && *extra && nk < 15; extra++)
         known[nk++] = *extra;
     known[nk] = NULL;
-    if (api_fields_check(obj, known, err) < 0)
-        return -1;
-    const cJSON *op = cJSON_GetObjectItemCaseSensitive(obj, "op");
-    enum instr_op opv;
-    if (instr_op_parse(cJSON_IsString(op) ? op->valuestring : NULL, &opv, err) < 0)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "required, one of \"ld\", \"st\", "
-                       "\"ldmatrix\", \"stmatrix\", \"atom\", \"red\"");
-    instr_defaults(in, opv);
-    if (read_form(obj, in, err) < 0 ||
-        member_u32(obj, "bytes", 1, 16, &in->bytes, err) < 0 ||
-        member_u32(obj, "matrices", 1, 4, &in->matrices, err) < 0)
-        return -1;
-    const cJSON *f = cJSON_GetObjectItemCaseSensitive(obj, "trans");
-    if (f != NULL && !cJSON_IsBool(f))
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "trans", "must be true or false");
-    in->trans = cJSON_IsTrue(f);
-    if (member_u32(obj, "bank_bytes", 1, 32, &in->bank_bytes, err) < 0 ||
-        member_u32(obj, "banks", 1, 128, &in->banks, err) < 0)
-        return -1;
-    /* A form PTX lacks is named before the offsets are read (func, type). */
-    if (instr_is_atomic(in->op) && instr_check_shape(in, err) < 0)
+    if (api_fields_check(obj, known, err) < 0 || api_read_instr_fields(obj, 0, in, err) < 0)
         return -1;
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, "offsets");
     if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) != INSTR_LANES)

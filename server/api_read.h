@@ -72,6 +72,14 @@ int api_swz_args(const struct api_request *req, struct swz *z, struct sz_error *
 int api_geom_args(const struct api_request *req, const struct swz *z, struct swz_geom *g,
                   struct sz_error *err);
 
+/* The instruction fields of `obj` except its offsets (which stay inactive):
+ * "op" (required) and its form, or, when `op_set`, the op and form `in`
+ * already holds, with obj's fields read over them; then bytes, matrices,
+ * trans, bank_bytes, banks, each checked and naming its field.  Checks no
+ * unknown field. */
+int api_read_instr_fields(const cJSON *obj, int op_set, struct instr *in,
+                          struct sz_error *err);
+
 /* One instruction object (the /api/conflicts body): "op" required, the rest
  * defaulted by instr_defaults ("func" and "type" for atom/red only; bytes
  * follows the type), members other than the schema's and `extra`

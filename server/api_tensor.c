@@ -1,8 +1,9 @@
 /* api_tensor.c - the tensor-layout routes: POST /api/layout (a pasted CuTe,
  * Triton or TMA layout -> byte offsets, equivalents, validators), POST
- * /api/layout/access (lanes or a named atom on that layout -> the
- * /api/conflicts answer) and GET /api/atoms.  Reads with api_read.c, computes
- * with layout.c, rosetta.c, atoms.c and access.c; holds no layout arithmetic. */
+ * /api/layout/access (a thread layout on that layout: lanes, a named atom or
+ * a thread form's text -> the /api/conflicts answer) and GET /api/atoms.
+ * Reads with api_read.c, computes with layout.c, rosetta.c, thread.c and
+ * access.c; holds no layout arithmetic. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "atoms.h"
 #include "layout.h"
 #include "rosetta.h"
+#include "thread.h"
 
 #define LAYOUT_FIELDS "layout", "element_bits", "shape", "base", "descriptor", "descriptor_arch"
 
@@ -199,7 +201,7 @@ int api_route_layout(const struct api_request *req, struct buf *out, struct sz_e
     ros_validate(l, t.off, &q, t.base, t.has_desc ? &t.desc : NULL, t.collisions, &f, actual);
     uint32_t eb = (uint32_t)l->element_bits / 8;
     buf_printf(out, "{\"form\":\"%s\",\"element_bits\":%d,\"element_bytes\":%u,\"rank\":%d,"
-               "\"shape\":", lay_form_name(l->form), l->element_bits, eb, l->rank);
+               "\"shape\":", l->form->name, l->element_bits, eb, l->rank);
     buf_u32_array(out, l->shape, (size_t)l->rank);
     buf_printf(out, ",\"size\":%u,\"units\":{\"offsets\":\"bytes\",\"shape\":\"elements\","
                "\"alignment_bytes\":\"bytes\"},\"order\":\"first coordinate fastest\","
@@ -264,29 +266,37 @@ done:
 
 /* ---- access on a layout ------------------------------------------------------ */
 
-/* Lane coordinates from "lanes" ([[c0, c1], ... 32, null for idle]) or from
- * "atom" + "origin"; idle lanes get c[t][0] = -1. */
-static int read_lanes(const cJSON *root, const struct lay *l, int64_t c[INSTR_LANES][LAY_MAX_RANK],
-                      const struct atom **atom, struct sz_error *err)
+/* The thread layout of an access: "lanes" ([[c0, c1], ... 32, null for idle],
+ * read here), or a thread form's text, "atom" (a named atom) or "thread"
+ * (any row of thread.c's table), placed at "origin".  *src is the field
+ * given, which the lane errors name. */
+static int read_thread(const cJSON *root, const struct lay *l, struct thr *t, const char **src,
+                       struct sz_error *err)
 {
     const cJSON *lanes = cJSON_GetObjectItemCaseSensitive(root, "lanes");
     const cJSON *an = cJSON_GetObjectItemCaseSensitive(root, "atom");
+    const cJSON *th = cJSON_GetObjectItemCaseSensitive(root, "thread");
     const cJSON *org = cJSON_GetObjectItemCaseSensitive(root, "origin");
-    *atom = NULL;
-    if ((lanes != NULL) == (an != NULL))
-        return sz_fail(err, SZ_INVALID_ARGUMENT, lanes ? "atom" : "lanes",
-                       "give either \"lanes\" (32 coordinates) or \"atom\" and \"origin\"");
+    if ((lanes != NULL) + (an != NULL) + (th != NULL) != 1)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, th ? "thread" : lanes ? "atom" : "lanes",
+                       "give either \"lanes\" (32 coordinates) or \"atom\" and \"origin\"%s",
+                       th ? " (or \"thread\", a thread layout's text, and \"origin\")" : "");
+    *src = lanes ? "lanes" : an ? "atom" : "thread";
     if (lanes) {
         if (org)
-            return sz_fail(err, SZ_INVALID_ARGUMENT, "origin", "goes with \"atom\" only");
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "origin", "goes with \"atom\" or \"thread\" only");
         if (!cJSON_IsArray(lanes) || cJSON_GetArraySize(lanes) != INSTR_LANES)
             return sz_fail(err, SZ_INVALID_ARGUMENT, "lanes",
                            "must be 32 coordinates [c0, ...] of rank %d, or null", l->rank);
-        int t = 0;
-        for (const cJSON *it = lanes->child; it; it = it->next, t++) {
+        memset(t, 0, sizeof *t);
+        t->kind = THR_LANES;
+        t->rank = l->rank;
+        t->lanes = INSTR_LANES;
+        int k = 0;
+        for (const cJSON *it = lanes->child; it; it = it->next, k++) {
             char f[24];
-            snprintf(f, sizeof f, "lanes[%d]", t);
-            c[t][0] = -1;
+            snprintf(f, sizeof f, "lanes[%d]", k);
+            t->lane[k][0] = THR_IDLE;
             if (cJSON_IsNull(it))
                 continue;
             if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != l->rank)
@@ -294,17 +304,26 @@ static int read_lanes(const cJSON *root, const struct lay *l, int64_t c[INSTR_LA
                                "must be a coordinate of rank %d or null", l->rank);
             int d = 0;
             for (const cJSON *v = it->child; v; v = v->next, d++)
-                if (api_num_int(v, f, 0, (double)l->shape[d] - 1, &c[t][d], err) < 0)
+                if (api_num_int(v, f, 0, (double)l->shape[d] - 1, &t->lane[k][d], err) < 0)
                     return sz_fail(err, SZ_INVALID_ARGUMENT, f,
                                    "coordinate %d must be in 0..%u (the shape)", d,
                                    l->shape[d] - 1);
         }
         return 0;
     }
-    if (!cJSON_IsString(an) || (*atom = atom_find(an->valuestring)) == NULL)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "atom", "unknown atom (see GET /api/atoms)");
-    if (l->rank < 2)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "atom", "atoms need a layout of rank 2 or 3");
+    struct thr_ctx ctx = {*src, l->element_bits, l->rank, l->shape};
+    if (an) {       /* the atom row only */
+        if (!cJSON_IsString(an) || !thr_form_atom.match(an->valuestring))
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "atom", "unknown atom (see GET /api/atoms)");
+        memset(t, 0, sizeof *t);
+        t->form = &thr_form_atom;
+        if (thr_form_atom.parse(an->valuestring, &ctx, t, err) < 0)
+            return -1;
+    } else if (!cJSON_IsString(th)) {
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "thread", "must be a thread layout's text");
+    } else if (thr_parse(th->valuestring, &ctx, t, err) < 0) {
+        return -1;
+    }
     int64_t o[LAY_MAX_RANK] = {0, 0, 0};
     if (org) {
         if (!cJSON_IsArray(org) || cJSON_GetArraySize(org) != l->rank)
@@ -315,107 +334,80 @@ static int read_lanes(const cJSON *root, const struct lay *l, int64_t c[INSTR_LA
             if (api_num_int(v, "origin", 0, (double)l->shape[d] - 1, &o[d], err) < 0)
                 return -1;
     }
-    int32_t ac[INSTR_LANES][2];
-    if (atom_lanes(*atom, l->element_bits, ac, err) < 0)
-        return -1;
-    for (int t = 0; t < INSTR_LANES; t++) {
-        c[t][0] = -1;
-        if (ac[t][0] == ATOM_INACTIVE)
-            continue;
-        int64_t p[LAY_MAX_RANK] = {o[0] + ac[t][0], o[1] + ac[t][1], o[2]};
-        for (int d = 0; d < l->rank; d++)
-            if (p[d] >= l->shape[d])
-                return sz_fail(err, SZ_INVALID_ARGUMENT, "origin",
-                               "lane %d of %s reaches coordinate %lld of dim %d, outside the "
-                               "shape (%u)", t, (*atom)->name, (long long)p[d], d, l->shape[d]);
-        memcpy(c[t], p, sizeof p);
+    if (t->kind != THR_LANES)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, *src,
+                       "this thread layout has several instructions; /api/layout/access "
+                       "costs one");
+    return thr_place(t, o, l->shape, l->rank, err);
+}
+
+/* The instruction of an access: the thread form's (which the body may not
+ * override) or the body's op, bytes, matrices, trans; the banks the body's. */
+static int read_access_instr(const cJSON *root, const struct thr *t, struct instr *in,
+                             struct sz_error *err)
+{
+    static const char *const fixed[] = {"op", "bytes", "matrices", "trans"};
+    if (!t->has_instr)
+        return api_read_instr_fields(root, 0, in, err);
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        if (cJSON_GetObjectItemCaseSensitive(root, fixed[i]))
+            return sz_fail(err, SZ_INVALID_ARGUMENT, fixed[i], "is set by the atom %s", t->name);
+    instr_defaults(in, t->op);
+    in->bytes = t->bytes;
+    if (instr_is_matrix(t->op)) {
+        in->matrices = t->matrices;
+        in->trans = t->trans;
     }
-    return 0;
+    return api_read_instr_fields(root, 1, in, err);
 }
 
 int api_route_layout_access(const struct api_request *req, struct buf *out,
                             struct sz_error *err)
 {
     static const char *const known_args[] = {NULL};
-    static const char *const fields[] = {LAYOUT_FIELDS, "lanes", "atom", "origin", "op", "bytes",
-                                         "matrices", "trans", "bank_bytes", "banks", NULL};
-    static const char *const instr_fields[] = {"op", "bytes", "matrices", "trans"};
-    cJSON *root = NULL, *body = NULL;
+    static const char *const fields[] = {LAYOUT_FIELDS, "lanes", "atom", "thread", "origin",
+                                         "op", "bytes", "matrices", "trans", "bank_bytes",
+                                         "banks", NULL};
+    cJSON *root = NULL;
     struct tensor t = {0};
+    struct thr *th = NULL;      /* 3 KB of lanes and bases: off the stack */
     if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
         return -1;
     int rc = -1;
-    const struct atom *atom;
-    int64_t c[INSTR_LANES][LAY_MAX_RANK];
-    if (api_fields_check(root, fields, err) < 0 || tensor_read(root, &t, err) < 0 ||
-        read_lanes(root, &t.l, c, &atom, err) < 0)
+    const char *src = "lanes";
+    struct instr in;
+    if (api_fields_check(root, fields, err) < 0 || tensor_read(root, &t, err) < 0)
         goto done;
-    /* the instruction: the body's fields, or the atom's (which it may not override) */
-    body = cJSON_CreateObject();
-    for (size_t i = 0; i < 4; i++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, instr_fields[i]);
-        if (v && atom) {
-            sz_fail(err, SZ_INVALID_ARGUMENT, instr_fields[i], "is set by the atom %s",
-                    atom->name);
-            goto done;
-        }
-        if (v)
-            cJSON_AddItemToObject(body, instr_fields[i], cJSON_Duplicate(v, 1));
+    if ((th = malloc(sizeof *th)) == NULL) {
+        sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+        goto done;
     }
-    for (size_t i = 0; i < 2; i++) {
-        const char *k = i ? "banks" : "bank_bytes";
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, k);
-        if (v)
-            cJSON_AddItemToObject(body, k, cJSON_Duplicate(v, 1));
-    }
-    if (atom) {
-        cJSON_AddStringToObject(body, "op", instr_op_name(atom->op));
-        cJSON_AddNumberToObject(body, "bytes", atom->bytes);
-        if (instr_is_matrix(atom->op)) {
-            cJSON_AddNumberToObject(body, "matrices", atom->matrices);
-            cJSON_AddBoolToObject(body, "trans", atom->trans);
-        }
-    }
-    /* the lane's offset, and its bytes must be the tensor's next elements */
-    struct instr probe;
-    const cJSON *op = cJSON_GetObjectItemCaseSensitive(body, "op");
-    enum instr_op opv = INSTR_LD;
-    if (cJSON_IsString(op) && instr_op_parse(op->valuestring, &opv, NULL) == 0) {
-        instr_defaults(&probe, opv);
-        const cJSON *by = cJSON_GetObjectItemCaseSensitive(body, "bytes");
-        if (cJSON_IsNumber(by) && by->valuedouble >= 1 && by->valuedouble <= 16)
-            probe.bytes = (uint32_t)by->valuedouble;
-    } else {
-        instr_defaults(&probe, INSTR_LD);
-    }
-    uint32_t lane_bytes = instr_lane_bytes(&probe), eb = (uint32_t)t.l.element_bits / 8;
-    cJSON *offs = cJSON_AddArrayToObject(body, "offsets");
-    uint32_t used[INSTR_LANES];
+    if (read_thread(root, &t.l, th, &src, err) < 0 || read_access_instr(root, th, &in, err) < 0)
+        goto done;
+    /* each lane's offset; its bytes must be the tensor's next elements */
+    int64_t c[THR_MAX_LANES][LAY_MAX_RANK];
+    thr_instr(th, 0, 0, c);
+    uint32_t lane_bytes = instr_lane_bytes(&in), eb = (uint32_t)t.l.element_bits / 8;
     for (int k = 0; k < INSTR_LANES; k++) {
-        if (c[k][0] < 0) {
-            cJSON_AddItemToArray(offs, cJSON_CreateNull());
-            used[k] = INSTR_INACTIVE;
+        if (c[k][0] == THR_IDLE)
             continue;
-        }
         uint32_t cc[LAY_MAX_RANK] = {(uint32_t)c[k][0], (uint32_t)c[k][1], (uint32_t)c[k][2]};
         uint32_t o = t.off[lay_index(&t.l, cc)];
         for (uint32_t b = eb; b < lane_bytes; b += eb)
             if (!lay_has_offset(t.sorted, t.l.size, o + b)) {
                 char f[24];
-                snprintf(f, sizeof f, atom ? "atom" : "lanes[%d]", k);
+                snprintf(f, sizeof f, th->form ? "%s" : "%s[%d]", src, k);
                 sz_fail(err, SZ_INVALID_ARGUMENT, f,
                         "lane %d's %u bytes from offset %u are not the tensor's next elements "
                         "in memory (offset %u holds none)", k, lane_bytes, o, o + b);
                 goto done;
             }
-        used[k] = o;
-        cJSON_AddItemToArray(offs, cJSON_CreateNumber(o));
+        in.offsets[k] = o;
     }
-    struct instr in;
-    if (api_read_instr(body, NULL, &in, err) < 0) {
+    if (instr_check(&in, err) < 0) {
         if (strncmp(err->field, "offsets", 7) == 0) {   /* the lanes the caller named */
             char f[sizeof err->field];
-            snprintf(f, sizeof f, "%s%.20s", atom ? "atom" : "lanes", atom ? "" : err->field + 7);
+            snprintf(f, sizeof f, "%s%.20s", src, th->form ? "" : err->field + 7);
             memcpy(err->field, f, sizeof f);
         }
         goto done;
@@ -435,15 +427,15 @@ int api_route_layout_access(const struct api_request *req, struct buf *out,
     for (int k = 0; k < INSTR_LANES; k++) {
         if (k)
             buf_putc(out, ',');
-        if (used[k] == INSTR_INACTIVE)
+        if (in.offsets[k] == INSTR_INACTIVE)
             buf_puts(out, "null");
         else
-            buf_i64(out, used[k]);
+            buf_i64(out, in.offsets[k]);
     }
     buf_puts(out, "],\"coords\":[");
     for (int k = 0; k < INSTR_LANES; k++) {
         buf_puts(out, k ? "," : "");
-        if (used[k] == INSTR_INACTIVE) {
+        if (in.offsets[k] == INSTR_INACTIVE) {
             buf_puts(out, "null");
             continue;
         }
@@ -451,14 +443,14 @@ int api_route_layout_access(const struct api_request *req, struct buf *out,
         buf_u32_array(out, cc, (size_t)t.l.rank);
     }
     buf_printf(out, "],\"element_bits\":%d,\"atom\":", t.l.element_bits);
-    if (atom)
-        buf_json_str(out, atom->name);
+    if (th->name)
+        buf_json_str(out, th->name);
     else
         buf_puts(out, "null");
     buf_putc(out, '}');
     rc = 0;
 done:
-    cJSON_Delete(body);
+    free(th);
     tensor_free(&t);
     cJSON_Delete(root);
     return rc;

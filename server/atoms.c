@@ -1,10 +1,14 @@
 /* atoms.c - the named atoms, one row each, with the lane -> coordinate map of
  * its source (PTX ISA fragment layouts, CUTLASS/CuTe copy and MMA traits).
  * Coordinates are in elements; a 16-byte matrix row holds 16/eb of them.
+ * The atoms are the first row of the thread-form table (thread.h).
  * Pure data and arithmetic: no I/O, no allocation. */
 #include "atoms.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "thread.h"
 
 /* ldmatrix/stmatrix .x4 over a 16x16 tile, rows contiguous: lane t gives row
  * t%8 of matrix t/8 (PTX ldmatrix); matrix j is register j, and registers
@@ -110,3 +114,44 @@ int atom_lanes(const struct atom *a, int element_bits, int32_t c[INSTR_LANES][2]
         a->lane(t, eb, &c[t][0], &c[t][1]);
     return 0;
 }
+
+/* ---- the thread-form row: a named atom is one warp instruction's lanes ---- */
+
+static int atom_match(const char *text) { return atom_find(text) != NULL; }
+
+static int atom_parse(const char *text, const struct thr_ctx *ctx, struct thr *t,
+                      struct sz_error *err)
+{
+    const struct atom *a = atom_find(text);
+    if (a == NULL)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, ctx->field, "unknown atom (see GET /api/atoms)");
+    if (ctx->rank < 2)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, ctx->field,
+                       "atoms need a layout of rank 2 or 3");
+    int32_t ac[INSTR_LANES][2];
+    if (atom_lanes(a, ctx->element_bits, ac, err) < 0) {
+        snprintf(err->field, sizeof err->field, "%s", ctx->field);
+        return -1;
+    }
+    t->kind = THR_LANES;
+    t->rank = ctx->rank;
+    t->lanes = INSTR_LANES;
+    for (int l = 0; l < INSTR_LANES; l++) {
+        t->lane[l][0] = ac[l][0] == ATOM_INACTIVE ? THR_IDLE : ac[l][0];
+        t->lane[l][1] = ac[l][1];
+        t->lane[l][2] = 0;
+    }
+    t->has_instr = 1;
+    t->op = a->op;
+    t->bytes = a->bytes;
+    t->matrices = a->matrices;
+    t->trans = a->trans;
+    t->name = a->name;
+    return 0;
+}
+
+const struct thr_form thr_form_atom = {
+    .name = "atom",
+    .match = atom_match,
+    .parse = atom_parse,
+};

@@ -1,15 +1,13 @@
-/* layout.c - build and evaluate parsed layouts (layout_text.c reads the text):
- * coordinate -> byte offset, colexicographic.  Triton's and NVMMA's formulas
- * are linear_conv.c's (issue 16), reached through lin_from_*; the swizzle is
- * swizzle.h's.  This file writes no second copy of either.
+/* layout.c - evaluate a parsed layout, whatever its form: coordinate -> byte
+ * offset, colexicographic, through the evaluator its row built (strided or
+ * F2-linear, layout.h); the swizzle is swizzle.h's.  It knows no form: the
+ * rows (layout_cute.c, layout_triton.c, layout_tma.c) read and build.
  * Pure core: no I/O, no allocation; the caller owns every array. */
 #include "layout.h"
 
 #include <stddef.h>
-#include <stdio.h>
 #include <string.h>
 
-#include "f2.h"
 
 int lay_log2(uint32_t x)
 {
@@ -21,109 +19,12 @@ int lay_log2(uint32_t x)
 
 #define log2u lay_log2
 
-static int pow2(uint32_t x) { return x && !(x & (x - 1)); }
-
-const char *lay_form_name(enum lay_form f)
-{
-    static const char *const names[] = {"cute", "triton_swizzled", "triton_nvmma", "tma"};
-    return (unsigned)f < 4 ? names[f] : "?";
-}
-
-/* ---- building the evaluator --------------------------------------------------- */
-
-static int tile_forward(struct lay *l, const struct lin_mem *m)
-{
-    struct f2_mat mm = {.rows = m->n, .cols = m->n}, fwd;
-    for (int k = 0; k < m->n; k++)
-        mm.col[k] = m->basis[k];
-    if (f2_inverse(&mm, &fwd) < 0)
-        return -1;
-    for (int j = 0; j < m->n; j++)
-        l->fwd[j] = fwd.col[j];
-    return 0;
-}
-
-/* Errors of linear_conv.c name its own fields; here they are the text's. */
-static int relabel(struct sz_error *err, const char *what)
-{
-    char msg[sizeof err->message];
-    snprintf(msg, sizeof msg, "%s %.24s: %.100s", what, err->field, err->message);
-    return sz_fail(err, SZ_INVALID_ARGUMENT, "layout", "%s", msg);
-}
-
-static int build_triton(struct lay *l, struct sz_error *err)
-{
-    for (int d = 0; d < l->rank; d++)
-        if (!pow2(l->shape[d]))
-            return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
-                           "Triton tensors have power-of-two shapes; shape[%d] is %u", d,
-                           l->shape[d]);
-    if (l->form == LAY_TRITON_SWIZZLED) {
-        int seen = 0;
-        for (int k = 0; k < l->rank; k++) {
-            if (l->order[k] < 0 || l->order[k] >= l->rank || (seen >> l->order[k] & 1))
-                return sz_fail(err, SZ_INVALID_ARGUMENT, "layout",
-                               "order must be a permutation of 0..%d", l->rank - 1);
-            seen |= 1 << l->order[k];
-        }
-        if (l->rank == 1) {
-            l->row_dim = -1, l->col_dim = 0;
-            return 0;
-        }
-        l->col_dim = l->order[0], l->row_dim = l->order[1];
-        uint32_t cols = l->shape[l->col_dim];
-        /* Triton takes the phase's column mod numCols (LinearLayoutConversions.cpp,
-         * sharedToLinearLayoutNoLeadingOffset): for powers of two that is a
-         * maxPhase of at most numCols / vec. */
-        int mp = l->max_phase, vec = l->vec;
-        if ((uint32_t)vec >= cols)
-            mp = 1;
-        else if ((uint32_t)(vec * mp) > cols)
-            mp = (int)(cols / (uint32_t)vec);
-        if (mp == 1)
-            vec = 1;
-        l->tile = (struct lin_tile){log2u(l->shape[l->row_dim]), log2u(cols)};
-        l->lin_base[l->col_dim] = 0;
-        l->lin_base[l->row_dim] = l->tile.bits1;
-        if (l->rank == 3)
-            l->lin_base[l->order[2]] = -1;      /* past the tile, dense */
-        static const int lin_order[2] = {1, 0};     /* lin's dim1 is the column */
-        struct lin_mem m;
-        if (lin_from_triton(&l->tile, vec, l->per_phase, mp, lin_order, &m, err) < 0)
-            return relabel(err, "swizzled_shared");
-        return tile_forward(l, &m);
-    }
-    /* NVMMA: rows are every dim but the contiguous one (collapsed, Triton's
-     * nvmmaSharedToLinearLayout); transposed makes dim0 contiguous (rank 2). */
-    if (l->rank == 1)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "nvmma_shared needs rank 2 or 3");
-    if (l->transposed && l->rank != 2)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
-                       "transposed nvmma_shared is modelled for rank 2 only");
-    l->col_dim = l->transposed ? 0 : l->rank - 1;
-    l->row_dim = l->transposed ? 1 : l->rank - 2;
-    uint32_t rows = l->size / l->shape[l->col_dim];
-    if (l->swizzle_bytes == 0)
-        return 0;   /* no swizzle: plain row-major, built by the caller */
-    l->tile = l->transposed ? (struct lin_tile){log2u(l->shape[0]), log2u(l->shape[1])}
-                            : (struct lin_tile){log2u(rows), log2u(l->shape[l->col_dim])};
-    /* lin's element is row << bits1 | column; transposed, lin's row is dim0 */
-    l->lin_base[l->col_dim] = l->transposed ? l->tile.bits1 : 0;
-    l->lin_base[l->row_dim] = l->transposed ? 0 : l->tile.bits1;
-    if (l->rank == 3)   /* the outer dim stacks under the rows (collapsed) */
-        l->lin_base[0] = l->tile.bits1 + log2u(l->shape[1]);
-    struct lin_mem m;
-    if (lin_from_nvmma(&l->tile, l->element_bits, l->swizzle_bytes, l->transposed, &m, err) < 0)
-        return relabel(err, "nvmma_shared");
-    return tile_forward(l, &m);
-}
-
-
 /* Dense strides (first coordinate fastest, or the last for a Triton row-major
  * fallback) as CuTe leaves, so one evaluator serves CuTe, TMA and plain forms. */
-static void dense(struct lay *l, int last_fastest)
+void lay_dense(struct lay *l, int last_fastest)
 {
     uint32_t s = 1;
+    l->kind = LAY_STRIDED;
     l->nleaves = l->rank;
     for (int k = 0; k < l->rank; k++) {
         int d = last_fastest ? l->rank - 1 - k : k;
@@ -133,28 +34,7 @@ static void dense(struct lay *l, int last_fastest)
     }
 }
 
-int lay_build(struct lay *l, struct sz_error *err)
-{
-    if (l->form == LAY_TMA) {
-        dense(l, 0);
-        if (l->swizzle_bytes) {
-            /* 32B, 64B, 128B = Swizzle<1|2|3,4,3> on the shared-memory address
-             * (CuTe mma_traits_sm90_gmma.hpp, Layout_*_SW*_Atom_Bits) */
-            swz_init(&l->z, log2u((uint32_t)l->swizzle_bytes / 16), 4, 3, NULL);
-            l->domain = LAY_SWZ_BYTES;
-        }
-        return 0;
-    }
-    if (build_triton(l, err) < 0)
-        return -1;
-    if ((l->form == LAY_TRITON_NVMMA && l->swizzle_bytes == 0) || l->rank == 1)
-        dense(l, 1);
-    return 0;
-}
-
 /* ---- evaluation ----------------------------------------------------------------- */
-
-static int linear_form(const struct lay *l) { return l->nleaves == 0; }
 
 /* The element offset of coordinate bit j of dim d, for the F2 forms. */
 static uint32_t basis_of(const struct lay *l, int d, int j)
@@ -179,7 +59,7 @@ static uint32_t finish(const struct lay *l, uint32_t e, uint32_t eb)
 void lay_eval(const struct lay *l, uint32_t *out)
 {
     uint32_t eb = (uint32_t)l->element_bits / 8;
-    if (!linear_form(l)) {
+    if (l->kind == LAY_STRIDED) {
         /* an odometer over the flattened modes: colexicographic order */
         uint32_t idx[LAY_MAX_LEAVES] = {0}, off = l->offset;
         for (uint32_t i = 0; i < l->size; i++) {
@@ -231,23 +111,24 @@ void lay_coords(const struct lay *l, uint32_t i, uint32_t *c)
     }
 }
 
+int lay_strided_swizzle(const struct lay *l, struct swz *bytes)
+{
+    int eb_log = log2u((uint32_t)l->element_bits / 8);
+    if (l->domain == LAY_SWZ_NONE || l->z.b == 0)
+        swz_init(bytes, 0, 4, 3, NULL);
+    else    /* on elements, the mask moves up by the element's bytes */
+        swz_init(bytes, l->z.b, l->z.m + (l->domain == LAY_SWZ_ELEMENTS ? eb_log : 0), l->z.s,
+                 NULL);
+    return 1;
+}
+
 int lay_swizzles(const struct lay *l, struct swz *bytes, struct swz *elems, int *elements_ok)
 {
-    int eb_log = log2u((uint32_t)l->element_bits / 8), b = 0, m = 4, s = 3;
-    if (l->form == LAY_TRITON_SWIZZLED)
+    if (l->form->swizzle == NULL || l->form->swizzle(l, bytes) == 0)
         return 0;
-    if (l->form == LAY_TRITON_NVMMA) {
-        b = l->swizzle_bytes ? log2u((uint32_t)l->swizzle_bytes / 16) : 0;
-    } else if (l->domain != LAY_SWZ_NONE) {
-        b = l->z.b, m = l->z.m, s = l->z.s;
-        if (l->domain == LAY_SWZ_ELEMENTS)
-            m += eb_log;
-    }
-    if (b == 0)
-        m = 4, s = 3;
-    swz_init(bytes, b, m, s, NULL);
-    *elements_ok = m >= eb_log;
-    swz_init(elems, b, *elements_ok ? m - eb_log : 0, s, NULL);
+    int eb_log = log2u((uint32_t)l->element_bits / 8);
+    *elements_ok = bytes->m >= eb_log;
+    swz_init(elems, bytes->b, *elements_ok ? bytes->m - eb_log : 0, bytes->s, NULL);
     return 1;
 }
 

@@ -1,7 +1,10 @@
-/* layout.h - a tensor layout as users' compilers print it (CuTe layout text,
+/* layout.h - a memory layout as users' compilers print it (CuTe layout text,
  * Triton #ttg.swizzled_shared / #ttg.nvmma_shared over a shape, a dense TMA
  * box with a CU_TENSOR_MAP_SWIZZLE_* mode): parse it, then evaluate it as a
- * function coordinate -> byte offset, the first coordinate fastest.
+ * function coordinate -> byte offset, the first coordinate fastest.  Each
+ * form is one row of the form table (struct lay_form) with a struct of its
+ * own in struct lay; README's "Adding a layout form" says how to add one.
+ * A thread layout ((register, lane, warp) -> coordinate) is thread.h's.
  * Pure core: no I/O, no allocation, no JSON; callers own every buffer. */
 #ifndef SZ_LAYOUT_H
 #define SZ_LAYOUT_H
@@ -18,43 +21,90 @@
 #define LAY_MAX_SIZE (1u << 20)     /* elements: DESIGN.md sec. 5's million cells */
 #define LAY_MAX_TEXT 1024           /* bytes of layout text */
 
-enum lay_form {
-    LAY_CUTE,               /* CuTe text: [swizzle o offset o] shape:stride */
-    LAY_TRITON_SWIZZLED,    /* #ttg.swizzled_shared<{vec, perPhase, maxPhase, order}> */
-    LAY_TRITON_NVMMA,       /* #ttg.nvmma_shared<{swizzlingByteWidth, transposed, ...}> */
-    LAY_TMA                 /* tma:CU_TENSOR_MAP_SWIZZLE_* over a dense box */
-};
-
 /* Where a swizzle acts.  CuTe's `Sw<B,M,S> o _0 o L` acts on L's codomain, in
  * elements; `Sw<B,M,S> o smem_ptr[Nb](unset) o L` on the byte address (CuTe,
  * pointer_flagged.hpp: as_position_independent_swizzle_layout recasts it from
  * uint8_t to the element); TMA and NVMMA modes act on bytes. */
 enum lay_domain { LAY_SWZ_NONE, LAY_SWZ_ELEMENTS, LAY_SWZ_BYTES };
 
+/* ---- what each form's text says (its row's parse fills it) -------------- */
+
+struct lay_cute {
+    int swz_col;                    /* 1-based column of the swizzle in the text, or 0 */
+};
+struct lay_swizzled {               /* #ttg.swizzled_shared */
+    int vec, per_phase, max_phase, order[LAY_MAX_RANK], norder;
+};
+struct lay_nvmma {                  /* #ttg.nvmma_shared */
+    int swizzle_bytes, transposed;  /* 0, 32, 64 or 128 */
+    int seen_swizzle, element_bits; /* the text's swizzlingByteWidth, elementBitWidth (0: none) */
+};
+struct lay_tma {                    /* tma:CU_TENSOR_MAP_SWIZZLE_* */
+    int swizzle_bytes;              /* 0, 32, 64 or 128 */
+};
+
+/* ---- the evaluator (the row's build fills it; lay_eval runs it) --------- */
+
+enum lay_kind {
+    LAY_STRIDED,    /* CuTe leaves: offset + sum of coordinate x stride, then the swizzle */
+    LAY_LINEAR      /* F2: coordinate bits XOR their element offsets (Triton, NVMMA) */
+};
+
 struct lay {
-    enum lay_form form;
+    const struct lay_form *form;    /* its row in the form table */
     int element_bits;               /* 8, 16, 32 or 64 */
     int rank;                       /* 1..3 */
     uint32_t shape[LAY_MAX_RANK];   /* extent of each top-level mode */
     uint32_t size;                  /* product of shape, 1..LAY_MAX_SIZE */
-    /* CuTe: the flattened modes, colexicographic, and the offset (elements) */
+    union {                         /* the form's attributes, as the text wrote them */
+        struct lay_cute cute;
+        struct lay_swizzled swizzled;
+        struct lay_nvmma nvmma;
+        struct lay_tma tma;
+    } a;
+    enum lay_kind kind;
+    /* LAY_STRIDED: the flattened modes, colexicographic, and the offset (elements) */
     int nleaves;
     uint32_t leaf_shape[LAY_MAX_LEAVES], leaf_stride[LAY_MAX_LEAVES];
     uint32_t offset;
-    /* the swizzle, for CuTe and TMA (NVMMA's is inside `fwd`) */
+    /* the swizzle a strided layout applies (CuTe, TMA); NVMMA's is inside `fwd` */
     enum lay_domain domain;
     struct swz z;
-    int swz_col;                    /* 1-based column of the swizzle in the text, or 0 */
-    /* Triton: attributes as written; `fwd` is the forward map of the 2D tile
-     * (linear_conv.c's definitions) for lin element e = r * 2^bits1 + c */
-    int vec, per_phase, max_phase, order[LAY_MAX_RANK];
-    int swizzle_bytes, transposed;  /* NVMMA and TMA: 0, 32, 64 or 128 */
-    int row_dim, col_dim;           /* Triton: the tile's row and (contiguous) column dims */
-    int lin_base[LAY_MAX_RANK];     /* lin bit of each dim's bit 0; -1: dense past the tile */
+    /* LAY_LINEAR: `fwd` is the forward map of the 2D tile (linear_conv.c's
+     * definitions) for lin element e = r * 2^bits1 + c; lin_base[d] is the lin
+     * bit of dim d's bit 0, -1 for a dim dense past the tile */
+    int lin_base[LAY_MAX_RANK];
     struct lin_tile tile;
     uint32_t fwd[LIN_MAX_BITS];
-    uint32_t tile_elems;
 };
+
+/* ---- the form table: one row per layout form ------------------------------ */
+
+struct lay_cur;     /* a cursor in the text (layout_text.h) */
+
+struct lay_form {
+    const char *name;       /* wire name: "cute", "triton_swizzled", ... */
+    const char *label;      /* in messages: "CuTe", "Triton nvmma_shared", ... */
+    /* The text that selects the row, after an optional `#alias =`; "#ttg."
+     * also matches "#triton_gpu.".  NULL: the default row (CuTe). */
+    const char *opener;
+    int shaped;             /* 1: the request gives the shape; 0: the text carries it */
+    /* Read the text after the opener into l->a (and, for a form that carries
+     * its shape, l->shape/rank/size); errors through the cursor, naming
+     * "layout" and its column, or "shape" / "element_bits". */
+    int (*parse)(struct lay_cur *c, struct lay *l);
+    /* Fill the evaluator from l->a and the shape (l->element_bits is final);
+     * NULL when parse did.  Fails naming "shape" or "layout". */
+    int (*build)(struct lay *l, struct sz_error *err);
+    /* The Swizzle<B,M,S> on bytes this layout is (b = 0: none): 1, or 0 when
+     * the form has no such form (lay_swizzles); NULL: never. */
+    int (*swizzle)(const struct lay *l, struct swz *bytes);
+};
+
+/* The rows, in the order lay_parse tries them (layout_text.c's table). */
+extern const struct lay_form lay_form_cute, lay_form_triton_swizzled, lay_form_triton_nvmma,
+    lay_form_tma;
+const struct lay_form *const *lay_forms(int *n);
 
 /* Parse `text` (NUL-terminated, at most LAY_MAX_TEXT bytes).  `element_bits` is
  * 0 when the request did not say (then 16, or what the text says); `shape` and
@@ -63,9 +113,12 @@ struct lay {
 int lay_parse(const char *text, int element_bits, const uint32_t *shape, int rank,
               struct lay *l, struct sz_error *err);
 
-/* After the text set the form, shape and attributes of a Triton or TMA layout
- * (layout_text.c), derive its evaluator; fails naming "shape" or "layout". */
-int lay_build(struct lay *l, struct sz_error *err);
+/* For a row's build: the strided evaluator of a dense layout, the first
+ * coordinate fastest (or the last, for a Triton row-major fallback). */
+void lay_dense(struct lay *l, int last_fastest);
+
+/* For a row's swizzle: the byte swizzle of a strided layout's `z` and `domain`. */
+int lay_strided_swizzle(const struct lay *l, struct swz *bytes);
 
 /* Byte offsets of every index i in 0..l->size-1 into out[i] (colexicographic:
  * for shape [A, B], i = a + A*b).  Never fails once lay_parse succeeded. */
@@ -84,9 +137,6 @@ int lay_swizzles(const struct lay *l, struct swz *bytes, struct swz *elems, int 
 
 /* The smallest k with 2^k >= x (x >= 1): log2 of a power of two. */
 int lay_log2(uint32_t x);
-
-/* The form's wire name: "cute", "triton_swizzled", "triton_nvmma", "tma". */
-const char *lay_form_name(enum lay_form f);
 
 /* ---- sorted offsets: one-to-one, and the access check ------------------- */
 

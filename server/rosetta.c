@@ -193,15 +193,16 @@ void ros_validate(const struct lay *l, const uint32_t *bytes, const struct ros_e
         flag(f, "not_one_to_one", "warning",
              "%u coordinates share an address with another (a broadcast or overlapping layout)",
              collisions);
-    if (l->form == LAY_TMA) {
+    if (l->form == &lay_form_tma) {
         /* cuTensorMapEncodeTiled: boxDim[i] <= 256, boxDim[0] * elementSize a
          * multiple of 16 bytes and, with a swizzle, at most the swizzle span */
         uint32_t inner = l->shape[0] * eb;
-        if (l->swizzle_bytes && inner > (uint32_t)l->swizzle_bytes)
+        int span = l->a.tma.swizzle_bytes;
+        if (span && inner > (uint32_t)span)
             flag(f, "box_exceeds_span", "error",
                  "the box's inner extent is %u bytes, wider than the %d-byte swizzle span: "
                  "cuTensorMapEncodeTiled refuses it; split the box or use %d elements",
-                 inner, l->swizzle_bytes, l->swizzle_bytes / (int)eb);
+                 inner, span, span / (int)eb);
         if (inner % 16)
             flag(f, "box_inner_not_16B", "error",
                  "the box's inner extent is %u bytes, not a multiple of 16", inner);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../server/atoms.h"
+#include "../server/thread.h"
 #include "check.h"
 #include "client.h"
 
@@ -217,9 +218,86 @@ static void test_seed_004(void)
     free(r.body);
 }
 
+/* A thread layout's text, in "thread", reads through the thread-form table:
+ * a named atom there is the same access as in "atom". */
+static void test_thread_text_is_read_by_the_thread_form_table(void)
+{
+    int st, st2;
+    cJSON *a = access("{\"layout\":\"(_16,_64):(_64,_1)\",\"atom\":\"mma_m16n8k16_a_ldmatrix_x4\","
+                      "\"origin\":[0,8]}", &st);
+    cJSON *b = access("{\"layout\":\"(_16,_64):(_64,_1)\",\"thread\":\"mma_m16n8k16_a_ldmatrix_x4\","
+                      "\"origin\":[0,8]}", &st2);
+    char *pa = a ? cJSON_PrintUnformatted(a) : NULL, *pb = b ? cJSON_PrintUnformatted(b) : NULL;
+    CHECK(st == 200 && st2 == 200 && pa && pb && strcmp(pa, pb) == 0,
+          "\"thread\": an atom's name gives the \"atom\" answer");
+    free(pa);
+    free(pb);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    static const struct { const char *body; const char *field; } bad[] = {
+        {"{\"layout\":\"(_16,_64):(_64,_1)\",\"thread\":\"#ttg.nope<{}>\"}", "thread"},
+        {"{\"layout\":\"(_16,_64):(_64,_1)\",\"thread\":7}", "thread"},
+        {"{\"layout\":\"(_16,_64):(_64,_1)\",\"thread\":\"row_walk_32\",\"atom\":\"row_walk_32\"}", "thread"},
+        {"{\"layout\":\"(_16,_64):(_64,_1)\",\"thread\":\"row_walk_32\",\"op\":\"st\"}", "op"},
+        {"{\"layout\":\"(_16,_64):(_64,_1)\",\"thread\":\"mma_m16n8k16_a_ldmatrix_x4\",\"origin\":[8,0]}", "origin"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cJSON *j = access(bad[i].body, &st);
+        const cJSON *f = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "error"), "field");
+        CHECK(st == 400 && cJSON_IsString(f) && strcmp(f->valuestring, bad[i].field) == 0,
+              "%s: want 400 on %s, got %d %s", bad[i].body, bad[i].field, st,
+              cJSON_IsString(f) ? f->valuestring : "-");
+        cJSON_Delete(j);
+    }
+    /* smem_ptr[32b] with no element_bits is a 32-bit layout here too: the
+     * answer is the one with element_bits 32 said */
+    cJSON *j = access("{\"layout\":\"Sw<3,2,3> o smem_ptr[32b](unset) o (_32,_32):(_32,_1)\","
+                      "\"atom\":\"col_walk_32\"}", &st);
+    cJSON *k = access("{\"layout\":\"Sw<3,2,3> o smem_ptr[32b](unset) o (_32,_32):(_32,_1)\","
+                      "\"element_bits\":32,\"atom\":\"col_walk_32\"}", &st2);
+    pa = j ? cJSON_PrintUnformatted(j) : NULL, pb = k ? cJSON_PrintUnformatted(k) : NULL;
+    CHECK(st == 200 && st2 == 200 && num(j, "element_bits") == 32 && pa && pb &&
+              strcmp(pa, pb) == 0,
+          "smem_ptr[32b] and no element_bits: the element_bits 32 answer (got %d)", st);
+    free(pa);
+    free(pb);
+    cJSON_Delete(j);
+    cJSON_Delete(k);
+}
+
+/* F2 bases: instruction k takes its register group, warp and block from k's
+ * bits (low to high), lane t XORs the lane bases of t's bits. */
+static void test_thread_bases_enumerate_instructions_as_triton_does(void)
+{
+    static struct thr t;
+    memset(&t, 0, sizeof t);
+    t.kind = THR_BASES;
+    t.rank = 2;
+    t.lanes = 32;
+    /* 4 registers (2 bits: column 1, 2), 32 lanes (rows 1..16), 2 warps (column 4) */
+    t.n[THR_REGISTER] = 2, t.n[THR_LANE] = 5, t.n[THR_WARP] = 1;
+    static const uint32_t reg[2][2] = {{0, 1}, {0, 2}}, lane[5][2] = {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}};
+    for (int i = 0; i < 2; i++)
+        t.basis[THR_REGISTER][i][0] = reg[i][0], t.basis[THR_REGISTER][i][1] = reg[i][1];
+    for (int i = 0; i < 5; i++)
+        t.basis[THR_LANE][i][0] = lane[i][0], t.basis[THR_LANE][i][1] = lane[i][1];
+    t.basis[THR_WARP][0][1] = 4;
+    CHECK(thr_instructions(&t, 0) == 8 && thr_instructions(&t, 1) == 4 &&
+              thr_instructions(&t, 2) == 2,
+          "4 registers x 2 warps: 8 scalar instructions, 4 of 2-vectors, 2 of 4-vectors");
+    int64_t c[THR_MAX_LANES][LAY_MAX_RANK];
+    thr_instr(&t, 1, 3, c);     /* vectors of 2: k = 3 is register group 1 (col 2), warp 1 (col 4) */
+    CHECK(c[0][0] == 0 && c[0][1] == 6 && c[5][0] == 5 && c[5][1] == 6 && c[31][0] == 31,
+          "instruction 3 of 2-vectors: lane 0 at (0, 6), lane 5 at (5, 6), lane 31 at row 31");
+    thr_instr(&t, 0, 1, c);     /* scalars: k = 1 is register 1 (col 1), warp 0 */
+    CHECK(c[3][0] == 3 && c[3][1] == 1, "instruction 1 of scalars: lane 3 at (3, 1)");
+}
+
 int main(void)
 {
     test_sources();
     test_seed_004();
+    test_thread_text_is_read_by_the_thread_form_table();
+    test_thread_bases_enumerate_instructions_as_triton_does();
     return check_summary("test_atoms");
 }

@@ -133,6 +133,74 @@ static void put_side(char *p, size_t cap, const struct tree *t, int stride)
         snprintf(p + n, cap - n, ")");
 }
 
+/* The README promises element_bits "16, or what the text says": a CuTe text
+ * whose smem_ptr says 32 bits, with no element_bits in the request, is a
+ * 32-bit layout (it was refused as "is 16 but ... says 32 bits"). */
+static void test_cute_smem_ptr_bits_stand_when_the_request_is_silent(void)
+{
+    static const char *const texts[] = {
+        "Sw<2,2,3> o smem_ptr[32b](unset) o (_8,_32):(_32,_1)",
+        "Sw<3,4,3> o smem_ptr[8b](unset) o (_8,_128):(_128,_1)",
+        "Sw<1,3,3> o smem_ptr[64b](unset) o (_4,_16):(_16,_1)",
+    };
+    static const int bits[] = {32, 8, 64};
+    for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
+        struct lay l, want;
+        struct sz_error err = {0};
+        int rc = lay_parse(texts[k], 0, NULL, 0, &l, &err);
+        CHECK(rc == 0 && l.element_bits == bits[k], "%s with no element_bits: %d-bit (%s: %s)",
+              texts[k], bits[k], err.field, err.message);
+        if (rc < 0 || lay_parse(texts[k], bits[k], NULL, 0, &want, &err) < 0)
+            continue;
+        static uint32_t a[4096], b[4096];
+        lay_eval(&l, a);
+        lay_eval(&want, b);
+        CHECK(l.size == want.size && memcmp(a, b, l.size * sizeof a[0]) == 0,
+              "%s: the same offsets as with element_bits %d", texts[k], bits[k]);
+    }
+    /* a text that does not say keeps 16 */
+    struct lay l;
+    struct sz_error err = {0};
+    CHECK(lay_parse("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", 0, NULL, 0, &l, &err) == 0 &&
+              l.element_bits == 16,
+          "Sw<3,3,3> o _0 o ... with no element_bits: 16-bit");
+}
+
+/* The form table's contract (layout.h): every row named, labelled and
+ * parsing; one default row (no opener), last, since it takes any text; wire
+ * names unique; each row's own text parses to that row. */
+static void test_form_table_rows_are_complete_and_the_default_is_last(void)
+{
+    int n;
+    const struct lay_form *const *f = lay_forms(&n);
+    int ok = n >= 4, defaults = 0;
+    for (int i = 0; i < n; i++) {
+        ok &= f[i]->name && f[i]->label && f[i]->parse != NULL;
+        defaults += f[i]->opener == NULL;
+        for (int j = 0; j < i; j++)
+            ok &= strcmp(f[i]->name, f[j]->name) != 0;
+    }
+    CHECK(ok && defaults == 1 && f[n - 1]->opener == NULL,
+          "%d rows, each with name, label and parse; one default row, last", n);
+    static const struct { const char *text; int rank; const struct lay_form *row; } own[] = {
+        {"(_8,_8):(_8,_1)", 0, &lay_form_cute},
+        {"#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>", 2,
+         &lay_form_triton_swizzled},
+        {"#triton_gpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false}>", 2,
+         &lay_form_triton_nvmma},
+        {"#s = #ttg.nvmma_shared<{swizzlingByteWidth = 64}>", 2, &lay_form_triton_nvmma},
+        {"tma:CU_TENSOR_MAP_SWIZZLE_64B", 2, &lay_form_tma},
+    };
+    static const uint32_t shape[2] = {32, 64};
+    for (size_t k = 0; k < sizeof own / sizeof own[0]; k++) {
+        struct lay l;
+        struct sz_error err = {0};
+        int rc = lay_parse(own[k].text, 16, own[k].rank ? shape : NULL, own[k].rank, &l, &err);
+        CHECK(rc == 0 && l.form == own[k].row, "%s is the %s row (%s)", own[k].text,
+              own[k].row->name, err.message);
+    }
+}
+
 static void test_cute_sweep(void)
 {
     int bad = 0, cases = 0;
@@ -543,6 +611,8 @@ static void test_api(void)
 int main(void)
 {
     test_cute_prints();
+    test_form_table_rows_are_complete_and_the_default_is_last();
+    test_cute_smem_ptr_bits_stand_when_the_request_is_silent();
     test_cute_sweep();
     test_triton_sweep();
     test_errors();

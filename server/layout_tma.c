@@ -1,0 +1,46 @@
+/* layout_tma.c - the TMA row of the layout form table: tma:CU_TENSOR_MAP_SWIZZLE_*
+ * over a dense box of the request's shape (shape[0] innermost), evaluated as
+ * a strided layout with the mode's swizzle on bytes.  Reads the text and
+ * builds; the box limits are rosetta.c's validators. */
+#include "layout_text.h"
+
+#define log2u lay_log2
+
+static int parse(struct lay_cur *c, struct lay *l)
+{
+    static const struct { const char *name; int bytes; } modes[] = {
+        {"CU_TENSOR_MAP_SWIZZLE_NONE", 0}, {"CU_TENSOR_MAP_SWIZZLE_32B", 32},
+        {"CU_TENSOR_MAP_SWIZZLE_64B", 64}, {"CU_TENSOR_MAP_SWIZZLE_128B", 128}};
+    lay_ws(c);
+    size_t at = c->i;
+    for (int k = 3; k >= 0; k--) {
+        c->i = at;
+        if (!lay_word(c, modes[k].name))
+            continue;
+        lay_ws(c);
+        if (c->s[c->i] != '\0')
+            return LAY_AT(c, "unexpected text after the swizzle mode (the 128B_ATOM_* modes "
+                             "are not modelled)");
+        l->a.tma.swizzle_bytes = modes[k].bytes;
+        return 0;
+    }
+    return LAY_AT(c, "expected CU_TENSOR_MAP_SWIZZLE_NONE, _32B, _64B or _128B");
+}
+
+static int build(struct lay *l, struct sz_error *err)
+{
+    (void)err;
+    lay_dense(l, 0);
+    if (l->a.tma.swizzle_bytes) {
+        /* 32B, 64B, 128B = Swizzle<1|2|3,4,3> on the shared-memory address
+         * (CuTe mma_traits_sm90_gmma.hpp, Layout_*_SW*_Atom_Bits) */
+        swz_init(&l->z, log2u((uint32_t)l->a.tma.swizzle_bytes / 16), 4, 3, NULL);
+        l->domain = LAY_SWZ_BYTES;
+    }
+    return 0;
+}
+
+const struct lay_form lay_form_tma = {
+    .name = "tma", .label = "TMA", .opener = "tma:", .shaped = 1,
+    .parse = parse, .build = build, .swizzle = lay_strided_swizzle,
+};

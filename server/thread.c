@@ -1,0 +1,81 @@
+/* thread.c - the thread-form table and what every thread layout shares:
+ * reading a text with its row, enumerating the warp instructions of an F2
+ * layout, placing explicit lanes at an origin.  The forms themselves live
+ * with their data (named atoms: atoms.c).  Pure core: no I/O, no allocation. */
+#include "thread.h"
+
+#include <string.h>
+
+/* Tried in order: the first row whose match says yes reads the text. */
+static const struct thr_form *const forms[] = {
+    &thr_form_atom,
+};
+
+int thr_parse(const char *text, const struct thr_ctx *ctx, struct thr *t, struct sz_error *err)
+{
+    memset(t, 0, sizeof *t);
+    for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++)
+        if (forms[k]->match(text)) {
+            t->form = forms[k];
+            return forms[k]->parse(text, ctx, t, err);
+        }
+    return sz_fail(err, SZ_INVALID_ARGUMENT, ctx->field,
+                   "unknown thread layout: a named atom (see GET /api/atoms)");
+}
+
+uint64_t thr_instructions(const struct thr *t, int vec_bits)
+{
+    if (t->kind == THR_LANES)
+        return 1;
+    int bits = t->n[THR_REGISTER] - vec_bits + t->n[THR_WARP] + t->n[THR_BLOCK];
+    if (bits >= 64)
+        return UINT64_MAX;      /* past any tile: a row bounds its bases before this */
+    return (uint64_t)1 << (bits > 0 ? bits : 0);
+}
+
+/* XOR into c the bases of `in` selected by the bits of v. */
+static void add_bases(const struct thr *t, enum thr_in in, int from, uint64_t v, int64_t *c)
+{
+    for (int i = from; i < t->n[in] && v; i++, v >>= 1)
+        if (v & 1)
+            for (int d = 0; d < t->rank; d++)
+                c[d] ^= t->basis[in][i][d];
+}
+
+void thr_instr(const struct thr *t, int vec_bits, uint64_t k, int64_t c[][LAY_MAX_RANK])
+{
+    if (t->kind == THR_LANES) {
+        memcpy(c, t->lane, (size_t)t->lanes * sizeof c[0]);
+        return;
+    }
+    int rb = t->n[THR_REGISTER] - vec_bits, wb = t->n[THR_WARP];
+    uint64_t reg = k & ((1ull << rb) - 1), warp = k >> rb & ((1ull << wb) - 1);
+    uint64_t block = k >> (rb + wb);
+    int64_t base[LAY_MAX_RANK] = {0};
+    add_bases(t, THR_REGISTER, vec_bits, reg, base);
+    add_bases(t, THR_WARP, 0, warp, base);
+    add_bases(t, THR_BLOCK, 0, block, base);
+    for (int l = 0; l < t->lanes; l++) {
+        memcpy(c[l], base, sizeof base);
+        add_bases(t, THR_LANE, 0, (uint64_t)l, c[l]);
+    }
+}
+
+int thr_place(struct thr *t, const int64_t *origin, const uint32_t *shape, int rank,
+              struct sz_error *err)
+{
+    for (int l = 0; l < t->lanes; l++) {
+        if (t->lane[l][0] == THR_IDLE)
+            continue;
+        for (int d = 0; d < rank; d++) {
+            int64_t p = t->lane[l][d] + origin[d];
+            if (p >= shape[d])
+                return sz_fail(err, SZ_INVALID_ARGUMENT, "origin",
+                               "lane %d of %s reaches coordinate %lld of dim %d, outside the "
+                               "shape (%u)", l, t->name ? t->name : "the thread layout",
+                               (long long)p, d, shape[d]);
+            t->lane[l][d] = p;
+        }
+    }
+    return 0;
+}
