@@ -44,11 +44,11 @@ int api_dist_read(const cJSON *layout, const cJSON *aliases, const int64_t *shap
         return sz_fail(err, SZ_TOO_LARGE, "layout", "layout and aliases exceed %d bytes",
                        DIST_MAX_TEXT);
     /* the parser's node pool is too large for a request thread's stack */
-    struct ta_parser *p = malloc(sizeof *p);
-    if (p == NULL)
+    struct ta_space *sp = malloc(sizeof *sp);
+    if (sp == NULL)
         return sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
-    int rc = triton_dist_layout(p, layout->valuestring, al, shape, rank, out, err);
-    free(p);
+    int rc = triton_dist_layout(ta_space_init(sp), layout->valuestring, al, shape, rank, out, err);
+    free(sp);
     return rc;
 }
 

@@ -17,7 +17,8 @@
 
 /* Everything one request needs, too large for a request thread's stack. */
 struct work {
-    struct ta_parser p;
+    struct ta_space sp;
+    struct ta_parser *p;       /* &sp.p */
     struct tdump d;
     struct td_layout dist;
     struct tsh_layout sh;
@@ -111,14 +112,14 @@ static int cost_op(struct work *w, const struct tdump_op *o, int num_banks, int 
         return sz_fail(why, SZ_INVALID_ARGUMENT, "text",
                        "line %d: no tensor<...> and !ttg.memdesc<...> types after ' : '",
                        o->line);
-    if (tdump_type(&w->p, o->tensor, ts, &tr, &tbits, dist_node, why) < 0 ||
-        tdump_type(&w->p, o->memdesc, ms, &mr, bits, shared_node, why) < 0)
+    if (tdump_type(w->p, o->tensor, ts, &tr, &tbits, dist_node, why) < 0 ||
+        tdump_type(w->p, o->memdesc, ms, &mr, bits, shared_node, why) < 0)
         return -1;
     if (tr != mr || memcmp(ts, ms, sizeof(int64_t) * (size_t)tr))
         return sz_fail(why, SZ_INVALID_ARGUMENT, "shape",
                        "line %d: the tensor's shape is not the buffer's (a subview?)", o->line);
-    if (triton_dist_build(&w->p, *dist_node, ts, tr, &w->dist, why) < 0 ||
-        triton_shared_build(&w->p, *shared_node, ms, mr, *bits, &w->sh, why) < 0)
+    if (triton_dist_build(w->p, *dist_node, ts, tr, &w->dist, why) < 0 ||
+        triton_shared_build(w->p, *shared_node, ms, mr, *bits, &w->sh, why) < 0)
         return -1;
     return triton_access_cost(&w->dist, &w->sh, *bits, o->kind == TDUMP_LOAD, num_banks, &w->r,
                               why);
@@ -135,7 +136,7 @@ static void put_op(struct buf *out, struct work *w, const struct tdump_op *o, in
         buf_printf(out, "%s%lld", d ? "," : "", (long long)w->dist.shape[d]);
     buf_printf(out, "],\"element_bits\":%d,\"access\":\"%s\",\"shared\":{\"text\":", bits,
                o->kind == TDUMP_LOAD ? "load" : "store");
-    put_attr_text(out, &w->p, shared_node);
+    put_attr_text(out, w->p, shared_node);
     buf_printf(out, ",\"encoding\":\"%s\",\"offset_bases\":", w->sh.encoding);
     put_coord_list(out, (const int32_t(*)[TLL_MAX_RANK])w->sh.b, w->sh.n, w->sh.rank);
     if (w->sh.npad) {
@@ -146,7 +147,7 @@ static void put_op(struct buf *out, struct work *w, const struct tdump_op *o, in
         buf_putc(out, ']');
     }
     buf_puts(out, "},\"distributed\":{\"text\":");
-    put_attr_text(out, &w->p, dist_node);
+    put_attr_text(out, w->p, dist_node);
     buf_putc(out, ',');
     api_put_dist(out, &w->dist);
     uint32_t conflicts = r->wavefronts - r->ideal;
@@ -187,10 +188,11 @@ int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_er
     }
     int rc = -1;
     const char *t = text->valuestring;
-    if (ta_init(&w->p, t, "text", t, "text", err) < 0)
+    w->p = ta_space_init(&w->sp);
+    if (ta_init(w->p, t, "text", t, "text", err) < 0)
         goto done;
     tdump_scan(t, strlen(t), &w->d);
-    int costed = 0, first_skip = 1, mark = ta_mark(&w->p), nmemo = 0;
+    int costed = 0, first_skip = 1, mark = ta_mark(w->p), nmemo = 0;
     char first_reason[160] = "";
     struct buf skipped = {0}, frags = {0};
     buf_puts(out, "{\"ops\":[");
@@ -211,7 +213,7 @@ int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_er
         }
         if (hit < 0) {
             struct sz_error why = {0};
-            ta_reset(&w->p, mark);
+            ta_reset(w->p, mark);
             if (cost_op(w, o, w->d.num_banks, &dn, &sn, &bits, &why) < 0) {
                 if (first_skip)
                     snprintf(first_reason, sizeof first_reason, "%s", why.message);

@@ -101,8 +101,8 @@ static int ident(struct cur *c)
 static int new_node(struct cur *c, enum ta_kind k, size_t pos, struct sz_error *err)
 {
     struct ta_parser *p = c->p;
-    if (p->nnodes >= TA_MAX_NODES)
-        return fail_at(c, err, "more than %d values in one request", TA_MAX_NODES);
+    if (p->nnodes >= p->max_nodes)
+        return fail_at(c, err, "more than %d values in one text", p->max_nodes);
     struct ta_node *n = &p->node[p->nnodes];
     memset(n, 0, sizeof *n);
     n->kind = k, n->src = c->src, n->pos = (int)pos;
@@ -387,6 +387,19 @@ int ta_parse(struct ta_parser *p, int src, int pos, int skip_def, int whole, int
     return 0;
 }
 
+void ta_use(struct ta_parser *p, struct ta_node *node, int max_nodes, struct ta_alias *alias,
+            int max_aliases)
+{
+    p->node = node, p->max_nodes = max_nodes;
+    p->alias = alias, p->max_aliases = max_aliases;
+}
+
+struct ta_parser *ta_space_init(struct ta_space *s)
+{
+    ta_use(&s->p, s->node, TA_MAX_NODES, s->alias, TA_MAX_ALIASES);
+    return &s->p;
+}
+
 int ta_init(struct ta_parser *p, const char *text, const char *field, const char *aliases,
             const char *aliases_field, struct sz_error *err)
 {
@@ -423,9 +436,9 @@ int ta_init(struct ta_parser *p, const char *text, const char *field, const char
                         return fail_at(&c, err, "alias #%.*s is defined twice", n,
                                        p->text[1] + s);
                     }
-                if (p->nalias >= TA_MAX_ALIASES) {
+                if (p->nalias >= p->max_aliases) {
                     c.i = at;
-                    return fail_at(&c, err, "more than %d aliases", TA_MAX_ALIASES);
+                    return fail_at(&c, err, "more than %d aliases", p->max_aliases);
                 }
                 struct ta_alias *a = &p->alias[p->nalias++];
                 a->name = p->text[1] + s, a->name_len = n;
@@ -463,7 +476,7 @@ int ta_resolve(struct ta_parser *p, int node, int *out, struct sz_error *err)
         if (a == NULL)
             return ta_fail(p, node, err, "unknown alias #%.*s: no line `#%.*s = ...` in %s",
                            r->name_len, r->name, r->name_len, r->name, p->field[1]);
-        if (a->state == 1 || hops > TA_MAX_ALIASES)
+        if (a->state == 1 || hops > p->max_aliases)
             return ta_fail(p, node, err, "alias loop: #%.*s refers back to itself",
                            r->name_len, r->name);
         if (a->state == 0) {

@@ -42,11 +42,27 @@ struct ta_parser {
     size_t len[2];
     const char *field[2];   /* what errors name: "layout", "aliases" */
     int line0[2];           /* the first line's number (1, or where a dump's op is) */
-    struct ta_node node[TA_MAX_NODES];
-    int nnodes;
-    struct ta_alias alias[TA_MAX_ALIASES];
-    int nalias;
+    struct ta_node *node;   /* the caller's storage (ta_use) */
+    int nnodes, max_nodes;
+    struct ta_alias *alias;
+    int nalias, max_aliases;
 };
+
+/* Storage for a whole dump (TA_MAX_NODES values, TA_MAX_ALIASES aliases):
+ * too large for a request thread's stack, so callers allocate it. */
+struct ta_space {
+    struct ta_parser p;
+    struct ta_node node[TA_MAX_NODES];
+    struct ta_alias alias[TA_MAX_ALIASES];
+};
+
+/* Give p its storage: max_nodes nodes, max_aliases alias slots (0 when the
+ * text has no alias lines).  Before ta_init. */
+void ta_use(struct ta_parser *p, struct ta_node *node, int max_nodes, struct ta_alias *alias,
+            int max_aliases);
+
+/* ta_use with a ta_space's arrays; returns &s->p. */
+struct ta_parser *ta_space_init(struct ta_space *s);
 
 /* Start a parser over `text` (named `field`) and `aliases` (named
  * `aliases_field`; NULL for none): every line of `aliases` that starts with

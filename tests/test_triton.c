@@ -12,12 +12,14 @@
 #include "../server/triton_access.h"
 #include "../server/triton_dist.h"
 #include "../server/triton_shared.h"
+#include "../server/thread.h"
 #include "../server/triton_ll.h"
 #include "../server/ttgir_attr.h"
 #include "check.h"
 #include "client.h"
 
-static struct ta_parser parser;
+static struct ta_space space;
+#define parser (*ta_space_init(&space))
 
 static char *slurp(const char *path)
 {
@@ -575,6 +577,39 @@ static void test_dump(void)
     cJSON_Delete(j);
 }
 
+/* The encodings are a row of the thread-form table: thr_parse reads them. */
+static void test_thread_row(void)
+{
+    static const char *const text = "#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{"
+                                    "versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], "
+                                    "instrShape = [16, 8]}>, kWidth = 8}>";
+    uint32_t shape[2] = {128, 128};
+    int64_t s64[2] = {128, 128};
+    struct thr_ctx ctx = {"thread", 16, 2, shape};
+    struct thr t;
+    struct td_layout d;
+    struct sz_error err = {0};
+    int rc = thr_parse(text, &ctx, &t, &err);
+    int ok = rc == 0 && t.kind == THR_BASES && t.lanes == 32 && t.rank == 2 &&
+             triton_dist_layout(&parser, text, NULL, s64, 2, &d, &err) == 0;
+    for (int in = 0; ok && in < THR_NIN; in++) {
+        ok = t.n[in] == d.n[in];
+        for (int i = 0; ok && i < d.n[in]; i++)
+            ok = t.basis[in][i][0] == (uint32_t)d.b[in][i][0] &&
+                 t.basis[in][i][1] == (uint32_t)d.b[in][i][1];
+    }
+    CHECK(ok && strcmp(t.form->name, "triton") == 0,
+          "thr_parse reads a dot_op as the triton row, with triton_dist's bases (%s)",
+          err.message);
+    /* DotMMAv2_large_warp4_kwidth8 on 128x128: 7 register bases, 8 per vector */
+    CHECK(ok && thr_instructions(&t, 3) == 64, "16 register groups x 4 warps: %llu",
+          (unsigned long long)thr_instructions(&t, 3));
+    rc = thr_parse("#ttg.blocked<{sizePerThread = [1, 3]}>", &ctx, &t, &err);
+    CHECK(rc < 0 && strcmp(err.field, "thread") == 0 && strstr(err.message, "line 1, column"),
+          "a bad encoding through the row names the request's field: %s %s", err.field,
+          err.message);
+}
+
 int main(void)
 {
     test_triton_cases();
@@ -585,5 +620,6 @@ int main(void)
     test_workbench();
     test_gluon_cases();
     test_dump();
+    test_thread_row();
     return check_summary("test_triton");
 }
