@@ -190,6 +190,10 @@ static void test_form_table_rows_are_complete_and_the_default_is_last(void)
          &lay_form_triton_nvmma},
         {"#s = #ttg.nvmma_shared<{swizzlingByteWidth = 64}>", 2, &lay_form_triton_nvmma},
         {"tma:CU_TENSOR_MAP_SWIZZLE_64B", 2, &lay_form_tma},
+        {"#ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], "
+         "[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]}, alignment = 16>", 2, &lay_form_triton_linear},
+        {"#ttg.padded_shared<[64:+4] {order = [1, 0], shape = [32, 64]}>", 2,
+         &lay_form_triton_padded},
     };
     static const uint32_t shape[2] = {32, 64};
     for (size_t k = 0; k < sizeof own / sizeof own[0]; k++) {

@@ -610,6 +610,90 @@ static void test_thread_row(void)
           err.message);
 }
 
+/* shared_linear and padded_shared as layout forms: /api/layout's offsets
+ * against a brute-force walk of the definition (offset -> element by XOR of
+ * the bases, padding added after every interval). */
+static void check_layout_offsets(const char *text, const int32_t (*bases)[2], int n,
+                                 uint32_t rows, uint32_t cols, int every, int by,
+                                 const char *form)
+{
+    char body[2048];
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddStringToObject(b, "layout", text);
+    cJSON_AddItemToObject(b, "shape", cJSON_CreateIntArray((const int[]){(int)rows, (int)cols}, 2));
+    cJSON_AddNumberToObject(b, "element_bits", 16);
+    char *p = cJSON_PrintUnformatted(b);
+    snprintf(body, sizeof body, "%s", p);
+    free(p);
+    cJSON_Delete(b);
+    struct api_response r = client_api_call("POST", "/api/layout", NULL, "application/json",
+                                            body, 0);
+    cJSON *j = r.body ? cJSON_Parse(r.body) : NULL;
+    const cJSON *offs = cJSON_GetObjectItemCaseSensitive(j, "offsets");
+    int ok = r.status == 200 && cJSON_GetArraySize(offs) == (int)(rows * cols) &&
+             strcmp(str(j, "form"), form) == 0;
+    static int64_t want[1 << 12];
+    for (uint32_t o = 0; ok && o < rows * cols; o++) {
+        int32_t rr = 0, cc = 0;
+        for (int k = 0; k < n; k++)
+            if (o >> k & 1)
+                rr ^= bases[k][0], cc ^= bases[k][1];
+        int64_t phys = o + (every ? (int64_t)(o / (uint32_t)every) * by : 0);
+        want[(uint32_t)rr + rows * (uint32_t)cc] = phys * 2;
+    }
+    for (uint32_t i = 0; ok && i < rows * cols; i++)
+        ok = cJSON_GetArrayItem(offs, (int)i)->valuedouble == (double)want[i];
+    CHECK(ok, "%s on %ux%u: /api/layout's offsets are the definition's: %d %.200s", form, rows,
+          cols, r.status, r.body ? r.body : "");
+    cJSON_Delete(j);
+    free(r.body);
+}
+
+static void test_layout_forms(void)
+{
+    /* a diagonal shared_linear (row r's columns XOR r) on 32x32 */
+    static const int32_t diag[10][2] = {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16},
+                                        {1, 1}, {2, 2}, {4, 4}, {8, 8}, {16, 16}};
+    check_layout_offsets("#ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], "
+                         "[1, 1], [2, 2], [4, 4], [8, 8], [16, 16]]}, alignment = 16>",
+                         diag, 10, 32, 32, 0, 0, "triton_shared_linear");
+    /* padded rows: 64 x 64, 4 elements after every 64 (a row), identity in order [1, 0] */
+    static int32_t rowmajor[12][2];
+    for (int k = 0; k < 6; k++)
+        rowmajor[k][0] = 0, rowmajor[k][1] = 1 << k;
+    for (int k = 0; k < 6; k++)
+        rowmajor[6 + k][0] = 1 << k, rowmajor[6 + k][1] = 0;
+    check_layout_offsets("#shared = #ttg.padded_shared<[64:+4] {order = [1, 0], shape = [64, 64]}>",
+                         (const int32_t(*)[2])rowmajor, 12, 64, 64, 64, 4, "triton_padded");
+    /* the linear form: the same identity through offset bases, padded by 2 every 32 */
+    check_layout_offsets("#ttg.padded_shared<[32:+2] {offset = [[0, 1], [0, 2], [0, 4], [0, 8], "
+                         "[0, 16], [0, 32], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0]], "
+                         "block = []}>", (const int32_t(*)[2])rowmajor, 12, 64, 64, 32, 2,
+                         "triton_padded");
+    /* a shared_linear that is a swizzle has its equivalents; a bad one names the column */
+    struct api_response r = client_api_call(
+        "POST", "/api/layout", NULL, "application/json",
+        "{\"layout\":\"#ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], "
+        "[0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]}, alignment = 16>\","
+        "\"shape\":[64,64],\"element_bits\":16}", 0);
+    cJSON *j = r.body ? cJSON_Parse(r.body) : NULL;
+    CHECK(r.status == 200 && r.body &&
+              strstr(r.body, "\"triton_swizzled\":\"#ttg.swizzled_shared<{vec = 8, perPhase = 1, "
+                             "maxPhase = 8, order = [1, 0]}>\"") &&
+              strstr(r.body, "\"cute_bytes\":\"Swizzle<3,4,3>\""),
+          "a shared_linear equal to swizzled_shared<8,1,8>: its equivalent is named: %d %.300s",
+          r.status, r.body ? r.body : "");
+    cJSON_Delete(j);
+    free(r.body);
+    r = client_api_call("POST", "/api/layout", NULL, "application/json",
+                        "{\"layout\":\"#ttg.shared_linear<{offset = [[0, 1], [0, 1]]}, "
+                        "alignment = 16>\",\"shape\":[2,2]}", 0);
+    CHECK(r.status == 400 && r.body && strstr(r.body, "\"field\":\"shape\"") &&
+              strstr(r.body, "one to one"),
+          "offset bases that are no bijection: 400: %d %.200s", r.status, r.body ? r.body : "");
+    free(r.body);
+}
+
 int main(void)
 {
     test_triton_cases();
@@ -621,5 +705,6 @@ int main(void)
     test_gluon_cases();
     test_dump();
     test_thread_row();
+    test_layout_forms();
     return check_summary("test_triton");
 }
