@@ -469,63 +469,12 @@ static int slice(struct ta_parser *p, int a, const int64_t *shape, int rank, str
     return 0;
 }
 
-/* #ttg.linear<{register = [[...]], lane = ..., warp = ..., block = []}> */
-static int linear(const struct ta_parser *p, int a, const int64_t *shape, int rank,
-                  struct tll *out, struct sz_error *err)
+/* A linear layout on `shape`, as Triton's LinearEncodingTrait::toLinearLayout
+ * fits one: output dims in getOrder's order (dims as register bases first
+ * move along them, then the rest from the last), grown with registers,
+ * shrunk with register broadcasts dropped. */
+static void fit_linear(struct tll *out, const int64_t *shape, int rank)
 {
-    static const char *const names[TLL_NIN] = {"register", "lane", "warp", "block"};
-    static const char *const keys[] = {"register", "lane", "warp", "block", NULL};
-    int r = 0;
-    if (ta_check_keys(p, a, keys, "linear", err) < 0)
-        return -1;
-    tll_empty(out);
-    for (int in = 0; in < TLL_NIN; in++) {
-        int v = ta_get(p, a, names[in]);
-        if (v < 0)
-            return ta_fail(p, a, err, "#ttg.linear needs %s = [[...], ...]", names[in]);
-        if (p->node[v].kind != TA_ARRAY)
-            return ta_fail(p, v, err, "%s must be a list of bases", names[in]);
-        if (in == TLL_BLOCK && p->node[v].first >= 0)
-            return ta_fail(p, v, err, "multi-CTA (CGA) layouts are not modelled: block must "
-                           "be []");
-        for (int b = p->node[v].first; b >= 0; b = p->node[b].next) {
-            int k = 0;
-            if (out->n[in] >= TLL_MAX_BASES)
-                return ta_fail(p, b, err, "more than %d %s bases", TLL_MAX_BASES, names[in]);
-            if (p->node[b].kind != TA_ARRAY)
-                return ta_fail(p, b, err, "a basis is a list [dim0, dim1, ...]");
-            int nz = 0;
-            for (int c = p->node[b].first; c >= 0; c = p->node[c].next, k++) {
-                if (k >= TLL_MAX_RANK || p->node[c].kind != TA_INT || p->node[c].v < 0 ||
-                    p->node[c].v >= ((int64_t)1 << TLL_MAX_LOG2))
-                    return ta_fail(p, c, err, "a basis holds at most %d integers in 0..2^%d",
-                                   TLL_MAX_RANK, TLL_MAX_LOG2);
-                int32_t x = (int32_t)p->node[c].v;
-                out->b[in][out->n[in]][k] = x;
-                if (x) {
-                    /* Triton: a permutation matrix once broadcasts are removed */
-                    if (!is_pow2(x) || nz++)
-                        return ta_fail(p, b, err, "a basis of #ttg.linear moves along one "
-                                       "dimension by a power of two");
-                    int lg = 0;
-                    while (((int64_t)1 << lg) <= x)
-                        lg++;
-                    if (lg > out->lg[k])
-                        out->lg[k] = lg;
-                }
-            }
-            if (r == 0)
-                r = k;
-            else if (k != r)
-                return ta_fail(p, b, err, "every basis has the same length (%d)", r);
-            out->n[in]++;
-        }
-    }
-    if (r == 0)
-        return ta_fail(p, a, err, "an empty #ttg.linear has no rank");
-    if (ta_same_rank(p, a, r, rank, "linear", err) < 0)
-        return -1;
-    /* getOrder: dims in the order register bases first move along them */
     int order[TLL_MAX_RANK], n = 0;
     for (int i = 0; i < out->n[TLL_REGISTER]; i++)
         for (int d = 0; d < rank; d++)
@@ -546,6 +495,90 @@ static int linear(const struct ta_parser *p, int a, const int64_t *shape, int ra
     tll_transpose(out, order, rank);
     tll_not_smaller(out, shape);
     tll_not_larger(out, shape, 0);
+}
+
+/* #ttg.linear<{register = [[...]], lane = ..., warp = ..., block = []}>, or
+ * Gluon's print DistributedLinearLayout(reg_bases=..., lane_bases=...,
+ * warp_bases=..., block_bases=..., shape=[...]) (gluon set). */
+static int linear(const struct ta_parser *p, int a, const int64_t *shape, int rank,
+                  struct tll *out, int gluon, struct sz_error *err)
+{
+    static const char *const ttg[] = {"register", "lane", "warp", "block", NULL};
+    static const char *const gl[] = {"reg_bases", "lane_bases", "warp_bases", "block_bases",
+                                     "shape", NULL};
+    const char *const *names = gluon ? gl : ttg;
+    const char *what = gluon ? "DistributedLinearLayout" : "linear";
+    int r = 0;
+    if (ta_check_keys(p, a, names, what, err) < 0)
+        return -1;
+    tll_empty(out);
+    for (int in = 0; in < TLL_NIN; in++) {
+        int v = ta_get(p, a, names[in]);
+        if (v < 0)
+            return ta_fail(p, a, err, "%s needs %s = [[...], ...]", what, names[in]);
+        if (p->node[v].kind != TA_ARRAY)
+            return ta_fail(p, v, err, "%s must be a list of bases", names[in]);
+        if (in == TLL_BLOCK && p->node[v].first >= 0)
+            return ta_fail(p, v, err, "multi-CTA (CGA) layouts are not modelled: %s must "
+                           "be []", names[in]);
+        for (int b = p->node[v].first; b >= 0; b = p->node[b].next) {
+            int k = 0;
+            if (out->n[in] >= TLL_MAX_BASES)
+                return ta_fail(p, b, err, "more than %d %s bases", TLL_MAX_BASES, names[in]);
+            if (p->node[b].kind != TA_ARRAY)
+                return ta_fail(p, b, err, "a basis is a list [dim0, dim1, ...]");
+            int nz = 0;
+            for (int c = p->node[b].first; c >= 0; c = p->node[c].next, k++) {
+                if (k >= TLL_MAX_RANK || p->node[c].kind != TA_INT || p->node[c].v < 0 ||
+                    p->node[c].v >= ((int64_t)1 << TLL_MAX_LOG2))
+                    return ta_fail(p, c, err, "a basis holds at most %d integers in 0..2^%d",
+                                   TLL_MAX_RANK, TLL_MAX_LOG2);
+                int32_t x = (int32_t)p->node[c].v;
+                out->b[in][out->n[in]][k] = x;
+                if (x) {
+                    /* Triton: a permutation matrix once broadcasts are removed */
+                    if (!is_pow2(x) || nz++)
+                        return ta_fail(p, b, err, "a basis of a linear layout moves along one "
+                                       "dimension by a power of two");
+                    int lg = 0;
+                    while (((int64_t)1 << lg) <= x)
+                        lg++;
+                    if (lg > out->lg[k])
+                        out->lg[k] = lg;
+                }
+            }
+            if (r == 0)
+                r = k;
+            else if (k != r)
+                return ta_fail(p, b, err, "every basis has the same length (%d)", r);
+            out->n[in]++;
+        }
+    }
+    if (gluon) {
+        /* the layout's own shape sets its dims' sizes */
+        int64_t own[TLL_MAX_RANK];
+        int n;
+        if (ta_ints(p, a, "shape", what, 1, 1 << 30, 1, own, TLL_MAX_RANK, &n, err) < 0)
+            return -1;
+        if (r && n != r)
+            return ta_fail(p, ta_get(p, a, "shape"), err, "shape has %d entries, the bases %d",
+                           n, r);
+        r = n;
+        for (int d = 0; d < n; d++) {
+            int lg = 0;
+            while (((int64_t)1 << lg) < own[d])
+                lg++;
+            if (out->lg[d] > lg)
+                return ta_fail(p, ta_get(p, a, "shape"), err, "a basis reaches past shape[%d]",
+                               d);
+            out->lg[d] = lg;
+        }
+    }
+    if (r == 0)
+        return ta_fail(p, a, err, "an empty linear layout has no rank");
+    if (ta_same_rank(p, a, r, rank, what, err) < 0)
+        return -1;
+    fit_linear(out, shape, rank);
     return 0;
 }
 
@@ -592,7 +625,11 @@ static int build_one(struct ta_parser *p, int a, const int64_t *shape, int rank,
     if (ta_is(p, a, "amd_mfma"))
         return amd_mfma(p, a, shape, rank, out, err);
     if (ta_is(p, a, "linear"))
-        return linear(p, a, shape, rank, out, err);
+        return linear(p, a, shape, rank, out, 0, err);
+    if (p->node[a].name_len == 23 && !memcmp(p->node[a].name, "DistributedLinearLayout", 23)) {
+        *enc = "linear";
+        return linear(p, a, shape, rank, out, 1, err);
+    }
     return ta_fail(p, a, err, "#%.*s is not a distributed encoding this tool models "
                    "(#ttg.blocked, #ttg.slice, #ttg.nvidia_mma, #ttg.dot_op, #ttg.amd_mfma, "
                    "#ttg.linear)", p->node[a].name_len, p->node[a].name);
@@ -630,13 +667,163 @@ int triton_dist_build(struct ta_parser *p, int attr, const int64_t *shape, int r
     return 0;
 }
 
+/* ---- LinearLayout::toString text ------------------------------------------------ */
+
+struct ts_cur {
+    const struct ta_parser *p;
+    size_t i;
+};
+
+static int ts_fail(const struct ts_cur *c, struct sz_error *err, const char *msg)
+{
+    int line, col;
+    ta_line_col(c->p, 0, (int)c->i, &line, &col);
+    return sz_fail(err, SZ_INVALID_ARGUMENT, c->p->field[0], "line %d, column %d: %s", line, col,
+                   msg);
+}
+
+static char ts_ch(const struct ts_cur *c) { return c->i < c->p->len[0] ? c->p->text[0][c->i] : 0; }
+
+static void ts_ws(struct ts_cur *c)
+{
+    while (ts_ch(c) == ' ' || ts_ch(c) == '\t' || ts_ch(c) == '\r' || ts_ch(c) == '\n')
+        c->i++;
+}
+
+static int ts_word(struct ts_cur *c, const char *w)
+{
+    size_t n = strlen(w);
+    if (c->i + n > c->p->len[0] || memcmp(c->p->text[0] + c->i, w, n))
+        return 0;
+    c->i += n;
+    return 1;
+}
+
+static int ts_int(struct ts_cur *c, int64_t *v)
+{
+    ts_ws(c);
+    if (ts_ch(c) < '0' || ts_ch(c) > '9')
+        return -1;
+    *v = 0;
+    while (ts_ch(c) >= '0' && ts_ch(c) <= '9' && *v < ((int64_t)1 << 40))
+        *v = *v * 10 + (ts_ch(c) - '0'), c->i++;
+    return 0;
+}
+
+/* " - register=1 -> (0, 1)\n   register=2 -> (8, 0)\n - lane=1 -> ...
+ *  - block is a size 1 dimension\nwhere out dims are: [dim0 (size 16), ...]" */
+static int tostring(const struct ta_parser *p, struct tll *out, int *rank, struct sz_error *err)
+{
+    static const char *const names[TLL_NIN] = {"register", "lane", "warp", "block"};
+    struct ts_cur c = {p, 0};
+    int r = -1;
+    tll_empty(out);
+    for (;;) {
+        ts_ws(&c);
+        if (ts_word(&c, "where out dims are:"))
+            break;
+        if (ts_ch(&c) == '-')
+            c.i++, ts_ws(&c);
+        int in = -1;
+        for (int k = 0; k < TLL_NIN && in < 0; k++)
+            if (ts_word(&c, names[k]))
+                in = k;
+        if (in < 0)
+            return ts_fail(&c, err, "expected register, lane, warp or block (LinearLayout::"
+                           "toString's lines), or 'where out dims are:'");
+        if (ts_word(&c, " is a size 1 dimension"))
+            continue;
+        int64_t v;
+        if (!ts_word(&c, "=") || ts_int(&c, &v) < 0 || v != ((int64_t)1 << out->n[in]))
+            return ts_fail(&c, err, "expected `=2^k` with k the basis's index");
+        ts_ws(&c);
+        if (!ts_word(&c, "->") || (ts_ws(&c), !ts_word(&c, "(")))
+            return ts_fail(&c, err, "expected '-> (' and the basis");
+        if (out->n[in] >= TLL_MAX_BASES)
+            return ts_fail(&c, err, "too many bases");
+        int k = 0;
+        do {
+            if (k >= TLL_MAX_RANK || ts_int(&c, &v) < 0 || v >= ((int64_t)1 << TLL_MAX_LOG2))
+                return ts_fail(&c, err, "expected a coordinate: at most 4 non-negative integers");
+            out->b[in][out->n[in]][k++] = (int32_t)v;
+            ts_ws(&c);
+        } while (ts_word(&c, ","));
+        if (!ts_word(&c, ")"))
+            return ts_fail(&c, err, "expected ')'");
+        if (r >= 0 && k != r)
+            return ts_fail(&c, err, "every basis has the same length");
+        r = k;
+        if (in == TLL_BLOCK)
+            return ts_fail(&c, err, "multi-CTA (CGA) layouts are not modelled: block must be a "
+                           "size 1 dimension");
+        out->n[in]++;
+    }
+    ts_ws(&c);
+    if (!ts_word(&c, "["))
+        return ts_fail(&c, err, "expected '[' and the out dims");
+    int d = 0;
+    do {
+        int64_t idx, size;
+        ts_ws(&c);
+        if (d >= TLL_MAX_RANK || !ts_word(&c, "dim") || ts_int(&c, &idx) < 0 || idx != d ||
+            (ts_ws(&c), !ts_word(&c, "(size")) || ts_int(&c, &size) < 0 || !is_pow2(size) ||
+            size > ((int64_t)1 << TLL_MAX_LOG2) || !ts_word(&c, ")"))
+            return ts_fail(&c, err, "expected `dimN (size S)`, S a power of two, N in order");
+        int lg = 0;
+        while (((int64_t)1 << lg) < size)
+            lg++;
+        out->lg[d] = lg;
+        out->out[d] = d;
+        d++;
+        ts_ws(&c);
+    } while (ts_word(&c, ","));
+    if (!ts_word(&c, "]"))
+        return ts_fail(&c, err, "expected ']'");
+    if (r >= 0 && r != d)
+        return ts_fail(&c, err, "the bases and the out dims have different ranks");
+    for (int in = 0; in < TLL_NIN; in++)
+        for (int i = 0; i < out->n[in]; i++)
+            for (int k = 0; k < d; k++)
+                if (out->b[in][i][k] >= ((int64_t)1 << out->lg[k]))
+                    return ts_fail(&c, err, "a basis reaches past its out dim's size");
+    out->nout = d;
+    *rank = d;
+    return 0;
+}
+
 int triton_dist_layout(struct ta_parser *p, const char *text, const char *aliases,
                        const int64_t *shape, int rank, struct td_layout *out,
                        struct sz_error *err)
 {
     int node;
-    if (ta_init(p, text, "layout", aliases, "aliases", err) < 0 ||
-        ta_parse(p, 0, 0, 1, 1, &node, err) < 0)
+    if (ta_init(p, text, "layout", aliases, "aliases", err) < 0)
+        return -1;
+    if (strstr(text, "where out dims are:")) {
+        /* LinearLayout::toString: fitted to the shape as a #ttg.linear */
+        struct tll l;
+        int r;
+        if (tostring(p, &l, &r, err) < 0)
+            return -1;
+        if (r != rank)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
+                           "the layout has %d out dims, the shape has rank %d", r, rank);
+        for (int i = 0; i < rank; i++)
+            if (!is_pow2(shape[i]))
+                return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
+                               "shape[%d] must be a power of two, got %lld", i,
+                               (long long)shape[i]);
+        fit_linear(&l, shape, rank);
+        memset(out, 0, sizeof *out);
+        out->encoding = "linear";
+        out->rank = rank;
+        memcpy(out->shape, shape, sizeof(int64_t) * (size_t)rank);
+        memcpy(out->n, l.n, sizeof out->n);
+        memcpy(out->b, l.b, sizeof out->b);
+        out->lanes = 1 << l.n[TLL_LANE];
+        out->warps = 1 << l.n[TLL_WARP];
+        return 0;
+    }
+    if (ta_parse(p, 0, 0, 1, 1, &node, err) < 0)
         return -1;
     return triton_dist_build(p, node, shape, rank, out, err);
 }
@@ -652,6 +839,8 @@ static int triton_match(const char *text)
     static const char *const prefixes[] = {"#ttg.", "#triton_gpu."};
     while (*text == ' ' || *text == '\t' || *text == '\n')
         text++;
+    if (strncmp(text, "DistributedLinearLayout(", 24) == 0 || strstr(text, "where out dims are:"))
+        return 1;
     for (int i = 0; i < 2; i++) {
         size_t k = strlen(prefixes[i]);
         if (strncmp(text, prefixes[i], k) == 0)

@@ -1,6 +1,7 @@
 /* triton_dist.h - Triton's distributed encodings as TTGIR prints them
  * (#ttg.blocked, #ttg.slice, #ttg.nvidia_mma v2/v3, #ttg.dot_op over MMA v2/v3,
- * MFMA or blocked parents, #ttg.amd_mfma, #ttg.linear) on a tensor shape of
+ * MFMA or blocked parents, #ttg.amd_mfma, #ttg.linear; also Gluon's print
+ * DistributedLinearLayout(...) and LinearLayout::toString's text) on a tensor shape of
  * rank 1-3 -> the register / lane / warp / block bases Triton's
  * toLinearLayout gives (zero bases kept where Triton keeps them).  Single-CTA
  * only: a multi-CTA (CGA) encoding is refused.  Pure core: no I/O, no

@@ -350,6 +350,20 @@ static int value(struct cur *c, int *out, struct sz_error *err)
             rc = new_node(c, TA_BOOL, at, err);
             if (rc >= 0)
                 c->p->node[rc].v = n == 4, *out = rc, rc = 0;
+        } else if (n > 0 && ch(c) == '(') {
+            /* a Python print, `Name(key=value, ...)` (Gluon's layouts): an
+             * attribute named Name */
+            int last = -1;
+            rc = new_node(c, TA_ATTR, at, err);
+            if (rc >= 0) {
+                c->p->node[rc].name = c->p->text[c->src] + at;
+                c->p->node[rc].name_len = n;
+                *out = rc;
+                c->i++;
+                rc = entries(c, &c->p->node[*out].first, &last, ')', err);
+                if (rc == 0)
+                    c->i++;
+            }
         } else {
             c->i = at;
             rc = at_end(c) ? fail_at(c, err, "expected a value, got the end of the text")

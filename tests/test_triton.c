@@ -144,6 +144,105 @@ static void test_triton_cases(void)
     free(txt);
 }
 
+/* The three linear texts of one layout: #ttg.linear, Gluon's
+ * DistributedLinearLayout print and LinearLayout::toString. */
+static void put_list(char *out, size_t n, const cJSON *bases)
+{
+    size_t k = strlen(out);
+    snprintf(out + k, n - k, "[");
+    int first = 1;
+    for (const cJSON *b = bases ? bases->child : NULL; b; b = b->next, first = 0) {
+        char *t = cJSON_PrintUnformatted(b);
+        k = strlen(out);
+        snprintf(out + k, n - k, "%s%s", first ? "" : ", ", t);
+        free(t);
+    }
+    k = strlen(out);
+    snprintf(out + k, n - k, "]");
+}
+
+static void linear_texts(const cJSON *want, const int64_t *shape, int rank, char *ttg,
+                         char *gluon, char *ts, size_t n)
+{
+    static const char *const names[4] = {"register", "lane", "warp", "block"};
+    static const char *const gnames[4] = {"reg_bases", "lane_bases", "warp_bases", "block_bases"};
+    snprintf(ttg, n, "#ttg.linear<{");
+    snprintf(gluon, n, "DistributedLinearLayout(");
+    snprintf(ts, n, "\n");
+    for (int in = 0; in < 4; in++) {
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(want, names[in]);
+        snprintf(ttg + strlen(ttg), n - strlen(ttg), "%s%s = ", in ? ", " : "", names[in]);
+        put_list(ttg, n, a);
+        snprintf(gluon + strlen(gluon), n - strlen(gluon), "%s=", gnames[in]);
+        put_list(gluon, n, a);
+        snprintf(gluon + strlen(gluon), n - strlen(gluon), ", ");
+        if (cJSON_GetArraySize(a) == 0)
+            snprintf(ts + strlen(ts), n - strlen(ts), " - %s is a size 1 dimension\n", names[in]);
+        int i = 0;
+        for (const cJSON *b = a ? a->child : NULL; b; b = b->next, i++) {
+            snprintf(ts + strlen(ts), n - strlen(ts), "%s%s=%d -> (", i ? "   " : " - ",
+                     names[in], 1 << i);
+            for (const cJSON *x = b->child; x; x = x->next)
+                snprintf(ts + strlen(ts), n - strlen(ts), "%d%s", x->valueint,
+                         x->next ? ", " : "");
+            snprintf(ts + strlen(ts), n - strlen(ts), ")\n");
+        }
+    }
+    snprintf(ttg + strlen(ttg), n - strlen(ttg), "}>");
+    snprintf(gluon + strlen(gluon), n - strlen(gluon), "shape=[");
+    snprintf(ts + strlen(ts), n - strlen(ts), "where out dims are: [");
+    for (int d = 0; d < rank; d++) {
+        snprintf(gluon + strlen(gluon), n - strlen(gluon), "%s%lld", d ? ", " : "",
+                 (long long)shape[d]);
+        snprintf(ts + strlen(ts), n - strlen(ts), "%sdim%d (size %lld)", d ? ", " : "", d,
+                 (long long)shape[d]);
+    }
+    snprintf(gluon + strlen(gluon), n - strlen(gluon), "])");
+    snprintf(ts + strlen(ts), n - strlen(ts), "]");
+}
+
+/* Every transcribed layout written back as each linear text and read on its
+ * own shape is itself (Triton's linear encodings round-trip); on twice the
+ * shape the three texts agree. */
+static void test_linear_texts(void)
+{
+    char *txt = slurp("tests/data/triton_ll_cases.json");
+    cJSON *root = txt ? cJSON_Parse(txt) : NULL;
+    int n = 0, ok_all = 0;
+    for (const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "cases")->child; c;
+         c = c->next) {
+        const cJSON *want = cJSON_GetObjectItemCaseSensitive(c, "expected");
+        if (!want)
+            continue;
+        int64_t shape[TLL_MAX_RANK], big[TLL_MAX_RANK];
+        int rank = read_shape(cJSON_GetObjectItemCaseSensitive(c, "shape"), shape);
+        if (rank > 3)
+            continue;
+        static char ttg[8192], gl[8192], ts[8192];
+        linear_texts(want, shape, rank, ttg, gl, ts, sizeof ttg);
+        const char *texts[3] = {ttg, gl, ts};
+        struct td_layout l[3];
+        struct sz_error err = {0};
+        char why[160] = "";
+        int ok = 1;
+        for (int k = 0; k < 3 && ok; k++)
+            ok = triton_dist_layout(&parser, texts[k], NULL, shape, rank, &l[k], &err) == 0 &&
+                 same_bases(&l[k], want, why, sizeof why);
+        for (int d = 0; d < rank; d++)
+            big[d] = shape[d] * 2;
+        for (int k = 0; k < 3 && ok; k++)
+            ok = triton_dist_layout(&parser, texts[k], NULL, big, rank, &l[k], &err) == 0;
+        ok = ok && same_layouts(&l[0], &l[1]) && same_layouts(&l[0], &l[2]);
+        n++;
+        ok_all += ok;
+        CHECK(ok, "%s as linear texts: %s %s", str(c, "test"), err.message, why);
+    }
+    CHECK(n == 147 && ok_all == n, "all %d rank 1-3 layouts round-trip through the three "
+          "linear texts", n);
+    cJSON_Delete(root);
+    free(txt);
+}
+
 /* ---- the algebra's corners -------------------------------------------------- */
 
 static void test_algebra(void)
@@ -697,6 +796,7 @@ static void test_layout_forms(void)
 int main(void)
 {
     test_triton_cases();
+    test_linear_texts();
     test_algebra();
     test_errors();
     test_more();
