@@ -11,14 +11,10 @@ set -eu
 cd "$(dirname "$0")/.."
 RUNS=${TTGIR_RUNS:-20}
 make -s build/swizzlescope >/dev/null
-out=$(mktemp)
+. bench/serve.sh        # serve(): the server on a free port, URL set
 body=$(mktemp)
-build/swizzlescope --port 0 --measure-tool none >"$out" 2>&1 &
-PID=$!
-trap 'kill $PID 2>/dev/null; rm -f "$out" "$body"' EXIT
-for _ in $(seq 100); do grep -q serving "$out" && break; sleep 0.05; done
-URL=$(grep -o 'http://[^ ]*' "$out" | head -1)
-[ -n "$URL" ] || { echo "server did not start" >&2; exit 1; }
+trap 'kill $PIDS 2>/dev/null; rm -f "$body"' EXIT
+serve static
 python3 - "$body" <<'PY'
 import json, sys
 lines = open("tests/data/ttgir/amd_block_pingpong_small.mlir").read().split("\n")

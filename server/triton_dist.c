@@ -635,6 +635,17 @@ static int build_one(struct ta_parser *p, int a, const int64_t *shape, int rank,
                    "#ttg.linear)", p->node[a].name_len, p->node[a].name);
 }
 
+/* The answer: the layout's bases on `shape`. */
+static void to_td(const struct tll *l, const int64_t *shape, int rank, struct td_layout *out)
+{
+    out->rank = rank;
+    memcpy(out->shape, shape, sizeof(int64_t) * (size_t)rank);
+    memcpy(out->n, l->n, sizeof out->n);
+    memcpy(out->b, l->b, sizeof out->b);
+    out->lanes = 1 << l->n[TLL_LANE];
+    out->warps = 1 << l->n[TLL_WARP];
+}
+
 int triton_dist_build(struct ta_parser *p, int attr, const int64_t *shape, int rank,
                       struct td_layout *out, struct sz_error *err)
 {
@@ -658,12 +669,7 @@ int triton_dist_build(struct ta_parser *p, int attr, const int64_t *shape, int r
     if (l.over)
         return ta_fail(p, attr, err, "the layout needs more than %d bases per input or 2^%d "
                        "elements per dimension", TLL_MAX_BASES, TLL_MAX_LOG2);
-    out->rank = rank;
-    memcpy(out->shape, shape, sizeof(int64_t) * (size_t)rank);
-    memcpy(out->n, l.n, sizeof out->n);
-    memcpy(out->b, l.b, sizeof out->b);
-    out->lanes = 1 << l.n[TLL_LANE];
-    out->warps = 1 << l.n[TLL_WARP];
+    to_td(&l, shape, rank, out);
     return 0;
 }
 
@@ -815,12 +821,7 @@ int triton_dist_layout(struct ta_parser *p, const char *text, const char *aliase
         fit_linear(&l, shape, rank);
         memset(out, 0, sizeof *out);
         out->encoding = "linear";
-        out->rank = rank;
-        memcpy(out->shape, shape, sizeof(int64_t) * (size_t)rank);
-        memcpy(out->n, l.n, sizeof out->n);
-        memcpy(out->b, l.b, sizeof out->b);
-        out->lanes = 1 << l.n[TLL_LANE];
-        out->warps = 1 << l.n[TLL_WARP];
+        to_td(&l, shape, rank, out);
         return 0;
     }
     if (ta_parse(p, 0, 0, 1, 1, &node, err) < 0)

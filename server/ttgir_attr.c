@@ -112,40 +112,52 @@ static int new_node(struct cur *c, enum ta_kind k, size_t pos, struct sz_error *
 
 static int value(struct cur *c, int *out, struct sz_error *err);
 
+/* Chain v after *last among a's children. */
+static void chain(struct ta_parser *p, int a, int *last, int v)
+{
+    if (*last < 0)
+        p->node[a].first = v;
+    else
+        p->node[*last].next = v;
+    *last = v;
+}
+
+/* After a list item: ',' (1: another item), ']' (0: the list ends), or an error. */
+static int list_sep(struct cur *c, const char *what, struct sz_error *err)
+{
+    skip_ws(c);
+    if (ch(c) == ',') {
+        c->i++;
+        return 1;
+    }
+    if (ch(c) == ']') {
+        c->i++;
+        return 0;
+    }
+    return fail_at(c, err, "expected ',' or ']' in %s", what);
+}
+
 /* [v, v, ...] */
 static int array(struct cur *c, int *out, struct sz_error *err)
 {
-    int a = new_node(c, TA_ARRAY, c->i, err), last = -1;
+    int a = new_node(c, TA_ARRAY, c->i, err), last = -1, more = 1;
     if (a < 0)
         return -1;
+    *out = a;
     c->i++;
     skip_ws(c);
     if (ch(c) == ']') {
         c->i++;
-        *out = a;
         return 0;
     }
-    for (;;) {
+    while (more > 0) {
         int v;
         if (value(c, &v, err) < 0)
             return -1;
-        if (last < 0)
-            c->p->node[a].first = v;
-        else
-            c->p->node[last].next = v;
-        last = v;
-        skip_ws(c);
-        if (ch(c) == ',') {
-            c->i++;
-            continue;
-        }
-        if (ch(c) == ']') {
-            c->i++;
-            *out = a;
-            return 0;
-        }
-        return fail_at(c, err, "expected ',' or ']' in the list");
+        chain(c->p, a, &last, v);
+        more = list_sep(c, "the list", err);
     }
+    return more;
 }
 
 /* key = value (or a unit key), ... up to `closer` (not consumed), appended
@@ -211,11 +223,12 @@ static int dict(struct cur *c, int *first, int *last, struct sz_error *err)
 /* padded_shared's `[interval:+pad, ...]`: a list of [interval, pad] pairs. */
 static int pads(struct cur *c, int *out, struct sz_error *err)
 {
-    int a = new_node(c, TA_ARRAY, c->i, err), last = -1;
+    int a = new_node(c, TA_ARRAY, c->i, err), last = -1, more = 1;
     if (a < 0)
         return -1;
+    *out = a;
     c->i++;
-    for (;;) {
+    while (more > 0) {
         skip_ws(c);
         int pair = new_node(c, TA_ARRAY, c->i, err), x, y;
         if (pair < 0 || value(c, &x, err) < 0)
@@ -232,23 +245,10 @@ static int pads(struct cur *c, int *out, struct sz_error *err)
             return ta_fail(c->p, pair, err, "an interval and a padding are integers");
         c->p->node[pair].first = x;
         c->p->node[x].next = y;
-        if (last < 0)
-            c->p->node[a].first = pair;
-        else
-            c->p->node[last].next = pair;
-        last = pair;
-        skip_ws(c);
-        if (ch(c) == ',') {
-            c->i++;
-            continue;
-        }
-        if (ch(c) == ']') {
-            c->i++;
-            *out = a;
-            return 0;
-        }
-        return fail_at(c, err, "expected ',' or ']' in the padding list");
+        chain(c->p, a, &last, pair);
+        more = list_sep(c, "the padding list", err);
     }
+    return more;
 }
 
 /* #dialect.name<...> or #alias */

@@ -21,21 +21,12 @@
 static struct ta_space space;
 #define parser (*ta_space_init(&space))
 
-static char *slurp(const char *path)
+/* POST body to path through the handler: the answer (malloc'd), its status. */
+static char *post(const char *path, const char *body, int *status)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n)
-        n = 0;
-    fclose(f);
-    if (s)
-        s[n] = 0;
-    return s;
+    struct api_response r = client_api_call("POST", path, NULL, "application/json", body, 0);
+    *status = r.status;
+    return r.body;
 }
 
 static int read_shape(const cJSON *a, int64_t *shape)
@@ -96,7 +87,7 @@ static const char *str(const cJSON *o, const char *k)
 
 static void test_triton_cases(void)
 {
-    char *txt = slurp("tests/data/triton_ll_cases.json");
+    char *txt = client_slurp("tests/data/triton_ll_cases.json");
     CHECK(txt != NULL, "tests/data/triton_ll_cases.json is readable");
     cJSON *root = txt ? cJSON_Parse(txt) : NULL;
     const cJSON *cases = cJSON_GetObjectItemCaseSensitive(root, "cases");
@@ -206,7 +197,7 @@ static void linear_texts(const cJSON *want, const int64_t *shape, int rank, char
  * shape the three texts agree. */
 static void test_linear_texts(void)
 {
-    char *txt = slurp("tests/data/triton_ll_cases.json");
+    char *txt = client_slurp("tests/data/triton_ll_cases.json");
     cJSON *root = txt ? cJSON_Parse(txt) : NULL;
     int n = 0, ok_all = 0;
     for (const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "cases")->child; c;
@@ -390,11 +381,12 @@ static void test_more(void)
 
 static void test_api(void)
 {
-    struct api_response r = client_api_call(
-        "POST", "/api/layout/distributed", NULL, "application/json",
-        "{\"layout\":\"#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>\",\"shape\":[16,64],"
-        "\"aliases\":\"#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
-        "[1, 1], instrShape = [16, 8]}>\"}", 0);
+    int status;
+    char *body = post("/api/layout/distributed",
+                      "{\"layout\":\"#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>\","
+                      "\"shape\":[16,64],\"aliases\":\"#mma = #ttg.nvidia_mma<{versionMajor = 2, "
+                      "versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>\"}", &status);
+    struct api_response r = {.status = status, .body = body};
     cJSON *j = r.body ? cJSON_Parse(r.body) : NULL;
     const cJSON *reg = cJSON_GetObjectItemCaseSensitive(j, "register");
     const cJSON *lane = cJSON_GetObjectItemCaseSensitive(j, "lane");
@@ -434,12 +426,6 @@ static void test_api(void)
 }
 
 /* The workbench takes TTGIR: the same answer as the bases /api/layout/distributed gives. */
-static char *post(const char *path, const char *body, int *status)
-{
-    struct api_response r = client_api_call("POST", path, NULL, "application/json", body, 0);
-    *status = r.status;
-    return r.body;
-}
 
 static void test_workbench(void)
 {
@@ -511,7 +497,7 @@ static void test_workbench(void)
 /* Gluon's test_bank_conflicts: Triton's number, and our wavefronts beside it. */
 static void test_gluon_cases(void)
 {
-    char *txt = slurp("tests/data/gluon_bank_conflicts.json");
+    char *txt = client_slurp("tests/data/gluon_bank_conflicts.json");
     cJSON *root = txt ? cJSON_Parse(txt) : NULL;
     const cJSON *cases = cJSON_GetObjectItemCaseSensitive(root, "cases");
     int n = 0, same = 0;
@@ -566,7 +552,7 @@ static cJSON *ttgir(const char *text, int *status)
 static void test_dump(void)
 {
     int st;
-    char *txt = slurp("tests/data/ttgir/amd_block_pingpong_small.mlir");
+    char *txt = client_slurp("tests/data/ttgir/amd_block_pingpong_small.mlir");
     cJSON *j = ttgir(txt ? txt : "", &st);
     const cJSON *ops = cJSON_GetObjectItemCaseSensitive(j, "ops");
     const cJSON *sk = cJSON_GetObjectItemCaseSensitive(j, "skipped");
@@ -599,7 +585,7 @@ static void test_dump(void)
     free(txt);
 
     /* Gluon's cases, each as a one-op dump: Triton's number and our wavefronts */
-    txt = slurp("tests/data/gluon_bank_conflicts.json");
+    txt = client_slurp("tests/data/gluon_bank_conflicts.json");
     cJSON *root = cJSON_Parse(txt ? txt : "");
     int n = 0, same = 0;
     for (const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "cases")->child; c;
@@ -770,20 +756,27 @@ static void test_layout_forms(void)
                          "block = []}>", (const int32_t(*)[2])rowmajor, 12, 64, 64, 32, 2,
                          "triton_padded");
     /* a shared_linear that is a swizzle has its equivalents; a bad one names the column */
-    struct api_response r = client_api_call(
-        "POST", "/api/layout", NULL, "application/json",
-        "{\"layout\":\"#ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], "
-        "[0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]]}, alignment = 16>\","
-        "\"shape\":[64,64],\"element_bits\":16}", 0);
-    cJSON *j = r.body ? cJSON_Parse(r.body) : NULL;
-    CHECK(r.status == 200 && r.body &&
-              strstr(r.body, "\"triton_swizzled\":\"#ttg.swizzled_shared<{vec = 8, perPhase = 1, "
-                             "maxPhase = 8, order = [1, 0]}>\"") &&
-              strstr(r.body, "\"cute_bytes\":\"Swizzle<3,4,3>\""),
-          "a shared_linear equal to swizzled_shared<8,1,8>: its equivalent is named: %d %.300s",
-          r.status, r.body ? r.body : "");
-    cJSON_Delete(j);
-    free(r.body);
+    static const char *const swz = "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, "
+                                   "order = [1, 0]}>";
+    cJSON *q = cJSON_CreateObject();
+    cJSON_AddStringToObject(q, "layout", "#ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], "
+                            "[0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], "
+                            "[32, 0]]}, alignment = 16>");
+    cJSON_AddItemToObject(q, "shape", cJSON_CreateIntArray((const int[]){64, 64}, 2));
+    char *qs = cJSON_PrintUnformatted(q), *eq;
+    int status;
+    char *answer = post("/api/layout", qs, &status);
+    cJSON *ans = cJSON_Parse(answer ? answer : "");
+    eq = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(ans, "equivalents"));
+    CHECK(status == 200 && eq && strstr(eq, swz) && strstr(eq, "Swizzle<3,4,3>"),
+          "a shared_linear equal to swizzled_shared<8,1,8>: its equivalents name it: %d %s",
+          status, eq ? eq : "");
+    free(eq);
+    free(qs);
+    free(answer);
+    cJSON_Delete(ans);
+    cJSON_Delete(q);
+    struct api_response r;
     r = client_api_call("POST", "/api/layout", NULL, "application/json",
                         "{\"layout\":\"#ttg.shared_linear<{offset = [[0, 1], [0, 1]]}, "
                         "alignment = 16>\",\"shape\":[2,2]}", 0);
