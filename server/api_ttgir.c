@@ -26,7 +26,12 @@ struct work {
     struct {
         int op;                 /* the first op with these types */
         size_t off, len;        /* its answer in `frags` */
+        struct tac_result r;    /* its cost (and its 2-D problem) */
+        int64_t shape[TLL_MAX_RANK];
+        int rank, group;        /* group: the buffer type it shares with others */
     } memo[TDUMP_MAX_OPS];
+    int op_entry[TDUMP_MAX_OPS];    /* each op's memo entry; -1: skipped */
+    struct tac_fix fix;
 };
 
 static const char *kind_name(enum tdump_kind k)
@@ -125,6 +130,120 @@ static int cost_op(struct work *w, const struct tdump_op *o, int num_banks, int 
                               why);
 }
 
+/* Bases of one input of a 2-D problem, as [dim0, dim1] pairs. */
+static void put_lin_bases(struct buf *out, const struct lin_tile *t, const uint32_t *v, int n)
+{
+    buf_putc(out, '[');
+    for (int i = 0; i < n; i++) {
+        uint32_t c0, c1;
+        lin_coords(t, v[i], &c0, &c1);
+        buf_printf(out, "%s[%u,%u]", i ? "," : "", c0, c1);
+    }
+    buf_putc(out, ']');
+}
+
+static void put_lin_layout(struct buf *out, const struct lin_tile *t, const struct lin_layout *l)
+{
+    buf_puts(out, "{\"register\":");
+    put_lin_bases(out, t, l->basis[LIN_REGISTER], l->n[LIN_REGISTER]);
+    buf_puts(out, ",\"lane\":");
+    put_lin_bases(out, t, l->basis[LIN_LANE], l->n[LIN_LANE]);
+    buf_puts(out, ",\"warp\":");
+    put_lin_bases(out, t, l->basis[LIN_WARP], l->n[LIN_WARP]);
+    buf_putc(out, '}');
+}
+
+/* What the F2 workbench takes for this op: its 2-D view (the dims before the
+ * last flattened into rows), the layout and the memory layout. */
+static void put_workbench(struct buf *out, const struct tac_result *r)
+{
+    const struct lin_problem *p = &r->prob;
+    buf_printf(out, ",\"workbench\":{\"shape\":[%u,%u],\"bitwidth\":%d,\"num_banks\":%d,"
+               "\"lanes_per_wavefront\":%d,\"vec\":%d,\"layout\":", 1u << p->tile.bits0,
+               1u << p->tile.bits1, p->bitwidth, p->num_banks, p->lanes, r->vec_elems);
+    put_lin_layout(out, &p->tile, &p->a);
+    buf_puts(out, ",\"swizzle_offset_bases\":");
+    put_lin_bases(out, &p->tile, r->mem.basis, r->mem.n);
+    buf_putc(out, '}');
+}
+
+/* The memdesc type's text up to its end: one buffer type. */
+static int same_memdesc(const char *t, const struct tdump_op *a, const struct tdump_op *b)
+{
+    if (a->memdesc < 0 || b->memdesc < 0)
+        return 0;
+    size_t i = (size_t)a->memdesc, j = (size_t)b->memdesc;
+    int depth = 0;
+    for (;; i++, j++) {
+        if (t[i] != t[j])
+            return 0;
+        if (t[i] == '\0' || t[i] == '\n')
+            return 1;
+        depth += t[i] == '<' ? 1 : t[i] == '>' ? -1 : 0;
+        if (t[i] == '>' && depth == 0)
+            return 1;
+    }
+}
+
+/* The fix for buffer group of entry k: its first writer and first reader
+ * (either standing in for the other when the dump shows one side). */
+static void put_fix(struct buf *out, struct work *w, int k, int nmemo)
+{
+    int wr = -1, rd = -1;
+    for (int j = k; j < nmemo; j++) {
+        if (j != k && !same_memdesc(w->p->text[0], &w->d.op[w->memo[k].op], &w->d.op[w->memo[j].op]))
+            continue;
+        int load = w->d.op[w->memo[j].op].kind == TDUMP_LOAD;
+        if (load && rd < 0)
+            rd = j;
+        if (!load && wr < 0)
+            wr = j;
+    }
+    int a = wr >= 0 ? wr : rd, b = rd >= 0 ? rd : wr;
+    struct sz_error why = {0};
+    if (!w->memo[a].r.linear || !w->memo[b].r.linear) {
+        buf_puts(out, "{\"ttgir\":null,\"reason\":\"padded layouts are not optimized\"}");
+        return;
+    }
+    if (triton_access_fix(&w->memo[a].r, &w->memo[b].r, w->memo[a].shape, w->memo[a].rank,
+                          &w->fix, &why) < 0) {
+        buf_puts(out, "{\"ttgir\":null,\"reason\":");
+        buf_json_str(out, why.message);
+        buf_putc(out, '}');
+        return;
+    }
+    const struct tac_fix *f = &w->fix;
+    const struct tac_result *ra = &w->memo[a].r, *rb = &w->memo[b].r;
+    buf_printf(out, "{\"needed\":%s,\"store_line\":",
+               ra->wavefronts > ra->ideal || rb->wavefronts > rb->ideal ? "true" : "false");
+    if (wr >= 0)
+        buf_printf(out, "%d", w->d.op[w->memo[wr].op].line);
+    else
+        buf_puts(out, "null");
+    buf_puts(out, ",\"load_line\":");
+    if (rd >= 0)
+        buf_printf(out, "%d", w->d.op[w->memo[rd].op].line);
+    else
+        buf_puts(out, "null");
+    buf_puts(out, ",\"ttgir\":");
+    buf_json_str(out, f->text);
+    buf_printf(out, ",\"form\":\"%s\",\"offset_bases\":", f->swizzled ? "swizzled_shared"
+                                                                        : "shared_linear");
+    put_coord_list(out, (const int32_t(*)[TLL_MAX_RANK])f->offset, f->opt.mem.n, f->rank);
+    buf_printf(out, ",\"vector_elems\":%d,\"conflict_free\":%s,\"store\":{\"wavefronts_per_"
+               "instruction\":%u,\"ideal\":%u},\"load\":{\"wavefronts_per_instruction\":%u,"
+               "\"ideal\":%u},\"workbench\":{\"A\":", 1 << f->opt.vec_bits,
+               f->opt.conflict_free ? "true" : "false", f->store.wavefronts,
+               f->store.lower_bound, f->load.wavefronts, f->load.lower_bound);
+    const struct lin_tile *tile = &w->memo[a].r.prob.tile;
+    put_lin_layout(out, tile, &w->memo[a].r.prob.a);
+    buf_puts(out, ",\"B\":");
+    put_lin_layout(out, tile, &w->memo[b].r.prob.a);
+    buf_puts(out, ",\"swizzle_offset_bases\":");
+    put_lin_bases(out, tile, f->opt.mem.basis, f->opt.mem.n);
+    buf_puts(out, "}}");
+}
+
 /* An op's answer after its "op" and "line": the same for every op of the
  * same kind whose types read the same (a dump repeats them). */
 static void put_op(struct buf *out, struct work *w, const struct tdump_op *o, int dist_node,
@@ -165,7 +284,7 @@ static void put_op(struct buf *out, struct work *w, const struct tdump_op *o, in
     if (r->linear)
         buf_printf(out, ",\"formula_agrees\":%s",
                    r->side.formula == r->side.wavefronts ? "true" : "false");
-    buf_putc(out, '}');
+    put_workbench(out, r);
 }
 
 int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_error *err)
@@ -195,9 +314,9 @@ int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_er
     int costed = 0, first_skip = 1, mark = ta_mark(w->p), nmemo = 0;
     char first_reason[160] = "";
     struct buf skipped = {0}, frags = {0};
-    buf_puts(out, "{\"ops\":[");
     for (int i = 0; i < w->d.nops; i++) {
         const struct tdump_op *o = &w->d.op[i];
+        w->op_entry[i] = -1;
         if (o->kind == TDUMP_SKIP) {
             if (first_skip)
                 snprintf(first_reason, sizeof first_reason, "%s", o->reason);
@@ -224,12 +343,46 @@ int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_er
             w->memo[nmemo].off = frags.len;
             put_op(&frags, w, o, dn, sn, bits, w->d.num_banks);
             w->memo[nmemo].len = frags.len - w->memo[nmemo].off;
+            w->memo[nmemo].r = w->r;
+            w->memo[nmemo].rank = w->dist.rank;
+            memcpy(w->memo[nmemo].shape, w->dist.shape, sizeof w->memo[nmemo].shape);
             hit = nmemo++;
         }
-        buf_printf(out, "%s{\"op\":\"%s\",\"line\":%d,", costed++ ? "," : "", kind_name(o->kind),
-                   o->line);
-        buf_put(out, frags.p + w->memo[hit].off, w->memo[hit].len);
+        w->op_entry[i] = hit;
+        costed++;
     }
+    /* the buffers: ops whose memdesc types read the same share one, and its fix */
+    struct buf fixes = {0};
+    size_t fix_off[TDUMP_MAX_OPS], fix_len[TDUMP_MAX_OPS];
+    int ngroups = 0;
+    for (int k = 0; k < nmemo; k++) {
+        const struct tdump_op *o = &w->d.op[w->memo[k].op];
+        w->memo[k].group = -1;
+        for (int j = 0; j < k && w->memo[k].group < 0; j++)
+            if (same_memdesc(t, o, &w->d.op[w->memo[j].op]))
+                w->memo[k].group = w->memo[j].group;
+        if (w->memo[k].group >= 0)
+            continue;
+        w->memo[k].group = ngroups;
+        fix_off[ngroups] = fixes.len;
+        put_fix(&fixes, w, k, nmemo);
+        fix_len[ngroups] = fixes.len - fix_off[ngroups];
+        ngroups++;
+    }
+    buf_puts(out, "{\"ops\":[");
+    for (int i = 0, n = 0; i < w->d.nops; i++) {
+        int k = w->op_entry[i];
+        if (k < 0)
+            continue;
+        const struct tdump_op *o = &w->d.op[i];
+        buf_printf(out, "%s{\"op\":\"%s\",\"line\":%d,", n++ ? "," : "", kind_name(o->kind),
+                   o->line);
+        buf_put(out, frags.p + w->memo[k].off, w->memo[k].len);
+        buf_printf(out, ",\"buffer\":%d,\"fix\":", w->memo[k].group);
+        buf_put(out, fixes.p + fix_off[w->memo[k].group], fix_len[w->memo[k].group]);
+        buf_putc(out, '}');
+    }
+    buf_free(&fixes);
     buf_printf(out, "],\"skipped\":[%s],\"num_banks\":%d,\"target\":",
                skipped.p ? skipped.p : "", w->d.num_banks);
     if (w->d.target) {

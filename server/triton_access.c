@@ -6,6 +6,7 @@
  * bankConflicts), not copied.  Pure: no I/O, no allocation. */
 #include "triton_access.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "access.h"
@@ -208,5 +209,52 @@ int triton_access_cost(const struct td_layout *d, const struct tsh_layout *s, in
         if (r.wavefronts > out->wavefronts)
             out->wavefronts = r.wavefronts, out->ideal = r.ideal_wavefronts;
     }
+    return 0;
+}
+
+/* Row-major index -> coordinate. */
+static void unflat(uint32_t e, const int64_t *shape, int rank, int32_t *c)
+{
+    for (int d = rank - 1; d >= 0; d--) {
+        c[d] = (int32_t)(e & (uint32_t)(shape[d] - 1));
+        e >>= lg2(shape[d]);
+    }
+}
+
+int triton_access_fix(const struct tac_result *writer, const struct tac_result *reader,
+                      const int64_t *shape, int rank, struct tac_fix *out, struct sz_error *err)
+{
+    struct lin_problem p = writer->prob;
+    memset(out, 0, sizeof *out);
+    if (memcmp(&p.tile, &reader->prob.tile, sizeof p.tile) || p.bitwidth != reader->prob.bitwidth ||
+        p.lanes != reader->prob.lanes)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "text",
+                       "the buffer's writer and reader differ in shape, element or warp");
+    p.b = reader->prob.a;
+    if (lin_optimize(&p, &out->opt, err) < 0 ||
+        lin_evaluate(&p, &out->opt.mem, out->opt.vec_bits, TAC_LIN_SIM, &out->store, &out->load,
+                     err) < 0)
+        return -1;
+    out->rank = rank;
+    for (int k = 0; k < out->opt.mem.n; k++)
+        unflat(out->opt.mem.basis[k], shape, rank, out->offset[k]);
+    int vec, pp, mp, order[2];
+    if (rank == 2 && lin_to_triton(&p.tile, &out->opt.mem, &vec, &pp, &mp, order)) {
+        out->swizzled = 1;
+        snprintf(out->text, sizeof out->text, "#ttg.swizzled_shared<{vec = %d, perPhase = %d, "
+                 "maxPhase = %d, order = [%d, %d]}>", vec, pp, mp, order[0], order[1]);
+        return 0;
+    }
+    size_t n = (size_t)snprintf(out->text, sizeof out->text, "#ttg.shared_linear<{offset = [");
+    for (int k = 0; k < out->opt.mem.n && n < sizeof out->text; k++) {
+        n += (size_t)snprintf(out->text + n, sizeof out->text - n, "%s[", k ? ", " : "");
+        for (int d = 0; d < rank && n < sizeof out->text; d++)
+            n += (size_t)snprintf(out->text + n, sizeof out->text - n, "%s%d", d ? ", " : "",
+                                  out->offset[k][d]);
+        if (n < sizeof out->text)
+            n += (size_t)snprintf(out->text + n, sizeof out->text - n, "]");
+    }
+    if (n < sizeof out->text)
+        snprintf(out->text + n, sizeof out->text - n, "]}, alignment = 16>");
     return 0;
 }

@@ -44,4 +44,20 @@ struct tac_result {
 int triton_access_cost(const struct td_layout *d, const struct tsh_layout *s, int bits,
                        int is_load, int num_banks, struct tac_result *out, struct sz_error *err);
 
+/* The fix the optimizer proposes for a buffer that `writer` stores and
+ * `reader` loads (the same op twice when the dump shows one side): the
+ * optimal memory layout for the pair (linear.c), what each side costs on
+ * it, and that layout as TTGIR text to paste back: a #ttg.swizzled_shared
+ * where one equals it (rank 2), else a #ttg.shared_linear. */
+struct tac_fix {
+    struct lin_opt opt;
+    struct lin_side store, load;
+    int swizzled;               /* 1: text is a swizzled_shared */
+    int rank;
+    int32_t offset[LIN_MAX_BITS][TLL_MAX_RANK];     /* the fix's offset bases, N-D */
+    char text[1536];
+};
+int triton_access_fix(const struct tac_result *writer, const struct tac_result *reader,
+                      const int64_t *shape, int rank, struct tac_fix *out, struct sz_error *err);
+
 #endif

@@ -807,7 +807,7 @@ int triton_dist_layout(struct ta_parser *p, const char *text, const char *aliase
     if (strstr(text, "where out dims are:")) {
         /* LinearLayout::toString: fitted to the shape as a #ttg.linear */
         struct tll l;
-        int r;
+        int r = 0;
         if (tostring(p, &l, &r, err) < 0)
             return -1;
         if (r != rank)

@@ -786,6 +786,54 @@ static void test_layout_forms(void)
     free(r.body);
 }
 
+/* The fix /api/ttgir proposes, pasted back in place of the buffer's
+ * encoding, costs what the fix said; Gluon's case 9 (3 conflicts) gets one. */
+static void test_fix(void)
+{
+    static const char *const head =
+        "#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 4], "
+        "instrShape = [16, 8]}>\n#smem = #ttg.shared_memory\n";
+    static const char *const ops =
+        "%%1 = ttg.local_alloc %%0 : (tensor<4x64xf16, #mma>) -> !ttg.memdesc<4x64xf16, %s, "
+        "#smem>\n"
+        "%%2 = ttg.local_load %%1 : !ttg.memdesc<4x64xf16, %s, #smem> -> tensor<4x64xf16, #mma>\n";
+    static const char *const before = "#ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = "
+                                      "false, elementBitWidth = 16}>";
+    static char text[8192];
+    int st;
+    snprintf(text, sizeof text, "%s", head);
+    snprintf(text + strlen(text), sizeof text - strlen(text), ops, before, before);
+    cJSON *j = ttgir(text, &st);
+    const cJSON *o = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "ops"), 1);
+    const cJSON *fix = cJSON_GetObjectItemCaseSensitive(o, "fix");
+    const char *ft = str(fix, "ttgir");
+    const cJSON *fl = cJSON_GetObjectItemCaseSensitive(fix, "load");
+    int fwf = fl ? cJSON_GetObjectItemCaseSensitive(fl, "wavefronts_per_instruction")->valueint : -1;
+    CHECK(st == 200 && cJSON_GetObjectItemCaseSensitive(o, "triton_bank_conflicts")->valueint == 3 &&
+              cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(fix, "needed")) && ft &&
+              cJSON_GetObjectItemCaseSensitive(fix, "store_line")->valueint == 3 &&
+              cJSON_GetObjectItemCaseSensitive(fix, "load_line")->valueint == 4,
+          "Gluon's case 9 as a dump: 3 conflicts, a fix for the alloc + load pair: %d", st);
+    char after[1600];
+    if (snprintf(after, sizeof after, "%s", ft ? ft : "") >= (int)sizeof after)
+        after[0] = '\0';
+    cJSON_Delete(j);
+    snprintf(text, sizeof text, "%s", head);
+    snprintf(text + strlen(text), sizeof text - strlen(text), ops, after, after);
+    j = ttgir(text, &st);
+    o = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "ops"), 1);
+    const cJSON *wf = cJSON_GetObjectItemCaseSensitive(o, "wavefronts_per_instruction");
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(o, "ideal");
+    const cJSON *tc = cJSON_GetObjectItemCaseSensitive(o, "triton_bank_conflicts");
+    CHECK(st == 200 && wf && id && wf->valueint == fwf && wf->valueint == id->valueint &&
+              tc->valueint == 0 &&
+              cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
+                  cJSON_GetObjectItemCaseSensitive(o, "fix"), "needed")),
+          "the fix pasted back (%s): %d wavefronts as promised (%d), ideal, and 0 by Gluon's "
+          "count", after, wf ? wf->valueint : -1, fwf);
+    cJSON_Delete(j);
+}
+
 int main(void)
 {
     test_triton_cases();
@@ -799,5 +847,6 @@ int main(void)
     test_dump();
     test_thread_row();
     test_layout_forms();
+    test_fix();
     return check_summary("test_triton");
 }
