@@ -34,4 +34,20 @@ export async function kernelChecks(t) {
         check('kernel: the example is in the URL', new URL(page.url()).searchParams.get('ex') === 'operand', page.url());
         await page.screenshot({ path: path.join(SHOTS, 'kernel.png') });
     });
+
+    await step('workbench: a pasted encoding becomes its bases', async () => {
+        await page.goto(base + 'linear.html?p=mma', { waitUntil: 'load' });
+        await page.waitForFunction(() => document.body.dataset.linearReady, null, { timeout: 20000 });
+        const enc = '#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>\n' +
+            '#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>';
+        const { body: d } = await postJSON(base + 'api/layout/distributed', { layout: '#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>', aliases: enc, shape: [16, 16] });
+        const before = Number(await page.evaluate(() => document.body.dataset.linearReady));
+        await page.fill('#lin-B', enc);
+        await page.$eval('#lin-B', (e) => e.dispatchEvent(new Event('change')));
+        await page.waitForFunction((b) => Number(document.body.dataset.linearReady) > b, before, { timeout: 20000 });
+        const u = new URL(page.url());
+        const want = ['register', 'lane', 'warp'].map((k) => d[k].map(([a, b]) => `${a},${b}`).join('_')).join('~');
+        check('workbench: B is the API\'s bases for the pasted dot_op', u.searchParams.get('B') === want, `${u.searchParams.get('B')} vs ${want}`);
+        check('workbench: no error banner', await page.$eval('#lin-banner', (e) => e.hidden));
+    });
 }
