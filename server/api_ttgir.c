@@ -74,8 +74,11 @@ static void put_attr_text(struct buf *out, const struct ta_parser *p, int node)
         n++;
     }
     char tmp[1024];
-    if (n >= sizeof tmp)
+    if (n >= sizeof tmp) {
         n = sizeof tmp - 1;
+        while (n > 0 && ((unsigned char)t[n] & 0xC0) == 0x80)
+            n--;                /* not inside a UTF-8 sequence */
+    }
     memcpy(tmp, t, n);
     tmp[n] = '\0';
     buf_json_str(out, tmp);

@@ -366,9 +366,14 @@ static int value(struct cur *c, int *out, struct sz_error *err)
             }
         } else {
             c->i = at;
+            /* the byte itself only when it is printable ASCII: the message
+             * goes into a JSON answer, which must stay UTF-8 */
             rc = at_end(c) ? fail_at(c, err, "expected a value, got the end of the text")
-                           : fail_at(c, err, "expected a value ('#ttg...', a number, [...], "
-                                             "true or false), got '%c'", x);
+                 : x > ' ' && x < 127
+                     ? fail_at(c, err, "expected a value ('#ttg...', a number, [...], true or "
+                                       "false), got '%c'", x)
+                     : fail_at(c, err, "expected a value ('#ttg...', a number, [...], true or "
+                                       "false), got byte 0x%02x", (unsigned char)x);
         }
     }
     c->depth--;

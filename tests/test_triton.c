@@ -320,6 +320,9 @@ static void test_errors(void)
          "warpsPerCTA = [4], order = [0]}>", NULL, {64}, 1, "layout", "integer too large"},
         {"[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]", NULL, {64}, 1, "layout", "nested more than"},
         {"", NULL, {64}, 1, "layout", "the end of the text"},
+        /* a non-ASCII byte is named by its value, so the JSON answer stays UTF-8
+         * (found by fuzz_api: tests/fuzz/corpus_api/1f4c2c3f...) */
+        {"#ttg.linear<{register = \xc3\xa9}>", NULL, {64}, 1, "layout", "got byte 0xc3"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct td_layout l;
