@@ -1,4 +1,4 @@
-/* api_layout.c - the layout routes: presets, the swizzle's maps, the address
+/* api_layout.c - the layout routes: the swizzle's maps, the address
  * inspector and apply.  Reads with api_read.c, computes with swizzle.c,
  * writes JSON with buf.c (stream.c for a large map); it holds no model
  * arithmetic of its own. */
@@ -12,39 +12,6 @@
 #include "api_routes.h"
 #include "stream.h"
 #include "swizzle.h"
-
-static const struct preset {
-    const char *id, *label;
-    int b, m, s;
-} presets[] = {
-    {"none", "None", 0, 4, 3},
-    {"32B", "32B", 1, 4, 3},
-    {"64B", "64B", 2, 4, 3},
-    {"128B", "128B", 3, 4, 3},
-    {"128B-32Bunit", "128B, 32B unit", 2, 5, 2},
-};
-
-int api_route_presets(const struct api_request *req, struct buf *out,
-                         struct sz_error *err)
-{
-    static const char *const known[] = {NULL};
-    if (api_args_check(req, known, err) < 0)
-        return -1;
-    buf_puts(out, "{\"presets\":[");
-    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
-        const struct preset *p = &presets[i];
-        buf_puts(out, i ? ",{" : "{");
-        api_put_key(out, "id");
-        buf_json_str(out, p->id);
-        buf_putc(out, ',');
-        api_put_key(out, "label");
-        buf_json_str(out, p->label);
-        buf_printf(out, ",\"b\":%d,\"m\":%d,\"s\":%d,\"name\":\"Swizzle<%d,%d,%d>\"}",
-                   p->b, p->m, p->s, p->b, p->m, p->s);
-    }
-    buf_puts(out, "]}");
-    return 0;
-}
 
 static void put_masks(struct buf *out, const struct swz *z)
 {
@@ -74,10 +41,10 @@ static int swizzle_args(const struct api_request *req, struct swz *z, struct swz
     if (api_args_check(req, known, err) < 0 || api_swz_args(req, z, err) < 0)
         return -1;
     /* The tile view draws (2^B)^2 cells: the same cell budget as the grid. */
-    if (z->b > 10)
+    if (z->b > SZ_MAP_B_MAX)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "b",
                        "a tile of 2^B x 2^B units is drawn cell by cell and must be "
-                       "at most 2^20 cells: B in 0..10 here, got %d", z->b);
+                       "at most 2^20 cells: B in 0..%d here, got %d", SZ_MAP_B_MAX, z->b);
     return api_geom_args(req, z, g, err);
 }
 
@@ -88,6 +55,8 @@ static void put_map_head(struct buf *out, const struct swz *z, const struct swz_
     put_params(out, z, g);
     buf_putc(out, ',');
     put_masks(out, z);
+    buf_putc(out, ',');
+    api_put_names(out, z);   /* api_presets.c */
     buf_printf(out, ",\"unit\":{\"bytes\":%u,\"banks_spanned\":%u,\"per_bank\":%u}",
                g->unit_bytes, swz_unit_banks(g), swz_units_per_bank(g));
     buf_printf(out, ",\"bank_row_bytes\":%u", g->bank_row_bytes);
@@ -293,9 +262,9 @@ int api_route_apply(const struct api_request *req, struct buf *out,
     struct swz z;
     uint32_t *offs = NULL;
     const cJSON *arr;
-    if (api_fields_check(root, known, err) < 0 || api_field_int(root, "b", 0, 15, &b, err) < 0 ||
-        api_field_int(root, "m", 0, 30, &m, err) < 0 ||
-        api_field_int(root, "s", -30, 30, &s, err) < 0 ||
+    if (api_fields_check(root, known, err) < 0 || api_field_int(root, "b", 0, SZ_SWZ_B_MAX, &b, err) < 0 ||
+        api_field_int(root, "m", 0, SZ_SWZ_M_MAX, &m, err) < 0 ||
+        api_field_int(root, "s", -SZ_SWZ_S_MAX, SZ_SWZ_S_MAX, &s, err) < 0 ||
         swz_init(&z, (int)b, (int)m, (int)s, err) < 0)
         goto done;
     arr = cJSON_GetObjectItemCaseSensitive(root, "offsets");
@@ -320,7 +289,7 @@ int api_route_apply(const struct api_request *req, struct buf *out,
         int64_t v;
         char field[32];
         snprintf(field, sizeof field, "offsets[%d]", i);
-        if (api_num_int(it, field, 0, SWZ_OFFSET_LIMIT - 1.0, &v, err) < 0)
+        if (api_num_int(it, field, 0, SZ_OFFSET_LIMIT - 1.0, &v, err) < 0)
             goto done;
         offs[i] = swz_apply(&z, (uint32_t)v);
     }

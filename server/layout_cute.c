@@ -5,9 +5,9 @@
  * "layout" and its column, or "element_bits"; it evaluates nothing. */
 #include <string.h>
 
+#include "bits.h"
 #include "layout_text.h"
 
-#define log2u lay_log2
 
 /* ---- CuTe ------------------------------------------------------------------ */
 
@@ -106,7 +106,7 @@ static int swizzle_prefix(struct lay_cur *c, struct lay *l)
     }
     size_t save = c->i;
     uint32_t off;
-    if (lay_int(c, SWZ_OFFSET_LIMIT - 1, &off) == 0 && lay_word(c, "o")) {
+    if (lay_int(c, SZ_OFFSET_LIMIT - 1, &off) == 0 && lay_word(c, "o")) {
         l->offset = off;
         return 0;
     }
@@ -127,7 +127,7 @@ static int parse(struct lay_cur *c, struct lay *l)
     if (tuple(c, &shp, LAY_MAX_SIZE, 0) < 0 || lay_want(c, ':') < 0)
         return -1;
     size_t stride_col = c->i;
-    if (tuple(c, &str, SWZ_OFFSET_LIMIT - 1, 0) < 0)
+    if (tuple(c, &str, SZ_OFFSET_LIMIT - 1, 0) < 0)
         return -1;
     lay_ws(c);
     if (c->s[c->i] != '\0')
@@ -155,7 +155,7 @@ static int parse(struct lay_cur *c, struct lay *l)
     l->nleaves = shp.n;
     l->size = (uint32_t)size;
     /* every offset, swizzled, must stay a byte offset below 2^31 */
-    int eb_log = log2u((uint32_t)l->element_bits / 8);
+    int eb_log = bits_log2_ceil((uint32_t)l->element_bits / 8);
     int top = 0;    /* bits of the largest byte offset, swizzled or not */
     while (top < 40 && (hi >> top))
         top++;

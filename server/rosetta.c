@@ -9,12 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bits.h"
 #include "f2.h"
-#include "linear.h"
-
-#define log2u lay_log2
-
-static int pow2(uint32_t x) { return x && !(x & (x - 1)); }   /* a power of two */
+#include "linear_conv.h"
+#include "presets.h"
 
 const char *ros_tma_name(int b)
 {
@@ -42,20 +40,15 @@ const char *ros_umma_name(int t)
     return t >= 0 && t < 8 ? n[t] : NULL;
 }
 
-/* The hardware modes as byte swizzles (CuTe mma_traits_sm90_gmma.hpp and
- * mma_traits_sm100.hpp, Layout_*_Atom_Bits): none, <1,4,3>, <2,4,3>, <3,4,3>,
- * and sm100's 128B with 32-byte atoms, <2,5,2>. */
+/* The hardware modes of a byte swizzle: presets.c's table (its sources are
+ * cited there).  tma is the classic mode's span only: the layout forms parse
+ * no 128B_ATOM_* mode. */
 static void modes(const struct swz *z, struct ros_equiv *q)
 {
-    q->tma = q->gmma = q->umma = -1;
-    if (z->b == 0) {
-        q->tma = 0, q->gmma = 0, q->umma = 0;
-    } else if (z->m == 4 && z->s == 3) {
-        static const int tma[] = {0, 32, 64, 128}, gmma[] = {0, 3, 2, 1}, umma[] = {0, 6, 4, 2};
-        q->tma = tma[z->b], q->gmma = gmma[z->b], q->umma = umma[z->b];
-    } else if (z->b == 2 && z->m == 5 && z->s == 2) {
-        q->umma = 1;
-    }
+    const struct preset *p = presets_find(z->b, z->m, z->s);
+    q->tma = p ? p->tma_span : -1;
+    q->gmma = p ? p->gmma : -1;
+    q->umma = p ? p->umma : -1;
 }
 
 /* The F2 view: a 2D power-of-two tile whose element offsets are a linear
@@ -63,13 +56,13 @@ static void modes(const struct swz *z, struct ros_equiv *q)
 static void linear_view(const struct lay *l, const uint32_t *bytes, struct ros_equiv *q)
 {
     uint32_t eb = (uint32_t)l->element_bits / 8;
-    if (l->rank != 2 || !pow2(l->shape[0]) || !pow2(l->shape[1]) || l->size < 2)
+    if (l->rank != 2 || !bits_is_pow2(l->shape[0]) || !bits_is_pow2(l->shape[1]) || l->size < 2)
         return;
     int c = bytes[1] / eb == 1 ? 0 : 1;     /* contiguous: dim0's step is one element? */
     if (l->shape[0] == 1)
         c = 1;
     q->contiguous_dim = bytes[1] / eb == 1 || bytes[l->shape[0]] / eb == 1 ? c : -1;
-    struct lin_tile t = {log2u(l->shape[1 - c]), log2u(l->shape[c])};
+    struct lin_tile t = {bits_log2_ceil(l->shape[1 - c]), bits_log2_ceil(l->shape[c])};
     int d = t.bits0 + t.bits1;
     /* lin element e = r << bits1 | col; its index in our colexicographic order */
     uint32_t col_mask = (1u << t.bits1) - 1;
@@ -122,8 +115,8 @@ void ros_equivalents(const struct lay *l, const uint32_t *bytes, int one_to_one,
         linear_view(l, bytes, q);
     if (!q->has_swizzle && q->nvmma) {
         /* a Triton swizzled_shared that is also an NVMMA mode: that mode's swizzle */
-        swz_init(&q->bytes, log2u((uint32_t)q->nvmma_bytes / 16), 4, 3, NULL);
-        int ebl = log2u((uint32_t)l->element_bits / 8);
+        swz_init(&q->bytes, bits_log2_ceil((uint32_t)q->nvmma_bytes / 16), 4, 3, NULL);
+        int ebl = bits_log2_ceil((uint32_t)l->element_bits / 8);
         q->elements_ok = 1;
         swz_init(&q->elems, q->bytes.b, 4 - ebl, 3, NULL);
         q->has_swizzle = 1;

@@ -12,6 +12,7 @@
 #include "access.h"
 #include "f2.h"
 #include "instr.h"
+#include "linear_conv.h"
 
 static int lg2(int64_t x)
 {

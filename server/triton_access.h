@@ -13,6 +13,7 @@
 
 #include "error.h"
 #include "linear.h"
+#include "linear_opt.h"
 #include "triton_dist.h"
 #include "triton_shared.h"
 
