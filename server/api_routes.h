@@ -77,6 +77,10 @@ void api_put_dist(struct buf *out, const struct td_layout *l);
 /* api_ttgir.c: a TTGIR dump's shared-memory ops, costed. */
 int api_route_ttgir(const struct api_request *, struct buf *, struct sz_error *);
 
+/* api_linear.c: bases of a 2-D tile as [[dim0, dim1], ...]. */
+struct lin_tile;
+void api_put_lin_bases(struct buf *out, const struct lin_tile *t, const uint32_t *v, int n);
+
 /* `"key":` */
 void api_put_key(struct buf *out, const char *key);
 

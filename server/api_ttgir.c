@@ -133,26 +133,14 @@ static int cost_op(struct work *w, const struct tdump_op *o, int num_banks, int 
                               why);
 }
 
-/* Bases of one input of a 2-D problem, as [dim0, dim1] pairs. */
-static void put_lin_bases(struct buf *out, const struct lin_tile *t, const uint32_t *v, int n)
-{
-    buf_putc(out, '[');
-    for (int i = 0; i < n; i++) {
-        uint32_t c0, c1;
-        lin_coords(t, v[i], &c0, &c1);
-        buf_printf(out, "%s[%u,%u]", i ? "," : "", c0, c1);
-    }
-    buf_putc(out, ']');
-}
-
 static void put_lin_layout(struct buf *out, const struct lin_tile *t, const struct lin_layout *l)
 {
     buf_puts(out, "{\"register\":");
-    put_lin_bases(out, t, l->basis[LIN_REGISTER], l->n[LIN_REGISTER]);
+    api_put_lin_bases(out, t, l->basis[LIN_REGISTER], l->n[LIN_REGISTER]);
     buf_puts(out, ",\"lane\":");
-    put_lin_bases(out, t, l->basis[LIN_LANE], l->n[LIN_LANE]);
+    api_put_lin_bases(out, t, l->basis[LIN_LANE], l->n[LIN_LANE]);
     buf_puts(out, ",\"warp\":");
-    put_lin_bases(out, t, l->basis[LIN_WARP], l->n[LIN_WARP]);
+    api_put_lin_bases(out, t, l->basis[LIN_WARP], l->n[LIN_WARP]);
     buf_putc(out, '}');
 }
 
@@ -166,7 +154,7 @@ static void put_workbench(struct buf *out, const struct tac_result *r)
                1u << p->tile.bits1, p->bitwidth, p->num_banks, p->lanes, r->vec_elems);
     put_lin_layout(out, &p->tile, &p->a);
     buf_puts(out, ",\"swizzle_offset_bases\":");
-    put_lin_bases(out, &p->tile, r->mem.basis, r->mem.n);
+    api_put_lin_bases(out, &p->tile, r->mem.basis, r->mem.n);
     buf_putc(out, '}');
 }
 
@@ -243,7 +231,7 @@ static void put_fix(struct buf *out, struct work *w, int k, int nmemo)
     buf_puts(out, ",\"B\":");
     put_lin_layout(out, tile, &w->memo[b].r.prob.a);
     buf_puts(out, ",\"swizzle_offset_bases\":");
-    put_lin_bases(out, tile, f->opt.mem.basis, f->opt.mem.n);
+    api_put_lin_bases(out, tile, f->opt.mem.basis, f->opt.mem.n);
     buf_puts(out, "}}");
 }
 

@@ -10,17 +10,10 @@
 #include <string.h>
 
 #include "access.h"
+#include "bits.h"
 #include "f2.h"
 #include "instr.h"
 #include "linear_conv.h"
-
-static int lg2(int64_t x)
-{
-    int k = 0;
-    while (((int64_t)1 << k) < x)
-        k++;
-    return k;
-}
 
 /* Row-major index of a coordinate. */
 static uint32_t flat(const int32_t *c, const int64_t *shape, int rank)
@@ -29,7 +22,7 @@ static uint32_t flat(const int32_t *c, const int64_t *shape, int rank)
     int sh = 0;
     for (int d = rank - 1; d >= 0; d--) {
         v |= (uint32_t)c[d] << sh;
-        sh += lg2(shape[d]);
+        sh += bits_log2_ceil((uint32_t)shape[d]);
     }
     return v;
 }
@@ -53,7 +46,7 @@ static int vectorisation(const uint32_t *reg, int nreg, const uint32_t *other, i
     for (int v = 128 / bits; v >= 1; v /= 2) {
         if (v > cap)
             continue;
-        int lv = lg2(v), used[LIN_MAX_BASES] = {0}, ok = 1;
+        int lv = bits_log2_ceil((uint32_t)v), used[LIN_MAX_BASES] = {0}, ok = 1;
         for (int i = 0; i < lv && ok; i++) {
             ok = 0;
             for (int j = 0; j < nreg && !ok; j++)
@@ -84,14 +77,14 @@ static int gluon_conflicts(const struct lin_mem *m, const uint32_t *lane, int nl
         bank = total;
     if (bank < 1)
         bank = 1;
-    int start = lg2(vec) + lg2(bank);
+    int start = bits_log2_ceil((uint32_t)vec) + bits_log2_ceil((uint32_t)bank);
     uint32_t seg[LIN_MAX_BITS], both[LIN_MAX_BITS];
     int nseg = 0;
     for (int k = start; k < m->n; k++)
         seg[nseg++] = m->basis[k];
     int vbits = (int)((int64_t)vec * bits / 32);
-    int log2vec = lg2(vbits > 1 ? vbits : 1);
-    int phase = log2vec + nlane - lg2(num_banks);
+    int log2vec = bits_log2_ceil(vbits > 1 ? (uint32_t)vbits : 1u);
+    int phase = log2vec + nlane - bits_log2_ceil((uint32_t)num_banks);
     if (phase < 0)
         phase = 0;
     int ntile = nlane - phase > 0 ? nlane - phase : 0;
@@ -110,10 +103,10 @@ int triton_access_cost(const struct td_layout *d, const struct tsh_layout *s, in
                        bits);
     int rank = d->rank;
     struct lin_problem *p = &out->prob;
-    p->tile.bits1 = lg2(d->shape[rank - 1]);
+    p->tile.bits1 = bits_log2_ceil((uint32_t)d->shape[rank - 1]);
     p->tile.bits0 = 0;
     for (int i = 0; i + 1 < rank; i++)
-        p->tile.bits0 += lg2(d->shape[i]);
+        p->tile.bits0 += bits_log2_ceil((uint32_t)d->shape[i]);
     if (p->tile.bits0 + p->tile.bits1 > LIN_MAX_BITS)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "at most 2^%d elements", LIN_MAX_BITS);
     if (d->n[TLL_LANE] != 5 && d->n[TLL_LANE] != 6)
@@ -162,7 +155,7 @@ int triton_access_cost(const struct td_layout *d, const struct tsh_layout *s, in
     }
     int used[LIN_MAX_BASES];
     out->vec_elems = vectorisation(reg, nreg, other, nother, bits, cap, used);
-    out->vec_bits = lg2(out->vec_elems);
+    out->vec_bits = bits_log2_ceil((uint32_t)out->vec_elems);
     out->bytes = (uint32_t)(out->vec_elems * bits / 8);
     out->triton_conflicts =
         s->npad ? -1
@@ -218,7 +211,7 @@ static void unflat(uint32_t e, const int64_t *shape, int rank, int32_t *c)
 {
     for (int d = rank - 1; d >= 0; d--) {
         c[d] = (int32_t)(e & (uint32_t)(shape[d] - 1));
-        e >>= lg2(shape[d]);
+        e >>= bits_log2_ceil((uint32_t)shape[d]);
     }
 }
 

@@ -7,13 +7,12 @@
  * Pure: no I/O, no allocation. */
 #include "triton_dist.h"
 
-#include "thread.h"
-
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-static int is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+#include "bits.h"
+#include "thread.h"
 
 #define CGA_KEYS "CGALayout", "CTAsPerCGA", "CTASplitNum", "CTAOrder"
 
@@ -185,7 +184,7 @@ static int mma_tile(const struct ta_parser *p, int a, struct tll *l, const int64
     int64_t ones[TLL_MAX_RANK] = {1, 1, 1, 1};
     int inner = order[0], outer = order[1];
     int64_t m = tile[outer], n = tile[inner];
-    if (m % 8 || n % ((int64_t)kwidth * 4) || !is_pow2(m / 8) || !is_pow2(n / (kwidth * 4)))
+    if (m % 8 || n % ((int64_t)kwidth * 4) || !bits_is_pow2((uint64_t)m / 8) || !bits_is_pow2((uint64_t)n / (kwidth * 4)))
         return ta_fail(p, a, err, "an MMA tile of %lld x %lld does not hold 8 rows of "
                        "4 lanes x kWidth %d", (long long)m, (long long)n, kwidth);
     id_nd(l, TLL_REGISTER, ones, rep, rank);
@@ -433,7 +432,7 @@ static int dot_op(struct ta_parser *p, int a, const int64_t *shape, int rank, st
     if (!mma && !mfma)
         return ta_fail(p, par, err, "a dot_op's parent must be #ttg.nvidia_mma, #ttg.amd_mfma "
                        "or #ttg.blocked");
-    if (!is_pow2(kw))
+    if (!bits_is_pow2((uint64_t)kw))
         return ta_fail(p, ta_get(p, a, "kWidth") >= 0 ? ta_get(p, a, "kWidth") : a, err,
                        "kWidth must be a power of two for an MMA parent (elements per lane "
                        "along K), got %lld", (long long)kw);
@@ -537,7 +536,7 @@ static int linear(const struct ta_parser *p, int a, const int64_t *shape, int ra
                 out->b[in][out->n[in]][k] = x;
                 if (x) {
                     /* Triton: a permutation matrix once broadcasts are removed */
-                    if (!is_pow2(x) || nz++)
+                    if (!bits_is_pow2((uint64_t)x) || nz++)
                         return ta_fail(p, b, err, "a basis of a linear layout moves along one "
                                        "dimension by a power of two");
                     int lg = 0;
@@ -654,7 +653,7 @@ int triton_dist_build(struct ta_parser *p, int attr, const int64_t *shape, int r
     if (rank < 1 || rank > TLL_MAX_RANK)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "rank must be 1..%d", TLL_MAX_RANK);
     for (int i = 0; i < rank; i++) {
-        if (!is_pow2(shape[i]))
+        if (!bits_is_pow2((uint64_t)shape[i]))
             return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
                            "shape[%d] must be a power of two, got %lld", i, (long long)shape[i]);
         total *= shape[i];
@@ -772,7 +771,7 @@ static int tostring(const struct ta_parser *p, struct tll *out, int *rank, struc
         int64_t idx, size;
         ts_ws(&c);
         if (d >= TLL_MAX_RANK || !ts_word(&c, "dim") || ts_int(&c, &idx) < 0 || idx != d ||
-            (ts_ws(&c), !ts_word(&c, "(size")) || ts_int(&c, &size) < 0 || !is_pow2(size) ||
+            (ts_ws(&c), !ts_word(&c, "(size")) || ts_int(&c, &size) < 0 || !bits_is_pow2((uint64_t)size) ||
             size > ((int64_t)1 << TLL_MAX_LOG2) || !ts_word(&c, ")"))
             return ts_fail(&c, err, "expected `dimN (size S)`, S a power of two, N in order");
         int lg = 0;
@@ -814,7 +813,7 @@ int triton_dist_layout(struct ta_parser *p, const char *text, const char *aliase
             return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
                            "the layout has %d out dims, the shape has rank %d", r, rank);
         for (int i = 0; i < rank; i++)
-            if (!is_pow2(shape[i]))
+            if (!bits_is_pow2((uint64_t)shape[i]))
                 return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
                                "shape[%d] must be a power of two, got %lld", i,
                                (long long)shape[i]);

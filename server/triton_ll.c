@@ -7,13 +7,7 @@
 
 #include <string.h>
 
-static int lg2(int64_t x)
-{
-    int k = 0;
-    while (((int64_t)1 << k) < x)
-        k++;
-    return k;
-}
+#include "bits.h"
 
 void tll_empty(struct tll *l) { memset(l, 0, sizeof *l); }
 
@@ -22,7 +16,11 @@ static void one_dim(struct tll *l, int64_t size, enum tll_in in, int dim, int ze
     tll_empty(l);
     if (size == 0)
         return;
-    int k = lg2(size);
+    if (size > ((int64_t)1 << TLL_MAX_LOG2)) {
+        l->over = 1;
+        return;
+    }
+    int k = bits_log2_ceil((uint32_t)size);
     l->nout = 1;
     l->out[0] = dim;
     l->lg[dim] = zero ? 0 : k;
@@ -154,7 +152,7 @@ void tll_not_smaller(struct tll *l, const int64_t *shape)
 void tll_not_larger(struct tll *l, const int64_t *shape, int broadcast_registers)
 {
     for (int k = 0; k < l->nout; k++) {
-        int d = l->out[k], s = lg2(shape[d]);
+        int d = l->out[k], s = bits_log2_ceil((uint32_t)shape[d]);
         if (l->lg[d] > s)
             l->lg[d] = s;
     }

@@ -9,15 +9,7 @@
 
 #include <string.h>
 
-static int is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
-
-static int lg2(int64_t x)
-{
-    int k = 0;
-    while (((int64_t)1 << k) < x)
-        k++;
-    return k;
-}
+#include "bits.h"
 
 /* Offset bases being built: each dim's size so far (log2). */
 struct acc {
@@ -43,7 +35,7 @@ static void grow_id(struct acc *a, int d, int64_t size)
         v[d] = (int32_t)(s << a->lg[d]);
         push(a, v);
     }
-    a->lg[d] += lg2(size);
+    a->lg[d] += bits_log2_ceil((uint32_t)size);
 }
 
 /* ensureLayoutNotSmallerThan over dims in `order`. */
@@ -73,7 +65,7 @@ static int finish(const struct ta_parser *p, int attr, const struct acc *a, cons
 {
     int want = 0;
     for (int d = 0; d < rank; d++)
-        want += lg2(shape[d]);
+        want += bits_log2_ceil((uint32_t)shape[d]);
     if (a->over)
         return ta_fail(p, attr, err, "more than %d offset bits", TLL_MAX_BASES);
     /* a bijection offset -> element: as many bases as element bits, full rank */
@@ -87,7 +79,7 @@ static int finish(const struct ta_parser *p, int attr, const struct acc *a, cons
                 return ta_shape_fail(p, attr, err, "offset bit %d reaches past the shape in dim %d",
                                      i, d);
             v |= (uint64_t)a->b[i][d] << sh;
-            sh += lg2(shape[d]);
+            sh += bits_log2_ceil((uint32_t)shape[d]);
         }
         for (int k = 63; k >= 0 && v; k--)
             if (v >> k & 1) {
@@ -154,7 +146,7 @@ static int swizzled(const struct ta_parser *p, int attr, const int64_t *shape, i
         v[col] = (int32_t)((vec * ((r / pp) % mp)) % shape[col]);
         push(a, v);
     }
-    a->lg[row] = lg2(shape[row]);
+    a->lg[row] = bits_log2_ceil((uint32_t)shape[row]);
     for (int i = 2; i < rank; i++)
         grow_id(a, order[i], shape[order[i]]);
     return 0;
@@ -169,18 +161,18 @@ static void reshape(struct acc *a, const int64_t *from, int nf, const int64_t *t
         int sh = 0;
         for (int d = nf - 1; d >= 0; d--) {
             flat |= (uint64_t)a->b[i][d] << sh;
-            sh += lg2(from[d]);
+            sh += bits_log2_ceil((uint32_t)from[d]);
         }
         for (int d = nt - 1; d >= 0; d--) {
             a->b[i][d] = (int32_t)(flat & (uint64_t)(to[d] - 1));
-            flat >>= lg2(to[d]);
+            flat >>= bits_log2_ceil((uint32_t)to[d]);
         }
         for (int d = nt; d < TLL_MAX_RANK; d++)
             a->b[i][d] = 0;
     }
     a->rank = nt;
     for (int d = 0; d < nt; d++)
-        a->lg[d] = lg2(to[d]);
+        a->lg[d] = bits_log2_ceil((uint32_t)to[d]);
 }
 
 /* transposeLinearLayout: component j takes the old component order[j]. */
@@ -338,7 +330,7 @@ static int padded(const struct ta_parser *p, int attr, const int64_t *shape, int
         int x = p->node[q].first, y = p->node[x].next;
         if (out->npad >= TSH_MAX_PADS)
             return ta_fail(p, q, err, "at most %d interval:+padding pairs", TSH_MAX_PADS);
-        if (!is_pow2(p->node[x].v) || !is_pow2(p->node[y].v) || p->node[x].v > (1 << 24) ||
+        if (!bits_is_pow2((uint64_t)p->node[x].v) || !bits_is_pow2((uint64_t)p->node[y].v) || p->node[x].v > (1 << 24) ||
             p->node[y].v > (1 << 24))
             return ta_fail(p, q, err, "intervals and paddings are powers of two up to 2^24");
         out->interval[out->npad] = p->node[x].v;
@@ -377,7 +369,7 @@ int triton_shared_build(struct ta_parser *p, int attr, const int64_t *shape, int
     if (rank < 1 || rank > TLL_MAX_RANK - 1)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "rank must be 1..%d", TLL_MAX_RANK - 1);
     for (int i = 0; i < rank; i++) {
-        if (!is_pow2(shape[i]))
+        if (!bits_is_pow2((uint64_t)shape[i]))
             return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
                            "shape[%d] must be a power of two, got %lld", i, (long long)shape[i]);
         total *= shape[i];

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bits.h"
+
 struct cur {
     struct ta_parser *p;
     int src;
@@ -542,8 +544,6 @@ int ta_is(const struct ta_parser *p, int attr, const char *name)
 
 /* ---- readers the encodings share ----------------------------------------- */
 
-static int is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
-
 /* A mismatch between the encoding and the shape: names "shape", points at the encoding. */
 int ta_shape_fail(const struct ta_parser *p, int node, struct sz_error *err, const char *fmt,
                   ...)
@@ -589,7 +589,7 @@ int ta_ints(const struct ta_parser *p, int attr, const char *key, const char *wh
             return ta_fail(p, i, err, "%s has more than %d entries", key, max);
         if (p->node[i].kind != TA_INT || p->node[i].v < lo || p->node[i].v > hi)
             return ta_fail(p, i, err, "%s entries must be integers in %d..%d", key, lo, hi);
-        if (pow2 && !is_pow2(p->node[i].v))
+        if (pow2 && !bits_is_pow2((uint64_t)p->node[i].v))
             return ta_fail(p, i, err, "%s entries must be powers of two, got %lld", key,
                            (long long)p->node[i].v);
         v[k] = p->node[i].v;
