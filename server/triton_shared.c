@@ -366,8 +366,8 @@ int triton_shared_build(struct ta_parser *p, int attr, const int64_t *shape, int
     int64_t total = 1;
     if (ta_resolve(p, attr, &attr, err) < 0)
         return -1;
-    if (rank < 1 || rank > TLL_MAX_RANK - 1)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "rank must be 1..%d", TLL_MAX_RANK - 1);
+    if (rank < 1 || rank > TLL_MAX_RANK)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "rank must be 1..%d", TLL_MAX_RANK);
     for (int i = 0; i < rank; i++) {
         if (!bits_is_pow2((uint64_t)shape[i]))
             return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",

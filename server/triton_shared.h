@@ -27,7 +27,7 @@ struct tsh_layout {
 };
 
 /* The shared encoding node `attr` (aliases resolved through p) on `shape`
- * (rank 1..3, powers of two) for elements of element_bits -> *out.  Text
+ * (rank 1..4, powers of two; the routes allow 3) for elements of element_bits -> *out.  Text
  * errors name the node's line and column; a shape the encoding cannot take
  * names "shape". */
 int triton_shared_build(struct ta_parser *p, int attr, const int64_t *shape, int rank,

@@ -91,13 +91,15 @@ static void test_triton_cases(void)
     CHECK(txt != NULL, "tests/data/triton_ll_cases.json is readable");
     cJSON *root = txt ? cJSON_Parse(txt) : NULL;
     const cJSON *cases = cJSON_GetObjectItemCaseSensitive(root, "cases");
-    int n = 0, expected = 0, reproduced = 0, equals = 0;
+    int n = 0, expected = 0, reproduced = 0, equals = 0, shared_n = 0, shared_ok = 0;
     for (const cJSON *c = cases ? cases->child : NULL; c; c = c->next, n++) {
         const char *name = str(c, "test");
         int64_t shape[TLL_MAX_RANK];
         int rank = read_shape(cJSON_GetObjectItemCaseSensitive(c, "shape"), shape);
         struct td_layout l, li;
         struct sz_error err = {0};
+        if (cJSON_GetObjectItemCaseSensitive(c, "expected_shared"))
+            goto shared_case;
         int rc = triton_dist_layout(&parser, str(c, "layout"), str(c, "aliases"), shape, rank,
                                     &l, &err);
         CHECK(rc == 0, "%s: %s: %s", name, err.field, err.message);
@@ -114,6 +116,30 @@ static void test_triton_cases(void)
             reproduced += ok;
             CHECK(ok, "%s (%s on %d-D shape): %s", name, str(c, "layout"), rank, why);
         }
+    shared_case:;
+        const cJSON *ws = cJSON_GetObjectItemCaseSensitive(c, "expected_shared");
+        if (ws) {
+            /* a shared encoding: its offset bases, base for base */
+            const cJSON *off = cJSON_GetObjectItemCaseSensitive(ws, "offset");
+            const char *m = strstr(str(c, "layout"), "elementBitWidth = ");
+            int bits = m ? atoi(m + 18) : 16, node, k = 0, ok;
+            struct tsh_layout sh;
+            ok = ta_init(&parser, str(c, "layout"), "layout", NULL, NULL, &err) == 0 &&
+                 ta_parse(&parser, 0, 0, 0, 1, &node, &err) == 0 &&
+                 triton_shared_build(&parser, node, shape, rank, bits, &sh, &err) == 0 &&
+                 sh.n == cJSON_GetArraySize(off) &&
+                 cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(ws, "block")) == 0;
+            for (const cJSON *b = off ? off->child : NULL; ok && b; b = b->next, k++) {
+                int d = 0;
+                for (const cJSON *x = b->child; ok && x; x = x->next, d++)
+                    ok = sh.b[k][d] == x->valueint;
+            }
+            shared_n++;
+            shared_ok += ok;
+            CHECK(ok, "%s (%s): offset basis %d differs or %s", name, str(c, "layout"), k,
+                  err.message);
+            continue;
+        }
         const cJSON *eq = cJSON_GetObjectItemCaseSensitive(c, "equals");
         if (eq) {
             struct td_layout o;
@@ -126,11 +152,12 @@ static void test_triton_cases(void)
                   str(eq, "layout"), err.message);
         }
     }
-    CHECK(n == 150 && expected == 148 && equals == 24,
-          "the transcription holds 150 cases, 148 with bases, 24 equalities: %d %d %d", n,
-          expected, equals);
-    printf("triton_ll_cases: %d of %d transcribed expectations reproduced exactly, "
-           "%d equalities\n", reproduced, expected, equals);
+    CHECK(n == 164 && expected == 148 && equals == 24 && shared_n == 14,
+          "the transcription holds 164 cases: 148 distributed with bases, 24 equalities, 14 "
+          "shared: %d %d %d %d", n, expected, equals, shared_n);
+    printf("triton_ll_cases: %d of %d distributed expectations reproduced exactly, %d "
+           "equalities, %d of %d shared expectations\n", reproduced, expected, equals, shared_ok,
+           shared_n);
     cJSON_Delete(root);
     free(txt);
 }
