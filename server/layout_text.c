@@ -20,6 +20,7 @@ static const struct lay_form *const forms[] = {
     &lay_form_triton_nvmma,
     &lay_form_triton_linear,
     &lay_form_triton_padded,
+    &lay_form_triton_rotating,
     &lay_form_tma,
     &lay_form_cute,
 };

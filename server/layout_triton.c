@@ -1,9 +1,9 @@
 /* layout_triton.c - the Triton shared-encoding rows of the layout form table:
  * #ttg.swizzled_shared<{vec, perPhase, maxPhase, order}>,
  * #ttg.nvmma_shared<{swizzlingByteWidth, transposed, elementBitWidth}>,
- * #ttg.shared_linear<{offset = [[...]]}, alignment = N> and
- * #ttg.padded_shared<[interval:+pad, ...] {...}> over the request's shape
- * (the last two read and checked by triton_shared.c).  Their formulas are linear_conv.c's (issue 16),
+ * #ttg.shared_linear<{offset = [[...]]}, alignment = N>,
+ * #ttg.padded_shared<[interval:+pad, ...] {...}> and #ttg.amd_rotating_shared
+ * over the request's shape (the last three read and checked by triton_shared.c).  Their formulas are linear_conv.c's (issue 16),
  * reached through lin_from_*: this file reads the attributes and orients the
  * tile, and writes no second copy of either.  Pure core: no I/O, no allocation. */
 #include <stdio.h>
@@ -300,5 +300,13 @@ const struct lay_form lay_form_triton_linear = {
 const struct lay_form lay_form_triton_padded = {
     .name = "triton_padded", .label = "Triton padded_shared",
     .opener = "#ttg.padded_shared", .shaped = 1,
+    .parse = parse_tlinear, .build = build_tlinear, .swizzle = NULL,
+};
+
+/* amd_rotating_shared: no Swizzle<B,M,S> of its own (rosetta.c finds one if
+ * the rotation happens to be one) */
+const struct lay_form lay_form_triton_rotating = {
+    .name = "triton_amd_rotating", .label = "Triton amd_rotating_shared",
+    .opener = "#ttg.amd_rotating_shared", .shaped = 1,
     .parse = parse_tlinear, .build = build_tlinear, .swizzle = NULL,
 };

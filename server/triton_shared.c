@@ -1,7 +1,8 @@
 /* triton_shared.c - each shared encoding's offset -> element bases, as
  * Triton's toLinearLayout defines them (LinearLayoutConversions.cpp,
  * Dialect.cpp; read for the facts, not copied): swizzled_shared's XOR of the
- * row's phase into the column's vectors, nvmma_shared's 8-row core matrices
+ * row's phase into the column's vectors (amd_rotating_shared's rotated by the
+ * row's block), nvmma_shared's 8-row core matrices
  * tiled over the TMA box (padded past it in the tensor's dim order),
  * shared_linear's bases as written, padded_shared's linear component plus its
  * intervals.  Pure: no I/O, no allocation. */
@@ -121,18 +122,21 @@ static int order_of(const struct ta_parser *p, int attr, const char *what, int r
 
 #define CGA_KEYS "CGALayout", "CTAsPerCGA", "CTASplitNum", "CTAOrder"
 
+/* swizzled_shared: row r XORs its column by vec x ((r / perPhase) % maxPhase);
+ * amd_rotating_shared (rotating) also XORs the phase with the block of
+ * maxPhase x perPhase rows it sits in. */
 static int swizzled(const struct ta_parser *p, int attr, const int64_t *shape, int rank,
-                    struct acc *a, struct sz_error *err)
+                    int rotating, struct acc *a, struct sz_error *err)
 {
     static const char *const keys[] = {"vec", "perPhase", "maxPhase", "order", CGA_KEYS, NULL};
+    const char *what = rotating ? "amd_rotating_shared" : "swizzled_shared";
     int64_t vec, pp, mp;
     int order[TLL_MAX_RANK];
-    if (ta_check_keys(p, attr, keys, "swizzled_shared", err) < 0 ||
-        ta_single_cta(p, attr, err) < 0 ||
-        ta_int(p, attr, "vec", "swizzled_shared", 1, 0, 1, 1 << 16, &vec, err) < 0 ||
-        ta_int(p, attr, "perPhase", "swizzled_shared", 1, 0, 1, 1 << 16, &pp, err) < 0 ||
-        ta_int(p, attr, "maxPhase", "swizzled_shared", 1, 0, 1, 1 << 16, &mp, err) < 0 ||
-        order_of(p, attr, "swizzled_shared", rank, order, err) < 0)
+    if (ta_check_keys(p, attr, keys, what, err) < 0 || ta_single_cta(p, attr, err) < 0 ||
+        ta_int(p, attr, "vec", what, 1, 0, 1, 1 << 16, &vec, err) < 0 ||
+        ta_int(p, attr, "perPhase", what, 1, 0, 1, 1 << 16, &pp, err) < 0 ||
+        ta_int(p, attr, "maxPhase", what, 1, 0, 1, 1 << 16, &mp, err) < 0 ||
+        order_of(p, attr, what, rank, order, err) < 0)
         return -1;
     if (rank == 1) {
         grow_id(a, 0, shape[0]);
@@ -143,7 +147,10 @@ static int swizzled(const struct ta_parser *p, int attr, const int64_t *shape, i
     for (int64_t r = 1; r < shape[row]; r *= 2) {
         int32_t v[TLL_MAX_RANK] = {0};
         v[row] = (int32_t)r;
-        v[col] = (int32_t)((vec * ((r / pp) % mp)) % shape[col]);
+        int64_t phase = (r / pp) % mp;
+        if (rotating)
+            phase ^= r / mp / pp % mp;
+        v[col] = (int32_t)((vec * phase) % shape[col]);
         push(a, v);
     }
     a->lg[row] = bits_log2_ceil((uint32_t)shape[row]);
@@ -355,7 +362,8 @@ static int padded(const struct ta_parser *p, int attr, const int64_t *shape, int
 
 int triton_shared_is(const struct ta_parser *p, int attr)
 {
-    return ta_is(p, attr, "swizzled_shared") || ta_is(p, attr, "nvmma_shared") ||
+    return ta_is(p, attr, "swizzled_shared") || ta_is(p, attr, "amd_rotating_shared") ||
+           ta_is(p, attr, "nvmma_shared") ||
            ta_is(p, attr, "shared_linear") || ta_is(p, attr, "padded_shared");
 }
 
@@ -381,7 +389,9 @@ int triton_shared_build(struct ta_parser *p, int attr, const int64_t *shape, int
     a.rank = rank;
     int rc;
     if (ta_is(p, attr, "swizzled_shared"))
-        out->encoding = "swizzled_shared", rc = swizzled(p, attr, shape, rank, &a, err);
+        out->encoding = "swizzled_shared", rc = swizzled(p, attr, shape, rank, 0, &a, err);
+    else if (ta_is(p, attr, "amd_rotating_shared"))
+        out->encoding = "amd_rotating_shared", rc = swizzled(p, attr, shape, rank, 1, &a, err);
     else if (ta_is(p, attr, "nvmma_shared"))
         out->encoding = "nvmma_shared", rc = nvmma(p, attr, shape, rank, element_bits, &a, err);
     else if (ta_is(p, attr, "shared_linear"))
@@ -390,7 +400,8 @@ int triton_shared_build(struct ta_parser *p, int attr, const int64_t *shape, int
         out->encoding = "padded_shared", rc = padded(p, attr, shape, rank, &a, out, err);
     else
         return ta_fail(p, attr, err, "expected a shared encoding (#ttg.swizzled_shared, "
-                       "#ttg.nvmma_shared, #ttg.shared_linear or #ttg.padded_shared)");
+                       "#ttg.amd_rotating_shared, #ttg.nvmma_shared, #ttg.shared_linear or "
+                       "#ttg.padded_shared)");
     if (rc < 0)
         return -1;
     out->element_bits = element_bits;

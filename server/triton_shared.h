@@ -1,6 +1,6 @@
 /* triton_shared.h - Triton's shared-memory encodings as TTGIR prints them
- * (#ttg.swizzled_shared, #ttg.nvmma_shared, #ttg.shared_linear,
- * #ttg.padded_shared) on a tensor shape -> the element each offset bit
+ * (#ttg.swizzled_shared, #ttg.amd_rotating_shared, #ttg.nvmma_shared,
+ * #ttg.shared_linear, #ttg.padded_shared) on a tensor shape -> the element each offset bit
  * reaches (Triton's toLinearLayout: offset -> [dim0, ...]), and for padded
  * layouts the padding intervals.  Single CTA only.  Pure core: no I/O, no
  * allocation, no JSON. */
@@ -16,7 +16,7 @@
 #define TSH_MAX_PADS 4
 
 struct tsh_layout {
-    const char *encoding;       /* "swizzled_shared", "nvmma_shared", "shared_linear", "padded_shared" */
+    const char *encoding;       /* "swizzled_shared", "amd_rotating_shared", "nvmma_shared", ... */
     int rank;
     int64_t shape[TLL_MAX_RANK];
     int n;                      /* offset bits: log2 of the elements */

@@ -177,6 +177,8 @@ static void test_form_table_rows_are_complete_and_the_default_is_last(void)
          "[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]}, alignment = 16>", 2, &lay_form_triton_linear},
         {"#ttg.padded_shared<[64:+4] {order = [1, 0], shape = [32, 64]}>", 2,
          &lay_form_triton_padded},
+        {"#ttg.amd_rotating_shared<{vec = 4, perPhase = 2, maxPhase = 4, order = [1, 0]}>", 2,
+         &lay_form_triton_rotating},
     };
     static const uint32_t shape[2] = {32, 64};
     for (size_t k = 0; k < sizeof own / sizeof own[0]; k++) {

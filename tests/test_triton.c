@@ -152,8 +152,8 @@ static void test_triton_cases(void)
                   str(eq, "layout"), err.message);
         }
     }
-    CHECK(n == 164 && expected == 148 && equals == 24 && shared_n == 14,
-          "the transcription holds 164 cases: 148 distributed with bases, 24 equalities, 14 "
+    CHECK(n == 168 && expected == 148 && equals == 24 && shared_n == 18,
+          "the transcription holds 168 cases: 148 distributed with bases, 24 equalities, 18 "
           "shared: %d %d %d %d", n, expected, equals, shared_n);
     printf("triton_ll_cases: %d of %d distributed expectations reproduced exactly, %d "
            "equalities, %d of %d shared expectations\n", reproduced, expected, equals, shared_ok,
@@ -785,6 +785,11 @@ static void test_layout_forms(void)
                          "[0, 16], [0, 32], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0]], "
                          "block = []}>", (const int32_t(*)[2])rowmajor, 12, 64, 64, 32, 2,
                          "triton_padded");
+    /* amd_rotating_shared through /api/layout: Triton's AMDRotatingShared2D_64x64 bases */
+    static const int32_t rot[12][2] = {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32},
+                                       {1, 0}, {2, 4}, {4, 8}, {8, 4}, {16, 8}, {32, 0}};
+    check_layout_offsets("#ttg.amd_rotating_shared<{vec = 4, perPhase = 2, maxPhase = 4, "
+                         "order = [1, 0]}>", rot, 12, 64, 64, 0, 0, "triton_amd_rotating");
     /* a shared_linear that is a swizzle has its equivalents; a bad one names the column */
     static const char *const swz = "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, "
                                    "order = [1, 0]}>";

@@ -19,7 +19,8 @@ FAMILIES = ("SimpleBlocked", "ShapeLargerThanLayout", "ShapeSmallerThanLayout",
             "BlockedDot", "MMAv2", "MMAv3", "DotMMA", "SliceDot", "MFMA",
             "SliceOf", "SliceWithShape1", "Slice4D", "CTADuplication", "CTABroadcast",
             "OneDimTooLargeAnotherTooSmall", "RepeatInCTGDimFirst", "SmallerThanCGALayout",
-            "BlockedOrder", "SharedSwizzled", "LeadingOffset", "SharedSimple", "Shared1D")
+            "BlockedOrder", "SharedSwizzled", "LeadingOffset", "SharedSimple", "Shared1D",
+            "AMDRotatingShared")
 
 
 def strip_comments(s):
@@ -61,7 +62,7 @@ class Enc:
         self.kind, self.kw = kind, kw
 
     def single_cta(self):
-        if self.kind in ("blocked", "swizzled", "nvmma") or (self.kind == "mma" and self.kw.get("cpg")):
+        if self.kind in ("blocked", "swizzled", "rotating", "nvmma") or (self.kind == "mma" and self.kw.get("cpg")):
             return all(x == 1 for x in self.kw.get("cpg") or [1])
         if "parent" in self.kw:
             return self.kw["parent"].single_cta()
@@ -83,6 +84,9 @@ def ttgir(e, aliases):
                 "instrShape = %s}>" % (k["major"], k["minor"], arr(k["wpc"]), arr(k["instr"])))
     if e.kind == "swizzled":
         return ("#ttg.swizzled_shared<{vec = %d, perPhase = %d, maxPhase = %d, order = %s}>"
+                % (k["vec"], k["pp"], k["mp"], arr(k["order"])))
+    if e.kind == "rotating":
+        return ("#ttg.amd_rotating_shared<{vec = %d, perPhase = %d, maxPhase = %d, order = %s}>"
                 % (k["vec"], k["pp"], k["mp"], arr(k["order"])))
     if e.kind == "nvmma":
         t = ("#ttg.nvmma_shared<{swizzlingByteWidth = %d, transposed = %s, elementBitWidth = %d"
@@ -137,6 +141,10 @@ def shared(vec, per_phase, max_phase, cpg, split, order, cord):
     return Enc("swizzled", vec=vec, pp=per_phase, mp=max_phase, cpg=cpg, order=order)
 
 
+def AMDRotatingShared(vec, per_phase, max_phase, cpg, split, order, cord):
+    return Enc("rotating", vec=vec, pp=per_phase, mp=max_phase, cpg=cpg, order=order)
+
+
 def nvmmaShared(swz, transposed, ebw, cpg, split, order, cord, fp4=False):
     return Enc("nvmma", swz=swz, tr=transposed, ebw=ebw, cpg=cpg, rank=len(order))
 
@@ -188,7 +196,7 @@ def main():
         if not name.startswith(FAMILIES):
             continue
         env = dict(blocked=blocked, mma=mma, dot=dot, mfma=mfma, slice_=slice_, S=S,
-                   shared=shared, nvmmaShared=nvmmaShared,
+                   shared=shared, nvmmaShared=nvmmaShared, AMDRotatingShared=AMDRotatingShared,
                    LinearLayout=LinearLayout, toLinearLayout=toLinearLayout)
         n_in_test = 0
 
@@ -231,7 +239,7 @@ def main():
             text = ttgir(enc, aliases)
             case = {"test": label, "layout": text, "aliases": "\n".join(aliases),
                     "layout_inline": inline(text, aliases), "shape": shape, "_enc": enc}
-            if want is not None and enc.kind in ("swizzled", "nvmma"):
+            if want is not None and enc.kind in ("swizzled", "rotating", "nvmma"):
                 case["expected_shared"] = {k: want["bases"].get(k, []) for k in ("offset", "block")}
             elif want is not None:
                 case["expected"] = {k: want["bases"].get(k, []) for k in
