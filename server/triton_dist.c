@@ -649,18 +649,8 @@ int triton_dist_build(struct ta_parser *p, int attr, const int64_t *shape, int r
                       struct td_layout *out, struct sz_error *err)
 {
     struct tll l;
-    int64_t total = 1;
-    if (rank < 1 || rank > TLL_MAX_RANK)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "rank must be 1..%d", TLL_MAX_RANK);
-    for (int i = 0; i < rank; i++) {
-        if (!bits_is_pow2((uint64_t)shape[i]))
-            return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
-                           "shape[%d] must be a power of two, got %lld", i, (long long)shape[i]);
-        total *= shape[i];
-        if (total > ((int64_t)1 << TLL_MAX_LOG2))
-            return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "at most 2^%d elements",
-                           TLL_MAX_LOG2);
-    }
+    if (tll_check_shape(shape, rank, TLL_MAX_LOG2, err) < 0)
+        return -1;
     memset(out, 0, sizeof *out);
     out->encoding = "";
     if (build(p, attr, shape, rank, &l, &out->encoding, 0, err) < 0)

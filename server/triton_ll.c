@@ -9,6 +9,22 @@
 
 #include "bits.h"
 
+int tll_check_shape(const int64_t *shape, int rank, int max_log2, struct sz_error *err)
+{
+    int64_t total = 1;
+    if (rank < 1 || rank > TLL_MAX_RANK)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "rank must be 1..%d", TLL_MAX_RANK);
+    for (int i = 0; i < rank; i++) {
+        if (!bits_is_pow2((uint64_t)shape[i]))
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
+                           "shape[%d] must be a power of two, got %lld", i, (long long)shape[i]);
+        total *= shape[i];
+        if (total > ((int64_t)1 << max_log2))
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "at most 2^%d elements", max_log2);
+    }
+    return 0;
+}
+
 void tll_empty(struct tll *l) { memset(l, 0, sizeof *l); }
 
 static void one_dim(struct tll *l, int64_t size, enum tll_in in, int dim, int zero)

@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include "error.h"
+
 #define TLL_MAX_RANK 4          /* a slice of a rank-3 tensor has a rank-4 parent */
 #define TLL_MAX_BASES 32        /* bases per input dimension */
 #define TLL_MAX_LOG2 30         /* an output dimension holds at most 2^30 */
@@ -26,6 +28,10 @@ struct tll {
     int32_t b[TLL_NIN][TLL_MAX_BASES][TLL_MAX_RANK];
     int over;                   /* a product went past TLL_MAX_BASES or TLL_MAX_LOG2 */
 };
+
+/* A tensor shape the algebra takes: rank 1..TLL_MAX_RANK, powers of two, at
+ * most 2^max_log2 elements; fails naming "shape". */
+int tll_check_shape(const int64_t *shape, int rank, int max_log2, struct sz_error *err);
 
 /* The layout with no dims. */
 void tll_empty(struct tll *l);

@@ -371,19 +371,8 @@ int triton_shared_build(struct ta_parser *p, int attr, const int64_t *shape, int
                         int element_bits, struct tsh_layout *out, struct sz_error *err)
 {
     struct acc a;
-    int64_t total = 1;
-    if (ta_resolve(p, attr, &attr, err) < 0)
+    if (ta_resolve(p, attr, &attr, err) < 0 || tll_check_shape(shape, rank, 24, err) < 0)
         return -1;
-    if (rank < 1 || rank > TLL_MAX_RANK)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "rank must be 1..%d", TLL_MAX_RANK);
-    for (int i = 0; i < rank; i++) {
-        if (!bits_is_pow2((uint64_t)shape[i]))
-            return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
-                           "shape[%d] must be a power of two, got %lld", i, (long long)shape[i]);
-        total *= shape[i];
-        if (total > ((int64_t)1 << 24))
-            return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "at most 2^24 elements");
-    }
     memset(out, 0, sizeof *out);
     memset(&a, 0, sizeof a);
     a.rank = rank;
