@@ -59,6 +59,14 @@ int api_route_layout(const struct api_request *, struct buf *, struct sz_error *
 int api_route_layout_access(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_atoms(const struct api_request *, struct buf *, struct sz_error *);
 
+/* api_linear.c: F2 vectors of tile t as "[[dim0,dim1],...]" (what /api/linear
+ * and /api/recommend call offset bases). */
+struct lin_tile;
+void api_put_bases(struct buf *out, const struct lin_tile *t, const uint32_t *v, int n);
+
+/* api_ops.c: the instruction-kind table. */
+int api_route_ops(const struct api_request *, struct buf *, struct sz_error *);
+
 /* api_recommend.c: the best swizzle for a write and a read pattern (recommend.c). */
 int api_route_recommend(const struct api_request *, struct buf *, struct sz_error *);
 
@@ -77,12 +85,11 @@ void api_put_dist(struct buf *out, const struct td_layout *l);
 /* api_ttgir.c: a TTGIR dump's shared-memory ops, costed. */
 int api_route_ttgir(const struct api_request *, struct buf *, struct sz_error *);
 
-/* api_linear.c: bases of a 2-D tile as [[dim0, dim1], ...]. */
-struct lin_tile;
-void api_put_lin_bases(struct buf *out, const struct lin_tile *t, const uint32_t *v, int n);
-
 /* `"key":` */
 void api_put_key(struct buf *out, const char *key);
+
+/* `"key":"v"`, or `"key":null` when v is NULL (a name no source gives). */
+void api_put_str_or_null(struct buf *out, const char *key, const char *v);
 
 /* "[t,...]": the lanes set in `mask`, in order. */
 void api_put_lanes(struct buf *out, uint32_t mask);

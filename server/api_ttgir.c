@@ -136,11 +136,11 @@ static int cost_op(struct work *w, const struct tdump_op *o, int num_banks, int 
 static void put_lin_layout(struct buf *out, const struct lin_tile *t, const struct lin_layout *l)
 {
     buf_puts(out, "{\"register\":");
-    api_put_lin_bases(out, t, l->basis[LIN_REGISTER], l->n[LIN_REGISTER]);
+    api_put_bases(out, t, l->basis[LIN_REGISTER], l->n[LIN_REGISTER]);
     buf_puts(out, ",\"lane\":");
-    api_put_lin_bases(out, t, l->basis[LIN_LANE], l->n[LIN_LANE]);
+    api_put_bases(out, t, l->basis[LIN_LANE], l->n[LIN_LANE]);
     buf_puts(out, ",\"warp\":");
-    api_put_lin_bases(out, t, l->basis[LIN_WARP], l->n[LIN_WARP]);
+    api_put_bases(out, t, l->basis[LIN_WARP], l->n[LIN_WARP]);
     buf_putc(out, '}');
 }
 
@@ -154,7 +154,7 @@ static void put_workbench(struct buf *out, const struct tac_result *r)
                1u << p->tile.bits1, p->bitwidth, p->num_banks, p->lanes, r->vec_elems);
     put_lin_layout(out, &p->tile, &p->a);
     buf_puts(out, ",\"swizzle_offset_bases\":");
-    api_put_lin_bases(out, &p->tile, r->mem.basis, r->mem.n);
+    api_put_bases(out, &p->tile, r->mem.basis, r->mem.n);
     buf_putc(out, '}');
 }
 
@@ -231,7 +231,7 @@ static void put_fix(struct buf *out, struct work *w, int k, int nmemo)
     buf_puts(out, ",\"B\":");
     put_lin_layout(out, tile, &w->memo[b].r.prob.a);
     buf_puts(out, ",\"swizzle_offset_bases\":");
-    api_put_lin_bases(out, tile, f->opt.mem.basis, f->opt.mem.n);
+    api_put_bases(out, tile, f->opt.mem.basis, f->opt.mem.n);
     buf_puts(out, "}}");
 }
 

@@ -5,6 +5,7 @@
 
 import * as api from './api.js';
 import { esc } from './esc.js';
+import { opBits, setOps } from './ops.js';
 import { bankChart, hitsChart } from './bankchart.js';
 import { bump } from './stamps.js';
 import { INVALID } from './classes.js';
@@ -63,7 +64,7 @@ function renderAccess(cost, err) {
     const w = cost.wavefronts, k = cost.ideal_wavefronts;
     $('acc-verdict').innerHTML = `<b>${w}</b> wavefront${w === 1 ? '' : 's'} (ideal ${k}) &middot; ` +
         (w === k ? 'no bank conflict' : `${cost.ways}-way, ${cost.bank_conflicts} conflict wavefront${cost.bank_conflicts === 1 ? '' : 's'}`) +
-        ` &middot; ${esc(cost.op)}${cost.op.includes('matrix') ? '.x' + cost.matrices + (cost.trans ? '.trans' : '') : '.' + cost.bytes * 8 + 'b'}`;
+        ` &middot; ${esc(opBits(cost))}`;
     $('acc-verdict').dataset.wavefronts = String(w);
     const availW = Math.max(480, $('acc-banks').clientWidth || 900);
     bankChart($('acc-banks'), cost, availW);
@@ -117,7 +118,8 @@ async function init() {
         load();
     });
     try {
-        const { atoms } = await api.atoms();
+        const [{ atoms }, ops] = await Promise.all([api.atoms(), api.ops()]);
+        setOps(ops);
         $('lay-atom').innerHTML = '<option value="">none</option>' + atoms.map((a) => `<option value="${esc(a.name)}" title="${esc(a.source)}">${esc(a.label)} ${esc(a.coords)}</option>`).join('');
     } catch (e) {
         $('acc-error').textContent = e.message;
