@@ -71,7 +71,10 @@ void lay_eval(const struct lay *l, uint32_t *out)
         for (int j = 0; j < 21; j++)
             g[d][j] = (1u << j) < l->shape[d] ? basis_of(l, d, j) : 0;
     for (uint32_t i = 0; i < l->size; i++) {
-        out[i] = e * eb;
+        uint32_t pe = e;
+        for (int k = 0; k < l->npad; k++)
+            pe += (e / l->pad_every[k]) * l->pad_by[k];
+        out[i] = pe * eb;
         for (int d = 0; d < l->rank; d++) {
             uint32_t nc = c[d] + 1 < l->shape[d] ? c[d] + 1 : 0, flip = c[d] ^ nc;
             while (flip) {

@@ -42,6 +42,10 @@ struct lay_nvmma {                  /* #ttg.nvmma_shared */
 struct lay_tma {                    /* tma:CU_TENSOR_MAP_SWIZZLE_* */
     int swizzle_bytes;              /* 0, 32, 64 or 128 */
 };
+struct lay_tlinear {                /* #ttg.shared_linear, #ttg.padded_shared */
+    int n;                          /* offset bits: the element (coordinate) at offset 2^k */
+    int32_t b[LIN_MAX_BITS][LAY_MAX_RANK];
+};
 
 /* ---- the evaluator (the row's build fills it; lay_eval runs it) --------- */
 
@@ -61,6 +65,7 @@ struct lay {
         struct lay_swizzled swizzled;
         struct lay_nvmma nvmma;
         struct lay_tma tma;
+        struct lay_tlinear tlinear;
     } a;
     enum lay_kind kind;
     /* LAY_STRIDED: the flattened modes, colexicographic, and the offset (elements) */
@@ -76,6 +81,10 @@ struct lay {
     int lin_base[LAY_MAX_RANK];
     struct lin_tile tile;
     uint32_t fwd[LIN_MAX_BITS];
+    /* padded_shared: after every pad_every[k] elements, pad_by[k] more (the
+     * element offset e becomes e + sum of (e / pad_every[k]) * pad_by[k]) */
+    int npad;
+    uint32_t pad_every[4], pad_by[4];
 };
 
 /* ---- the form table: one row per layout form ------------------------------ */
@@ -103,7 +112,7 @@ struct lay_form {
 
 /* The rows, in the order lay_parse tries them (layout_text.c's table). */
 extern const struct lay_form lay_form_cute, lay_form_triton_swizzled, lay_form_triton_nvmma,
-    lay_form_tma;
+    lay_form_tma, lay_form_triton_linear, lay_form_triton_padded, lay_form_triton_rotating;
 const struct lay_form *const *lay_forms(int *n);
 
 /* Parse `text` (NUL-terminated, at most LAY_MAX_TEXT bytes).  `element_bits` is

@@ -18,6 +18,9 @@
 static const struct lay_form *const forms[] = {
     &lay_form_triton_swizzled,
     &lay_form_triton_nvmma,
+    &lay_form_triton_linear,
+    &lay_form_triton_padded,
+    &lay_form_triton_rotating,
     &lay_form_tma,
     &lay_form_cute,
 };

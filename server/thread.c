@@ -9,6 +9,7 @@
 /* Tried in order: the first row whose match says yes reads the text. */
 static const struct thr_form *const forms[] = {
     &thr_form_atom,
+    &thr_form_triton,
 };
 
 int thr_parse(const char *text, const struct thr_ctx *ctx, struct thr *t, struct sz_error *err)
@@ -20,7 +21,8 @@ int thr_parse(const char *text, const struct thr_ctx *ctx, struct thr *t, struct
             return forms[k]->parse(text, ctx, t, err);
         }
     return sz_fail(err, SZ_INVALID_ARGUMENT, ctx->field,
-                   "unknown thread layout: a named atom (see GET /api/atoms)");
+                   "unknown thread layout: a named atom (see GET /api/atoms) or a Triton "
+                   "distributed encoding (#ttg.blocked<{...}>, ...)");
 }
 
 uint64_t thr_instructions(const struct thr *t, int vec_bits)

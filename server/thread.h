@@ -66,6 +66,7 @@ struct thr_form {
 /* The rows: named atoms (atoms.c) first; issue 24 adds Triton's distributed
  * encodings, issue 25 CuTe's thread-value prints. */
 extern const struct thr_form thr_form_atom;
+extern const struct thr_form thr_form_triton;    /* triton_dist.c: #ttg.blocked, ... */
 
 /* Read `text` with the first row that matches it; fails naming ctx->field
  * ("unknown thread layout ...") when none does. */
