@@ -182,6 +182,50 @@ static void put_desc(struct buf *out, const struct ros_desc *d)
     buf_putc(out, '}');
 }
 
+/* A tensor print's pointer (CuTe's smem_ptr / swizzle_ptr): the alignment its
+ * value gives, the swizzle's span, and how many elements the pointer's low
+ * bits move (t->sorted is free scratch by now, the banks overwrite it next:
+ * the same layout at an aligned pointer). */
+static void put_address(struct buf *out, struct tensor *t)
+{
+    const struct lay *l = &t->l;
+    if (l->form != &lay_form_cute || !l->a.cute.has_address)
+        return;
+    uint64_t a = l->a.cute.address;
+    uint64_t align = a ? a & (~a + 1) : 0;
+    uint32_t eb = (uint32_t)l->element_bits / 8, span = 0, moved = 0;
+    if (l->domain != LAY_SWZ_NONE && l->z.b > 0) {
+        int hi = (l->z.yyy_lo > l->z.zzz_lo ? l->z.yyy_lo : l->z.zzz_lo) + l->z.b;
+        span = (1u << hi) * (l->domain == LAY_SWZ_ELEMENTS ? eb : 1);
+    }
+    if (l->addr) {
+        struct lay aligned = *l;
+        aligned.addr = 0;
+        lay_eval(&aligned, t->sorted);
+        for (uint32_t i = 0; i < l->size; i++)
+            moved += t->sorted[i] != t->off[i];
+    }
+    buf_printf(out, ",\"address\":{\"value\":\"0x%llx\",\"alignment_bytes\":%llu,"
+               "\"swizzle_span_bytes\":%u,\"aligned_to_span\":%s,\"swizzle_reads_address\":%s,"
+               "\"moved\":%u,\"note\":", (unsigned long long)a, (unsigned long long)align, span,
+               span == 0 || a % span == 0 ? "true" : "false",
+               l->domain == LAY_SWZ_BYTES && l->z.b > 0 ? "true" : "false", moved);
+    char note[320];
+    if (l->domain == LAY_SWZ_BYTES && l->z.b > 0)
+        snprintf(note, sizeof note, "the swizzle acts on the full address (swizzle_ptr): offsets "
+                 "are Z(pointer + x) - pointer, so a pointer off the %u-byte span moves %u of "
+                 "%u elements (tilelang#2379's bug when the kernel assumed an aligned base)",
+                 span, moved, l->size);
+    else if (span)
+        snprintf(note, sizeof note, "the swizzle acts on element offsets from the pointer: the "
+                 "offsets do not depend on it, but the banks do unless it is %u-byte aligned",
+                 span);
+    else
+        snprintf(note, sizeof note, "no swizzle: offsets are from the pointer");
+    buf_json_str(out, note);
+    buf_putc(out, '}');
+}
+
 int api_route_layout(const struct api_request *req, struct buf *out, struct sz_error *err)
 {
     static const char *const known_args[] = {NULL};
@@ -228,6 +272,7 @@ int api_route_layout(const struct api_request *req, struct buf *out, struct sz_e
     put_equivalents(out, l, &q);
     if (t.has_desc)
         put_desc(out, &t.desc);
+    put_address(out, &t);
     buf_printf(out, ",\"base\":%u,\"validators\":[", t.base);
     for (int i = 0; i < f.n; i++) {
         buf_printf(out, "%s{\"code\":\"%s\",\"severity\":\"%s\",\"message\":", i ? "," : "",
@@ -324,7 +369,7 @@ static int read_thread(const cJSON *root, const struct lay *l, struct thr *t, co
     } else if (thr_parse(th->valuestring, &ctx, t, err) < 0) {
         return -1;
     }
-    int64_t o[LAY_MAX_RANK] = {0, 0, 0};
+    int64_t o[LAY_MAX_RANK] = {0};
     if (org) {
         if (!cJSON_IsArray(org) || cJSON_GetArraySize(org) != l->rank)
             return sz_fail(err, SZ_INVALID_ARGUMENT, "origin", "must be a coordinate of rank %d",
@@ -391,7 +436,9 @@ int api_route_layout_access(const struct api_request *req, struct buf *out,
     for (int k = 0; k < INSTR_LANES; k++) {
         if (c[k][0] == THR_IDLE)
             continue;
-        uint32_t cc[LAY_MAX_RANK] = {(uint32_t)c[k][0], (uint32_t)c[k][1], (uint32_t)c[k][2]};
+        uint32_t cc[LAY_MAX_RANK];
+        for (int d = 0; d < LAY_MAX_RANK; d++)
+            cc[d] = (uint32_t)c[k][d];
         uint32_t o = t.off[lay_index(&t.l, cc)];
         for (uint32_t b = eb; b < lane_bytes; b += eb)
             if (!lay_has_offset(t.sorted, t.l.size, o + b)) {
@@ -439,7 +486,9 @@ int api_route_layout_access(const struct api_request *req, struct buf *out,
             buf_puts(out, "null");
             continue;
         }
-        uint32_t cc[LAY_MAX_RANK] = {(uint32_t)c[k][0], (uint32_t)c[k][1], (uint32_t)c[k][2]};
+        uint32_t cc[LAY_MAX_RANK];
+        for (int d = 0; d < LAY_MAX_RANK; d++)
+            cc[d] = (uint32_t)c[k][d];
         buf_u32_array(out, cc, (size_t)t.l.rank);
     }
     buf_printf(out, "],\"element_bits\":%d,\"atom\":", t.l.element_bits);

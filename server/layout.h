@@ -15,7 +15,8 @@
 #include "linear.h"
 #include "swizzle.h"
 
-#define LAY_MAX_RANK 3
+#define LAY_MAX_RANK 4               /* CuTe (SM100's staged smem is rank 4) */
+#define LAY_MAX_SHAPED_RANK 3        /* Triton and TMA forms: the request's shape */
 #define LAY_MAX_LEAVES 16           /* flattened modes of a CuTe layout */
 #define LAY_MAX_DEPTH 6             /* tuple nesting of a CuTe layout */
 #define LAY_MAX_SIZE (1u << 20)     /* elements: DESIGN.md sec. 5's million cells */
@@ -31,6 +32,10 @@ enum lay_domain { LAY_SWZ_NONE, LAY_SWZ_ELEMENTS, LAY_SWZ_BYTES };
 
 struct lay_cute {
     int swz_col;                    /* 1-based column of the swizzle in the text, or 0 */
+    /* a tensor print's pointer: `smem_ptr[16b](0x7f0000000400) o ...` or the
+     * swizzle pointer `Sw<3,4,3>_smem_ptr[16b](0x...) o ...` */
+    int has_address, ptr_col;       /* ptr_col: 1-based column of the pointer */
+    uint64_t address;
 };
 struct lay_swizzled {               /* #ttg.swizzled_shared */
     int vec, per_phase, max_phase, order[LAY_MAX_RANK], norder;
@@ -53,7 +58,7 @@ enum lay_kind {
 struct lay {
     const struct lay_form *form;    /* its row in the form table */
     int element_bits;               /* 8, 16, 32 or 64 */
-    int rank;                       /* 1..3 */
+    int rank;                       /* 1..LAY_MAX_RANK (shaped forms: 1..3) */
     uint32_t shape[LAY_MAX_RANK];   /* extent of each top-level mode */
     uint32_t size;                  /* product of shape, 1..LAY_MAX_SIZE */
     union {                         /* the form's attributes, as the text wrote them */
@@ -70,6 +75,10 @@ struct lay {
     /* the swizzle a strided layout applies (CuTe, TMA); NVMMA's is inside `fwd` */
     enum lay_domain domain;
     struct swz z;
+    /* the pointer's low bits (mod 2^31) when a byte swizzle acts on the full
+     * address (CuTe's swizzle_ptr): offset = Z(addr + x) - addr, x the plain
+     * byte offset; 0 otherwise */
+    uint32_t addr;
     /* LAY_LINEAR: `fwd` is the forward map of the 2D tile (linear_conv.c's
      * definitions) for lin element e = r * 2^bits1 + c; lin_base[d] is the lin
      * bit of dim d's bit 0, -1 for a dim dense past the tile */

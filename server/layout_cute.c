@@ -1,6 +1,8 @@
 /* layout_cute.c - the CuTe row of the layout form table: CuTe's print of a
  * shared-memory layout (`Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_8),(_64,_1)):
- * ((_64,_512),(_1,_0))`, `Sw<3,3,3> o _0 o ...`, nested tuples, rank 1-3,
+ * ((_64,_512),(_1,_0))`, `Sw<3,3,3> o _0 o ...`, local_tile's `M_0|(32&32)=32`
+ * offsets, tensor prints `Sw<3,4,3>_smem_ptr[16b](0x...) o L` and
+ * `smem_ptr[16b](0x...) o Sw<3,3,3> o _0 o L`, nested tuples, rank 1-4,
  * dynamic ints) read straight into the strided evaluator.  Every error names
  * "layout" and its column, or "element_bits"; it evaluates nothing. */
 #include <string.h>
@@ -49,7 +51,7 @@ static int tuple(struct lay_cur *c, struct side *sd, uint32_t hi, int depth)
     c->i++;
     do {
         if (depth == 0 && ++sd->top > LAY_MAX_RANK)
-            return LAY_AT(c, "rank above 3");
+            return LAY_AT(c, "rank above 4");
         if (tuple(c, sd, hi, depth + 1) < 0)
             return -1;
         lay_ws(c);
@@ -61,13 +63,56 @@ static int tuple(struct lay_cur *c, struct side *sd, uint32_t hi, int depth)
     return lay_want(c, ')');
 }
 
-/* `Sw<B,M,S>` or `Swizzle<B,M,S>`; none is fine. */
-static int swizzle_prefix(struct lay_cur *c, struct lay *l)
+/* `[Nb]`: the element of a pointer print, which a request's element_bits
+ * must agree with (col: the pointer's column). */
+static int ptr_bits(struct lay_cur *c, struct lay *l, size_t col)
 {
-    lay_ws(c);
+    uint32_t bits;
+    if (lay_int(c, 64, &bits) < 0)
+        return -1;
+    if (c->s[c->i] != 'b' || c->s[c->i + 1] != ']')
+        return LAY_AT(c, "expected 'b]' after the pointer's element bits");
+    c->i += 2;
+    if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+        return lay_at(c, col, "smem_ptr element must be 8, 16, 32 or 64 bits", NULL);
+    if (l->element_bits && l->element_bits != (int)bits)
+        return sz_fail(c->err, SZ_INVALID_ARGUMENT, "element_bits",
+                       "is %d but the layout's smem_ptr says %u bits", l->element_bits, bits);
+    l->element_bits = (int)bits;
+    return 0;
+}
+
+/* `(0x7f0000000400)`: a tensor print's pointer value. */
+static int ptr_address(struct lay_cur *c, struct lay *l, size_t col)
+{
+    if (c->s[c->i] != '(' || c->s[c->i + 1] != '0' || c->s[c->i + 2] != 'x')
+        return LAY_AT(c, "expected the pointer's address, (0x...)");
+    c->i += 3;
     size_t start = c->i;
-    if (!lay_word(c, "Swizzle<") && !lay_word(c, "Sw<"))
-        return 0;
+    uint64_t a = 0;
+    for (;; c->i++) {
+        char ch = c->s[c->i];
+        int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 :
+                ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+        if (d < 0)
+            break;
+        if (c->i - start >= 16)
+            return lay_at(c, start, "address wider than 64 bits", NULL);
+        a = a << 4 | (uint64_t)d;
+    }
+    if (c->i == start)
+        return LAY_AT(c, "expected hex digits of the address");
+    if (lay_want(c, ')') < 0)
+        return -1;
+    l->a.cute.has_address = 1;
+    l->a.cute.ptr_col = (int)col + 1;
+    l->a.cute.address = a;
+    return 0;
+}
+
+/* `Sw<B,M,S>` or `Swizzle<B,M,S>` at the cursor into l->z (start: its column). */
+static int swizzle_params(struct lay_cur *c, struct lay *l, size_t start)
+{
     uint32_t v[3];
     int neg[3] = {0, 0, 0};
     for (int k = 0; k < 3; k++) {
@@ -83,34 +128,113 @@ static int swizzle_prefix(struct lay_cur *c, struct lay *l)
     if (swz_init(&l->z, (int)v[0], (int)v[1], neg[2] ? -(int)v[2] : (int)v[2], &e2) < 0)
         return lay_at(c, start, "", e2.message);
     l->a.cute.swz_col = (int)start + 1;
+    return 0;
+}
+
+/* A MixedBits offset, as local_tile leaves it: `M_S|(D&F)=V` (CuTe
+ * swizzle.hpp's print of MixedBits), V = S | (D & F). */
+static int mixed_bits(struct lay_cur *c, uint32_t *off)
+{
+    size_t at = c->i;
+    uint32_t s, d, f, v;
+    c->i += 2;
+    if (lay_int(c, SWZ_OFFSET_LIMIT - 1, &s) < 0 || lay_want(c, '|') < 0 ||
+        lay_want(c, '(') < 0 || lay_int(c, SWZ_OFFSET_LIMIT - 1, &d) < 0 ||
+        lay_want(c, '&') < 0 || lay_int(c, SWZ_OFFSET_LIMIT - 1, &f) < 0 ||
+        lay_want(c, ')') < 0 || lay_want(c, '=') < 0 || lay_int(c, SWZ_OFFSET_LIMIT - 1, &v) < 0)
+        return -1;
+    if (v != (s | (d & f)))
+        return lay_at(c, at, "MixedBits M_S|(D&F)=V must have V = S | (D & F)", NULL);
+    *off = v;
+    return 0;
+}
+
+/* What comes before the layout, any of:
+ *   Sw<B,M,S>_smem_ptr[Nb](0x...) o            swizzle on the full address
+ *   smem_ptr[Nb](0x...) o                      a tensor's plain pointer, then
+ *   Sw<B,M,S> o smem_ptr[Nb](unset) o          swizzle on bytes
+ *   Sw<B,M,S> o OFFSET o   (N or M_S|(D&F)=V)  swizzle on elements
+ *   Sw<B,M,S> o                                the same, offset 0
+ * None is fine. */
+static int swizzle_prefix(struct lay_cur *c, struct lay *l)
+{
+    lay_ws(c);
+    size_t start = c->i;
+    if (lay_word(c, "smem_ptr[")) {     /* a tensor print: pointer, then a layout */
+        if (ptr_bits(c, l, start) < 0 || ptr_address(c, l, start) < 0)
+            return -1;
+        if (!lay_word(c, "o"))
+            return LAY_AT(c, "expected 'o' after the pointer");
+        lay_ws(c);
+        start = c->i;
+    } else if (lay_word(c, "gmem_ptr[") || lay_word(c, "ptr[")) {
+        return lay_at(c, start, "not a shared-memory tensor: paste a smem_ptr tensor or a layout",
+                      NULL);
+    }
+    if (!lay_word(c, "Swizzle<") && !lay_word(c, "Sw<"))
+        return 0;
+    if (swizzle_params(c, l, start) < 0)
+        return -1;
     l->domain = LAY_SWZ_ELEMENTS;
+    size_t ptr_col = c->i;
+    if (!l->a.cute.has_address && strncmp(c->s + c->i, "_smem_ptr[", 10) == 0) {
+        /* swizzle_ptr: the swizzle acts on the full address (CuTe
+         * pointer_swizzle.hpp), so the pointer's low bits move elements */
+        c->i += 10;
+        if (ptr_bits(c, l, ptr_col) < 0 || ptr_address(c, l, ptr_col) < 0)
+            return -1;
+        l->domain = LAY_SWZ_BYTES;
+        return lay_word(c, "o") ? 0 : LAY_AT(c, "expected 'o' after the pointer");
+    }
     if (!lay_word(c, "o"))
-        return LAY_AT(c, "expected 'o' after the swizzle");
+        return LAY_AT(c, "expected 'o' after the swizzle (or _smem_ptr[Nb](0x...) after it)");
     /* the offset: smem_ptr[Nb](unset) (swizzle on bytes), or an integer */
     lay_ws(c);
     size_t off_col = c->i;
     if (lay_word(c, "smem_ptr[")) {
-        uint32_t bits;
-        if (lay_int(c, 64, &bits) < 0)
+        if (ptr_bits(c, l, off_col) < 0)
             return -1;
-        if (!lay_word(c, "b](unset)"))
-            return LAY_AT(c, "expected 'b](unset)'");
-        if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
-            return lay_at(c, off_col, "smem_ptr element must be 8, 16, 32 or 64 bits", NULL);
-        if (l->element_bits && l->element_bits != (int)bits)
-            return sz_fail(c->err, SZ_INVALID_ARGUMENT, "element_bits",
-                           "is %d but the layout's smem_ptr says %u bits", l->element_bits, bits);
-        l->element_bits = (int)bits;
+        if (!lay_word(c, "(unset)"))
+            return LAY_AT(c, "expected '(unset)': a swizzle's smem_ptr flag has no address");
         l->domain = LAY_SWZ_BYTES;
         return lay_word(c, "o") ? 0 : LAY_AT(c, "expected 'o' after smem_ptr");
     }
     size_t save = c->i;
     uint32_t off;
+    if (c->s[c->i] == 'M' && c->s[c->i + 1] == '_') {
+        if (mixed_bits(c, &off) < 0)
+            return -1;
+        if (!lay_word(c, "o"))
+            return LAY_AT(c, "expected 'o' after the offset");
+        l->offset = off;
+        return 0;
+    }
     if (lay_int(c, SWZ_OFFSET_LIMIT - 1, &off) == 0 && lay_word(c, "o")) {
         l->offset = off;
         return 0;
     }
     c->i = save;    /* no offset: `Sw<..> o L` */
+    return 0;
+}
+
+/* A swizzle on the full address (swizzle_ptr): the pointer's bits below the
+ * swizzle's top bit, and no element may land before the pointer (which a
+ * base with bits in both fields can do: Z(addr) < addr). */
+static int address_bits(struct lay_cur *c, struct lay *l, int eb_log)
+{
+    if (!l->a.cute.has_address || l->domain != LAY_SWZ_BYTES || l->z.b == 0)
+        return 0;
+    int hi = (l->z.yyy_lo > l->z.zzz_lo ? l->z.yyy_lo : l->z.zzz_lo) + l->z.b;
+    l->addr = (uint32_t)(l->a.cute.address & ((1ull << hi) - 1));
+    /* flips stay below bit hi: x >= 2^hi cannot come out below the pointer */
+    for (uint64_t x = 0; x < (1ull << hi) && x < (1ull << 22); x += 1u << eb_log)
+        if (swz_apply(&l->z, l->addr + (uint32_t)x) < l->addr)
+            return sz_fail(c->err, SZ_INVALID_ARGUMENT, "layout",
+                           "at column %d: at this pointer (low bits %u) the swizzle on the full "
+                           "address puts byte %llu at %u, before the pointer: CuTe's offsets "
+                           "from it go negative; paste it at a pointer aligned to %u bytes",
+                           l->a.cute.ptr_col, l->addr, (unsigned long long)x,
+                           swz_apply(&l->z, l->addr + (uint32_t)x), 1u << hi);
     return 0;
 }
 
@@ -166,7 +290,9 @@ static int parse(struct lay_cur *c, struct lay *l)
         if (zt > top)
             top = zt;
     }
-    if (top > 31)
+    if (address_bits(c, l, eb_log) < 0)
+        return -1;
+    if (top > 31 || (l->addr && top >= 31))
         return sz_fail(c->err, SZ_INVALID_ARGUMENT, "layout",
                        "reaches byte offsets at or above 2^31");
     if (l->domain == LAY_SWZ_BYTES && l->z.b > 0 && l->z.m < eb_log)

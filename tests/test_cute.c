@@ -1,0 +1,213 @@
+/* test_cute.c - CuTe as it prints (issue 25) against what CuTe itself printed
+ * (tests/data/cute_prints.json, provenance inside): shared-memory tensor
+ * prints at an aligned and a misaligned pointer give CuTe's byte offsets
+ * exactly, element bits from smem_ptr[Nb]; tiled copies and MMAs as thread
+ * layouts give CuTe's (thread, value) -> (m, n) exactly; their costing
+ * through /api/layout/access; every malformed print a 4xx with its column. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../server/layout.h"
+#include "../server/thread.h"
+#include "check.h"
+#include "client.h"
+
+static uint32_t out[1 << 20];
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n)
+        n = 0;
+    fclose(f);
+    if (s)
+        s[n] = 0;
+    return s;
+}
+
+static cJSON *data;
+
+static const char *str(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/* "(_2048,_1,_4,_2)" -> extents; returns the rank */
+static int shape_of(const char *s, uint32_t *v)
+{
+    int n = 0;
+    while (*s && n < 8) {
+        if (*s >= '0' && *s <= '9')
+            v[n++] = (uint32_t)strtoul(s, (char **)&s, 10);
+        else
+            s++;
+    }
+    return n;
+}
+
+/* ---- tensor prints ------------------------------------------------------------- */
+
+static void test_tensor_prints(void)
+{
+    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(data, "tensors");
+    int n = 0, misaligned = 0, rank4 = 0, mixed = 0;
+    for (const cJSON *c = cases ? cases->child : NULL; c; c = c->next, n++) {
+        const char *name = str(c, "name"), *text = str(c, "text");
+        int bits = cJSON_GetObjectItemCaseSensitive(c, "element_bits")->valueint;
+        const cJSON *vals = cJSON_GetObjectItemCaseSensitive(c, "byte_offsets");
+        struct lay l;
+        struct sz_error err = {0};
+        /* the request leaves element_bits out: smem_ptr[Nb] says it */
+        int rc = lay_parse(text, 0, NULL, 0, &l, &err);
+        CHECK(rc == 0, "%s: %s parses (%s: %s)", name, text, err.field, err.message);
+        if (rc < 0)
+            continue;
+        CHECK(l.element_bits == bits, "%s: element_bits %d from the print, CuTe's %d", name,
+              l.element_bits, bits);
+        uint32_t shp[8];
+        int rank = shape_of(str(c, "shape"), shp);
+        int same = rank == l.rank;
+        for (int d = 0; same && d < rank; d++)
+            same = shp[d] == l.shape[d];
+        CHECK(same, "%s: shape %s, rank %d", name, str(c, "shape"), l.rank);
+        CHECK(l.size == (uint32_t)cJSON_GetArraySize(vals), "%s: size %u", name, l.size);
+        lay_eval(&l, out);
+        int bad = 0, i = 0, moved = 0;
+        for (const cJSON *v = vals->child; v && (uint32_t)i < l.size; v = v->next, i++)
+            CHECK_QUIET(bad, out[i] == (uint32_t)v->valueint, "%s: index %d: %u, CuTe %d", name,
+                        i, out[i], v->valueint);
+        CHECK(bad == 0, "%s: every byte offset as CuTe prints it (%u)", name, l.size);
+        /* the same layout at an aligned pointer: does this one move elements? */
+        struct lay a = l;
+        a.addr = 0;
+        lay_eval(&a, out);
+        i = 0;
+        for (const cJSON *v = vals->child; v && (uint32_t)i < l.size; v = v->next, i++)
+            moved += out[i] != (uint32_t)v->valueint;
+        misaligned += moved > 0;
+        rank4 += l.rank == 4;
+        mixed += strstr(text, "M_") != NULL;
+        /* a request that says another element is refused, naming element_bits */
+        CHECK(lay_parse(text, bits == 32 ? 16 : 32, NULL, 0, &l, &err) < 0 &&
+                  strcmp(err.field, "element_bits") == 0,
+              "%s: element_bits against smem_ptr[%db] is refused", name, bits);
+    }
+    CHECK(n >= 16, "the CuTe tensor data holds %d cases", n);
+    /* the misaligned pointers move elements in the 128B-swizzle cases (Sw<2,4,3>
+     * does not read bit 6, and element swizzles ignore the pointer) */
+    CHECK(misaligned >= 4 && rank4 == 2 && mixed >= 2,
+          "%d cases moved by their pointer, %d of rank 4, %d MixedBits offsets", misaligned,
+          rank4, mixed);
+}
+
+/* ---- malformed prints: a 400 naming layout and the column ---------------------- */
+
+static void test_tensor_errors(void)
+{
+    static const struct { const char *text; const char *col; } bad[] = {
+        {"Sw<3,4,3>_smem_ptr[16b](0x7f0000000400 o (_8,_64):(_64,_1)", "column 40"},
+        {"Sw<3,4,3>_smem_ptr[16b](7f0000000400) o (_8,_64):(_64,_1)", "column 24"},
+        {"Sw<3,4,3>_smem_ptr[12b](0x400) o (_8,_64):(_64,_1)", "column 10"},
+        {"Sw<3,4,3>_smem_ptr[16](0x400) o (_8,_64):(_64,_1)", "column 22"},
+        {"smem_ptr[16b](0x400) (_8,_64):(_64,_1)", "column 22"},
+        {"smem_ptr[16b](0x400) o Sw<3,3,3> o M_0|(32&32)=33 o (_8,_64):(_64,_1)", "column 36"},
+        {"smem_ptr[16b](0x400) o Sw<3,3,3> o M_0|(32&32 o (_8,_64):(_64,_1)", "column 47"},
+        {"gmem_ptr[16b](0x400) o (_8,_64):(_64,_1)", "column 1"},
+        {"Sw<3,4,3>_smem_ptr[16b](0x490) o (_8,_64):(_64,_1)", "column 10"},
+        {"Sw<3,4,3> o smem_ptr[16b](0x400) o (_8,_64):(_64,_1)", "column 26"},
+        {"((_2,_2),_2,_2,_2,_2):((_1,_2),_4,_8,_16,_32)", "column 19"},
+        {"Sw<3,4,3>_smem_ptr[16b](0x12345678901234567) o (_8,_64):(_64,_1)", "column 27"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct lay l;
+        struct sz_error err = {0};
+        int rc = lay_parse(bad[i].text, 0, NULL, 0, &l, &err);
+        CHECK(rc < 0 && strcmp(err.field, "layout") == 0 && strstr(err.message, bad[i].col),
+              "%s: refused at %s, got %s: %s", bad[i].text, bad[i].col, err.field,
+              err.message);
+    }
+}
+
+/* /api/layout says what the pointer gives: its alignment, the swizzle's span,
+ * and the elements it moves (CuTe's offsets above say how many). */
+static const cJSON *tensor_case(const char *name)
+{
+    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(data, "tensors");
+    for (const cJSON *c = cases ? cases->child : NULL; c; c = c->next)
+        if (strcmp(str(c, "name"), name) == 0)
+            return c;
+    return NULL;
+}
+
+/* Elements whose CuTe offset differs between the aligned (_0) and the
+ * misaligned (_1) pointer of the same case. */
+static int moved_in_data(const char *stem)
+{
+    char n0[96], n1[96];
+    snprintf(n0, sizeof n0, "%s_0", stem);
+    snprintf(n1, sizeof n1, "%s_1", stem);
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(tensor_case(n0), "byte_offsets");
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(tensor_case(n1), "byte_offsets");
+    int moved = 0;
+    for (a = a ? a->child : NULL, b = b ? b->child : NULL; a && b; a = a->next, b = b->next)
+        moved += a->valueint != b->valueint;
+    return moved;
+}
+
+static void test_address_answer(void)
+{
+    static const struct { const char *stem; int which; long align; long span; int aligned; } cases[] = {
+        {"swptr_343_8x64_h", 0, 1024, 1024, 1},
+        {"swptr_343_8x64_h", 1, 64, 1024, 0},
+        {"smem_elemswz_333_8x64_h", 1, 64, 1024, 0},
+        {"gmma_mn_sw64_f32_32x16", 1, 64, 512, 0},
+        {"umma_k_sw128_h_rank4", 1, 64, 1024, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char body[512], name[96];
+        snprintf(name, sizeof name, "%s_%d", cases[i].stem, cases[i].which);
+        const char *text = str(tensor_case(name), "text");
+        int want_moved = cases[i].which ? moved_in_data(cases[i].stem) : 0;
+        snprintf(body, sizeof body, "{\"layout\":\"%s\"}", text);
+        struct api_response r = client_api_call("POST", "/api/layout", NULL, "application/json",
+                                                body, 0);
+        cJSON *j = r.body ? cJSON_Parse(r.body) : NULL;
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, "address");
+        const cJSON *al = cJSON_GetObjectItemCaseSensitive(a, "alignment_bytes");
+        const cJSON *sp = cJSON_GetObjectItemCaseSensitive(a, "swizzle_span_bytes");
+        const cJSON *ok = cJSON_GetObjectItemCaseSensitive(a, "aligned_to_span");
+        const cJSON *mv = cJSON_GetObjectItemCaseSensitive(a, "moved");
+        CHECK(r.status == 200 && cJSON_IsNumber(al) && al->valuedouble == cases[i].align &&
+                  cJSON_IsNumber(sp) && sp->valuedouble == cases[i].span &&
+                  cJSON_IsBool(ok) && cJSON_IsTrue(ok) == cases[i].aligned &&
+                  cJSON_IsNumber(mv) && mv->valueint == want_moved,
+              "%s: alignment %ld, span %ld, aligned %d, moved %d: %d %.300s", text,
+              cases[i].align, cases[i].span, cases[i].aligned, want_moved, r.status,
+              r.body ? r.body : "");
+        cJSON_Delete(j);
+        free(r.body);
+    }
+}
+
+int main(void)
+{
+    char *txt = slurp("tests/data/cute_prints.json");
+    CHECK(txt != NULL, "tests/data/cute_prints.json is readable");
+    data = txt ? cJSON_Parse(txt) : NULL;
+    CHECK(data != NULL, "tests/data/cute_prints.json parses");
+    test_tensor_prints();
+    test_tensor_errors();
+    test_address_answer();
+    cJSON_Delete(data);
+    free(txt);
+    return check_summary("test_cute");
+}
