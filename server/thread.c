@@ -9,6 +9,7 @@
 /* Tried in order: the first row whose match says yes reads the text. */
 static const struct thr_form *const forms[] = {
     &thr_form_atom,
+    &thr_form_cute_tv,
 };
 
 int thr_parse(const char *text, const struct thr_ctx *ctx, struct thr *t, struct sz_error *err)
@@ -27,6 +28,13 @@ uint64_t thr_instructions(const struct thr *t, int vec_bits)
 {
     if (t->kind == THR_LANES)
         return 1;
+    if (t->kind == THR_TV) {        /* warps x instructions per thread, once a side is picked */
+        const struct thr_tv *tv = &t->tv;
+        if (tv->side < 0 || tv->group <= 0)
+            return 0;
+        return (uint64_t)((tv->threads[tv->side] + 31) / 32) *
+               (tv->values[tv->side] / (uint32_t)tv->group);
+    }
     int bits = t->n[THR_REGISTER] - vec_bits + t->n[THR_WARP] + t->n[THR_BLOCK];
     if (bits >= 64)
         return UINT64_MAX;      /* past any tile: a row bounds its bases before this */
@@ -46,6 +54,22 @@ void thr_instr(const struct thr *t, int vec_bits, uint64_t k, int64_t c[][LAY_MA
 {
     if (t->kind == THR_LANES) {
         memcpy(c, t->lane, (size_t)t->lanes * sizeof c[0]);
+        return;
+    }
+    if (t->kind == THR_TV) {        /* k = value group + groups x warp; lane l = thread 32w + l */
+        const struct thr_tv *tv = &t->tv;
+        uint32_t groups = tv->values[tv->side] / (uint32_t)tv->group;
+        uint64_t warp = k / groups, grp = k % groups;
+        for (int l = 0; l < 32; l++) {
+            uint64_t th = warp * 32 + (uint64_t)l;
+            memset(c[l], 0, sizeof c[l]);
+            if (th >= tv->threads[tv->side]) {
+                c[l][0] = THR_IDLE;
+                continue;
+            }
+            thr_tv_coord(tv, tv->side, (uint32_t)th, (uint32_t)(grp * (uint64_t)tv->group),
+                         &c[l][0], &c[l][1]);
+        }
         return;
     }
     int rb = t->n[THR_REGISTER] - vec_bits, wb = t->n[THR_WARP];

@@ -198,6 +198,83 @@ static void test_address_answer(void)
     }
 }
 
+/* ---- tiled copies: (thread, value) -> (m, n) as CuTe's tidfrg_S/D -------------- */
+
+/* Does side `side` of t give tv[thread][value] of the data exactly? */
+static int tv_matches(const struct thr *t, int side, const cJSON *tv, const char *name,
+                      const char *how)
+{
+    int bad = 0;
+    uint32_t th = 0;
+    for (const cJSON *row = tv ? tv->child : NULL; row; row = row->next, th++) {
+        uint32_t v = 0;
+        for (const cJSON *mn = row->child; mn; mn = mn->next, v++) {
+            int64_t m = -1, n = -1;
+            thr_tv_coord(&t->tv, side, th, v, &m, &n);
+            CHECK_QUIET(bad, m == cJSON_GetArrayItem(mn, 0)->valueint &&
+                                 n == cJSON_GetArrayItem(mn, 1)->valueint,
+                        "%s (%s) side %d: thread %u value %u: (%lld, %lld), CuTe (%d, %d)", name,
+                        how, side, th, v, (long long)m, (long long)n,
+                        cJSON_GetArrayItem(mn, 0)->valueint, cJSON_GetArrayItem(mn, 1)->valueint);
+        }
+        CHECK_QUIET(bad, v == t->tv.values[side], "%s (%s): %u values, read %u", name, how, v,
+                    t->tv.values[side]);
+    }
+    CHECK_QUIET(bad, th == t->tv.threads[side], "%s (%s): %u threads, read %u", name, how, th,
+                t->tv.threads[side]);
+    return bad == 0;
+}
+
+static void test_tiled_copies(void)
+{
+    static struct thr t;
+    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(data, "tiled");
+    int copies = 0, latex_ok = 0, print_ok = 0, mma = 0;
+    for (const cJSON *c = cases ? cases->child : NULL; c; c = c->next) {
+        const char *name = str(c, "name");
+        const cJSON *head = cJSON_GetObjectItemCaseSensitive(c, "print_latex_head");
+        char latex[4096] = "";
+        for (const cJSON *h = head ? head->child : NULL; h; h = h->next) {
+            strncat(latex, h->valuestring, sizeof latex - strlen(latex) - 2);
+            strcat(latex, "\n");
+        }
+        uint32_t shape[2] = {256, 256};
+        struct thr_ctx ctx = {"thread", 0, 2, shape};
+        struct sz_error err = {0};
+        if (strcmp(str(c, "kind"), "tiled_mma") == 0) {
+            /* each of LayoutC/A/B alone; the three together are refused */
+            for (const cJSON *h = head ? head->child : NULL; h; h = h->next) {
+                int rc = thr_parse(h->valuestring, &ctx, &t, &err);
+                CHECK(rc == 0 && t.kind == THR_TV && t.tv.threads[0] == 128,
+                      "%s: %s reads (%s)", name, h->valuestring, err.message);
+                mma += rc == 0;
+            }
+            CHECK(thr_parse(latex, &ctx, &t, &err) < 0 && strstr(err.message, "line 2"),
+                  "%s: the three MMA lines together are refused at line 2: %s", name, err.message);
+            CHECK(thr_parse(str(c, "print"), &ctx, &t, &err) < 0 &&
+                      strstr(err.message, "print_latex"),
+                  "%s: print(tiled_mma) points to print_latex: %s", name, err.message);
+            continue;
+        }
+        copies++;
+        const cJSON *tvs = cJSON_GetObjectItemCaseSensitive(c, "tv_S");
+        const cJSON *tvd = cJSON_GetObjectItemCaseSensitive(c, "tv_D");
+        int rc = thr_parse(latex, &ctx, &t, &err);
+        CHECK(rc == 0, "%s: print_latex heads read (%s)", name, err.message);
+        if (rc == 0 && tv_matches(&t, 0, tvs, name, "latex") &&
+            tv_matches(&t, 1, tvd, name, "latex"))
+            latex_ok++;
+        rc = thr_parse(str(c, "print"), &ctx, &t, &err);
+        CHECK(rc == 0, "%s: print(tiled_copy) reads (%s)", name, err.message);
+        if (rc == 0 && tv_matches(&t, 0, tvs, name, "print") &&
+            tv_matches(&t, 1, tvd, name, "print"))
+            print_ok++;
+    }
+    CHECK(copies >= 9 && latex_ok == copies && print_ok == copies && mma == 3,
+          "tiled copies: %d, reproduced from print_latex %d, from print %d; MMA lines %d",
+          copies, latex_ok, print_ok, mma);
+}
+
 int main(void)
 {
     char *txt = slurp("tests/data/cute_prints.json");
@@ -207,6 +284,7 @@ int main(void)
     test_tensor_prints();
     test_tensor_errors();
     test_address_answer();
+    test_tiled_copies();
     cJSON_Delete(data);
     free(txt);
     return check_summary("test_cute");
