@@ -11,7 +11,7 @@ SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 
 CORE    := error buf instr swizzle access pattern trace footprint expr cache f2 linear linear_conv linear_hw \
            layout layout_text layout_cute layout_triton layout_tma rosetta atoms thread thread_cute recommend
-SERVER  := $(CORE) stream proc measure api_read api_layout api_cost api_access api_fit api_compare api_measure api_linear api_tensor api_recommend api files \
+SERVER  := $(CORE) stream proc measure api_read api_layout api_cost api_access api_fit api_compare api_measure api_linear api_tensor api_tiled api_recommend api files \
            addr framing watch http
 SRC_H   := $(wildcard server/*.h)
 

@@ -12,6 +12,7 @@
 #include "access.h"
 #include "api_read.h"
 #include "api_routes.h"
+#include "api_tiled.h"
 #include "atoms.h"
 #include "layout.h"
 #include "rosetta.h"
@@ -316,7 +317,7 @@ done:
  * (any row of thread.c's table), placed at "origin".  *src is the field
  * given, which the lane errors name. */
 static int read_thread(const cJSON *root, const struct lay *l, struct thr *t, const char **src,
-                       struct sz_error *err)
+                       int64_t *o, struct sz_error *err)
 {
     const cJSON *lanes = cJSON_GetObjectItemCaseSensitive(root, "lanes");
     const cJSON *an = cJSON_GetObjectItemCaseSensitive(root, "atom");
@@ -369,7 +370,6 @@ static int read_thread(const cJSON *root, const struct lay *l, struct thr *t, co
     } else if (thr_parse(th->valuestring, &ctx, t, err) < 0) {
         return -1;
     }
-    int64_t o[LAY_MAX_RANK] = {0};
     if (org) {
         if (!cJSON_IsArray(org) || cJSON_GetArraySize(org) != l->rank)
             return sz_fail(err, SZ_INVALID_ARGUMENT, "origin", "must be a coordinate of rank %d",
@@ -379,6 +379,8 @@ static int read_thread(const cJSON *root, const struct lay *l, struct thr *t, co
             if (api_num_int(v, "origin", 0, (double)l->shape[d] - 1, &o[d], err) < 0)
                 return -1;
     }
+    if (t->kind == THR_TV)         /* a tiled copy: api_tiled.c places each instruction */
+        return 0;
     if (t->kind != THR_LANES)
         return sz_fail(err, SZ_INVALID_ARGUMENT, *src,
                        "this thread layout has several instructions; /api/layout/access "
@@ -406,16 +408,54 @@ static int read_access_instr(const cJSON *root, const struct thr *t, struct inst
     return api_read_instr_fields(root, 1, in, err);
 }
 
+/* One instruction's lanes (THR_LANES) on the layout: each lane's offset, its
+ * bytes the tensor's next elements; then instr_check, errors naming the
+ * thread field (`src`) and the lane. */
+static int lane_offsets(const struct tensor *t, const struct thr *th, const char *src,
+                        struct instr *in, int64_t c[][LAY_MAX_RANK], struct sz_error *err)
+{
+    thr_instr(th, 0, 0, c);
+    uint32_t lane_bytes = instr_lane_bytes(in), eb = (uint32_t)t->l.element_bits / 8;
+    for (int k = 0; k < INSTR_LANES; k++) {
+        if (c[k][0] == THR_IDLE)
+            continue;
+        uint32_t cc[LAY_MAX_RANK];
+        for (int d = 0; d < LAY_MAX_RANK; d++)
+            cc[d] = (uint32_t)c[k][d];
+        uint32_t o = t->off[lay_index(&t->l, cc)];
+        for (uint32_t b = eb; b < lane_bytes; b += eb)
+            if (!lay_has_offset(t->sorted, t->l.size, o + b)) {
+                char f[24];
+                snprintf(f, sizeof f, th->form ? "%s" : "%s[%d]", src, k);
+                return sz_fail(err, SZ_INVALID_ARGUMENT, f,
+                               "lane %d's %u bytes from offset %u are not the tensor's next "
+                               "elements in memory (offset %u holds none)", k, lane_bytes, o,
+                               o + b);
+            }
+        in->offsets[k] = o;
+    }
+    if (instr_check(in, err) < 0) {
+        if (strncmp(err->field, "offsets", 7) == 0) {   /* the lanes the caller named */
+            char f[sizeof err->field];
+            snprintf(f, sizeof f, "%s%.20s", src, th->form ? "" : err->field + 7);
+            memcpy(err->field, f, sizeof f);
+        }
+        return -1;
+    }
+    return 0;
+}
+
 int api_route_layout_access(const struct api_request *req, struct buf *out,
                             struct sz_error *err)
 {
     static const char *const known_args[] = {NULL};
     static const char *const fields[] = {LAYOUT_FIELDS, "lanes", "atom", "thread", "origin",
-                                         "op", "bytes", "matrices", "trans", "bank_bytes",
-                                         "banks", NULL};
+                                         "instruction", "op", "bytes", "matrices", "trans",
+                                         "bank_bytes", "banks", NULL};
     cJSON *root = NULL;
     struct tensor t = {0};
     struct thr *th = NULL;      /* 3 KB of lanes and bases: off the stack */
+    struct buf tiled = {0};     /* a tiled copy's instructions (api_tiled.c) */
     if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
         return -1;
     int rc = -1;
@@ -427,36 +467,13 @@ int api_route_layout_access(const struct api_request *req, struct buf *out,
         sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
         goto done;
     }
-    if (read_thread(root, &t.l, th, &src, err) < 0 || read_access_instr(root, th, &in, err) < 0)
+    int64_t origin[LAY_MAX_RANK] = {0}, c[THR_MAX_LANES][LAY_MAX_RANK];
+    if (read_thread(root, &t.l, th, &src, origin, err) < 0)
         goto done;
-    /* each lane's offset; its bytes must be the tensor's next elements */
-    int64_t c[THR_MAX_LANES][LAY_MAX_RANK];
-    thr_instr(th, 0, 0, c);
-    uint32_t lane_bytes = instr_lane_bytes(&in), eb = (uint32_t)t.l.element_bits / 8;
-    for (int k = 0; k < INSTR_LANES; k++) {
-        if (c[k][0] == THR_IDLE)
-            continue;
-        uint32_t cc[LAY_MAX_RANK];
-        for (int d = 0; d < LAY_MAX_RANK; d++)
-            cc[d] = (uint32_t)c[k][d];
-        uint32_t o = t.off[lay_index(&t.l, cc)];
-        for (uint32_t b = eb; b < lane_bytes; b += eb)
-            if (!lay_has_offset(t.sorted, t.l.size, o + b)) {
-                char f[24];
-                snprintf(f, sizeof f, th->form ? "%s" : "%s[%d]", src, k);
-                sz_fail(err, SZ_INVALID_ARGUMENT, f,
-                        "lane %d's %u bytes from offset %u are not the tensor's next elements "
-                        "in memory (offset %u holds none)", k, lane_bytes, o, o + b);
-                goto done;
-            }
-        in.offsets[k] = o;
-    }
-    if (instr_check(&in, err) < 0) {
-        if (strncmp(err->field, "offsets", 7) == 0) {   /* the lanes the caller named */
-            char f[sizeof err->field];
-            snprintf(f, sizeof f, "%s%.20s", src, th->form ? "" : err->field + 7);
-            memcpy(err->field, f, sizeof f);
-        }
+    if (th->kind == THR_TV) {       /* every instruction of a tiled copy; `in` the chosen one */
+        if (api_tiled_instr(root, &t.l, t.off, th, origin, &in, c, &tiled, err) < 0)
+            goto done;
+    } else if (read_access_instr(root, th, &in, err) < 0 || lane_offsets(&t, th, src, &in, c, err) < 0) {
         goto done;
     }
     struct acc_result r;
@@ -496,9 +513,12 @@ int api_route_layout_access(const struct api_request *req, struct buf *out,
         buf_json_str(out, th->name);
     else
         buf_puts(out, "null");
+    if (tiled.len)
+        buf_put(out, tiled.p, tiled.len);
     buf_putc(out, '}');
     rc = 0;
 done:
+    buf_free(&tiled);
     free(th);
     tensor_free(&t);
     cJSON_Delete(root);

@@ -44,6 +44,7 @@ struct thr_tv {
     int latex[2];                   /* the side came as print_latex's ArithTuple TV line */
     int has[2];                     /* the side is known */
     const char *label[2];           /* "Layout S TV", "LayoutA", ... */
+    const char *coords;             /* what (m, n) are: "(m, n)", an MMA's "(m, k)", "(n, k)" */
     int64_t origin[2][2];           /* ArithTuple(m0, n0) */
     struct thr_cl tv[2];            /* latex: (thread, value) -> (m, n) */
     /* print(tiled_copy): Tiler_MN, TiledLayout_TV, ValLayoutSrc/Dst, right_inverse(Ref) */

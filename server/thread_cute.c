@@ -472,6 +472,7 @@ static int cute_parse(const char *text, const struct thr_ctx *ctx, struct thr *t
             rc = latex_tv(&c, tv, 0, w == W_MMA_C ? "LayoutC (m, n)" :
                           w == W_MMA_A ? "LayoutA (m, k)" : "LayoutB (n, k)");
             tv->atom = THR_ATOM_MMA;
+            tv->coords = w == W_MMA_C ? "(m, n)" : w == W_MMA_A ? "(m, k)" : "(n, k)";
             break;
         case W_MMA_PRINT:
             return fail_at(&c, bol, "print(tiled_mma) gives the atom, not each thread's "
@@ -568,6 +569,8 @@ static int cute_parse(const char *text, const struct thr_ctx *ctx, struct thr *t
             return sz_fail(err, SZ_INVALID_ARGUMENT, ctx->field,
                            "%u threads x %u values: at most 4096 threads and 2^20 elements",
                            tv->threads[s], tv->values[s]);
+    if (tv->coords == NULL)
+        tv->coords = "(m, n)";
     t->kind = THR_TV;
     t->rank = ctx->rank;
     t->lanes = 32;

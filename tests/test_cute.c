@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../server/access.h"
 #include "../server/layout.h"
 #include "../server/thread.h"
 #include "check.h"
@@ -275,6 +276,174 @@ static void test_tiled_copies(void)
           copies, latex_ok, print_ok, mma);
 }
 
+/* ---- a tiled copy costed on a layout, through /api/layout/access ------------- */
+
+static cJSON *access_call(const char *layout, const char *thread, const char *extra, int *status)
+{
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddStringToObject(b, "layout", layout);
+    cJSON_AddStringToObject(b, "thread", thread);
+    char *body = cJSON_PrintUnformatted(b);
+    cJSON_Delete(b);
+    char full[16384];
+    snprintf(full, sizeof full, "%.*s%s}", (int)strlen(body) - 1, body, extra ? extra : "");
+    free(body);
+    struct api_response r = client_api_call("POST", "/api/layout/access", NULL,
+                                            "application/json", full, 0);
+    *status = r.status;
+    cJSON *j = r.body ? cJSON_Parse(r.body) : NULL;
+    free(r.body);
+    return j;
+}
+
+static const cJSON *tiled_case(const char *name)
+{
+    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(data, "tiled");
+    for (const cJSON *c = cases ? cases->child : NULL; c; c = c->next)
+        if (strcmp(str(c, "name"), name) == 0)
+            return c;
+    return NULL;
+}
+
+/* Every instruction the route lists costs what access.c gives the offsets
+ * built here from CuTe's own tv_S / tv_D (warp w, step k: thread 32w + l's
+ * value k * per-lane values) on the layout's offsets. */
+static void test_tiled_costing(void)
+{
+    static const struct {
+        const char *copy, *layout, *extra;
+        int side;                   /* 0: tv_S is the smem side, 1: tv_D */
+        uint32_t bytes, matrices;
+        enum instr_op op;
+        int trans;
+        long total_wavefronts;      /* hand-checked: see each line */
+    } cases[] = {
+        /* ldmatrix.x4 on 128-byte rows: 8 rows of one matrix in one bank group, 8-way:
+         * 32 wavefronts per instruction (the seed's 32/4), 4 instructions per 128 threads */
+        {"ldsm_x4_A_sm80_2x2", "(_32,_64):(_64,_1)", NULL, 0, 16, 4, INSTR_LDMATRIX, 0, 4 * 32},
+        /* the same under Sw<3,3,3>: conflict-free, 4 per instruction */
+        {"ldsm_x4_A_sm80_2x2", "Sw<3,3,3> o _0 o (_32,_64):(_64,_1)", NULL, 0, 16, 4,
+         INSTR_LDMATRIX, 0, 4 * 4},
+        /* 32-byte rows: 2-way, 8 per instruction */
+        {"ldsm_x4_A_sm80_2x2", "(_32,_16):(_16,_1)", NULL, 0, 16, 4, INSTR_LDMATRIX, 0, 4 * 8},
+        {"ldsm_x2_B_sm80_2x2", "Sw<3,3,3> o _0 o (_16,_64):(_64,_1)", NULL, 0, 16, 2,
+         INSTR_LDMATRIX, 0, 4 * 2},
+        {"ldsm_x1_A_sm80_1x1", "Sw<3,3,3> o _0 o (_16,_64):(_64,_1)", NULL, 0, 16, 1,
+         INSTR_LDMATRIX, 0, 4 * 1},
+        {"ldsm_t_x4_B_sm80_2x2_tile32x32x16", "Sw<3,4,3> o smem_ptr[16b](unset) o (_32,_64):(_1,_32)",
+         NULL, 0, 16, 4, INSTR_LDMATRIX, 1, 4 * 4},
+        /* stmatrix.x4 of C into 64-byte rows: 4-way, 16 per instruction */
+        {"stsm_x4_C_sm80_2x2_tile32x32x16", "(_32,_32):(_32,_1)", NULL, 1, 16, 4,
+         INSTR_STMATRIX, 0, 4 * 16},
+        /* 16-byte stores of 8 threads per 128-byte row: 4 per instruction, 16 of them */
+        {"cp_async_128b_16x8_rowmajor", "(_16,_64):(_64,_1)", ",\"op\":\"st\"", 1, 16, 1,
+         INSTR_ST, 0, 4 * 4},
+        /* 4 threads per 64-byte row: a warp stores 8 rows, 512 bytes, 4 wavefronts; 4 warps */
+        {"cp_async_128b_32x4_rowmajor", "(_32,_32):(_32,_1)", ",\"op\":\"st\"", 1, 16, 1,
+         INSTR_ST, 0, 4 * 4},
+        /* 4-byte stores down a column of 32-byte rows: 8-way, 8 warps */
+        {"universal_u32_32x8_colmajor", "(_32,_8):(_8,_1)", ",\"op\":\"st\"", 1, 4, 1, INSTR_ST,
+         0, 8 * 8},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const cJSON *c = tiled_case(cases[i].copy);
+        const cJSON *tv = cJSON_GetObjectItemCaseSensitive(c, cases[i].side ? "tv_D" : "tv_S");
+        struct lay l;
+        struct sz_error err = {0};
+        int bits = strstr(cases[i].copy, "u32") ? 32 : 16;
+        char layout[256];
+        snprintf(layout, sizeof layout, "%s", cases[i].layout);
+        CHECK(lay_parse(layout, bits, NULL, 0, &l, &err) == 0, "%s", err.message);
+        lay_eval(&l, out);
+        int threads = cJSON_GetArraySize(tv), values = cJSON_GetArraySize(tv->child);
+        int g = (int)(cases[i].bytes * 8 / (uint32_t)bits);
+        int steps = values / g, warps = (threads + 31) / 32;
+        char extra[128];
+        snprintf(extra, sizeof extra, "%s%s", cases[i].extra ? cases[i].extra : "",
+                 bits == 32 ? ",\"element_bits\":32" : "");
+        int st;
+        cJSON *j = access_call(layout, str(c, "print"), extra, &st);
+        const cJSON *tl = cJSON_GetObjectItemCaseSensitive(j, "tiled");
+        const cJSON *list = cJSON_GetObjectItemCaseSensitive(tl, "list");
+        const cJSON *tot = cJSON_GetObjectItemCaseSensitive(tl, "totals");
+        CHECK(st == 200 && cJSON_GetArraySize(list) == warps * steps,
+              "%s on %s: %d instructions (%d warps x %d): %d", cases[i].copy, layout,
+              cJSON_GetArraySize(list), warps, steps, st);
+        int bad = 0;
+        long sum = 0;
+        for (int w = 0; w < warps; w++)
+            for (int k = 0; k < steps; k++) {
+                struct instr in;
+                instr_defaults(&in, cases[i].op);
+                in.bytes = cases[i].bytes;
+                in.matrices = cases[i].matrices;
+                in.trans = cases[i].trans;
+                uint32_t used = instr_used_lanes(&in);
+                for (int ln = 0; ln < 32 && (uint32_t)ln < used; ln++) {
+                    const cJSON *mn = cJSON_GetArrayItem(cJSON_GetArrayItem(tv, w * 32 + ln),
+                                                         k * g);
+                    uint32_t cc[2] = {(uint32_t)cJSON_GetArrayItem(mn, 0)->valueint,
+                                      (uint32_t)cJSON_GetArrayItem(mn, 1)->valueint};
+                    in.offsets[ln] = out[lay_index(&l, cc)];
+                }
+                struct acc_result r;
+                CHECK_QUIET(bad, instr_check(&in, &err) == 0, "%s", err.message);
+                acc_cost(&in, &r);
+                sum += r.wavefronts;
+                const cJSON *e = cJSON_GetArrayItem(list, w * steps + k);
+                const cJSON *wf = cJSON_GetObjectItemCaseSensitive(e, "wavefronts");
+                CHECK_QUIET(bad, cJSON_IsNumber(wf) && (uint32_t)wf->valueint == r.wavefronts,
+                            "%s warp %d step %d: route %d, CuTe's lanes %u", cases[i].copy, w, k,
+                            wf ? wf->valueint : -1, r.wavefronts);
+            }
+        const cJSON *tw = cJSON_GetObjectItemCaseSensitive(tot, "wavefronts");
+        CHECK(bad == 0 && sum == cases[i].total_wavefronts && cJSON_IsNumber(tw) &&
+                  tw->valueint == cases[i].total_wavefronts,
+              "%s on %s: every instruction as CuTe's own lanes cost; %ld wavefronts (want %ld)",
+              cases[i].copy, layout, sum, cases[i].total_wavefronts);
+        cJSON_Delete(j);
+    }
+}
+
+/* What a tiled copy the route cannot cost says, and where. */
+static void test_tiled_errors(void)
+{
+    const cJSON *ld = tiled_case("ldsm_x4_A_sm80_2x2");
+    const cJSON *cp = tiled_case("cp_async_128b_16x8_rowmajor");
+    char latex[1024];
+    snprintf(latex, sizeof latex, "%s", cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
+                                            ld, "print_latex_head"), 0)->valuestring);
+    static char bad_print[4096];
+    snprintf(bad_print, sizeof bad_print, "%s", str(ld, "print"));
+    char *p = strstr(bad_print, "(_32,_16)");
+    if (p)
+        p[3] = '!';
+    static const struct { int which; const char *layout, *extra, *field, *has; } cases[] = {
+        {0, "(_32,_64):(_64,_1)", NULL, "op", "name no instruction"},
+        {0, "(_32,_64):(_64,_1)", ",\"op\":\"stmatrix\"", "thread", "D side"},
+        {1, "(_32,_64):(_64,_1)", ",\"op\":\"ldmatrix\"", "op", "set by the copy atom"},
+        {1, "(_32,_64):(_1,_32)", NULL, "thread", "not consecutive"},
+        {1, "(_16,_64):(_64,_1)", NULL, "origin", "outside the shape"},
+        {1, "(_32,_64):(_64,_1)", ",\"instruction\":4", "instruction", ""},
+        {2, "(_16,_64):(_64,_1)", NULL, "op", "UniversalCopy, cp.async"},
+        {2, "(_16,_64):(_64,_1)", ",\"op\":\"st\",\"bytes\":8", "bytes", "16 bytes"},
+        {3, "(_32,_64):(_64,_1)", NULL, "thread", "line 2, column"},
+        {1, "(_32,_64):(_64,_1)", ",\"element_bits\":32", "thread", "ValueType is 16"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *th = cases[i].which == 0 ? latex : cases[i].which == 1 ? str(ld, "print") :
+                         cases[i].which == 2 ? str(cp, "print") : bad_print;
+        int st;
+        cJSON *j = access_call(cases[i].layout, th, cases[i].extra, &st);
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "error");
+        const char *f = str(e, "field"), *m = str(e, "message");
+        CHECK(st == 400 && strcmp(f, cases[i].field) == 0 && strstr(m, cases[i].has),
+              "case %zu on %s: 400 naming %s, saying '%s': %d %s %s", i, cases[i].layout,
+              cases[i].field, cases[i].has, st, f, m);
+        cJSON_Delete(j);
+    }
+}
+
 int main(void)
 {
     char *txt = slurp("tests/data/cute_prints.json");
@@ -285,6 +454,8 @@ int main(void)
     test_tensor_errors();
     test_address_answer();
     test_tiled_copies();
+    test_tiled_costing();
+    test_tiled_errors();
     cJSON_Delete(data);
     free(txt);
     return check_summary("test_cute");
