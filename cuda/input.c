@@ -165,10 +165,10 @@ int input_parse_line(const char *line, struct input_pattern *out, struct sz_erro
                            "expected 32 lane offsets, got %d", t);
         if (strcmp(tok, "-") == 0)
             continue;
-        if (parse_u32(tok, INSTR_OFFSET_LIMIT - 1, &in->offsets[t]) < 0)
+        if (parse_u32(tok, SZ_OFFSET_LIMIT - 1, &in->offsets[t]) < 0)
             return sz_fail(err, SZ_INVALID_ARGUMENT, field,
                            "must be an integer in 0..%u or '-', got '%.20s'",
-                           INSTR_OFFSET_LIMIT - 1, tok);
+                           SZ_OFFSET_LIMIT - 1, tok);
     }
     if (next_token(&s, tok, sizeof tok) != 0)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "offsets", "more than 32 lane offsets");

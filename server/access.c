@@ -85,7 +85,7 @@ static uint32_t lane_words(const struct instr *in, uint32_t t, uint32_t *out)
 static uint32_t max_per_bank(const struct instr *in, const struct wordset *s,
                              uint32_t *worst)
 {
-    uint32_t count[INSTR_MAX_BANKS] = {0}, best = 0;
+    uint32_t count[SZ_MAX_BANKS] = {0}, best = 0;
     *worst = 0;
     for (uint32_t i = 0; i < s->n; i++) {
         uint32_t b = s->word[i] % in->banks;
@@ -102,11 +102,11 @@ static uint32_t max_per_bank(const struct instr *in, const struct wordset *s,
 static void assign_passes(const struct instr *in, uint32_t lanes, struct acc_result *r)
 {
     uint32_t seen_word[MAX_WORDS], seen_rank[MAX_WORDS], nseen = 0;
-    uint32_t next_rank[INSTR_MAX_BANKS] = {0};
+    uint32_t next_rank[SZ_MAX_BANKS] = {0};
     for (uint32_t t = 0; t < INSTR_LANES; t++) {
         if (!(lanes >> t & 1) || in->offsets[t] == INSTR_INACTIVE)
             continue;
-        uint32_t words[16], n = lane_words(in, t, words);
+        uint32_t words[SZ_MAX_LANE_WORDS], n = lane_words(in, t, words);
         int pass = 0;
         for (uint32_t k = 0; k < n; k++) {
             uint32_t i = 0;
@@ -236,7 +236,7 @@ static uint32_t cost_phases(const struct instr *in, uint32_t first, uint32_t las
             if (in->offsets[t] == INSTR_INACTIVE)
                 continue;
             ph.active_mask |= 1u << t;
-            uint32_t words[16], n = lane_words(in, t, words);
+            uint32_t words[SZ_MAX_LANE_WORDS], n = lane_words(in, t, words);
             lane_accesses += n;
             for (uint32_t k = 0; k < n; k++)
                 ws_add(&ws, words[k]);
@@ -342,11 +342,11 @@ static uint32_t source_cost(const struct instr *in, uint32_t first, uint32_t las
  * (the hardware's order is not observable; the count is). */
 static void atomic_passes(const struct instr *in, uint32_t lanes, struct acc_result *r)
 {
-    uint32_t turn[INSTR_MAX_BANKS] = {0};
+    uint32_t turn[SZ_MAX_BANKS] = {0};
     for (uint32_t t = 0; t < INSTR_LANES; t++) {
         if (!(lanes >> t & 1))
             continue;
-        uint32_t words[16], n = lane_words(in, t, words), pass = 0;
+        uint32_t words[SZ_MAX_LANE_WORDS], n = lane_words(in, t, words), pass = 0;
         for (uint32_t k = 0; k < n; k++) {
             uint32_t b = words[k] % in->banks;
             if (turn[b] > pass)
@@ -396,13 +396,13 @@ static void cost_atomic(const struct instr *in, uint32_t per, struct acc_result 
     for (uint32_t base = 0; base < INSTR_LANES && r->nphases < ACC_MAX_PHASES; base += per) {
         struct acc_phase ph = {0};
         struct wordset ws = {0};
-        uint32_t lanes_in_bank[INSTR_MAX_BANKS] = {0};
+        uint32_t lanes_in_bank[SZ_MAX_BANKS] = {0};
         for (uint32_t t = base; t < base + per && t < INSTR_LANES; t++) {
             ph.lane_mask |= 1u << t;
             if (in->offsets[t] == INSTR_INACTIVE)
                 continue;
             ph.active_mask |= 1u << t;
-            uint32_t words[16], n = lane_words(in, t, words), same = 0;
+            uint32_t words[SZ_MAX_LANE_WORDS], n = lane_words(in, t, words), same = 0;
             for (uint32_t k = 0; k < n; k++) {
                 ws_add(&ws, words[k]);
                 if (++lanes_in_bank[words[k] % in->banks] > ph.lanes_per_bank)
@@ -509,7 +509,7 @@ void acc_cost(const struct instr *in, struct acc_result *r)
     uint32_t used = instr_used_lanes(in), per = lanes_per_phase(in);
     for (uint32_t t = 0; t < used; t++)
         if (in->offsets[t] != INSTR_INACTIVE) {
-            uint32_t words[16], n = lane_words(in, t, words);
+            uint32_t words[SZ_MAX_LANE_WORDS], n = lane_words(in, t, words);
             for (uint32_t k = 0; k < n; k++)
                 r->bank_hits[words[k] % in->banks]++;
         }
@@ -529,7 +529,7 @@ void acc_cost(const struct instr *in, struct acc_result *r)
     r->calibrated = in->bank_bytes == 4 && in->banks == 32;
     for (uint32_t t = 0; t < INSTR_LANES; t++)
         if (r->lane_phase[t] >= 0) {
-            uint32_t words[16];
+            uint32_t words[SZ_MAX_LANE_WORDS];
             r->lane_nbanks[t] = lane_words(in, t, words);
             r->lane_bank[t] = words[0] % in->banks;
         }

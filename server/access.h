@@ -72,7 +72,7 @@ struct acc_result {
      * words its bytes cover (1 when narrower than a bank; not capped at banks) */
     uint32_t lane_bank[INSTR_LANES];
     uint32_t lane_nbanks[INSTR_LANES];
-    uint32_t bank_hits[INSTR_MAX_BANKS];  /* lane-accesses per bank, all phases */
+    uint32_t bank_hits[SZ_MAX_BANKS];  /* lane-accesses per bank, all phases */
     struct acc_atomic atomic;
 };
 

@@ -1,6 +1,6 @@
 /* api.c - the API's front door: the route table and dispatch (method, cache,
- * error body).  Routes live in api_layout.c, api_access.c and api_measure.c,
- * request readers in api_read.c; this file parses nothing and computes nothing. */
+ * error body).  Routes live in the api_*.c files api_routes.h lists, request
+ * readers in api_read.c; this file parses nothing and computes nothing. */
 #include "api.h"
 
 #include <stdio.h>

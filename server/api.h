@@ -40,8 +40,13 @@ struct api_response {
 
 /* Every request body the API accepts fits in this; http.c refuses larger ones
  * with 413 before reading them.  65536 offsets of up to ten digits, a comma and
- * a space each are 786432 bytes; 2 MiB leaves room for pretty-printed bodies. */
-#define API_MAX_BODY (2u * 1024 * 1024)
+ * a space each are 786432 bytes; 2 MiB leaves room for pretty-printed bodies.
+ * API_MAX_BODY_TEXT is the same limit as messages print it ("2 MiB"). */
+#define API_MAX_BODY_MIB 2
+#define API_MAX_BODY (API_MAX_BODY_MIB * 1024u * 1024u)
+#define API_MAX_BODY_TEXT API_STR(API_MAX_BODY_MIB) " MiB"
+#define API_STR(x) API_STR_(x)
+#define API_STR_(x) #x
 
 /* Offsets one /api/apply request may carry (the contract). */
 #define API_MAX_OFFSETS 65536

@@ -54,7 +54,7 @@ int api_route_patterns(const struct api_request *req, struct buf *out,
 /* swz() inside an access expression: the swizzle of the current view. */
 static int expr_swz(void *ctx, int64_t x, int64_t *out, struct sz_error *err)
 {
-    if (x < 0 || x >= (int64_t)SWZ_OFFSET_LIMIT)
+    if (x < 0 || x >= (int64_t)SZ_OFFSET_LIMIT)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "expr",
                        "offset %lld is outside 0..2147483647", (long long)x);
     *out = swz_apply(ctx, (uint32_t)x);
@@ -115,7 +115,7 @@ static int access_from_expr(const struct api_request *req, struct swz *z, long s
         expr_eval_warp(&e, step, expr_swz, z, off, err) < 0)
         return -1;
     for (int t = 0; t < INSTR_LANES; t++) {
-        if (off[t] < 0 || off[t] >= (int64_t)SWZ_OFFSET_LIMIT)
+        if (off[t] < 0 || off[t] >= (int64_t)SZ_OFFSET_LIMIT)
             return sz_fail(err, SZ_INVALID_ARGUMENT, "expr",
                            "lane %d at step %ld gives offset %lld, outside 0..2147483647", t,
                            step, (long long)off[t]);

@@ -46,12 +46,12 @@ static int fit_fix(const struct fit_vals *cur, const char *field, long *value)
         *value = v.match;
         return fit_try(&v, NULL);
     }
-    if (strcmp(field, "b") == 0) { slot = &v.b; lo = 0; hi = 10; }
-    else if (strcmp(field, "m") == 0) { slot = &v.m; lo = 0; hi = 30; }
-    else if (strcmp(field, "s") == 0) { slot = &v.s; lo = -30; hi = 30; }
+    if (strcmp(field, "b") == 0) { slot = &v.b; lo = 0; hi = SZ_MAP_B_MAX; }
+    else if (strcmp(field, "m") == 0) { slot = &v.m; lo = 0; hi = SZ_SWZ_M_MAX; }
+    else if (strcmp(field, "s") == 0) { slot = &v.s; lo = -SZ_SWZ_S_MAX; hi = SZ_SWZ_S_MAX; }
     else if (strcmp(field, "rows") == 0) { slot = &v.rows; lo = 1; hi = SWZ_MAX_CELLS; }
-    else if (strcmp(field, "bank_bytes") == 0) { slot = &v.bank_bytes; lo = 1; hi = 32; pow2 = 1; }
-    else if (strcmp(field, "banks") == 0) { slot = &v.banks; lo = 1; hi = 128; pow2 = 1; }
+    else if (strcmp(field, "bank_bytes") == 0) { slot = &v.bank_bytes; lo = 1; hi = SZ_MAX_BANK_BYTES; pow2 = 1; }
+    else if (strcmp(field, "banks") == 0) { slot = &v.banks; lo = 1; hi = SZ_MAX_BANKS; pow2 = 1; }
     else return -1;
     long c = *slot;
     /* Powers of two step by doublings; rows search at most 2^16 either way. */

@@ -24,6 +24,19 @@ static const struct preset {
     {"128B-32Bunit", "128B, 32B unit", 2, 5, 2},
 };
 
+/* The ranges the map routes take (bits.h's, each once), so that a client's
+ * controls need no copy of them: min, max and whether only powers of two. */
+static void put_limits(struct buf *out)
+{
+    buf_printf(out, "\"limits\":{\"b\":{\"min\":0,\"max\":%d},\"m\":{\"min\":0,\"max\":%d},"
+               "\"s\":{\"min\":%d,\"max\":%d},"
+               "\"bank_bytes\":{\"min\":1,\"max\":%u,\"pow2\":true},"
+               "\"banks\":{\"min\":1,\"max\":%u,\"pow2\":true},"
+               "\"rows\":{\"min\":1,\"max\":%u},\"bytes\":{\"min\":1,\"max\":%u,\"pow2\":true}}",
+               SZ_MAP_B_MAX, SZ_SWZ_M_MAX, -SZ_SWZ_S_MAX, SZ_SWZ_S_MAX, SZ_MAX_BANK_BYTES,
+               SZ_MAX_BANKS, SWZ_MAX_CELLS, SZ_MAX_LANE_BYTES);
+}
+
 int api_route_presets(const struct api_request *req, struct buf *out,
                          struct sz_error *err)
 {
@@ -42,7 +55,9 @@ int api_route_presets(const struct api_request *req, struct buf *out,
         buf_printf(out, ",\"b\":%d,\"m\":%d,\"s\":%d,\"name\":\"Swizzle<%d,%d,%d>\"}",
                    p->b, p->m, p->s, p->b, p->m, p->s);
     }
-    buf_puts(out, "]}");
+    buf_puts(out, "],");
+    put_limits(out);
+    buf_putc(out, '}');
     return 0;
 }
 
@@ -74,10 +89,10 @@ static int swizzle_args(const struct api_request *req, struct swz *z, struct swz
     if (api_args_check(req, known, err) < 0 || api_swz_args(req, z, err) < 0)
         return -1;
     /* The tile view draws (2^B)^2 cells: the same cell budget as the grid. */
-    if (z->b > 10)
+    if (z->b > SZ_MAP_B_MAX)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "b",
                        "a tile of 2^B x 2^B units is drawn cell by cell and must be "
-                       "at most 2^20 cells: B in 0..10 here, got %d", z->b);
+                       "at most 2^20 cells: B in 0..%d here, got %d", SZ_MAP_B_MAX, z->b);
     return api_geom_args(req, z, g, err);
 }
 
@@ -293,9 +308,9 @@ int api_route_apply(const struct api_request *req, struct buf *out,
     struct swz z;
     uint32_t *offs = NULL;
     const cJSON *arr;
-    if (api_fields_check(root, known, err) < 0 || api_field_int(root, "b", 0, 15, &b, err) < 0 ||
-        api_field_int(root, "m", 0, 30, &m, err) < 0 ||
-        api_field_int(root, "s", -30, 30, &s, err) < 0 ||
+    if (api_fields_check(root, known, err) < 0 || api_field_int(root, "b", 0, SZ_SWZ_B_MAX, &b, err) < 0 ||
+        api_field_int(root, "m", 0, SZ_SWZ_M_MAX, &m, err) < 0 ||
+        api_field_int(root, "s", -SZ_SWZ_S_MAX, SZ_SWZ_S_MAX, &s, err) < 0 ||
         swz_init(&z, (int)b, (int)m, (int)s, err) < 0)
         goto done;
     arr = cJSON_GetObjectItemCaseSensitive(root, "offsets");
@@ -320,7 +335,7 @@ int api_route_apply(const struct api_request *req, struct buf *out,
         int64_t v;
         char field[32];
         snprintf(field, sizeof field, "offsets[%d]", i);
-        if (api_num_int(it, field, 0, SWZ_OFFSET_LIMIT - 1.0, &v, err) < 0)
+        if (api_num_int(it, field, 0, SZ_OFFSET_LIMIT - 1.0, &v, err) < 0)
             goto done;
         offs[i] = swz_apply(&z, (uint32_t)v);
     }

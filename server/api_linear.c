@@ -8,9 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bits.h"
 #include "api_read.h"
 #include "api_routes.h"
 #include "linear.h"
+#include "linear_conv.h"
+#include "linear_opt.h"
 
 /* Optional integer member: absent gives def. */
 static int opt_int(const cJSON *obj, const char *field, double lo, double hi, int64_t def,
@@ -24,8 +27,6 @@ static int opt_int(const cJSON *obj, const char *field, double lo, double hi, in
     return api_num_int(v, field, lo, hi, out, err);
 }
 
-static int is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
-
 static int read_shape(const cJSON *obj, struct lin_tile *t, struct sz_error *err)
 {
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, "shape");
@@ -36,7 +37,7 @@ static int read_shape(const cJSON *obj, struct lin_tile *t, struct sz_error *err
     for (int i = 0; i < 2; i++) {
         if (api_num_int(cJSON_GetArrayItem(a, i), "shape", 1, 1 << LIN_MAX_BITS, &v[i], err) < 0)
             return -1;
-        if (!is_pow2(v[i]))
+        if (!bits_is_pow2((uint64_t)v[i]))
             return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
                            "shape[%d] must be a power of two, got %lld", i, (long long)v[i]);
     }
@@ -108,7 +109,7 @@ static int read_problem(const cJSON *obj, struct lin_problem *p, struct sz_error
     memset(p, 0, sizeof *p);
     if (read_shape(obj, &p->tile, err) < 0 ||
         opt_int(obj, "bitwidth", 4, 64, 32, &w, err) < 0 ||
-        opt_int(obj, "num_banks", 8, 128, 32, &nb, err) < 0 ||
+        opt_int(obj, "num_banks", 8, SZ_MAX_BANKS, 32, &nb, err) < 0 ||
         opt_int(obj, "lanes_per_wavefront", 32, 64, 32, &lanes, err) < 0)
         return -1;
     if (lanes != 32 && lanes != 64)
@@ -122,7 +123,7 @@ static int read_problem(const cJSON *obj, struct lin_problem *p, struct sz_error
     p->lanes = (int)lanes;
     if (w != 4 && w != 8 && w != 16 && w != 32 && w != 64)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "bitwidth", "must be 4, 8, 16, 32 or 64");
-    if (!is_pow2(nb))
+    if (!bits_is_pow2((uint64_t)nb))
         return sz_fail(err, SZ_INVALID_ARGUMENT, "num_banks", "must be a power of two");
     p->bitwidth = (int)w;
     p->num_banks = (int)nb;
@@ -156,8 +157,9 @@ static int read_mem(const cJSON *obj, const struct lin_problem *p, struct lin_me
     if (which == 1) {
         static const char *const k[] = {"b", "m", "s", NULL};
         if (!cJSON_IsObject(v) || api_fields_check(v, k, err) < 0 ||
-            api_field_int(v, "b", 0, 15, &a, err) < 0 || api_field_int(v, "m", 0, 30, &b, err) < 0 ||
-            api_field_int(v, "s", -30, 30, &c, err) < 0)
+            api_field_int(v, "b", 0, SZ_SWZ_B_MAX, &a, err) < 0 ||
+            api_field_int(v, "m", 0, SZ_SWZ_M_MAX, &b, err) < 0 ||
+            api_field_int(v, "s", -SZ_SWZ_S_MAX, SZ_SWZ_S_MAX, &c, err) < 0)
             return err->code ? -1 : sz_fail(err, SZ_INVALID_ARGUMENT, "cute", "must be {b, m, s}");
         return lin_from_cute(&p->tile, p->bitwidth, (int)a, (int)b, (int)c, m, err);
     }
@@ -436,7 +438,7 @@ static int evaluate_fields(const cJSON *root, struct job *j, struct sz_error *er
     int64_t vec;
     if (opt_int(root, "vec", 1, 16, 1, &vec, err) < 0)
         return -1;
-    if (!is_pow2(vec))
+    if (!bits_is_pow2((uint64_t)vec))
         return sz_fail(err, SZ_INVALID_ARGUMENT, "vec", "must be 1, 2, 4, 8 or 16");
     j->vec_bits = __builtin_ctzll((unsigned long long)vec);
     return read_mem(root, &j->p, &j->m, err);

@@ -88,7 +88,7 @@ int api_arg_offsets(const struct api_request *req, const char *key, uint32_t *ou
         if ((len == 1 && v[0] == '-') || (len == 4 && strncmp(v, "null", 4) == 0)) {
             out[t] = INSTR_INACTIVE;
         } else if (nd == 0 || nd != len || nd > 10 ||
-                   strtoull(v, NULL, 10) >= INSTR_OFFSET_LIMIT) {
+                   strtoull(v, NULL, 10) >= SZ_OFFSET_LIMIT) {
             return sz_fail(err, SZ_INVALID_ARGUMENT, key,
                            "lane %d: '%.*s' is not a byte offset in 0..2147483647, - or "
                            "null", t, len > 24 ? 24 : (int)len, v);
@@ -317,9 +317,9 @@ int api_swz_args(const struct api_request *req, struct swz *z,
                          struct sz_error *err)
 {
     long b, m, s;
-    if (api_arg_int(req, "b", 0, 15, 1, 0, &b, err) < 0 ||
-        api_arg_int(req, "m", 0, 30, 1, 0, &m, err) < 0 ||
-        api_arg_int(req, "s", -30, 30, 1, 0, &s, err) < 0)
+    if (api_arg_int(req, "b", 0, SZ_SWZ_B_MAX, 1, 0, &b, err) < 0 ||
+        api_arg_int(req, "m", 0, SZ_SWZ_M_MAX, 1, 0, &m, err) < 0 ||
+        api_arg_int(req, "s", -SZ_SWZ_S_MAX, SZ_SWZ_S_MAX, 1, 0, &s, err) < 0)
         return -1;
     return swz_init(z, (int)b, (int)m, (int)s, err);
 }
@@ -346,8 +346,8 @@ int api_geom_args(const struct api_request *req, const struct swz *z,
 {
     long bank_bytes, banks, rows;
     int match = 0;
-    if (api_arg_int(req, "bank_bytes", 1, 32, 0, 4, &bank_bytes, err) < 0 ||
-        api_arg_int(req, "banks", 1, 128, 0, 32, &banks, err) < 0 ||
+    if (api_arg_int(req, "bank_bytes", 1, SZ_MAX_BANK_BYTES, 0, 4, &bank_bytes, err) < 0 ||
+        api_arg_int(req, "banks", 1, SZ_MAX_BANKS, 0, 32, &banks, err) < 0 ||
         api_arg_int(req, "rows", 1, SWZ_MAX_CELLS, 0, 0, &rows, err) < 0 ||
         api_arg_bool(req, "match_bank_row", &match, err) < 0)
         return -1;
@@ -404,7 +404,7 @@ int api_read_instr_fields(const cJSON *obj, int op_set, struct instr *in,
         instr_defaults(in, opv);
     }
     if (read_form(obj, in, err) < 0 ||
-        member_u32(obj, "bytes", 1, 16, &in->bytes, err) < 0 ||
+        member_u32(obj, "bytes", 1, SZ_MAX_LANE_BYTES, &in->bytes, err) < 0 ||
         member_u32(obj, "matrices", 1, 4, &in->matrices, err) < 0)
         return -1;
     const cJSON *f = cJSON_GetObjectItemCaseSensitive(obj, "trans");
@@ -412,8 +412,8 @@ int api_read_instr_fields(const cJSON *obj, int op_set, struct instr *in,
         return sz_fail(err, SZ_INVALID_ARGUMENT, "trans", "must be true or false");
     if (f != NULL)
         in->trans = cJSON_IsTrue(f);
-    if (member_u32(obj, "bank_bytes", 1, 32, &in->bank_bytes, err) < 0 ||
-        member_u32(obj, "banks", 1, 128, &in->banks, err) < 0)
+    if (member_u32(obj, "bank_bytes", 1, SZ_MAX_BANK_BYTES, &in->bank_bytes, err) < 0 ||
+        member_u32(obj, "banks", 1, SZ_MAX_BANKS, &in->banks, err) < 0)
         return -1;
     /* A form PTX lacks is named before the offsets are read (func, type). */
     if (instr_is_atomic(in->op) && instr_check_shape(in, err) < 0)
@@ -447,7 +447,7 @@ int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
         snprintf(field, sizeof field, "offsets[%d]", t);
         if (cJSON_IsNull(it))
             continue;
-        if (api_num_int(it, field, 0, INSTR_OFFSET_LIMIT - 1.0, &v, err) < 0)
+        if (api_num_int(it, field, 0, SZ_OFFSET_LIMIT - 1.0, &v, err) < 0)
             return -1;
         in->offsets[t] = (uint32_t)v;
     }

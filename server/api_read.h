@@ -29,7 +29,7 @@ int api_arg_int(const struct api_request *req, const char *key, long lo, long hi
                 int required, long def, long *out, struct sz_error *err);
 
 /* Exactly INSTR_LANES comma-separated byte offsets in query key `key` (which
- * must be present): strict decimal below INSTR_OFFSET_LIMIT, or "-" / "null"
+ * must be present): strict decimal below SZ_OFFSET_LIMIT, or "-" / "null"
  * for an inactive lane (INSTR_INACTIVE).  Fails on `key`, naming the lane. */
 int api_arg_offsets(const struct api_request *req, const char *key, uint32_t *out,
                     struct sz_error *err);

@@ -1,7 +1,8 @@
 /* api_routes.h - what the route files (api_layout.c, api_cost.c, api_access.c,
- * api_measure.c, api_recommend.c, ...) give the dispatcher (api.c) and one
- * another: one function per route, and the answer writers more than one route uses.  Internal to the
- * API: nothing outside server/api*.c includes it. */
+ * api_measure.c, api_linear.c, api_tensor.c, api_recommend.c) give the
+ * dispatcher (api.c) and one another: one function per route, and the answer
+ * writers more than one route uses.  Internal to the API: nothing outside
+ * server/api*.c includes it. */
 #ifndef SZ_API_ROUTES_H
 #define SZ_API_ROUTES_H
 
@@ -31,7 +32,8 @@ int api_stream_swizzle(const struct api_request *, struct stream **, struct sz_e
 int api_route_inspect(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_apply(const struct api_request *, struct buf *, struct sz_error *);
 
-/* api_cost.c: what an instruction costs; api_access.c: over a layout, and the trace. */
+/* api_cost.c: what an instruction costs; api_access.c: the named patterns, an access
+ * over a map's layout, and the trace. */
 int api_route_conflicts(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_patterns(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_access(const struct api_request *, struct buf *, struct sz_error *);
@@ -40,6 +42,8 @@ int api_route_trace(const struct api_request *, struct buf *, struct sz_error *)
 /* api_measure.c: the live measurement, and the health answer that reports it. */
 int api_route_health(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_measure(const struct api_request *, struct buf *, struct sz_error *);
+
+/* api_linear.c: the F2 view of a (store, load) pair, and its optimal layout. */
 int api_route_linear_evaluate(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_linear_optimize(const struct api_request *, struct buf *, struct sz_error *);
 

@@ -70,7 +70,7 @@ static int tensor_read(const cJSON *root, struct tensor *t, struct sz_error *err
     if (eb && api_num_int(eb, "element_bits", 8, 64, &bits, err) < 0)
         return -1;
     const cJSON *b = cJSON_GetObjectItemCaseSensitive(root, "base");
-    if (b && api_num_int(b, "base", 0, INSTR_OFFSET_LIMIT - 1.0, &base, err) < 0)
+    if (b && api_num_int(b, "base", 0, SZ_OFFSET_LIMIT - 1.0, &base, err) < 0)
         return -1;
     t->base = (uint32_t)base;
     uint32_t shape[LAY_MAX_RANK] = {0};

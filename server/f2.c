@@ -157,14 +157,6 @@ uint32_t f2_apply(const struct f2_mat *m, uint32_t x)
     return y;
 }
 
-void f2_compose(const struct f2_mat *a, const struct f2_mat *b, struct f2_mat *out)
-{
-    struct f2_mat r = {.rows = a->rows, .cols = b->cols};
-    for (int j = 0; j < b->cols; j++)
-        r.col[j] = f2_apply(a, b->col[j]);
-    *out = r;
-}
-
 int f2_mat_rank(const struct f2_mat *m)
 {
     return f2_rank(m->col, m->cols);

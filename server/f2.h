@@ -60,9 +60,6 @@ void f2_span_canon(struct f2_span *s);
 /* M x. */
 uint32_t f2_apply(const struct f2_mat *m, uint32_t x);
 
-/* out = a ∘ b (first b, then a); needs a->cols == b->rows. */
-void f2_compose(const struct f2_mat *a, const struct f2_mat *b, struct f2_mat *out);
-
 /* The rank of m (of its columns). */
 int f2_mat_rank(const struct f2_mat *m);
 

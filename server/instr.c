@@ -41,7 +41,6 @@ static const uint16_t native_sm90[INSTR_NFUNCS] = {
 };
 #undef T
 
-static int is_pow2(uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
 const char *instr_op_name(enum instr_op op)
 {
@@ -244,7 +243,7 @@ int instr_check_shape(const struct instr *in, struct sz_error *err)
     if (matrix && in->bytes != 16)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "bytes",
                        "ldmatrix/stmatrix rows are 16 bytes; omit bytes or give 16");
-    if (!matrix && (!is_pow2(in->bytes) || in->bytes > 16))
+    if (!matrix && (!bits_is_pow2(in->bytes) || in->bytes > SZ_MAX_LANE_BYTES))
         return sz_fail(err, SZ_INVALID_ARGUMENT, "bytes",
                        "bytes per lane must be 1, 2, 4, 8 or 16, got %u", in->bytes);
     if (matrix && in->matrices != 1 && in->matrices != 2 && in->matrices != 4)
@@ -259,14 +258,14 @@ int instr_check_shape(const struct instr *in, struct sz_error *err)
                        "only atom and red take func and type");
     if (!matrix && in->trans)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "trans", "only ldmatrix/stmatrix have .trans");
-    if (!is_pow2(in->bank_bytes) || in->bank_bytes > 32)
+    if (!bits_is_pow2(in->bank_bytes) || in->bank_bytes > SZ_MAX_BANK_BYTES)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "bank_bytes",
-                       "bytes per bank must be a power of two in 1..32, got %u",
-                       in->bank_bytes);
-    if (!is_pow2(in->banks) || in->banks > INSTR_MAX_BANKS)
+                       "bytes per bank must be a power of two in 1..%u, got %u",
+                       SZ_MAX_BANK_BYTES, in->bank_bytes);
+    if (!bits_is_pow2(in->banks) || in->banks > SZ_MAX_BANKS)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "banks",
-                       "number of banks must be a power of two in 1..128, got %u",
-                       in->banks);
+                       "number of banks must be a power of two in 1..%u, got %u",
+                       SZ_MAX_BANKS, in->banks);
     return 0;
 }
 
@@ -288,7 +287,7 @@ int instr_check(const struct instr *in, struct sz_error *err)
                                n - 1);
             continue;
         }
-        if (o >= INSTR_OFFSET_LIMIT)
+        if (o >= SZ_OFFSET_LIMIT)
             return sz_fail(err, SZ_INVALID_ARGUMENT, lane_field(field, t),
                            "offsets are byte offsets in 0..2147483647, got %u", o);
         if (o % w != 0)

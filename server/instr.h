@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bits.h"
 #include "error.h"
 
 #ifdef __cplusplus
@@ -18,8 +19,6 @@ extern "C" {
 
 #define INSTR_LANES 32
 #define INSTR_INACTIVE UINT32_MAX   /* offset of a lane that does not take part */
-#define INSTR_MAX_BANKS 128
-#define INSTR_OFFSET_LIMIT 0x80000000u  /* offsets are byte offsets in [0, 2^31) */
 
 /* Every CUDA GPU that has ldmatrix has at most 228 KiB of shared memory per
  * block (sm_90: 227 KiB usable + 1 KiB reserved); the tool checks this much

@@ -8,16 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
-
-int lay_log2(uint32_t x)
-{
-    int k = 0;
-    while ((1u << k) < x)
-        k++;
-    return k;
-}
-
-#define log2u lay_log2
+#include "bits.h"
 
 /* Dense strides (first coordinate fastest, or the last for a Triton row-major
  * fallback) as CuTe leaves, so one evaluator serves CuTe, TMA and plain forms. */
@@ -113,7 +104,7 @@ void lay_coords(const struct lay *l, uint32_t i, uint32_t *c)
 
 int lay_strided_swizzle(const struct lay *l, struct swz *bytes)
 {
-    int eb_log = log2u((uint32_t)l->element_bits / 8);
+    int eb_log = bits_log2_ceil((uint32_t)l->element_bits / 8);
     if (l->domain == LAY_SWZ_NONE || l->z.b == 0)
         swz_init(bytes, 0, 4, 3, NULL);
     else    /* on elements, the mask moves up by the element's bytes */
@@ -126,7 +117,7 @@ int lay_swizzles(const struct lay *l, struct swz *bytes, struct swz *elems, int 
 {
     if (l->form->swizzle == NULL || l->form->swizzle(l, bytes) == 0)
         return 0;
-    int eb_log = log2u((uint32_t)l->element_bits / 8);
+    int eb_log = bits_log2_ceil((uint32_t)l->element_bits / 8);
     *elements_ok = bytes->m >= eb_log;
     swz_init(elems, bytes->b, *elements_ok ? bytes->m - eb_log : 0, bytes->s, NULL);
     return 1;

@@ -144,8 +144,6 @@ void lay_coords(const struct lay *l, uint32_t i, uint32_t *c);
  * when the layout has a Swizzle<B,M,S> form, 0 (Triton swizzled_shared) if not. */
 int lay_swizzles(const struct lay *l, struct swz *bytes, struct swz *elems, int *elements_ok);
 
-/* The smallest k with 2^k >= x (x >= 1): log2 of a power of two. */
-int lay_log2(uint32_t x);
 
 /* ---- sorted offsets: one-to-one, and the access check ------------------- */
 

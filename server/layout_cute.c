@@ -7,9 +7,9 @@
  * "layout" and its column, or "element_bits"; it evaluates nothing. */
 #include <string.h>
 
+#include "bits.h"
 #include "layout_text.h"
 
-#define log2u lay_log2
 
 /* ---- CuTe ------------------------------------------------------------------ */
 
@@ -138,10 +138,10 @@ static int mixed_bits(struct lay_cur *c, uint32_t *off)
     size_t at = c->i;
     uint32_t s, d, f, v;
     c->i += 2;
-    if (lay_int(c, SWZ_OFFSET_LIMIT - 1, &s) < 0 || lay_want(c, '|') < 0 ||
-        lay_want(c, '(') < 0 || lay_int(c, SWZ_OFFSET_LIMIT - 1, &d) < 0 ||
-        lay_want(c, '&') < 0 || lay_int(c, SWZ_OFFSET_LIMIT - 1, &f) < 0 ||
-        lay_want(c, ')') < 0 || lay_want(c, '=') < 0 || lay_int(c, SWZ_OFFSET_LIMIT - 1, &v) < 0)
+    if (lay_int(c, SZ_OFFSET_LIMIT - 1, &s) < 0 || lay_want(c, '|') < 0 ||
+        lay_want(c, '(') < 0 || lay_int(c, SZ_OFFSET_LIMIT - 1, &d) < 0 ||
+        lay_want(c, '&') < 0 || lay_int(c, SZ_OFFSET_LIMIT - 1, &f) < 0 ||
+        lay_want(c, ')') < 0 || lay_want(c, '=') < 0 || lay_int(c, SZ_OFFSET_LIMIT - 1, &v) < 0)
         return -1;
     if (v != (s | (d & f)))
         return lay_at(c, at, "MixedBits M_S|(D&F)=V must have V = S | (D & F)", NULL);
@@ -209,7 +209,7 @@ static int swizzle_prefix(struct lay_cur *c, struct lay *l)
         l->offset = off;
         return 0;
     }
-    if (lay_int(c, SWZ_OFFSET_LIMIT - 1, &off) == 0 && lay_word(c, "o")) {
+    if (lay_int(c, SZ_OFFSET_LIMIT - 1, &off) == 0 && lay_word(c, "o")) {
         l->offset = off;
         return 0;
     }
@@ -251,7 +251,7 @@ static int parse(struct lay_cur *c, struct lay *l)
     if (tuple(c, &shp, LAY_MAX_SIZE, 0) < 0 || lay_want(c, ':') < 0)
         return -1;
     size_t stride_col = c->i;
-    if (tuple(c, &str, SWZ_OFFSET_LIMIT - 1, 0) < 0)
+    if (tuple(c, &str, SZ_OFFSET_LIMIT - 1, 0) < 0)
         return -1;
     lay_ws(c);
     if (c->s[c->i] != '\0')
@@ -279,7 +279,7 @@ static int parse(struct lay_cur *c, struct lay *l)
     l->nleaves = shp.n;
     l->size = (uint32_t)size;
     /* every offset, swizzled, must stay a byte offset below 2^31 */
-    int eb_log = log2u((uint32_t)l->element_bits / 8);
+    int eb_log = bits_log2_ceil((uint32_t)l->element_bits / 8);
     int top = 0;    /* bits of the largest byte offset, swizzled or not */
     while (top < 40 && (hi >> top))
         top++;

@@ -5,6 +5,7 @@
  * cursor every row's parser reads with (layout_text.h).  The forms' own
  * grammars live in layout_cute.c, layout_triton.c and layout_tma.c; layout.c
  * evaluates what they built. */
+#include "bits.h"
 #include "layout_text.h"
 
 #include <stdio.h>
@@ -265,7 +266,7 @@ int lay_parse(const char *text, int element_bits, const uint32_t *shape, int ran
         l->element_bits = 16;
     if (l->form->build && l->form->build(l, err) < 0)
         return -1;
-    if ((uint64_t)l->size * (uint32_t)(l->element_bits / 8) > SWZ_OFFSET_LIMIT)
+    if ((uint64_t)l->size * (uint32_t)(l->element_bits / 8) > SZ_OFFSET_LIMIT)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "reaches bytes at or above 2^31");
     return 0;
 }

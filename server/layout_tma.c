@@ -2,9 +2,9 @@
  * over a dense box of the request's shape (shape[0] innermost), evaluated as
  * a strided layout with the mode's swizzle on bytes.  Reads the text and
  * builds; the box limits are rosetta.c's validators. */
+#include "bits.h"
 #include "layout_text.h"
 
-#define log2u lay_log2
 
 static int parse(struct lay_cur *c, struct lay *l)
 {
@@ -34,7 +34,7 @@ static int build(struct lay *l, struct sz_error *err)
     if (l->a.tma.swizzle_bytes) {
         /* 32B, 64B, 128B = Swizzle<1|2|3,4,3> on the shared-memory address
          * (CuTe mma_traits_sm90_gmma.hpp, Layout_*_SW*_Atom_Bits) */
-        swz_init(&l->z, log2u((uint32_t)l->a.tma.swizzle_bytes / 16), 4, 3, NULL);
+        swz_init(&l->z, bits_log2_ceil((uint32_t)l->a.tma.swizzle_bytes / 16), 4, 3, NULL);
         l->domain = LAY_SWZ_BYTES;
     }
     return 0;

@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bits.h"
 #include "f2.h"
 #include "layout_text.h"
+#include "linear_conv.h"
 
-#define log2u lay_log2
 
-static int pow2(uint32_t x) { return x && !(x & (x - 1)); }
 
 /* ---- the text ---------------------------------------------------------------- */
 
@@ -126,7 +126,7 @@ static int relabel(struct sz_error *err, const char *what)
 static int pow2_shape(const struct lay *l, struct sz_error *err)
 {
     for (int d = 0; d < l->rank; d++)
-        if (!pow2(l->shape[d]))
+        if (!bits_is_pow2(l->shape[d]))
             return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
                            "Triton tensors have power-of-two shapes; shape[%d] is %u", d,
                            l->shape[d]);
@@ -161,7 +161,7 @@ static int build_swizzled(struct lay *l, struct sz_error *err)
         mp = (int)(cols / (uint32_t)vec);
     if (mp == 1)
         vec = 1;
-    l->tile = (struct lin_tile){log2u(l->shape[row_dim]), log2u(cols)};
+    l->tile = (struct lin_tile){bits_log2_ceil(l->shape[row_dim]), bits_log2_ceil(cols)};
     l->lin_base[col_dim] = 0;
     l->lin_base[row_dim] = l->tile.bits1;
     if (l->rank == 3)
@@ -191,14 +191,14 @@ static int build_nvmma(struct lay *l, struct sz_error *err)
         lay_dense(l, 1);    /* no swizzle: plain row-major */
         return 0;
     }
-    l->tile = a->transposed ? (struct lin_tile){log2u(l->shape[0]), log2u(l->shape[1])}
-                            : (struct lin_tile){log2u(rows), log2u(l->shape[col_dim])};
+    l->tile = a->transposed ? (struct lin_tile){bits_log2_ceil(l->shape[0]), bits_log2_ceil(l->shape[1])}
+                            : (struct lin_tile){bits_log2_ceil(rows), bits_log2_ceil(l->shape[col_dim])};
     /* lin's element is row << bits1 | column; transposed, lin's row is dim0 */
     int row_dim = a->transposed ? 1 : l->rank - 2;
     l->lin_base[col_dim] = a->transposed ? l->tile.bits1 : 0;
     l->lin_base[row_dim] = a->transposed ? 0 : l->tile.bits1;
     if (l->rank == 3)   /* the outer dim stacks under the rows (collapsed) */
-        l->lin_base[0] = l->tile.bits1 + log2u(l->shape[1]);
+        l->lin_base[0] = l->tile.bits1 + bits_log2_ceil(l->shape[1]);
     struct lin_mem m;
     if (lin_from_nvmma(&l->tile, l->element_bits, a->swizzle_bytes, a->transposed, &m, err) < 0)
         return relabel(err, "nvmma_shared");
@@ -209,7 +209,7 @@ static int build_nvmma(struct lay *l, struct sz_error *err)
 static int nvmma_swizzle(const struct lay *l, struct swz *bytes)
 {
     int sw = l->a.nvmma.swizzle_bytes;
-    swz_init(bytes, sw ? log2u((uint32_t)sw / 16) : 0, 4, 3, NULL);
+    swz_init(bytes, sw ? bits_log2_ceil((uint32_t)sw / 16) : 0, 4, 3, NULL);
     return 1;
 }
 

@@ -3,8 +3,9 @@
  * (offset bases) on a power-of-two 2D tile; what a (store, load) pair costs on
  * a memory layout, by the subspace formula and by simulating every instruction
  * through access.c; the bank view (the memory by bank, one simulated
- * instruction per side); the optimal memory layout; conversions from and to CuTe,
- * Triton swizzled_shared and NVMMA.  Pure core: no I/O, no allocation, no JSON. */
+ * instruction per side).  The phases are linear_hw.h's, the optimal layout
+ * linear_opt.h's, the conversions linear_conv.h's.  Pure core: no I/O, no
+ * allocation, no JSON. */
 #ifndef SZ_LINEAR_H
 #define SZ_LINEAR_H
 
@@ -13,6 +14,7 @@
 #include "access.h"
 #include "error.h"
 #include "instr.h"
+#include "linear_hw.h"
 
 #define LIN_MAX_BITS 24     /* tile elements <= 2^24: byte offsets stay below 2^31 */
 #define LIN_MAX_BASES 32    /* bases per input dimension */
@@ -49,19 +51,6 @@ struct lin_problem {
     struct lin_layout a, b;
 };
 
-/* The lanes one phase serves (linear_hw.c): phase 0 is the span of lane[]
- * (lane-index vectors, bit i = lane bit i), the other phases its cosets. */
-struct lin_phase {
-    int n, lane_bits;
-    uint32_t lane[6];
-    int published;          /* 1: a published rule, not measured here */
-    const char *rule;       /* the rule in words */
-    const char *source;     /* where it was measured or published */
-};
-
-/* "published, not measured here": the status of every AMD answer. */
-extern const char *const lin_published;
-
 /* One side (A's stores or B's loads) of an evaluation, per warp instruction. */
 struct lin_side {
     uint32_t wavefronts;        /* simulated through acc_cost: the most over those simulated */
@@ -84,14 +73,6 @@ struct lin_side {
     uint32_t thr[8];
 };
 
-/* The optimal memory layout and how it was built. */
-struct lin_opt {
-    struct lin_mem mem;
-    int vec_bits, fill_bits, bank_bits, seg_bits;   /* offset bits, low to high */
-    int n_shared, n_pairs, n_free, n_pad;           /* I, pairs e^f, C, padding used */
-    int conflict_free;                              /* no padding was needed */
-};
-
 /* The element of [c0, c1]; its coordinates. */
 uint32_t lin_elem(const struct lin_tile *t, uint32_t c0, uint32_t c1);
 void lin_coords(const struct lin_tile *t, uint32_t e, uint32_t *c0, uint32_t *c1);
@@ -106,6 +87,11 @@ int lin_layout_check(const struct lin_tile *t, const struct lin_layout *l, int l
 int lin_mem_check(const struct lin_tile *t, const struct lin_mem *m, const char *field,
                   struct sz_error *err);
 
+/* Validate a problem: the hardware (a 32-lane warp, or a 64-lane wave on 32
+ * or 64 banks; names "lanes_per_wavefront" or "num_banks") and both layouts
+ * (lin_layout_check, "A" and "B"). */
+int lin_problem_check(const struct lin_problem *p, struct sz_error *err);
+
 /* Cost A's stores and B's loads of 2^vec_bits elements per lane on memory layout
  * m: formula, Lemma 9.4 and up to sim_max simulated instructions per side.  The
  * vector (offsets 0..2^vec_bits-1) must lie in both register spans; names "vec". */
@@ -113,10 +99,15 @@ int lin_evaluate(const struct lin_problem *p, const struct lin_mem *m, int vec_b
                  uint32_t sim_max, struct lin_side *store, struct lin_side *load,
                  struct sz_error *err);
 
-/* The construction of the issue (subspace form): vector = register spans'
- * intersection, word fill, protect shared lane directions, pair A-only with
- * B-only, complete with free directions, pad when needed, banks last. */
-int lin_optimize(const struct lin_problem *p, struct lin_opt *out, struct sz_error *err);
+/* The geometry and phases lin_evaluate counts with, for the optimizer: the
+ * offset bits that pick the banks above a side's unit (vector, or the 32-bit
+ * word when narrower), and the element directions of phase 0's lanes of
+ * layout l (pairing included) whose vector directions span `vec`, into dirs
+ * (room for 8); returns how many. */
+struct f2_span;
+int lin_bank_bits(const struct lin_problem *p, int vec_bits);
+int lin_phase_dirs(const struct lin_problem *p, const struct lin_layout *l, int is_load,
+                   const struct f2_span *vec, int vec_bits, uint32_t *dirs);
 
 /* ---- the bank view (what the workbench draws) --------------------------- */
 
@@ -170,68 +161,5 @@ struct lin_plain {
     uint32_t rows;
 };
 void lin_plain_view(const struct lin_problem *p, uint32_t bytes, struct lin_plain *v);
-
-/* ---- hardware phases (linear_hw.c) ------------------------------------- */
-
-/* 5 for a 32-lane warp, 6 for a 64-lane wave. */
-int lin_lane_bits(const struct lin_problem *p);
-
-/* The phase rule for accesses of `bytes` per lane (a load when is_load) on
- * p's hardware: NVIDIA (measured, access.c) or, for 64 lanes, AMD's published
- * tables (ds_read_b128 on MI300 / MI350, consecutive lanes otherwise). */
-int lin_phase_rule(const struct lin_problem *p, uint32_t bytes, int is_load,
-                   struct lin_phase *ph);
-
-/* The phase of lane t: the canonical member of t's coset (0 for phase 0). */
-uint32_t lin_phase_of(const struct lin_phase *ph, uint32_t t);
-
-/* The lanes of phase 0, ascending, into out (room for 64); returns how many. */
-uint32_t lin_phase_lanes(const struct lin_phase *ph, uint32_t *out);
-
-/* Wavefronts of one instruction under a published rule: addr[t] is lane t's
- * byte address (all 2^lane_bits lanes active), `bytes` per lane. */
-uint32_t lin_sim_published(const struct lin_phase *ph, int num_banks, const uint32_t *addr,
-                           uint32_t bytes);
-
-/* The same instruction lane by lane, as access.c details NVIDIA's: phases
- * numbered 0.. in order of their lowest lane, each lane's pass (0-based
- * wavefront of its phase), first bank and banks covered; per phase its lanes,
- * wavefronts and a bank holding the most words. */
-struct lin_pub {
-    uint32_t wavefronts, nphases, ways;
-    int phase[64], pass[64];
-    uint32_t bank[64], nbanks[64];
-    uint64_t phase_mask[64];
-    uint32_t phase_wf[64], phase_worst[64];
-};
-void lin_published_detail(const struct lin_phase *ph, int num_banks, const uint32_t *addr,
-                          uint32_t bytes, struct lin_pub *d);
-
-/* ---- conversions (linear_conv.c) ---------------------------------------- */
-
-/* CuTe Swizzle<b,m,s> on the byte offsets of a row-major tile of `bitwidth`
- * elements.  Fails when the swizzle splits an element or leaves the tile. */
-int lin_from_cute(const struct lin_tile *t, int bitwidth, int b, int m, int s,
-                  struct lin_mem *out, struct sz_error *err);
-/* The first <b,m,s> (b, then m, then s ascending, s >= 0 first) giving m; 1 if found. */
-int lin_to_cute(const struct lin_tile *t, int bitwidth, const struct lin_mem *m, int *b,
-                int *mb, int *s);
-
-/* Triton swizzled_shared: order[0] is the fastest dimension; within a row of
- * that dimension, vector index ^= (row / per_phase) % max_phase. */
-int lin_from_triton(const struct lin_tile *t, int vec, int per_phase, int max_phase,
-                    const int order[2], struct lin_mem *out, struct sz_error *err);
-/* The smallest (max_phase, vec, per_phase) and order giving m; 1 if found. */
-int lin_to_triton(const struct lin_tile *t, const struct lin_mem *m, int *vec,
-                  int *per_phase, int *max_phase, int order[2]);
-
-/* NVMMA / TMA swizzle of 32, 64 or 128 bytes: rows of `swizzle_bytes` bytes
- * along the contiguous dim (dim1, or dim0 when transposed), stacked row by row,
- * then Swizzle<log2(swizzle_bytes/16), 4, 3> on bytes. */
-int lin_from_nvmma(const struct lin_tile *t, int bitwidth, int swizzle_bytes, int transposed,
-                   struct lin_mem *out, struct sz_error *err);
-/* The mode giving m (32, 64 or 128, untransposed first); 1 if found. */
-int lin_to_nvmma(const struct lin_tile *t, int bitwidth, const struct lin_mem *m,
-                 int *swizzle_bytes, int *transposed);
 
 #endif

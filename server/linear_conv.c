@@ -3,20 +3,13 @@
  * swizzled_shared (vec, perPhase, maxPhase, order) and the NVMMA / TMA 32B,
  * 64B and 128B modes.  Each is a map element -> offset that is linear over F2;
  * its inverse is the offset bases.  Pure: no I/O, no allocation. */
-#include "linear.h"
+#include "linear_conv.h"
 
 #include <stddef.h>
 
+#include "bits.h"
 #include "f2.h"
 #include "swizzle.h"
-
-static int log2u(uint32_t x)
-{
-    int k = 0;
-    while ((1u << k) < x)
-        k++;
-    return k;
-}
 
 /* A forward map, element -> offset, given by parameters. */
 enum form { CUTE, TRITON, NVMMA };
@@ -144,7 +137,7 @@ int lin_to_cute(const struct lin_tile *t, int bitwidth, const struct lin_mem *m,
         return 0;
     /* swizzles touching bits past the tile's bytes either leave it or repeat
      * a smaller one, so the search stops at the tile's byte bits */
-    int bytes_bits = t->bits0 + t->bits1 + log2u((uint32_t)bitwidth) - 3;
+    int bytes_bits = t->bits0 + t->bits1 + bits_log2_ceil((uint32_t)bitwidth) - 3;
     for (int bb = 0; bb <= 10; bb++)
         for (int mm = 0; mm + bb <= bytes_bits || (bb == 0 && mm == 0); mm++)
             for (int k = 0; k <= 60; k++) {
@@ -227,7 +220,7 @@ static int nvmma_params(const struct lin_tile *t, int bitwidth, int swizzle_byte
     q->form = NVMMA;
     q->bitwidth = bitwidth;
     q->transposed = transposed;
-    q->rows_bits = log2u((uint32_t)(swizzle_bytes * 8 / bitwidth));
+    q->rows_bits = bits_log2_ceil((uint32_t)(swizzle_bytes * 8 / bitwidth));
     int xb = transposed ? t->bits0 : t->bits1;
     if (xb < q->rows_bits)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "swizzle_bytes",
@@ -235,7 +228,7 @@ static int nvmma_params(const struct lin_tile *t, int bitwidth, int swizzle_byte
                        "swizzle row (%d)", 1 << xb, swizzle_bytes, 1 << q->rows_bits);
     /* TMA / WGMMA: 32B = Swizzle<1,4,3>, 64B = <2,4,3>, 128B = <3,4,3> (CuTe,
      * cute/atom/mma_traits_sm90_gmma.hpp, Layout_K_SW*_Atom) */
-    return swz_init(&q->z, log2u((uint32_t)swizzle_bytes / 16), 4, 3, err);
+    return swz_init(&q->z, bits_log2_ceil((uint32_t)swizzle_bytes / 16), 4, 3, err);
 }
 
 int lin_from_nvmma(const struct lin_tile *t, int bitwidth, int swizzle_bytes, int transposed,

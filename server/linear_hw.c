@@ -3,12 +3,14 @@
  * and AMD's 64-lane waves on 32- or 64-bank LDS (published rules, not measured
  * here; each cites its source), and a simulator of the published rules.
  * Pure: no I/O, no allocation.  It must not hold NVIDIA's model (access.c does). */
-#include "linear.h"
+#include "linear_hw.h"
 
 #include <string.h>
 
+#include "bits.h"
 #include "f2.h"
 #include "instr.h"
+#include "linear.h"
 
 /* Every answer built on an AMD rule carries this status (and the source). */
 const char *const lin_published = "published, not measured here";
@@ -21,14 +23,6 @@ const char *const lin_published = "published, not measured here";
                    "wavefront64: one phase is banks x 32 bits); ROCm Composable Kernel docs, " \
                    "'Understanding AMD GPU LDS and Bank Conflicts' (ds_write_b128: 8 phases " \
                    "of 8 consecutive lanes on 32 banks)"
-
-static int log2u(uint32_t x)
-{
-    int k = 0;
-    while ((1u << k) < x)
-        k++;
-    return k;
-}
 
 int lin_lane_bits(const struct lin_problem *p)
 {
@@ -53,7 +47,7 @@ int lin_phase_rule(const struct lin_problem *p, uint32_t bytes, int is_load,
     if (p->lanes != 64) {
         /* NVIDIA: a phase moves one bank row; access.c measured it (pairing
          * of 8/16-byte loads is linear.c's, from access.c rule 3). */
-        contiguous(ph, log2u(lpp > INSTR_LANES ? INSTR_LANES : lpp));
+        contiguous(ph, bits_log2_ceil(lpp > INSTR_LANES ? INSTR_LANES : lpp));
         ph->rule = "NVIDIA shared memory: a phase moves one bank row of consecutive lanes";
         ph->source = "measured: server/access.c, tests/data/calib_*.json";
         return 0;
@@ -84,7 +78,7 @@ int lin_phase_rule(const struct lin_problem *p, uint32_t bytes, int is_load,
     }
     /* Every other LDS access of a 64-lane wave: a phase is banks x 4 bytes
      * of consecutive lanes (SRC_WAVE64). */
-    contiguous(ph, log2u(lpp > 64 ? 64 : lpp));
+    contiguous(ph, bits_log2_ceil(lpp > 64 ? 64 : lpp));
     ph->rule = p->num_banks == 64
                    ? "64-lane wave on MI350 (CDNA4, 64 banks): a phase is 256 bytes of "
                      "consecutive lanes"
@@ -144,7 +138,7 @@ void lin_published_detail(const struct lin_phase *ph, int num_banks, const uint3
         d->nbanks[t] = words_per_lane;
     }
     for (uint32_t r = 0; r < d->nphases; r++) {
-        uint32_t word[256], rank[256], count[128] = {0}, nw = 0, worst = 0, wb = 0;
+        uint32_t word[256], rank[256], count[SZ_MAX_BANKS] = {0}, nw = 0, worst = 0, wb = 0;
         for (uint32_t t = 0; t < lanes; t++) {
             if ((uint32_t)d->phase[t] != r)
                 continue;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linear.h"
+#include "linear_conv.h"
 #include "pattern.h"
 #include "recommend.h"
 

@@ -9,12 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bits.h"
 #include "f2.h"
-#include "linear.h"
-
-#define log2u lay_log2
-
-static int pow2(uint32_t x) { return x && !(x & (x - 1)); }   /* a power of two */
+#include "linear_conv.h"
 
 const char *ros_tma_name(int b)
 {
@@ -63,13 +60,13 @@ static void modes(const struct swz *z, struct ros_equiv *q)
 static void linear_view(const struct lay *l, const uint32_t *bytes, struct ros_equiv *q)
 {
     uint32_t eb = (uint32_t)l->element_bits / 8;
-    if (l->rank != 2 || !pow2(l->shape[0]) || !pow2(l->shape[1]) || l->size < 2)
+    if (l->rank != 2 || !bits_is_pow2(l->shape[0]) || !bits_is_pow2(l->shape[1]) || l->size < 2)
         return;
     int c = bytes[1] / eb == 1 ? 0 : 1;     /* contiguous: dim0's step is one element? */
     if (l->shape[0] == 1)
         c = 1;
     q->contiguous_dim = bytes[1] / eb == 1 || bytes[l->shape[0]] / eb == 1 ? c : -1;
-    struct lin_tile t = {log2u(l->shape[1 - c]), log2u(l->shape[c])};
+    struct lin_tile t = {bits_log2_ceil(l->shape[1 - c]), bits_log2_ceil(l->shape[c])};
     int d = t.bits0 + t.bits1;
     /* lin element e = r << bits1 | col; its index in our colexicographic order */
     uint32_t col_mask = (1u << t.bits1) - 1;
@@ -122,8 +119,8 @@ void ros_equivalents(const struct lay *l, const uint32_t *bytes, int one_to_one,
         linear_view(l, bytes, q);
     if (!q->has_swizzle && q->nvmma) {
         /* a Triton swizzled_shared that is also an NVMMA mode: that mode's swizzle */
-        swz_init(&q->bytes, log2u((uint32_t)q->nvmma_bytes / 16), 4, 3, NULL);
-        int ebl = log2u((uint32_t)l->element_bits / 8);
+        swz_init(&q->bytes, bits_log2_ceil((uint32_t)q->nvmma_bytes / 16), 4, 3, NULL);
+        int ebl = bits_log2_ceil((uint32_t)l->element_bits / 8);
         q->elements_ok = 1;
         swz_init(&q->elems, q->bytes.b, 4 - ebl, 3, NULL);
         q->has_swizzle = 1;

@@ -4,21 +4,19 @@
  * inline in swizzle.h, and everything here is read off what it computes. */
 #include "swizzle.h"
 
-static int is_pow2(uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
-
 int swz_init(struct swz *z, int b, int m, int s, struct sz_error *err)
 {
     /* Field ranges first, so the message names the one field that is wrong;
      * then the joint rules, which name the field a user most likely changed. */
-    if (b < 0 || b > 15)
+    if (b < 0 || b > SZ_SWZ_B_MAX)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "b",
-                       "BBits must be in 0..15, got %d", b);
-    if (m < 0 || m > 30)
+                       "BBits must be in 0..%d, got %d", SZ_SWZ_B_MAX, b);
+    if (m < 0 || m > SZ_SWZ_M_MAX)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "m",
-                       "MBase must be in 0..30, got %d", m);
-    if (s < -30 || s > 30)
+                       "MBase must be in 0..%d, got %d", SZ_SWZ_M_MAX, m);
+    if (s < -SZ_SWZ_S_MAX || s > SZ_SWZ_S_MAX)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "s",
-                       "SShift must be in -30..30, got %d", s);
+                       "SShift must be in %d..%d, got %d", -SZ_SWZ_S_MAX, SZ_SWZ_S_MAX, s);
     int abs_s = s < 0 ? -s : s;
     if (abs_s < b)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "s",
@@ -53,14 +51,14 @@ int swz_geom_init(struct swz_geom *g, const struct swz *z, uint32_t bank_bytes,
                   uint32_t banks, uint32_t rows, int match_bank_row,
                   struct sz_error *err)
 {
-    if (!is_pow2(bank_bytes) || bank_bytes > 32)
+    if (!bits_is_pow2(bank_bytes) || bank_bytes > SZ_MAX_BANK_BYTES)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "bank_bytes",
-                       "bytes per bank must be a power of two in 1..32, got %u",
-                       bank_bytes);
-    if (!is_pow2(banks) || banks > 128)
+                       "bytes per bank must be a power of two in 1..%u, got %u",
+                       SZ_MAX_BANK_BYTES, bank_bytes);
+    if (!bits_is_pow2(banks) || banks > SZ_MAX_BANKS)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "banks",
-                       "number of banks must be a power of two in 1..128, got %u",
-                       banks);
+                       "number of banks must be a power of two in 1..%u, got %u",
+                       SZ_MAX_BANKS, banks);
     uint32_t unit = 1u << z->m;
     uint32_t bank_row = bank_bytes * banks;
     int abs_s = z->s < 0 ? -z->s : z->s;
@@ -86,7 +84,7 @@ int swz_geom_init(struct swz_geom *g, const struct swz *z, uint32_t bank_bytes,
                        "rows in 1..%u", SWZ_MAX_CELLS, rows, cols, SWZ_MAX_CELLS / cols);
     uint64_t row_bytes = (uint64_t)cols * unit;
     uint64_t bytes = row_bytes * rows;
-    if (bytes > SWZ_OFFSET_LIMIT)
+    if (bytes > SZ_OFFSET_LIMIT)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "rows",
                        "the grid is %llu bytes; offsets end at 2^31: use fewer rows "
                        "or a smaller M", (unsigned long long)bytes);
@@ -223,15 +221,6 @@ int swz_addr_bits(const struct swz *z, const struct swz_geom *g)
     return width < 1 ? 1 : width;
 }
 
-static int log2u(uint32_t x)
-{
-    int n = 0;
-    while (x > 1) {
-        x >>= 1;
-        n++;
-    }
-    return n;
-}
 
 /* A unit's address on a grid of 2^k columns:
  *
@@ -245,7 +234,7 @@ enum swz_slot_rule swz_slot_rule(const struct swz *z, const struct swz_geom *g)
 {
     if (z->b == 0)
         return SWZ_RULE_IDENTITY;
-    int col_lo = z->m, row_lo = z->m + log2u(g->cols);
+    int col_lo = z->m, row_lo = z->m + bits_log2_floor(g->cols);
     if (z->zzz_lo == col_lo && z->yyy_lo == row_lo)
         return SWZ_RULE_COL_XOR_ROW;
     if (z->yyy_lo == col_lo && z->zzz_lo == row_lo)

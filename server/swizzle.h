@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "bits.h"
 #include "error.h"
 
 #if defined(__CUDACC__)
@@ -17,8 +18,6 @@
 #define SWZ_INLINE static inline
 #endif
 
-/* Offsets are byte offsets in [0, 2^31); no swizzle may touch bit 31. */
-#define SWZ_OFFSET_LIMIT 0x80000000u
 /* Maps are drawn in a browser; DESIGN.md sec. 5 holds the API linear in cells
  * up to a million, so that is the most cells one map may have. */
 #define SWZ_MAX_CELLS (1u << 20)
@@ -60,14 +59,11 @@ int swz_init(struct swz *z, int b, int m, int s, struct sz_error *err);
  * apply maps every aligned block of 2^swz_period_bits(z) bytes onto itself. */
 int swz_period_bits(const struct swz *z);
 
-/* The most banks a geometry has (and so the most one unit can touch). */
-#define SWZ_MAX_BANKS 128
-
 /* The bank geometry and grid a map is drawn on.  Every count the page shows
  * about the grid is here, so that the page computes none of them. */
 struct swz_geom {
     uint32_t bank_bytes;    /* 1..32, power of two */
-    uint32_t banks;         /* 1..SWZ_MAX_BANKS, power of two */
+    uint32_t banks;         /* 1..SZ_MAX_BANKS, power of two */
     uint32_t unit_bytes;    /* 2^M */
     uint32_t rows, cols;    /* grid shape in units; cols is a power of two */
     uint32_t cells;         /* rows * cols <= SWZ_MAX_CELLS */
@@ -105,7 +101,7 @@ uint32_t swz_units_per_bank(const struct swz_geom *g);
 
 /* The banks slot p's bytes [p*unit, (p+1)*unit) fall in, from its first bank
  * on, wrapping at g->banks: out[0..n) with n = swz_unit_banks(g) returned.
- * `out` holds SWZ_MAX_BANKS. */
+ * `out` holds SZ_MAX_BANKS. */
 uint32_t swz_slot_banks(const struct swz_geom *g, uint32_t slot, uint32_t *out);
 
 /* Fill the grid maps, each `g->cells` long, any of them may be NULL:
@@ -170,7 +166,7 @@ struct swz_cell {
     uint32_t yyy, zzz;                      /* YYY and ZZZ of the logical address */
     uint32_t zzz_swizzled;                  /* ZZZ of the physical address */
     uint32_t nbanks;                        /* banks of the physical slot, */
-    uint32_t bank[SWZ_MAX_BANKS];           /* bank[0..nbanks) (swz_slot_banks) */
+    uint32_t bank[SZ_MAX_BANKS];           /* bank[0..nbanks) (swz_slot_banks) */
 };
 
 /* Inspect logical cell (row, col), row < g->rows and col < g->cols. */

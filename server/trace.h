@@ -16,7 +16,7 @@
  * and every bank its bytes touch (swz_slot_banks). */
 struct trace_unit {
     uint32_t slot, row, col;
-    uint32_t nbanks, bank[SWZ_MAX_BANKS];
+    uint32_t nbanks, bank[SZ_MAX_BANKS];
 };
 
 struct trace_row {

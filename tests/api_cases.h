@@ -18,6 +18,11 @@ static const struct api_case {
     {"HEAD", "/api/health", "", NULL, NULL, 200, "\"ok\":true"},
     {"GET", "/api/presets", "", NULL, NULL, 200, "\"128B-32Bunit\""},
     {"GET", "/api/presets", "", NULL, NULL, 200, "\"b\":2,\"m\":5,\"s\":2"},
+    {"GET", "/api/presets", "", NULL, NULL, 200,
+     "\"limits\":{\"b\":{\"min\":0,\"max\":10},\"m\":{\"min\":0,\"max\":30},"
+     "\"s\":{\"min\":-30,\"max\":30},\"bank_bytes\":{\"min\":1,\"max\":32,\"pow2\":true},"
+     "\"banks\":{\"min\":1,\"max\":128,\"pow2\":true},\"rows\":{\"min\":1,\"max\":1048576},"
+     "\"bytes\":{\"min\":1,\"max\":16,\"pow2\":true}}"},
     {"GET", "/api/swizzle", "b=3&m=4&s=3", NULL, NULL, 200, "\"name\":\"Swizzle<3,4,3>\""},
     {"GET", "/api/swizzle", "b=3&m=4&s=3", NULL, NULL, 200, "\"yyy\":896,\"zzz\":112"},
     {"GET", "/api/swizzle", "b=0&m=4&s=3&rows=2", NULL, NULL, 200,

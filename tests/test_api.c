@@ -444,14 +444,14 @@ static void test_apply_limits(void)
     }
 }
 
-/* Every route in the table has a row in the README's API table: a line
- * starting with "| `METHOD /path`" (issue 13: a route nobody documented fails here). */
-static void test_routes_in_readme(void)
+/* The whole of `path` as a string (NULL, with a failed check, when it cannot
+ * be read: the tests run from the repository root). */
+static char *slurp(const char *path)
 {
-    FILE *f = fopen("README.md", "rb");
-    CHECK(f != NULL, "README.md not found (run the tests from the repository root)");
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL, "%s not found (run the tests from the repository root)", path);
     if (f == NULL)
-        return;
+        return NULL;
     char *text = NULL;
     size_t len = 0, cap = 0, got;
     char chunk[4096];
@@ -467,22 +467,109 @@ static void test_routes_in_readme(void)
     if (text == NULL)
         text = calloc(1, 1);
     text[len] = '\0';
+    return text;
+}
+
+/* Whether `text` has a table row for the route: a line starting with
+ * "| `METHOD /path`" (the closing backtick: /api/layout is not
+ * /api/layout/access). */
+static int has_route_row(const char *text, const char *method, const char *path)
+{
+    char want[128];
+    int n = snprintf(want, sizeof want, "| `%s %s`", method, path);
+    for (const char *line = text; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "")
+        if (strncmp(line, want, (size_t)n) == 0)
+            return 1;
+    return 0;
+}
+
+/* Route rows: lines starting "| `GET /" or "| `POST /". */
+static int route_rows(const char *text)
+{
     int rows = 0;
     for (const char *line = text; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "")
         rows += strncmp(line, "| `GET /", 8) == 0 || strncmp(line, "| `POST /", 9) == 0;
+    return rows;
+}
+
+/* Every route in the table has a row in the README's API table: a line
+ * starting with "| `METHOD /path`" (issue 13: a route nobody documented fails here). */
+static void test_routes_in_readme(void)
+{
+    char *text = slurp("README.md");
+    if (text == NULL)
+        return;
+    int rows = route_rows(text);
     CHECK(rows >= 9, "the README's API table has %d route rows", rows);
     for (int i = 0; i < api_route_count(); i++) {
         const char *method, *path = api_route_path(i, &method);
-        char want[128];
-        int n = snprintf(want, sizeof want, "| `%s %s`", method, path), found = 0;
-        for (const char *line = text; *line && !found;
-             line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "")
-            found = strncmp(line, want, (size_t)n) == 0;
-        CHECK(found, "route %s %s has no row in the README's API table (want a line "
-              "starting with \"%s\")", method, path, want);
+        CHECK(has_route_row(text, method, path), "route %s %s has no row in the README's API "
+              "table (want a line starting with \"| `%s %s`\")", method, path, method, path);
     }
     CHECK(api_route_path(api_route_count(), NULL) == NULL, "past the table's end");
     free(text);
+}
+
+/* docs/api.md holds the long rows (issue 22): every route of api.c's table
+ * has its row there, so a route added without its documentation fails here. */
+static void every_route_is_documented_in_docs_api_md(void)
+{
+    char *text = slurp("docs/api.md");
+    if (text == NULL)
+        return;
+    for (int i = 0; i < api_route_count(); i++) {
+        const char *method, *path = api_route_path(i, &method);
+        CHECK(has_route_row(text, method, path), "route %s %s has no row in docs/api.md "
+              "(want a line starting with \"| `%s %s`\")", method, path, method, path);
+    }
+    free(text);
+}
+
+/* ...and documents no route the server lacks: each route row of docs/api.md
+ * names a method and path of the table (a row may add words after the
+ * backtick, as "(atomics)" does). */
+static void docs_api_md_names_only_routes_that_exist(void)
+{
+    char *text = slurp("docs/api.md");
+    if (text == NULL)
+        return;
+    int rows = 0;
+    for (const char *line = text; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "") {
+        if (strncmp(line, "| `GET /", 8) != 0 && strncmp(line, "| `POST /", 9) != 0)
+            continue;
+        rows++;
+        const char *end = strchr(line + 3, '`');
+        int known = 0;
+        for (int i = 0; i < api_route_count() && end && !known; i++) {
+            const char *method, *path = api_route_path(i, &method);
+            char name[128];
+            int n = snprintf(name, sizeof name, "%s %s", method, path);
+            known = end - (line + 3) == n && strncmp(line + 3, name, (size_t)n) == 0;
+        }
+        CHECK(known, "docs/api.md documents a route the server does not have: %.60s", line);
+    }
+    CHECK(rows == route_rows(text) && rows >= api_route_count(),
+          "docs/api.md has %d route rows for %d routes", rows, api_route_count());
+    free(text);
+}
+
+/* The 413 message prints the limit from the constant, not a copy of it. */
+static void body_limit_text_is_the_constant(void)
+{
+    char *end;
+    unsigned long mib = strtoul(API_MAX_BODY_TEXT, &end, 10);
+    CHECK(mib * 1024 * 1024 == API_MAX_BODY && strcmp(end, " MiB") == 0,
+          "API_MAX_BODY_TEXT \"%s\" for API_MAX_BODY %u", API_MAX_BODY_TEXT, API_MAX_BODY);
+}
+
+/* The row matcher can say no: a route missing from a text is missing, and a
+ * longer path that starts with it does not stand in for it. */
+static void route_row_check_fails_for_a_missing_route(void)
+{
+    const char *doc = "| route | answer |\n|---|---|\n| `POST /api/layout/access` | x |\n";
+    CHECK(!has_route_row(doc, "POST", "/api/layout"), "/api/layout/access stood in for /api/layout");
+    CHECK(!has_route_row(doc, "GET", "/api/layout/access"), "the method was not compared");
+    CHECK(has_route_row(doc, "POST", "/api/layout/access"), "a present row was not found");
 }
 
 int main(void)
@@ -495,6 +582,10 @@ int main(void)
     test_trace_matches_maps();
     test_access_cells();
     test_routes_in_readme();
+    every_route_is_documented_in_docs_api_md();
+    docs_api_md_names_only_routes_that_exist();
+    route_row_check_fails_for_a_missing_route();
+    body_limit_text_is_the_constant();
     test_apply_limits();
     cache_clear();  /* so that valgrind sees every byte returned */
     return check_summary("test_api");

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../server/framing.h"
 #include "../server/http.h"
 #include "check.h"
 #include "client.h"
@@ -77,7 +78,7 @@ static void test_codings(void)
      * the second request starts; it must not be answered. */
     refused("length and coding (smuggling)", POST_APPLY "Content-Length: 4\r\n"
             "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
-            "GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n", 0, 400,
+            "GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", 0, 400,
             "Connection: close");
     refused("two lengths", POST_APPLY "Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}", 0,
             400, "\"field\":\"Content-Length\"");
@@ -254,6 +255,55 @@ static void test_slow_head(uint16_t slow_port)
     free(r);
 }
 
+/* Why http.c has no NUL-in-query branch: a key or value can never hold a
+ * NUL.  Decoding maps every %HH that is a control byte (%00 included) to
+ * 0x7F, so the decoded length is the C string's length. */
+static void unescape_never_yields_a_nul(void)
+{
+    int failures = 0;
+    for (int ch = 0; ch < 256; ch++) {
+        char s[16];
+        snprintf(s, sizeof s, "a%%%02Xb", ch);
+        size_t n = framing_unescape(s);
+        unsigned char got = (unsigned char)s[1];
+        unsigned char want = ch < 0x20 || ch == 0x7F ? 0x7F : (unsigned char)ch;
+        CHECK_QUIET(failures, n == 3 && strlen(s) == n && got == want,
+                    "%%%02X: length %zu, strlen %zu, byte 0x%02X", ch, n, strlen(s), got);
+    }
+    CHECK(failures == 0, "%d of 256 %%HH escapes", failures);
+}
+
+/* ...and a raw NUL in the target ends the target where it stands (libmicrohttpd
+ * reads it as a C string): %00 is a bad value of its parameter, a raw NUL cuts
+ * the query, and neither is ever answered as a NUL in the query. */
+#define RAW_NUL "GET /api/inspect?b=3\0x&m=4&s=3&row=0&col=0 HTTP/1.1\r\nHost: localhost\r\n" \
+                "Connection: close\r\n\r\n"
+static void query_nul_arrives_as_a_bad_value(void)
+{
+    static const struct {
+        const char *req;
+        size_t len;
+        const char *needle;
+    } cases[] = {
+        {"GET /api/inspect?b=%00&m=4&s=3&row=0&col=0 HTTP/1.1\r\nHost: localhost\r\n"
+         "Connection: close\r\n\r\n", 0,
+         "\"field\":\"b\",\"message\":\"must be an integer"},
+        {RAW_NUL, sizeof RAW_NUL - 1,
+         "\"field\":\"m\",\"message\":\"required"},
+        {"POST /api/measure?x=%00 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+         "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}", 0,
+         "\"field\":\"x\",\"message\":\"unknown query parameter"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len = cases[i].len ? cases[i].len : strlen(cases[i].req);
+        char *r = client_send(port, cases[i].req, len);
+        CHECK(r && client_status(r) == 400 && strstr(r, cases[i].needle) && !strstr(r, "NUL"),
+              "case %zu: %.300s", i, r ? r : "(no answer)");
+        free(r);
+    }
+    healthy("NUL in the query");
+}
+
 int main(void)
 {
     if (mkdtemp(tmpdir) == NULL)
@@ -279,6 +329,8 @@ int main(void)
     test_big_bodies();
     test_daemon_pages();
     test_fifo();
+    unescape_never_yields_a_nul();
+    query_nul_arrives_as_a_bad_value();
     test_slow_head(http_port(slow));
 
     http_stop(slow);

@@ -12,6 +12,8 @@
 
 #include "../server/f2.h"
 #include "../server/linear.h"
+#include "../server/linear_conv.h"
+#include "../server/linear_opt.h"
 #include "../server/swizzle.h"
 #include "check.h"
 #include "client.h"

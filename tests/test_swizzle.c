@@ -119,10 +119,10 @@ static void test_sweep(void)
                                 "not an involution at %u", o);
                 }
                 for (uint32_t k = 0; k < 4096; k++) {
-                    uint32_t o = SWZ_OFFSET_LIMIT - 1 - k * 524287u % (SWZ_OFFSET_LIMIT / 2);
+                    uint32_t o = SZ_OFFSET_LIMIT - 1 - k * 524287u % (SZ_OFFSET_LIMIT / 2);
                     CHECK_QUIET(failures, swz_apply(&z, o) == brute_apply(b, m, s, o),
                                 "high offset %u", o);
-                    CHECK_QUIET(failures, swz_apply(&z, o) < SWZ_OFFSET_LIMIT,
+                    CHECK_QUIET(failures, swz_apply(&z, o) < SZ_OFFSET_LIMIT,
                                 "left the offset space at %u", o);
                 }
                 offsets += span + 4096;

@@ -51,8 +51,6 @@ export function svgDoc(svg, caption = [], height = null) {
     return { text: '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(clone), w: W, h: total };
 }
 
-export const svgText = (svg) => svgDoc(svg).text;
-
 function download(blob, name) {
     const url = URL.createObjectURL(blob);
     const a = document.createElement('a');
