@@ -10,8 +10,8 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 CORE    := error buf instr swizzle access pattern trace footprint expr cache f2 linear linear_opt linear_conv linear_hw \
-           layout layout_text layout_cute layout_triton layout_tma rosetta atoms thread thread_cute recommend
-SERVER  := $(CORE) stream proc measure api_read api_layout api_cost api_access api_fit api_compare api_measure api_linear api_tensor api_tiled api_recommend api files \
+           layout layout_text layout_cute layout_triton layout_tma rosetta atoms thread thread_cute ncu_text recommend
+SERVER  := $(CORE) stream proc measure api_read api_layout api_cost api_access api_fit api_compare api_measure api_linear api_tensor api_tiled api_ncu api_recommend api files \
            addr framing watch http
 SRC_H   := $(wildcard server/*.h)
 
@@ -20,7 +20,7 @@ OBJ     := $(SERVER:%=build/obj/%.o) build/obj/main.o
 ASAN_OBJ := $(SERVER:%=build/asan/%.o)
 TESTS   := test_swizzle test_access test_api test_http test_measure test_tool test_crosscheck \
            test_proc test_expr test_cache test_main test_f2 test_linear test_framing test_layout test_atoms \
-           test_stream test_bits test_cute
+           test_stream test_bits test_cute test_ncu
 
 .PHONY: all run test clean deps deps-test check-unit check-browser check-node
 all: $(BIN)

@@ -48,6 +48,7 @@ static const struct route {
     {"/api/layout", "POST", api_route_layout, 0, 0, NULL},
     {"/api/layout/access", "POST", api_route_layout_access, 0, 0, NULL},
     {"/api/atoms", "GET", api_route_atoms, 1, 0, NULL},
+    {"/api/ncu/explain", "POST", api_route_ncu_explain, 0, 0, NULL},
 };
 
 static const struct route *route_find(const char *path)

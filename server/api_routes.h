@@ -51,6 +51,8 @@ int api_route_linear_optimize(const struct api_request *, struct buf *, struct s
 int api_route_layout(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_layout_access(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_atoms(const struct api_request *, struct buf *, struct sz_error *);
+/* POST /api/ncu/explain: a pasted ncu result explained against an access's model count (api_ncu.c). */
+int api_route_ncu_explain(const struct api_request *, struct buf *, struct sz_error *);
 
 /* api_recommend.c: the best swizzle for a write and a read pattern (recommend.c). */
 int api_route_recommend(const struct api_request *, struct buf *, struct sz_error *);

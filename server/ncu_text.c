@@ -1,0 +1,439 @@
+/* ncu_text.c - a pasted Nsight Compute result (raw-page CSV or the Details
+ * page's metric lines) read into metrics, and a bank-conflict count explained
+ * against the model: conflicts = instructions x (wavefronts - ideal); what is
+ * left is not an address conflict, and l1tex__data_bank_conflicts_type_
+ * arbitration (L1 fills and other clients winning a bank) says whether it is
+ * arbitration.  Metric names are those this repository's counter pass reads
+ * (cuda/ncu.c) and those the public threads quote.  Pure: no I/O, no JSON. */
+#include "ncu_text.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HW_CONF "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_"
+#define ALL_CONF "l1tex__data_bank_conflicts_pipe_lsu_mem_shared"
+#define SASS_CONF "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_"
+#define SASS_WF "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_"
+#define HW_WF "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_"
+#define ARB "l1tex__data_bank_conflicts_type_arbitration"
+
+const char *ncu_looked_for(void)
+{
+    return HW_CONF "ld/st, " ALL_CONF ", " SASS_CONF "ld/st/ldsm/stsm, " SASS_WF "ld/st/ldsm/stsm, "
+           HW_WF "ld/st, smsp__inst_executed_op_shared_ld/st, smsp__inst_executed_op_ldsm, "
+           "sass__inst_executed_shared_loads/stores, " ARB " (each with or without .sum)";
+}
+
+static int fail_at(const char *text, size_t at, struct sz_error *err, const char *msg)
+{
+    int line = 1;
+    size_t bol = 0;
+    for (size_t k = 0; k < at && text[k]; k++)
+        if (text[k] == '\n')
+            line++, bol = k + 1;
+    return sz_fail(err, SZ_INVALID_ARGUMENT, "ncu", "at line %d, column %zu: %s", line,
+                   at - bol + 1, msg);
+}
+
+/* "5,713,107", "6", "1.5e3": a number with thousands separators; 1 if it is one. */
+static int number(const char *s, size_t n, double *v)
+{
+    char buf[64];
+    size_t k = 0;
+    while (n && isspace((unsigned char)*s))
+        s++, n--;
+    while (n && isspace((unsigned char)s[n - 1]))
+        n--;
+    if (n == 0)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == ',')
+            continue;
+        if (k + 1 >= sizeof buf || !(isdigit((unsigned char)s[i]) || s[i] == '.' ||
+                                     s[i] == 'e' || s[i] == 'E' || s[i] == '+' || s[i] == '-'))
+            return 0;
+        buf[k++] = s[i];
+    }
+    buf[k] = '\0';
+    char *end;
+    *v = strtod(buf, &end);
+    return *end == '\0' && isfinite(*v);
+}
+
+/* A metric name as ncu prints it: unit__counter[.rollup] */
+static int metric_name(const char *s, size_t n)
+{
+    if (n == 0 || n >= NCU_NAME || !islower((unsigned char)s[0]))
+        return 0;
+    int under = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(islower((unsigned char)s[i]) || isdigit((unsigned char)s[i]) || s[i] == '_' ||
+              s[i] == '.'))
+            return 0;
+        under |= i > 0 && s[i] == '_' && s[i - 1] == '_';
+    }
+    return under;
+}
+
+static void add(struct ncu_text *t, const char *name, size_t n, double v, int line)
+{
+    if (t->n == NCU_MAX_METRICS)
+        return;
+    memcpy(t->m[t->n].name, name, n);
+    t->m[t->n].name[n] = '\0';
+    t->m[t->n].value = v;
+    t->m[t->n].line = line;
+    t->n++;
+}
+
+/* ---- the CSV of ncu --csv --page raw --------------------------------------- */
+
+#define CSV_MAX_COLS 512
+struct row {
+    int n;
+    size_t at[CSV_MAX_COLS], len[CSV_MAX_COLS];     /* each field's text (unquoted span) */
+    int quoted[CSV_MAX_COLS];
+};
+
+/* One CSV line from *i; fields point into text (quotes stripped; a doubled
+ * quote inside stays doubled, which no metric name or number holds). */
+static int csv_row(const char *text, size_t *i, struct row *r, struct sz_error *err)
+{
+    r->n = 0;
+    size_t k = *i;
+    for (;;) {
+        if (r->n == CSV_MAX_COLS)
+            return fail_at(text, k, err, "more than 512 columns");
+        int q = text[k] == '"';
+        size_t start = k + (size_t)q;
+        if (q) {
+            k++;
+            /* ncu puts no line break inside a field: one ends an unterminated quote */
+            while (text[k] && text[k] != '\n' && !(text[k] == '"' && text[k + 1] != '"'))
+                k += text[k] == '"' ? 2 : 1;
+            if (text[k] != '"')
+                return fail_at(text, start - 1, err, "unterminated quoted field");
+            r->at[r->n] = start, r->len[r->n] = k - start, r->quoted[r->n] = 1;
+            k++;
+        } else {
+            while (text[k] && text[k] != ',' && text[k] != '\n' && text[k] != '\r')
+                k++;
+            r->at[r->n] = start, r->len[r->n] = k - start, r->quoted[r->n] = 0;
+        }
+        r->n++;
+        if (text[k] == ',') {
+            k++;
+            continue;
+        }
+        if (text[k] == '\r')
+            k++;
+        if (text[k] && text[k] != '\n')
+            return fail_at(text, k, err, "expected ',' or the end of the line after a field");
+        *i = text[k] ? k + 1 : k;
+        return 0;
+    }
+}
+
+static int line_of(const char *text, size_t at)
+{
+    int line = 1;
+    for (size_t k = 0; k < at; k++)
+        line += text[k] == '\n';
+    return line;
+}
+
+static int parse_csv(const char *text, size_t i, const char *kernel, struct ncu_text *t,
+                     struct sz_error *err)
+{
+    struct row h, r;
+    size_t hat = i;
+    if (csv_row(text, &i, &h, err) < 0)
+        return -1;
+    int kcol = -1;
+    for (int c = 0; c < h.n; c++)
+        if (h.len[c] == 11 && strncmp(text + h.at[c], "Kernel Name", 11) == 0)
+            kcol = c;
+    size_t pick = 0;
+    int rows = 0, matches = 0;
+    char names[256] = "";
+    while (text[i]) {
+        size_t at = i;
+        if (text[i] == '\n' || text[i] == '\r') {
+            i++;
+            continue;
+        }
+        if (csv_row(text, &i, &r, err) < 0)
+            return -1;
+        if (r.n != h.n)
+            return fail_at(text, at, err, "this row's column count differs from the header's");
+        double id;
+        if (!number(text + r.at[0], r.len[0], &id))
+            continue;           /* the units row */
+        rows++;
+        const char *kn = kcol >= 0 ? text + r.at[kcol] : "";
+        size_t kl = kcol >= 0 ? r.len[kcol] : 0;
+        if (strlen(names) < 180)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s'%.*s'",
+                     rows > 1 ? ", " : "", (int)(kl < 40 ? kl : 40), kn);
+        int ok = 1;
+        if (kernel && *kernel) {
+            ok = 0;
+            for (size_t s = 0; s + strlen(kernel) <= kl && !ok; s++)
+                ok = strncmp(kn + s, kernel, strlen(kernel)) == 0;
+        }
+        if (ok && matches++ == 0)
+            pick = at;
+    }
+    if (rows == 0)
+        return fail_at(text, hat, err, "a CSV header with no data row (ncu --csv --page raw "
+                                       "prints one row per profiled launch)");
+    if (matches == 0)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "kernel", "no launch's Kernel Name holds "
+                       "'%s' (the CSV has %s)", kernel, names);
+    if (matches > 1)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "kernel", "the CSV holds %d launches (%s): "
+                       "give \"kernel\", a part of one Kernel Name", matches, names);
+    i = pick;
+    if (csv_row(text, &i, &r, err) < 0)
+        return -1;
+    t->csv = 1;
+    if (kcol >= 0) {
+        size_t kl = r.len[kcol] < NCU_NAME - 1 ? r.len[kcol] : NCU_NAME - 1;
+        memcpy(t->kernel, text + r.at[kcol], kl);
+        t->kernel[kl] = '\0';
+    }
+    for (int c = 0; c < h.n; c++) {
+        double v;
+        if (metric_name(text + h.at[c], h.len[c]) && number(text + r.at[c], r.len[c], &v))
+            add(t, text + h.at[c], h.len[c], v, line_of(text, pick));
+    }
+    return 0;
+}
+
+/* ---- the Details page's lines: name [unit] value ---------------------------- */
+
+static void parse_lines(const char *text, size_t i, struct ncu_text *t)
+{
+    int line = line_of(text, i);
+    while (text[i]) {
+        size_t bol = i;
+        while (text[i] && text[i] != '\n')
+            i++;
+        size_t eol = i;
+        if (text[i])
+            i++;
+        size_t a = bol;
+        while (a < eol && isspace((unsigned char)text[a]))
+            a++;
+        size_t b = a;
+        while (b < eol && !isspace((unsigned char)text[b]))
+            b++;
+        size_t z = eol;
+        while (z > b && isspace((unsigned char)text[z - 1]))
+            z--;
+        size_t y = z;
+        while (y > b && !isspace((unsigned char)text[y - 1]))
+            y--;
+        double v;
+        if (metric_name(text + a, b - a) && y > b && number(text + y, z - y, &v))
+            add(t, text + a, b - a, v, line);
+        else if (!t->kernel[0] && strstr(text + bol, ", Context ") &&
+                 (size_t)(strstr(text + bol, ", Context ") - text) < eol) {
+            /* "  void copy_kernel<...>(...) (1024, 1, 1)x(256, 1, 1), Context 1, ..." */
+            if (strncmp(text + a, "void ", 5) == 0)
+                a += 5;
+            size_t k = 0;
+            while (a + k < eol && k + 1 < NCU_NAME &&
+                   (isalnum((unsigned char)text[a + k]) || text[a + k] == '_' ||
+                    text[a + k] == ':'))
+                k++;
+            memcpy(t->kernel, text + a, k);
+            t->kernel[k] = '\0';
+        }
+        line++;
+    }
+}
+
+int ncu_parse(const char *text, const char *kernel, struct ncu_text *t, struct sz_error *err)
+{
+    memset(t, 0, sizeof *t);
+    if (strlen(text) > NCU_MAX_TEXT)
+        return sz_fail(err, SZ_TOO_LARGE, "ncu", "longer than %u bytes", NCU_MAX_TEXT);
+    size_t i = 0;
+    /* ==PROF== lines and blank lines before a CSV header */
+    while (text[i]) {
+        size_t b = i;
+        while (text[b] == ' ' || text[b] == '\t')
+            b++;
+        if (strncmp(text + b, "==", 2) == 0 || text[b] == '\n' || text[b] == '\r') {
+            while (text[i] && text[i] != '\n')
+                i++;
+            if (text[i])
+                i++;
+            continue;
+        }
+        break;
+    }
+    if (text[i] == '"') {
+        if (parse_csv(text, i, kernel, t, err) < 0)
+            return -1;
+    } else {
+        parse_lines(text, i, t);
+    }
+    if (t->n == 0)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "ncu",   /* the full list: ncu_looked_for */
+                       "no ncu metric: looked for l1tex__data_bank_conflicts_{pipe_lsu_mem_"
+                       "shared[_op_ld|st],type_arbitration}, *wavefronts_mem_shared*, "
+                       "*inst_executed*");
+    return 0;
+}
+
+int ncu_get(const struct ncu_text *t, const char *base, double *v)
+{
+    size_t n = strlen(base);
+    for (int k = 0; k < t->n; k++)
+        if (strncmp(t->m[k].name, base, n) == 0 &&
+            (t->m[k].name[n] == '\0' || strcmp(t->m[k].name + n, ".sum") == 0)) {
+            *v = t->m[k].value;
+            return 1;
+        }
+    return 0;
+}
+
+/* ---- the explanation ------------------------------------------------------------- */
+
+static void say(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Append to buf (cap bytes, NUL-terminated). */
+static void say(char *buf, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t len = strlen(buf);
+    if (len < cap)
+        vsnprintf(buf + len, cap - len, fmt, ap);
+    va_end(ap);
+}
+
+/* The first of names[] the text holds (metric names stored in a static table). */
+static const char *first(const struct ncu_text *t, const char *const *names, double *v)
+{
+    for (; *names; names++)
+        if (ncu_get(t, *names, v))
+            return *names;
+    return NULL;
+}
+
+void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu_explain *e)
+{
+    static const char *const conf[2][3] = {{HW_CONF "ld", ALL_CONF, NULL},
+                                           {HW_CONF "st", ALL_CONF, NULL}};
+    static const char *const inst_ld[] = {"smsp__sass_inst_executed_op_shared_ld",
+                                          "smsp__inst_executed_op_shared_ld",
+                                          "sass__inst_executed_shared_loads", NULL};
+    static const char *const inst_st[] = {"smsp__sass_inst_executed_op_shared_st",
+                                          "smsp__inst_executed_op_shared_st",
+                                          "sass__inst_executed_shared_stores", NULL};
+    static const char *const inst_ldsm[] = {"smsp__sass_inst_executed_op_ldsm",
+                                            "smsp__inst_executed_op_ldsm", NULL};
+    static const char *const inst_none[] = {NULL};
+    memset(e, 0, sizeof *e);
+    const char *op = m->sass_op;
+    int ldsm = strcmp(op, "ldsm") == 0, stsm = strcmp(op, "stsm") == 0;
+    const char *const *inst = ldsm ? inst_ldsm : stsm ? inst_none :
+                              m->side == NCU_LD ? inst_ld : inst_st;
+    const char *hw_side = m->side == NCU_LD ? "ld" : "st";
+    char name[NCU_NAME];
+    double v;
+    e->conflicts_metric = first(t, conf[m->side], &e->measured);
+    e->instructions = -1;
+    e->instr_source = "unknown";
+    if ((e->instr_metric = first(t, inst, &v)) != NULL) {
+        e->instructions = v;
+        e->instr_source = "counter";
+    } else if (m->instructions >= 0) {
+        e->instructions = m->instructions;
+        e->instr_source = "request";
+    } else {
+        snprintf(name, sizeof name, SASS_WF "%s", op);
+        double per = m->wavefronts / m->per_unit;
+        if (ncu_get(t, name, &v) && per > 0 && fabs(v / per - floor(v / per + 0.5)) < 1e-9) {
+            e->instructions = floor(v / per + 0.5);
+            e->instr_source = "wavefronts";
+        }
+    }
+    snprintf(name, sizeof name, SASS_CONF "%s", op);
+    e->has_sass = ncu_get(t, name, &e->sass);
+    e->has_arbitration = ncu_get(t, ARB, &e->arbitration);
+    double excess = m->wavefronts - m->ideal;      /* per unit */
+    e->predicted = -1;
+    if (excess == 0)
+        e->predicted = 0;       /* whatever the count: no address conflict */
+    else if (e->instructions >= 0)
+        e->predicted = e->instructions / m->per_unit * excess;
+    char *msg = e->message;
+    size_t cap = sizeof e->message;
+    say(msg, cap, "model: %.0f wavefronts per %s, ideal %.0f, so %.0f conflicts per %s",
+        m->wavefronts, m->per_unit > 1 ? "tile" : "instruction", m->ideal, excess,
+        m->per_unit > 1 ? "tile" : "instruction");
+    if (e->instructions >= 0)
+        say(msg, cap, "; %.0f instructions (%s%s%s)", e->instructions, e->instr_source,
+            e->instr_metric ? ": " : "", e->instr_metric ? e->instr_metric : "");
+    if (!e->conflicts_metric) {
+        e->verdict = "no_count";
+        say(msg, cap, ". The text has no bank-conflict counter (" HW_CONF "%s.sum)", hw_side);
+    } else if (e->predicted < 0) {
+        e->verdict = "no_count";
+        say(msg, cap, ". %s = %.0f, but the instruction count is unknown: give \"instructions\" "
+            "or collect %s.sum", e->conflicts_metric, e->measured,
+            inst[0] ? inst[0] : SASS_WF "stsm (wavefronts)");
+    } else {
+        e->remainder = e->measured - e->predicted;
+        say(msg, cap, ". Predicted %.0f address conflicts; %s = %.0f", e->predicted,
+            e->conflicts_metric, e->measured);
+        if (strcmp(e->conflicts_metric, ALL_CONF) == 0)
+            say(msg, cap, " (all shared-memory ops together)");
+        if (e->remainder == 0) {
+            e->verdict = "reproduced";
+            say(msg, cap, ": reproduced exactly");
+        } else if (e->remainder < 0) {
+            e->verdict = "model_above";
+            say(msg, cap, ": the counter is %.0f below the model, so the access or the count is "
+                "not what ran", -e->remainder);
+        } else if (e->has_arbitration && e->remainder == e->arbitration) {
+            e->verdict = "arbitration";
+            say(msg, cap, "; the %.0f left over are exactly " ARB " (L1 fills and other clients "
+                "taking a bank), not address conflicts", e->remainder);
+        } else if (e->has_arbitration && e->remainder <= e->arbitration) {
+            e->verdict = "arbitration_partly";
+            say(msg, cap, "; the %.0f left over are within " ARB " = %.0f (which counts every "
+                "L1 client, not only this access)", e->remainder, e->arbitration);
+        } else {
+            e->verdict = "unexplained";
+            say(msg, cap, "; %.0f left over are not address conflicts of this access", e->remainder);
+            if (e->has_arbitration)
+                say(msg, cap, " and exceed " ARB " = %.0f", e->arbitration);
+            else
+                say(msg, cap, ": collect " ARB " to see how many are arbitration");
+        }
+    }
+    if (e->has_sass)
+        say(msg, cap, ". The Source-page counter %s = %.0f (address conflicts only, "
+            "deterministic)%s", name, e->sass,
+            e->predicted >= 0 && e->sass == e->predicted ? " agrees with the model" : "");
+    char k[NCU_NAME + 16];
+    if (t->kernel[0])
+        snprintf(k, sizeof k, "regex:%s", t->kernel);
+    else
+        snprintf(k, sizeof k, "regex:<your kernel>");
+    say(e->command, sizeof e->command,
+        "ncu --metrics " HW_CONF "%s.sum," ARB ".sum," SASS_CONF "%s.sum," SASS_WF "%s.sum",
+        hw_side, op, op);
+    if (inst[0])
+        say(e->command, sizeof e->command, ",%s.sum", inst[0]);
+    say(e->command, sizeof e->command, " -k %s ./your_app", k);
+}
