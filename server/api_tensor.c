@@ -379,6 +379,17 @@ static int read_thread(const cJSON *root, const struct lay *l, struct thr *t, co
             if (api_num_int(v, "origin", 0, (double)l->shape[d] - 1, &o[d], err) < 0)
                 return -1;
     }
+    /* TMA lists the innermost extent first (the box's dim 0 is contiguous): a
+     * named atom's (row, contiguous) lanes follow the box's order */
+    if (t->kind == THR_LANES && t->form == &thr_form_atom && l->form == &lay_form_tma &&
+        l->rank >= 2) {
+        for (int k = 0; k < t->lanes; k++)
+            if (t->lane[k][0] != THR_IDLE) {
+                int64_t x = t->lane[k][0];
+                t->lane[k][0] = t->lane[k][1], t->lane[k][1] = x;
+            }
+        t->swapped = 1;
+    }
     if (t->kind == THR_TV)         /* a tiled copy: api_tiled.c places each instruction */
         return 0;
     if (t->kind != THR_LANES)
@@ -406,6 +417,51 @@ static int read_access_instr(const cJSON *root, const struct thr *t, struct inst
         in->trans = t->trans;
     }
     return api_read_instr_fields(root, 1, in, err);
+}
+
+/* fit=true on a thread layout that reaches past a CuTe layout's shape: 200
+ * {"fits":false,"why":...,"fix":{"field":"layout","value": CuTe's
+ * tile_to_shape(layout, shape) text, "shape", "label"}} (fix null when the
+ * layout is not CuTe's or does not tile). */
+static void put_tile_fix(struct buf *out, const char *text, const struct lay *l,
+                         const struct thr *th, const int64_t *origin, const struct sz_error *why)
+{
+    int64_t ext[LAY_MAX_RANK];
+    uint32_t target[LAY_MAX_RANK];
+    thr_extent(th, ext);
+    for (int d = 0; d < l->rank; d++) {
+        uint64_t need = (uint64_t)(origin[d] + (d < 2 ? ext[d] : 1));
+        uint64_t r = (need + l->shape[d] - 1) / l->shape[d];
+        target[d] = (uint32_t)(l->shape[d] * (r ? r : 1));
+    }
+    buf_puts(out, "{\"fits\":false,\"why\":{\"code\":");
+    buf_json_str(out, sz_code_name(why->code));
+    buf_puts(out, ",\"field\":");
+    buf_json_str(out, why->field);
+    buf_puts(out, ",\"message\":");
+    buf_json_str(out, why->message);
+    buf_puts(out, "},\"fix\":");
+    char *fixed = malloc(LAY_MAX_TEXT + 1);
+    struct sz_error e2 = {0};
+    if (fixed && lay_cute_tile_to_shape(text, l, target, l->rank, fixed, LAY_MAX_TEXT + 1, &e2) == 0) {
+        buf_puts(out, "{\"field\":\"layout\",\"value\":");
+        buf_json_str(out, fixed);
+        buf_puts(out, ",\"shape\":");
+        buf_u32_array(out, target, (size_t)l->rank);
+        char label[96];
+        int k = snprintf(label, sizeof label, "tile_to_shape(layout, (%u", target[0]);
+        for (int d = 1; d < l->rank && k > 0 && (size_t)k < sizeof label; d++)
+            k += snprintf(label + k, sizeof label - (size_t)k, ", %u", target[d]);
+        if (k > 0 && (size_t)k < sizeof label)
+            snprintf(label + k, sizeof label - (size_t)k, "))");
+        buf_puts(out, ",\"label\":");
+        buf_json_str(out, label);
+        buf_putc(out, '}');
+    } else {
+        buf_puts(out, "null");
+    }
+    free(fixed);
+    buf_putc(out, '}');
 }
 
 /* One instruction's lanes (THR_LANES) on the layout: each lane's offset, its
@@ -450,8 +506,8 @@ int api_route_layout_access(const struct api_request *req, struct buf *out,
 {
     static const char *const known_args[] = {NULL};
     static const char *const fields[] = {LAYOUT_FIELDS, "lanes", "atom", "thread", "origin",
-                                         "instruction", "op", "bytes", "matrices", "trans",
-                                         "bank_bytes", "banks", NULL};
+                                         "instruction", "fit", "op", "bytes", "matrices",
+                                         "trans", "bank_bytes", "banks", NULL};
     cJSON *root = NULL;
     struct tensor t = {0};
     struct thr *th = NULL;      /* 3 KB of lanes and bases: off the stack */
@@ -463,17 +519,30 @@ int api_route_layout_access(const struct api_request *req, struct buf *out,
     struct instr in;
     if (api_fields_check(root, fields, err) < 0 || tensor_read(root, &t, err) < 0)
         goto done;
-    if ((th = malloc(sizeof *th)) == NULL) {
+    if ((th = calloc(1, sizeof *th)) == NULL) {
         sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
         goto done;
     }
     int64_t origin[LAY_MAX_RANK] = {0}, c[THR_MAX_LANES][LAY_MAX_RANK];
-    if (read_thread(root, &t.l, th, &src, origin, err) < 0)
+    const cJSON *fit = cJSON_GetObjectItemCaseSensitive(root, "fit");
+    if (fit && !cJSON_IsBool(fit)) {
+        sz_fail(err, SZ_INVALID_ARGUMENT, "fit", "must be true or false");
         goto done;
-    if (th->kind == THR_TV) {       /* every instruction of a tiled copy; `in` the chosen one */
-        if (api_tiled_instr(root, &t.l, t.off, th, origin, &in, c, &tiled, err) < 0)
-            goto done;
-    } else if (read_access_instr(root, th, &in, err) < 0 || lane_offsets(&t, th, src, &in, c, err) < 0) {
+    }
+    int placed = read_thread(root, &t.l, th, &src, origin, err) == 0;
+    if (placed && th->kind == THR_TV)   /* every instruction of a tiled copy; `in` the chosen one */
+        placed = api_tiled_instr(root, &t.l, t.off, th, origin, &in, c, &tiled, err) == 0;
+    else if (placed)
+        placed = read_access_instr(root, th, &in, err) == 0 &&
+                 lane_offsets(&t, th, src, &in, c, err) == 0;
+    if (!placed) {
+        /* a thread layout past the shape: with fit, offer CuTe's tile_to_shape */
+        if (cJSON_IsTrue(fit) && strcmp(err->field, "origin") == 0 && th->form != NULL &&
+            t.l.form == &lay_form_cute) {
+            put_tile_fix(out, cJSON_GetObjectItemCaseSensitive(root, "layout")->valuestring,
+                         &t.l, th, origin, err);
+            rc = 0;
+        }
         goto done;
     }
     struct acc_result r;
@@ -508,7 +577,10 @@ int api_route_layout_access(const struct api_request *req, struct buf *out,
             cc[d] = (uint32_t)c[k][d];
         buf_u32_array(out, cc, (size_t)t.l.rank);
     }
-    buf_printf(out, "],\"element_bits\":%d,\"atom\":", t.l.element_bits);
+    buf_printf(out, "],\"element_bits\":%d,%s\"atom\":", t.l.element_bits,
+               th->swapped ? "\"atom_axes\":\"swapped: the atom's (row, contiguous) "
+               "coordinates as the box's (dim 1, dim 0), TMA lists the innermost extent "
+               "first\"," : "");
     if (th->name)
         buf_json_str(out, th->name);
     else

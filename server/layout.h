@@ -9,6 +9,7 @@
 #ifndef SZ_LAYOUT_H
 #define SZ_LAYOUT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -36,6 +37,7 @@ struct lay_cute {
      * swizzle pointer `Sw<3,4,3>_smem_ptr[16b](0x...) o ...` */
     int has_address, ptr_col;       /* ptr_col: 1-based column of the pointer */
     uint64_t address;
+    int body_col;                   /* 0-based index where shape:stride begins */
 };
 struct lay_swizzled {               /* #ttg.swizzled_shared */
     int vec, per_phase, max_phase, order[LAY_MAX_RANK], norder;
@@ -121,6 +123,14 @@ const struct lay_form *const *lay_forms(int *n);
  * name "layout" and say "at column N:"; others name "element_bits" or "shape". */
 int lay_parse(const char *text, int element_bits, const uint32_t *shape, int rank,
               struct lay *l, struct sz_error *err);
+
+/* CuTe's tile_to_shape(L, target) for the CuTe text `text` that l was parsed
+ * from (target[d] a multiple of l->shape[d]; rank >= l->rank, a dim the
+ * layout lacks counted as _1:_0): the same prefix (swizzle, pointer) over
+ * each mode d tiled (mode_d, target_d / shape_d), as CuTe prints it, into
+ * out (cap bytes).  Fails naming "shape" or "layout". */
+int lay_cute_tile_to_shape(const char *text, const struct lay *l, const uint32_t *target,
+                           int rank, char *out, size_t cap, struct sz_error *err);
 
 /* For a row's build: the strided evaluator of a dense layout, the first
  * coordinate fastest (or the last, for a Triton row-major fallback). */

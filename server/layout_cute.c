@@ -5,6 +5,7 @@
  * `smem_ptr[16b](0x...) o Sw<3,3,3> o _0 o L`, nested tuples, rank 1-4,
  * dynamic ints) read straight into the strided evaluator.  Every error names
  * "layout" and its column, or "element_bits"; it evaluates nothing. */
+#include <stdio.h>
 #include <string.h>
 
 #include "bits.h"
@@ -248,6 +249,8 @@ static int parse(struct lay_cur *c, struct lay *l)
     /* the request's element, else smem_ptr[Nb]'s, else 16 bits */
     if (!l->element_bits)
         l->element_bits = 16;
+    lay_ws(c);
+    l->a.cute.body_col = (int)c->i;
     if (tuple(c, &shp, LAY_MAX_SIZE, 0) < 0 || lay_want(c, ':') < 0)
         return -1;
     size_t stride_col = c->i;
@@ -298,6 +301,83 @@ static int parse(struct lay_cur *c, struct lay *l)
     if (l->domain == LAY_SWZ_BYTES && l->z.b > 0 && l->z.m < eb_log)
         return lay_at(c, (size_t)l->a.cute.swz_col - 1,
                       "this swizzle on bytes moves bytes inside one element", NULL);
+    return 0;
+}
+
+/* ---- tile_to_shape -------------------------------------------------------- */
+
+/* The top-level modes of one side of shape:stride, as [at, at+len) spans. */
+static int top_modes(const char *s, size_t from, size_t to, size_t *at, size_t *len, int max)
+{
+    while (from < to && s[from] == ' ')
+        from++;
+    while (to > from && s[to - 1] == ' ')
+        to--;
+    if (s[from] != '(') {               /* a bare integer: rank 1 */
+        at[0] = from, len[0] = to - from;
+        return 1;
+    }
+    int n = 0, depth = 0;
+    size_t start = from + 1;
+    for (size_t i = from; i < to; i++) {
+        depth += s[i] == '(';
+        depth -= s[i] == ')';
+        if ((depth == 1 && s[i] == ',') || (depth == 0 && s[i] == ')')) {
+            if (n == max)
+                return -1;
+            at[n] = start, len[n] = i - start;
+            n++;
+            start = i + 1;
+        }
+    }
+    return n;
+}
+
+int lay_cute_tile_to_shape(const char *text, const struct lay *l, const uint32_t *target,
+                           int rank, char *out, size_t cap, struct sz_error *err)
+{
+    if (l->form != &lay_form_cute)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "layout", "tile_to_shape is CuTe's");
+    size_t body = (size_t)l->a.cute.body_col, end = strlen(text), colon = body;
+    int depth = 0;
+    for (; colon < end && !(depth == 0 && text[colon] == ':'); colon++)
+        depth += (text[colon] == '(') - (text[colon] == ')');
+    size_t sat[LAY_MAX_RANK], slen[LAY_MAX_RANK], dat[LAY_MAX_RANK], dlen[LAY_MAX_RANK];
+    int ns = top_modes(text, body, colon, sat, slen, LAY_MAX_RANK);
+    int nd = top_modes(text, colon + 1, end, dat, dlen, LAY_MAX_RANK);
+    if (colon == end || ns != l->rank || nd != l->rank)
+        return sz_fail(err, SZ_INTERNAL, "layout", "the parsed layout's text did not split");
+    if (rank < l->rank || rank > LAY_MAX_RANK)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "tile_to_shape: rank %d below the "
+                       "layout's %d or above %d", rank, l->rank, LAY_MAX_RANK);
+    /* blocked_product with a column-major block layout: rest strides start
+     * at the layout's cosize (CuTe's tile_to_shape, layout.hpp) */
+    uint64_t rest = 1;
+    for (int k = 0; k < l->nleaves; k++)
+        rest += (uint64_t)(l->leaf_shape[k] - 1) * l->leaf_stride[k];
+    size_t k = (size_t)snprintf(out, cap, "%.*s(", (int)body, text);
+    char strides[LAY_MAX_TEXT];
+    size_t m = 0;
+    for (int d = 0; d < rank && k < cap && m < sizeof strides; d++) {
+        /* a dim the layout lacks is its mode _1:_0, as CuTe appends it */
+        uint32_t ext = d < l->rank ? l->shape[d] : 1;
+        if (target[d] % ext || target[d] < ext)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "tile_to_shape: %u is not a "
+                           "multiple of dim %d's %u", target[d], d, ext);
+        uint32_t r = target[d] / ext;
+        k += (size_t)snprintf(out + k, cap - k, "%s(%.*s,_%u)", d ? "," : "",
+                              d < l->rank ? (int)slen[d] : 2, d < l->rank ? text + sat[d] : "_1",
+                              r);
+        m += (size_t)snprintf(strides + m, sizeof strides - m, "%s(%.*s,_%llu)", d ? "," : "",
+                              d < l->rank ? (int)dlen[d] : 2, d < l->rank ? text + dat[d] : "_0",
+                              r == 1 ? 0ull : (unsigned long long)rest);
+        rest *= r;
+    }
+    if (k < cap)
+        k += (size_t)snprintf(out + k, cap - k, "):(%s)", m < sizeof strides ? strides : "");
+    if (k >= cap || m >= sizeof strides || rest - 1 > SZ_OFFSET_LIMIT)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "layout", "tile_to_shape: the tiled layout is "
+                       "too large");
     return 0;
 }
 

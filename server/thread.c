@@ -103,3 +103,23 @@ int thr_place(struct thr *t, const int64_t *origin, const uint32_t *shape, int r
     }
     return 0;
 }
+
+void thr_extent(const struct thr *t, int64_t *ext)
+{
+    for (int d = 0; d < LAY_MAX_RANK; d++)
+        ext[d] = 0;
+    if (t->kind == THR_TV) {
+        int side = t->tv.side >= 0 ? t->tv.side : t->tv.has[0] ? 0 : 1;
+        for (uint32_t th = 0; th < t->tv.threads[side]; th++)
+            for (uint32_t v = 0; v < t->tv.values[side]; v++) {
+                int64_t m, n;
+                thr_tv_coord(&t->tv, side, th, v, &m, &n);
+                ext[0] = m + 1 > ext[0] ? m + 1 : ext[0];
+                ext[1] = n + 1 > ext[1] ? n + 1 : ext[1];
+            }
+        return;
+    }
+    for (int l = 0; l < t->lanes && t->kind == THR_LANES; l++)
+        for (int d = 0; d < t->rank && t->lane[l][0] != THR_IDLE; d++)
+            ext[d] = t->lane[l][d] + 1 > ext[d] ? t->lane[l][d] + 1 : ext[d];
+}

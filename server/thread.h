@@ -77,6 +77,7 @@ struct thr {
     uint32_t bytes, matrices;
     int trans;
     const char *name;               /* the atom's name, for the answer; NULL if none */
+    int swapped;                    /* dims 0 and 1 of the lanes swapped to the layout's order */
     struct thr_tv tv;               /* THR_TV */
 };
 
@@ -127,6 +128,11 @@ int thr_tv_side(struct thr *t, enum instr_op op, uint32_t lane_bytes, int elemen
 /* THR_TV: the (m, n) of thread `thread`'s value `value` on the chosen side. */
 void thr_tv_coord(const struct thr_tv *tv, int side, uint32_t thread, uint32_t value,
                   int64_t *m, int64_t *n);
+
+/* The extent each dim's coordinates reach: 1 + the largest coordinate of
+ * any active lane (THR_LANES) or any (thread, value) of the chosen side, or
+ * of side 0 when none is chosen (THR_TV), into ext[0..t->rank). */
+void thr_extent(const struct thr *t, int64_t *ext);
 
 /* Move every active lane of a THR_LANES layout by `origin` (rank `rank`) and
  * check it stays inside `shape`; fails naming "origin". */

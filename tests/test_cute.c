@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../server/access.h"
+#include "../server/atoms.h"
 #include "../server/layout.h"
 #include "../server/thread.h"
 #include "check.h"
@@ -444,6 +445,119 @@ static void test_tiled_errors(void)
     }
 }
 
+/* ---- atoms that do not fit ----------------------------------------------------- */
+
+/* tile_to_shape as CuTe prints it: the SW128 K-major fp16 atom tiled to 64x64
+ * and to 64x64x3 gives CuTe's own prints of those tensors, text for text. */
+static void test_tile_to_shape(void)
+{
+    static const struct { const char *to; uint32_t target[3]; int rank; } cases[] = {
+        {"gmma_k_sw128_h_64x64_0", {64, 64, 0}, 2},
+        {"gmma_k_sw128_h_64x64x3_stages_0", {64, 64, 3}, 3},
+        {"gmma_k_sw128_h_64x64_1", {64, 64, 0}, 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *want = str(tensor_case(cases[i].to), "text");
+        /* the atom at the same pointer: everything before the layout */
+        char atom[256];
+        snprintf(atom, sizeof atom, "%.*s(_8,_64):(_64,_1)", (int)(strstr(want, " o ") - want + 3),
+                 want);
+        struct lay l;
+        struct sz_error err = {0};
+        char tiled[1024] = "";
+        int rc = lay_parse(atom, 0, NULL, 0, &l, &err);
+        CHECK(rc == 0 && lay_cute_tile_to_shape(atom, &l, cases[i].target, cases[i].rank, tiled,
+                                                sizeof tiled, &err) == 0 &&
+                  strcmp(tiled, want) == 0,
+              "tile_to_shape(%s) = CuTe's %s: got %s (%s)", atom, want, tiled,
+              err.message);
+    }
+}
+
+static void test_atoms_that_do_not_fit(void)
+{
+    /* an 8-row SM80 atom under ldmatrix.x4 (16 rows): fit offers CuTe's
+     * tile_to_shape to (16, 64), and the fixed layout is costed */
+    int st;
+    cJSON *j = NULL;
+    struct api_response r = client_api_call(
+        "POST", "/api/layout/access", NULL, "application/json",
+        "{\"layout\":\"Sw<3,3,3> o _0 o (_8,_64):(_64,_1)\",\"atom\":"
+        "\"mma_m16n8k16_a_ldmatrix_x4\",\"fit\":true}", 0);
+    j = r.body ? cJSON_Parse(r.body) : NULL;
+    free(r.body);
+    const cJSON *fix = cJSON_GetObjectItemCaseSensitive(j, "fix");
+    const char *fixed = str(fix, "value");
+    CHECK(r.status == 200 && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(j, "fits")) &&
+              strcmp(fixed, "Sw<3,3,3> o _0 o ((_8,_2),(_64,_1)):((_64,_512),(_1,_0))") == 0,
+          "8-row atom: fit offers tile_to_shape (16, 64): %d %s", r.status, fixed);
+    char body[512];
+    snprintf(body, sizeof body, "{\"layout\":\"%s\",\"atom\":\"mma_m16n8k16_a_ldmatrix_x4\"}",
+             fixed);
+    cJSON_Delete(j);
+    r = client_api_call("POST", "/api/layout/access", NULL, "application/json", body, 0);
+    j = r.body ? cJSON_Parse(r.body) : NULL;
+    free(r.body);
+    CHECK(r.status == 200 && cJSON_GetObjectItemCaseSensitive(j, "wavefronts")->valueint == 4,
+          "the tiled atom: ldmatrix.x4 conflict-free (4): %d", r.status);
+    cJSON_Delete(j);
+    /* without fit: the 400 names origin, as before */
+    r = client_api_call("POST", "/api/layout/access", NULL, "application/json",
+                        "{\"layout\":\"Sw<3,3,3> o _0 o (_8,_64):(_64,_1)\",\"atom\":"
+                        "\"mma_m16n8k16_a_ldmatrix_x4\"}", 0);
+    CHECK(r.status == 400 && strstr(r.body, "\"origin\""), "no fit: 400 origin: %d", r.status);
+    free(r.body);
+    /* a tiled copy's tile past the layout: fit tiles it to the copy's tile */
+    const cJSON *ld = tiled_case("ldsm_x4_A_sm80_2x2");
+    j = access_call("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", str(ld, "print"), ",\"fit\":true", &st);
+    fix = cJSON_GetObjectItemCaseSensitive(j, "fix");
+    CHECK(st == 200 && strcmp(str(fix, "value"),
+                              "Sw<3,3,3> o _0 o ((_8,_4),(_64,_1)):((_64,_512),(_1,_0))") == 0,
+          "tiled copy 32x16 on an 8x64 atom: tile_to_shape (32, 64): %d %s", st, str(fix, "value"));
+    cJSON_Delete(j);
+
+    /* a TMA 128B box lists k (innermost) first: ldmatrix.x4's (m, k) follows
+     * it, and costs what the same bytes as CuTe's K-major SW128 tile cost */
+    r = client_api_call("POST", "/api/layout/access", NULL, "application/json",
+                        "{\"layout\":\"tma:CU_TENSOR_MAP_SWIZZLE_128B\",\"shape\":[64,64],"
+                        "\"atom\":\"mma_m16n8k16_a_ldmatrix_x4\"}", 0);
+    cJSON *tma = r.body ? cJSON_Parse(r.body) : NULL;
+    free(r.body);
+    int tma_status = r.status;
+    r = client_api_call("POST", "/api/layout/access", NULL, "application/json",
+                        "{\"layout\":\"Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_8),(_64,_1)):"
+                        "((_64,_512),(_1,_0))\",\"atom\":\"mma_m16n8k16_a_ldmatrix_x4\"}", 0);
+    cJSON *cute = r.body ? cJSON_Parse(r.body) : NULL;
+    free(r.body);
+    char *o1 = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(tma, "offsets"));
+    char *o2 = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(cute, "offsets"));
+    CHECK(tma_status == 200 && r.status == 200 && o1 && o2 && strcmp(o1, o2) == 0 &&
+              cJSON_GetObjectItemCaseSensitive(tma, "wavefronts")->valueint == 4 &&
+              cJSON_IsString(cJSON_GetObjectItemCaseSensitive(tma, "atom_axes")),
+          "TMA 128B box: ldmatrix costed on the box's (k, m), the bytes of CuTe's tile: %d %s / %s",
+          tma_status, o1 ? o1 : "", o2 ? o2 : "");
+    free(o1);
+    free(o2);
+    cJSON_Delete(tma);
+    cJSON_Delete(cute);
+
+    /* ldmatrix.x2.trans in CuTe's order (B as (n, k)): lanes 0-15 are where
+     * CuTe's own LDSM_T tiled copy puts its first 16 threads' rows */
+    const struct atom *a = atom_find("mma_m16n8k16_b_ldmatrix_x2_trans_nk");
+    const cJSON *tv = cJSON_GetObjectItemCaseSensitive(
+        tiled_case("ldsm_t_x4_B_sm80_2x2_tile32x32x16"), "tv_S");
+    int32_t c[32][2];
+    struct sz_error err = {0};
+    int ok = a && atom_lanes(a, 16, c, &err) == 0 && a->trans && strcmp(a->coords, "(n, k)") == 0;
+    for (int t = 0; ok && t < 32; t++) {
+        const cJSON *mn = cJSON_GetArrayItem(cJSON_GetArrayItem(tv, t), 0);
+        ok = t < 16 ? c[t][0] == cJSON_GetArrayItem(mn, 0)->valueint &&
+                          c[t][1] == cJSON_GetArrayItem(mn, 1)->valueint
+                    : c[t][0] == ATOM_INACTIVE;
+    }
+    CHECK(ok, "ldmatrix.x2.trans (n, k): lanes 0-15 = CuTe's LDSM_T tiled copy, 16-31 idle");
+}
+
 int main(void)
 {
     char *txt = slurp("tests/data/cute_prints.json");
@@ -456,6 +570,8 @@ int main(void)
     test_tiled_copies();
     test_tiled_costing();
     test_tiled_errors();
+    test_tile_to_shape();
+    test_atoms_that_do_not_fit();
     cJSON_Delete(data);
     free(txt);
     return check_summary("test_cute");
