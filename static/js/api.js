@@ -183,3 +183,4 @@ export const layout = (body) => postJSON('api/layout', body);
 // POST /api/layout/access: the layout fields plus lanes, or atom and origin.
 export const layoutAccess = (body) => postJSON('api/layout/access', body);
 export const atoms = () => getJSON('api/atoms');
+export const ncuExplain = (body) => postJSON('api/ncu/explain', body, false, false);

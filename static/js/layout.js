@@ -8,13 +8,15 @@ import { esc } from './esc.js';
 import { bankChart, hitsChart } from './bankchart.js';
 import { bump } from './stamps.js';
 import { INVALID } from './classes.js';
-import { PRESETS, fromQuery, toQuery, layoutBody, accessBody, axes } from './layoutstate.js';
+import { PRESETS, fromQuery, toQuery, layoutBody, accessBody, axes, wantsAccess, ncuBody } from './layoutstate.js';
 import { drawTensor } from './tensorview.js';
+import { renderTiled, renderFix, renderNcu } from './layouttiled.js';
 
 const $ = (id) => document.getElementById(id);
-const FIELDS = { layout: 'lay-text', bits: 'lay-bits', shape: 'lay-shape', base: 'lay-base', desc: 'lay-desc', arch: 'lay-arch', atom: 'lay-atom', origin: 'lay-origin', color: 'lay-color' };
+const FIELDS = { layout: 'lay-text', bits: 'lay-bits', shape: 'lay-shape', base: 'lay-base', desc: 'lay-desc', arch: 'lay-arch', atom: 'lay-atom', origin: 'lay-origin', color: 'lay-color', thread: 'lay-thread', op: 'lay-op', instr: 'lay-instr' };
 let state = fromQuery(new URLSearchParams(location.search));
 let seq = 0;
+let rank = 2;       // the last layout's rank, for the ncu request
 
 function writeForm() {
     for (const [k, id] of Object.entries(FIELDS)) $(id).value = state[k];
@@ -92,10 +94,14 @@ async function load() {
     for (const id of ['lay-text', 'lay-shape', 'lay-bits', 'lay-base', 'lay-desc']) $(id).classList.remove(INVALID);
     renderRosetta(d);
     let cost = null, aerr = null;
-    if (state.atom && d.rank >= 2) {
+    rank = d.rank;
+    if (wantsAccess(state) && d.rank >= 2) {
         try { cost = await api.layoutAccess(accessBody(state, d.rank)); } catch (e) { aerr = e; }
         if (n !== seq) return;
     }
+    renderFix($('acc-fix'), cost);
+    if (cost && cost.fits === false) cost = null;
+    renderTiled($('acc-tiled'), cost && cost.tiled);
     const ax = axes(d, state.swap === '1');
     const g = drawTensor($('tensor'), d, ax, cost, state.color, Math.max(600, $('tensor-wrap').clientWidth || 900));
     $('tensor').dataset.rows = String(g.rows);
@@ -123,6 +129,30 @@ async function init() {
         $('acc-error').textContent = e.message;
     }
     writeForm();
+    // one click: the layout becomes what the API's tile_to_shape offered
+    $('acc-fix').addEventListener('click', (ev) => {
+        const b = ev.target.closest('button[data-fix]');
+        if (!b) return;
+        state.layout = b.dataset.fix;
+        writeForm();
+        load();
+    });
+    // a row of the tiled copy's instructions: draw that one
+    $('acc-tiled').addEventListener('click', (ev) => {
+        const r = ev.target.closest('tr[data-index]');
+        if (!r) return;
+        state.instr = r.dataset.index;
+        writeForm();
+        load();
+    });
+    $('ncu-go').addEventListener('click', async () => {
+        try {
+            renderNcu($('ncu-out'), await api.ncuExplain(ncuBody(state, rank, $('ncu-text').value, $('ncu-instr').value)), null);
+        } catch (e) {
+            renderNcu($('ncu-out'), null, e);
+        }
+        bump('ncuReady');
+    });
     let timer = 0;
     $('lay-form').addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => { readForm(); load(); }, 250); });
     $('lay-form').addEventListener('change', () => { clearTimeout(timer); readForm(); load(); });

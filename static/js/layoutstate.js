@@ -11,7 +11,7 @@ export const PRESETS = [
     { id: 'tma', label: 'TMA 128B box 64x64 (fp16)', layout: 'tma:CU_TENSOR_MAP_SWIZZLE_128B', bits: 16, shape: '64,64', atom: 'row_walk_32' },
 ];
 
-export const DEFAULTS = Object.freeze({ layout: PRESETS[1].layout, bits: '16', shape: '', base: '0', desc: '', arch: 'sm90', atom: 'mma_m16n8k16_a_ldmatrix_x4', origin: '0,0', color: 'bank', swap: '' });
+export const DEFAULTS = Object.freeze({ layout: PRESETS[1].layout, bits: '16', shape: '', base: '0', desc: '', arch: 'sm90', atom: 'mma_m16n8k16_a_ldmatrix_x4', origin: '0,0', color: 'bank', swap: '', thread: '', op: '', instr: '0' });
 const KEYS = Object.keys(DEFAULTS);
 
 // URLSearchParams -> state (unknown keys ignored, missing ones defaulted).
@@ -39,13 +39,36 @@ export function layoutBody(s) {
     return b;
 }
 
-// The /api/layout/access body for the chosen atom at the chosen origin.
-export function accessBody(s, rank) {
+// The /api/layout/access body: a pasted thread layout (a CuTe tiled copy's
+// print; `op` when its atom names none, `instruction` the one drawn) or the
+// chosen atom, at the chosen origin. `fit`: the API offers tile_to_shape
+// instead of refusing a thread layout that reaches past the layout.
+export function accessBody(s, rank, fit = true) {
     const b = layoutBody(s);
     delete b.base; delete b.descriptor; delete b.descriptor_arch;
     const o = ints(s.origin);
     while (o.length < rank) o.push(0);
-    return { ...b, atom: s.atom, origin: o.slice(0, rank) };
+    const a = { ...b, origin: o.slice(0, rank) };
+    if (s.thread.trim() !== '') {
+        a.thread = s.thread;
+        if (s.op !== '') a.op = s.op;
+        if (s.instr !== '0' && s.instr !== '') a.instruction = Number(s.instr);
+    } else {
+        a.atom = s.atom;
+    }
+    if (fit) a.fit = true;
+    return a;
+}
+
+// Is there an access to ask for: an atom or a pasted thread layout?
+export const wantsAccess = (s) => s.atom !== '' || s.thread.trim() !== '';
+
+// The /api/ncu/explain body: the pasted ncu text and the access on the page.
+export function ncuBody(s, rank, ncu, instructions) {
+    const b = { ncu, access: accessBody(s, rank, false) };
+    delete b.access.instruction;
+    if (String(instructions).trim() !== '') b.instructions = Number(instructions);
+    return b;
 }
 
 // Which dims are drawn as rows and columns: rows = dim 0 unless the API says
