@@ -10,8 +10,9 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 CORE    := error buf instr swizzle access pattern trace footprint expr cache f2 linear linear_opt linear_conv linear_hw \
-           layout layout_text layout_cute layout_triton layout_tma rosetta atoms thread thread_cute ncu_text recommend
-SERVER  := $(CORE) stream proc measure api_read api_layout api_cost api_access api_fit api_compare api_measure api_linear api_tensor api_tiled api_ncu api_recommend api files \
+           layout layout_text layout_cute layout_triton layout_tma rosetta atoms thread thread_cute ncu_text recommend \
+           presets verdict
+SERVER  := $(CORE) stream proc measure api_read api_presets api_layout api_cost api_access api_fit api_compare api_measure api_linear api_tensor api_tiled api_ncu api_recommend api files \
            addr framing watch http
 SRC_H   := $(wildcard server/*.h)
 
@@ -100,8 +101,9 @@ test: deps-test $(TESTS:%=build/test/%) build/asan/swizzlescope $(BIN) \
       build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr build/fuzz-replay/fuzz_layout
 	@sh tests/run_all.sh $(TESTS:%=build/test/%)
 
-# The page's pure modules under node (also part of `make test`).
-check-node:
+# The page's pure modules under node (also part of `make test`); api.test.mjs
+# checks their lists against the server's answers.
+check-node: $(BIN)
 	@node tests/node/run.mjs
 
 clean:

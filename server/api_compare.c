@@ -7,14 +7,16 @@
 #include "api_access.h"
 #include "api_read.h"
 #include "swizzle.h"
+#include "verdict.h"
 
 #define COMPARE_MAX 8
 
 static void put_summary(struct buf *out, const struct acc_result *r)
 {
     buf_printf(out, "\"wavefronts\":%u,\"ideal_wavefronts\":%u,\"bank_conflicts\":%u,"
-               "\"cycles\":%u,\"ways\":%u", r->wavefronts, r->ideal_wavefronts,
-               r->bank_conflicts, r->cycles, r->ways);
+               "\"cycles\":%u,\"ways\":%u,\"verdict_class\":\"%s\"", r->wavefronts,
+               r->ideal_wavefronts, r->bank_conflicts, r->cycles, r->ways,
+               verdict_name(verdict_of(r)));
 }
 
 /* The instruction `in` (on swizzle z) read as logical offsets: the swizzle is

@@ -10,6 +10,7 @@
 #include "access.h"
 #include "api_read.h"
 #include "api_routes.h"
+#include "verdict.h"
 
 /* A POST body that is one instruction, and no query arguments. */
 int api_instr_body(const struct api_request *req, struct instr *in,
@@ -79,9 +80,10 @@ void api_put_cost(struct buf *out, const struct instr *in, const struct acc_resu
     /* a non-native atomic has no exact count: nulls, never an invented number */
     int known = !r->atomic.is_atomic || r->atomic.native;
     buf_printf(out, "{\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s,"
-               "\"bank_bytes\":%u,\"banks\":%u,\"calibrated\":%s,",
+               "\"bank_bytes\":%u,\"banks\":%u,\"calibrated\":%s,\"verdict_class\":\"%s\",",
                instr_op_name(in->op), in->bytes, in->matrices, in->trans ? "true" : "false",
-               in->bank_bytes, in->banks, r->calibrated ? "true" : "false");
+               in->bank_bytes, in->banks, r->calibrated ? "true" : "false",
+               verdict_name(verdict_of(r)));
     if (r->atomic.is_atomic)
         put_atomic(out, in, r);
     put_count(out, "wavefronts", known, r->wavefronts);

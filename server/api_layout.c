@@ -1,4 +1,4 @@
-/* api_layout.c - the layout routes: presets, the swizzle's maps, the address
+/* api_layout.c - the layout routes: the swizzle's maps, the address
  * inspector and apply.  Reads with api_read.c, computes with swizzle.c,
  * writes JSON with buf.c (stream.c for a large map); it holds no model
  * arithmetic of its own. */
@@ -12,54 +12,6 @@
 #include "api_routes.h"
 #include "stream.h"
 #include "swizzle.h"
-
-static const struct preset {
-    const char *id, *label;
-    int b, m, s;
-} presets[] = {
-    {"none", "None", 0, 4, 3},
-    {"32B", "32B", 1, 4, 3},
-    {"64B", "64B", 2, 4, 3},
-    {"128B", "128B", 3, 4, 3},
-    {"128B-32Bunit", "128B, 32B unit", 2, 5, 2},
-};
-
-/* The ranges the map routes take (bits.h's, each once), so that a client's
- * controls need no copy of them: min, max and whether only powers of two. */
-static void put_limits(struct buf *out)
-{
-    buf_printf(out, "\"limits\":{\"b\":{\"min\":0,\"max\":%d},\"m\":{\"min\":0,\"max\":%d},"
-               "\"s\":{\"min\":%d,\"max\":%d},"
-               "\"bank_bytes\":{\"min\":1,\"max\":%u,\"pow2\":true},"
-               "\"banks\":{\"min\":1,\"max\":%u,\"pow2\":true},"
-               "\"rows\":{\"min\":1,\"max\":%u},\"bytes\":{\"min\":1,\"max\":%u,\"pow2\":true}}",
-               SZ_MAP_B_MAX, SZ_SWZ_M_MAX, -SZ_SWZ_S_MAX, SZ_SWZ_S_MAX, SZ_MAX_BANK_BYTES,
-               SZ_MAX_BANKS, SWZ_MAX_CELLS, SZ_MAX_LANE_BYTES);
-}
-
-int api_route_presets(const struct api_request *req, struct buf *out,
-                         struct sz_error *err)
-{
-    static const char *const known[] = {NULL};
-    if (api_args_check(req, known, err) < 0)
-        return -1;
-    buf_puts(out, "{\"presets\":[");
-    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
-        const struct preset *p = &presets[i];
-        buf_puts(out, i ? ",{" : "{");
-        api_put_key(out, "id");
-        buf_json_str(out, p->id);
-        buf_putc(out, ',');
-        api_put_key(out, "label");
-        buf_json_str(out, p->label);
-        buf_printf(out, ",\"b\":%d,\"m\":%d,\"s\":%d,\"name\":\"Swizzle<%d,%d,%d>\"}",
-                   p->b, p->m, p->s, p->b, p->m, p->s);
-    }
-    buf_puts(out, "],");
-    put_limits(out);
-    buf_putc(out, '}');
-    return 0;
-}
 
 static void put_masks(struct buf *out, const struct swz *z)
 {
@@ -103,6 +55,8 @@ static void put_map_head(struct buf *out, const struct swz *z, const struct swz_
     put_params(out, z, g);
     buf_putc(out, ',');
     put_masks(out, z);
+    buf_putc(out, ',');
+    api_put_names(out, z);   /* api_presets.c */
     buf_printf(out, ",\"unit\":{\"bytes\":%u,\"banks_spanned\":%u,\"per_bank\":%u}",
                g->unit_bytes, swz_unit_banks(g), swz_units_per_bank(g));
     buf_printf(out, ",\"bank_row_bytes\":%u", g->bank_row_bytes);

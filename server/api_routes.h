@@ -25,8 +25,15 @@ struct stream;
 typedef int (*api_stream_fn)(const struct api_request *req, struct stream **out,
                              struct sz_error *err);
 
-/* api_layout.c: presets, maps, the inspector, apply. */
+/* api_presets.c: the named swizzles (presets.c) and limits; what names a map. */
 int api_route_presets(const struct api_request *, struct buf *, struct sz_error *);
+/* "hardware" (the preset whose map z is, with its TMA / GMMA / UMMA modes, or
+ * null) and "elements" (z on 1-, 2-, 4- and 8-byte element indices), as two
+ * JSON members, no comma around them. */
+struct swz;
+void api_put_names(struct buf *out, const struct swz *z);
+
+/* api_layout.c: maps, the inspector, apply. */
 int api_route_swizzle(const struct api_request *, struct buf *, struct sz_error *);
 int api_stream_swizzle(const struct api_request *, struct stream **, struct sz_error *);
 int api_route_inspect(const struct api_request *, struct buf *, struct sz_error *);

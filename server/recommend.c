@@ -7,10 +7,9 @@
 
 #include "linear_conv.h"
 #include "pattern.h"
+#include "presets.h"
 #include "recommend.h"
 
-/* The presets of GET /api/presets (api_layout.c), as <b,m,s>. */
-static const int rec_presets[][3] = {{0, 4, 3}, {1, 4, 3}, {2, 4, 3}, {3, 4, 3}, {2, 5, 2}};
 
 static int add(struct rec_cand *out, int n, int b, int m, int s, const char *origin)
 {
@@ -28,8 +27,8 @@ static int add(struct rec_cand *out, int n, int b, int m, int s, const char *ori
 int rec_candidates(const struct swz *z, struct rec_cand *out)
 {
     int n = add(out, 0, z->b, z->m, z->s, "current");
-    for (size_t i = 0; i < sizeof rec_presets / sizeof rec_presets[0]; i++)
-        n = add(out, n, rec_presets[i][0], rec_presets[i][1], rec_presets[i][2], "preset");
+    for (size_t i = 0; i < presets_count; i++)   /* GET /api/presets' table */
+        n = add(out, n, presets[i].b, presets[i].m, presets[i].s, "preset");
     int as = z->s < 0 ? -z->s : z->s;
     for (int b = 0; b <= as && b <= 10; b++)
         n = add(out, n, b, z->m, z->s, "same M,S");

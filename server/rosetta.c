@@ -12,6 +12,7 @@
 #include "bits.h"
 #include "f2.h"
 #include "linear_conv.h"
+#include "presets.h"
 
 const char *ros_tma_name(int b)
 {
@@ -39,20 +40,15 @@ const char *ros_umma_name(int t)
     return t >= 0 && t < 8 ? n[t] : NULL;
 }
 
-/* The hardware modes as byte swizzles (CuTe mma_traits_sm90_gmma.hpp and
- * mma_traits_sm100.hpp, Layout_*_Atom_Bits): none, <1,4,3>, <2,4,3>, <3,4,3>,
- * and sm100's 128B with 32-byte atoms, <2,5,2>. */
+/* The hardware modes of a byte swizzle: presets.c's table (its sources are
+ * cited there).  tma is the classic mode's span only: the layout forms parse
+ * no 128B_ATOM_* mode. */
 static void modes(const struct swz *z, struct ros_equiv *q)
 {
-    q->tma = q->gmma = q->umma = -1;
-    if (z->b == 0) {
-        q->tma = 0, q->gmma = 0, q->umma = 0;
-    } else if (z->m == 4 && z->s == 3) {
-        static const int tma[] = {0, 32, 64, 128}, gmma[] = {0, 3, 2, 1}, umma[] = {0, 6, 4, 2};
-        q->tma = tma[z->b], q->gmma = gmma[z->b], q->umma = umma[z->b];
-    } else if (z->b == 2 && z->m == 5 && z->s == 2) {
-        q->umma = 1;
-    }
+    const struct preset *p = presets_find(z->b, z->m, z->s);
+    q->tma = p ? p->tma_span : -1;
+    q->gmma = p ? p->gmma : -1;
+    q->umma = p ? p->umma : -1;
 }
 
 /* The F2 view: a 2D power-of-two tile whose element offsets are a linear

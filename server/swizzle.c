@@ -47,6 +47,18 @@ int swz_period_bits(const struct swz *z)
     return z->m + abs_s + z->b;
 }
 
+int swz_on_elements(const struct swz *z, int elem_log, struct swz *e, struct sz_error *err)
+{
+    /* An element index is the byte offset >> elem_log: the fields move down
+     * by elem_log, which keeps them whole only while the unit holds whole
+     * elements. */
+    if (z->m < elem_log)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "m",
+                       "a %u-byte unit splits a %u-byte element (needs M >= %d)",
+                       1u << z->m, 1u << elem_log, elem_log);
+    return swz_init(e, z->b, z->m - elem_log, z->s, err);
+}
+
 int swz_geom_init(struct swz_geom *g, const struct swz *z, uint32_t bank_bytes,
                   uint32_t banks, uint32_t rows, int match_bank_row,
                   struct sz_error *err)

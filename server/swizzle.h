@@ -59,6 +59,11 @@ int swz_init(struct swz *z, int b, int m, int s, struct sz_error *err);
  * apply maps every aligned block of 2^swz_period_bits(z) bytes onto itself. */
 int swz_period_bits(const struct swz *z);
 
+/* The same swizzle over element indices instead of byte offsets, for elements
+ * of 2^elem_log bytes: Swizzle<B, M - elem_log, S> into *e.  Fails on "m" when
+ * a unit (2^M bytes) splits an element (M < elem_log): no element form. */
+int swz_on_elements(const struct swz *z, int elem_log, struct swz *e, struct sz_error *err);
+
 /* The bank geometry and grid a map is drawn on.  Every count the page shows
  * about the grid is here, so that the page computes none of them. */
 struct swz_geom {

@@ -7,6 +7,7 @@
 
 #include "../server/api.h"
 #include "../server/cache.h"
+#include "../server/presets.h"
 #include "../server/swizzle.h"
 #include "api_cases.h"
 #include "check.h"
@@ -42,12 +43,14 @@ static void test_table(void)
 /* The maps the page draws must be exactly the core's, for every preset. */
 static void test_maps_match_core(void)
 {
-    static const int presets[][3] = {{0, 4, 3}, {1, 4, 3}, {2, 4, 3}, {3, 4, 3}, {2, 5, 2},
-                                     {2, 4, -3}};
-    for (size_t k = 0; k < sizeof presets / sizeof presets[0]; k++) {
+    /* every preset (presets.c's table), then a negative shift */
+    int bms[16][3], nk = 0;
+    for (size_t k = 0; k < presets_count && nk < 15; k++, nk++)
+        bms[nk][0] = presets[k].b, bms[nk][1] = presets[k].m, bms[nk][2] = presets[k].s;
+    bms[nk][0] = 2, bms[nk][1] = 4, bms[nk][2] = -3, nk++;
+    for (int k = 0; k < nk; k++) {
         char q[128];
-        snprintf(q, sizeof q, "b=%d&m=%d&s=%d&rows=64", presets[k][0], presets[k][1],
-                 presets[k][2]);
+        snprintf(q, sizeof q, "b=%d&m=%d&s=%d&rows=64", bms[k][0], bms[k][1], bms[k][2]);
         struct api_response r = client_api_call("GET", "/api/swizzle", q, NULL, NULL, 0);
         CHECK(r.status == 200, "%s: %d", q, r.status);
         cJSON *j = cJSON_ParseWithLength(r.body, r.len);
@@ -56,7 +59,7 @@ static void test_maps_match_core(void)
         const cJSON *bank_of = cJSON_GetObjectItemCaseSensitive(grid, "bank_of");
         int cols = cJSON_GetObjectItemCaseSensitive(grid, "cols")->valueint;
         struct swz z;
-        swz_init(&z, presets[k][0], presets[k][1], presets[k][2], NULL);
+        swz_init(&z, bms[k][0], bms[k][1], bms[k][2], NULL);
         int n = cJSON_GetArraySize(log_of), bad = 0;
         CHECK(n == 64 * cols, "%s: %d cells", q, n);
         for (int p = 0; p < n; p++) {
@@ -572,10 +575,110 @@ static void route_row_check_fails_for_a_missing_route(void)
     CHECK(has_route_row(doc, "POST", "/api/layout/access"), "a present row was not found");
 }
 
+/* The verdict class (verdict.c) of one answer per class: what the extra
+ * wavefronts are.  The page words each class and classifies nothing. */
+static void test_verdict_classes(void)
+{
+    char z[200], w[200], c[200], h[200];
+    int n = 0, m = 0, k = 0, l = 0;
+    for (int t = 0; t < 32; t++) {
+        n += snprintf(z + n, sizeof z - n, "%s0", t ? "," : "");
+        m += snprintf(w + m, sizeof w - m, "%s%d", t ? "," : "", 4 * t);
+        k += snprintf(c + k, sizeof c - k, "%s%d", t ? "," : "", 128 * t);
+        l += snprintf(h + l, sizeof h - l, "%s%d", t ? "," : "", t < 16 ? 0 : 128);
+    }
+    const struct { const char *op, *offsets, *cls; } t[] = {
+        {"\"ld\"", w, "conflict_free"},            /* a word per bank */
+        {"\"ld\"", z, "conflict_free_broadcast"},  /* one word for all */
+        {"\"ld\"", c, "conflict"},                 /* a 128-byte column: 32-way */
+        {"\"atom\"", z, "serialization"},          /* one word: same-address lanes */
+        {"\"atom\"", h, "conflict_and_serialization"}, /* two words on one bank */
+        {"\"red\"", w, "conflict_free"},
+        {"\"atom\",\"type\":\"f32\"", w, "not_native"},  /* a CAS loop on sm_90 */
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        char body[512];
+        snprintf(body, sizeof body, "{\"op\":%s,\"offsets\":[%s]}", t[i].op, t[i].offsets);
+        struct api_response r = client_api_call("POST", "/api/conflicts", "", "application/json",
+                                                body, 0);
+        cJSON *j = cJSON_ParseWithLength(r.body, r.len);
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, "verdict_class");
+        CHECK(r.status == 200 && cJSON_IsString(v) && strcmp(v->valuestring, t[i].cls) == 0,
+              "%s: %d %s, want %s", body, r.status, cJSON_IsString(v) ? v->valuestring : "?",
+              t[i].cls);
+        cJSON_Delete(j);
+        free(r.body);
+    }
+}
+
+/* What names a map (presets.c, swizzle.c): /api/swizzle's hardware modes,
+ * CuTe's Swizzle -> TMA map (get_tma_swizzle_bits / _base) for <2,5,2>, none
+ * for <1,6,1> (no source names it); and its element-unit forms,
+ * Swizzle<B, M - log2(element bytes), S> where a unit holds whole elements. */
+static void test_swizzle_names(void)
+{
+    static const struct {
+        const char *q, *preset, *tma;
+        int gmma, umma;
+    } hw[] = {
+        {"b=3&m=4&s=3", "128B", "CU_TENSOR_MAP_SWIZZLE_128B", 1, 2},
+        {"b=1&m=4&s=3", "32B", "CU_TENSOR_MAP_SWIZZLE_32B", 3, 6},
+        {"b=2&m=5&s=2&rows=4", "128B-32Bunit", "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B", -1, 1},
+        {"b=0&m=2&s=5&rows=2", "none", "CU_TENSOR_MAP_SWIZZLE_NONE", 0, 0},
+        {"b=1&m=6&s=1&rows=2", NULL, NULL, 0, 0},
+        {"b=2&m=4&s=-4", NULL, NULL, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof hw / sizeof hw[0]; i++) {
+        struct api_response r = client_api_call("GET", "/api/swizzle", hw[i].q, NULL, NULL, 0);
+        cJSON *j = cJSON_ParseWithLength(r.body, r.len);
+        const cJSON *h = cJSON_GetObjectItemCaseSensitive(j, "hardware");
+        if (hw[i].preset == NULL) {
+            CHECK(cJSON_IsNull(h), "%s: a mode named", hw[i].q);
+        } else {
+            const cJSON *p = cJSON_GetObjectItemCaseSensitive(h, "preset");
+            const cJSON *t = cJSON_GetObjectItemCaseSensitive(h, "tma");
+            const cJSON *g = cJSON_GetObjectItemCaseSensitive(h, "gmma");
+            const cJSON *u = cJSON_GetObjectItemCaseSensitive(h, "umma");
+            CHECK(cJSON_IsString(p) && strcmp(p->valuestring, hw[i].preset) == 0 &&
+                  cJSON_IsString(t) && strcmp(t->valuestring, hw[i].tma) == 0 &&
+                  cJSON_IsNumber(g) && g->valueint == hw[i].gmma && cJSON_IsNumber(u) &&
+                  u->valueint == hw[i].umma, "%s: hardware %.200s", hw[i].q, r.body);
+        }
+        cJSON_Delete(j);
+        free(r.body);
+    }
+    static const struct {
+        const char *q;
+        int bytes, ok, m, needs_m;
+    } el[] = {
+        {"b=3&m=4&s=3", 2, 1, 3, 0},    /* fp16 on 16-byte units: Swizzle<3,3,3> */
+        {"b=2&m=4&s=3", 4, 1, 2, 0},    /* fp32: Swizzle<2,2,3> */
+        {"b=3&m=4&s=-3", 1, 1, 4, 0},   /* bytes: the byte swizzle itself */
+        {"b=1&m=1&s=1&rows=2", 4, 0, 0, 2},   /* a 2-byte unit splits an fp32 */
+    };
+    for (size_t i = 0; i < sizeof el / sizeof el[0]; i++) {
+        struct api_response r = client_api_call("GET", "/api/swizzle", el[i].q, NULL, NULL, 0);
+        cJSON *j = cJSON_ParseWithLength(r.body, r.len);
+        const cJSON *e, *found = NULL;
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(j, "elements"))
+            if (cJSON_GetObjectItemCaseSensitive(e, "bytes")->valueint == el[i].bytes)
+                found = e;
+        const cJSON *ok = cJSON_GetObjectItemCaseSensitive(found, "ok");
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(found, el[i].ok ? "m" : "needs_m");
+        CHECK(found && cJSON_IsBool(ok) && cJSON_IsTrue(ok) == el[i].ok && cJSON_IsNumber(v) &&
+              v->valueint == (el[i].ok ? el[i].m : el[i].needs_m),
+              "%s: %d-byte elements", el[i].q, el[i].bytes);
+        cJSON_Delete(j);
+        free(r.body);
+    }
+}
+
 int main(void)
 {
     test_table();
     test_maps_match_core();
+    test_verdict_classes();
+    test_swizzle_names();
     test_slot_rule_examples();
     test_inspect_matches_core();
     test_trace_examples();

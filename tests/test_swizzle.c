@@ -561,6 +561,39 @@ static void test_ranges(void)
     CHECK(failures == 0 && grids > 50, "%d range failures over %d grids", failures, grids);
 }
 
+/* The element form against its definition, every small swizzle: element i
+ * of 2^k bytes sits where the byte swizzle puts byte i << k, so the form on
+ * element indices must map i to apply(i << k) >> k; and there is no form
+ * exactly when a unit splits an element (M < k). */
+static void test_on_elements(void)
+{
+    int checked = 0;
+    for (int b = 0; b <= 3; b++)
+        for (int m = 0; m <= 6; m++)
+            for (int s = -6; s <= 6; s++) {
+                struct swz z, e;
+                if (swz_init(&z, b, m, s, NULL) < 0)
+                    continue;
+                for (int k = 0; k <= 3; k++) {
+                    struct sz_error err;
+                    int rc = swz_on_elements(&z, k, &e, &err);
+                    CHECK((rc == 0) == (m >= k), "<%d,%d,%d> k=%d: rc %d", b, m, s, k, rc);
+                    if (rc < 0) {
+                        CHECK(strcmp(err.field, "m") == 0, "<%d,%d,%d> k=%d: field %s", b, m, s,
+                              k, err.field);
+                        continue;
+                    }
+                    uint32_t period = 1u << swz_period_bits(&z), bad = 0;
+                    for (uint32_t i = 0; i < period >> k; i++)
+                        bad += swz_apply(&e, i) != swz_apply(&z, i << k) >> k;
+                    CHECK(bad == 0, "<%d,%d,%d> k=%d: %u elements moved elsewhere", b, m, s, k,
+                          bad);
+                    checked++;
+                }
+            }
+    printf("on_elements: %d forms against the byte swizzle\n", checked);
+}
+
 int main(void)
 {
     test_table();
@@ -570,6 +603,7 @@ int main(void)
     test_geometry();
     test_tile();
     test_ranges();
+    test_on_elements();
     test_inspect_examples();
     test_inspect_sweep();
     return check_summary("test_swizzle");

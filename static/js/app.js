@@ -1,9 +1,9 @@
 // app.js - the visualizer page: builds the page context the panels share
 // (PageCtx below), wires the controls to the state, loads the layout and
-// draws the readout, maps (maps.js) and panels (access view, scorecard, trace,
-// code, display options). State lives in the URL (state.js, url.js); every
-// number shown comes from the API (api.js). This module must not compute
-// swizzles, banks, addresses or costs.
+// draws the readout, maps (maps.js) and the panels of the registry (PANELS
+// below: access view, scorecard, trace, measurement). State lives in the URL
+// (state.js, url.js); every number shown comes from the API (api.js). This
+// module must not compute swizzles, banks, addresses or costs.
 
 import * as api from './api.js';
 import { fromSearch, apiQuery, sameParams } from './state.js';
@@ -42,10 +42,12 @@ const ui = {
     gridNote: $('grid-note'), banksNote: $('banks-note'),
     elem: $('elem'), elemSwizzle: $('elem-swizzle'), show: $('show'), code: $('code'), marksNote: $('acc-marks-note'),
 };
+const LIMITED = ['b', 'm', 's'];   // number inputs whose range /api/presets' limits give
 const FIELD_CONTROL = { b: 'b', m: 'm', s: 's', bank_bytes: 'bank_bytes', banks: 'banks', rows: 'rows', match_bank_row: 'match' };
 
 let state = fromSearch(location.search);
 let presets = [];
+let limits = null;        // /api/presets' limits: the ranges the controls accept
 let data = null;          // last good /api/swizzle body, for `loaded`
 let loaded = null;        // the state `data` was fetched for
 let loadSeq = 0;
@@ -83,7 +85,7 @@ const url = createURL(() => state, () => sched.arm());
  * @property {(key: string) => void} drop   forget what later() holds for key
  * @property {() => Promise<void>} afterPaint   resolves right after the next frame
  * @property {() => Promise<void>} flush   run what later() holds, and write the URL
- * @property {() => Object[]} presets   the /api/presets list
+ * @property {() => Object[]} presets   the /api/presets list (presets.c's table)
  * @property {() => string} compare   the presets as /api/access's compare= (b,m,s;...)
  * @property {(partial: Object) => void} go   a new state from a control (a fix, a lesson step): URL, controls, load
  * @property {() => Promise<void>} loaded   resolves when the load under way is drawn
@@ -99,7 +101,7 @@ const ctx = {
     data: () => data,
     onResult(r) {
         maps.setAccess(r);
-        measure.update(r);
+        for (const row of PANELS) if (row.result) row.result(row.p, r);
     },
     onTrace() { maps.applyTrace(); },
     changed() { maps.resetWidths(); if (data) { maps.render(data); selection.show(); access.redraw(); } },
@@ -116,25 +118,72 @@ const ctx = {
     go(partial) { goTo(partial); },
     loaded: () => loading,
 };
+// ---------- the panels ----------
+/**
+ * PANELS: one row per panel the page wires; adding a panel is its module, its
+ * markup (a section with the row's id) and one row here (README, "Adding a
+ * panel"). Every field but id and create is optional; p is the panel that
+ * create(ctx) made.
+ * @typedef {Object} PanelRow
+ * @property {string} id   its section's element id (what inView() asks about)
+ * @property {(ctx: PageCtx) => Object} create   makes the panel
+ * @property {'layout'|'sight'} [follows]   redrawn on every layout change:
+ *     'layout' at once (its answer outlines the maps), 'sight' at once when
+ *     its section is on screen, else right after the next frame
+ * @property {(p, q: Object) => *} [request]   ask for layout query q alongside
+ *     the layout itself (load); what it returns reaches refresh as `pre`
+ * @property {(p, d: Object|null, pre?: *) => Promise} [refresh]   draw for
+ *     layout answer d (null: the layout is invalid)
+ * @property {(p, q: Object, st: Object, d: Object) => void} [prefetch]   ask
+ *     ahead (api.prefetch) what refresh would need in state st (prefetch.js)
+ * @property {(p) => void} [near]   ask ahead for the neighbours of what is on screen
+ * @property {(p) => void} [sync]   the state changed from outside the panel
+ *     (URL, back/forward, a fix, a lesson step): stop what runs, read the state
+ * @property {(p, boot: {patterns: Object[], health: Object}) => void} [boot]   the start-up answers
+ * @property {(p, r: Object|null) => void} [result]   the access view's answer (PageCtx.onResult)
+ * @property {{ids: string[], label: (p) => string|undefined}} [exportable]   charts
+ *     (container ids) the export bars save, and the caption's label
+ */
+/** @type {PanelRow[]} */
+const PANELS = [
+    { id: 'access', create: createAccess, follows: 'layout',
+        request: (p, q) => p.request(q), refresh: (p, d, pre) => p.refresh(pre),
+        prefetch: (p, q, st) => p.prefetch(q, st), near: (p) => p.prefetchNear(),
+        sync: (p) => { p.stop(); p.sync(); }, boot: (p, b) => p.setPatterns(b.patterns),
+        exportable: { ids: ['acc-banks', 'acc-hits'], label: (p) => (p.current() || {}).label } },
+    { id: 'scorecard', create: createScorecard, follows: 'sight',
+        request: (p, q) => p.request(q), refresh: (p, d, pre) => p.refresh(pre),
+        prefetch: (p, q, st) => p.prefetch(q, st), sync: (p) => p.sync(), boot: (p, b) => p.setPatterns(b.patterns) },
+    { id: 'trace', create: createTrace, follows: 'sight',
+        refresh: (p, d) => p.refresh(d), prefetch: (p, q, st, d) => p.prefetch(q, st, d) },
+    { id: 'measure', create: () => createMeasure(),
+        boot: (p, b) => p.setHealth(b.health), result: (p, r) => p.update(r) },
+];
 const maps = createMaps(ctx, ui);
-const access = createAccess(ctx);
-const scorecard = createScorecard(ctx);
-const measure = createMeasure();
-const trace = createTrace(ctx);
+for (const row of PANELS) row.p = row.create(ctx);
+const panel = (id) => PANELS.find((row) => row.id === id).p;
+const access = panel('access');
 const display = createDisplay(ctx);
 const peek = createPeek(ctx);
-const selection = createSelection(ctx, maps, trace, ui.inspector, peek);
-const lesson = createLesson(ctx, { access: () => access.current(), measure: () => measure });
+const selection = createSelection(ctx, maps, panel('trace'), ui.inspector, peek);
+const lesson = createLesson(ctx, { access: () => access.current(), measure: () => panel('measure') });
 const banner = createBanner(ui.banner, ui.form, (field) => ui[FIELD_CONTROL[field]]);
 const prefetcher = createPrefetch({
     presets: () => presets,
-    near: [() => access.prefetchNear()],
-    panels: [(q, st) => access.prefetch(q, st), (q, st) => scorecard.prefetch(q, st), (q, st, d) => trace.prefetch(q, st, d)],
+    near: PANELS.filter((row) => row.near).map((row) => () => row.near(row.p)),
+    panels: PANELS.filter((row) => row.prefetch).map((row) => (q, st, d) => row.prefetch(row.p, q, st, d)),
 });
 
 // ---------- controls ----------
-function fillPow2Select(sel, max) {
-    for (let v = 1; v <= max; v *= 2) sel.add(new Option(String(v), String(v)));
+function fillPow2Select(sel, { min, max }) {
+    for (let v = min; v <= max; v *= 2) sel.add(new Option(String(v), String(v)));
+}
+
+// The ranges the API accepts, on the controls (no range is kept here).
+function applyLimits(l) {
+    fillPow2Select(ui.bank_bytes, l.bank_bytes);
+    fillPow2Select(ui.banks, l.banks);
+    for (const k of LIMITED) { ui[k].min = String(l[k].min); ui[k].max = String(l[k].max); }
 }
 
 function setSelect(sel, value) {
@@ -171,20 +220,23 @@ function readControls() {
     };
 }
 
-// A new state from outside the controls (a fix button, a lesson step): the
-// layout loads when it changed, the panels follow the rest.
+// A new state from outside the controls (a fix button, a lesson step, the
+// browser's back and forward): the layout loads when it changed (true), the
+// panels follow the rest. push: write it as a new history entry.
 let loading = Promise.resolve();
-function goTo(partial) {
+function follow(next, push) {
     const before = state;
-    state = { ...state, ...partial };
-    url.write(true);
+    state = next;
+    if (push) url.write(true);
     syncControls();
-    access.stop(); access.sync(); scorecard.sync();
-    if (!(loaded && sameParams(state, loaded))) { loading = load(); return; }
+    for (const row of PANELS) if (row.sync) row.sync(row.p);
+    if (!(loaded && sameParams(state, loaded))) { loading = load(); return true; }
     if (before.elem !== state.elem || before.show !== state.show || before.present !== state.present) { renderElem(data); maps.render(data); }
     selection.show();
-    loading = Promise.all([access.refresh(), scorecard.refresh(), trace.refresh(data)]);
+    loading = Promise.all(PANELS.filter((row) => row.follows).map((row) => row.refresh(row.p, data)));
+    return false;
 }
+const goTo = (partial) => follow({ ...state, ...partial }, true);
 
 // Every keystroke in B, M, S and rows applies (a whole number, or rows
 // empty); the digit being edited is marked in the readout until the field
@@ -226,7 +278,7 @@ function onControlChange(ev) {
 
 // ---------- rendering ----------
 function renderElem(d) {
-    const es = elementSwizzle(state.elem, d.params.b, d.params.m, d.params.s);
+    const es = elementSwizzle(state.elem, d);
     const shows = state.show === 'row' ? 'cells show logical row numbers, coloured by row.'
         : es ? 'cells show the first element index of each unit.' : 'cells show logical column numbers.';
     const cap = (t) => t[0].toUpperCase() + t.slice(1);
@@ -257,18 +309,17 @@ function clearAll() {
     setHTML(ui.code, '');
 }
 
-// The panels that follow the layout: the access view, the scorecard, the
-// trace. Each draws now when in sight, else right after the next frame; the
-// access view always answers now (its outlines are on the maps).
-// pre: their requests, started with the layout's (see load).
+// The panels that follow the layout (PANELS' follows): 'layout' ones draw
+// now (the access view's outlines are on the maps), 'sight' ones now when in
+// sight, else right after the next frame.
+// pre: their requests by id, started with the layout's (see load).
 function refreshPanels(d, pre = {}) {
-    const my = loadSeq, run = [access.refresh(pre.access)];
-    const panel = (id, key, fn) => {
-        if (!d || ctx.inView(id)) run.push(fn());
-        else ctx.later(key, () => (my === loadSeq ? fn() : null));
-    };
-    panel('scorecard', 'score', () => scorecard.refresh(pre.score));
-    panel('trace', 'trace', () => trace.refresh(d));
+    const my = loadSeq, run = [];
+    for (const row of PANELS.filter((r) => r.follows)) {
+        const fn = () => row.refresh(row.p, d, pre[row.id]);
+        if (!d || row.follows === 'layout' || ctx.inView(row.id)) run.push(fn());
+        else ctx.later(row.id, () => (my === loadSeq ? fn() : null));
+    }
     return Promise.all(run);
 }
 
@@ -278,9 +329,9 @@ async function load() {
     prefetcher.cancel();
     const want = { ...state };
     document.body.classList.add(BUSY);
-    // The access view and scorecard need only the query: ask them alongside.
-    const q = apiQuery(want);
-    const pre = { access: access.request(q), score: scorecard.request(q) };
+    // The panels that need only the query: ask them alongside.
+    const q = apiQuery(want), pre = {};
+    for (const row of PANELS) if (row.request) pre[row.id] = row.request(row.p, q);
     try {
         const d = await api.swizzle(q);
         if (my !== loadSeq) return;
@@ -328,34 +379,36 @@ async function load() {
 }
 
 // ---------- start ----------
-// The export buttons: map views by id (maps.js), charts by their container.
+// The export buttons: map views by id (maps.js), a panel's charts by their
+// container (PANELS' exportable).
 function exportTarget(id) {
     const t = maps.exportTarget(id);
     if (t !== undefined) return t;
-    const svg = $(id).querySelector('svg');
+    const row = PANELS.find((r) => r.exportable && r.exportable.ids.includes(id));
+    const svg = row ? $(id).querySelector('svg') : null;
     if (!svg) return null;
-    const r = access.current(), p = data ? data.params : null;
+    const label = row.exportable.label(row.p), p = data ? data.params : null;
     return {
         svg, name: id,
         slug: p ? `Swizzle_${p.b}_${p.m}_${p.s}-${data.grid.rows}x${data.grid.cols}-${p.banks}x${p.bank_bytes}B${state.theme ? '-' + state.theme : ''}` : '',
-        caption: p && r ? [`${data.name}: ${r.label}`, `${p.banks} banks x ${p.bank_bytes} B; made with swizzlescope`] : [],
+        caption: p && label ? [`${data.name}: ${label}`, `${p.banks} banks x ${p.bank_bytes} B; made with swizzlescope`] : [],
     };
 }
 
 async function start() {
-    fillPow2Select(ui.bank_bytes, 32);
-    fillPow2Select(ui.banks, 128);
     for (const e of ELEMENT_TYPES) ui.elem.add(new Option(e.label, e.id));
     const [pr, pa, he] = await Promise.allSettled([api.presets(), api.patterns(), api.health()]);
-    if (pr.status === 'fulfilled') presets = pr.value.presets || [];
+    if (pr.status === 'fulfilled') { presets = pr.value.presets || []; limits = pr.value.limits || null; }
     else banner.show(pr.reason);
-    access.setPatterns(pa.status === 'fulfilled' ? pa.value.patterns || [] : []);
-    scorecard.setPatterns(pa.status === 'fulfilled' ? pa.value.patterns || [] : []);
-    measure.setHealth(he.status === 'fulfilled' ? he.value : { measure: { available: false, reason: he.reason.message } });
+    if (limits) applyLimits(limits);
+    const boot = {
+        patterns: pa.status === 'fulfilled' ? pa.value.patterns || [] : [],
+        health: he.status === 'fulfilled' ? he.value : { measure: { available: false, reason: he.reason.message } },
+    };
+    for (const row of PANELS) if (row.boot) row.boot(row.p, boot);
     for (const p of presets) ui.preset.add(new Option(p.label || p.id, p.id), ui.preset.options.length - 1);
     syncControls();
-    access.sync();
-    scorecard.sync();
+    for (const row of PANELS) if (row.sync) row.sync(row.p);
     url.write(false);
     for (const bar of document.querySelectorAll('.xbar')) addExport(bar, () => exportTarget(bar.dataset.for));
 
@@ -379,19 +432,8 @@ async function start() {
     document.addEventListener('keydown', (e) => { if (!lesson.onKey(e)) selection.onKey(e); });
     window.addEventListener('popstate', () => {
         url.drop();   // the URL is the state now
-        const before = state;
-        state = fromSearch(location.search);
-        access.stop();
-        syncControls();
-        access.sync();
-        scorecard.sync();
-        if (!(loaded && sameParams(state, loaded))) { load().then(() => lesson.sync()); return; }
-        if (before.elem !== state.elem || before.show !== state.show || before.present !== state.present) { renderElem(data); maps.render(data); }
-        selection.show();
-        access.refresh();
-        scorecard.refresh();
-        trace.refresh(data);
-        lesson.sync();
+        if (follow(fromSearch(location.search), false)) loading.then(() => lesson.sync());
+        else lesson.sync();
     });
     let resizeTimer = 0;
     window.addEventListener('resize', () => {

@@ -8,15 +8,16 @@ import { esc } from './esc.js';
 
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
-// What the extra wavefronts are, in the API's words: an atomic's may be
-// same-address serialization (its `atomic` split), not a bank conflict.
+// What the extra wavefronts are, for the class the API names (verdict_class,
+// server/verdict.c): an atomic's may be same-address serialization, not a
+// bank conflict.
+const WORDS = {
+    not_native: 'not native: no exact count', conflict_free: 'conflict-free', conflict_free_broadcast: 'conflict-free',
+    serialization: 'same-address serialization', conflict_and_serialization: 'bank conflict + same-address',
+};
 export function costWords(c) {
-    const a = c.atomic;
-    if (a && !a.native) return 'not native: no exact count';
-    if (c.bank_conflicts === 0) return 'conflict-free';
-    if (a && a.serial_wavefronts > 0)
-        return a.conflict_wavefronts > 0 ? 'bank conflict + same-address' : 'same-address serialization';
-    return c.ways > 1 ? `${c.ways}-way` : 'bank conflict';
+    if (c.verdict_class === 'conflict') return c.ways > 1 ? `${c.ways}-way` : 'bank conflict';
+    return WORDS[c.verdict_class] || `no verdict (${c.verdict_class})`;
 }
 
 function cost(c) {

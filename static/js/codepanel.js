@@ -1,8 +1,8 @@
 // codepanel.js - the swizzle written as code: CuTe's Swizzle<B,M,S>{}, a plain C
 // expression built from the masks the API returns, the element-unit form, the
-// TMA / WGMMA / tcgen05 swizzle mode that names the same map where one does,
-// and the formula panel beside it. Notation only: it must not compute masks,
-// maps or slots (those come from /api/swizzle).
+// TMA / WGMMA / tcgen05 swizzle mode that names the same map where one does
+// (/api/swizzle's "hardware", server/presets.c), and the formula panel beside
+// it. Notation only: it must not compute masks, maps, slots or modes.
 
 import { elementSwizzle, elementType } from './elements.js';
 import { esc } from './esc.js';
@@ -10,22 +10,15 @@ import { gridLines } from './slotrule.js';
 import { setHTML } from './dom.js';
 
 
-// Hardware names for a swizzle, keyed by "B,M,S". Sources: CUDA driver API
-// CUtensorMapSwizzle (the *_ATOM_* modes are CUDA 12.8+), CuTe GMMA::LayoutType
-// and Layout_K_SW*_Atom (sm_90), PTX tcgen05 shared-memory descriptor (sm_100).
-const NAMED = {
-    '1,4,3': { tma: 'CU_TENSOR_MAP_SWIZZLE_32B', wgmma: 'GMMA::LayoutType::B32 (3); CuTe GMMA::Layout_K_SW32_Atom<T>', tcgen05: '6 (32-byte swizzling)' },
-    '2,4,3': { tma: 'CU_TENSOR_MAP_SWIZZLE_64B', wgmma: 'GMMA::LayoutType::B64 (2); CuTe GMMA::Layout_K_SW64_Atom<T>', tcgen05: '4 (64-byte swizzling)' },
-    '3,4,3': { tma: 'CU_TENSOR_MAP_SWIZZLE_128B', wgmma: 'GMMA::LayoutType::B128 (1); CuTe GMMA::Layout_K_SW128_Atom<T>', tcgen05: '2 (128-byte swizzling)' },
-    '2,5,2': { tma: 'CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B (CUDA 12.8+)', wgmma: null, tcgen05: '1 (128-byte with 32-byte atomic swizzling)' },
-    '1,6,1': { tma: 'CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B (CUDA 12.8+)', wgmma: null, tcgen05: null },
-};
-const IDENTITY = { tma: 'CU_TENSOR_MAP_SWIZZLE_NONE', wgmma: 'GMMA::LayoutType::INTERLEAVE (0); CuTe GMMA::Layout_K_INTER_Atom<T>', tcgen05: '0 (no swizzling)' };
-
-// {tma, wgmma, tcgen05} for Swizzle<b,m,s>, or null when no mode matches.
-export function hardwareNames(b, m, s) {
-    if (b === 0) return IDENTITY;
-    return NAMED[`${b},${m},${s}`] || null;
+// {tma, wgmma, tcgen05} in words, for the answer's "hardware" (null when no
+// mode names the map).
+export function hardwareNames(hw) {
+    if (!hw) return null;
+    return {
+        tma: hw.tma + (hw.tma_cuda ? ` (CUDA ${hw.tma_cuda}+)` : ''),
+        wgmma: hw.gmma >= 0 ? `GMMA::LayoutType::${hw.gmma_name} (${hw.gmma}); CuTe GMMA::${hw.gmma_atom}<T>` : null,
+        tcgen05: hw.umma >= 0 ? `${hw.umma} (${hw.umma_words})` : null,
+    };
 }
 
 // The C expression of the swizzle on byte offset `o`, from the API's masks.
@@ -47,12 +40,12 @@ export function renderCode(el, d, elemId) {
         c('// plain C, on a byte offset o'),
         `<span id="code-c">${k(cExpression(d))}</span>`,
     ];
-    const es = elementSwizzle(elemId, b, m, s);
+    const es = elementSwizzle(elemId, d);
     if (es) {
         lines.push('', c(`// on ${elementType(elemId).name} element indices`));
         lines.push(es.ok ? `<span id="code-elem">${k(`cute::${es.text}{}`)}</span>   ${c(`// ${es.note}`)}` : `<span id="code-elem">${c(`// ${es.text}`)}</span>`);
     }
-    const hw = hardwareNames(b, m, s);
+    const hw = hardwareNames(d.hardware);
     lines.push('', c('// the same map in hardware descriptors'));
     if (hw) {
         lines.push(`TMA     <span id="code-tma">${k(hw.tma)}</span>`);

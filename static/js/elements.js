@@ -1,7 +1,8 @@
 // elements.js - element-type notation: which element indices a unit holds and
-// how the byte swizzle reads when written over element indices.
-// Notation only (sizes of fp32 / fp16 / fp8 and log2 of them); it must not
-// compute addresses, banks or costs: those come from the API.
+// the words for the byte swizzle written over element indices (the form
+// itself is the API's: /api/swizzle's "elements", server/swizzle.c).
+// Notation only (the menu's element sizes); it must not compute swizzles,
+// addresses, banks or costs: those come from the API.
 
 export const ELEMENT_TYPES = [
     { id: '', label: 'Units', bytes: 0 },
@@ -12,8 +13,6 @@ export const ELEMENT_TYPES = [
 ];
 
 export const elementType = (id) => ELEMENT_TYPES.find((e) => e.id === id) || ELEMENT_TYPES[0];
-
-const log2 = (n) => Math.round(Math.log2(n));
 
 // Cell labels for logical column `col` of a row of `unitBytes`-byte units:
 // null for plain column numbers, else the index (within the row) of the first
@@ -36,14 +35,17 @@ export function cellTitle(elemId, unitBytes) {
     return (col) => `1/${parts} of ${e.name} element ${Math.floor(col / parts)} of the row`;
 }
 
-// The same swizzle over element indices instead of byte offsets:
-// Swizzle<B, M - log2(elem bytes), S>, defined only when a unit holds whole elements.
-export function elementSwizzle(elemId, b, m, s) {
+// The same swizzle over element indices instead of byte offsets, in words:
+// the form the /api/swizzle answer `d` gives for this element size (its
+// "elements", Swizzle<B, M - log2(elem bytes), S> where a unit holds whole
+// elements), or null for plain units.
+export function elementSwizzle(elemId, d) {
     const e = elementType(elemId);
     if (!e.bytes) return null;
-    const k = log2(e.bytes);
-    if (m < k) {
-        return { ok: false, text: `no element form: a ${2 ** m}-byte unit splits a ${e.bytes}-byte ${e.name} element (needs M >= ${k})` };
+    const f = (d.elements || []).find((x) => x.bytes === e.bytes);
+    if (!f) return { ok: false, text: `no element form for ${e.bytes}-byte elements in the answer` };
+    if (!f.ok) {
+        return { ok: false, text: `no element form: a ${d.unit.bytes}-byte unit splits a ${e.bytes}-byte ${e.name} element (needs M >= ${f.needs_m})` };
     }
-    return { ok: true, text: `Swizzle<${b},${m - k},${s}>`, note: `on ${e.name} element indices (M ${m} - log2(${e.bytes}) = ${m - k})` };
+    return { ok: true, text: f.name, note: `on ${e.name} element indices (M ${d.params.m} - log2(${e.bytes}) = ${f.m})` };
 }

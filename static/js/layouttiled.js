@@ -2,7 +2,7 @@
 // instruction of a pasted CuTe tiled copy with its wavefronts (a row picks
 // the one the tensor shows), the tile_to_shape offer for a thread layout that
 // does not fit, and the "explain my ncu number" answer. It prints the API's
-// answers and computes nothing; layout.js wires the clicks.
+// answers; it must not compute a count or call fetch (layout.js wires them).
 
 import { esc } from './esc.js';
 

@@ -24,25 +24,22 @@ export function laneRanges(list) {
 
 
 // {cls, text}: "conflict-free: 4 wavefronts (ideal 4)" or
-// "8-way conflict: 32 wavefronts, ideal 4".
+// "8-way conflict: 32 wavefronts, ideal 4", for the class the API names
+// (verdict_class, server/verdict.c): an atomic's extra wavefronts may be bank
+// conflicts, same-address serialization, or both.
 export function verdict(c) {
-    const a = c.atomic;
-    if (a && !a.native) return { cls: BAD, text: `not native (${a.sass}): no exact count` };
     const wf = plural(c.wavefronts, 'wavefront', 'wavefronts');
-    // An atomic's extra wavefronts are bank conflicts, same-address
-    // serialization, or both: the API separates them (access.c, rule A2).
-    if (a && a.serial_wavefronts > 0) {
-        const head = a.conflict_wavefronts > 0 ? 'bank conflict and same-address serialization'
-            : 'same-address serialization';
-        return { cls: BAD, text: `${head}: ${wf}, ideal ${c.ideal_wavefronts}` };
+    const bad = (head) => ({ cls: BAD, text: `${head}: ${wf}, ideal ${c.ideal_wavefronts}` });
+    switch (c.verdict_class) {
+    case 'not_native': return { cls: BAD, text: `not native (${c.atomic.sass}): no exact count` };
+    case 'serialization': return bad('same-address serialization');
+    case 'conflict_and_serialization': return bad('bank conflict and same-address serialization');
+    case 'conflict_free': return { cls: OK, text: `conflict-free: ${wf} (ideal ${c.ideal_wavefronts})` };
+    case 'conflict_free_broadcast': return { cls: OK, text: `conflict-free with broadcast: ${wf} (ideal ${c.ideal_wavefronts})` };
+    // the API's n of "n-way": the worst phase's degree
+    case 'conflict': return bad(c.ways > 1 ? `${c.ways}-way conflict` : 'bank conflict');
+    default: return { cls: BAD, text: `no verdict in the answer (${c.verdict_class})` };
     }
-    if (c.bank_conflicts === 0) {
-        const bc = c.phases.some((p) => p.reason === 'broadcast') ? ' with broadcast' : '';
-        return { cls: OK, text: `conflict-free${bc}: ${wf} (ideal ${c.ideal_wavefronts})` };
-    }
-    const n = c.ways;   // the API's n of "n-way": the worst phase's degree
-    const head = n > 1 ? `${n}-way conflict` : 'bank conflict';
-    return { cls: BAD, text: `${head}: ${wf}, ideal ${c.ideal_wavefronts}` };
 }
 
 const CYCLES_NOTE = 'Cycles are what the shared-memory pipe spends (clock64). ' +

@@ -1,22 +1,25 @@
 // baseline.test.mjs - the access view's baseline words (baseline.js): an
 // atomic's extra wavefronts are named by the API's split (bank conflict or
 // same-address serialization), a load's by its ways; a form that is not
-// native has no count. The answers are written out by hand.
+// native has no count. The answers are written out by hand, each with the
+// verdict_class the API gives it (tests/api_cases.h checks the server's).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { costWords, baselineHTML } from '../../static/js/baseline.js';
 
-const load = { wavefronts: 8, bank_conflicts: 7, ways: 8 };
-const atom = (serial, conflict) => ({ wavefronts: 1 + serial + conflict, bank_conflicts: serial + conflict,
+const load = { verdict_class: 'conflict', wavefronts: 8, bank_conflicts: 7, ways: 8 };
+const atom = (serial, conflict) => ({
+    verdict_class: serial ? (conflict ? 'conflict_and_serialization' : 'serialization') : conflict ? 'conflict' : 'conflict_free',
+    wavefronts: 1 + serial + conflict, bank_conflicts: serial + conflict,
     ways: conflict ? conflict + 1 : 1, atomic: { native: true, serial_wavefronts: serial, conflict_wavefronts: conflict } });
 const CASES = [
-    ['clean load', { wavefronts: 1, bank_conflicts: 0, ways: 1 }, 'conflict-free'],
+    ['clean load', { verdict_class: 'conflict_free', wavefronts: 1, bank_conflicts: 0, ways: 1 }, 'conflict-free'],
     ['8-way load', load, '8-way'],
     ['atomic, one word', atom(31, 0), 'same-address serialization'],
     ['atomic, both', atom(24, 7), 'bank conflict + same-address'],
     ['atomic, conflicts only', atom(0, 3), '4-way'],
     ['atomic, clean', atom(0, 0), 'conflict-free'],
-    ['not native', { wavefronts: null, bank_conflicts: null, atomic: { native: false } }, 'not native: no exact count'],
+    ['not native', { verdict_class: 'not_native', wavefronts: null, bank_conflicts: null, atomic: { native: false } }, 'not native: no exact count'],
 ];
 for (const [name, c, words] of CASES)
     test(`baseline words: ${name}`, () => assert.equal(costWords(c), words));
@@ -29,7 +32,7 @@ test('baseline: a histogram on one word is not called a bank conflict', () => {
 });
 
 test('baseline: a loop form says so instead of "null wavefronts"', () => {
-    const c = { wavefronts: null, bank_conflicts: null, atomic: { native: false } };
+    const c = { verdict_class: 'not_native', wavefronts: null, bank_conflicts: null, atomic: { native: false } };
     const html = baselineHTML({ unswizzled: c, swizzles: [], best: -1 }, [], c, 'Swizzle<3,4,3>');
     assert.match(html, /loop <small>not native: no exact count<\/small>/);
     assert.doesNotMatch(html, /null/);

@@ -69,15 +69,22 @@ const TITLE = [
     ['fp32', 1, 6, '1/4 of fp32 element 1 of the row'],
 ];
 for (const [e, u, c, want] of TITLE) test(`cellTitle(${e}, ${u})(${c})`, () => assert.equal(cellTitle(e, u)(c), want));
+// The words for the element form /api/swizzle gives: each case's answer
+// carries the entry the server gives (tests/api_cases.h checks those four).
+const ans = ([b, m, s], entry) => ({ params: { b, m, s }, unit: { bytes: 2 ** m }, elements: entry ? [entry] : [] });
 const ESWZ = [
     // Swizzle<B, M - log2(elem bytes), S> when a unit holds whole elements
-    ['fp16', [3, 4, 3], { ok: true, text: 'Swizzle<3,3,3>', note: 'on fp16/bf16 element indices (M 4 - log2(2) = 3)' }],
-    ['fp32', [2, 4, 3], { ok: true, text: 'Swizzle<2,2,3>', note: 'on fp32 element indices (M 4 - log2(4) = 2)' }],
-    ['fp8', [3, 4, -3], { ok: true, text: 'Swizzle<3,4,-3>', note: 'on fp8 element indices (M 4 - log2(1) = 4)' }],
-    ['fp32', [1, 1, 1], { ok: false, text: 'no element form: a 2-byte unit splits a 4-byte fp32 element (needs M >= 2)' }],
-    ['', [3, 4, 3], null],
+    ['fp16', [3, 4, 3], { bytes: 2, log2: 1, ok: true, b: 3, m: 3, s: 3, name: 'Swizzle<3,3,3>' },
+        { ok: true, text: 'Swizzle<3,3,3>', note: 'on fp16/bf16 element indices (M 4 - log2(2) = 3)' }],
+    ['fp32', [2, 4, 3], { bytes: 4, log2: 2, ok: true, b: 2, m: 2, s: 3, name: 'Swizzle<2,2,3>' },
+        { ok: true, text: 'Swizzle<2,2,3>', note: 'on fp32 element indices (M 4 - log2(4) = 2)' }],
+    ['fp8', [3, 4, -3], { bytes: 1, log2: 0, ok: true, b: 3, m: 4, s: -3, name: 'Swizzle<3,4,-3>' },
+        { ok: true, text: 'Swizzle<3,4,-3>', note: 'on fp8 element indices (M 4 - log2(1) = 4)' }],
+    ['fp32', [1, 1, 1], { bytes: 4, log2: 2, ok: false, needs_m: 2 },
+        { ok: false, text: 'no element form: a 2-byte unit splits a 4-byte fp32 element (needs M >= 2)' }],
+    ['', [3, 4, 3], null, null],
 ];
-for (const [e, [b, m, s], want] of ESWZ) test(`elementSwizzle(${e}, ${b}, ${m}, ${s})`, () => assert.deepEqual(elementSwizzle(e, b, m, s), want));
+for (const [e, [b, m, s], entry, want] of ESWZ) test(`elementSwizzle(${e}, ${b}, ${m}, ${s})`, () => assert.deepEqual(elementSwizzle(e, ans([b, m, s], entry)), want));
 
 test('ops: the four ops', () => assert.deepEqual([...OPS], ['ld', 'st', 'ldmatrix', 'stmatrix']));
 const OPKIND = [['ld', false, false], ['st', false, true], ['ldmatrix', true, false], ['stmatrix', true, true], ['atom', false, false]];
@@ -115,7 +122,7 @@ for (const [c, want] of STATE) test(`instrState(${c.op})`, () => assert.deepEqua
 
 // Swizzle<3,4,3>'s masks: YYY bits [7, 10), ZZZ bits [4, 7).
 const MK = { yyy_lo: 7, yyy_hi: 10, zzz_lo: 4, zzz_hi: 7 };
-test('slot rules: the four the API names', () => assert.deepEqual([...RULES], ['identity', 'col_xor_row', 'row_xor_col', 'general']));
+// The slot rules' names are checked against the API in api.test.mjs.
 test('bitRange', () => { assert.equal(bitRange(4, 7), 'bits [4, 7)'); assert.equal(bitRange(4, 4), 'no bits'); });
 test('bitsXor: ZZZ ^= YYY as address bits', () => assert.equal(bitsXor(MK), 'address bits [4, 7) ^= bits [7, 10)'));
 const LINES = [

@@ -1,27 +1,29 @@
 // verdict.test.mjs - the verdict words for a cost answer (verdict.js): loads
 // and stores by bank conflict, atomics by what the API says their extra
 // wavefronts are (bank conflict, same-address serialization, or no exact count
-// for a form that is not native). The answers are written out by hand.
+// for a form that is not native). The answers are written out by hand, each
+// with the verdict_class the API gives it (tests/api_cases.h checks the
+// server's classes).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { verdict, verdictHTML } from '../../static/js/verdict.js';
 
-const base = { wavefronts: 1, ideal_wavefronts: 1, bank_conflicts: 0, cycles: 1, ways: 1,
+const base = { verdict_class: 'conflict_free', wavefronts: 1, ideal_wavefronts: 1, bank_conflicts: 0, cycles: 1, ways: 1,
     phases: [{ reason: 'clean' }], calibrated: true, banks: 32, bank_bytes: 4 };
 const CASES = [
     ['clean load', base, 'ok', 'conflict-free: 1 wavefront (ideal 1)'],
-    ['8-way load', { ...base, wavefronts: 32, ideal_wavefronts: 4, bank_conflicts: 28, ways: 8 },
+    ['8-way load', { ...base, verdict_class: 'conflict', wavefronts: 32, ideal_wavefronts: 4, bank_conflicts: 28, ways: 8 },
         'bad', '8-way conflict: 32 wavefronts, ideal 4'],
-    ['histogram: serialization only', { ...base, wavefronts: 5, bank_conflicts: 4,
+    ['histogram: serialization only', { ...base, verdict_class: 'serialization', wavefronts: 5, bank_conflicts: 4,
         atomic: { native: true, serial_wavefronts: 4, conflict_wavefronts: 0, verdict: 'x' } },
         'bad', 'same-address serialization: 5 wavefronts, ideal 1'],
-    ['both', { ...base, wavefronts: 31, bank_conflicts: 30,
+    ['both', { ...base, verdict_class: 'conflict_and_serialization', wavefronts: 31, bank_conflicts: 30,
         atomic: { native: true, serial_wavefronts: 24, conflict_wavefronts: 7, verdict: 'x' } },
         'bad', 'bank conflict and same-address serialization: 31 wavefronts, ideal 1'],
-    ['atomic, conflicts only', { ...base, wavefronts: 4, bank_conflicts: 3, ways: 4,
+    ['atomic, conflicts only', { ...base, verdict_class: 'conflict', wavefronts: 4, bank_conflicts: 3, ways: 4,
         atomic: { native: true, serial_wavefronts: 0, conflict_wavefronts: 3, verdict: 'x' } },
         'bad', '4-way conflict: 4 wavefronts, ideal 1'],
-    ['not native', { ...base, wavefronts: null, ideal_wavefronts: null, bank_conflicts: null,
+    ['not native', { ...base, verdict_class: 'not_native', wavefronts: null, ideal_wavefronts: null, bank_conflicts: null,
         cycles: null, atomic: { native: false, sass: 'ATOMS.CAST.SPIN loop', verdict: 'x' } },
         'bad', 'not native (ATOMS.CAST.SPIN loop): no exact count'],
 ];
