@@ -56,14 +56,13 @@ static int want(struct cur *c, char ch)
     return fail_at(c, c->i, msg);
 }
 
+/* After blanks on the line: consume `w` (1) or nothing (0). */
 static int word(struct cur *c, const char *w)
 {
     ws(c);
-    size_t n = strlen(w);
-    if (strncmp(c->s + c->i, w, n) != 0)
-        return 0;
-    c->i += n;
-    return 1;
+    int here = strncmp(c->s + c->i, w, strlen(w)) == 0;
+    c->i += here ? strlen(w) : 0;
+    return here;
 }
 
 /* `_N` or `N` (CuTe DSL prints no underscore), then `@d` where allowed. */

@@ -15,33 +15,13 @@
 #include "../server/thread.h"
 #include "check.h"
 #include "client.h"
+#include "jtest.h"
 
 static uint32_t out[1 << 20];
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n)
-        n = 0;
-    fclose(f);
-    if (s)
-        s[n] = 0;
-    return s;
-}
-
 static cJSON *data;
 
-static const char *str(const cJSON *o, const char *k)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsString(v) ? v->valuestring : "";
-}
+#define str jtest_str
 
 /* "(_2048,_1,_4,_2)" -> extents; returns the rank */
 static int shape_of(const char *s, uint32_t *v)
@@ -139,16 +119,17 @@ static void test_tensor_errors(void)
     }
 }
 
-/* /api/layout says what the pointer gives: its alignment, the swizzle's span,
- * and the elements it moves (CuTe's offsets above say how many). */
-static const cJSON *tensor_case(const char *name)
+/* The case called `name` in the data's `kind` list ("tensors", "tiled"). */
+static const cJSON *data_case(const char *kind, const char *name)
 {
-    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(data, "tensors");
+    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(data, kind);
     for (const cJSON *c = cases ? cases->child : NULL; c; c = c->next)
         if (strcmp(str(c, "name"), name) == 0)
             return c;
     return NULL;
 }
+#define tensor_case(name) data_case("tensors", (name))
+#define tiled_case(name) data_case("tiled", (name))
 
 /* Elements whose CuTe offset differs between the aligned (_0) and the
  * misaligned (_1) pointer of the same case. */
@@ -165,6 +146,8 @@ static int moved_in_data(const char *stem)
     return moved;
 }
 
+/* /api/layout says what the pointer gives: its alignment, the swizzle's span,
+ * and the elements it moves (CuTe's offsets above say how many). */
 static void test_address_answer(void)
 {
     static const struct { const char *stem; int which; long align; long span; int aligned; } cases[] = {
@@ -297,14 +280,6 @@ static cJSON *access_call(const char *layout, const char *thread, const char *ex
     return j;
 }
 
-static const cJSON *tiled_case(const char *name)
-{
-    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(data, "tiled");
-    for (const cJSON *c = cases ? cases->child : NULL; c; c = c->next)
-        if (strcmp(str(c, "name"), name) == 0)
-            return c;
-    return NULL;
-}
 
 /* Every instruction the route lists costs what access.c gives the offsets
  * built here from CuTe's own tv_S / tv_D (warp w, step k: thread 32w + l's
@@ -560,7 +535,7 @@ static void test_atoms_that_do_not_fit(void)
 
 int main(void)
 {
-    char *txt = slurp("tests/data/cute_prints.json");
+    char *txt = jtest_slurp("tests/data/cute_prints.json");
     CHECK(txt != NULL, "tests/data/cute_prints.json is readable");
     data = txt ? cJSON_Parse(txt) : NULL;
     CHECK(data != NULL, "tests/data/cute_prints.json parses");

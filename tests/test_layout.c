@@ -13,6 +13,7 @@
 #include "../server/rosetta.h"
 #include "check.h"
 #include "client.h"
+#include "jtest.h"
 
 static uint32_t rng = 12345;
 static uint32_t rnd(uint32_t n)
@@ -25,26 +26,9 @@ static uint32_t out[1 << 20], ref[1 << 20], srt[1 << 20], tmp[1 << 20];
 
 /* ---- CuTe's own prints ---------------------------------------------------- */
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n)
-        n = 0;
-    fclose(f);
-    if (s)
-        s[n] = 0;
-    return s;
-}
-
 static void test_cute_prints(void)
 {
-    char *txt = slurp("tests/data/cute_layouts.json");
+    char *txt = jtest_slurp("tests/data/cute_layouts.json");
     CHECK(txt != NULL, "tests/data/cute_layouts.json is readable");
     cJSON *root = txt ? cJSON_Parse(txt) : NULL;
     const cJSON *cases = cJSON_GetObjectItemCaseSensitive(root, "cases");

@@ -11,6 +11,7 @@
 #include "../server/ncu_text.h"
 #include "check.h"
 #include "client.h"
+#include "jtest.h"
 
 static cJSON *explain(const char *ncu, const char *access, const char *extra, int *status)
 {
@@ -23,26 +24,13 @@ static cJSON *explain(const char *ncu, const char *access, const char *extra, in
     char *full = malloc(n);
     snprintf(full, n, "%.*s%s}", (int)strlen(body) - 1, body, extra ? extra : "");
     free(body);
-    struct api_response r = client_api_call("POST", "/api/ncu/explain", NULL, "application/json",
-                                            full, 0);
+    cJSON *j = jtest_post("/api/ncu/explain", full, status);
     free(full);
-    *status = r.status;
-    cJSON *j = r.body ? cJSON_Parse(r.body) : NULL;
-    free(r.body);
     return j;
 }
 
-static double num(const cJSON *j, const char *k)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, k);
-    return cJSON_IsNumber(v) ? v->valuedouble : -1;
-}
-
-static const char *str(const cJSON *j, const char *k)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, k);
-    return cJSON_IsString(v) ? v->valuestring : "";
-}
+#define num jtest_num
+#define str jtest_str
 
 /* 32 lanes at byte stride `stride` from 0: "[0,s,2s,...]" */
 static const char *lanes(int stride)
@@ -64,112 +52,92 @@ static const char *access_of(const char *op, int bytes, int stride)
     return access_buf;
 }
 
-/* NVIDIA-developer-blog/code-samples#48 (lix19937, 2023-08-10): kernel2,
- * grid(2,1) x block(32,1), `__shared__ float shm[256]`, `out[idx] =
- * shm[idx*4]`: lane t reads byte 16 t, so lanes t, t+8, t+16, t+24 share a
- * bank: 4 wavefronts, ideal 1.  "From ncu, Memory Workload Analysis, total
- * bank conflicts is 6 ... How to get this number?"  Two warps (two blocks of
- * 32) load once each: 2 x (4 - 1) = 6.  The thread quotes only the section's
- * total, so it is given as the all-ops counter (the store shm[idx] = in[idx]
- * is conflict-free and adds none). */
-static void test_code_samples_48(void)
-{
-    int st;
-    cJSON *j = explain("l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum    6\n",
-                       access_of("ld", 4, 16), ",\"instructions\":2", &st);
-    CHECK(st == 200 && num(j, "predicted") == 6 && num(j, "remainder") == 0 &&
-              strcmp(str(j, "verdict"), "reproduced") == 0,
-          "code-samples#48: 2 x (4 - 1) = 6 reproduced: %d %s", st, str(j, "message"));
-    cJSON_Delete(j);
-}
+/* The Details header and metric line of NVIDIA/cutlass#1882's two runs
+ * (the value is appended). */
+#define CUTLASS_1882                                                                              \
+    "  void copy_kernel_vectorized<half_t, half_t, Layout<tuple<C<8>, C<32>>, tuple<C<32>, "    \
+    "C<1>>>, Layout<tuple<C<1>, C<1>>, tuple<C<0>, C<0>>>>(const T1 *, const T2 *, T3, T4) "     \
+    "(1024, 1, 1)x(256, 1, 1), Context 1, Stream 7, Device 0, CC 8.6\n"                          \
+    "    Section: Command line profiler metrics\n"                                               \
+    "    -------------------------------------------------------- ----------- ------------\n"    \
+    "    Metric Name                                              Metric Unit Metric Value\n"    \
+    "    -------------------------------------------------------- ----------- ------------\n"    \
+    "    l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum                "
 
-/* forums.developer.nvidia.com/t/clarification-bank-conflicts-metric-vs-
- * wavefronts-for-shared-memory-lds-128/359822: LDS.128, v10 (bad layout) and
- * v11, sass__inst_executed_shared_loads 8,844,480 in both; wavefronts
- * 283,023,360 and 35,377,920; conflicts 247,645,440 and 0 (the thread's
- * table, written here as metric lines).  The thread does not give the
- * layouts, only 32 and 4 wavefronts per instruction: the accesses here are
- * LDS.128 patterns with those counts (lanes 128 bytes apart: each
- * quarter-warp phase in one bank group, 8 x 4 = 32; lanes 16 bytes apart: 4). */
-static void test_forum_lds128(void)
-{
-    static const char v10[] =
-        "sass__inst_executed_shared_loads                     8,844,480\n"
-        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld     283,023,360\n"
-        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld 247,645,440\n";
-    static const char v11[] =
-        "sass__inst_executed_shared_loads                     8,844,480\n"
-        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld     35,377,920\n"
-        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld 0\n";
-    int st;
-    cJSON *j = explain(v10, access_of("ld", 16, 128), NULL, &st);
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, "access");
-    CHECK(st == 200 && num(a, "wavefronts") == 32 && num(a, "ideal_wavefronts") == 4 &&
-              num(j, "instructions") == 8844480 && num(j, "predicted") == 247645440 &&
-              strcmp(str(j, "verdict"), "reproduced") == 0 &&
-              strcmp(str(j, "instructions_from"), "counter") == 0,
-          "forum LDS.128 v10: 8,844,480 x (32 - 4) = 247,645,440: %d %s", st, str(j, "message"));
-    cJSON_Delete(j);
-    j = explain(v11, access_of("ld", 16, 16), NULL, &st);
-    CHECK(st == 200 && num(j, "predicted") == 0 && strcmp(str(j, "verdict"), "reproduced") == 0,
-          "forum LDS.128 v11: 0 reproduced: %d %s", st, str(j, "message"));
-    cJSON_Delete(j);
-}
+/* The worked examples: each thread's own numbers, and what the explainer
+ * must make of them (-1: not asserted). */
+static const struct worked {
+    const char *source, *ncu, *op;
+    int bytes, stride;              /* the access: 32 lanes `stride` bytes apart */
+    const char *extra;
+    const char *verdict;
+    double instructions, predicted, remainder;
+    const char *command_has;
+} worked[] = {
+    /* NVIDIA-developer-blog/code-samples#48 (lix19937, 2023-08-10): kernel2,
+     * grid(2,1) x block(32,1), `__shared__ float shm[256]`, `out[idx] =
+     * shm[idx*4]`: lane t reads byte 16 t, so lanes t, t+8, t+16, t+24 share
+     * a bank: 4 wavefronts, ideal 1.  "From ncu, Memory Workload Analysis,
+     * total bank conflicts is 6 ... How to get this number?"  Two warps (two
+     * blocks of 32) load once each: 2 x (4 - 1) = 6.  The thread quotes only
+     * the section's total, given here as the all-ops counter (the store
+     * shm[idx] = in[idx] is conflict-free and adds none). */
+    {"code-samples#48", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum    6\n", "ld", 4, 16,
+     ",\"instructions\":2", "reproduced", 2, 6, 0, NULL},
+    /* forums.developer.nvidia.com/t/clarification-bank-conflicts-metric-vs-
+     * wavefronts-for-shared-memory-lds-128/359822: LDS.128, v10 (bad layout)
+     * and v11: sass__inst_executed_shared_loads 8,844,480 in both; wavefronts
+     * 283,023,360 and 35,377,920; conflicts 247,645,440 and 0 (its table,
+     * written as metric lines).  It gives no layouts, only 32 and 4 wavefronts
+     * per instruction: the accesses here are LDS.128 patterns with those
+     * counts (lanes 128 bytes apart: each quarter-warp phase in one bank
+     * group, 8 x 4 = 32; lanes 16 bytes apart: 4).  8,844,480 x 28. */
+    {"forum 359822 v10",
+     "sass__inst_executed_shared_loads                     8,844,480\n"
+     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld     283,023,360\n"
+     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld 247,645,440\n",
+     "ld", 16, 128, NULL, "reproduced", 8844480, 247645440, 0, NULL},
+    {"forum 359822 v11",
+     "sass__inst_executed_shared_loads                     8,844,480\n"
+     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld     35,377,920\n"
+     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld 0\n",
+     "ld", 16, 16, NULL, "reproduced", 8844480, 0, 0, NULL},
+    /* NVIDIA/cutlass#1882 (seanxwzhang): the same tiled_copy binary under ncu
+     * gave 0 and then 5,713,107.  An address pattern's conflicts are the same
+     * every run and the counter counts at least them, so the first run bounds
+     * them by 0: the access is conflict-free, whatever its lanes (the thread's
+     * kernel is cut off before its store loop; the lanes here are a
+     * conflict-free 2-byte store standing for it).  The second run's
+     * 5,713,107 are all left over: collect the arbitration counter, for the
+     * kernel the Details header names. */
+    {"cutlass#1882 run 1", CUTLASS_1882 "        0\n", "st", 2, 2, NULL, "reproduced", -1, 0, 0,
+     "-k regex:copy_kernel_vectorized"},
+    {"cutlass#1882 run 2", CUTLASS_1882 "5,713,107\n", "st", 2, 2, NULL, "unexplained", -1, 0,
+     5713107, "l1tex__data_bank_conflicts_type_arbitration.sum"},
+    /* accel-sim/accel-sim-framework#231 (barnes88): "For the ubench without
+     * bank conflicts: HW: 2484, Simulator 0".  Whatever the instruction count
+     * (not given), a conflict-free access predicts 0: all 2,484 are left over.
+     * (Its conflicting ubench, HW 260,593 against the simulator's 253,952,
+     * needs the kernel's lanes and count, which the thread does not give.)
+     * The counter is the all-ops one: the thread says only "bank conflicts". */
+    {"accel-sim#231", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum  2,484\n", "ld", 4, 4,
+     NULL, "unexplained", -1, 0, 2484, NULL},
+};
 
-/* NVIDIA/cutlass#1882 (seanxwzhang): the same tiled_copy binary under ncu,
- * `--metric l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum`, gave
- * 0 and then 5,713,107.  An address pattern's conflicts are the same every
- * run, and the counter counts at least them, so the first run bounds them by
- * 0: the access is conflict-free, whatever its lanes (the thread's kernel is
- * cut off before its store loop, so the lanes here are a conflict-free
- * 2-byte store standing for it).  The second run's 5,713,107 are then all
- * left over: the answer says to collect the arbitration counter, with the
- * kernel's name from the Details header. */
-static void test_cutlass_1882(void)
+static void test_worked_examples(void)
 {
-    static const char run1[] =
-        "  void copy_kernel_vectorized<half_t, half_t, Layout<tuple<C<8>, C<32>>, tuple<C<32>, "
-        "C<1>>>, Layout<tuple<C<1>, C<1>>, tuple<C<0>, C<0>>>>(const T1 *, const T2 *, T3, T4) "
-        "(1024, 1, 1)x(256, 1, 1), Context 1, Stream 7, Device 0, CC 8.6\n"
-        "    Section: Command line profiler metrics\n"
-        "    -------------------------------------------------------- ----------- ------------\n"
-        "    Metric Name                                              Metric Unit Metric Value\n"
-        "    -------------------------------------------------------- ----------- ------------\n"
-        "    l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum                        0\n";
-    char run2[sizeof run1 + 16];
-    snprintf(run2, sizeof run2, "%.*s5,713,107\n", (int)(strrchr(run1, ' ') - run1 + 1), run1);
-    int st;
-    cJSON *j = explain(run1, access_of("st", 2, 2), NULL, &st);
-    CHECK(st == 200 && strcmp(str(j, "verdict"), "reproduced") == 0 &&
-              strcmp(str(j, "kernel"), "copy_kernel_vectorized") == 0,
-          "cutlass#1882 run 1: 0 reproduced: %d %s %s", st, str(j, "message"), str(j, "kernel"));
-    cJSON_Delete(j);
-    j = explain(run2, access_of("st", 2, 2), NULL, &st);
-    CHECK(st == 200 && num(j, "measured") == 5713107 && num(j, "remainder") == 5713107 &&
-              strcmp(str(j, "verdict"), "unexplained") == 0 &&
-              strstr(str(j, "command"), "l1tex__data_bank_conflicts_type_arbitration.sum") &&
-              strstr(str(j, "command"), "-k regex:copy_kernel_vectorized"),
-          "cutlass#1882 run 2: 5,713,107 left over, command to separate: %d %s / %s", st,
-          str(j, "message"), str(j, "command"));
-    cJSON_Delete(j);
-}
-
-/* accel-sim/accel-sim-framework#231 (barnes88): "For the ubench without bank
- * conflicts: HW: 2484, Simulator 0".  Whatever the instruction count (the
- * thread does not give it), a conflict-free access predicts 0, so all 2,484
- * are left over.  (Its conflicting ubench, HW 260,593 against the
- * simulator's 253,952, needs the kernel's lanes and count, which the thread
- * does not give: not a case here.)  The counter is the all-ops one, as the
- * thread says only "bank conflicts". */
-static void test_accel_sim_231(void)
-{
-    int st;
-    cJSON *j = explain("l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum  2,484\n",
-                       access_of("ld", 4, 4), NULL, &st);
-    CHECK(st == 200 && num(j, "predicted") == 0 && num(j, "remainder") == 2484 &&
-              strcmp(str(j, "verdict"), "unexplained") == 0,
-          "accel-sim#231: 2,484 phantom conflicts left over: %d %s", st, str(j, "message"));
-    cJSON_Delete(j);
+    for (size_t i = 0; i < sizeof worked / sizeof worked[0]; i++) {
+        const struct worked *w = &worked[i];
+        int st;
+        cJSON *j = explain(w->ncu, access_of(w->op, w->bytes, w->stride), w->extra, &st);
+        CHECK(st == 200 && strcmp(str(j, "verdict"), w->verdict) == 0 &&
+                  (w->instructions < 0 || num(j, "instructions") == w->instructions) &&
+                  num(j, "predicted") == w->predicted && num(j, "remainder") == w->remainder &&
+                  (!w->command_has || strstr(str(j, "command"), w->command_has)),
+              "%s: %s, predicted %.0f, left over %.0f: %d %s / %s", w->source, w->verdict,
+              w->predicted, w->remainder, st, str(j, "message"), str(j, "command"));
+        cJSON_Delete(j);
+    }
 }
 
 /* The raw page's CSV, as `ncu --csv --page raw` prints it (header, units,
@@ -250,10 +218,7 @@ static void test_errors(void)
 
 int main(void)
 {
-    test_code_samples_48();
-    test_forum_lds128();
-    test_cutlass_1882();
-    test_accel_sim_231();
+    test_worked_examples();
     test_csv_and_arbitration();
     test_errors();
     return check_summary("test_ncu");

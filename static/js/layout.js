@@ -129,22 +129,14 @@ async function init() {
         $('acc-error').textContent = e.message;
     }
     writeForm();
-    // one click: the layout becomes what the API's tile_to_shape offered
-    $('acc-fix').addEventListener('click', (ev) => {
-        const b = ev.target.closest('button[data-fix]');
-        if (!b) return;
-        state.layout = b.dataset.fix;
-        writeForm();
-        load();
-    });
+    // one click: the layout becomes what the API's tile_to_shape offered;
     // a row of the tiled copy's instructions: draw that one
-    $('acc-tiled').addEventListener('click', (ev) => {
-        const r = ev.target.closest('tr[data-index]');
-        if (!r) return;
-        state.instr = r.dataset.index;
-        writeForm();
-        load();
+    const pick = (id, sel, apply) => $(id).addEventListener('click', (ev) => {
+        const el = ev.target.closest(sel);
+        if (el) { apply(el.dataset); writeForm(); load(); }
     });
+    pick('acc-fix', 'button[data-fix]', (d) => { state.layout = d.fix; });
+    pick('acc-tiled', 'tr[data-index]', (d) => { state.instr = d.index; });
     $('ncu-go').addEventListener('click', async () => {
         try {
             renderNcu($('ncu-out'), await api.ncuExplain(ncuBody(state, rank, $('ncu-text').value, $('ncu-instr').value)), null);
