@@ -45,6 +45,11 @@ function rosettaRows(d) {
         ['one-to-one', d.one_to_one ? 'yes' : `no: ${d.collisions} shared (offset ${d.shared.offset} at [${d.shared.coords.map((c) => c.join(',')).join('] and [')}])`],
         ['span', `${d.span_bytes} bytes`],
     ];
+    if (d.address) {
+        const a = d.address;
+        rows.push(['pointer', `${a.value}: ${a.alignment_bytes}-byte aligned` + (a.swizzle_span_bytes ? `, swizzle span ${a.swizzle_span_bytes} bytes (${a.aligned_to_span ? 'aligned' : 'not aligned'})` : '') +
+            (a.swizzle_reads_address ? `, ${a.moved} elements moved by its low bits` : '') + ` - ${a.note}`]);
+    }
     if (d.descriptor) {
         const s = d.descriptor;
         rows.push(['descriptor', `${s.arch}: start ${s.start_address}, LBO ${s.leading_byte_offset}, SBO ${s.stride_byte_offset}, base_offset ${s.base_offset}, ${s.layout_name} (${s.tma})`]);
