@@ -532,6 +532,9 @@ int api_route_layout_access(const struct api_request *req, struct buf *out,
     int placed = read_thread(root, &t.l, th, &src, origin, err) == 0;
     if (placed && th->kind == THR_TV)   /* every instruction of a tiled copy; `in` the chosen one */
         placed = api_tiled_instr(root, &t.l, t.off, th, origin, &in, c, &tiled, err) == 0;
+    else if (placed && cJSON_GetObjectItemCaseSensitive(root, "instruction"))
+        placed = sz_fail(err, SZ_INVALID_ARGUMENT, "instruction", "goes with a thread layout of "
+                         "several instructions (a CuTe tiled copy's print)") == 0;
     else if (placed)
         placed = read_access_instr(root, th, &in, err) == 0 &&
                  lane_offsets(&t, th, src, &in, c, err) == 0;

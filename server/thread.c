@@ -21,7 +21,8 @@ int thr_parse(const char *text, const struct thr_ctx *ctx, struct thr *t, struct
             return forms[k]->parse(text, ctx, t, err);
         }
     return sz_fail(err, SZ_INVALID_ARGUMENT, ctx->field,
-                   "unknown thread layout: a named atom (see GET /api/atoms)");
+                   "unknown thread layout: a named atom (GET /api/atoms) or a CuTe print "
+                   "(print_latex's %% Layout S TV, print(tiled_copy))");
 }
 
 uint64_t thr_instructions(const struct thr *t, int vec_bits)

@@ -449,10 +449,8 @@ static int cute_parse(const char *text, const struct thr_ctx *ctx, struct thr *t
                     c.i++;
                 continue;
             }
-            return fail_at(&c, bol, "expected a line of print_latex(tiled_copy) ('% Layout S "
-                                    "TV:'), print_latex(tiled_mma) ('% LayoutA:') or "
-                                    "print(tiled_copy) (Tiler_MN:, TiledLayout_TV:, ThrID:, "
-                                    "ValLayoutSrc:, ...)");
+            return fail_at(&c, bol, "expected a CuTe print's line (% Layout S TV:, % LayoutA:, "
+                                    "Tiler_MN:, TiledLayout_TV:, ThrID:, ValLayoutSrc:, ...)");
         }
         enum what w = labels[k].w;
         if (seen[w]++)

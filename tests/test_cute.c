@@ -315,6 +315,39 @@ static void test_tiled_copies(void)
           "lines %d", copies, latex_ok, print_ok, dsl_ok, mma);
 }
 
+/* Malformed thread-value prints: refused naming the field, with the line and
+ * column (or the line that is missing). */
+static void test_tv_errors(void)
+{
+    static const struct { const char *text, *has; } bad[] = {
+        {"% Layout S TV: ArithTuple(_0,_0) ((_16,_2),(_8,_1)):((_1@0,_8@1),(_1@1,_0))",
+         "line 1, column 34: expected 'o'"},
+        {"% Layout S TV: ArithTuple(_0,_0) o ((_16,_2),(_8,_1)):((_1@0,_8@2),(_1@1,_0))",
+         "line 1, column 65: expected the basis"},
+        {"% Layout S TV: ArithTuple(_0,_0) o (_16,_8):(_1@0)", "line 1, column 45: the stride's"},
+        {"% Layout S TV: ArithTuple(_0,_0) o (_16,_8):(_1@0,_1@1) trailing", "line 1, column 57"},
+        {"% Layout S TV: ArithTuple(_0,_0) o (_16,_8):(_1@0,_1@1)\nfoo bar\n", "line 2, column 1"},
+        {"TiledCopy\n  Tiler_MN:       (_32,_16)\n", "without its TiledLayout_TV line"},
+        {"% LayoutA: ArithTuple(_0,_0) o (_16,_8):(_1@0,_1@1)\n"
+         "% Layout S TV: ArithTuple(_0,_0) o (_16,_8):(_1@0,_1@1)\n", "two things"},
+        {"TiledMMA\n  ThrLayoutVMNK:  (_32,_2,_2,_1):(_1,_32,_64,_0)\n", "paste print_latex"},
+        {"% Layout S TV: ArithTuple(_0,_0) o (_16,_8):(_1@0,_1@1)\n"
+         "% Layout S TV: ArithTuple(_0,_0) o (_16,_8):(_1@0,_1@1)\n", "line 2, column 1: this line "
+         "appears twice"},
+        {"hello", "unknown thread layout"},
+    };
+    uint32_t shape[2] = {64, 64};
+    struct thr_ctx ctx = {"thread", 16, 2, shape};
+    static struct thr t;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct sz_error err = {0};
+        CHECK(thr_parse(bad[i].text, &ctx, &t, &err) < 0 && strcmp(err.field, "thread") == 0 &&
+                  strstr(err.message, bad[i].has),
+              "%s: refused saying '%s', got %s: %s", bad[i].text, bad[i].has, err.field,
+              err.message);
+    }
+}
+
 /* ---- a tiled copy costed on a layout, through /api/layout/access ------------- */
 
 static cJSON *access_call(const char *layout, const char *thread, const char *extra, int *status)
@@ -460,6 +493,7 @@ static void test_tiled_errors(void)
         {2, "(_16,_64):(_64,_1)", ",\"op\":\"st\",\"bytes\":8", "bytes", "16 bytes"},
         {3, "(_32,_64):(_64,_1)", NULL, "thread", "line 2, column"},
         {1, "(_32,_64):(_64,_1)", ",\"element_bits\":32", "thread", "ValueType is 16"},
+        {1, "(_32,_64):(_64,_1)", ",\"fit\":1", "fit", "true or false"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *th = cases[i].which == 0 ? latex : cases[i].which == 1 ? str(ld, "print") :
@@ -537,6 +571,13 @@ static void test_atoms_that_do_not_fit(void)
                         "\"mma_m16n8k16_a_ldmatrix_x4\"}", 0);
     CHECK(r.status == 400 && strstr(r.body, "\"origin\""), "no fit: 400 origin: %d", r.status);
     free(r.body);
+    /* an instruction index goes with a tiled copy only */
+    r = client_api_call("POST", "/api/layout/access", NULL, "application/json",
+                        "{\"layout\":\"(_16,_64):(_64,_1)\",\"atom\":"
+                        "\"mma_m16n8k16_a_ldmatrix_x4\",\"instruction\":0}", 0);
+    CHECK(r.status == 400 && strstr(r.body, "\"instruction\""), "instruction with an atom: 400 %d",
+          r.status);
+    free(r.body);
     /* a tiled copy's tile past the layout: fit tiles it to the copy's tile */
     const cJSON *ld = tiled_case("ldsm_x4_A_sm80_2x2");
     j = access_call("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", str(ld, "print"), ",\"fit\":true", &st);
@@ -598,6 +639,7 @@ int main(void)
     test_tensor_errors();
     test_address_answer();
     test_tiled_copies();
+    test_tv_errors();
     test_tiled_costing();
     test_tiled_errors();
     test_tile_to_shape();
