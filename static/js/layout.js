@@ -11,6 +11,7 @@ import { INVALID } from './classes.js';
 import { PRESETS, fromQuery, toQuery, layoutBody, accessBody, axes, wantsAccess, ncuBody } from './layoutstate.js';
 import { drawTensor } from './tensorview.js';
 import { renderTiled, renderFix, renderNcu } from './layouttiled.js';
+import { OPS } from './ops.js';
 
 const $ = (id) => document.getElementById(id);
 const FIELDS = { layout: 'lay-text', bits: 'lay-bits', shape: 'lay-shape', base: 'lay-base', desc: 'lay-desc', arch: 'lay-arch', atom: 'lay-atom', origin: 'lay-origin', color: 'lay-color', thread: 'lay-thread', op: 'lay-op', instr: 'lay-instr' };
@@ -24,7 +25,9 @@ function writeForm() {
 }
 
 function readForm() {
+    const thread = state.thread;
     for (const [k, id] of Object.entries(FIELDS)) state[k] = $(id).value;
+    if (state.thread !== thread) state.instr = '0';     // another copy: its first instruction
     state.swap = $('lay-swap').checked ? '1' : '';
 }
 
@@ -118,12 +121,15 @@ async function load() {
 }
 
 async function init() {
+    // which side of a tiled copy an op uses is the API's to say (its answer's `side`)
+    $('lay-op').innerHTML += OPS.map((o) => `<option value="${esc(o)}">${esc(o)}</option>`).join('');
     $('lay-presets').innerHTML = PRESETS.map((p) => `<button type="button" data-preset="${p.id}">${esc(p.label)}</button>`).join('');
     $('lay-presets').addEventListener('click', (ev) => {
         const b = ev.target.closest('button[data-preset]');
         if (!b) return;
         const p = PRESETS.find((x) => x.id === b.dataset.preset);
-        state = { ...state, layout: p.layout, bits: String(p.bits), shape: p.shape, origin: '0,0', base: '0', desc: '', atom: p.atom || 'mma_m16n8k16_a_ldmatrix_x4' };
+        state = { ...state, layout: p.layout, bits: String(p.bits), shape: p.shape, origin: '0,0', base: '0', desc: '', atom: p.atom ?? 'mma_m16n8k16_a_ldmatrix_x4',
+            thread: p.thread || '', op: p.op || '', instr: '0' };
         writeForm();
         load();
     });

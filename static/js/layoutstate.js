@@ -2,6 +2,8 @@
 // and the request bodies built from them. Pure (imports under node); it must
 // not touch the document, fetch, or model anything: the API does.
 
+import { OPS } from './ops.js';
+
 export const PRESETS = [
     { id: 'sw128', label: 'CuTe SW128 K-major atom (fp16)', layout: 'Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)', bits: 16, shape: '' },
     { id: 'sw128x64', label: 'its tile_to_shape 64x64', layout: 'Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_8),(_64,_1)):((_64,_512),(_1,_0))', bits: 16, shape: '' },
@@ -9,6 +11,11 @@ export const PRESETS = [
     { id: 'triton', label: 'Triton default shared, 128x64 fp16 dot operand', layout: '#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>', bits: 16, shape: '128,64' },
     // a TMA box's first coordinate is the contiguous one: the atoms assume the second
     { id: 'tma', label: 'TMA 128B box 64x64 (fp16)', layout: 'tma:CU_TENSOR_MAP_SWIZZLE_128B', bits: 16, shape: '64,64', atom: 'row_walk_32' },
+    // CuTe's print of a tensor whose pointer is 64 bytes off the swizzle's span (tests/data/cute_prints.json)
+    { id: 'tensor440', label: 'CuTe tensor print, pointer 64 bytes off (SW128 fp16)', layout: 'Sw<3,4,3>_smem_ptr[16b](0x7f0000000440) o ((_8,_8),(_64,_1)):((_64,_512),(_1,_0))', bits: 16, shape: '' },
+    // print_latex(make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>, SM80 16x8x16 2x2)): the source TV line
+    { id: 'tiledA', label: 'tiled copy: ldmatrix.x4 of A (SM80 2x2) on SW128 32x64', layout: 'Sw<3,3,3> o _0 o ((_8,_4),(_64,_1)):((_64,_512),(_1,_0))', bits: 16, shape: '', atom: '', op: OPS[2],
+      thread: '% Layout S TV: ArithTuple(_0,_0) o ((_16,_2,_2,_2),(_8,_1)):((_1@0,_8@1,_16@0,_0),(_1@1,_0))' },
 ];
 
 export const DEFAULTS = Object.freeze({ layout: PRESETS[1].layout, bits: '16', shape: '', base: '0', desc: '', arch: 'sm90', atom: 'mma_m16n8k16_a_ldmatrix_x4', origin: '0,0', color: 'bank', swap: '', thread: '', op: '', instr: '0' });

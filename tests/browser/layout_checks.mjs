@@ -81,5 +81,19 @@ export async function layoutChecks(t) {
         check('layout: one click tiles it, and the access is costed (4 wavefronts)', (await verdict()) === 4 &&
             new URL(page.url()).searchParams.get('layout') === 'Sw<3,3,3> o _0 o ((_8,_2),(_64,_1)):((_64,_512),(_1,_0))', page.url());
     });
+
+    await step('layout page: the CuTe tensor and tiled-copy presets', async () => {
+        await gotoReady(page, lay(null));
+        await afterLoad(page, () => page.click('button[data-preset="tensor440"]'));
+        const r = await text(page, '#lay-rosetta');
+        const { body: d } = await postJSON(base + 'api/layout', { layout: 'Sw<3,4,3>_smem_ptr[16b](0x7f0000000440) o ((_8,_8),(_64,_1)):((_64,_512),(_1,_0))', element_bits: 16 });
+        check('layout: a tensor print\'s pointer row says what the API says (64-byte aligned, not the span, elements moved)',
+            r.includes('0x7f0000000440: 64-byte aligned') && r.includes('(not aligned)') && r.includes(`${d.address.moved} elements moved`), r.slice(0, 400));
+        await afterLoad(page, () => page.click('button[data-preset="tiledA"]'));
+        const n = await page.$$eval('#acc-tiled tr[data-index]', (rs) => rs.length);
+        check('layout: the tiled-copy preset lists its 4 ldmatrix.x4, conflict-free on SW128', n === 4 &&
+            await page.$eval('.lay-tiled-sum', (e) => e.dataset.wavefronts === '16'), String(n));
+        await page.screenshot({ path: path.join(SHOTS, 'layout_tensor_tiled.png'), fullPage: true });
+    });
 }
 
