@@ -9,10 +9,10 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-CORE    := error buf instr swizzle access pattern trace footprint expr cache f2 linear linear_opt linear_conv linear_hw \
+CORE    := error buf instr instr_json swizzle access atomic pattern trace footprint expr cache f2 linear linear_opt linear_conv linear_hw \
            layout layout_text layout_cute layout_triton layout_tma rosetta atoms thread thread_cute ncu_text recommend \
            presets verdict
-SERVER  := $(CORE) stream proc measure api_read api_presets api_layout api_cost api_access api_fit api_compare api_measure api_linear api_tensor api_tiled api_ncu api_recommend api files \
+SERVER  := $(CORE) stream proc measure api_read api_presets api_layout api_cost api_ops api_access api_fit api_compare api_measure api_linear api_tensor api_tiled api_ncu api_recommend api files \
            addr framing watch http
 SRC_H   := $(wildcard server/*.h)
 
@@ -61,7 +61,7 @@ build/test/%: tests/%.c tests/client.c $(wildcard tests/*.h) $(ASAN_OBJ)
 NVCC        ?= nvcc
 HAVE_NVCC   := $(shell command -v $(NVCC) 2>/dev/null)
 TOOL        := build/swizzlescope-measure
-TOOL_SERVER := instr api_read error swizzle proc
+TOOL_SERVER := instr instr_json api_read error swizzle proc
 TOOL_C      := $(wildcard cuda/*.c) $(TOOL_SERVER:%=server/%.c)
 TOOL_SRC    := $(wildcard cuda/*.cu) $(TOOL_C)
 CUDA_ARCHS  := -gencode arch=compute_80,code=sm_80 -gencode arch=compute_86,code=sm_86 \

@@ -16,28 +16,14 @@
 
 #include "../server/proc.h"
 
-#define SASS_WF "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_"
-#define HW_WF "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_"
-#define BANK "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_"
-#define INST "smsp__inst_executed_op_"
-
-/* Which counter answers which question, per op (enum instr_op order).
- * The Source-page metric (smsp__sass_*) is what ncu shows per instruction;
- * the hardware l1tex counters count ldmatrix under op_ld and stmatrix under
- * op_st (the _op_ldsm/_op_stsm ones do not exist on sm_90), and ncu has no
- * executed-instruction count for stmatrix: the launched count stands in. */
-static const struct {
-    const char *src, *hw, *bank, *inst;
-} op_metrics[INSTR_NOPS] = {
-    {SASS_WF "ld.sum", HW_WF "ld.sum", BANK "ld.sum", INST "shared_ld.sum"},
-    {SASS_WF "st.sum", HW_WF "st.sum", BANK "st.sum", INST "shared_st.sum"},
-    {SASS_WF "ldsm.sum", HW_WF "ld.sum", BANK "ld.sum", INST "ldsm.sum"},
-    {SASS_WF "stsm.sum", HW_WF "st.sum", BANK "st.sum", NULL},
-    /* atom and red: both ATOMS, both under op_atom (tests/data/atomics_*.json).
-     * No bank-conflict counter: op_atom's was not among the measured metrics. */
-    {SASS_WF "atom.sum", HW_WF "atom.sum", NULL, INST "shared_atom.sum"},
-    {SASS_WF "atom.sum", HW_WF "atom.sum", NULL, INST "shared_atom.sum"},
-};
+/* Which counter answers which question, per op: the kind's row (instr.c's
+ * instr_kinds[].ncu, where each name is explained).  The Source-page metric
+ * is what ncu shows per instruction; a kind without an executed-instruction
+ * count (stmatrix) is divided by the launched count. */
+static const struct instr_ncu *metrics_of(enum instr_op op)
+{
+    return &instr_kind(op)->ncu;
+}
 
 static void say(char *buf, size_t cap, const char *fmt, ...)
 {
@@ -196,13 +182,13 @@ int ncu_parse_csv(const char *text, const struct input_pattern *pats, int n, int
         if (rows < n) {
             enum instr_op op = pats[rows].in.op;
             struct ncu_counts *c = &counts[rows];
-            int ci = column(hdr, nh, op_metrics[op].inst);
+            int ci = column(hdr, nh, metrics_of(op)->executed);
             double inst = ci >= 0 ? value(f[ci]) : -1;
             if (inst <= 0)
                 inst = launched;
-            int cs = column(hdr, nh, op_metrics[op].src);
-            int cw = column(hdr, nh, op_metrics[op].hw);
-            int cb = column(hdr, nh, op_metrics[op].bank);
+            int cs = column(hdr, nh, metrics_of(op)->source);
+            int cw = column(hdr, nh, metrics_of(op)->wavefronts);
+            int cb = column(hdr, nh, metrics_of(op)->conflicts);
             double vs = cs >= 0 ? value(f[cs]) : -1;
             double vw = cw >= 0 ? value(f[cw]) : -1;
             double vb = cb >= 0 ? value(f[cb]) : -1;
@@ -287,10 +273,10 @@ static enum chunk_result run_chunk(const struct ncu_config *cfg, const struct in
     for (int i = 0; i < n; i++) {
         enum instr_op op = pats[i].in.op;
         if (with_sass)
-            add_metric(metrics, sizeof metrics, op_metrics[op].src);
-        add_metric(metrics, sizeof metrics, op_metrics[op].hw);
-        add_metric(metrics, sizeof metrics, op_metrics[op].bank);
-        add_metric(metrics, sizeof metrics, op_metrics[op].inst);
+            add_metric(metrics, sizeof metrics, metrics_of(op)->source);
+        add_metric(metrics, sizeof metrics, metrics_of(op)->wavefronts);
+        add_metric(metrics, sizeof metrics, metrics_of(op)->conflicts);
+        add_metric(metrics, sizeof metrics, metrics_of(op)->executed);
     }
     double left = cfg->deadline - proc_now();
     snprintf(dev, sizeof dev, "%d", cfg->device);

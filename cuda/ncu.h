@@ -17,10 +17,12 @@ extern "C" {
 /* Per pattern; a field is valid only where its has_ flag is set. */
 struct ncu_counts {
     int has_src, has_hw, has_bc;
-    double wavefronts;        /* Source-page metric smsp__sass_..._op_{ld,st,ldsm,stsm} / instr */
-    double wavefronts_hw;     /* hardware l1tex__..._op_{ld,st} / instr */
-    double bank_conflicts;    /* l1tex__data_bank_conflicts_..._op_{ld,st} / instr */
-    double instructions;      /* the divisor: executed, or launched for stmatrix */
+    /* each the metric the kind's row names (instr.c, instr_kinds[].ncu) */
+    double wavefronts;        /* the Source-page metric (ncu.source) / instr */
+    double wavefronts_hw;     /* the hardware counter (ncu.wavefronts) / instr */
+    double bank_conflicts;    /* the bank-conflict counter (ncu.conflicts) / instr */
+    double instructions;      /* the divisor: ncu.executed, or the launched count
+                               * where the row names none (stmatrix) */
 };
 
 struct ncu_status {

@@ -1,7 +1,8 @@
 /* probe.cu: swizzlescope-measure, the live measurement tool. Reads warp access
  * patterns (the POST /api/conflicts body as JSON, or input.h's line format)
  * on stdin, checks them with the server's instruction schema before it looks
- * for a GPU (server/instr.c: what the API accepts, the tool accepts) and reports, per pattern, the SM cycles one warp instruction costs
+ * for a GPU (server/instr.c: what the API accepts, the tool accepts), runs
+ * each on its kernel (kernels.cu) and reports, per pattern, the SM cycles one warp instruction costs
  * when the shared-memory pipe is saturated, the wavefronts Nsight Compute
  * counts for it (by re-running itself under ncu, see ncu.c) and a swizzle
  * round trip on the GPU (verify.cu). It must stay standalone (CUDA runtime
@@ -39,340 +40,13 @@
 #include "../server/proc.h"
 #include "gpu.h"
 #include "input.h"
+#include "kernels.h"
+#include "../server/instr_json.h"
 #include "ncu.h"
 #include "verify.h"
 
-enum { ACCESSES_PER_ITER = 8, MAX_WARPS = 32, MAX_PATTERNS = 4096 };
 
-/* Extra shared memory behind a matrix pattern: accesses 1..7 of an iteration
- * are shifted by 128..896 bytes (see LDSM1); the schema keeps that much free. */
-static_assert(INSTR_MATRIX_SPARE == 128u * (ACCESSES_PER_ITER - 1),
-              "instr.h's INSTR_MATRIX_SPARE is the shift of the last matrix access");
-
-/* Kernel kinds: one instantiation per instruction form. */
-enum {
-    K_LD1, K_LD2, K_LD4, K_LD8, K_LD16,
-    K_ST1, K_ST2, K_ST4, K_ST8, K_ST16,
-    K_LDSM1, K_LDSM2, K_LDSM4, K_LDSM1T, K_LDSM2T, K_LDSM4T,
-    K_STSM1, K_STSM2, K_STSM4, K_STSM1T, K_STSM2T, K_STSM4T,
-    K_BASELINE,
-    K_COUNT
-};
-
-struct ProbeArgs {
-    uint32_t off[INSTR_LANES]; /* byte offset into dynamic shared memory, per lane */
-    uint32_t active;           /* bit t: lane t accesses */
-    uint32_t seed;             /* keeps store values opaque to the compiler */
-    uint32_t zero;             /* always 0; the compiler cannot know it */
-    int iters;
-    long long *t_start;        /* [MAX_WARPS] */
-    long long *t_end;          /* [MAX_WARPS] */
-    uint32_t *sink;            /* [MAX_WARPS * 32] */
-};
-
-/* ---- one access, as inline PTX -------------------------------------------
- * Each macro is one volatile asm statement = one warp instruction. Loads and
- * stores carry their own predicate so that inactive lanes stay converged. */
-
-#define PRED "{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\t"
-
-#define LD1(v) asm volatile(PRED "@p ld.volatile.shared.u8 %0, [%2];\n\t}" \
-                            : "=r"(v[0]) : "r"(act), "r"(addr) : "memory")
-#define LD2(v) asm volatile(PRED "@p ld.volatile.shared.u16 %0, [%2];\n\t}" \
-                            : "=r"(v[0]) : "r"(act), "r"(addr) : "memory")
-#define LD4(v) asm volatile(PRED "@p ld.volatile.shared.u32 %0, [%2];\n\t}" \
-                            : "=r"(v[0]) : "r"(act), "r"(addr) : "memory")
-#define LD8(v) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %2, 0;\n\t" \
-                            "@p ld.volatile.shared.v2.u32 {%0, %1}, [%3];\n\t}" \
-                            : "=r"(v[0]), "=r"(v[1]) : "r"(act), "r"(addr) : "memory")
-#define LD16(v) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %4, 0;\n\t" \
-                             "@p ld.volatile.shared.v4.u32 {%0, %1, %2, %3}, [%5];\n\t}" \
-                             : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3]) \
-                             : "r"(act), "r"(addr) : "memory")
-
-#define SPRED "{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t"
-#define ST1(v) asm volatile(SPRED "@p st.volatile.shared.u8 [%1], %2;\n\t}" \
-                            :: "r"(act), "r"(addr), "r"(v[0]) : "memory")
-#define ST2(v) asm volatile(SPRED "@p st.volatile.shared.u16 [%1], %2;\n\t}" \
-                            :: "r"(act), "r"(addr), "r"(v[0]) : "memory")
-#define ST4(v) asm volatile(SPRED "@p st.volatile.shared.u32 [%1], %2;\n\t}" \
-                            :: "r"(act), "r"(addr), "r"(v[0]) : "memory")
-#define ST8(v) asm volatile(SPRED "@p st.volatile.shared.v2.u32 [%1], {%2, %3};\n\t}" \
-                            :: "r"(act), "r"(addr), "r"(v[0]), "r"(v[1]) : "memory")
-#define ST16(v) asm volatile(SPRED "@p st.volatile.shared.v4.u32 [%1], {%2, %3, %4, %5};\n\t}" \
-                             :: "r"(act), "r"(addr), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]) \
-                             : "memory")
-
-/* ldmatrix/stmatrix are .sync.aligned: every lane executes them, unpredicated.
- * They have no .volatile form, so ptxas may merge identical ones (it did:
- * 8 ldmatrix of one address became 2) or hoist them out of the loop. Access k
- * therefore adds k*128 bytes to every lane's address (O) - the same shift for
- * all lanes, a whole number of bank rows, so banks and address equalities
- * are those of the pattern - and the base changes with the loop counter
- * through a register the compiler cannot prove zero. */
-#define LDSM1(v, T, O) asm volatile("ldmatrix.sync.aligned.m8n8.x1" T ".shared.b16 {%0}, [%1+" O "];" \
-                                    : "=r"(v[0]) : "r"(addr) : "memory")
-#define LDSM2(v, T, O) asm volatile("ldmatrix.sync.aligned.m8n8.x2" T ".shared.b16 {%0, %1}, [%2+" O "];" \
-                                    : "=r"(v[0]), "=r"(v[1]) : "r"(addr) : "memory")
-#define LDSM4(v, T, O) asm volatile("ldmatrix.sync.aligned.m8n8.x4" T \
-                                    ".shared.b16 {%0, %1, %2, %3}, [%4+" O "];" \
-                                    : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3]) : "r"(addr) : "memory")
-#define STSM1(v, T, O) asm volatile("stmatrix.sync.aligned.m8n8.x1" T ".shared.b16 [%0+" O "], {%1};" \
-                                    :: "r"(addr), "r"(v[0]) : "memory")
-#define STSM2(v, T, O) asm volatile("stmatrix.sync.aligned.m8n8.x2" T ".shared.b16 [%0+" O "], {%1, %2};" \
-                                    :: "r"(addr), "r"(v[0]), "r"(v[1]) : "memory")
-#define STSM4(v, T, O) asm volatile("stmatrix.sync.aligned.m8n8.x4" T \
-                                    ".shared.b16 [%0+" O "], {%1, %2, %3, %4};" \
-                                    :: "r"(addr), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]) : "memory")
-
-/* The baseline replaces the access by a register move: the loop's own cost. */
-#define NOP(v) asm volatile("mov.b32 %0, %1;" : "=r"(v[0]) : "r"(addr))
-
-#define REP8(X) X(r[0]); X(r[1]); X(r[2]); X(r[3]); X(r[4]); X(r[5]); X(r[6]); X(r[7])
-#define REP8T(X, T) X(r[0], T, "0"); X(r[1], T, "128"); X(r[2], T, "256"); X(r[3], T, "384"); \
-                    X(r[4], T, "512"); X(r[5], T, "640"); X(r[6], T, "768"); X(r[7], T, "896")
-#define REP8S(X) X(s[0]); X(s[1]); X(s[2]); X(s[3]); X(s[4]); X(s[5]); X(s[6]); X(s[7])
-#define REP8S_T(X, T) X(s[0], T, "0"); X(s[1], T, "128"); X(s[2], T, "256"); X(s[3], T, "384"); \
-                      X(s[4], T, "512"); X(s[5], T, "640"); X(s[6], T, "768"); X(s[7], T, "896")
-
-/* One loop iteration: 8 accesses. Loads fold the first word of each result
- * into the return value (one 3-input XOR per two loads) so that the loop's
- * issue cost stays far below one wavefront per access; the other words are
- * still written, because the asm is volatile. */
-template <int K>
-__device__ __forceinline__ uint32_t step(uint32_t addr, uint32_t act, const uint32_t (&s)[8][4])
-{
-    constexpr bool kStore = (K >= K_ST1 && K <= K_ST16) || (K >= K_STSM1 && K <= K_STSM4T);
-    (void)act;
-    if constexpr (kStore) {
-        if constexpr (K == K_ST1) { REP8S(ST1); }
-        else if constexpr (K == K_ST2) { REP8S(ST2); }
-        else if constexpr (K == K_ST4) { REP8S(ST4); }
-        else if constexpr (K == K_ST8) { REP8S(ST8); }
-        else if constexpr (K == K_ST16) { REP8S(ST16); }
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
-        else if constexpr (K == K_STSM1) { REP8S_T(STSM1, ""); }
-        else if constexpr (K == K_STSM2) { REP8S_T(STSM2, ""); }
-        else if constexpr (K == K_STSM4) { REP8S_T(STSM4, ""); }
-        else if constexpr (K == K_STSM1T) { REP8S_T(STSM1, ".trans"); }
-        else if constexpr (K == K_STSM2T) { REP8S_T(STSM2, ".trans"); }
-        else if constexpr (K == K_STSM4T) { REP8S_T(STSM4, ".trans"); }
-#endif
-        return 0;
-    } else {
-        uint32_t r[8][4];
-        if constexpr (K == K_LD1) { REP8(LD1); }
-        else if constexpr (K == K_LD2) { REP8(LD2); }
-        else if constexpr (K == K_LD4) { REP8(LD4); }
-        else if constexpr (K == K_LD8) { REP8(LD8); }
-        else if constexpr (K == K_LD16) { REP8(LD16); }
-        else if constexpr (K == K_LDSM1) { REP8T(LDSM1, ""); }
-        else if constexpr (K == K_LDSM2) { REP8T(LDSM2, ""); }
-        else if constexpr (K == K_LDSM4) { REP8T(LDSM4, ""); }
-        else if constexpr (K == K_LDSM1T) { REP8T(LDSM1, ".trans"); }
-        else if constexpr (K == K_LDSM2T) { REP8T(LDSM2, ".trans"); }
-        else if constexpr (K == K_LDSM4T) { REP8T(LDSM4, ".trans"); }
-        else { REP8(NOP); }
-        return r[0][0] ^ r[1][0] ^ r[2][0] ^ r[3][0] ^ r[4][0] ^ r[5][0] ^ r[6][0] ^ r[7][0];
-    }
-}
-
-/* The end of every timed loop: the clock, the barrier, the warp's span, and
- * the folded results stored so that nothing is dead code. */
-__device__ __forceinline__ void finish(const ProbeArgs &a, long long t0, uint32_t acc)
-{
-    const long long t1 = clock64();
-    __syncthreads();
-    if ((threadIdx.x & 31u) == 0) {
-        a.t_start[threadIdx.x >> 5] = t0;
-        a.t_end[threadIdx.x >> 5] = t1;
-    }
-    a.sink[threadIdx.x] = acc;
-}
-
-template <int K>
-__global__ void __launch_bounds__(MAX_WARPS * 32, 1) probe_kernel(ProbeArgs a)
-{
-    extern __shared__ __align__(16) unsigned char smem[];
-    const uint32_t lane = threadIdx.x & 31u;
-    const uint32_t addr = (uint32_t)__cvta_generic_to_shared(smem) + a.off[lane];
-    const uint32_t act = (a.active >> lane) & 1u;
-    uint32_t s[8][4];
-    uint32_t acc = 0;
-
-    /* Distinct values for every store of the iteration and every lane. */
-#pragma unroll
-    for (int k = 0; k < 8; k++)
-#pragma unroll
-        for (int c = 0; c < 4; c++)
-            s[k][c] = a.seed ^ (threadIdx.x << 8) ^ (uint32_t)(k << 4) ^ (uint32_t)c;
-
-    __syncthreads();
-    const long long t0 = clock64();
-#pragma unroll 1
-    for (int i = 0; i < a.iters; i++) {
-        if constexpr (K >= K_LDSM1 && K <= K_STSM4T)
-            acc ^= step<K>(addr ^ ((uint32_t)i & a.zero), act, s); /* one LOP3 */
-        else
-            acc ^= step<K>(addr, act, s);
-    }
-    finish(a, t0, acc);
-}
-
-/* ---- atomics -------------------------------------------------------------------
- * One kernel per atom/red form ptxas accepts for sm_90 (instr.c's table), with
- * tests/calib/atomics/gen_probe.py's method, which measured
- * tests/data/atomics_*.json: each iteration issues 8 predicated atomics 256
- * bytes apart (two bank rows: the same banks and address equalities, and no
- * dependence between them; instr.h's INSTR_ATOMIC_SPARE keeps the room), atom
- * folds its 8 results into the return value, red returns nothing.  ptxas
- * turns a predicated ATOMS into a branch; with lanes off the warp diverges,
- * which is part of what is measured (access.c, A6).  Forms that are not native
- * run ptxas's compare-and-swap loop: measured, never modelled. */
-#define APRED(n) "{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %" #n ", 0;\n\t"
-#define ATOM1(PTX, CL, O, k) asm volatile(APRED(1) "@p atom.shared." PTX " %0, [%2+" O "], %3;\n\t}" \
-                                          : "=" CL(d[k]) : "r"(act), "r"(addr), CL(b) : "memory")
-#define CAS1(PTX, CL, O, k) asm volatile(APRED(1) "@p atom.shared." PTX " %0, [%2+" O "], %3, %4;\n\t}" \
-                                         : "=" CL(d[k]) : "r"(act), "r"(addr), CL(b), CL(c) : "memory")
-#define RED1(PTX, CL, O, k) asm volatile(APRED(0) "@p red.shared." PTX " [%1+" O "], %2;\n\t}" \
-                                         :: "r"(act), "r"(addr), CL(b) : "memory")
-#define AREP8(X, PTX, CL) X(PTX, CL, "0", 0); X(PTX, CL, "256", 1); X(PTX, CL, "512", 2); \
-                          X(PTX, CL, "768", 3); X(PTX, CL, "1024", 4); X(PTX, CL, "1280", 5); \
-                          X(PTX, CL, "1536", 6); X(PTX, CL, "1792", 7)
-#define FOLD_ATOM return (uint32_t)(unsigned long long)(d[0] + d[1] + d[2] + d[3] + d[4] + \
-                                                        d[5] + d[6] + d[7])
-#define FOLD_CAS FOLD_ATOM
-#define FOLD_RED return 0
-
-/* op, func, type (instr.h's names), asm kind, PTX suffix, C type, constraint:
- * the forms atom and red share, then atom's exch and cas (red has neither). */
-#define SHARED_FORMS(X, OP, KIND) \
-    X(OP, ADD, U32, KIND, "add.u32", unsigned, "r") \
-    X(OP, ADD, S32, KIND, "add.s32", unsigned, "r") \
-    X(OP, ADD, F32, KIND, "add.f32", float, "f") \
-    X(OP, ADD, U64, KIND, "add.u64", unsigned long long, "l") \
-    X(OP, ADD, F64, KIND, "add.f64", double, "d") \
-    X(OP, ADD, F16X2, KIND, "add.noftz.f16x2", unsigned, "r") \
-    X(OP, ADD, BF16X2, KIND, "add.noftz.bf16x2", unsigned, "r") \
-    X(OP, MIN, U32, KIND, "min.u32", unsigned, "r") \
-    X(OP, MIN, S32, KIND, "min.s32", unsigned, "r") \
-    X(OP, MIN, U64, KIND, "min.u64", unsigned long long, "l") \
-    X(OP, MIN, S64, KIND, "min.s64", unsigned long long, "l") \
-    X(OP, MAX, U32, KIND, "max.u32", unsigned, "r") \
-    X(OP, MAX, S32, KIND, "max.s32", unsigned, "r") \
-    X(OP, MAX, U64, KIND, "max.u64", unsigned long long, "l") \
-    X(OP, MAX, S64, KIND, "max.s64", unsigned long long, "l") \
-    X(OP, INC, U32, KIND, "inc.u32", unsigned, "r") \
-    X(OP, DEC, U32, KIND, "dec.u32", unsigned, "r") \
-    X(OP, AND, B32, KIND, "and.b32", unsigned, "r") \
-    X(OP, AND, B64, KIND, "and.b64", unsigned long long, "l") \
-    X(OP, OR, B32, KIND, "or.b32", unsigned, "r") \
-    X(OP, OR, B64, KIND, "or.b64", unsigned long long, "l") \
-    X(OP, XOR, B32, KIND, "xor.b32", unsigned, "r") \
-    X(OP, XOR, B64, KIND, "xor.b64", unsigned long long, "l")
-#define ATOMIC_FORMS(X) \
-    SHARED_FORMS(X, ATOM, ATOM) \
-    SHARED_FORMS(X, RED, RED) \
-    X(ATOM, EXCH, B32, ATOM, "exch.b32", unsigned, "r") \
-    X(ATOM, EXCH, B64, ATOM, "exch.b64", unsigned long long, "l") \
-    X(ATOM, CAS, B32, CAS, "cas.b32", unsigned, "r") \
-    X(ATOM, CAS, B64, CAS, "cas.b64", unsigned long long, "l")
-
-/* bf16x2 atomics exist from sm_90 on (PTX); the older targets get an empty body
- * (instr_check_gpu refuses bf16x2 below cc 9.0 before any launch). */
-#define FORM_STRUCT(OP, FN, TY, KIND, PTX, T, CL) \
-    struct F_##OP##_##FN##_##TY { \
-        typedef T value; \
-        template <bool On> \
-        static __device__ __forceinline__ uint32_t body(uint32_t addr, uint32_t act, T b, T c) \
-        { \
-            T d[8]; \
-            (void)c, (void)d, (void)addr, (void)act, (void)b; \
-            if constexpr (On) { \
-                AREP8(KIND##1, PTX, CL); \
-                FOLD_##KIND; \
-            } else { \
-                return 0; \
-            } \
-        } \
-        static __device__ __forceinline__ uint32_t run(uint32_t addr, uint32_t act, T b, T c) \
-        { \
-            return body<INSTR_##TY != INSTR_BF16X2 || FORM_BF16>(addr, act, b, c); \
-        } \
-    };
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
-#define FORM_BF16 1
-#else
-#define FORM_BF16 0
-#endif
-ATOMIC_FORMS(FORM_STRUCT)
-
-template <class F>
-__global__ void __launch_bounds__(MAX_WARPS * 32, 1) atomic_kernel(ProbeArgs a)
-{
-    typedef typename F::value T;
-    extern __shared__ __align__(16) unsigned char smem[];
-    const uint32_t lane = threadIdx.x & 31u;
-    const uint32_t addr = (uint32_t)__cvta_generic_to_shared(smem) + a.off[lane];
-    const uint32_t act = (a.active >> lane) & 1u;
-    const T b = (T)(a.seed + lane), c = (T)(a.seed ^ lane);
-    uint32_t acc = 0;
-
-    __syncthreads();
-    const long long t0 = clock64();
-#pragma unroll 1
-    for (int i = 0; i < a.iters; i++)
-        acc ^= F::run(addr, act, b, c);
-    finish(a, t0, acc);
-}
-
-typedef void (*kernel_fn)(ProbeArgs);
-
-static const kernel_fn kernels[K_COUNT] = {
-    probe_kernel<K_LD1>, probe_kernel<K_LD2>, probe_kernel<K_LD4>, probe_kernel<K_LD8>,
-    probe_kernel<K_LD16>, probe_kernel<K_ST1>, probe_kernel<K_ST2>, probe_kernel<K_ST4>,
-    probe_kernel<K_ST8>, probe_kernel<K_ST16>, probe_kernel<K_LDSM1>, probe_kernel<K_LDSM2>,
-    probe_kernel<K_LDSM4>, probe_kernel<K_LDSM1T>, probe_kernel<K_LDSM2T>, probe_kernel<K_LDSM4T>,
-    probe_kernel<K_STSM1>, probe_kernel<K_STSM2>, probe_kernel<K_STSM4>, probe_kernel<K_STSM1T>,
-    probe_kernel<K_STSM2T>, probe_kernel<K_STSM4T>, probe_kernel<K_BASELINE>,
-};
-
-static int width_index(int bytes)
-{
-    switch (bytes) {
-    case 1: return 0;
-    case 2: return 1;
-    case 4: return 2;
-    case 8: return 3;
-    default: return 4;
-    }
-}
-
-static int matrix_index(int matrices)
-{
-    return matrices == 1 ? 0 : matrices == 2 ? 1 : 2;
-}
-
-/* The kernel of an instruction: NULL for a form with none (none, while
- * ATOMIC_FORMS lists every form instr_form_allowed accepts). */
-static kernel_fn kernel_for(const struct instr *p)
-{
-    switch (p->op) {
-    case INSTR_LD: return kernels[K_LD1 + width_index((int)p->bytes)];
-    case INSTR_ST: return kernels[K_ST1 + width_index((int)p->bytes)];
-    case INSTR_LDMATRIX:
-        return kernels[K_LDSM1 + matrix_index((int)p->matrices) + (p->trans ? 3 : 0)];
-    case INSTR_STMATRIX:
-        return kernels[K_STSM1 + matrix_index((int)p->matrices) + (p->trans ? 3 : 0)];
-    default: break;
-    }
-#define X(OP, FN, TY, KIND, PTX, T, CL) \
-    if (p->op == INSTR_##OP && p->func == INSTR_##FN && p->type == INSTR_##TY) \
-        return atomic_kernel<F_##OP##_##FN##_##TY>;
-    ATOMIC_FORMS(X)
-#undef X
-    return NULL;
-}
+enum { MAX_PATTERNS = 4096 };
 
 /* ---- modes, options, errors -------------------------------------------------- */
 
@@ -395,6 +69,7 @@ struct Options {
     double timeout = 10.0;      /* per kernel */
     int alarm_s = 0;
     int quiet = 0;
+    int ops_only = 0;     /* --info --ops: the instruction-kind table alone, no device */
 };
 
 static Mode g_mode = MODE_TABLE;
@@ -470,6 +145,7 @@ static void cuda_fail(cudaError_t e, const char *call, int line, double timeout)
 
 static void usage(FILE *f)
 {
+    char ops[256];
     fprintf(f,
 "usage: swizzlescope-measure [--json | --csv | --info] [options] < patterns\n"
 "\n"
@@ -478,7 +154,7 @@ static void usage(FILE *f)
 "preset swizzles lose no element in shared memory.\n"
 "\n"
 "Input (stdin): JSON, one pattern or an array of them, as POST /api/conflicts:\n"
-"  {\"name\":\"x\",\"op\":\"ld\"|\"st\"|\"ldmatrix\"|\"stmatrix\"|\"atom\"|\"red\",\n"
+"  {\"name\":\"x\",\"op\":%s,\n"
 "   \"bytes\":1|2|4|8|16,\"matrices\":1|2|4,\"trans\":false,\"func\":\"add\",\"type\":\"u32\",\n"
 "   \"offsets\":[32 byte offsets, null = inactive lane]}  (func and type: atom/red only)\n"
 "  or lines 'name op bytes matrices trans o0 ... o31' ('-' for an inactive lane;\n"
@@ -492,7 +168,9 @@ static void usage(FILE *f)
 "  --json           JSON in, JSON out: {device, results[], ncu, verify} (the server's)\n"
 "  --csv            the raw probe: CSV name,cycles_per_instr,raw_cycles,instructions\n"
 "                   (no counters, no verify; tests/calib/run_calib.sh reads it)\n"
-"  --info           the device as JSON, nothing measured\n"
+"  --info           the device and the instruction kinds as JSON ({ok, device,\n"
+"                   kinds: GET /api/ops's answer}), nothing measured\n"
+"  --info --ops     the instruction kinds alone (no device needed)\n"
 "  --ncu-iters N    profiler target: N iterations, exactly one launch per pattern,\n"
 "                   CSV out (what the counter pass runs under ncu)\n"
 "Options:\n"
@@ -508,10 +186,11 @@ static void usage(FILE *f)
 "  --timeout S      seconds any one kernel may take, default 10\n"
 "  --help           this text\n"
 "\n"
-"Counters: ncu's Source-page metric smsp__sass_l1tex_data_pipe_lsu_wavefronts_\n"
-"mem_shared_op_{ld,st,ldsm,stsm,atom}.sum per executed instruction (wavefronts_per_instr),\n"
-"the hardware l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st,atom}.sum and\n"
-"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum per instruction.\n"
+"Counters: the kind's metrics (--info --ops, \"ncu\"): ncu's Source-page metric\n"
+"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_* per executed instruction\n"
+"(wavefronts_per_instr), the hardware l1tex__data_pipe_lsu_wavefronts_mem_shared_op_*\n"
+"and l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_* per instruction (null where\n"
+"the kind names none).\n"
 "Without ncu, or where profiling is not permitted, they are null with the reason.\n"
 "\n"
 "Exit codes: 0 ok; 2 bad input or usage; 3 no usable CUDA device or driver;\n"
@@ -520,7 +199,8 @@ static void usage(FILE *f)
 "{\"error\":{\"code\":\"bad_input\"|\"no_device\"|\"cuda\"|\"verify_failed\"|\"ncu\",\n"
 "\"field\":\"offsets[3]\"|...|null,\"message\":...}} on stdout (--info: {\"ok\":false,\n"
 "\"error\":...}), and always on stderr. \"field\" names the input field as the API\n"
-"would (\"body\" for the JSON or the input as a whole), null when not about input.\n");
+"would (\"body\" for the JSON or the input as a whole), null when not about input.\n",
+            instr_kind_names(0, 0, 1, "|", ops, sizeof ops));
 }
 
 static int parse_int_arg(const char *s, int lo, int hi, int *out)
@@ -567,6 +247,11 @@ static void parse_options(int argc, char **argv, Options *o)
             continue;
         } else if (!strcmp(a, "--require-ncu")) {
             o->require_ncu = 1;
+            continue;
+        } else if (!strcmp(a, "--ops")) {
+            if (o->mode != MODE_INFO)
+                die("bad_input", EXIT_USAGE, "--ops goes with --info");
+            o->ops_only = 1;
             continue;
         } else if (!strcmp(a, "--quiet")) {
             o->quiet = 1;
@@ -751,9 +436,7 @@ static Timing run_one(kernel_fn kernel, const struct instr *p, const Options *o,
 {
     ProbeArgs a;
     long long h[2 * MAX_WARPS];
-    const uint32_t smem = instr_smem_bytes(p) + (instr_is_matrix(p->op)   ? INSTR_MATRIX_SPARE
-                                                 : instr_is_atomic(p->op) ? INSTR_ATOMIC_SPARE
-                                                                          : 0);
+    const uint32_t smem = instr_smem_bytes(p) + instr_kind(p->op)->smem_spare;
     const int launches = o->ncu ? 1 : o->reps + 1; /* the first is a warm-up */
     Timing best = {-1, (long long)o->warps * o->iters * ACCESSES_PER_ITER};
 
@@ -810,9 +493,9 @@ static const char *op_label(const struct instr *p, char *buf, size_t cap)
     if (instr_is_atomic(p->op))
         instr_form_name(p, buf, cap);
     else if (!instr_is_matrix(p->op))
-        snprintf(buf, cap, "%s.%u", instr_op_name(p->op), p->bytes * 8);
+        snprintf(buf, cap, "%s.%u", instr_kind(p->op)->short_name, p->bytes * 8);
     else
-        snprintf(buf, cap, "%s.x%u%s", p->op == INSTR_LDMATRIX ? "ldsm" : "stsm", p->matrices,
+        snprintf(buf, cap, "%s.x%u%s", instr_kind(p->op)->short_name, p->matrices,
                  p->trans ? ".t" : "");
     return buf;
 }
@@ -961,10 +644,21 @@ int main(int argc, char **argv)
         alarm((unsigned)o.alarm_s); /* under ncu: end even if the profiler is killed */
 
     if (o.mode == MODE_INFO) {
+        /* The instruction kinds first: they need no device, and a machine
+         * without one still answers them (with ok false and the error). */
+        char *kinds = NULL;
+        struct sz_error kerr;
+        if (instr_json_kinds(&kinds, &kerr) < 0)
+            die("bad_input", EXIT_USAGE, "%s", kerr.message);
+        if (o.ops_only) {
+            printf("%s\n", kinds);
+            return 0;
+        }
         device_open(o.device, &dev);
         fputs("{\"ok\":true,\"device\":", stdout);
         print_device(&dev);
-        fputs("}\n", stdout);
+        printf(",\"kinds\":%s}\n", kinds);
+        free(kinds);
         return 0;
     }
 
@@ -1021,7 +715,7 @@ int main(int argc, char **argv)
         struct instr base;
         instr_defaults(&base, INSTR_LD);
         memset(base.offsets, 0, sizeof base.offsets);
-        r.baseline = run_one(kernels[K_BASELINE], &base, &o, &b);
+        r.baseline = run_one(kernel_baseline(), &base, &o, &b);
         r.has_baseline = 1;
         if (o.mode == MODE_CSV && !o.quiet)
             print_csv_row("_baseline", r.baseline);

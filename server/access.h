@@ -2,6 +2,7 @@
  * the banks and distinct words each phase touches, the wavefronts Nsight
  * Compute counts and the cycles the shared-memory pipe is held; for atomics,
  * also what same-address lanes add and the issue floor of the cycles.
+ * (atomic.c holds the atomics' rules.)
  * Pure core: no I/O, no allocation; the result lives in the caller's struct.
  * The rules are calibrated on 32 banks x 4 bytes (tests/data/calib_*.json);
  * other geometries apply the same rules to their own bank row. */
@@ -85,21 +86,28 @@ void acc_cost(const struct instr *in, struct acc_result *out);
  * `cycles` for loads and stores, atomic.cycles for atomics. */
 double acc_clock_cycles(const struct acc_result *r);
 
-/* One line on why an atomic costs what it costs, for the page's verdict:
- * bank conflict versus same-address serialization, or what the loop of a
- * non-native form does.  Into buf (cap >= 256); "" for other ops. */
-const char *acc_atomic_verdict(const struct instr *in, const struct acc_result *r, char *buf,
-                               size_t cap);
-
 /* The wire name of a reason: "clean", "broadcast", ... */
 const char *acc_reason_name(enum acc_reason r);
 
-/* Nsight Compute's metrics for this instruction: the hardware counters of
- * wavefronts and bank conflicts (summed over every instruction of the kind,
- * ldmatrix under op_ld, stmatrix under op_st) and the per-instruction
- * Source-page metric that source_wavefronts predicts. */
-const char *acc_ncu_wavefront_metric(enum instr_op op);
-const char *acc_ncu_conflict_metric(enum instr_op op);
-const char *acc_ncu_source_metric(enum instr_op op);
+/* ---- for atomic.c, which costs the atomics with the same words ---------- */
+
+#define ACC_MAX_WORDS (INSTR_LANES * 16)  /* 32 lanes x 16 bytes on 1-byte banks */
+
+/* A set of distinct bank words (byte offset / bank_bytes). */
+struct acc_words {
+    uint32_t n;
+    uint32_t word[ACC_MAX_WORDS];
+};
+
+/* Add w to s unless it is there. */
+void acc_words_add(struct acc_words *s, uint32_t w);
+
+/* The bank words lane t touches (its bytes cut at bank boundaries) into out
+ * (16 entries); returns how many. */
+uint32_t acc_lane_words(const struct instr *in, uint32_t t, uint32_t *out);
+
+/* A phase's words (ws) into ph: 1 with ph->max_per_bank and worst_bank when
+ * a lane of it is active; else rule 4's empty phase (one pipe cycle) and 0. */
+int acc_phase_words(const struct instr *in, const struct acc_words *ws, struct acc_phase *ph);
 
 #endif

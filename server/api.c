@@ -37,6 +37,7 @@ static const struct route {
     {"/api/swizzle", "GET", api_route_swizzle, 1, 0, api_stream_swizzle},
     {"/api/inspect", "GET", api_route_inspect, 1, 0, NULL},
     {"/api/apply", "POST", api_route_apply, 0, 0, NULL},
+    {"/api/ops", "GET", api_route_ops, 1, 0, NULL},
     {"/api/conflicts", "POST", api_route_conflicts, 0, 0, NULL},
     {"/api/patterns", "GET", api_route_patterns, 1, 0, NULL},
     {"/api/access", "GET", api_route_access, 1, 0, NULL},
@@ -90,6 +91,15 @@ void api_put_key(struct buf *out, const char *key)
 {
     buf_json_str(out, key);
     buf_putc(out, ':');
+}
+
+void api_put_str_or_null(struct buf *out, const char *key, const char *v)
+{
+    api_put_key(out, key);
+    if (v)
+        buf_json_str(out, v);
+    else
+        buf_puts(out, "null");
 }
 
 void api_error_response(const struct sz_error *err, struct api_response *resp)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "access.h"
+#include "atomic.h"
 #include "api_read.h"
 #include "api_routes.h"
 #include "verdict.h"
@@ -71,7 +72,7 @@ static void put_atomic(struct buf *out, const struct instr *in, const struct acc
         buf_puts(out, "\"conflict_wavefronts\":null,\"serial_wavefronts\":null,"
                  "\"cycles_floor\":null,\"floor_measured\":null,\"cycles_exact\":false,");
     buf_puts(out, "\"verdict\":");
-    buf_json_str(out, acc_atomic_verdict(in, r, verdict, sizeof verdict));
+    buf_json_str(out, atomic_verdict(in, r, verdict, sizeof verdict));
     buf_puts(out, "},");
 }
 
@@ -128,9 +129,16 @@ void api_put_cost(struct buf *out, const struct instr *in, const struct acc_resu
     }
     buf_puts(out, "],\"bank_hits\":");
     buf_u32_array(out, r->bank_hits, in->banks);
-    buf_printf(out, ",\"ncu\":{\"wavefronts_metric\":\"%s\",\"conflicts_metric\":\"%s\","
-               "\"source_metric\":\"%s\",", acc_ncu_wavefront_metric(in->op),
-               acc_ncu_conflict_metric(in->op), acc_ncu_source_metric(in->op));
+    /* The kind's row names the metrics; null where it names none (atom and
+     * red: no bank-conflict counter was measured, instr.c). */
+    const struct instr_ncu *m = &instr_kind(in->op)->ncu;
+    buf_puts(out, ",\"ncu\":{");
+    api_put_str_or_null(out, "wavefronts_metric", m->wavefronts);
+    buf_putc(out, ',');
+    api_put_str_or_null(out, "conflicts_metric", m->conflicts);
+    buf_putc(out, ',');
+    api_put_str_or_null(out, "source_metric", m->source);
+    buf_putc(out, ',');
     put_count(out, "wavefronts_per_instruction", known, r->wavefronts);
     put_count(out, "conflicts_per_instruction", known, r->bank_conflicts);
     if (known)

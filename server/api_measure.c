@@ -259,7 +259,7 @@ int api_route_measure(const struct api_request *req, struct buf *out,
      * wavefronts predicts (for stores that counter over-counts: access.c). */
     const cJSON *wf = cJSON_GetObjectItemCaseSensitive(res, "wavefronts_per_instr");
     const cJSON *hw = cJSON_GetObjectItemCaseSensitive(res, "wavefronts_hw_per_instr");
-    int load = in.op == INSTR_LD || in.op == INSTR_LDMATRIX;
+    int load = instr_is_load(in.op);
     int wf_ok = cJSON_IsNumber(wf) && fabs(wf->valuedouble - r.source_wavefronts) < 0.01 &&
                 (!load || !cJSON_IsNumber(hw) || fabs(hw->valuedouble - r.wavefronts) < 0.01);
     double mc = cyc->valuedouble, pc = acc_clock_cycles(&r);

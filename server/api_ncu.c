@@ -12,6 +12,7 @@
 
 #include "api_read.h"
 #include "api_routes.h"
+#include "instr.h"
 #include "ncu_text.h"
 
 #define ACCESS_MAX_ARGS 24
@@ -128,14 +129,14 @@ int api_route_ncu_explain(const struct api_request *req, struct buf *out, struct
     /* the model's numbers: one instruction, or a tiled copy's whole tile */
     struct ncu_model m = {0};
     const cJSON *op = cJSON_GetObjectItemCaseSensitive(ans, "op");
-    const char *opn = cJSON_IsString(op) ? op->valuestring : "ld";
-    m.side = strcmp(opn, "st") == 0 || strcmp(opn, "stmatrix") == 0 ? NCU_ST : NCU_LD;
-    m.sass_op = strcmp(opn, "ldmatrix") == 0 ? "ldsm" : strcmp(opn, "stmatrix") == 0 ? "stsm" :
-                m.side == NCU_ST ? "st" : "ld";
-    if (strcmp(opn, "ld") && strcmp(opn, "st") && strcmp(opn, "ldmatrix") &&
-        strcmp(opn, "stmatrix")) {
-        sz_fail(err, SZ_INVALID_ARGUMENT, "access", "%s: ncu's bank-conflict counters are "
-                "explained for ld, st, ldmatrix and stmatrix", opn);
+    enum instr_op kind;
+    if (instr_op_parse(cJSON_IsString(op) ? op->valuestring : NULL, &kind, err) < 0)
+        goto done;
+    m.kind = instr_kind(kind);
+    const char *opn = m.kind->name;
+    if (m.kind->ncu.conflicts == NULL) {    /* the kinds' table names none measured */
+        sz_fail(err, SZ_INVALID_ARGUMENT, "access", "%s: no ncu bank-conflict counter is known "
+                "for this kind (GET /api/ops)", opn);
         goto done;
     }
     const cJSON *tiled = cJSON_GetObjectItemCaseSensitive(ans, "tiled");
@@ -156,7 +157,7 @@ int api_route_ncu_explain(const struct api_request *req, struct buf *out, struct
     }
     buf_printf(out, "},\"access\":{\"op\":\"%s\",\"counted_as\":\"%s\",\"wavefronts\":%.17g,"
                "\"ideal_wavefronts\":%.17g,\"instructions_per_unit\":%.17g,\"unit\":\"%s\"},",
-               opn, m.side == NCU_LD ? "op_ld" : "op_st", m.wavefronts, m.ideal, m.per_unit,
+               opn, m.kind->ncu.conflicts, m.wavefronts, m.ideal, m.per_unit,
                tiled ? "tile" : "instruction");
     buf_puts(out, "\"conflicts_metric\":");
     if (e.conflicts_metric)

@@ -398,9 +398,10 @@ int api_read_instr_fields(const cJSON *obj, int op_set, struct instr *in,
     if (!op_set) {
         const cJSON *op = cJSON_GetObjectItemCaseSensitive(obj, "op");
         enum instr_op opv;
+        char kinds[160];
         if (instr_op_parse(cJSON_IsString(op) ? op->valuestring : NULL, &opv, err) < 0)
-            return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "required, one of \"ld\", \"st\", "
-                           "\"ldmatrix\", \"stmatrix\", \"atom\", \"red\"");
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "required, one of %s",
+                           instr_kind_names(0, 0, 1, ", ", kinds, sizeof kinds));
         instr_defaults(in, opv);
     }
     if (read_form(obj, in, err) < 0 ||

@@ -61,11 +61,17 @@ int api_route_atoms(const struct api_request *, struct buf *, struct sz_error *)
 /* POST /api/ncu/explain: a pasted ncu result explained against an access's model count (api_ncu.c). */
 int api_route_ncu_explain(const struct api_request *, struct buf *, struct sz_error *);
 
+/* api_ops.c: the instruction-kind table. */
+int api_route_ops(const struct api_request *, struct buf *, struct sz_error *);
+
 /* api_recommend.c: the best swizzle for a write and a read pattern (recommend.c). */
 int api_route_recommend(const struct api_request *, struct buf *, struct sz_error *);
 
 /* `"key":` */
 void api_put_key(struct buf *out, const char *key);
+
+/* `"key":"v"`, or `"key":null` when v is NULL (a name no source gives). */
+void api_put_str_or_null(struct buf *out, const char *key, const char *v);
 
 /* "[t,...]": the lanes set in `mask`, in order. */
 void api_put_lanes(struct buf *out, uint32_t mask);

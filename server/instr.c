@@ -1,6 +1,6 @@
-/* instr.c - the instruction schema's rules (instr.h): names, defaults, the
- * atomic forms PTX has and sm_90 runs natively, validity for the model, and
- * what a GPU can run.  Pure: no I/O, no allocation.  Every rule that rejects
+/* instr.c - the instruction schema's rules (instr.h): the instruction-kind
+ * table, names, defaults, the atomic forms PTX has and sm_90 runs natively,
+ * validity for the model, and what a GPU can run.  Pure: no I/O, no allocation.  Every rule that rejects
  * an instruction names the field a client would fix, because the API, the
  * page and the tool all print it. */
 #include "instr.h"
@@ -8,13 +8,92 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const op_names[INSTR_NOPS] = {"ld", "st", "ldmatrix", "stmatrix", "atom",
-                                                 "red"};
+/* ---- the instruction kinds -------------------------------------------------
+ *
+ * One row per kind; every layer reads it (the model, the API's answers and
+ * GET /api/ops, the tool and its counter pass, the calibration scripts
+ * through tests/data/ops.json, the page through /api/ops).
+ *
+ * The ncu metrics, per kind, are the ones the tool reads (cuda/ncu.c) and
+ * the calibrations measured: the Source-page metric (smsp__sass_*) has one op
+ * per kind; on sm_90 the hardware counters file ldmatrix under op_ld and
+ * stmatrix under op_st (the _op_ldsm/_op_stsm variants do not exist there:
+ * tests/data/calib_*.json, "metrics_unavailable"), and ncu has no
+ * executed-instruction count for stmatrix (smsp__inst_executed_op_stsm is
+ * unavailable too).  atom and red both run as ATOMS and count under op_atom
+ * (tests/data/atomics_*.json, "method"); no bank-conflict counter of op_atom
+ * was among the measured metrics, so none is named. */
+#define SASS_WF "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_"
+#define HW_WF "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_"
+#define BANK "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_"
+#define INST "smsp__inst_executed_op_"
+#define W(n) (1u << (n))
+#define VECTOR_WIDTHS (W(1) | W(2) | W(4) | W(8) | W(16))
+/* What the matrix kinds share: 8x16-byte rows, .x1/.x2/.x4 (default .x4),
+ * .trans, and the room the tool's shifted copies need. */
+#define MATRIX_SHAPE                                                                   \
+    .operands = INSTR_O_MATRICES | INSTR_O_TRANS, .widths = W(16), .default_bytes = 16, \
+    .matrices = W(1) | W(2) | W(4), .default_matrices = 4, .smem_spare = INSTR_MATRIX_SPARE
+/* What the atomics share: func and type (bytes follows the type: 4 or 8),
+ * any lanes, one form per lane, the room of the tool's 8 copies. */
+#define ATOMIC_SHAPE                                                                   \
+    .flags = INSTR_F_ATOMIC, .operands = INSTR_O_FUNC | INSTR_O_TYPE,                  \
+    .widths = W(4) | W(8), .default_bytes = 4, .default_matrices = 1,                  \
+    .smem_spare = INSTR_ATOMIC_SPARE
+
+const struct instr_kind instr_kinds[] = {
+    [INSTR_LD] = {
+        .name = "ld", .ptx = "ld.shared", .label = "ld (load)", .short_name = "ld",
+        .flags = INSTR_F_LOAD, .operands = INSTR_O_BYTES,
+        .widths = VECTOR_WIDTHS, .default_bytes = 4, .default_matrices = 1,
+        .ncu = {SASS_WF "ld.sum", HW_WF "ld.sum", BANK "ld.sum", INST "shared_ld.sum"},
+    },
+    [INSTR_ST] = {
+        .name = "st", .ptx = "st.shared", .label = "st (store)", .short_name = "st",
+        .flags = INSTR_F_STORE, .operands = INSTR_O_BYTES,
+        .widths = VECTOR_WIDTHS, .default_bytes = 4, .default_matrices = 1,
+        .ncu = {SASS_WF "st.sum", HW_WF "st.sum", BANK "st.sum", INST "shared_st.sum"},
+    },
+    [INSTR_LDMATRIX] = {
+        .name = "ldmatrix", .ptx = "ldmatrix.sync.aligned.m8n8", .label = "ldmatrix",
+        .short_name = "ldsm", .flags = INSTR_F_LOAD | INSTR_F_MATRIX, MATRIX_SHAPE,
+        .min_cc = 75,
+        .ncu = {SASS_WF "ldsm.sum", HW_WF "ld.sum", BANK "ld.sum", INST "ldsm.sum"},
+    },
+    [INSTR_STMATRIX] = {
+        .name = "stmatrix", .ptx = "stmatrix.sync.aligned.m8n8", .label = "stmatrix",
+        .short_name = "stsm", .flags = INSTR_F_STORE | INSTR_F_MATRIX, MATRIX_SHAPE,
+        .min_cc = 90,
+        .ncu = {SASS_WF "stsm.sum", HW_WF "st.sum", BANK "st.sum", NULL},
+    },
+    [INSTR_ATOM] = {
+        .name = "atom", .ptx = "atom.shared", .label = "atom (atomic, returns the old value)",
+        .short_name = "atom", ATOMIC_SHAPE,
+        .ncu = {SASS_WF "atom.sum", HW_WF "atom.sum", NULL, INST "shared_atom.sum"},
+    },
+    [INSTR_RED] = {
+        .name = "red", .ptx = "red.shared", .label = "red (atomic reduction, returns nothing)",
+        .short_name = "red", ATOMIC_SHAPE,
+        .ncu = {SASS_WF "atom.sum", HW_WF "atom.sum", NULL, INST "shared_atom.sum"},
+    },
+};
+/* A row left out at the end is a compile error here; one left out in the
+ * middle is a row of NULLs that test_access's spec on the table names. */
+_Static_assert(sizeof instr_kinds / sizeof instr_kinds[0] == INSTR_NOPS,
+               "instr_kinds[] needs one row per enum instr_op");
+#undef MATRIX_SHAPE
+#undef ATOMIC_SHAPE
+#undef SASS_WF
+#undef HW_WF
+#undef BANK
+#undef INST
+
+static const char *const operand_names[INSTR_NOPERANDS] = {"bytes", "matrices", "trans",
+                                                           "func", "type"};
 static const char *const func_names[INSTR_NFUNCS] = {"add", "min", "max", "inc", "dec",
                                                      "and", "or", "xor", "exch", "cas"};
 static const char *const type_names[INSTR_NTYPES] = {"u32", "s32", "b32", "f32", "u64",
                                                      "s64", "b64", "f64", "f16x2", "bf16x2"};
-#define OP_CHOICES "\"ld\", \"st\", \"ldmatrix\", \"stmatrix\", \"atom\", \"red\""
 
 /* The atomic forms, one bit per type (enum instr_type order) per func.
  * allowed: what ptxas (CUDA 13.0) accepts for sm_90, tried form by form
@@ -42,9 +121,62 @@ static const uint16_t native_sm90[INSTR_NFUNCS] = {
 #undef T
 
 
+/* The members of a set of small numbers (bit n: n), for a message: "1, 2, 4,
+ * 8 or 16" (sep NULL... given "": ", " and " or "), or with sep "/" and
+ * prefix ".x": ".x1/.x2/.x4". */
+static const char *set_text(uint32_t set, const char *prefix, const char *sep, char *buf,
+                            size_t cap)
+{
+    size_t len = 0;
+    int left = 0;
+    for (uint32_t x = set; x; x &= x - 1)
+        left++;
+    buf[0] = '\0';
+    for (unsigned n = 0; n < 32 && len < cap; n++) {
+        if (!(set >> n & 1))
+            continue;
+        const char *between = len == 0 ? "" : *sep ? sep : left == 1 ? " or " : ", ";
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s%u", between, prefix, n);
+        left--;
+    }
+    return buf;
+}
+
+const struct instr_kind *instr_kind(enum instr_op op)
+{
+    return (unsigned)op < INSTR_NOPS ? &instr_kinds[op] : NULL;
+}
+
+const char *instr_operand_name(unsigned operand)
+{
+    for (int i = 0; i < INSTR_NOPERANDS; i++)
+        if (operand == 1u << i)
+            return operand_names[i];
+    return "?";
+}
+
+const char *instr_kind_names(unsigned flags, unsigned operands, int quoted, const char *sep,
+                             char *buf, size_t cap)
+{
+    int pick[INSTR_NOPS], n = 0;
+    for (int k = 0; k < INSTR_NOPS; k++)
+        if ((!flags && !operands) || (instr_kinds[k].flags & flags) ||
+            (instr_kinds[k].operands & operands))
+            pick[n++] = k;
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && len < cap; i++) {
+        const char *between = i == 0 ? "" : sep ? sep : i == n - 1 ? " and " : ", ";
+        const char *q = quoted ? "\"" : "";
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s%s%s", between, q,
+                                instr_kinds[pick[i]].name, q);
+    }
+    return buf;
+}
+
 const char *instr_op_name(enum instr_op op)
 {
-    return (unsigned)op < INSTR_NOPS ? op_names[op] : "?";
+    return (unsigned)op < INSTR_NOPS ? instr_kinds[op].name : "?";
 }
 
 const char *instr_func_name(enum instr_func f)
@@ -66,40 +198,59 @@ static int lookup(const char *name, const char *const *names, int n)
     return -1;
 }
 
+/* "\"add\", \"min\", ..." of names[0..n), into buf: the allowed values of an
+ * error message, from the one list the lookup reads. */
+static const char *choices(const char *const *names, int n, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && len < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s\"%s\"", i ? ", " : "", names[i]);
+    return buf;
+}
+
 int instr_op_parse(const char *name, enum instr_op *op, struct sz_error *err)
 {
-    int i = lookup(name, op_names, INSTR_NOPS);
-    if (i < 0)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "must be one of " OP_CHOICES);
-    *op = (enum instr_op)i;
-    return 0;
+    for (int k = 0; name && k < INSTR_NOPS; k++)
+        if (strcmp(name, instr_kinds[k].name) == 0) {
+            *op = (enum instr_op)k;
+            return 0;
+        }
+    char list[160];
+    return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "must be one of %s",
+                   instr_kind_names(0, 0, 1, ", ", list, sizeof list));
 }
 
 int instr_func_parse(const char *name, enum instr_func *f, struct sz_error *err)
 {
+    char list[160];
     int i = lookup(name, func_names, INSTR_NFUNCS);
     if (i < 0)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "func", "must be one of \"add\", \"min\", "
-                       "\"max\", \"inc\", \"dec\", \"and\", \"or\", \"xor\", \"exch\", \"cas\"");
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "func", "must be one of %s",
+                       choices(func_names, INSTR_NFUNCS, list, sizeof list));
     *f = (enum instr_func)i;
     return 0;
 }
 
 int instr_type_parse(const char *name, enum instr_type *t, struct sz_error *err)
 {
+    char list[160];
     int i = lookup(name, type_names, INSTR_NTYPES);
     if (i < 0)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "type", "must be one of \"u32\", \"s32\", "
-                       "\"b32\", \"f32\", \"u64\", \"s64\", \"b64\", \"f64\", \"f16x2\", "
-                       "\"bf16x2\"");
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "type", "must be one of %s",
+                       choices(type_names, INSTR_NTYPES, list, sizeof list));
     *t = (enum instr_type)i;
     return 0;
 }
 
-int instr_is_atomic(enum instr_op op)
+static unsigned flags_of(enum instr_op op)
 {
-    return op == INSTR_ATOM || op == INSTR_RED;
+    return (unsigned)op < INSTR_NOPS ? instr_kinds[op].flags : 0;
 }
+
+int instr_is_atomic(enum instr_op op) { return (flags_of(op) & INSTR_F_ATOMIC) != 0; }
+int instr_is_matrix(enum instr_op op) { return (flags_of(op) & INSTR_F_MATRIX) != 0; }
+int instr_is_load(enum instr_op op) { return (flags_of(op) & INSTR_F_LOAD) != 0; }
 
 uint32_t instr_type_bytes(enum instr_type t)
 {
@@ -158,10 +309,12 @@ int instr_form_parse(const char *name, struct instr *in, struct sz_error *err)
     instr_defaults(in, op);
     if (n == 1)
         return 0;
-    if (!instr_is_atomic(op) || n != 3)
+    if (!instr_is_atomic(op) || n != 3) {
+        char who[96];
         return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "'%.40s': an atomic's form is "
-                       "op.func.type (atom.add.u32); only atom and red take func and type",
-                       name);
+                       "op.func.type (atom.add.u32); only %s take func and type", name,
+                       instr_kind_names(0, INSTR_O_FUNC, 0, NULL, who, sizeof who));
+    }
     if (instr_func_parse(part[1], &in->func, err) < 0 ||
         instr_type_parse(part[2], &in->type, err) < 0)
         return -1;
@@ -188,17 +341,13 @@ static int form_error(const struct instr *in, struct sz_error *err)
                    instr_type_name(in->type));
 }
 
-int instr_is_matrix(enum instr_op op)
-{
-    return op == INSTR_LDMATRIX || op == INSTR_STMATRIX;
-}
-
 void instr_defaults(struct instr *in, enum instr_op op)
 {
     memset(in, 0, sizeof *in);
     in->op = op;
-    in->bytes = instr_is_matrix(op) ? 16 : 4;
-    in->matrices = instr_is_matrix(op) ? 4 : 1;
+    const struct instr_kind *k = instr_kind(op);
+    in->bytes = k ? k->default_bytes : 4;
+    in->matrices = k ? k->default_matrices : 1;
     in->func = INSTR_ADD;
     in->type = INSTR_U32;
     in->bank_bytes = 4;
@@ -209,7 +358,8 @@ void instr_defaults(struct instr *in, enum instr_op op)
 
 uint32_t instr_lane_bytes(const struct instr *in)
 {
-    return instr_is_matrix(in->op) ? 16 : in->bytes;
+    /* a matrix row: the kind's one width */
+    return instr_is_matrix(in->op) ? instr_kinds[in->op].default_bytes : in->bytes;
 }
 
 uint32_t instr_used_lanes(const struct instr *in)
@@ -224,11 +374,21 @@ static const char *lane_field(char *field, uint32_t t)
     return field;
 }
 
+/* "only ldmatrix/stmatrix take matrices": the kinds with `operand`, from the table. */
+static int operand_error(unsigned operand, const char *field, const char *what,
+                         struct sz_error *err)
+{
+    char who[96];
+    return sz_fail(err, SZ_INVALID_ARGUMENT, field, "only %s %s", instr_kind_names(0, operand,
+                   0, operand & (INSTR_O_FUNC | INSTR_O_TYPE) ? NULL : "/", who, sizeof who),
+                   what);
+}
+
 int instr_check_shape(const struct instr *in, struct sz_error *err)
 {
-    if ((unsigned)in->op >= INSTR_NOPS)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "must be one of " OP_CHOICES);
-    int matrix = instr_is_matrix(in->op);
+    const struct instr_kind *k = instr_kind(in->op);
+    if (!k)
+        return instr_op_parse(NULL, NULL, err);
     if (instr_is_atomic(in->op)) {
         if ((unsigned)in->func >= INSTR_NFUNCS || (unsigned)in->type >= INSTR_NTYPES)
             return sz_fail(err, SZ_INVALID_ARGUMENT, (unsigned)in->func >= INSTR_NFUNCS ?
@@ -240,24 +400,30 @@ int instr_check_shape(const struct instr *in, struct sz_error *err)
                            "omit bytes or give %u", instr_type_name(in->type),
                            instr_type_bytes(in->type), instr_type_bytes(in->type));
     }
-    if (matrix && in->bytes != 16)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "bytes",
-                       "ldmatrix/stmatrix rows are 16 bytes; omit bytes or give 16");
-    if (!matrix && (!bits_is_pow2(in->bytes) || in->bytes > SZ_MAX_LANE_BYTES))
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "bytes",
-                       "bytes per lane must be 1, 2, 4, 8 or 16, got %u", in->bytes);
-    if (matrix && in->matrices != 1 && in->matrices != 2 && in->matrices != 4)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "matrices",
-                       "%s takes 1, 2 or 4 matrices (.x1/.x2/.x4), got %u",
-                       instr_op_name(in->op), in->matrices);
-    if (!matrix && in->matrices != 1)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "matrices",
-                       "only ldmatrix/stmatrix take matrices");
-    if (!instr_is_atomic(in->op) && (in->func != INSTR_ADD || in->type != INSTR_U32))
-        return sz_fail(err, SZ_INVALID_ARGUMENT, in->func != INSTR_ADD ? "func" : "type",
-                       "only atom and red take func and type");
-    if (!matrix && in->trans)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "trans", "only ldmatrix/stmatrix have .trans");
+    char set[48];
+    if (in->bytes > SZ_MAX_LANE_BYTES || !(k->widths >> in->bytes & 1)) {
+        char who[96];
+        if (bits_is_pow2(k->widths))   /* one width: the kind moves rows of it */
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "bytes", "%s rows are %u bytes; omit "
+                           "bytes or give %u", k->flags & INSTR_F_MATRIX ?
+                           instr_kind_names(INSTR_F_MATRIX, 0, 0, "/", who, sizeof who) :
+                           k->name, k->default_bytes, k->default_bytes);
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "bytes", "bytes per lane must be %s, got %u",
+                       set_text(k->widths, "", "", set, sizeof set), in->bytes);
+    }
+    if (k->matrices && (in->matrices > 16 || !(k->matrices >> in->matrices & 1))) {
+        char xs[48];
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "matrices", "%s takes %s matrices (%s), got %u",
+                       k->name, set_text(k->matrices, "", "", set, sizeof set),
+                       set_text(k->matrices, ".x", "/", xs, sizeof xs), in->matrices);
+    }
+    if (!k->matrices && in->matrices != 1)
+        return operand_error(INSTR_O_MATRICES, "matrices", "take matrices", err);
+    if (!(k->operands & INSTR_O_FUNC) && (in->func != INSTR_ADD || in->type != INSTR_U32))
+        return operand_error(INSTR_O_FUNC, in->func != INSTR_ADD ? "func" : "type",
+                             "take func and type", err);
+    if (!(k->operands & INSTR_O_TRANS) && in->trans)
+        return operand_error(INSTR_O_TRANS, "trans", "have .trans", err);
     if (!bits_is_pow2(in->bank_bytes) || in->bank_bytes > SZ_MAX_BANK_BYTES)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "bank_bytes",
                        "bytes per bank must be a power of two in 1..%u, got %u",
@@ -306,23 +472,18 @@ int instr_check_gpu(const struct instr *in, const struct instr_gpu *gpu,
     if (in->bank_bytes != 4 || in->banks != 32)
         return sz_fail(err, SZ_INVALID_ARGUMENT, in->bank_bytes != 4 ? "bank_bytes" : "banks",
                        "the GPU has 32 banks of 4 bytes: measure with bank_bytes 4, banks 32");
+    const struct instr_kind *k = instr_kind(in->op);
     int cc = gpu ? gpu->cc : 0;
-    if (in->op == INSTR_LDMATRIX && cc && cc < 75)
+    if (cc && cc < k->min_cc)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "op",
-                       "ldmatrix needs compute capability 7.5 or newer; this GPU has %d.%d",
-                       cc / 10, cc % 10);
-    if (in->op == INSTR_STMATRIX && cc && cc < 90)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "op",
-                       "stmatrix needs compute capability 9.0 or newer; this GPU has %d.%d",
-                       cc / 10, cc % 10);
+                       "%s needs compute capability %d.%d or newer; this GPU has %d.%d",
+                       k->name, k->min_cc / 10, k->min_cc % 10, cc / 10, cc % 10);
     if (instr_is_atomic(in->op) && in->type == INSTR_BF16X2 && cc && cc < 90)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "type",
                        "bf16x2 atomics need compute capability 9.0 or newer; this GPU has "
                        "%d.%d", cc / 10, cc % 10);
     uint32_t smem = gpu && gpu->smem_bytes ? gpu->smem_bytes : INSTR_SMEM_HARD_LIMIT;
-    uint32_t spare = instr_is_matrix(in->op)   ? INSTR_MATRIX_SPARE
-                     : instr_is_atomic(in->op) ? INSTR_ATOMIC_SPARE
-                                               : 0;
+    uint32_t spare = k->smem_spare;
     uint32_t limit = smem > spare ? smem - spare : 0;
     uint32_t w = instr_lane_bytes(in);
     int active = 0;
@@ -339,9 +500,8 @@ int instr_check_gpu(const struct instr *in, const struct instr_gpu *gpu,
                                "memory (the GPU's)", o, o + w - 1, limit);
             return sz_fail(err, SZ_INVALID_ARGUMENT, lane_field(field, t),
                            "the access at %u..%u does not fit in %u bytes of shared memory "
-                           "(the GPU's, less %u for the copies a%s measurement shifts)", o,
-                           o + w - 1, limit, spare, instr_is_matrix(in->op) ? " matrix" :
-                           "n atomic");
+                           "(the GPU's, less %u for the copies the tool's %s measurement "
+                           "shifts)", o, o + w - 1, limit, spare, k->name);
         }
     }
     if (!active)

@@ -1,9 +1,9 @@
-/* instr.h - THE instruction schema: one warp-wide shared-memory instruction
- * (op, width, matrices, .trans, atomic func and type, bank geometry, 32 lane
- * offsets), its defaults, its validity and what a GPU can run.  Server,
- * model, tool (cuda/) and tests share it, so a body the API accepts is a
- * body the tool accepts.  Pure core: no I/O, no allocation, no JSON
- * (api_read.c reads it from JSON). */
+/* instr.h - THE instruction schema: the instruction kinds (instr_kinds[], one
+ * row per kind, which every layer reads) and one warp-wide shared-memory
+ * instruction (op, width, matrices, .trans, atomic func and type, banks, 32
+ * lane offsets): defaults, validity, what a GPU can run.  Server, model, tool
+ * and tests share it: a body the API accepts is one the tool accepts.  Pure
+ * core: no I/O, no allocation, no JSON (api_read.c, instr_json.c do that). */
 #ifndef SZ_INSTR_H
 #define SZ_INSTR_H
 
@@ -27,16 +27,89 @@ extern "C" {
 
 /* The measurement tool shifts accesses 1..7 of each iteration of a matrix
  * pattern by 128..896 bytes (cuda/probe.cu, LDSM1), so a matrix pattern must
- * leave this much shared memory free behind it on the device. */
+ * leave this much shared memory free behind it on the device (the matrix
+ * rows' smem_spare; probe.cu checks it against its own shift). */
 #define INSTR_MATRIX_SPARE (128u * 7u)
 
 /* The measurement tool issues the 8 atomics of an iteration 256 bytes apart
  * (cuda/probe.cu: two bank rows, so the same banks and the same address
- * equalities, but no dependence between them): 7 x 256 bytes stay free. */
+ * equalities, but no dependence between them): 7 x 256 bytes stay free (the
+ * atomic rows' smem_spare). */
 #define INSTR_ATOMIC_SPARE (256u * 7u)
 
+/* The instruction kinds, in the order of instr_kinds[] (instr.c).  Adding one:
+ * README, "Adding an instruction kind". */
 enum instr_op { INSTR_LD, INSTR_ST, INSTR_LDMATRIX, INSTR_STMATRIX, INSTR_ATOM, INSTR_RED,
                 INSTR_NOPS };
+
+/* What a kind does (instr_kind.flags). */
+enum instr_flag {
+    INSTR_F_LOAD = 1u << 0,     /* moves shared memory into registers, writes none:
+                                 * lanes on one word broadcast, vector lanes pair
+                                 * (access.c, rules 2-3), ncu's hardware counter
+                                 * equals the wavefronts */
+    INSTR_F_STORE = 1u << 1,    /* moves registers into shared memory, reads none */
+    INSTR_F_MATRIX = 1u << 2,   /* warp-wide 8x16-byte rows (.sync.aligned), .xN, .trans */
+    INSTR_F_ATOMIC = 1u << 3,   /* read-modify-write (neither load nor store):
+                                 * func and type, no broadcast (atomic.c) */
+    INSTR_F_ASYNC = 1u << 4     /* completes after it issues (cp.async, TMA): none yet */
+};
+
+/* The request fields a kind takes besides op and offsets (instr_kind.operands):
+ * the page's form shows an input for each, the API refuses the others. */
+enum instr_operand {
+    INSTR_O_BYTES = 1u << 0,    /* "bytes": one of the kind's widths */
+    INSTR_O_MATRICES = 1u << 1, /* "matrices": .x1/.x2/.x4 */
+    INSTR_O_TRANS = 1u << 2,    /* "trans": .trans */
+    INSTR_O_FUNC = 1u << 3,     /* "func": the atomic operation */
+    INSTR_O_TYPE = 1u << 4      /* "type": the operand type (bytes follows it) */
+};
+#define INSTR_NOPERANDS 5
+
+/* Nsight Compute's metrics for a kind (NULL: none exists, or none was ever
+ * measured, so none is named).  Every name is one a file of tests/data
+ * measured (test_access checks it). */
+struct instr_ncu {
+    const char *source;     /* the Source page's wavefronts, per SASS instruction
+                             * (smsp__sass_l1tex_..._op_*): source_wavefronts */
+    const char *wavefronts; /* the hardware counter (l1tex__..._op_*): wavefronts */
+    const char *conflicts;  /* the hardware bank-conflict counter */
+    const char *executed;   /* instructions executed, the divisor (NULL: ncu has
+                             * none; the tool divides by the launched count) */
+};
+
+/* One instruction kind: everything the layers need to know of it. */
+struct instr_kind {
+    const char *name;       /* wire name: "ld" */
+    const char *ptx;        /* the PTX instruction: "ld.shared" */
+    const char *label;      /* what people read: "ld (load)" */
+    const char *short_name; /* the tool's table column: "ld", "ldsm" */
+    unsigned flags;         /* enum instr_flag */
+    unsigned operands;      /* enum instr_operand */
+    uint32_t widths;        /* bit w: w bytes per lane allowed (w = 1..16) */
+    uint32_t default_bytes;
+    uint32_t matrices;      /* bit n: .xn allowed; 0: not a matrix kind (matrices 1) */
+    uint32_t default_matrices;
+    int min_cc;             /* lowest compute capability, major*10+minor; 0: any */
+    uint32_t smem_spare;    /* shared memory the tool's shifted copies need behind
+                             * a pattern (INSTR_*_SPARE) */
+    struct instr_ncu ncu;
+};
+
+/* The row of `op`; NULL out of range.  instr_kinds[op] for a valid op. */
+extern const struct instr_kind instr_kinds[INSTR_NOPS];
+const struct instr_kind *instr_kind(enum instr_op op);
+
+/* The wire name of an operand bit ("bytes", ...); "?" for anything else. */
+const char *instr_operand_name(unsigned operand);
+
+/* The wire names of the kinds with any bit of `flags` in their flags or any
+ * of `operands` in their operands (both 0: every kind), for a sentence:
+ * sep "/" gives "ldmatrix/stmatrix"; sep NULL gives "atom and red" (", "
+ * and " and " before the last); `quoted` puts each in double quotes.  Into
+ * buf (cut at cap); returns buf. */
+const char *instr_kind_names(unsigned flags, unsigned operands, int quoted, const char *sep,
+                             char *buf, size_t cap);
 
 /* atom.shared / red.shared: the operation and the operand type (PTX ISA). */
 enum instr_func { INSTR_ADD, INSTR_MIN, INSTR_MAX, INSTR_INC, INSTR_DEC, INSTR_AND, INSTR_OR,
@@ -66,11 +139,12 @@ int instr_op_parse(const char *name, enum instr_op *op, struct sz_error *err);
 int instr_func_parse(const char *name, enum instr_func *f, struct sz_error *err);
 int instr_type_parse(const char *name, enum instr_type *t, struct sz_error *err);
 
-/* ldmatrix and stmatrix: warp-wide (.sync.aligned), 16-byte rows, .xN, .trans. */
+/* The kind's flags: INSTR_F_MATRIX (ldmatrix, stmatrix: warp-wide
+ * .sync.aligned, 16-byte rows, .xN, .trans), INSTR_F_ATOMIC (atom, red: one
+ * func on one type per lane, any lanes), INSTR_F_LOAD; 0 out of range. */
 int instr_is_matrix(enum instr_op op);
-
-/* atom.shared and red.shared: one func on one type per lane, any lanes. */
 int instr_is_atomic(enum instr_op op);
+int instr_is_load(enum instr_op op);
 
 /* Bytes of one operand of `t`: 8 for the 64-bit types, else 4. */
 uint32_t instr_type_bytes(enum instr_type t);
@@ -129,8 +203,8 @@ struct instr_gpu {
 
 /* instr_check, plus what running it on `gpu` needs: 32 banks of 4 bytes, at
  * least one active lane, every access inside the shared memory (less
- * INSTR_MATRIX_SPARE for matrix ops, INSTR_ATOMIC_SPARE for atomics),
- * ldmatrix on cc >= 7.5, stmatrix and bf16x2 atomics on cc >= 9.0.  `gpu`
+ * the kind's smem_spare), the kind's min_cc (ldmatrix 7.5, stmatrix 9.0) and
+ * bf16x2 atomics on cc >= 9.0.  `gpu`
  * may be NULL (nothing known of the device).  Names the field. */
 int instr_check_gpu(const struct instr *in, const struct instr_gpu *gpu,
                     struct sz_error *err);

@@ -3,8 +3,8 @@
  * against the model: conflicts = instructions x (wavefronts - ideal); what is
  * left is not an address conflict, and l1tex__data_bank_conflicts_type_
  * arbitration (L1 fills and other clients winning a bank) says whether it is
- * arbitration.  Metric names are those this repository's counter pass reads
- * (cuda/ncu.c) and those the public threads quote.  Pure: no I/O, no JSON. */
+ * arbitration.  Each kind's metric names are instr.c's table's; the others
+ * are those the public threads quote.  Pure: no I/O, no JSON. */
 #include "ncu_text.h"
 
 #include <ctype.h>
@@ -14,6 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Besides the kinds' own (instr.c): the all-ops conflict counter, the
+ * Source page's deterministic conflict counter (LeetCUDA#188 quotes
+ * sm__sass_..._op_ldsm), the arbitration counter (DESIGN.md sec. 4) and the
+ * instruction counters the forum thread 359822 quotes. */
 #define HW_CONF "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_"
 #define ALL_CONF "l1tex__data_bank_conflicts_pipe_lsu_mem_shared"
 #define SASS_CONF "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_"
@@ -24,8 +28,9 @@
 const char *ncu_looked_for(void)
 {
     return HW_CONF "ld/st, " ALL_CONF ", " SASS_CONF "ld/st/ldsm/stsm, " SASS_WF "ld/st/ldsm/stsm, "
-           HW_WF "ld/st, smsp__inst_executed_op_shared_ld/st, smsp__inst_executed_op_ldsm, "
-           "sass__inst_executed_shared_loads/stores, " ARB " (each with or without .sum)";
+           "smsp__inst_executed_op_shared_ld/st, smsp__inst_executed_op_ldsm, "
+           "sass__inst_executed_shared_loads/stores, " ARB " (each with or without .sum; "
+           "the kinds' own names are GET /api/ops's ncu)";
 }
 
 static int fail_at(const char *text, size_t at, struct sz_error *err, const char *msg)
@@ -292,12 +297,18 @@ int ncu_parse(const char *text, const char *kernel, struct ncu_text *t, struct s
     return 0;
 }
 
+/* The length of a metric name without its ".sum". */
+static size_t stem(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 4 && strcmp(name + n - 4, ".sum") == 0 ? n - 4 : n;
+}
+
 int ncu_get(const struct ncu_text *t, const char *base, double *v)
 {
-    size_t n = strlen(base);
+    size_t n = stem(base);
     for (int k = 0; k < t->n; k++)
-        if (strncmp(t->m[k].name, base, n) == 0 &&
-            (t->m[k].name[n] == '\0' || strcmp(t->m[k].name + n, ".sum") == 0)) {
+        if (stem(t->m[k].name) == n && strncmp(t->m[k].name, base, n) == 0) {
             *v = t->m[k].value;
             return 1;
         }
@@ -330,43 +341,35 @@ static const char *first(const struct ncu_text *t, const char *const *names, dou
 
 void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu_explain *e)
 {
-    static const char *const conf[2][3] = {{HW_CONF "ld", ALL_CONF, NULL},
-                                           {HW_CONF "st", ALL_CONF, NULL}};
-    static const char *const inst_ld[] = {"smsp__sass_inst_executed_op_shared_ld",
-                                          "smsp__inst_executed_op_shared_ld",
-                                          "sass__inst_executed_shared_loads", NULL};
-    static const char *const inst_st[] = {"smsp__sass_inst_executed_op_shared_st",
-                                          "smsp__inst_executed_op_shared_st",
-                                          "sass__inst_executed_shared_stores", NULL};
-    static const char *const inst_ldsm[] = {"smsp__sass_inst_executed_op_ldsm",
-                                            "smsp__inst_executed_op_ldsm", NULL};
-    static const char *const inst_none[] = {NULL};
+    const struct instr_ncu *k = &m->kind->ncu;
+    int store = (m->kind->flags & INSTR_F_STORE) != 0;
+    /* the names, first the kind's own (instr.c), then those the threads quote */
+    const char *conf[] = {k->conflicts, ALL_CONF, NULL};
+    const char *inst[] = {k->executed, store ? "sass__inst_executed_shared_stores" :
+                          "sass__inst_executed_shared_loads", NULL};
+    if (m->kind->flags & INSTR_F_MATRIX)
+        inst[1] = NULL;     /* the forum's counters are LDS/STS only */
     memset(e, 0, sizeof *e);
-    const char *op = m->sass_op;
-    int ldsm = strcmp(op, "ldsm") == 0, stsm = strcmp(op, "stsm") == 0;
-    const char *const *inst = ldsm ? inst_ldsm : stsm ? inst_none :
-                              m->side == NCU_LD ? inst_ld : inst_st;
-    const char *hw_side = m->side == NCU_LD ? "ld" : "st";
     char name[NCU_NAME];
     double v;
-    e->conflicts_metric = first(t, conf[m->side], &e->measured);
+    e->conflicts_metric = k->conflicts ? first(t, conf, &e->measured) : NULL;
     e->instructions = -1;
     e->instr_source = "unknown";
-    if ((e->instr_metric = first(t, inst, &v)) != NULL) {
+    if ((e->instr_metric = first(t, inst[0] ? inst : inst + 1, &v)) != NULL) {
         e->instructions = v;
         e->instr_source = "counter";
     } else if (m->instructions >= 0) {
         e->instructions = m->instructions;
         e->instr_source = "request";
     } else {
-        snprintf(name, sizeof name, SASS_WF "%s", op);
         double per = m->wavefronts / m->per_unit;
-        if (ncu_get(t, name, &v) && per > 0 && fabs(v / per - floor(v / per + 0.5)) < 1e-9) {
+        if (k->source && ncu_get(t, k->source, &v) && per > 0 &&
+            fabs(v / per - floor(v / per + 0.5)) < 1e-9) {
             e->instructions = floor(v / per + 0.5);
             e->instr_source = "wavefronts";
         }
     }
-    snprintf(name, sizeof name, SASS_CONF "%s", op);
+    snprintf(name, sizeof name, SASS_CONF "%s.sum", m->kind->short_name);
     e->has_sass = ncu_get(t, name, &e->sass);
     e->has_arbitration = ncu_get(t, ARB, &e->arbitration);
     double excess = m->wavefronts - m->ideal;      /* per unit */
@@ -377,20 +380,21 @@ void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu
         e->predicted = e->instructions / m->per_unit * excess;
     char *msg = e->message;
     size_t cap = sizeof e->message;
+    const char *unit = m->per_unit > 1 ? "tile" : "instruction";
     say(msg, cap, "model: %.0f wavefronts per %s, ideal %.0f, so %.0f conflicts per %s",
-        m->wavefronts, m->per_unit > 1 ? "tile" : "instruction", m->ideal, excess,
-        m->per_unit > 1 ? "tile" : "instruction");
+        m->wavefronts, unit, m->ideal, excess, unit);
     if (e->instructions >= 0)
         say(msg, cap, "; %.0f instructions (%s%s%s)", e->instructions, e->instr_source,
             e->instr_metric ? ": " : "", e->instr_metric ? e->instr_metric : "");
     if (!e->conflicts_metric) {
         e->verdict = "no_count";
-        say(msg, cap, ". The text has no bank-conflict counter (" HW_CONF "%s.sum)", hw_side);
+        say(msg, cap, ". The text has no bank-conflict counter (%s)",
+            k->conflicts ? k->conflicts : "none is known for this kind");
     } else if (e->predicted < 0) {
         e->verdict = "no_count";
         say(msg, cap, ". %s = %.0f, but the instruction count is unknown: give \"instructions\" "
-            "or collect %s.sum", e->conflicts_metric, e->measured,
-            inst[0] ? inst[0] : SASS_WF "stsm (wavefronts)");
+            "or collect %s", e->conflicts_metric, e->measured,
+            k->executed ? k->executed : k->source ? k->source : "an instruction counter");
     } else {
         e->remainder = e->measured - e->predicted;
         say(msg, cap, ". Predicted %.0f address conflicts; %s = %.0f", e->predicted,
@@ -425,15 +429,13 @@ void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu
         say(msg, cap, ". The Source-page counter %s = %.0f (address conflicts only, "
             "deterministic)%s", name, e->sass,
             e->predicted >= 0 && e->sass == e->predicted ? " agrees with the model" : "");
-    char k[NCU_NAME + 16];
-    if (t->kernel[0])
-        snprintf(k, sizeof k, "regex:%s", t->kernel);
-    else
-        snprintf(k, sizeof k, "regex:<your kernel>");
-    say(e->command, sizeof e->command,
-        "ncu --metrics " HW_CONF "%s.sum," ARB ".sum," SASS_CONF "%s.sum," SASS_WF "%s.sum",
-        hw_side, op, op);
-    if (inst[0])
-        say(e->command, sizeof e->command, ",%s.sum", inst[0]);
-    say(e->command, sizeof e->command, " -k %s ./your_app", k);
+    /* the command: the kind's counters, the arbitration and Source-page ones */
+    say(e->command, sizeof e->command, "ncu --metrics %s," ARB ".sum,%s",
+        k->conflicts ? k->conflicts : ALL_CONF ".sum", name);
+    if (k->source)
+        say(e->command, sizeof e->command, ",%s", k->source);
+    if (k->executed)
+        say(e->command, sizeof e->command, ",%s", k->executed);
+    say(e->command, sizeof e->command, " -k regex:%s ./your_app",
+        t->kernel[0] ? t->kernel : "<your kernel>");
 }

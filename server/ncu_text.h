@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "instr.h"
 
 #define NCU_MAX_METRICS 96
 #define NCU_NAME 128
@@ -35,18 +36,15 @@ struct ncu_text {
  * malformed CSV, or naming "kernel". */
 int ncu_parse(const char *text, const char *kernel, struct ncu_text *t, struct sz_error *err);
 
-/* The value of metric `base` (".sum" matched with or without), 1 if found. */
+/* The value of metric `base` (a ".sum" on either name ignored), 1 if found. */
 int ncu_get(const struct ncu_text *t, const char *base, double *v);
 
-/* Which side of shared memory an access is counted on by ncu's l1tex
- * counters: loads (ld, ldmatrix) or stores (st, stmatrix). */
-enum ncu_side { NCU_LD, NCU_ST };
-
-/* The model's side of an explanation: per instruction (or per tile of
- * `per_unit` instructions) the wavefronts and the ideal. */
+/* The model's side of an explanation: the instruction kind (its ncu metric
+ * names are instr.c's table's, kind->ncu.conflicts not NULL) and, per
+ * instruction (or per tile of `per_unit` instructions), the wavefronts and
+ * the ideal. */
 struct ncu_model {
-    enum ncu_side side;
-    const char *sass_op;            /* "ld", "st", "ldsm", "stsm": the Source-page suffix */
+    const struct instr_kind *kind;
     double wavefronts, ideal;       /* per unit */
     double per_unit;                /* warp instructions per unit (1, or a tiled copy's) */
     double instructions;            /* the request's count of warp instructions; < 0 if none */

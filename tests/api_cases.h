@@ -23,6 +23,8 @@ static const struct api_case {
      "\"s\":{\"min\":-30,\"max\":30},\"bank_bytes\":{\"min\":1,\"max\":32,\"pow2\":true},"
      "\"banks\":{\"min\":1,\"max\":128,\"pow2\":true},\"rows\":{\"min\":1,\"max\":1048576},"
      "\"bytes\":{\"min\":1,\"max\":16,\"pow2\":true}}"},
+    {"GET", "/api/ops", "", NULL, NULL, 200, "\"name\":\"ldmatrix\",\"ptx\":\"ldmatrix.sync.aligned.m8n8\""},
+    {"GET", "/api/ops", "x=1", NULL, NULL, 400, "\"field\":\"x\""},
     {"GET", "/api/swizzle", "b=3&m=4&s=3", NULL, NULL, 200, "\"name\":\"Swizzle<3,4,3>\""},
     {"GET", "/api/swizzle", "b=3&m=4&s=3", NULL, NULL, 200, "\"yyy\":896,\"zzz\":112"},
     {"GET", "/api/swizzle", "b=0&m=4&s=3&rows=2", NULL, NULL, 200,

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../server/access.h"
+#include "../server/atomic.h"
 #include "../server/swizzle.h"
 #include "check.h"
 
@@ -290,15 +291,11 @@ static void test_lane_banks_and_ways(void)
  * as red. */
 static int load_pattern(const cJSON *p, struct instr *in)
 {
-    static const char *const ops[] = {"ld", "st", "ldmatrix", "stmatrix", "atom", "red"};
     const cJSON *op = cJSON_GetObjectItemCaseSensitive(p, "op");
     *in = instr(INSTR_LD, 4, 1);
-    int found = 0;
-    for (int i = 0; i < 6; i++)
-        if (cJSON_IsString(op) && strcmp(op->valuestring, ops[i]) == 0) {
-            in->op = (enum instr_op)i;
-            found = 1;
-        }
+    struct sz_error op_err;
+    int found = instr_op_parse(cJSON_IsString(op) ? op->valuestring : NULL, &in->op,
+                               &op_err) == 0;
     if (found && instr_is_atomic(in->op)) {
         const cJSON *f = cJSON_GetObjectItemCaseSensitive(p, "func");
         const cJSON *ty = cJSON_GetObjectItemCaseSensitive(p, "type");
@@ -585,7 +582,7 @@ static void test_oracle_atomic(void)
     char v[512];
     CHECK(!r.atomic.native && r.wavefronts == 0 && acc_clock_cycles(&r) == 0 &&
           r.nphases == 1 && r.atomic.lanes_per_address == 32 &&
-          strstr(acc_atomic_verdict(&in, &r, v, sizeof v), "no exact count"),
+          strstr(atomic_verdict(&in, &r, v, sizeof v), "no exact count"),
           "add.f32 on one word: %u %.2f %s", r.wavefronts, acc_clock_cycles(&r), v);
 }
 
@@ -652,6 +649,130 @@ static void test_atomic_data(void)
     CHECK(files >= 1, "no tests/data/atomics_*.json found");
 }
 
+/* ---- the instruction-kind table (instr.c) ------------------------------ */
+
+/* A row left out of the middle of instr_kinds[] is all NULL and 0: every row
+ * must be whole, consistent with its flags, and findable by its name. */
+static void every_kind_has_a_whole_row(void)
+{
+    for (int op = 0; op < INSTR_NOPS; op++) {
+        const struct instr_kind *k = instr_kind((enum instr_op)op);
+        CHECK(k && k->name && k->ptx && k->label && k->short_name, "kind %d: a name is missing",
+              op);
+        if (!k || !k->name)
+            continue;
+        enum instr_op back = INSTR_NOPS;
+        struct sz_error err;
+        CHECK(instr_op_parse(k->name, &back, &err) == 0 && back == (enum instr_op)op,
+              "%s: its name does not parse back to its row", k->name);
+        CHECK(k->ncu.source && k->ncu.wavefronts, "%s: no wavefront metric", k->name);
+        CHECK(k->widths && (k->widths >> k->default_bytes & 1), "%s: default_bytes %u not "
+              "among its widths", k->name, k->default_bytes);
+        int matrix = (k->flags & INSTR_F_MATRIX) != 0, atomic = (k->flags & INSTR_F_ATOMIC) != 0;
+        CHECK(matrix == (k->matrices != 0) && matrix == ((k->operands & INSTR_O_MATRICES) != 0),
+              "%s: the matrix flag, matrices and the matrices operand disagree", k->name);
+        CHECK(matrix ? (k->matrices >> k->default_matrices & 1) : k->default_matrices == 1,
+              "%s: default_matrices %u", k->name, k->default_matrices);
+        CHECK(atomic == ((k->operands & INSTR_O_FUNC) != 0), "%s: atomic flag vs func operand",
+              k->name);
+        CHECK(!((k->flags & INSTR_F_LOAD) && (k->flags & INSTR_F_STORE)),
+              "%s: both load and store (a read-modify-write is INSTR_F_ATOMIC)", k->name);
+        struct instr in;
+        instr_defaults(&in, (enum instr_op)op);
+        in.offsets[0] = 0;
+        for (uint32_t t = 0; t < 8 * in.matrices && matrix; t++)
+            in.offsets[t] = 16 * t;
+        CHECK(instr_check(&in, &err) == 0, "%s: its defaults fail instr_check: %s", k->name,
+              err.message);
+        for (int j = 0; j < op; j++)
+            CHECK(strcmp(instr_kinds[j].name, k->name) != 0, "%s: named twice", k->name);
+    }
+}
+
+/* The allowed values an error names come from the table: every kind. */
+static void the_op_error_names_every_kind(void)
+{
+    struct sz_error err;
+    enum instr_op op;
+    CHECK(instr_op_parse("nope", &op, &err) < 0 && strcmp(err.field, "op") == 0, "nope parsed");
+    for (int k = 0; k < INSTR_NOPS; k++) {
+        char quoted[40];
+        snprintf(quoted, sizeof quoted, "\"%s\"", instr_kinds[k].name);
+        CHECK(strstr(err.message, quoted) != NULL, "the op error lacks %s: %s", quoted,
+              err.message);
+    }
+    char buf[96];
+    CHECK(strcmp(instr_kind_names(INSTR_F_MATRIX, 0, 0, "/", buf, sizeof buf),
+                 "ldmatrix/stmatrix") == 0, "%s", buf);
+    CHECK(strcmp(instr_kind_names(0, INSTR_O_FUNC, 0, NULL, buf, sizeof buf), "atom and red") ==
+          0, "%s", buf);
+}
+
+/* `name` occurs in `text` as a whole metric name (not inside a longer one). */
+static int names_metric(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = text; (p = strstr(p, name)) != NULL; p += n) {
+        int before = p == text || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z'));
+        int after = !(p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z'));
+        if (before && after)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether some file of tests/data measured `metric`: a calibration lists it
+ * in metrics_requested and not in metrics_unavailable; an atomics sweep names
+ * it in its method. */
+static int metric_measured(const char *metric)
+{
+    DIR *d = opendir("tests/data");
+    struct dirent *e;
+    int found = 0;
+    while (d && !found && (e = readdir(d)) != NULL) {
+        if (!strstr(e->d_name, ".json"))
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "tests/data/%s", e->d_name);
+        cJSON *j = read_json(path);
+        const cJSON *req = cJSON_GetObjectItemCaseSensitive(j, "metrics_requested");
+        const cJSON *un = cJSON_GetObjectItemCaseSensitive(j, "metrics_unavailable");
+        const cJSON *method = cJSON_GetObjectItemCaseSensitive(j, "method");
+        const cJSON *m;
+        int requested = 0, unavailable = 0;
+        cJSON_ArrayForEach(m, req) requested |= cJSON_IsString(m) && !strcmp(m->valuestring, metric);
+        cJSON_ArrayForEach(m, un) unavailable |= cJSON_IsString(m) && !strcmp(m->valuestring, metric);
+        found = (requested && !unavailable) ||
+                (!req && cJSON_IsString(method) && names_metric(method->valuestring, metric));
+        cJSON_Delete(j);
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* The defect this table fixed: /api/conflicts named an op_atom bank-conflict
+ * metric that no measurement ever read.  Every metric a row names must be one
+ * a file of tests/data measured. */
+static void every_named_metric_was_measured(void)
+{
+    int named = 0;
+    for (int op = 0; op < INSTR_NOPS; op++) {
+        const struct instr_ncu *n = &instr_kinds[op].ncu;
+        const char *const ms[] = {n->source, n->wavefronts, n->conflicts, n->executed};
+        for (int i = 0; i < 4; i++) {
+            if (!ms[i])
+                continue;
+            named++;
+            CHECK(metric_measured(ms[i]), "%s names %s, which no file of tests/data measured",
+                  instr_kinds[op].name, ms[i]);
+        }
+    }
+    CHECK(!metric_measured("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum"),
+          "the op_atom conflict counter was measured after all: name it in the atom rows");
+    CHECK(named >= 2 * INSTR_NOPS, "only %d metrics named", named);
+}
+
 int main(void)
 {
     test_seed_transpose();
@@ -665,5 +786,8 @@ int main(void)
     test_atomic_validation();
     test_oracle_atomic();
     test_atomic_data();
+    every_kind_has_a_whole_row();
+    the_op_error_names_every_kind();
+    every_named_metric_was_measured();
     return check_summary("test_access");
 }

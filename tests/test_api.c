@@ -673,6 +673,90 @@ static void test_swizzle_names(void)
     }
 }
 
+/* ---- GET /api/ops: the instruction-kind table -------------------------- */
+
+/* GET `path` (no query) parsed, or NULL. */
+static cJSON *get_json(const char *path)
+{
+    struct api_response r = client_api_call("GET", path, "", NULL, NULL, 0);
+    cJSON *j = r.status == 200 && r.body ? cJSON_ParseWithLength(r.body, r.len) : NULL;
+    free(r.body);
+    return j;
+}
+
+/* tests/data/ops.json is what the page's node tests and the calibration
+ * scripts read instead of a list of their own: it must be GET /api/ops's
+ * answer exactly.  When a row changes, this writes the new answer to
+ * build/ops.json (copy it over tests/data/ops.json). */
+static void the_ops_fixture_is_the_ops_answer(void)
+{
+    cJSON *got = get_json("/api/ops"), *want = NULL;
+    CHECK(cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(got, "ops")), "GET /api/ops: no ops");
+    char *pretty = got ? cJSON_Print(got) : NULL;
+    FILE *out = pretty ? fopen("build/ops.json", "wb") : NULL;
+    if (out) {
+        fprintf(out, "%s\n", pretty);
+        fclose(out);
+    }
+    free(pretty);
+    FILE *f = fopen("tests/data/ops.json", "rb");
+    if (f) {
+        static char text[1 << 16];
+        size_t n = fread(text, 1, sizeof text - 1, f);
+        text[n] = '\0';
+        fclose(f);
+        want = cJSON_Parse(text);
+    }
+    CHECK(want && cJSON_Compare(got, want, 1), "tests/data/ops.json is not GET /api/ops's "
+          "answer: cp build/ops.json tests/data/ops.json");
+    cJSON_Delete(got);
+    cJSON_Delete(want);
+}
+
+/* Every kind's /api/conflicts answer names its row's metrics, and null where
+ * the row names none (atom and red: no bank-conflict counter was measured;
+ * the answer named l1tex__..._op_atom before the table). */
+static void conflicts_names_the_rows_metrics(void)
+{
+    cJSON *ops = get_json("/api/ops");
+    const cJSON *k;
+    int kinds = 0;
+    cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(ops, "ops")) {
+        const char *name = cJSON_GetObjectItemCaseSensitive(k, "name")->valuestring;
+        /* each lane its own access of the kind's default width (a matrix row: 16 B) */
+        int width = (int)cJSON_GetObjectItemCaseSensitive(k, "default_bytes")->valuedouble;
+        char body[512];
+        int len = snprintf(body, sizeof body, "{\"op\":\"%s\",\"offsets\":[", name);
+        for (int t = 0; t < 32; t++)
+            len += snprintf(body + len, sizeof body - (size_t)len, "%s%d", t ? "," : "",
+                            width * t);
+        snprintf(body + len, sizeof body - (size_t)len, "]}");
+        struct api_response r = client_api_call("POST", "/api/conflicts", "",
+                                                "application/json", body, 0);
+        cJSON *j = r.status == 200 ? cJSON_ParseWithLength(r.body, r.len) : NULL;
+        CHECK(j != NULL, "%s: /api/conflicts answered %d", name, r.status);
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(j, "ncu");
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(k, "ncu");
+        static const char *const pairs[][2] = {{"wavefronts_metric", "wavefronts"},
+                                               {"conflicts_metric", "conflicts"},
+                                               {"source_metric", "source"}};
+        for (int i = 0; i < 3 && j; i++) {
+            const cJSON *a = cJSON_GetObjectItemCaseSensitive(n, pairs[i][0]);
+            const cJSON *b = cJSON_GetObjectItemCaseSensitive(m, pairs[i][1]);
+            CHECK(a && b && cJSON_Compare(a, b, 1), "%s: /api/conflicts' %s is not the row's",
+                  name, pairs[i][0]);
+        }
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "atomic")))
+            CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(n, "conflicts_metric")),
+                  "%s: a bank-conflict metric that no measurement read", name);
+        kinds++;
+        cJSON_Delete(j);
+        free(r.body);
+    }
+    CHECK(kinds >= 6, "only %d kinds", kinds);
+    cJSON_Delete(ops);
+}
+
 int main(void)
 {
     test_table();
@@ -690,6 +774,8 @@ int main(void)
     route_row_check_fails_for_a_missing_route();
     body_limit_text_is_the_constant();
     test_apply_limits();
+    the_ops_fixture_is_the_ops_answer();
+    conflicts_names_the_rows_metrics();
     cache_clear();  /* so that valgrind sees every byte returned */
     return check_summary("test_api");
 }

@@ -2,6 +2,7 @@
  * bit-by-bit implementation over the whole small parameter space, its algebraic
  * properties, every rejected combination, the grid / tile / bank maps, and the
  * inspector and slot rule cell by cell against an oracle of their own. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -594,6 +595,30 @@ static void test_on_elements(void)
     printf("on_elements: %d forms against the byte swizzle\n", checked);
 }
 
+/* tests/data/slot_rules.json is what the page's node tests read for the rule
+ * names (slotrule.js's RULES): it must list the server's names, in order, and
+ * no more (the name past the last is "?"). */
+static void the_slot_rules_fixture_is_the_servers_names(void)
+{
+    FILE *f = fopen("tests/data/slot_rules.json", "rb");
+    char text[512] = "";
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f)
+        fclose(f);
+    text[n] = '\0';
+    CHECK(n > 0, "tests/data/slot_rules.json not read (run from the repository root)");
+    char want[256] = "{\"slot_rules\": [";
+    int r = 0;
+    for (; strcmp(swz_slot_rule_name((enum swz_slot_rule)r), "?") != 0; r++) {
+        size_t len = strlen(want);
+        snprintf(want + len, sizeof want - len, "%s\"%s\"", r ? ", " : "",
+                 swz_slot_rule_name((enum swz_slot_rule)r));
+    }
+    strcat(want, "]}\n");
+    CHECK(r == 4 && strcmp(text, want) == 0, "tests/data/slot_rules.json is not the server's "
+          "names: want %s", want);
+}
+
 int main(void)
 {
     test_table();
@@ -606,5 +631,6 @@ int main(void)
     test_on_elements();
     test_inspect_examples();
     test_inspect_sweep();
+    the_slot_rules_fixture_is_the_servers_names();
     return check_summary("test_swizzle");
 }

@@ -139,6 +139,7 @@ function clean(q) {
 
 export const health = () => request('api/health', { headers: headers(false) }).then((r) => r.body);
 export const presets = () => getJSON('api/presets');
+export const ops = () => getJSON('api/ops');
 export const swizzle = (q) => getJSON('api/swizzle', clean(q));
 export const inspect = (q, row, col) => getJSON('api/inspect', clean({ ...q, row, col }));
 export const patterns = () => getJSON('api/patterns');

@@ -16,6 +16,8 @@ import { createDisplay } from './display.js';
 import { createMaps } from './maps.js';
 import { createSelection } from './selection.js';
 import { createBanner } from './banner.js';
+import { setOps } from './ops.js';
+import { setLimits, applyLimits } from './limits.js';
 import { createURL } from './url.js';
 import { renderStats, renderBitstrip, clearReadout, renderReadout } from './readout.js';
 import { renderExplain } from './explain.js';
@@ -47,7 +49,6 @@ const FIELD_CONTROL = { b: 'b', m: 'm', s: 's', bank_bytes: 'bank_bytes', banks:
 
 let state = fromSearch(location.search);
 let presets = [];
-let limits = null;        // /api/presets' limits: the ranges the controls accept
 let data = null;          // last good /api/swizzle body, for `loaded`
 let loaded = null;        // the state `data` was fetched for
 let loadSeq = 0;
@@ -175,16 +176,6 @@ const prefetcher = createPrefetch({
 });
 
 // ---------- controls ----------
-function fillPow2Select(sel, { min, max }) {
-    for (let v = min; v <= max; v *= 2) sel.add(new Option(String(v), String(v)));
-}
-
-// The ranges the API accepts, on the controls (no range is kept here).
-function applyLimits(l) {
-    fillPow2Select(ui.bank_bytes, l.bank_bytes);
-    fillPow2Select(ui.banks, l.banks);
-    for (const k of LIMITED) { ui[k].min = String(l[k].min); ui[k].max = String(l[k].max); }
-}
 
 function setSelect(sel, value) {
     if (![...sel.options].some((o) => o.value === value)) sel.add(new Option(value, value));
@@ -397,10 +388,11 @@ function exportTarget(id) {
 
 async function start() {
     for (const e of ELEMENT_TYPES) ui.elem.add(new Option(e.label, e.id));
-    const [pr, pa, he] = await Promise.allSettled([api.presets(), api.patterns(), api.health()]);
-    if (pr.status === 'fulfilled') { presets = pr.value.presets || []; limits = pr.value.limits || null; }
+    const [pr, pa, he, op] = await Promise.allSettled([api.presets(), api.patterns(), api.health(), api.ops()]);
+    if (op.status === 'fulfilled') setOps(op.value); else banner.show(op.reason);
+    if (pr.status === 'fulfilled') { presets = pr.value.presets || []; setLimits(pr.value.limits); }
     else banner.show(pr.reason);
-    if (limits) applyLimits(limits);
+    applyLimits(ui, LIMITED);
     const boot = {
         patterns: pa.status === 'fulfilled' ? pa.value.patterns || [] : [],
         health: he.status === 'fulfilled' ? he.value : { measure: { available: false, reason: he.reason.message } },

@@ -6,7 +6,7 @@
 // judge the text (the server names what it refuses, down to the column).
 
 import { parseOffsets, formatOffsets } from './offsets.js';
-import { isMatrix, instrQuery } from './ops.js';
+import { isMatrix, instrQuery, menuOps } from './ops.js';
 import { OFF } from './classes.js';
 import { esc } from './esc.js';
 
@@ -65,6 +65,8 @@ export function createCustomForm() {
         ui.esteps.value = st.esteps;
         ui.logical.checked = st.space !== 'physical';
         ui.physical.checked = st.space === 'physical';
+        // The op menu: the server's kinds the form can edit (GET /api/ops).
+        if (ui.op.options.length === 0) for (const k of menuOps()) ui.op.add(new Option(k.label, k.name));
         ui.op.value = st.op;
         ui.bytes.value = st.bytes;
         ui.mats.value = st.mats;

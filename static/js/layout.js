@@ -5,13 +5,13 @@
 
 import * as api from './api.js';
 import { esc } from './esc.js';
+import { opBits, setOps, menuOps } from './ops.js';
 import { bankChart, hitsChart } from './bankchart.js';
 import { bump } from './stamps.js';
 import { INVALID } from './classes.js';
 import { PRESETS, fromQuery, toQuery, layoutBody, accessBody, axes, wantsAccess, ncuBody } from './layoutstate.js';
 import { drawTensor } from './tensorview.js';
 import { renderTiled, renderFix, renderNcu } from './layouttiled.js';
-import { OPS } from './ops.js';
 
 const $ = (id) => document.getElementById(id);
 const FIELDS = { layout: 'lay-text', bits: 'lay-bits', shape: 'lay-shape', base: 'lay-base', desc: 'lay-desc', arch: 'lay-arch', atom: 'lay-atom', origin: 'lay-origin', color: 'lay-color', thread: 'lay-thread', op: 'lay-op', instr: 'lay-instr' };
@@ -73,7 +73,7 @@ function renderAccess(cost, err) {
     const w = cost.wavefronts, k = cost.ideal_wavefronts;
     $('acc-verdict').innerHTML = `<b>${w}</b> wavefront${w === 1 ? '' : 's'} (ideal ${k}) &middot; ` +
         (w === k ? 'no bank conflict' : `${cost.ways}-way, ${cost.bank_conflicts} conflict wavefront${cost.bank_conflicts === 1 ? '' : 's'}`) +
-        ` &middot; ${esc(cost.op)}${cost.op.includes('matrix') ? '.x' + cost.matrices + (cost.trans ? '.trans' : '') : '.' + cost.bytes * 8 + 'b'}`;
+        ` &middot; ${esc(opBits(cost))}`;
     $('acc-verdict').dataset.wavefronts = String(w);
     const availW = Math.max(480, $('acc-banks').clientWidth || 900);
     bankChart($('acc-banks'), cost, availW);
@@ -121,8 +121,6 @@ async function load() {
 }
 
 async function init() {
-    // which side of a tiled copy an op uses is the API's to say (its answer's `side`)
-    $('lay-op').innerHTML += OPS.map((o) => `<option value="${esc(o)}">${esc(o)}</option>`).join('');
     $('lay-presets').innerHTML = PRESETS.map((p) => `<button type="button" data-preset="${p.id}">${esc(p.label)}</button>`).join('');
     $('lay-presets').addEventListener('click', (ev) => {
         const b = ev.target.closest('button[data-preset]');
@@ -134,7 +132,11 @@ async function init() {
         load();
     });
     try {
-        const { atoms } = await api.atoms();
+        const [{ atoms }, ops] = await Promise.all([api.atoms(), api.ops()]);
+        setOps(ops);
+        // the op menu for a thread layout whose print names none: the server's
+        // kinds (which side of a tiled copy an op uses is the answer's `side`)
+        $('lay-op').innerHTML += menuOps().map((k) => `<option value="${esc(k.name)}">${esc(k.label)}</option>`).join('');
         $('lay-atom').innerHTML = '<option value="">none</option>' + atoms.map((a) => `<option value="${esc(a.name)}" title="${esc(a.source)}">${esc(a.label)} ${esc(a.coords)}</option>`).join('');
     } catch (e) {
         $('acc-error').textContent = e.message;

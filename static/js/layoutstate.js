@@ -2,8 +2,6 @@
 // and the request bodies built from them. Pure (imports under node); it must
 // not touch the document, fetch, or model anything: the API does.
 
-import { OPS } from './ops.js';
-
 export const PRESETS = [
     { id: 'sw128', label: 'CuTe SW128 K-major atom (fp16)', layout: 'Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)', bits: 16, shape: '' },
     { id: 'sw128x64', label: 'its tile_to_shape 64x64', layout: 'Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_8),(_64,_1)):((_64,_512),(_1,_0))', bits: 16, shape: '' },
@@ -13,9 +11,10 @@ export const PRESETS = [
     { id: 'tma', label: 'TMA 128B box 64x64 (fp16)', layout: 'tma:CU_TENSOR_MAP_SWIZZLE_128B', bits: 16, shape: '64,64', atom: 'row_walk_32' },
     // CuTe's print of a tensor whose pointer is 64 bytes off the swizzle's span (tests/data/cute_prints.json)
     { id: 'tensor440', label: 'CuTe tensor print, pointer 64 bytes off (SW128 fp16)', layout: 'Sw<3,4,3>_smem_ptr[16b](0x7f0000000440) o ((_8,_8),(_64,_1)):((_64,_512),(_1,_0))', bits: 16, shape: '' },
-    // print_latex(make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>, SM80 16x8x16 2x2)): the source TV line
-    { id: 'tiledA', label: 'tiled copy: ldmatrix.x4 of A (SM80 2x2) on SW128 32x64', layout: 'Sw<3,3,3> o _0 o ((_8,_4),(_64,_1)):((_64,_512),(_1,_0))', bits: 16, shape: '', atom: '', op: OPS[2],
-      thread: '% Layout S TV: ArithTuple(_0,_0) o ((_16,_2,_2,_2),(_8,_1)):((_1@0,_8@1,_16@0,_0),(_1@1,_0))' },
+    // print(make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>, SM80 16x8x16 2x2)) as CuTe prints it
+    // (tests/data/cute_prints.json): its Copy_Atom's layouts name the instruction (ldmatrix.x4)
+    { id: 'tiledA', label: 'tiled copy: ldmatrix.x4 of A (SM80 2x2) on SW128 32x64', layout: 'Sw<3,3,3> o _0 o ((_8,_4),(_64,_1)):((_64,_512),(_1,_0))', bits: 16, shape: '', atom: '',
+      thread: 'TiledCopy\n  Tiler_MN:       (_32,_16)\n  TiledLayout_TV: ((_4,_8,_2,_2),((_2,_2,_2),(_1,_1))):((_64,_1,_16,_0),((_32,_8,_256),(_0,_0)))\nCopy_Atom\n  ThrID:        _32:_1\n  ValLayoutSrc: (_32,_8):(_8,_1)\n  ValLayoutDst: (_32,(_2,_4)):(_2,(_1,_64))\n  ValLayoutRef: (_32,(_2,_4)):(_2,(_1,_64))\n  ValueType:    16b\n' },
 ];
 
 export const DEFAULTS = Object.freeze({ layout: PRESETS[1].layout, bits: '16', shape: '', base: '0', desc: '', arch: 'sm90', atom: 'mma_m16n8k16_a_ldmatrix_x4', origin: '0,0', color: 'bank', swap: '', thread: '', op: '', instr: '0' });

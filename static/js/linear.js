@@ -8,9 +8,10 @@ import { setHTML, setText, setHidden, setClass } from './dom.js';
 import { INVALID, BUSY, WARN } from './classes.js';
 import { bump, stamp } from './stamps.js';
 import { esc } from './esc.js';
+import { setOps } from './ops.js';
 import {
     PRESETS, HARDWARE, BITWIDTHS, VECS, presetById, fromPreset, fromQuery, toQuery, layoutText, parseLayout,
-    rowMajorFold, toggled, evaluateBody, optimizeBody, withOptimum, bitName, bankViewOf,
+    rowMajorFold, toggled, evaluateBody, optimizeBody, withOptimum, bitName, bankViewOf, SIDES,
 } from './linearstate.js';
 import { toggleGrid, matrix, layoutGroups, verdict, algebra, phaseRule, equivalents, construction } from './linearview.js';
 import { drawBankView } from './linearbanks.js';
@@ -50,7 +51,7 @@ function showError(e) {
     for (const id of Object.values(blame)) setClass($(id), INVALID, blame[root] === id);
     for (const id of ['lin-verdicts', 'lin-rules', 'lin-equivalents', 'lin-algebra', 'lin-matrices', 'lin-construction-box',
         'lin-bv-map', 'lin-bv-chart', 'lin-bv-summary', 'lin-bv-phases']) setHTML($(id), '');
-    for (const k of ['st', 'ld']) setHidden($(`lin-open-access-${k}`), true);
+    for (const k of SIDES) setHidden($(`lin-open-access-${k}`), true);
     answer = null;
 }
 
@@ -199,7 +200,8 @@ function init() {
     map.addEventListener('mouseleave', () => { if (map.mapView) map.mapView.hover(null); });
     $('lin-rowmajor').addEventListener('click', () => change({ ...state, fold: rowMajorFold(state.shape), mem: null }));
     window.addEventListener('popstate', () => { state = fromQuery(location.search); load(false, false); });
-    load(false);
+    // The instruction kinds (ops.js) name each side's op; without them the page still draws.
+    api.ops().then(setOps, () => {}).then(() => load(false));
 }
 
 init();

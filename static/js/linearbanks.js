@@ -74,7 +74,7 @@ export function drawBankView(ans, st) {
     if (bv.banks_spanned > 1) notes.push(`A ${bv.element_bits}-bit element spans ${bv.banks_spanned} banks.`);
     const ins = bv[SIDES[st.side].key];
     let links = 0;
-    for (const k of ['st', 'ld']) {
+    for (const k of Object.keys(SIDES)) {
         const href = accessPageHref(bv[SIDES[k].key]);
         const a = $(`lin-open-access-${k}`);
         setHidden(a, !href);

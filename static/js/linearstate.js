@@ -114,6 +114,9 @@ export function defaultState() {
     return fromPreset(PRESETS[0]);
 }
 
+// The linear problem's two sides, as /api/linear/evaluate names them (store, then load).
+export const SIDES = Object.freeze(['st', 'ld']);
+
 // The bank view's own choices, which ask the server nothing: the side whose
 // instruction is outlined (st: A's store, ld: B's load), the phase shown (null:
 // all) and what cells show (col: the element's column n, row: its row m).
@@ -150,7 +153,7 @@ export function fromQuery(search) {
         const f = q.get('fold').split(',').map(Number);
         if (f.length === s.fold.length && f.every((x) => Number.isInteger(x) && x >= 0 && x < s.shape[1])) s.fold = f;
     }
-    if (q.get('bv') === 'st' || q.get('bv') === 'ld') s.side = q.get('bv');
+    if (SIDES.includes(q.get('bv'))) s.side = q.get('bv');
     if (/^\d{1,2}$/.test(q.get('bph') || '')) s.phase = Number(q.get('bph'));
     if (q.get('bshow') === 'row') s.show = 'row';
     return s;

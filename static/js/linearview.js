@@ -5,6 +5,7 @@
 // shows: each comes from the answer, or is the user's own input redrawn.
 
 import { esc } from './esc.js';
+import { isStore } from './ops.js';
 import { OK, BAD, WARN, ON } from './classes.js';
 import { bitName, laneRuns, log2, mainPageHref, DIMS } from './linearstate.js';
 
@@ -111,7 +112,7 @@ export function algebra(side, title) {
 export function phaseRule(side) {
     const r = side.phase_rule;
     const published = r.status !== 'measured';
-    return `<li data-side="${esc(side.op)}"><b>${side.op === 'st' ? 'store' : 'load'}:</b> ${esc(r.rule)}; phase 0 = lanes ` +
+    return `<li data-side="${esc(side.op)}"><b>${isStore(side.op) ? 'store' : 'load'}:</b> ${esc(r.rule)}; phase 0 = lanes ` +
         `<code>${esc(laneRuns(r.phase0_lanes))}</code> <span class="lin-status${published ? ' ' + WARN : ''}">${esc(r.status)}</span>` +
         `<br><small>${esc(r.source)}</small></li>`;
 }

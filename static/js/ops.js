@@ -1,13 +1,31 @@
-// ops.js - the page's words for a warp instruction: which ops take matrices,
-// which store, how an op is labelled, and the request bodies and query
-// parameters that name one. Notation only: it must not decide validity (the
-// server does) nor compute widths, banks or costs.
+// ops.js - the page's words for a warp instruction, from the server's table
+// of instruction kinds (GET /api/ops, installed once by setOps): which kinds
+// take matrices, which store, how an op is labelled, and the request bodies
+// and query parameters that name one. It must not keep a list of kinds of its
+// own, decide validity (the server does) nor compute widths, banks or costs.
 
-export const OPS = Object.freeze(['ld', 'st', 'ldmatrix', 'stmatrix']);
+let kinds = [];                 // the /api/ops answer's rows, in the server's order
+let byName = new Map();
 
-// ldmatrix / stmatrix take `matrices` and `.trans`; ld / st take `bytes`.
-export const isMatrix = (op) => op === 'ldmatrix' || op === 'stmatrix';
-export const isStore = (op) => op === 'st' || op === 'stmatrix';
+// Install the /api/ops answer ({ops: [...]}); every function below reads it.
+export function setOps(answer) {
+    kinds = Object.freeze([...((answer && answer.ops) || [])]);
+    byName = new Map(kinds.map((k) => [k.name, k]));
+}
+
+// Every kind's row, and one kind's (undefined when the server has none).
+export const opKinds = () => kinds;
+export const opKind = (op) => byName.get(op);
+
+// The request fields the page's instruction form has inputs for (custom.js);
+// the kinds whose fields are all among them are the ones its menu offers
+// (atom and red also take func and type, which it has no input for yet).
+export const FORM_OPERANDS = Object.freeze(['bytes', 'matrices', 'trans']);
+export const menuOps = () => kinds.filter((k) => k.operands.every((f) => FORM_OPERANDS.includes(f)));
+
+// Kinds that take `matrices` and `.trans` (ldmatrix / stmatrix); kinds that store.
+export const isMatrix = (op) => !!(opKind(op) && opKind(op).matrix);
+export const isStore = (op) => !!(opKind(op) && opKind(op).store);
 
 // "ldmatrix.x4.trans" / "ld": the op as PTX spells the matrix forms.
 // c: a cost answer or anything with {op, matrices, trans}.
@@ -20,6 +38,9 @@ export const opLabel = (c) => (isMatrix(c.op) ? opName(c) : `${c.op}, ${c.bytes}
 
 // The scorecard's short form: "ldmatrix.x4" or "st 16 B".
 export const opShort = (c) => (isMatrix(c.op) ? opName(c, false) : `${c.op} ${c.bytes} B`);
+
+// The layout page's form: "ldmatrix.x4.trans" or "ld.32b".
+export const opBits = (c) => (isMatrix(c.op) ? opName(c) : `${c.op}.${c.bytes * 8}b`);
 
 // The /api/conflicts (and /api/measure) body for an instruction: the cost
 // answer's own op, width and geometry, with the lanes' offsets. trans: the

@@ -19,33 +19,37 @@ import os
 import re
 import sys
 
-WF = "l1tex__data_pipe_lsu_wavefronts_mem_shared"
-SASS_WF = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared"
-INST = "smsp__inst_executed_op_"
-SASS_INST = "smsp__sass_inst_executed_op_"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kinds  # noqa: E402  (the instruction kinds: tests/data/ops.json = GET /api/ops)
 
-# Preference order per op: the first metric present with a nonzero value wins.
-# The SASS-level metrics (what ncu's Source page shows per instruction) come
-# first: on an H100 the hardware counter l1tex__..._op_st over-counts stores by
-# a non-integral 0.1-0.5 wavefront per instruction, while loads agree exactly.
-WAVEFRONT_METRICS = {
-    "ld": [SASS_WF + "_op_ld.sum", WF + "_op_ld.sum"],
-    "st": [SASS_WF + "_op_st.sum", WF + "_op_st.sum"],
-    "ldmatrix": [SASS_WF + "_op_ldsm.sum", WF + "_op_ldsm.sum", WF + "_op_ld.sum"],
-    "stmatrix": [SASS_WF + "_op_stsm.sum", WF + "_op_stsm.sum", WF + "_op_st.sum"],
-}
-HW_WAVEFRONT_METRICS = {
-    "ld": [WF + "_op_ld.sum"],
-    "st": [WF + "_op_st.sum"],
-    "ldmatrix": [WF + "_op_ldsm.sum", WF + "_op_ld.sum"],
-    "stmatrix": [WF + "_op_stsm.sum", WF + "_op_st.sum"],
-}
-INSTRUCTION_METRICS = {
-    "ld": [INST + "shared_ld.sum", SASS_INST + "shared_ld.sum"],
-    "st": [INST + "shared_st.sum", SASS_INST + "shared_st.sum"],
-    "ldmatrix": [INST + "ldsm.sum", SASS_INST + "ldsm.sum"],
-    "stmatrix": [INST + "stsm.sum", SASS_INST + "stsm.sum"],
-}
+WF = "l1tex__data_pipe_lsu_wavefronts_mem_shared"
+
+# Tried before a kind's hardware counter where a GPU has them: per-kind
+# hardware counters of the matrix ops, which sm_90 lacks (calib_*.json,
+# "metrics_unavailable").  Exploration only; the model's names are the table's.
+HW_FIRST = {"ldmatrix": [WF + "_op_ldsm.sum"], "stmatrix": [WF + "_op_stsm.sum"]}
+
+
+def metric_lists(rows):
+    """Preference order per op, the first metric present with a nonzero value
+    wins, from each kind's row: the Source-page metric first (on an H100 the
+    hardware counter l1tex__..._op_st over-counts stores by a non-integral
+    0.1-0.5 wavefront per instruction, while loads agree exactly), then the
+    hardware counter; the executed instructions, then their SASS-counted twin
+    (none for stmatrix: the launched count stands in).  Atomics are measured
+    by atomics/, not here."""
+    wf, hw, inst = {}, {}, {}
+    for name, k in rows.items():
+        if k["atomic"]:
+            continue
+        n = k["ncu"]
+        hw[name] = HW_FIRST.get(name, []) + [n["wavefronts"]]
+        wf[name] = [n["source"]] + hw[name]
+        inst[name] = [m for m in (n["executed"], kinds.sass_twin(n["executed"])) if m]
+    return wf, hw, inst
+
+
+WAVEFRONT_METRICS, HW_WAVEFRONT_METRICS, INSTRUCTION_METRICS = metric_lists(kinds.kinds())
 
 METHOD = (
     "Two measurements per pattern, each pattern one kernel launch of ONE block on one SM; "

@@ -85,6 +85,12 @@ smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum
 smsp__inst_executed.sum
 sm__cycles_elapsed.max
 "
+# The instruction kinds' own metrics (tests/calib/kinds.py: GET /api/ops's
+# table) are always candidates, so a new kind's are asked for without an edit.
+for m in $(python3 tests/calib/kinds.py metrics); do
+    case " $(echo $CANDIDATES) " in *" $m "*) ;; *) CANDIDATES="$CANDIDATES$m
+" ;; esac
+done
 ncu --query-metrics > "$RAW/ncu_query_metrics.txt" 2>&1
 ncu --query-metrics --query-metrics-mode all 2>&1 | grep -E "shared|ldsm|stsm" > "$RAW/ncu_query_metrics_shared.txt"
 METRICS="" MISSING=""

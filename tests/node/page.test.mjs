@@ -45,9 +45,16 @@ test('PageCtx is written down once, in app.js, and each panel refers to it', () 
     for (const f of takers) assert.match(src[f], /ctx: the PageCtx of app\.js/, f);
 });
 
+// An op decided by its name (a kind's spelling, a comparison with one, or a
+// test on part of one) instead of by the server's table through ops.js.
+const SPELLS_OP = /'(ldmatrix|stmatrix)'|[!=]==? '(ld|st|atom|red)'|includes\('matrix'\)|=== 'ld' \|\|/;
 test('op names are spelled in ops.js only', () => {
-    const spell = files.filter((f) => f !== 'ops.js' && /'(ldmatrix|stmatrix)'|=== 'ld' \|\|/.test(src[f]));
+    const spell = files.filter((f) => f !== 'ops.js' && SPELLS_OP.test(src[f]));
     assert.deepEqual(spell, []);
+});
+test('the op-name guard catches what it is for', () => {
+    for (const bad of ["cost.op.includes('matrix')", "side.op === 'st'", "op !== 'red'", "op === 'ld' || x", "['ldmatrix']"]) assert.ok(SPELLS_OP.test(bad), bad);
+    for (const fine of ["isMatrix(c.op)", "k === 'state'", "'stmatrices'"]) assert.ok(!SPELLS_OP.test(fine), fine);
 });
 
 // The stamps: every body data-* name the browser tests and the render bench

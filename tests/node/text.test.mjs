@@ -1,14 +1,21 @@
 // text.test.mjs - the small pure page modules: esc (esc.js), offsets parsing
 // (offsets.js), fix hints (hints.js), element notation (elements.js), op
 // helpers (ops.js) and slot-rule words (slotrule.js). Expected values are
-// written out by hand from each module's stated rule.
+// written out by hand from each module's stated rule; the instruction kinds
+// come from the API's answer (tests/data/ops.json).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { esc } from '../../static/js/esc.js';
 import { parseOffsets, formatOffsets } from '../../static/js/offsets.js';
 import { fixFor } from '../../static/js/hints.js';
 import { ELEMENT_TYPES, elementType, cellLabel, cellTitle, elementSwizzle } from '../../static/js/elements.js';
-import { OPS, isMatrix, isStore, opName, opLabel, opShort, instrBody, instrQuery, instrState } from '../../static/js/ops.js';
+import { setOps, opKinds, menuOps, FORM_OPERANDS, isMatrix, isStore, opName, opLabel, opShort, opBits, instrBody, instrQuery, instrState } from '../../static/js/ops.js';
+import fs from 'node:fs';
+
+// The server's instruction kinds: tests/data/ops.json is GET /api/ops's answer
+// (test_api fails when the two differ), so these tests read the API's list.
+const OPS_ANSWER = JSON.parse(fs.readFileSync(new URL('../../tests/data/ops.json', import.meta.url), 'utf8'));
+setOps(OPS_ANSWER);
 import { RULES, bitRange, bitsXor, gridLines, fieldWords } from '../../static/js/slotrule.js';
 
 const ESC = [
@@ -86,7 +93,18 @@ const ESWZ = [
 ];
 for (const [e, [b, m, s], entry, want] of ESWZ) test(`elementSwizzle(${e}, ${b}, ${m}, ${s})`, () => assert.deepEqual(elementSwizzle(e, ans([b, m, s], entry)), want));
 
-test('ops: the four ops', () => assert.deepEqual([...OPS], ['ld', 'st', 'ldmatrix', 'stmatrix']));
+test('ops: every kind of the API, in its order', () => assert.deepEqual(opKinds().map((k) => k.name), OPS_ANSWER.ops.map((k) => k.name)));
+test('ops: the menu offers each kind whose fields the form has, and only those', () => {
+    const menu = menuOps().map((k) => k.name);
+    for (const k of OPS_ANSWER.ops) assert.equal(menu.includes(k.name), k.operands.every((f) => FORM_OPERANDS.includes(f)), k.name);
+    assert.ok(menu.length >= 4, menu.join());
+});
+test('ops: an unknown op is neither matrix nor store', () => { assert.equal(isMatrix('nope'), false); assert.equal(isStore('nope'), false); });
+test('ops: before setOps nothing is known (no list of its own)', async () => {
+    const fresh = await import('../../static/js/ops.js?fresh');
+    assert.deepEqual([...fresh.opKinds()], []);
+    assert.equal(fresh.isMatrix('ldmatrix'), false);
+});
 const OPKIND = [['ld', false, false], ['st', false, true], ['ldmatrix', true, false], ['stmatrix', true, true], ['atom', false, false]];
 for (const [op, m, s] of OPKIND) test(`isMatrix / isStore(${op})`, () => { assert.equal(isMatrix(op), m); assert.equal(isStore(op), s); });
 const LABELS = [
@@ -97,6 +115,20 @@ const LABELS = [
     [{ op: 'ldmatrix', matrices: 2, trans: true }, 'ldmatrix.x2.trans', 'ldmatrix.x2.trans', 'ldmatrix.x2'],
     [{ op: 'stmatrix', matrices: 1, trans: true }, 'stmatrix.x1.trans', 'stmatrix.x1.trans', 'stmatrix.x1'],
 ];
+const BITS = [[{ op: 'ld', bytes: 4 }, 'ld.32b'], [{ op: 'ldmatrix', matrices: 4, trans: true }, 'ldmatrix.x4.trans']];
+for (const [c, want] of BITS) test(`opBits(${c.op})`, () => assert.equal(opBits(c), want));
+// The instruction hints read the kinds: with the API's table they say what they said by hand.
+test('fixFor(op) names every kind the menu offers', () => {
+    const fix = fixFor('op').fix;
+    assert.match(fix, /^pick /);
+    for (const k of menuOps()) assert.ok(fix.includes(k.name), k.name);
+});
+const KIND_HINTS = [
+    ['bytes', 'use 1, 2, 4, 8 or 16 bytes; ldmatrix / stmatrix rows are 16 bytes'],
+    ['matrices', 'use 1, 2 or 4 matrices, and only with ldmatrix / stmatrix'],
+    ['trans', 'untick .trans unless the instruction is ldmatrix / stmatrix'],
+];
+for (const [field, want] of KIND_HINTS) test(`fixFor(${field}) from the kinds`, () => assert.equal(fixFor(field).fix, want));
 for (const [c, name, label, short] of LABELS) {
     test(`op words for ${JSON.stringify(c)}`, () => assert.deepEqual([opName(c), opLabel(c), opShort(c)], [name, label, short]));
 }
@@ -123,6 +155,9 @@ for (const [c, want] of STATE) test(`instrState(${c.op})`, () => assert.deepEqua
 // Swizzle<3,4,3>'s masks: YYY bits [7, 10), ZZZ bits [4, 7).
 const MK = { yyy_lo: 7, yyy_hi: 10, zzz_lo: 4, zzz_hi: 7 };
 // The slot rules' names are checked against the API in api.test.mjs.
+// tests/data/slot_rules.json lists the server's names (test_swizzle fails when they differ).
+const SLOT_RULES = JSON.parse(fs.readFileSync(new URL('../../tests/data/slot_rules.json', import.meta.url), 'utf8')).slot_rules;
+test('slot rules: the ones the API names', () => assert.deepEqual([...RULES], SLOT_RULES));
 test('bitRange', () => { assert.equal(bitRange(4, 7), 'bits [4, 7)'); assert.equal(bitRange(4, 4), 'no bits'); });
 test('bitsXor: ZZZ ^= YYY as address bits', () => assert.equal(bitsXor(MK), 'address bits [4, 7) ^= bits [7, 10)'));
 const LINES = [

@@ -12,6 +12,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import kinds  # noqa: E402  (tests/data/ops.json = GET /api/ops)
+
 
 def main():
     out, probe_cu, dest = sys.argv[1:4]
@@ -43,16 +46,17 @@ def main():
         act, offs = int(f[2], 16), list(map(int, f[3:]))
         pats[f[0]] = [offs[t] if act >> t & 1 else None for t in range(32)]
 
+    # atom's row of the instruction kinds (red counts under the same metrics)
+    ncu = kinds.kinds()['atom']['ncu']
+
     def num(r, m):
         v = r.get(m)
         return float(v.replace(',', '')) if v not in (None, '', 'n/a') else 0.0
     res = []
     for (k, p), r in zip(order, rows):
         op, func, typ = k.split('_')
-        s, i = num(r, 'smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_atom.sum'), \
-            num(r, 'smsp__sass_inst_executed_op_shared_atom.sum')
-        m, ih = num(r, 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum'), \
-            num(r, 'smsp__inst_executed_op_shared_atom.sum')
+        s, i = num(r, ncu['source']), num(r, kinds.sass_twin(ncu['executed']))
+        m, ih = num(r, ncu['wavefronts']), num(r, ncu['executed'])
         res.append({"name": f"{k}.{p}", "op": "atom" if op in ("atom", "atomu") else "red",
                     "result_used": op == "atom", "func": func, "type": typ, "offsets": pats[p],
                     "sass": sass.get(k, '?'), "native": "CAST.SPIN" not in sass.get(k, ''),
