@@ -184,6 +184,16 @@ int api_route_ncu_explain(const struct api_request *req, struct buf *out, struct
         buf_printf(out, "%.17g", e.sass);
     else
         buf_puts(out, "null");
+    buf_puts(out, ",\"source_wavefronts\":");
+    if (e.has_source)
+        buf_printf(out, "%.17g", e.source_wavefronts);
+    else
+        buf_puts(out, "null");
+    buf_puts(out, ",\"source_conflicts\":");
+    if (e.source_conflicts >= 0)
+        buf_printf(out, "%.17g", e.source_conflicts);
+    else
+        buf_puts(out, "null");
     buf_printf(out, ",\"verdict\":\"%s\",\"message\":", e.verdict);
     buf_json_str(out, e.message);
     buf_puts(out, ",\"command\":");

@@ -97,50 +97,50 @@ static void add(struct ncu_text *t, const char *name, size_t n, double v, int li
 
 /* ---- the CSV of ncu --csv --page raw --------------------------------------- */
 
-#define CSV_MAX_COLS 512
-struct row {
-    int n;
-    size_t at[CSV_MAX_COLS], len[CSV_MAX_COLS];     /* each field's text (unquoted span) */
-    int quoted[CSV_MAX_COLS];
-};
-
-/* One CSV line from *i; fields point into text (quotes stripped; a doubled
- * quote inside stays doubled, which no metric name or number holds). */
-static int csv_row(const char *text, size_t *i, struct row *r, struct sz_error *err)
+/* The counters the explanation reads (the rest of a raw page, hundreds of
+ * device__, launch__ and other columns, is passed over). */
+static int wanted(const char *name, size_t n)
 {
-    r->n = 0;
+    static const char *const prefix[] = {"l1tex__", "smsp__", "sm__", "sass__"};
+    for (size_t k = 0; k < sizeof prefix / sizeof prefix[0]; k++)
+        if (n > strlen(prefix[k]) && strncmp(name, prefix[k], strlen(prefix[k])) == 0)
+            return 1;
+    return 0;
+}
+
+/* One CSV field from *i: [*at, *at + *len) (quotes stripped); *eol is set
+ * when it ends its line (*i then starts the next). */
+static int csv_field(const char *text, size_t *i, size_t *at, size_t *len, int *eol,
+                     struct sz_error *err)
+{
     size_t k = *i;
-    for (;;) {
-        if (r->n == CSV_MAX_COLS)
-            return fail_at(text, k, err, "more than 512 columns");
-        int q = text[k] == '"';
-        size_t start = k + (size_t)q;
-        if (q) {
+    if (text[k] == '"') {
+        *at = ++k;
+        /* ncu puts no line break inside a field: one ends an unterminated quote */
+        while (text[k] && text[k] != '\n' && !(text[k] == '"' && text[k + 1] != '"'))
+            k += text[k] == '"' ? 2 : 1;
+        if (text[k] != '"')
+            return fail_at(text, *at - 1, err, "unterminated quoted field");
+        *len = k - *at;
+        k++;
+    } else {
+        *at = k;
+        while (text[k] && text[k] != ',' && text[k] != '\n' && text[k] != '\r')
             k++;
-            /* ncu puts no line break inside a field: one ends an unterminated quote */
-            while (text[k] && text[k] != '\n' && !(text[k] == '"' && text[k + 1] != '"'))
-                k += text[k] == '"' ? 2 : 1;
-            if (text[k] != '"')
-                return fail_at(text, start - 1, err, "unterminated quoted field");
-            r->at[r->n] = start, r->len[r->n] = k - start, r->quoted[r->n] = 1;
-            k++;
-        } else {
-            while (text[k] && text[k] != ',' && text[k] != '\n' && text[k] != '\r')
-                k++;
-            r->at[r->n] = start, r->len[r->n] = k - start, r->quoted[r->n] = 0;
-        }
-        r->n++;
-        if (text[k] == ',') {
-            k++;
-            continue;
-        }
-        if (text[k] == '\r')
-            k++;
-        if (text[k] && text[k] != '\n')
-            return fail_at(text, k, err, "expected ',' or the end of the line after a field");
-        *i = text[k] ? k + 1 : k;
+        *len = k - *at;
+    }
+    if (text[k] == '\r')
+        k++;
+    if (text[k] == ',') {
+        *i = k + 1;
+        *eol = 0;
         return 0;
     }
+    if (text[k] && text[k] != '\n')
+        return fail_at(text, k, err, "expected ',' or the end of the line after a field");
+    *i = text[k] ? k + 1 : k;
+    *eol = 1;
+    return 0;
 }
 
 static int line_of(const char *text, size_t at)
@@ -154,44 +154,54 @@ static int line_of(const char *text, size_t at)
 static int parse_csv(const char *text, size_t i, const char *kernel, struct ncu_text *t,
                      struct sz_error *err)
 {
-    struct row h, r;
-    size_t hat = i;
-    if (csv_row(text, &i, &h, err) < 0)
-        return -1;
-    int kcol = -1;
-    for (int c = 0; c < h.n; c++)
-        if (h.len[c] == 11 && strncmp(text + h.at[c], "Kernel Name", 11) == 0)
+    int col[NCU_MAX_METRICS], ncols = 0, kcol = -1, eol = 0;
+    size_t at, len, hat = i;
+    for (int c = 0; !eol; c++) {            /* the header: which columns to keep */
+        if (csv_field(text, &i, &at, &len, &eol, err) < 0)
+            return -1;
+        if (len == 11 && strncmp(text + at, "Kernel Name", 11) == 0)
             kcol = c;
-    size_t pick = 0;
+        if (metric_name(text + at, len) && wanted(text + at, len) && t->n < NCU_MAX_METRICS) {
+            col[t->n] = c;
+            add(t, text + at, len, 0, 0);
+        }
+        ncols = c + 1;
+    }
+    size_t pick = 0, kat = 0, klen = 0;
     int rows = 0, matches = 0;
     char names[256] = "";
-    while (text[i]) {
-        size_t at = i;
+    while (text[i]) {                       /* the rows: the launch to explain */
+        size_t row = i, id_at = 0, id_len = 0, kn_at = 0, kn_len = 0;
         if (text[i] == '\n' || text[i] == '\r') {
             i++;
             continue;
         }
-        if (csv_row(text, &i, &r, err) < 0)
-            return -1;
-        if (r.n != h.n)
-            return fail_at(text, at, err, "this row's column count differs from the header's");
+        int c = 0;
+        for (eol = 0; !eol; c++) {
+            if (csv_field(text, &i, &at, &len, &eol, err) < 0)
+                return -1;
+            if (c == 0)
+                id_at = at, id_len = len;
+            if (c == kcol)
+                kn_at = at, kn_len = len;
+        }
+        if (c != ncols)
+            return fail_at(text, row, err, "this row's column count differs from the header's");
         double id;
-        if (!number(text + r.at[0], r.len[0], &id))
+        if (!number(text + id_at, id_len, &id))
             continue;           /* the units row */
         rows++;
-        const char *kn = kcol >= 0 ? text + r.at[kcol] : "";
-        size_t kl = kcol >= 0 ? r.len[kcol] : 0;
         if (strlen(names) < 180)
             snprintf(names + strlen(names), sizeof names - strlen(names), "%s'%.*s'",
-                     rows > 1 ? ", " : "", (int)(kl < 40 ? kl : 40), kn);
+                     rows > 1 ? ", " : "", (int)(kn_len < 40 ? kn_len : 40), text + kn_at);
         int ok = 1;
         if (kernel && *kernel) {
             ok = 0;
-            for (size_t s = 0; s + strlen(kernel) <= kl && !ok; s++)
-                ok = strncmp(kn + s, kernel, strlen(kernel)) == 0;
+            for (size_t s = 0; s + strlen(kernel) <= kn_len && !ok; s++)
+                ok = strncmp(text + kn_at + s, kernel, strlen(kernel)) == 0;
         }
         if (ok && matches++ == 0)
-            pick = at;
+            pick = row, kat = kn_at, klen = kn_len;
     }
     if (rows == 0)
         return fail_at(text, hat, err, "a CSV header with no data row (ncu --csv --page raw "
@@ -202,20 +212,27 @@ static int parse_csv(const char *text, size_t i, const char *kernel, struct ncu_
     if (matches > 1)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "kernel", "the CSV holds %d launches (%s): "
                        "give \"kernel\", a part of one Kernel Name", matches, names);
-    i = pick;
-    if (csv_row(text, &i, &r, err) < 0)
-        return -1;
     t->csv = 1;
-    if (kcol >= 0) {
-        size_t kl = r.len[kcol] < NCU_NAME - 1 ? r.len[kcol] : NCU_NAME - 1;
-        memcpy(t->kernel, text + r.at[kcol], kl);
-        t->kernel[kl] = '\0';
-    }
-    for (int c = 0; c < h.n; c++) {
+    klen = klen < NCU_NAME - 1 ? klen : NCU_NAME - 1;
+    memcpy(t->kernel, text + kat, klen);
+    t->kernel[klen] = '\0';
+    int kept = 0, line = line_of(text, pick);
+    i = pick;
+    for (int c = 0, m = 0; m < t->n; c++) {  /* the chosen row's values */
+        if (csv_field(text, &i, &at, &len, &eol, err) < 0)
+            return -1;
+        if (c != col[m])
+            continue;
         double v;
-        if (metric_name(text + h.at[c], h.len[c]) && number(text + r.at[c], r.len[c], &v))
-            add(t, text + h.at[c], h.len[c], v, line_of(text, pick));
+        if (number(text + at, len, &v)) {   /* "n/a" and the like are not kept */
+            t->m[kept] = t->m[m];
+            t->m[kept].value = v;
+            t->m[kept].line = line;
+            kept++;
+        }
+        m++;
     }
+    t->n = kept;
     return 0;
 }
 
@@ -283,8 +300,16 @@ int ncu_parse(const char *text, const char *kernel, struct ncu_text *t, struct s
         }
         break;
     }
-    if (text[i] == '"') {
-        if (parse_csv(text, i, kernel, t, err) < 0)
+    /* ncu --csv writes the program's own output and ==PROF== lines around
+     * the CSV: its header is the line that opens with "ID", */
+    const char *head = NULL;
+    for (const char *l = text + i; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+        if (strncmp(l, "\"ID\",", 5) == 0) {
+            head = l;
+            break;
+        }
+    if (head || text[i] == '"') {
+        if (parse_csv(text, head ? (size_t)(head - text) : i, kernel, t, err) < 0)
             return -1;
     } else {
         parse_lines(text, i, t);
@@ -429,9 +454,20 @@ void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu
         say(msg, cap, ". The Source-page counter %s = %.0f (address conflicts only, "
             "deterministic)%s", name, e->sass,
             e->predicted >= 0 && e->sass == e->predicted ? " agrees with the model" : "");
-    /* the command: the kind's counters, the arbitration and Source-page ones */
-    say(e->command, sizeof e->command, "ncu --metrics %s," ARB ".sum,%s",
-        k->conflicts ? k->conflicts : ALL_CONF ".sum", name);
+    /* the Source page's wavefronts count per SASS instruction, no arbitration:
+     * less the ideal, they are the address conflicts alone */
+    e->source_conflicts = -1;
+    e->has_source = k->source && ncu_get(t, k->source, &e->source_wavefronts);
+    if (e->has_source && e->instructions >= 0) {
+        e->source_conflicts = e->source_wavefronts - e->instructions / m->per_unit * m->ideal;
+        say(msg, cap, ". Source-page wavefronts %.0f less the ideal %.0f: %.0f address conflicts%s",
+            e->source_wavefronts, e->instructions / m->per_unit * m->ideal, e->source_conflicts,
+            e->predicted >= 0 && e->source_conflicts == e->predicted ? ", as the model says" : "");
+    }
+    /* the command: the kind's counters and the arbitration one (the Source
+     * page's sm__sass_ conflict counter is n/a on sm_90: its wavefronts stand in) */
+    say(e->command, sizeof e->command, "ncu --metrics %s," ARB ".sum",
+        k->conflicts ? k->conflicts : ALL_CONF ".sum");
     if (k->source)
         say(e->command, sizeof e->command, ",%s", k->source);
     if (k->executed)

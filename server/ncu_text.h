@@ -13,7 +13,7 @@
 #include "error.h"
 #include "instr.h"
 
-#define NCU_MAX_METRICS 96
+#define NCU_MAX_METRICS 256       /* counters kept from one launch (l1tex__, sm__, smsp__, sass__) */
 #define NCU_NAME 128
 #define NCU_MAX_TEXT (256u * 1024)
 
@@ -60,8 +60,12 @@ struct ncu_explain {
     double remainder;               /* measured - predicted (valid when both are known) */
     int has_arbitration;
     double arbitration;
-    int has_sass;                   /* the deterministic Source-page conflict counter */
+    int has_sass;                   /* the Source-page conflict counter (sm__sass_..., where
+                                     * ncu has it: n/a on an H100 with ncu 2025.3) */
     double sass;
+    int has_source;                 /* the kind's Source-page wavefronts (deterministic) */
+    double source_wavefronts;       /* and, with the count, the address conflicts they hold: */
+    double source_conflicts;        /* source_wavefronts - instructions x ideal (< 0: unknown) */
     const char *verdict;            /* "reproduced", "arbitration", "arbitration_partly",
                                      * "unexplained", "model_above", "no_count" */
     char message[512];
