@@ -164,36 +164,25 @@ int api_route_ncu_explain(const struct api_request *req, struct buf *out, struct
         buf_json_str(out, e.conflicts_metric);
     else
         buf_puts(out, "null");
-    buf_printf(out, ",\"measured\":%.17g,\"instructions\":", e.measured);
-    if (e.instructions >= 0)
-        buf_printf(out, "%.17g", e.instructions);
-    else
-        buf_puts(out, "null");
-    buf_printf(out, ",\"instructions_from\":\"%s\",\"predicted\":", e.instr_source);
-    if (e.predicted >= 0)
-        buf_printf(out, "%.17g,\"remainder\":%.17g", e.predicted, e.remainder);
-    else
-        buf_puts(out, "null,\"remainder\":null");
-    buf_puts(out, ",\"arbitration\":");
-    if (e.has_arbitration)
-        buf_printf(out, "%.17g", e.arbitration);
-    else
-        buf_puts(out, "null");
-    buf_puts(out, ",\"sass_conflicts\":");
-    if (e.has_sass)
-        buf_printf(out, "%.17g", e.sass);
-    else
-        buf_puts(out, "null");
-    buf_puts(out, ",\"source_wavefronts\":");
-    if (e.has_source)
-        buf_printf(out, "%.17g", e.source_wavefronts);
-    else
-        buf_puts(out, "null");
-    buf_puts(out, ",\"source_conflicts\":");
-    if (e.source_conflicts >= 0)
-        buf_printf(out, "%.17g", e.source_conflicts);
-    else
-        buf_puts(out, "null");
+    buf_printf(out, ",\"measured\":%.17g", e.measured);
+    /* the numbers the text may lack: null when it does */
+    const struct { const char *key; int known; double v; } nums[] = {
+        {"instructions", e.instructions >= 0, e.instructions},
+        {"predicted", e.predicted >= 0, e.predicted},
+        {"remainder", e.predicted >= 0 && e.conflicts_metric, e.remainder},
+        {"arbitration", e.has_arbitration, e.arbitration},
+        {"sass_conflicts", e.has_sass, e.sass},
+        {"source_wavefronts", e.has_source, e.source_wavefronts},
+        {"source_conflicts", e.source_conflicts >= 0, e.source_conflicts},
+    };
+    for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
+        buf_printf(out, ",\"%s\":", nums[k].key);
+        if (nums[k].known)
+            buf_printf(out, "%.17g", nums[k].v);
+        else
+            buf_puts(out, "null");
+    }
+    buf_printf(out, ",\"instructions_from\":\"%s\"", e.instr_source);
     buf_printf(out, ",\"verdict\":\"%s\",\"message\":", e.verdict);
     buf_json_str(out, e.message);
     buf_puts(out, ",\"command\":");

@@ -61,6 +61,11 @@ int api_route_atoms(const struct api_request *, struct buf *, struct sz_error *)
 /* POST /api/ncu/explain: a pasted ncu result explained against an access's model count (api_ncu.c). */
 int api_route_ncu_explain(const struct api_request *, struct buf *, struct sz_error *);
 
+/* api_linear.c: F2 vectors of tile t as "[[dim0,dim1],...]" (what /api/linear
+ * and /api/recommend call offset bases). */
+struct lin_tile;
+void api_put_bases(struct buf *out, const struct lin_tile *t, const uint32_t *v, int n);
+
 /* api_ops.c: the instruction-kind table. */
 int api_route_ops(const struct api_request *, struct buf *, struct sz_error *);
 

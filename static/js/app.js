@@ -140,7 +140,7 @@ const ctx = {
  * @property {(p) => void} [near]   ask ahead for the neighbours of what is on screen
  * @property {(p) => void} [sync]   the state changed from outside the panel
  *     (URL, back/forward, a fix, a lesson step): stop what runs, read the state
- * @property {(p, boot: {patterns: Object[], health: Object}) => void} [boot]   the start-up answers
+ * @property {(p, boot: {patterns: Object[], producers: Object[], health: Object}) => void} [boot]   the start-up answers
  * @property {(p, r: Object|null) => void} [result]   the access view's answer (PageCtx.onResult)
  * @property {{ids: string[], label: (p) => string|undefined}} [exportable]   charts
  *     (container ids) the export bars save, and the caption's label
@@ -154,7 +154,7 @@ const PANELS = [
         exportable: { ids: ['acc-banks', 'acc-hits'], label: (p) => (p.current() || {}).label } },
     { id: 'scorecard', create: createScorecard, follows: 'sight',
         request: (p, q) => p.request(q), refresh: (p, d, pre) => p.refresh(pre),
-        prefetch: (p, q, st) => p.prefetch(q, st), sync: (p) => p.sync(), boot: (p, b) => p.setPatterns(b.patterns) },
+        prefetch: (p, q, st) => p.prefetch(q, st), sync: (p) => p.sync(), boot: (p, b) => p.setPatterns(b.patterns, b.producers) },
     { id: 'trace', create: createTrace, follows: 'sight',
         refresh: (p, d) => p.refresh(d), prefetch: (p, q, st, d) => p.prefetch(q, st, d) },
     { id: 'measure', create: () => createMeasure(),
@@ -394,7 +394,7 @@ async function start() {
     else banner.show(pr.reason);
     applyLimits(ui, LIMITED);
     const boot = {
-        patterns: pa.status === 'fulfilled' ? pa.value.patterns || [] : [],
+        ...(pa.status === 'fulfilled' ? { patterns: pa.value.patterns || [], producers: pa.value.producers || [] } : { patterns: [], producers: [] }),
         health: he.status === 'fulfilled' ? he.value : { measure: { available: false, reason: he.reason.message } },
     };
     for (const row of PANELS) if (row.boot) row.boot(row.p, boot);
