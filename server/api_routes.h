@@ -58,6 +58,8 @@ int api_route_linear_optimize(const struct api_request *, struct buf *, struct s
 int api_route_layout(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_layout_access(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_atoms(const struct api_request *, struct buf *, struct sz_error *);
+/* POST /api/ncu/explain: a pasted ncu result explained against an access's model count (api_ncu.c). */
+int api_route_ncu_explain(const struct api_request *, struct buf *, struct sz_error *);
 
 /* api_linear.c: F2 vectors of tile t as "[[dim0,dim1],...]" (what /api/linear
  * and /api/recommend call offset bases). */

@@ -40,8 +40,8 @@ static uint32_t finish(const struct lay *l, uint32_t e, uint32_t eb)
     switch (l->domain) {
     case LAY_SWZ_ELEMENTS:
         return swz_apply(&l->z, e) * eb;
-    case LAY_SWZ_BYTES:
-        return swz_apply(&l->z, e * eb);
+    case LAY_SWZ_BYTES:     /* on the full address: the parse checked >= addr */
+        return swz_apply(&l->z, l->addr + e * eb) - l->addr;
     default:
         return e * eb;
     }

@@ -112,7 +112,7 @@ int lay_list(struct lay_cur *c, int *v, int *n)
         return -1;
     do {
         uint32_t x;
-        if (*n == LAY_MAX_RANK)
+        if (*n == LAY_MAX_SHAPED_RANK)
             return LAY_AT(c, "more than 3 dimensions");
         if (lay_int(c, 1u << 20, &x) < 0)
             return -1;
@@ -159,7 +159,7 @@ int lay_attrs(struct lay_cur *c, struct lay *l,
             }
         if (nnames < sizeof names / sizeof names[0])
             names[nnames++] = at;
-        int list[LAY_MAX_RANK], n, r = attr(c, l, at);
+        int list[LAY_MAX_SHAPED_RANK], n, r = attr(c, l, at);
         if (r < 0)
             return -1;
         if (r > 0)
@@ -261,7 +261,7 @@ int lay_parse(const char *text, int element_bits, const uint32_t *shape, int ran
                            l->form->label);
         return l->form->parse(&c, l);
     }
-    if (rank < 1 || rank > LAY_MAX_RANK)
+    if (rank < 1 || rank > LAY_MAX_SHAPED_RANK)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
                        "is required for Triton and TMA layouts: 1 to 3 extents");
     uint64_t size = 1;

@@ -189,3 +189,4 @@ export const atoms = () => getJSON('api/atoms');
 // Triton's TTGIR: a distributed encoding's bases; a dump's shared-memory ops, costed.
 export const layoutDistributed = (body) => postJSON('api/layout/distributed', body);
 export const ttgir = (text) => postJSON('api/ttgir', { text });
+export const ncuExplain = (body) => postJSON('api/ncu/explain', body, false, false);
