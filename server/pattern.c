@@ -240,10 +240,14 @@ int pattern_fill(const char *name, const struct swz *z, uint32_t row_bytes, uint
     if (step >= R)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "step",
                        "must be in 0..%u for %s on this tile, got %u", R - 1, name, step);
-    in->op = p->op;
+    /* a caller's instruction may hold an earlier kind's fields (guard, .cg,
+     * global offsets): only the bank geometry is kept */
+    uint32_t bank_bytes = in->bank_bytes, banks = in->banks;
+    instr_defaults(in, p->op);
+    in->bank_bytes = bank_bytes;
+    in->banks = banks;
     in->bytes = p->bytes;
     in->matrices = p->matrices;
-    in->trans = 0;
     in->func = p->func;
     in->type = p->type;
     in->value_kind = p->adds_one ? INSTR_VALUE_CONST : INSTR_VALUE_LANE;

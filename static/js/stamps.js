@@ -22,6 +22,7 @@ export const STAMPS = Object.freeze({
     lesson: 'lesson',           // the lesson step whose narration is on screen ('' outside a lesson)
     linearReady: 'linearReady', // linear.html: a view drawn from its answer and the URL written (a count)
     bankMarks: 'bankMarks',     // linear.html: slots the bank view outlines now
+    ncuReady: 'ncuReady',       // layout.html: an ncu explanation (or its error) drawn (a count)
 });
 
 // Set stamp `name` (a key of STAMPS) to `value`.
