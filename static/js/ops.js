@@ -50,6 +50,9 @@ export const opBits = (c) => (isMatrix(c.op) ? opName(c) : `${c.op}.${c.bytes * 
 export function instrBody(c, offsets, trans = c.trans) {
     const body = { op: c.op, bytes: c.bytes, offsets };
     if (isMatrix(c.op)) { body.matrices = c.matrices; body.trans = !!trans; }
+    // cp.async's answer carries its cache and global side: measure the same copy
+    if (c.cache !== undefined) body.cache = c.cache;
+    if (Array.isArray(c.global_offsets)) body.global_offsets = c.global_offsets;
     body.bank_bytes = c.bank_bytes;
     body.banks = c.banks;
     return body;

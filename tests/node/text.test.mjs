@@ -136,6 +136,14 @@ test('instrBody: a vector access carries bytes, no matrices', () => {
     assert.deepEqual(instrBody({ op: 'ld', bytes: 8, matrices: 1, trans: false, bank_bytes: 4, banks: 32 }, [0, null]),
         { op: 'ld', bytes: 8, offsets: [0, null], bank_bytes: 4, banks: 32 });
 });
+test('instrBody: a cp.async answer carries its cache and global side (the copy measured is the copy costed)', () => {
+    const g = Array.from({ length: 32 }, (_, t) => 32 * t);
+    const b = instrBody({ op: 'cp.async', bytes: 16, matrices: 1, trans: false, cache: 'cg', global_offsets: g, bank_bytes: 4, banks: 32 }, [0]);
+    assert.equal(b.cache, 'cg');
+    assert.deepEqual(b.global_offsets, g);
+    assert.equal('cache' in instrBody({ op: 'ld', bytes: 4, matrices: 1, trans: false, bank_bytes: 4, banks: 32 }, [0]), false);
+});
+
 test('instrBody: a matrix op carries matrices and the given .trans', () => {
     const c = { op: 'ldmatrix', bytes: 16, matrices: 4, trans: false, bank_bytes: 4, banks: 32 };
     assert.deepEqual(instrBody(c, [0]), { op: 'ldmatrix', bytes: 16, offsets: [0], matrices: 4, trans: false, bank_bytes: 4, banks: 32 });
