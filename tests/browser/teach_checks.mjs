@@ -1,0 +1,114 @@
+// teach_checks.mjs - browser checks of issue 27 (in front of a class, and in a
+// teacher's own hands): one step per numbered item and per built feature. Each
+// reads what the page shows and holds it to the API's answers, fetched here;
+// each failed on the page before its fix (run alone: SWZ_CHECKS=teach).
+
+const qs = (o) => new URLSearchParams(o).toString();
+
+export async function teachChecks(t) {
+    const { page, base, check, step, getJSON, apiURL, gotoReady, afterLoad, text } = t;
+    const L = { bank_bytes: '4', banks: '32', match_bank_row: '0' };
+    const api = async (endpoint, q) => (await getJSON(apiURL(base, endpoint, q))).body;
+    const lessonAt = (k) => page.waitForFunction((k) => document.body.dataset.lesson === String(k), k, { timeout: t.TIMEOUT });
+
+    // ---- 1. the trace reads every drawn row ----
+    await step('issue 27.1: the trace follows the map at small B', async () => {
+        for (const [b, m, s] of [[0, 4, 3], [1, 4, 3], [3, 4, 3]]) {
+            await gotoReady(page, base + `?b=${b}&m=${m}&s=${s}`);
+            await page.evaluate(() => document.getElementById('trace').scrollIntoView());
+            await page.waitForFunction(() => document.querySelectorAll('#trace-table tbody tr').length > 0, null, { timeout: t.TIMEOUT });
+            const d = await api('swizzle', { b: String(b), m: String(m), s: String(s), ...L });
+            const tr = await api('trace', { b: String(b), m: String(m), s: String(s), ...L, col: '0' });
+            const rows = await page.$$eval('#trace-table tbody tr', (r) => r.length);
+            const want = Math.min(d.grid.rows, 32);
+            check(`27.1: <${b},${m},${s}> traces the grid's ${want} rows`, rows === want && tr.rows === want, `${rows} rows shown, API ${tr.rows}`);
+            const wf = await page.$eval('#trace-plain', (e) => Number(e.dataset.wavefronts));
+            check(`27.1: <${b},${m},${s}> unswizzled trace is the API's ${tr.plain.wavefronts} wavefronts, a conflict`, wf === tr.plain.wavefronts && wf > 1, `${wf}`);
+        }
+    });
+
+    // ---- 2. the lesson hears the clicker ----
+    await step('issue 27.2: lesson keys reach the lesson', async () => {
+        await page.setViewportSize({ width: 1920, height: 1080 });
+        await gotoReady(page, base + '?present=1');
+        await page.click('#lesson-start');
+        await lessonAt(0);
+        for (const [key, k] of [['Space', 1], ['ArrowRight', 2], ['PageDown', 3]]) {
+            await page.keyboard.press(key);
+            await lessonAt(k);
+            check(`27.2: ${key} right after a click steps on (step ${k + 1})`, true);
+        }
+        check('27.2: the lesson holds the focus', await page.evaluate(() => !!document.activeElement.closest('#lesson')));
+        await page.focus('#lesson-next');
+        await page.keyboard.press('Space');
+        await lessonAt(4);
+        await t.sleep(300);
+        check('27.2: Space on the lesson\'s own Next button steps once', await page.evaluate(() => document.body.dataset.lesson) === '4');
+        await page.focus('#lesson-prev');
+        await page.keyboard.press('PageUp');
+        await lessonAt(3);
+        check('27.2: PageUp on its Back button steps back once', true);
+        await page.keyboard.press('Escape');
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
+
+    // ---- 3. the lesson shows what it talks about, plainly ----
+    await step('issue 27.3: the lesson shows what it narrates', async () => {
+        await page.setViewportSize({ width: 1920, height: 1080 });
+        await gotoReady(page, base + '?lesson=0&present=1&side=hide');
+        await lessonAt(0);
+        const h = (await getJSON(base + 'api/health')).body;
+        const n = await page.evaluate(() => Number(document.getElementById('lesson').dataset.steps));
+        for (let k = 0; k < n; k++) {
+            if (k) { await page.keyboard.press('ArrowRight'); await lessonAt(k); }
+            const vis = await page.evaluate(() => {
+                const bar = document.getElementById('lesson').getBoundingClientRect();
+                const f = document.querySelector('.look-focus');
+                if (!f) return 'no focus element';
+                const r = f.getBoundingClientRect();
+                return r.top >= 0 && r.bottom <= bar.top + 1 ? '' : `focus ${f.id} ${Math.round(r.top)}..${Math.round(r.bottom)}, bar at ${Math.round(bar.top)}`;
+            });
+            check(`27.3: step ${k + 1}'s subject is above the lesson bar`, vis === '', vis);
+            const say = await text(page, '#lesson-text');
+            check(`27.3: step ${k + 1} speaks plainly`, !/seed|libcuda|cuInit|CUDA_ERROR|dlopen/i.test(say) && !/\{[a-z.0-9_]+\}/.test(say), say);
+            if (k === 3) {
+                const cmp = (await api('access', { b: '3', m: '4', s: '3', rows: '32', ...L, pattern: 'col_read',
+                    compare: (await api('presets', {})).presets.map((p) => `${p.b},${p.m},${p.s}`).join(';') })).compare;
+                const shown = await page.$$eval('#lesson-numbers tr', (rs) => rs.map((r) => [...r.cells].map((c) => c.textContent.trim())));
+                check('27.3: step 4 shows the per-preset numbers it quotes, as the API answers them',
+                    cmp && shown.length === cmp.swizzles.length && cmp.swizzles.every((c, i) => shown[i][1] === String(c.wavefronts)), JSON.stringify(shown));
+            }
+            if (k === n - 1 && !(h.measure && h.measure.available)) check('27.3: the last step says "No GPU on this machine"', /^No GPU on this machine\./.test(say), say);
+        }
+        await page.keyboard.press('Escape');
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
+
+    // ---- 4. typing is one request, one history entry ----
+    await step('issue 27.4: typed Rows wait for a pause; one history entry', async () => {
+        await gotoReady(page, base + '?b=3&m=4&s=3');
+        const hist0 = await page.evaluate(() => history.length);
+        const reqs = [];
+        const onReq = (r) => { if (/\/api\/swizzle\?/.test(r.url())) reqs.push(new URL(r.url()).searchParams.get('rows')); };
+        page.on('request', onReq);
+        try {
+            await page.fill('#rows', '');
+            await afterLoad(page, async () => { await page.focus('#rows'); await page.keyboard.type('2048', { delay: 60 }); });
+            await t.sleep(400);
+        } finally { page.off('request', onReq); }
+        check('27.4: typing 2048 asks for rows=2048 only', reqs.length >= 1 && reqs.every((r) => r === '2048' || r === ''), reqs.join(','));
+        check('27.4: the URL follows the typed rows', new URL(page.url()).searchParams.get('rows') === '2048', page.url());
+        await afterLoad(page, async () => { await page.keyboard.press('Backspace'); await page.keyboard.type('4', { delay: 60 }); });
+        await page.keyboard.press('Enter');
+        await t.sleep(200);
+        check('27.4: one edit (typing, fixing a digit, Enter) is one history entry', (await page.evaluate(() => history.length)) === hist0 + 1, `${hist0} -> ${await page.evaluate(() => history.length)}`);
+        const h1 = await page.evaluate(() => history.length);
+        await page.focus('#b');
+        for (const k of ['ArrowDown', 'ArrowDown', 'ArrowUp']) await afterLoad(page, () => page.keyboard.press(k));
+        await page.focus('#m');
+        check('27.4: three spinner steps in B are one history entry', (await page.evaluate(() => history.length)) === h1 + 1, `${h1} -> ${await page.evaluate(() => history.length)}`);
+        await afterLoad(page, () => page.goBack());
+        check('27.4: Back returns to before the steps', new URL(page.url()).searchParams.get('b') === '3' && new URL(page.url()).searchParams.get('rows') === '2044', page.url());
+        void qs;
+    });
+}
