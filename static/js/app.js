@@ -22,6 +22,8 @@ import { renderStats, renderBitstrip, clearReadout, renderReadout } from './read
 import { renderExplain } from './explain.js';
 import { createPeek } from './peek.js';
 import { createLesson } from './lesson.js';
+import { createPredict } from './predict.js';
+import { createTyping } from './typing.js';
 import { fixOf, fixState } from './fixes.js';
 import { renderCode, renderFormula } from './codepanel.js';
 import { ELEMENT_TYPES, elementSwizzle } from './elements.js';
@@ -159,6 +161,7 @@ const PANELS = [
         refresh: (p, d) => p.refresh(d), prefetch: (p, q, st, d) => p.prefetch(q, st, d) },
     { id: 'measure', create: () => createMeasure(),
         boot: (p, b) => p.setHealth(b.health), result: (p, r) => p.update(r) },
+    { id: 'predict', create: createPredict, result: (p, r) => p.update(r), sync: (p) => p.sync() },
 ];
 const maps = createMaps(ctx, ui);
 for (const row of PANELS) row.p = row.create(ctx);
@@ -167,7 +170,7 @@ const access = panel('access');
 const display = createDisplay(ctx);
 const peek = createPeek(ctx);
 const selection = createSelection(ctx, maps, panel('trace'), ui.inspector, peek);
-const lesson = createLesson(ctx, { access: () => access.current(), measure: () => panel('measure') });
+const lesson = createLesson(ctx, { access: () => access.current(), measure: () => panel('measure'), predict: panel('predict') });
 const banner = createBanner(ui.banner, ui.form, (field) => ui[FIELD_CONTROL[field]]);
 const prefetcher = createPrefetch({
     presets: () => presets,
@@ -239,21 +242,12 @@ function follow(next, push) {
 }
 const goTo = (partial) => follow({ ...state, ...partial }, true);
 
-// Every keystroke in B, M, S and rows applies (a whole number, or rows
-// empty); the digit being edited is marked in the readout until the field
-// is left.
-const TYPED = { b: 'b', m: 'm', s: 's', rows: 'rows' };
-function onControlInput(ev) {
-    const k = TYPED[ev.target.id];
-    if (!k) return;
-    const v = ev.target.value.trim();
-    if (!(/^-?\d+$/.test(v) || (k === 'rows' && v === ''))) return;
-    edited = k === 'rows' ? null : k;
-    onControlChange(ev);
-}
+// B, M, S and rows apply after a pause in typing (typing.js); the digit
+// being edited is marked in the readout until the field is left.
 let edited = null;
 
-function onControlChange(ev) {
+// push: a new history entry (a choice), else replace (an edit under way).
+function onControlChange(ev, push = true) {
     let next;
     if (ev.target === ui.elem || ev.target === ui.show) {
         state = { ...state, elem: ui.elem.value, show: ui.show.value };
@@ -272,7 +266,7 @@ function onControlChange(ev) {
     changeT0 = performance.now();
     performance.mark('swz-change');
     state = next;
-    url.write(true, true);
+    url.write(push, true);
     syncControls();
     loading = load();
 }
@@ -414,9 +408,9 @@ async function start() {
     url.write(false);
     for (const bar of document.querySelectorAll('.xbar')) addExport(bar, () => exportTarget(bar.dataset.for));
 
-    ui.form.addEventListener('change', onControlChange);
-    ui.form.addEventListener('input', onControlInput);
-    ui.form.addEventListener('focusout', (e) => { if (TYPED[e.target.id] && edited) { edited = null; if (data) renderReadout(ui.readout, data, null); } });
+    const typing = createTyping(ui.form, ['b', 'm', 's', 'rows'], (e, push) => { edited = e.target.id === 'rows' ? null : e.target.id; onControlChange(e, push); },
+        () => { if (edited) { edited = null; if (data) renderReadout(ui.readout, data, null); } });
+    ui.form.addEventListener('change', (e) => { if (!typing.owns(e)) onControlChange(e); });
     // A one-click fix (banner, access view, scorecard): the value the API named.
     document.addEventListener('click', (e) => {
         const b = e.target.closest('button[data-fix-field]');
@@ -431,7 +425,7 @@ async function start() {
     });
     ui.form.addEventListener('submit', (e) => e.preventDefault());
     maps.listen(selection.onMapClick);
-    document.addEventListener('keydown', (e) => { if (!lesson.onKey(e)) selection.onKey(e); });
+    document.addEventListener('keydown', (e) => { if (!lesson.onKey(e) && !panel('predict').onKey(e)) selection.onKey(e); });
     window.addEventListener('popstate', () => {
         url.drop();   // the URL is the state now
         if (follow(fromSearch(location.search), false)) loading.then(() => lesson.sync());
