@@ -17,6 +17,11 @@ const WORDS = {
 };
 export function costWords(c) {
     if (c.verdict_class === 'conflict') return c.ways > 1 ? `${c.ways}-way` : 'bank conflict';
+    // An atomic's split, as the API gives it: conflicts and serialization apart.
+    if (typeof c.conflict_wavefronts === 'number' && (c.conflict_wavefronts || c.serial_wavefronts)) {
+        return [c.conflict_wavefronts ? `${c.conflict_wavefronts} conflict` : 'no bank conflict',
+            c.serial_wavefronts ? `${c.serial_wavefronts} same-address` : 'no serialization'].join(', ');
+    }
     return WORDS[c.verdict_class] || `no verdict (${c.verdict_class})`;
 }
 
@@ -33,8 +38,13 @@ function cell(id, title, c, cls = '') {
 
 // cmp: the answer's compare; presets: /api/presets in the order compare named
 // them; cur: the answer's cost; name: the drawn swizzle's name.
-export function baselineHTML(cmp, presets, cur, name) {
+// physical: the offsets were pasted as physical, already swizzled: no other
+// swizzle applies to them, so none is compared (issue 27.5).
+export function baselineHTML(cmp, presets, cur, name, physical = false) {
+    if (physical) return `<p class="fine" id="acc-base-physical">These offsets are physical (already swizzled): a swizzle does not apply to them, so no other swizzle or preset is compared. Take them as logical to compare.</p>`;
     if (!cmp) return '';
+    // The access's own cost nests its atomic split; the cards read it flat.
+    if (cur.atomic && typeof cur.atomic.conflict_wavefronts === 'number') cur = { ...cur, conflict_wavefronts: cur.atomic.conflict_wavefronts, serial_wavefronts: cur.atomic.serial_wavefronts };
     const best = cmp.best >= 0 ? cmp.swizzles[cmp.best] : null;
     const bp = best ? presets[cmp.best] : null;
     return cell('acc-base-none', 'Without the swizzle', cmp.unswizzled) +

@@ -58,7 +58,10 @@ export async function teachChecks(t) {
         await gotoReady(page, base + '?lesson=0&present=1&side=hide');
         await lessonAt(0);
         const h = (await getJSON(base + 'api/health')).body;
-        const n = await page.evaluate(() => Number(document.getElementById('lesson').dataset.steps));
+        const lessonJSON = (await getJSON(base + 'lessons/intro.json')).body;
+        const n = lessonJSON && lessonJSON.steps ? lessonJSON.steps.length : 10;
+        check('27.3: the built-in lesson is a data file, and the bar plays all its steps', !!(lessonJSON && lessonJSON.steps) &&
+            (await page.evaluate(() => Number(document.getElementById('lesson').dataset.steps))) === n, `${n}`);
         for (let k = 0; k < n; k++) {
             if (k) { await page.keyboard.press('ArrowRight'); await lessonAt(k); }
             const vis = await page.evaluate(() => {
@@ -112,5 +115,22 @@ export async function teachChecks(t) {
         await afterLoad(page, () => page.goBack());
         check('27.4: Back returns to before the steps', new URL(page.url()).searchParams.get('b') === '3' && new URL(page.url()).searchParams.get('rows') === '2044', page.url());
         void qs;
+    });
+
+    // ---- 5. comparison cards carry the atomic split; physical offsets are not re-swizzled ----
+    await step('issue 27.5: comparison cards say one thing', async () => {
+        await gotoReady(page, base + '?b=3&m=4&s=3&pat=atom_hist256_adversarial');
+        const presets = (await api('presets', {})).presets;
+        const a = await api('access', { b: '3', m: '4', s: '3', ...L, pattern: 'atom_hist256_adversarial', step: '0', fit: '1', compare: presets.map((p) => `${p.b},${p.m},${p.s}`).join(';') });
+        const best = a.compare.swizzles[a.compare.best];
+        const cur = await text(page, '#acc-base-cur'), bestCard = await text(page, '#acc-base-best');
+        const words = (s) => s.replace(/^.*?(\d+ wavefronts?)/, '$1');
+        check('27.5: the API carries the atomic split into the comparison', typeof best.conflict_wavefronts === 'number' && best.serial_wavefronts === a.cost.atomic.serial_wavefronts, JSON.stringify(best));
+        check('27.5: the same swizzle reads the same in this card and the best-preset card', best.b === 3 && words(cur) === words(bestCard) &&
+            cur.includes(`${a.cost.atomic.serial_wavefronts} same-address`), `${cur} | ${bestCard}`);
+        const offs = Array.from({ length: 32 }, (_, i) => 128 * i).join(',');
+        await gotoReady(page, base + `?b=3&m=4&s=3&rows=32&acc=custom&space=physical&offs=${offs}`);
+        check('27.5: physical offsets: no best-preset card, and the page says the swizzle does not apply', !(await page.$('#acc-base-best')) &&
+            /does not apply/.test(await text(page, '#acc-baseline')), await text(page, '#acc-baseline'));
     });
 }
