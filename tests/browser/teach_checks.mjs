@@ -133,4 +133,49 @@ export async function teachChecks(t) {
         check('27.5: physical offsets: no best-preset card, and the page says the swizzle does not apply', !(await page.$('#acc-base-best')) &&
             /does not apply/.test(await text(page, '#acc-baseline')), await text(page, '#acc-baseline'));
     });
+
+    // ---- 6. presenter labels whole; links readable in the dark; display on every page ----
+    await step('issue 27.6: presenter mode and the dark theme read well', async () => {
+        await page.setViewportSize({ width: 1920, height: 1080 });
+        await gotoReady(page, base + '?present=1&b=4&m=2&s=5&rows=16&elem=fp32&pat=transpose_read');
+        await page.evaluate(() => document.getElementById('acc-hits').scrollIntoView());
+        const cut = await page.$$eval('#acc-hits svg text.val', (ts) => ts.filter((e) => e.getBBox().y < 0).length);
+        const nval = await page.$$eval('#acc-hits svg text.val', (ts) => ts.length);
+        check('27.6: presenter mode: no bank-hit count is cut at the top of the chart', nval > 0 && cut === 0, `${cut} of ${nval} cut`);
+        const contrast = () => page.evaluate(() => {
+            const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+            const lum = ([r, g, b]) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+            const bgOf = (e) => { for (; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor; if (!/rgba\(0, 0, 0, 0\)|transparent/.test(c)) return c; } return 'rgb(255,255,255)'; };
+            return [...document.querySelectorAll('header a')].map((a) => { const l1 = lum(rgb(getComputedStyle(a).color)), l2 = lum(rgb(bgOf(a))); return (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05); });
+        });
+        for (const pg of ['', 'layout.html', 'linear.html']) {
+            for (const pr of ['0', '1']) {
+                await page.goto(base + `${pg}?theme=dark&present=${pr}`, { waitUntil: 'load' });
+                await page.waitForTimeout(300);
+                const ds = await page.evaluate(() => ({ ...document.documentElement.dataset }));
+                const cs = await contrast();
+                check(`27.6: ${pg || 'index.html'} present=${pr}: dark theme and presenter mode from the URL`, ds.theme === 'dark' && ds.present === pr && !!(await page.$('#theme')) && !!(await page.$('#present')), JSON.stringify(ds));
+                check(`27.6: ${pg || 'index.html'} present=${pr}: header links at WCAG AA (4.5:1) on the dark theme`, cs.length > 0 && cs.every((c) => c >= 4.5), cs.map((c) => c.toFixed(2)).join(', '));
+            }
+        }
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
+
+    // ---- 7. arrows move to the neighbouring drawn cell ----
+    await step('issue 27.7: arrows follow the drawn map', async () => {
+        await gotoReady(page, base + '?b=3&m=4&s=3');
+        const d = await api('swizzle', { b: '3', m: '4', s: '3', ...L });
+        const cols = d.grid.cols;
+        for (const [key, dp] of [['ArrowRight', 1], ['ArrowDown', cols], ['ArrowLeft', -1], ['ArrowUp', -cols]]) {
+            const P = cols + 1;   // physical (1, 1)
+            const l = d.grid.log_of[P];
+            await page.keyboard.press('Escape');   // the card beside the last cell may cover this one
+            await t.clickCell(page, 'grid-swz', P);
+            await page.waitForFunction((w) => document.body.dataset.inspected === w, `${Math.floor(l / cols)},${l % cols}`, { timeout: t.TIMEOUT });
+            const n = d.grid.log_of[P + dp], want = `${Math.floor(n / cols)},${n % cols}`;
+            await page.keyboard.press(key);
+            await page.waitForFunction((w) => document.body.dataset.inspected === w, want, { timeout: 3000 }).catch(() => {});
+            check(`27.7: ${key} from physical (1, 1) of the swizzled grid selects the drawn neighbour (logical ${want})`, (await page.evaluate(() => document.body.dataset.inspected)) === want, await page.evaluate(() => document.body.dataset.inspected));
+        }
+    });
 }
