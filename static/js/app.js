@@ -24,6 +24,7 @@ import { createPeek } from './peek.js';
 import { createLesson } from './lesson.js';
 import { createPredict } from './predict.js';
 import { createTyping } from './typing.js';
+import { createVerdictLine } from './verdictline.js';
 import { fixOf, fixState } from './fixes.js';
 import { renderCode, renderFormula } from './codepanel.js';
 import { ELEMENT_TYPES, elementSwizzle } from './elements.js';
@@ -162,6 +163,7 @@ const PANELS = [
     { id: 'measure', create: () => createMeasure(),
         boot: (p, b) => p.setHealth(b.health), result: (p, r) => p.update(r) },
     { id: 'predict', create: createPredict, result: (p, r) => p.update(r), sync: (p) => p.sync() },
+    { id: 'verdict-line', create: createVerdictLine, follows: 'layout', refresh: (p, d) => p.refresh(d), result: (p, r) => p.update(r) },
 ];
 const maps = createMaps(ctx, ui);
 for (const row of PANELS) row.p = row.create(ctx);
@@ -402,7 +404,7 @@ async function start() {
         health: he.status === 'fulfilled' ? he.value : { measure: { available: false, reason: he.reason.message } },
     };
     for (const row of PANELS) if (row.boot) row.boot(row.p, boot);
-    for (const p of presets) ui.preset.add(new Option(p.label || p.id, p.id), ui.preset.options.length - 1);
+    for (const p of presets) ui.preset.add(new Option(`${p.label || p.id} <${p.b},${p.m},${p.s}>`, p.id), ui.preset.options.length - 1);
     syncControls();
     for (const row of PANELS) if (row.sync) row.sync(row.p);
     url.write(false);

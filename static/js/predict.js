@@ -6,6 +6,7 @@
 // compute the model: the answer is the access view's cost, printed.
 
 import { esc } from './esc.js';
+import { VERDICT } from './classes.js';
 import { verdict } from './verdict.js';
 import { stamp } from './stamps.js';
 
@@ -46,7 +47,7 @@ export function createPredict(ctx) {
 <table class="predict-table" id="predict-table"><thead><tr><th></th><th>Your guess</th><th>The answer</th><th></th></tr></thead><tbody>
 <tr><th>Wavefronts</th><td id="predict-guess-wf">${guess.wavefronts}</td><td id="predict-answer-wf">${c.wavefronts}</td><td>${mark(guess.wavefronts === c.wavefronts)}</td></tr>
 ${guess.bank === null ? '' : `<tr><th>Hardest-hit bank</th><td id="predict-guess-bank">${guess.bank}</td><td id="predict-answer-bank">${worst === null ? '\u2014' : worst}</td><td>${mark(guess.bank === worst)}</td></tr>`}
-</tbody></table><p class="verdict ${v.cls}" id="predict-verdict">${esc(v.text)}</p>
+</tbody></table><p class="${VERDICT} ${v.cls}" id="predict-verdict">${esc(v.text)}</p>
 <button type="button" class="btn" id="predict-again">Guess again</button>`;
         stamp('predict', 'shown');
     }

@@ -178,4 +178,23 @@ export async function teachChecks(t) {
             check(`27.7: ${key} from physical (1, 1) of the swizzled grid selects the drawn neighbour (logical ${want})`, (await page.evaluate(() => document.body.dataset.inspected)) === want, await page.evaluate(() => document.body.dataset.inspected));
         }
     });
+
+    // ---- 8. the verdict in the first screen; labels with parameters; a legend ----
+    await step('issue 27.8: a plain verdict in the first screen', async () => {
+        await page.setViewportSize({ width: 1440, height: 900 });
+        await gotoReady(page, base + '?b=0&m=4&s=3');
+        const a = await api('access', { b: '0', m: '4', s: '3', ...L, pattern: 'col_read', step: '0' });
+        await page.waitForFunction(() => !!document.getElementById('verdict-line-text'), null, { timeout: t.TIMEOUT });
+        const box = await page.$eval('#verdict-line-text', (e) => { const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, w: r.width }; });
+        const v = await text(page, '#verdict-line-text');
+        check('27.8: one verdict sentence within the first 1440x900 screen', box.w > 0 && box.bottom <= 900 && box.top >= 0, JSON.stringify(box));
+        check(`27.8: it says the API's cost (${a.cost.wavefronts} wavefronts)`, v.includes(`${a.cost.wavefronts} wavefronts`) && /conflict/.test(v), v);
+        const presets = (await api('presets', {})).presets;
+        const opts = await page.$$eval('#preset option', (os) => os.map((o) => [o.value, o.textContent]));
+        check('27.8: preset labels carry their parameters', presets.every((p) => opts.some(([v2, txt]) => v2 === p.id && txt.includes(`<${p.b},${p.m},${p.s}>`))), opts.map((o) => o[1]).join(' | '));
+        const d = await api('swizzle', { b: '0', m: '4', s: '3', ...L });
+        const sw = await page.$$eval('#legend .legend-item', (x) => x.length);
+        check('27.8: a colour legend, one swatch per column colour', sw === Math.min(d.grid.cols, 16), `${sw}`);
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
 }
