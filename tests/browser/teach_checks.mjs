@@ -151,7 +151,7 @@ export async function teachChecks(t) {
         for (const pg of ['', 'layout.html', 'linear.html']) {
             for (const pr of ['0', '1']) {
                 await page.goto(base + `${pg}?theme=dark&present=${pr}`, { waitUntil: 'load' });
-                await page.waitForTimeout(300);
+                await page.waitForFunction(() => !!document.documentElement.dataset.theme, null, { timeout: 3000 }).catch(() => {});
                 const ds = await page.evaluate(() => ({ ...document.documentElement.dataset }));
                 const cs = await contrast();
                 check(`27.6: ${pg || 'index.html'} present=${pr}: dark theme and presenter mode from the URL`, ds.theme === 'dark' && ds.present === pr && !!(await page.$('#theme')) && !!(await page.$('#present')), JSON.stringify(ds));
@@ -195,6 +195,29 @@ export async function teachChecks(t) {
         const d = await api('swizzle', { b: '0', m: '4', s: '3', ...L });
         const sw = await page.$$eval('#legend .legend-item', (x) => x.length);
         check('27.8: a colour legend, one swatch per column colour', sw === Math.min(d.grid.cols, 16), `${sw}`);
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
+
+    // ---- 9. the layout page greys the last answer under an error, with a caret ----
+    await step('issue 27.9: the layout page under an error', async () => {
+        await page.setViewportSize({ width: 1440, height: 900 });
+        await gotoReady(page, base + 'layout.html');
+        const good = await page.inputValue('#lay-text');
+        const cut = good.lastIndexOf(')');
+        const bad = good.slice(0, cut) + good.slice(cut + 1);
+        await afterLoad(page, () => page.fill('#lay-text', bad));
+        const r = await fetch(base + 'api/layout', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ layout: bad, element_bits: Number(await page.inputValue('#lay-bits')) }) });
+        const e = (await r.json()).error || {};
+        const col = /at column (\d+)/.exec(e.message || '');
+        check('27.9: the API names a column', r.status === 400 && !!col, JSON.stringify(e));
+        check('27.9: the last good Rosetta, tensor and access are marked stale and greyed', await page.$eval('#lay-results', (x) => x.dataset.stale === '1' && Number(getComputedStyle(x.querySelector('.panel')).opacity) < 0.5));
+        const caret = await page.$eval('#lay-caret', (x) => (x.hidden ? null : x.textContent));
+        const lines = caret ? caret.split('\n') : [];
+        const at = lines.length > 1 ? lines[1].indexOf('^') : -1;
+        const lineStart = bad.lastIndexOf('\n', Number(col && col[1]) - 2) + 1;
+        check('27.9: a caret under the column the API names', !!caret && at >= 0 && lines[0][at] === bad[Number(col[1]) - 1] && at === Number(col[1]) - 1 - lineStart, JSON.stringify(caret));
+        await afterLoad(page, () => page.fill('#lay-text', good));
+        check('27.9: fixed again: nothing stale, no caret', await page.$eval('#lay-results', (x) => x.dataset.stale !== '1') && await page.$eval('#lay-caret', (x) => x.hidden));
         await page.setViewportSize({ width: 1440, height: 1000 });
     });
 }
