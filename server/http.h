@@ -18,13 +18,19 @@ struct http_config {
     unsigned max_connections;   /* open connections at once; 0 = 1024 */
     unsigned head_timeout_ms;   /* a request's head must arrive within this of the
                                    connection or the previous answer; 0 = 10000 */
+    const char *embed_origins;  /* NULL or "": no page may be framed (X-Frame-Options:
+                                   DENY, frame-ancestors 'none'); else up to 8 origins
+                                   (scheme://host[:port], space or comma separated) that
+                                   may frame the static pages (CSP frame-ancestors, no
+                                   X-Frame-Options); the API's answers stay unframeable */
 };
 
 struct http_server;
 
 /* Start serving in background threads.  Fails (and starts nothing) when the
- * address does not parse, the port cannot be bound or static_dir is not a
- * readable directory.  Thread-safe to call once per server. */
+ * address does not parse, the port cannot be bound, static_dir is not a
+ * readable directory or embed_origins holds anything but origins (field
+ * "embed_origins").  Thread-safe to call once per server. */
 int http_start(const struct http_config *cfg, struct http_server **out,
                struct sz_error *err);
 

@@ -22,7 +22,8 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
     fputs("usage: swizzlescope [--port N] [--bind ADDR] [--static DIR] [--threads N]\n"
-          "                    [--max-connections N] [--measure-tool PATH|none] [--help]\n"
+          "                    [--max-connections N] [--measure-tool PATH|none]\n"
+          "                    [--embed-origins LIST] [--help]\n"
           "\n"
           "Serves the swizzlescope page and JSON API.\n"
           "  --port N       TCP port, 0..65535 (default 8080; 0 picks a free one)\n"
@@ -35,6 +36,10 @@ static void usage(FILE *f)
           "                 it new ones wait in the listen queue.  A request's head\n"
           "                 must arrive within 10 s, so a slow client holds one for\n"
           "                 10 s at most\n"
+          "  --embed-origins LIST\n"
+          "                 origins that may frame the pages (slides: ?embed=1), e.g.\n"
+          "                 'https://slides.example.org http://localhost:8000'; up to 8,\n"
+          "                 scheme://host[:port] each.  Default: no framing at all\n"
           "  --measure-tool PATH\n"
           "                 the GPU measurement program (default: swizzlescope-measure\n"
           "                 beside this binary); 'none' disables measurement\n"
@@ -95,6 +100,9 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--measure-tool") == 0 && v) {
             tool = strcmp(v, "none") == 0 ? NULL : v;
             tool_given = 1;
+            i++;
+        } else if (strcmp(a, "--embed-origins") == 0 && v) {
+            cfg.embed_origins = v;   /* checked by http_start */
             i++;
         } else if (strcmp(a, "--static") == 0 && v) {
             cfg.static_dir = v;

@@ -31,8 +31,8 @@ export function createVerdictLine(ctx) {
         if (!d) { setHTML(legend, ''); return Promise.resolve(); }
         const n = Math.min(d.grid.cols, 16), what = ctx.state().show === 'row' ? 'logical row' : 'logical column';
         let sw = '';
-        for (let k = 0; k < n; k++) sw += `<span class="legend-item"><span class="${SWATCH} ${key(k)}"></span>${k}</span>`;
-        setHTML(legend, `<span class="legend-what">Colour = ${what}${d.grid.cols > 16 ? ' (mod 16)' : ''}:</span> ${sw}`);
+        for (let k = 0; k < n; k++) sw += `<span class="maplegend-item"><span class="${SWATCH} ${key(k)}"></span>${k}</span>`;
+        setHTML(legend, `<span class="maplegend-what">Colour = ${what}${d.grid.cols > 16 ? ' (mod 16)' : ''}:</span> ${sw}`);
         return Promise.resolve();
     }
     return { update, refresh };

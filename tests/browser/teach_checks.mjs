@@ -193,7 +193,7 @@ export async function teachChecks(t) {
         const opts = await page.$$eval('#preset option', (os) => os.map((o) => [o.value, o.textContent]));
         check('27.8: preset labels carry their parameters', presets.every((p) => opts.some(([v2, txt]) => v2 === p.id && txt.includes(`<${p.b},${p.m},${p.s}>`))), opts.map((o) => o[1]).join(' | '));
         const d = await api('swizzle', { b: '0', m: '4', s: '3', ...L });
-        const sw = await page.$$eval('#legend .legend-item', (x) => x.length);
+        const sw = await page.$$eval('#legend .maplegend-item', (x) => x.length);
         check('27.8: a colour legend, one swatch per column colour', sw === Math.min(d.grid.cols, 16), `${sw}`);
         await page.setViewportSize({ width: 1440, height: 1000 });
     });
@@ -219,5 +219,39 @@ export async function teachChecks(t) {
         await afterLoad(page, () => page.fill('#lay-text', good));
         check('27.9: fixed again: nothing stale, no caret', await page.$eval('#lay-results', (x) => x.dataset.stale !== '1') && await page.$eval('#lay-caret', (x) => x.hidden));
         await page.setViewportSize({ width: 1440, height: 1000 });
+    });
+
+    // ---- embed: ?embed=1 in a page on another origin, allowed by --embed-origins ----
+    await step('issue 27 embed: a view framed by a page on another origin', async () => {
+        const http = await import('node:http');
+        const hostPort = await t.freePort(), swzPort = await t.freePort();
+        const other = `http://127.0.0.1:${hostPort}`;
+        const srv2 = await t.startServer(swzPort, ['--embed-origins', other]);
+        const frameURL = (b) => `${b}?embed=1&b=3&m=4&s=3&pat=ldmatrix_x4`;
+        let target = '';
+        const host = http.createServer((req, res) => {
+            res.writeHead(200, { 'Content-Type': 'text/html' });
+            res.end(`<!doctype html><title>slides</title><h1>Slide 3</h1><iframe id="f" src="${target}" width="1200" height="800"></iframe>`);
+        });
+        await new Promise((r) => host.listen(hostPort, '127.0.0.1', r));
+        const framed = async (b) => {
+            target = frameURL(b);
+            await page.goto(other + '/', { waitUntil: 'load' });
+            await page.waitForTimeout(500);
+            const f = page.frames().find((x) => x.url().startsWith(b));
+            if (!f) return null;
+            try { await f.waitForFunction(() => document.body && document.body.dataset.ready, null, { timeout: 5000 }); } catch { return { ready: false }; }
+            return f.evaluate(() => ({ ready: true, embed: document.documentElement.dataset.embed, header: getComputedStyle(document.querySelector('.topbar')).display, side: getComputedStyle(document.querySelector('.sidebar')).display, maps: document.querySelectorAll('#grid-swz canvas').length }));
+        };
+        try {
+            const ok = await framed(srv2.base);
+            check('27 embed: the named origin frames the view, without header and sidebar', !!ok && ok.ready && ok.embed === '1' && ok.header === 'none' && ok.side === 'none' && ok.maps > 0, JSON.stringify(ok));
+            await page.screenshot({ path: t.SHOTS + '/teach-embed.png' });
+            const refused = await framed(base);
+            check('27 embed: a server without --embed-origins is not framed', !refused || !refused.ready, JSON.stringify(refused));
+        } finally {
+            host.close();
+            srv2.child.kill('SIGTERM');
+        }
     });
 }
