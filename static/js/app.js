@@ -25,6 +25,7 @@ import { createLesson } from './lesson.js';
 import { createPredict } from './predict.js';
 import { createTyping } from './typing.js';
 import { createVerdictLine } from './verdictline.js';
+import { createLessonEdit } from './lessonedit.js';
 import { fixOf, fixState } from './fixes.js';
 import { renderCode, renderFormula } from './codepanel.js';
 import { ELEMENT_TYPES, elementSwizzle } from './elements.js';
@@ -173,6 +174,7 @@ const display = createDisplay(ctx);
 const peek = createPeek(ctx);
 const selection = createSelection(ctx, maps, panel('trace'), ui.inspector, peek);
 const lesson = createLesson(ctx, { access: () => access.current(), measure: () => panel('measure'), predict: panel('predict') });
+createLessonEdit(ctx, lesson);
 const banner = createBanner(ui.banner, ui.form, (field) => ui[FIELD_CONTROL[field]]);
 const prefetcher = createPrefetch({
     presets: () => presets,

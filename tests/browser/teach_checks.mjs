@@ -254,4 +254,107 @@ export async function teachChecks(t) {
             srv2.child.kill('SIGTERM');
         }
     });
+
+    // ---- predict, then reveal ----
+    await step('issue 27 predict: the answer hides until a guess', async () => {
+        await gotoReady(page, base + '?b=0&m=4&s=3&predict=1');
+        const a = await api('access', { b: '0', m: '4', s: '3', ...L, pattern: 'col_read', step: '0' });
+        const hidden = (sel) => page.$eval(sel, (e) => { for (let x = e; x; x = x.parentElement) { const cs = getComputedStyle(x); if (cs.visibility === 'hidden' || cs.display === 'none') return true; } return false; });
+        await page.waitForFunction(() => document.body.dataset.predict === 'ask', null, { timeout: t.TIMEOUT });
+        check('27 predict: verdict, wavefronts, bank-hit chart and the first-screen verdict hidden while asking',
+            await hidden('#acc-verdict') && await hidden('#acc-wavefronts') && await hidden('#acc-hits') && await hidden('#verdict-line'), '');
+        await page.fill('#predict-wf', '1');
+        await page.fill('#predict-bank', '0');
+        await page.click('#predict-reveal');
+        await page.waitForFunction(() => document.body.dataset.predict === 'shown', null, { timeout: t.TIMEOUT });
+        check('27 predict: the reveal shows the guess beside the API\'s answer', (await text(page, '#predict-guess-wf')) === '1' && (await text(page, '#predict-answer-wf')) === String(a.cost.wavefronts) && !(await hidden('#acc-verdict')), `${await text(page, '#predict-answer-wf')}`);
+        await page.screenshot({ path: t.SHOTS + '/teach-predict-shown.png' });
+        await page.keyboard.press('p');
+        await page.waitForFunction(() => document.body.dataset.predict === '', null, { timeout: t.TIMEOUT });
+        check('27 predict: the P key turns the mode off (and the URL follows)', !new URL(page.url()).searchParams.has('predict'), page.url());
+        // A lesson step marked as a question asks, then reveals.
+        await page.setViewportSize({ width: 1920, height: 1080 });
+        await gotoReady(page, base + '?lesson=1&present=1&side=hide');
+        await lessonAt(1);
+        check('27 predict: a question step of the lesson asks first', (await page.evaluate(() => document.body.dataset.predict)) === 'ask' && await hidden('#lesson-text'));
+        await page.screenshot({ path: t.SHOTS + '/teach-question-ask.png' });
+        await page.fill('#predict-wf', '4');
+        await page.click('#predict-reveal');
+        await page.waitForFunction(() => document.body.dataset.predict === 'shown', null, { timeout: t.TIMEOUT });
+        check('27 predict: after the guess the narration shows', !(await hidden('#lesson-text')));
+        await page.evaluate(() => document.getElementById('predict').scrollIntoView({ block: 'start' }));
+        await page.screenshot({ path: t.SHOTS + '/teach-question-shown.png' });
+        await page.keyboard.press('Escape');
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
+
+    // ---- lessons as data: placeholders, add a view, share link, a file ----
+    await step('issue 27 lessons: a teacher\'s lesson', async () => {
+        await gotoReady(page, base + '?b=3&m=4&s=3&pat=ldmatrix_x4');
+        await page.evaluate(() => localStorage.removeItem('swizzlescope-lesson-draft'));
+        await page.click('#lesson-edit');
+        await page.fill('#le-title', 'ldmatrix, swizzled');
+        await page.fill('#le-text', '{swizzle.name} with {op}: {verdict}, {access.wavefronts} wavefronts.');
+        await page.click('#le-add');
+        check('27 lessons: "Add this view as a step" adds the view', (await text(page, '#le-count')).startsWith('1 step'), await text(page, '#le-count'));
+        await page.click('#le-share');
+        const link = await page.inputValue('#le-link');
+        check('27 lessons: a share link carries the lesson', /#lesson=[A-Za-z0-9_-]+$/.test(link), link.slice(0, 120));
+        await page.click('#le-form button[type=submit]');
+        const a = await api('access', { b: '3', m: '4', s: '3', ...L, pattern: 'ldmatrix_x4', step: '0' });
+        await page.goto('about:blank');
+        await page.goto(link, { waitUntil: 'load' });
+        await lessonAt(0);
+        const say = await text(page, '#lesson-text');
+        check('27 lessons: the link plays the lesson, its placeholders filled from the API', say.startsWith('Swizzle<3,4,3> with ldmatrix') && say.includes(`${a.cost.wavefronts} wavefronts.`) && !/[{}?]/.test(say), say);
+        await page.keyboard.press('Escape');
+        // A lesson file: a step with a placeholder no answer has shows "?", and the file is checked.
+        await gotoReady(page, base);
+        await page.click('#lesson-edit');
+        const file = { title: 't', steps: [{ title: 'One', state: 'b=1&m=4&s=3&rows=8', text: 'Rows: {swizzle.grid.rows}.' }] };
+        await page.setInputFiles('#le-file', { name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
+        await lessonAt(0);
+        const d1 = await api('swizzle', { b: '1', m: '4', s: '3', rows: '8', ...L });
+        check('27 lessons: a lesson opened from a file plays', (await text(page, '#lesson-text')) === `Rows: ${d1.grid.rows}.` && new URL(page.url()).searchParams.get('b') === '1', await text(page, '#lesson-text'));
+        await page.keyboard.press('Escape');
+        await page.click('#lesson-edit');
+        await page.setInputFiles('#le-file', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"steps":[{"title":"x"}]}') });
+        check('27 lessons: a bad file is refused with the step and field named', /step 1: "text"/.test(await text(page, '#le-error')), await text(page, '#le-error'));
+        await page.click('#le-form button[type=submit]');
+        await page.goto(base + '?lsrc=lessons/intro.json&lesson=0', { waitUntil: 'load' });
+        await lessonAt(0);
+        check('27 lessons: ?lsrc= opens a lesson file from a URL', (await page.evaluate(() => document.getElementById('lesson').dataset.steps)) === '10');
+        await page.keyboard.press('Escape');
+    });
+
+    // ---- the printed handout ----
+    await step('issue 27 print: a handout page per view', async () => {
+        await gotoReady(page, base + '?b=3&m=4&s=3&lesson=5');
+        await lessonAt(5);
+        await page.emulateMedia({ media: 'print' });
+        const shown = (sel) => page.$eval(sel, (e) => { for (let x = e; x; x = x.parentElement) if (getComputedStyle(x).display === 'none') return false; return true; });
+        check('27 print: no form controls, no header', !(await shown('#controls')) && !(await shown('.topbar')) && !(await shown('#acc-pattern')));
+        check('27 print: the state, the map, the verdict and the narration', await shown('#readout') && await shown('#grid-swz') && await shown('#verdict-line') && await shown('#lesson-text'));
+        await page.emulateMedia({ media: null });   // page.pdf() prints with print media unless told screen
+        const pdf = await page.pdf({ format: 'A4', landscape: true, printBackground: true });
+        const fs = await import('node:fs');
+        fs.writeFileSync(t.SHOTS + '/teach-handout.pdf', pdf);
+        const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
+        check('27 print: the step prints on one A4 page (was 11)', pages === 1, `${pages} pages`);
+        await page.keyboard.press('Escape');
+    });
+
+    // ---- screenshots for the eye (build/screenshots/teach-*.png) ----
+    await step('issue 27 screenshots', async () => {
+        const shots = [['present-light', 1920, 1080, '?present=1&b=4&m=2&s=5&rows=16&elem=fp32&pat=transpose_read'],
+            ['present-dark', 1920, 1080, '?present=1&theme=dark&b=4&m=2&s=5&rows=16&elem=fp32&pat=transpose_read'],
+            ['1440', 1440, 900, '?b=3&m=4&s=3'], ['390', 390, 844, '?b=3&m=4&s=3']];
+        for (const [name, w, h, q] of shots) {
+            await page.setViewportSize({ width: w, height: h });
+            await gotoReady(page, base + q);
+            await page.screenshot({ path: `${t.SHOTS}/teach-${name}.png` });
+        }
+        check('27 screenshots written', true);
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
 }
