@@ -10,7 +10,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 CORE    := error buf instr instr_json swizzle access atomic pattern trace footprint expr cache f2 linear linear_opt linear_conv linear_hw \
-           layout layout_text layout_cute layout_triton layout_tma rosetta atoms thread recommend \
+           layout layout_text layout_cute layout_triton layout_tma rosetta atoms thread recommend recommend_code \
            presets verdict
 SERVER  := $(CORE) stream proc measure api_read api_presets api_layout api_cost api_ops api_access api_fit api_compare api_measure api_linear api_tensor api_recommend api files \
            addr framing watch http
@@ -21,7 +21,7 @@ OBJ     := $(SERVER:%=build/obj/%.o) build/obj/main.o
 ASAN_OBJ := $(SERVER:%=build/asan/%.o)
 TESTS   := test_swizzle test_access test_api test_http test_measure test_tool test_crosscheck \
            test_proc test_expr test_cache test_main test_f2 test_linear test_framing test_layout test_atoms \
-           test_stream test_bits
+           test_stream test_bits test_recommend
 
 .PHONY: all run test clean deps deps-test check-unit check-browser check-node
 all: $(BIN)

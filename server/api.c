@@ -92,6 +92,15 @@ void api_put_key(struct buf *out, const char *key)
     buf_putc(out, ':');
 }
 
+void api_put_str_or_null(struct buf *out, const char *key, const char *v)
+{
+    api_put_key(out, key);
+    if (v)
+        buf_json_str(out, v);
+    else
+        buf_puts(out, "null");
+}
+
 void api_error_response(const struct sz_error *err, struct api_response *resp)
 {
     struct buf b = {0};

@@ -16,6 +16,7 @@
 #include "expr.h"
 #include "footprint.h"
 #include "pattern.h"
+#include "recommend.h"
 #include "swizzle.h"
 #include "trace.h"
 
@@ -47,7 +48,13 @@ int api_route_patterns(const struct api_request *req, struct buf *out,
         buf_json_str(out, p[i].source);
         buf_putc(out, '}');
     }
-    buf_puts(out, "]}");
+    /* writes that are no warp instruction: only /api/recommend takes them */
+    buf_puts(out, "],\"producers\":[{\"name\":\"" REC_TMA "\",\"op\":\"tma\",\"label\":"
+             "\"TMA: cp.async.bulk.tensor writes the tile (a box of its rows)\",\"source\":"
+             "\"Hopper and later tile loads; only the TMA swizzle modes can be written\","
+             "\"note\":\"TMA writes through the async proxy, not warp instructions: there is "
+             "no step to cost here (not modelled or measured); the recommendation keeps to "
+             "the layouts TMA writes\",\"recommend_only\":true}]}");
     return 0;
 }
 

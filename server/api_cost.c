@@ -76,17 +76,6 @@ static void put_atomic(struct buf *out, const struct instr *in, const struct acc
     buf_puts(out, "},");
 }
 
-/* "key":"metric", or "key":null where the kind names none. */
-static void put_metric(struct buf *out, const char *key, const char *metric)
-{
-    api_put_key(out, key);
-    if (metric)
-        buf_json_str(out, metric);
-    else
-        buf_puts(out, "null");
-    buf_putc(out, ',');
-}
-
 void api_put_cost(struct buf *out, const struct instr *in, const struct acc_result *r)
 {
     /* a non-native atomic has no exact count: nulls, never an invented number */
@@ -144,9 +133,12 @@ void api_put_cost(struct buf *out, const struct instr *in, const struct acc_resu
      * red: no bank-conflict counter was measured, instr.c). */
     const struct instr_ncu *m = &instr_kind(in->op)->ncu;
     buf_puts(out, ",\"ncu\":{");
-    put_metric(out, "wavefronts_metric", m->wavefronts);
-    put_metric(out, "conflicts_metric", m->conflicts);
-    put_metric(out, "source_metric", m->source);
+    api_put_str_or_null(out, "wavefronts_metric", m->wavefronts);
+    buf_putc(out, ',');
+    api_put_str_or_null(out, "conflicts_metric", m->conflicts);
+    buf_putc(out, ',');
+    api_put_str_or_null(out, "source_metric", m->source);
+    buf_putc(out, ',');
     put_count(out, "wavefronts_per_instruction", known, r->wavefronts);
     put_count(out, "conflicts_per_instruction", known, r->bank_conflicts);
     if (known)

@@ -14,6 +14,7 @@
 #include "linear.h"
 #include "linear_conv.h"
 #include "linear_opt.h"
+#include "recommend.h"
 
 /* Optional integer member: absent gives def. */
 static int opt_int(const cJSON *obj, const char *field, double lo, double hi, int64_t def,
@@ -203,7 +204,7 @@ static int read_mem(const cJSON *obj, const struct lin_problem *p, struct lin_me
 
 /* ---- answers ------------------------------------------------------------- */
 
-static void put_bases(struct buf *out, const struct lin_tile *t, const uint32_t *v, int n)
+void api_put_bases(struct buf *out, const struct lin_tile *t, const uint32_t *v, int n)
 {
     buf_putc(out, '[');
     for (int i = 0; i < n; i++) {
@@ -226,13 +227,13 @@ static void put_side(struct buf *out, const struct lin_tile *t, const char *op,
                "\"instructions\":%u,\"instructions_simulated\":%u},",
                s->wavefronts, s->wavefronts_min, s->instructions, s->simulated);
     buf_puts(out, "\"segment_basis\":");
-    put_bases(out, t, s->seg, s->n_seg);
+    api_put_bases(out, t, s->seg, s->n_seg);
     buf_puts(out, ",\"thread_basis\":");
-    put_bases(out, t, s->thr, s->n_thr);
+    api_put_bases(out, t, s->thr, s->n_thr);
     buf_printf(out, ",\"formula\":{\"wavefronts_per_instruction\":%u,\"conflict_dim\":%d,"
                "\"ways\":%u,\"conflict_basis\":", s->formula, s->conflict_dim,
                1u << s->conflict_dim);
-    put_bases(out, t, s->conflict, s->n_conflict);
+    api_put_bases(out, t, s->conflict, s->n_conflict);
     uint32_t lanes[64], nl = lin_phase_lanes(&s->phase, lanes);
     buf_puts(out, "},\"phase_rule\":{\"phase0_lanes\":[");
     for (uint32_t i = 0; i < nl; i++)
@@ -269,6 +270,11 @@ static void put_equivalents(struct buf *out, const struct lin_problem *p,
         buf_printf(out, "{\"swizzle_bytes\":%d,\"transposed\":%s}", sw, tr ? "true" : "false");
     else
         buf_puts(out, "null");
+    /* every layout has this one: something to paste when the others are null */
+    char text[32 * 24 + 64];
+    rec_shared_linear(&p->tile, m, text, sizeof text);
+    buf_puts(out, ",\"shared_linear\":");
+    buf_json_str(out, text);
     buf_puts(out, "},");
 }
 
@@ -279,7 +285,7 @@ static void put_eval(struct buf *out, const struct lin_problem *p, const struct 
                "\"lanes_per_wavefront\":%d,\"vector_elems\":%d,\"offset_bases\":",
                1u << p->tile.bits0, 1u << p->tile.bits1, p->bitwidth, p->num_banks,
                1 << lin_lane_bits(p), 1 << vec_bits);
-    put_bases(out, &p->tile, m->basis, m->n);
+    api_put_bases(out, &p->tile, m->basis, m->n);
     buf_putc(out, ',');
     put_equivalents(out, p, m);
     buf_puts(out, "\"store\":");

@@ -13,31 +13,22 @@
 /* The widest element the answer gives a form for: 2^3 = 8 bytes (fp64). */
 #define ELEM_LOG_MAX 3
 
-static void put_str_or_null(struct buf *out, const char *key, const char *v)
-{
-    api_put_key(out, key);
-    if (v)
-        buf_json_str(out, v);
-    else
-        buf_puts(out, "null");
-}
-
 static void put_hardware(struct buf *out, const struct preset *p)
 {
     buf_puts(out, "{\"preset\":");
     buf_json_str(out, p->id);
     buf_putc(out, ',');
-    put_str_or_null(out, "tma", p->tma);
+    api_put_str_or_null(out, "tma", p->tma);
     buf_putc(out, ',');
-    put_str_or_null(out, "tma_cuda", p->tma_cuda);
+    api_put_str_or_null(out, "tma_cuda", p->tma_cuda);
     buf_printf(out, ",\"gmma\":%d,", p->gmma);
-    put_str_or_null(out, "gmma_name", p->gmma_name);
+    api_put_str_or_null(out, "gmma_name", p->gmma_name);
     buf_putc(out, ',');
-    put_str_or_null(out, "gmma_atom", p->gmma_atom);
+    api_put_str_or_null(out, "gmma_atom", p->gmma_atom);
     buf_printf(out, ",\"umma\":%d,", p->umma);
-    put_str_or_null(out, "umma_name", p->umma_name);
+    api_put_str_or_null(out, "umma_name", p->umma_name);
     buf_putc(out, ',');
-    put_str_or_null(out, "umma_words", p->umma_words);
+    api_put_str_or_null(out, "umma_words", p->umma_words);
     buf_putc(out, '}');
 }
 

@@ -59,6 +59,11 @@ int api_route_layout(const struct api_request *, struct buf *, struct sz_error *
 int api_route_layout_access(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_atoms(const struct api_request *, struct buf *, struct sz_error *);
 
+/* api_linear.c: F2 vectors of tile t as "[[dim0,dim1],...]" (what /api/linear
+ * and /api/recommend call offset bases). */
+struct lin_tile;
+void api_put_bases(struct buf *out, const struct lin_tile *t, const uint32_t *v, int n);
+
 /* api_ops.c: the instruction-kind table. */
 int api_route_ops(const struct api_request *, struct buf *, struct sz_error *);
 
@@ -67,6 +72,9 @@ int api_route_recommend(const struct api_request *, struct buf *, struct sz_erro
 
 /* `"key":` */
 void api_put_key(struct buf *out, const char *key);
+
+/* `"key":"v"`, or `"key":null` when v is NULL (a name no source gives). */
+void api_put_str_or_null(struct buf *out, const char *key, const char *v);
 
 /* "[t,...]": the lanes set in `mask`, in order. */
 void api_put_lanes(struct buf *out, uint32_t mask);

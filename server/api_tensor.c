@@ -247,14 +247,17 @@ int api_route_layout(const struct api_request *req, struct buf *out, struct sz_e
         buf_puts(out, ",\"actual_offsets\":");
         buf_u32_array(out, actual, l->size);
     }
-    /* the page colours by bank and 16-byte chunk: 32 banks x 4 bytes, 128-byte rows */
+    /* the page colours by bank and 16-byte chunk of the NVIDIA geometry (32
+     * banks x 4 bytes, so 8 chunks a 128-byte row); it is told how many of
+     * each there are, and keeps no copy of the geometry */
+    enum { BANKS = 32, BANK_BYTES = 4, CHUNK_BYTES = 16, CHUNKS = BANKS * BANK_BYTES / CHUNK_BYTES };
     for (uint32_t i = 0; i < l->size; i++)
-        t.sorted[i] = t.off[i] / 4 % 32;
-    buf_puts(out, ",\"banks\":");
+        t.sorted[i] = t.off[i] / BANK_BYTES % BANKS;
+    buf_printf(out, ",\"num_banks\":%d,\"banks\":", BANKS);
     buf_u32_array(out, t.sorted, l->size);
     for (uint32_t i = 0; i < l->size; i++)
-        t.sorted[i] = t.off[i] / 16 % 8;
-    buf_puts(out, ",\"chunks\":");
+        t.sorted[i] = t.off[i] / CHUNK_BYTES % CHUNKS;
+    buf_printf(out, ",\"num_chunks\":%d,\"chunks\":", CHUNKS);
     buf_u32_array(out, t.sorted, l->size);
     buf_putc(out, '}');
     rc = 0;

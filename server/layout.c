@@ -117,9 +117,12 @@ int lay_swizzles(const struct lay *l, struct swz *bytes, struct swz *elems, int 
 {
     if (l->form->swizzle == NULL || l->form->swizzle(l, bytes) == 0)
         return 0;
-    int eb_log = bits_log2_ceil((uint32_t)l->element_bits / 8);
-    *elements_ok = bytes->m >= eb_log;
-    swz_init(elems, bytes->b, *elements_ok ? bytes->m - eb_log : 0, bytes->s, NULL);
+    /* the element form is swizzle.c's; where a unit splits an element there
+     * is none, and *elems keeps B and S with M 0, as before */
+    *elements_ok = swz_on_elements(bytes, bits_log2_ceil((uint32_t)l->element_bits / 8), elems,
+                                   NULL) == 0;
+    if (!*elements_ok)
+        swz_init(elems, bytes->b, 0, bytes->s, NULL);
     return 1;
 }
 

@@ -234,29 +234,66 @@ static const struct api_case {
     {"GET", "/api/trace", "b=3&m=2&s=3&rows=8&match_bank_row=1&col=32", NULL, NULL, 400,
      "must be in 0..31"},
     {"POST", "/api/trace", "", JSON, "{}", 405, "answers GET only"},
-    /* the recommender: on None <0,4,3> (8 rows) a row store costs 1 and a column
-     * read 8 wavefronts; <3,4,3> makes the read 1, the least total (2) and the
-     * fewest bits that reach it; its Triton form for 16-bit elements */
+    /* the recommender: on None <0,4,3> (8 rows of 128 bytes) a row store costs 1
+     * wavefront in each of its 8 steps and a column read 8 in each of its 32
+     * (lanes t and t+8 share a row: 8 rows on one bank); <3,4,3> makes every
+     * read 1, the fewest bits reaching the optimizer's bound of 8 + 32 */
     {"GET", "/api/recommend", "b=0&m=4&s=3&write=row_store&read=col_read", NULL, NULL, 200,
-     "{\"b\":0,\"m\":4,\"s\":3,\"name\":\"Swizzle<0,4,3>\",\"origin\":\"current\","
-     "\"write_cost\":{\"wavefronts\":1,"},
+     "{\"kind\":\"swizzle\",\"b\":0,\"m\":4,\"s\":3,\"name\":\"Swizzle<0,4,3>\","
+     "\"match_bank_row\":0,\"drawable\":true,\"origin\":\"current\","
+     "\"write_total\":{\"bytes_per_access\":4,"
+     "\"steps\":8,\"wavefronts\":8,"},
     {"GET", "/api/recommend", "b=0&m=4&s=3&write=row_store&read=col_read", NULL, NULL, 200,
-     "\"total_wavefronts\":9}"},
+     "\"read_total\":{\"bytes_per_access\":4,\"steps\":32,\"wavefronts\":256,\"ideal\":32,"},
     {"GET", "/api/recommend", "b=0&m=4&s=3&write=row_store&read=col_read", NULL, NULL, 200,
-     "\"best\":3,\"current\":0,\"recommended\":{\"b\":3,\"m\":4,\"s\":3,"
-     "\"name\":\"Swizzle<3,4,3>\",\"origin\":\"preset\",\"is_current\":false,"
-     "\"total_wavefronts\":2,\"saves_wavefronts\":7,"},
+     "\"recommended\":{\"kind\":\"swizzle\",\"b\":3,\"m\":4,\"s\":3,"
+     "\"name\":\"Swizzle<3,4,3>\",\"match_bank_row\":0,\"drawable\":true,\"origin\":\"preset\","
+     "\"is_current\":false,"},
     {"GET", "/api/recommend", "b=0&m=4&s=3&write=row_store&read=col_read", NULL, NULL, 200,
-     "\"element_bits\":16,\"shape\":[8,64],\"vec\":8,\"per_phase\":1,\"max_phase\":8,"},
+     "\"total_wavefronts\":40,\"ideal_wavefronts\":40,\"saves_wavefronts\":224,"
+     "\"reaches_bound\":true,"},
+    /* its pasteable forms for the element width: 32-bit words by default (vec 4),
+     * fp16 when asked (vec 8); the TMA mode of a 128-byte row */
+    {"GET", "/api/recommend", "b=0&m=4&s=3&write=row_store&read=col_read", NULL, NULL, 200,
+     "\"triton\":\"#ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>\""},
+    {"GET", "/api/recommend", "b=0&m=4&s=3&elem=fp16&write=row_store&read=col_read", NULL, NULL,
+     200, "\"triton\":\"#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>\""},
+    {"GET", "/api/recommend", "b=0&m=4&s=3&elem=fp16&write=row_store&read=col_read", NULL, NULL,
+     200, "\"tma\":\"CU_TENSOR_MAP_SWIZZLE_128B, box {64, 8} elements\""},
+    {"GET", "/api/recommend", "b=0&m=4&s=3&elem=fp13&write=row_store&read=col_read", NULL, NULL,
+     400, "\"field\":\"elem\""},
+    /* seed 001's transpose: a swizzle reaches the bound, 1 + 1 in all 16 + 16 steps */
+    {"GET", "/api/recommend", "b=0&m=2&s=5&rows=16&elem=fp32&write=row_store&read=transpose_read",
+     NULL, NULL, 200, "\"reaches_bound\":true,\"verdict\":\"a swizzle reaches the optimizer's "
+     "bound of 32 wavefronts\""},
+    /* 32 rows of 64 bytes: no swizzle a view of this tile draws reaches 1 + 1 on
+     * the column read; Swizzle<4,2,5> (row bits 6..10 into word bits 2..6:
+     * row t's word r in bank r ^ t) does, a layout to paste, not to draw */
+    {"GET", "/api/recommend", "b=2&m=4&s=2&rows=32&write=row_store&read=col_read", NULL, NULL,
+     200, "\"recommended\":{\"kind\":\"swizzle\",\"b\":4,\"m\":2,\"s\":5,\"name\":\"Swizzle<4,2,5>\","
+     "\"match_bank_row\":null,\"drawable\":false,"},
     /* a tie keeps the current swizzle: a row store and a row load cost 1 + 1 on
      * every candidate, so Swizzle<3,4,3> stays (no reason to change a layout) */
     {"GET", "/api/recommend", "b=3&m=4&s=3&write=row_store&read=row_load_32", NULL, NULL, 200,
-     "\"recommended\":{\"b\":3,\"m\":4,\"s\":3,"},
-    /* candidates a pattern cannot run on say why; the current one is among them */
+     "\"recommended\":{\"kind\":\"swizzle\",\"b\":3,\"m\":4,\"s\":3,"},
+    {"GET", "/api/recommend", "b=3&m=4&s=3&write=row_store&read=row_load_32", NULL, NULL, 200,
+     "\"is_current\":true,"},
+    /* a current swizzle whose 4-byte units split the 16-byte reads is no candidate */
     {"GET", "/api/recommend", "b=1&m=2&s=5&write=row_store&read=col_read_128", NULL, NULL, 200,
-     "\"read_cost\":{\"error\":\"its 4-byte units are narrower than the 16-byte accesses\"}"},
+     "\"current\":null,\"current_why\":\"its units are narrower than the accesses\""},
     {"GET", "/api/recommend", "b=1&m=2&s=5&write=row_store&read=col_read_128", NULL, NULL, 200,
      "\"saves_wavefronts\":null"},
+    /* a tile with more steps than the recommender costs: refused on rows, or
+     * with fit=1 answered without a recommendation, saying why */
+    {"GET", "/api/recommend", "b=3&m=4&s=3&rows=2048&write=row_store&read=col_read", NULL, NULL,
+     400, "\"field\":\"rows\""},
+    {"GET", "/api/recommend", "b=3&m=4&s=3&rows=2048&fit=1&write=row_store&read=col_read", NULL,
+     NULL, 200, "\"recommended\":null,\"why\":{\"code\":\"invalid_argument\",\"field\":\"rows\","},
+    /* a TMA producer: no warp wavefronts on the write, only TMA's modes */
+    {"GET", "/api/recommend", "b=0&m=4&s=3&write=tma_box&read=ldmatrix_x4", NULL, NULL, 200,
+     "\"recommended\":{\"kind\":\"swizzle\",\"b\":3,\"m\":4,\"s\":3,"},
+    {"GET", "/api/recommend", "b=0&m=4&s=3&write=tma_box&read=ldmatrix_x4", NULL, NULL, 200,
+     "\"write_total\":{\"steps\":0,\"wavefronts\":0,\"ideal\":0,\"cycles\":0,\"tma\":true,"},
     {"GET", "/api/recommend", "b=0&m=4&s=3&write=row_store", NULL, NULL, 400, "\"field\":\"read\""},
     {"GET", "/api/recommend", "b=0&m=4&s=3&write=nope&read=col_read", NULL, NULL, 400,
      "\"field\":\"write\""},

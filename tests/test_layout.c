@@ -575,6 +575,16 @@ static void test_api(void)
     cJSON *j = r.body ? cJSON_Parse(r.body) : NULL;
     const cJSON *offs = cJSON_GetObjectItemCaseSensitive(j, "offsets");
     const cJSON *eq = cJSON_GetObjectItemCaseSensitive(j, "equivalents");
+    const cJSON *banks = cJSON_GetObjectItemCaseSensitive(j, "banks");
+    const cJSON *chunks = cJSON_GetObjectItemCaseSensitive(j, "chunks");
+    const cJSON *nb = cJSON_GetObjectItemCaseSensitive(j, "num_banks");
+    const cJSON *nc = cJSON_GetObjectItemCaseSensitive(j, "num_chunks");
+    /* the page colours by these counts and keeps no copy: byte 144 is bank
+     * 36 % 32 = 4, chunk 9 % 8 = 1 */
+    CHECK(cJSON_IsNumber(nb) && nb->valueint == 32 && cJSON_IsNumber(nc) && nc->valueint == 8 &&
+              cJSON_GetArrayItem(banks, 1)->valueint == 4 &&
+              cJSON_GetArrayItem(chunks, 1)->valueint == 1,
+          "/api/layout: num_banks 32, num_chunks 8, and byte 144's bank 4 and chunk 1");
     CHECK(r.status == 200 && cJSON_GetArraySize(offs) == 512 &&
               cJSON_GetArrayItem(offs, 1)->valueint == 144 &&
               strcmp(cJSON_GetObjectItemCaseSensitive(eq, "tma")->valuestring,

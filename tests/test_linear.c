@@ -885,6 +885,23 @@ static void test_api_bank_view(void)
         const cJSON *bv = cJSON_GetObjectItemCaseSensitive(a, "bank_view");
         CHECK(r.status == 200 && cJSON_IsObject(bv), "%s: evaluate answers a bank_view",
               rows[k].name);
+        /* every layout has a Triton shared_linear form: its offset bases, as sent */
+        {
+            char want[512];
+            size_t n = (size_t)snprintf(want, sizeof want, "#ttg.shared_linear<{offset = [");
+            cJSON *mem = cJSON_Parse(rows[k].mem);
+            int i = 0;
+            for (const cJSON *v = mem ? mem->child : NULL; v; v = v->next, i++)
+                n += (size_t)snprintf(want + n, sizeof want - n, "%s[%d, %d]", i ? ", " : "",
+                                      cJSON_GetArrayItem(v, 0)->valueint,
+                                      cJSON_GetArrayItem(v, 1)->valueint);
+            snprintf(want + n, sizeof want - n, "]}, alignment = 16>");
+            cJSON_Delete(mem);
+            const cJSON *sl = cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(a, "equivalents"), "shared_linear");
+            CHECK(cJSON_IsString(sl) && strcmp(sl->valuestring, want) == 0, "%s: shared_linear %s",
+                  rows[k].name, cJSON_IsString(sl) ? sl->valuestring : "(none)");
+        }
         const cJSON *log_of = cJSON_GetObjectItemCaseSensitive(bv, "log_of");
         for (int side = 0; side < 2 && bv; side++) {
             const char *nm = side ? "load" : "store";

@@ -160,7 +160,7 @@ export const prefetch = {
     access: (q, pattern, step) => getJSON('api/access', clean({ ...q, pattern, step }), true),
     accessCustom: (q, params) => getJSON('api/access', clean({ ...q, ...params }), true),
     trace: (q, col) => getJSON('api/trace', clean({ ...q, col }), true),
-    recommend: (q, write, read) => getJSON('api/recommend', clean({ ...q, write, read, fit: 1 }), true),
+    recommend: (q, write, read, elem) => getJSON('api/recommend', clean({ ...q, write, read, elem, fit: 1 }), true),
 };
 
 // Counts of where the page's own requests were answered from (see tally).
@@ -169,9 +169,10 @@ export const sources = () => ({ ...tally });
 // A named pattern's step asked with fit=1 (a pattern that does not fit the
 // layout is answered {fits: false, why, fix}, not refused) and compare
 // (b,m,s;... : the same access on those swizzles, and without one).
-// The best swizzle for a write and a read pattern on layout q (README, /api/recommend),
-// asked with fit=1: a layout the server would refuse is answered {fits: false, why}.
-export const recommend = (q, write, read) => getJSON('api/recommend', clean({ ...q, write, read, fit: 1 }));
+// The best layout for a write and a read pattern on layout q's tile, for the
+// element type on screen (README, /api/recommend), asked with fit=1: a layout
+// the server would refuse is answered {fits: false, why}.
+export const recommend = (q, write, read, elem) => getJSON('api/recommend', clean({ ...q, write, read, elem, fit: 1 }));
 
 export const accessFit = (q, pattern, step, compare) => getJSON('api/access', clean({ ...q, pattern, step, fit: 1, compare }));
 prefetch.accessFit = (q, pattern, step, compare) => getJSON('api/access', clean({ ...q, pattern, step, fit: 1, compare }), true);

@@ -17,6 +17,7 @@ import { createMaps } from './maps.js';
 import { createSelection } from './selection.js';
 import { createBanner } from './banner.js';
 import { setOps } from './ops.js';
+import { setLimits, applyLimits } from './limits.js';
 import { createURL } from './url.js';
 import { renderStats, renderBitstrip, clearReadout, renderReadout } from './readout.js';
 import { renderExplain } from './explain.js';
@@ -52,7 +53,6 @@ const FIELD_CONTROL = { b: 'b', m: 'm', s: 's', bank_bytes: 'bank_bytes', banks:
 
 let state = fromSearch(location.search);
 let presets = [];
-let limits = null;        // /api/presets' limits: the ranges the controls accept
 let data = null;          // last good /api/swizzle body, for `loaded`
 let loaded = null;        // the state `data` was fetched for
 let loadSeq = 0;
@@ -144,7 +144,7 @@ const ctx = {
  * @property {(p) => void} [near]   ask ahead for the neighbours of what is on screen
  * @property {(p) => void} [sync]   the state changed from outside the panel
  *     (URL, back/forward, a fix, a lesson step): stop what runs, read the state
- * @property {(p, boot: {patterns: Object[], health: Object}) => void} [boot]   the start-up answers
+ * @property {(p, boot: {patterns: Object[], producers: Object[], health: Object}) => void} [boot]   the start-up answers
  * @property {(p, r: Object|null) => void} [result]   the access view's answer (PageCtx.onResult)
  * @property {{ids: string[], label: (p) => string|undefined}} [exportable]   charts
  *     (container ids) the export bars save, and the caption's label
@@ -158,7 +158,7 @@ const PANELS = [
         exportable: { ids: ['acc-banks', 'acc-hits'], label: (p) => (p.current() || {}).label } },
     { id: 'scorecard', create: createScorecard, follows: 'sight',
         request: (p, q) => p.request(q), refresh: (p, d, pre) => p.refresh(pre),
-        prefetch: (p, q, st) => p.prefetch(q, st), sync: (p) => p.sync(), boot: (p, b) => p.setPatterns(b.patterns) },
+        prefetch: (p, q, st) => p.prefetch(q, st), sync: (p) => p.sync(), boot: (p, b) => p.setPatterns(b.patterns, b.producers) },
     { id: 'trace', create: createTrace, follows: 'sight',
         refresh: (p, d) => p.refresh(d), prefetch: (p, q, st, d) => p.prefetch(q, st, d) },
     { id: 'measure', create: () => createMeasure(),
@@ -183,16 +183,6 @@ const prefetcher = createPrefetch({
 });
 
 // ---------- controls ----------
-function fillPow2Select(sel, { min, max }) {
-    for (let v = min; v <= max; v *= 2) sel.add(new Option(String(v), String(v)));
-}
-
-// The ranges the API accepts, on the controls (no range is kept here).
-function applyLimits(l) {
-    fillPow2Select(ui.bank_bytes, l.bank_bytes);
-    fillPow2Select(ui.banks, l.banks);
-    for (const k of LIMITED) { ui[k].min = String(l[k].min); ui[k].max = String(l[k].max); }
-}
 
 function setSelect(sel, value) {
     if (![...sel.options].some((o) => o.value === value)) sel.add(new Option(value, value));
@@ -398,11 +388,11 @@ async function start() {
     for (const e of ELEMENT_TYPES) ui.elem.add(new Option(e.label, e.id));
     const [pr, pa, he, op] = await Promise.allSettled([api.presets(), api.patterns(), api.health(), api.ops()]);
     if (op.status === 'fulfilled') setOps(op.value); else banner.show(op.reason);
-    if (pr.status === 'fulfilled') { presets = pr.value.presets || []; limits = pr.value.limits || null; }
+    if (pr.status === 'fulfilled') { presets = pr.value.presets || []; setLimits(pr.value.limits); }
     else banner.show(pr.reason);
-    if (limits) applyLimits(limits);
+    applyLimits(ui, LIMITED);
     const boot = {
-        patterns: pa.status === 'fulfilled' ? pa.value.patterns || [] : [],
+        ...(pa.status === 'fulfilled' ? { patterns: pa.value.patterns || [], producers: pa.value.producers || [] } : { patterns: [], producers: [] }),
         health: he.status === 'fulfilled' ? he.value : { measure: { available: false, reason: he.reason.message } },
     };
     for (const row of PANELS) if (row.boot) row.boot(row.p, boot);

@@ -1,9 +1,11 @@
 // hints.js - a "how to fix it" line for an API error, chosen only by the name
 // of the field the server blamed. The server's message says what is wrong and
 // why; this table must not re-validate anything or guess beyond the field name,
-// and it names instruction kinds only as the server's table (ops.js) has them.
+// and it names instruction kinds only as the server's table (ops.js) has them
+// and ranges only as the server's limits (limits.js) give them.
 
 import { opKinds, menuOps } from './ops.js';
+import { rangeText } from './limits.js';
 
 // "a, b or c" / "a / b": the words of a list.
 const or = (xs) => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}` : xs.join(''));
@@ -11,12 +13,12 @@ const names = (pick) => opKinds().filter(pick).map((k) => k.name);
 const matrixKinds = () => names((k) => k.matrix).join(' / ');
 
 const FIX = {
-    b: { name: 'B (BBits)', fix: 'choose B in 0..10 with B <= |S|: lower B or raise |S|' },
+    b: { name: 'B (BBits)', fix: () => `choose B ${rangeText('b') ? `in ${rangeText('b')} ` : ''}with B <= |S|: lower B or raise |S|` },
     m: { name: 'M (MBase)', fix: 'keep M + |S| + B <= 31; for an access pattern, make the unit (2^M bytes) at least as wide as one access' },
     s: { name: 'S (SShift)', fix: 'make |S| >= B (S = 0 only with B = 0), and M + |S| + B <= 31' },
     rows: { name: 'Rows', fix: 'use a whole number of swizzle periods (a multiple of 2^B rows), at most 2^20 cells' },
-    bank_bytes: { name: 'Bytes per bank', fix: 'pick a power of two from 1 to 32 (GPUs: 4)' },
-    banks: { name: 'Banks', fix: 'pick a power of two from 1 to 128 (GPUs: 32 banks of 4 bytes)' },
+    bank_bytes: { name: 'Bytes per bank', fix: () => `pick a power of two${rangeText('bank_bytes') ? ` in ${rangeText('bank_bytes')}` : ''} (GPUs: 4)` },
+    banks: { name: 'Banks', fix: () => `pick a power of two${rangeText('banks') ? ` in ${rangeText('banks')}` : ''} (GPUs: 32 banks of 4 bytes)` },
     match_bank_row: { name: 'Match row width', fix: 'untick "Match row width to the bank row"' },
     row: { name: 'row', fix: 'pick a cell inside the grid' },
     col: { name: 'col', fix: 'pick a cell inside the grid' },

@@ -69,7 +69,7 @@ function render(ans) {
     setText($('lin-memnote'), state.fold ? '' :
         'This layout is not a fold of row bits into column bits (it moves the vector or bank bits), so the toggles are off; ' +
         'its offset bases: ' + ans.offset_bases.map(bitName).join(', ') + '.');
-    setHTML($('lin-equivalents'), equivalents(ans.equivalents));
+    setHTML($('lin-equivalents'), equivalents(ans.equivalents, state));
     setHTML($('lin-construction-box'), optimum && optimum.query === toQuery(state) ? construction(optimum.construction) : '');
     setHTML($('lin-algebra'), algebra(ans.store, 'Store: segment bits against A\'s lanes') + algebra(ans.load, 'Load: segment bits against B\'s lanes'));
     setHTML($('lin-matrices'),

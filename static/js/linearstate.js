@@ -29,6 +29,7 @@ export const PRESETS = Object.freeze([
     {
         id: 'seed', label: 'Seed: 16x32 fp32 transpose', shape: [16, 32], bitwidth: 32, hw: 'nv', vec: 1,
         note: 'A writes row r with thread t at (r, t); B gives thread t the element (t % 16, 2r + t / 16).',
+        page: { wr: 'row_store', rd: 'transpose_read' },    // the swizzle page's patterns for A and B
         A: L([[1, 0], [2, 0], [4, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]]),
         B: L([[0, 2], [0, 4], [0, 8], [0, 16]], [[1, 0], [2, 0], [4, 0], [8, 0], [0, 1]]),
     },
@@ -238,8 +239,21 @@ export function withOptimum(s, answer) {
     return { ...s, vec: answer.vector_elems, fold: fold || null, mem: fold ? null : answer.offset_bases };
 }
 
-// The main page's link for a CuTe swizzle the server named (index.html's URL).
-export const mainPageHref = (cute) => (cute ? `index.html?b=${cute.b}&m=${cute.m}&s=${cute.s}` : null);
+// The main page's link for a CuTe swizzle the server named (index.html's URL),
+// keeping what the workbench state s says of the problem: the tile's rows, the
+// element type, and the write / read patterns of a preset the swizzle page
+// names (an edited problem has none).
+const PAGE_ELEM = { 32: 'fp32', 16: 'fp16', 8: 'fp8' };
+export function mainPageHref(cute, s = null) {
+    if (!cute) return null;
+    let h = `index.html?b=${cute.b}&m=${cute.m}&s=${cute.s}`;
+    if (!s) return h;
+    h += `&rows=${s.shape[0]}`;
+    if (PAGE_ELEM[s.bitwidth]) h += `&elem=${PAGE_ELEM[s.bitwidth]}`;
+    const p = s.preset !== 'custom' ? presetById(s.preset) : null;
+    if (p && p.page) h += `&wr=${p.page.wr}&rd=${p.page.rd}`;
+    return h;
+}
 
 // The swizzle page showing one instruction of the evaluate answer's bank view
 // (`ins`: bank_view.store or .load): its access_view (no swizzle, bank rows,

@@ -118,14 +118,15 @@ export function phaseRule(side) {
 }
 
 // The memory layout in the notations people write, and the main page's link.
-export function equivalents(eq) {
+export function equivalents(eq, s = null) {
     const rows = [];
     rows.push(['CuTe', eq.cute ? `<code>${esc(eq.cute.name)}</code> on byte offsets` : 'none']);
     rows.push(['Triton', eq.triton ? `<code>swizzled_shared(vec=${eq.triton.vec}, perPhase=${eq.triton.per_phase}, ` +
-        `maxPhase=${eq.triton.max_phase}, order=[${eq.triton.order.join(', ')}])</code>` : 'none']);
+        `maxPhase=${eq.triton.max_phase}, order=[${eq.triton.order.join(', ')}])</code>`
+        : eq.shared_linear ? `<code id="lin-shared-linear">${esc(eq.shared_linear)}</code>` : 'none']);
     rows.push(['NVMMA / TMA', eq.nvmma ? `<code>${eq.nvmma.swizzle_bytes}B swizzle${eq.nvmma.transposed ? ', transposed' : ''}</code>` : 'none']);
     let h = '<dl class="kv lin-eq">' + rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('') + '</dl>';
-    const href = mainPageHref(eq.cute);
+    const href = mainPageHref(eq.cute, s);
     h += href ? `<a id="lin-open-main" class="btn" href="${esc(href)}">Open ${esc(eq.cute.name)} on the swizzle page</a>`
         : '<p class="help">No CuTe swizzle gives this layout, so the swizzle page cannot show it.</p>';
     return h;

@@ -26,6 +26,8 @@ export const menuOps = () => kinds.filter((k) => k.operands.every((f) => FORM_OP
 // Kinds that take `matrices` and `.trans` (ldmatrix / stmatrix); kinds that store.
 export const isMatrix = (op) => !!(opKind(op) && opKind(op).matrix);
 export const isStore = (op) => !!(opKind(op) && opKind(op).store);
+// Kinds that are shared-memory atomics (atom / red).
+export const isAtomic = (op) => !!(opKind(op) && opKind(op).atomic);
 
 // "ldmatrix.x4.trans" / "ld": the op as PTX spells the matrix forms.
 // c: a cost answer or anything with {op, matrices, trans}.

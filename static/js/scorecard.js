@@ -1,18 +1,19 @@
-// scorecard.js - the write / read scorecard: one store pattern and one load
-// pattern on the current layout, both verdicts side by side (/api/access,
-// step 0, fit=1: a pattern that does not fit says why, with the API's fix),
-// and the recommended swizzle for the pair (/api/recommend) with an Apply
-// button. It must not compute or rank costs; verdict words come from verdict.js.
+// scorecard.js - the write / read scorecard: a store (or a producer only the
+// recommender costs, TMA) and a load on the current layout, both verdicts side
+// by side (/api/access, step 0, fit=1: a misfit says why, with the API's fix),
+// and the recommendation for the pair (/api/recommend, recommend.js) with an
+// Apply button. It must not compute or rank costs; verdict.js has the words.
 
 import * as api from './api.js';
 import { verdict } from './verdict.js';
-import { isStore, opShort } from './ops.js';
+import { isStore, isAtomic, opShort } from './ops.js';
 import { patternLabel } from './patterns.js';
 import { fixButton } from './fixes.js';
 import { stamp } from './stamps.js';
 import { VERDICT, OK, BAD, INLINE_ERR, INLINE_HINT } from './classes.js';
 import { setHTML } from './dom.js';
 import { esc } from './esc.js';
+import { recommendHTML } from './recommend.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -24,16 +25,36 @@ export function createScorecard(ctx) {
     ];
     const rec = $('score-rec');
     let seq = 0;
+    let producers = [];     // /api/patterns' producers: writes only the recommender costs
 
-    function setPatterns(list) {
+    const group = (sel, label, items) => {
+        if (!items.length) return;
+        const g = document.createElement('optgroup');
+        g.label = label;
+        for (const p of items) g.append(new Option(patternLabel(p), p.name));
+        sel.append(g);
+    };
+
+    /* list: /api/patterns' patterns; prod: its producers (TMA). The read list
+     * keeps its atomics apart from the loads. */
+    function setPatterns(list, prod = []) {
+        producers = prod;
         for (const s of slots) {
             s.sel.innerHTML = '';
             // /api/patterns may name each pattern's op; without it every pattern is offered.
             const fit = list.filter((p) => !p.op || s.want(p.op));
-            for (const p of fit) s.sel.add(new Option(patternLabel(p), p.name));
+            if (s.key === 'wr') {
+                group(s.sel, 'Warp stores', fit);
+                group(s.sel, 'Other producers', prod);
+            } else {
+                group(s.sel, 'Loads', fit.filter((p) => !isAtomic(p.op)));
+                group(s.sel, 'Atomics', fit.filter((p) => isAtomic(p.op)));
+            }
             s.sel.title = 'Pattern for this side of the scorecard';
         }
     }
+
+    const producer = (name) => producers.find((p) => p.name === name) || null;
 
     function sync() {
         const st = ctx.state();
@@ -49,30 +70,15 @@ export function createScorecard(ctx) {
 <div class="fine">${c.cycles} cycle${c.cycles === 1 ? '' : 's'} &middot; ${esc(opShort(c))} &middot; step 0 of ${a.steps}</div>`;
     }
 
-    // The "Recommended" line: the API's winner, both its verdicts, Apply.
-    function recLine(r) {
-        if (r.fits === false) return '';   // the sides say why the layout does not fit
-        const w = r.recommended;
-        if (!w) return '<span class="fine">Recommended: no candidate swizzle runs both patterns.</span>';
-        const tried = `${r.candidates.length} swizzles tried`;
-        if (w.is_current) return `<span class="fine">Recommended: the current ${esc(w.name)} is already the best of ${tried}.</span>`;
-        const side = (k, c) => { const v = verdict(c); return `<span class="${VERDICT} ${v.cls}" data-side="${k}">${k}: ${esc(v.text)}</span>`; };
-        const t16 = (w.triton || []).find((x) => x.element_bits === 16);
-        const tri = t16 ? ` <span class="fine" title="Triton, 16-bit elements on a ${t16.shape.join('x')} tile">(Triton vec=${t16.vec}, perPhase=${t16.per_phase}, maxPhase=${t16.max_phase})</span>` : '';
-        const saves = w.saves_wavefronts === null ? '' : ` <span class="fine">${w.saves_wavefronts} wavefront${w.saves_wavefronts === 1 ? '' : 's'} fewer than now, of ${tried}</span>`;
-        return `<span><b>Recommended:</b> <code id="score-rec-name">${esc(w.name)}</code>${tri}</span>
-${side('write', w.write_cost)} ${side('read', w.read_cost)}${saves}
-<button type="button" class="btn primary" id="score-rec-apply" data-b="${w.b}" data-m="${w.m}" data-s="${w.s}">Apply ${esc(w.name)}</button>`;
-    }
-
     async function refreshRec(q, st, my, pending) {
         rec.dataset.total = '';
         if (!q) { setHTML(rec, ''); return; }
         try {
-            const r = await (pending || api.recommend(q, st.wr, st.rd));
+            const r = await (pending || api.recommend(q, st.wr, st.rd, st.elem));
             if (my !== seq) return;
-            setHTML(rec, recLine(r));
+            setHTML(rec, recommendHTML(r));
             rec.dataset.total = r.recommended ? String(r.recommended.total_wavefronts) : '';
+            rec.dataset.bound = r.bound && r.bound.expressible ? String(r.bound.total) : '';
         } catch (err) {
             if (my !== seq) return;
             setHTML(rec, `<div class="${INLINE_ERR}">Recommended: ${esc(err.message)}</div>`);
@@ -85,13 +91,13 @@ ${side('write', w.write_cost)} ${side('read', w.read_cost)}${saves}
         if (!q) return null;
         const st = ctx.state();
         const quiet = (p) => { p.catch(() => {}); return p; };
-        return { sides: slots.map((s) => quiet(api.accessFit(q, st[s.key], 0))), rec: quiet(api.recommend(q, st.wr, st.rd)) };
+        return { sides: slots.map((s) => (producer(st[s.key]) ? null : quiet(api.accessFit(q, st[s.key], 0)))), rec: quiet(api.recommend(q, st.wr, st.rd, st.elem)) };
     }
 
     // Ask ahead what refresh() would need on layout query q with state st.
     function prefetch(q, st) {
-        for (const s of slots) api.prefetch.accessFit(q, st[s.key], 0).catch(() => {});
-        api.prefetch.recommend(q, st.wr, st.rd).catch(() => {});
+        for (const s of slots) if (!producer(st[s.key])) api.prefetch.accessFit(q, st[s.key], 0).catch(() => {});
+        api.prefetch.recommend(q, st.wr, st.rd, st.elem).catch(() => {});
     }
 
     async function refresh(pending = null) {
@@ -101,6 +107,8 @@ ${side('write', w.write_cost)} ${side('read', w.read_cost)}${saves}
         await Promise.all(slots.map(async (s, i) => {
             s.out.classList.remove(BAD, OK);
             if (!q) { setHTML(s.out, '<div class="fine">Fix the parameters first.</div>'); return; }
+            const pr = producer(st[s.key]);
+            if (pr) { setHTML(s.out, `<div class="fine">${esc(pr.note || pr.label)}</div>`); s.out.dataset.wavefronts = ''; return; }
             try {
                 const a = await ((pending && pending.sides[i]) || api.accessFit(q, st[s.key], 0));
                 if (my !== seq) return;
@@ -119,7 +127,7 @@ ${side('write', w.write_cost)} ${side('read', w.read_cost)}${saves}
     // Apply: the recommended B, M, S through the page state (URL, controls, load).
     rec.addEventListener('click', (e) => {
         const b = e.target.closest('#score-rec-apply');
-        if (b) ctx.go({ b: b.dataset.b, m: b.dataset.m, s: b.dataset.s });
+        if (b) ctx.go({ b: b.dataset.b, m: b.dataset.m, s: b.dataset.s, match: b.dataset.match === '1', rows: b.dataset.rows });
     });
     for (const s of slots) s.sel.addEventListener('change', () => { ctx.set({ [s.key]: s.sel.value }, true); refresh(); });
     return { setPatterns, sync, refresh, request, prefetch };

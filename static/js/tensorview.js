@@ -40,7 +40,7 @@ export function drawTensor(cv, d, ax, cost, color, availW) {
     const fg = getComputedStyle(cv).color || '#222';
     x.font = `${Math.min(11, Math.max(8, Math.floor(g.cs * 0.45)))}px system-ui, sans-serif`;
     x.textAlign = 'center'; x.textBaseline = 'middle';
-    const arr = color === 'chunk' ? d.chunks : d.banks, n = color === 'chunk' ? 8 : 32;
+    const arr = color === 'chunk' ? d.chunks : d.banks, n = color === 'chunk' ? d.num_chunks : d.num_banks;
     const moved = d.actual_offsets || null;
     for (let r = 0; r < g.R; r++) {
         for (let c = 0; c < g.C; c++) {

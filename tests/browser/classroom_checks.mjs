@@ -208,7 +208,8 @@ export async function classroomChecks(t) {
         await afterLoad(page, async () => { await page.keyboard.press('Backspace'); await page.keyboard.type('2'); });
         check('14.11: a keystroke in B redraws without Enter or Tab', (await text(page, '#readout')) === 'Swizzle<2,4,3>' && await page.evaluate(() => document.activeElement.id === 'b'), await text(page, '#readout'));
         check('14.11: the edited digit is marked in the readout', await page.$eval('#readout', (e) => { const s = e.querySelector('.edited'); return !!s && s.dataset.p === 'b' && s.textContent === '2'; }));
-        const pats = (await api('patterns', {})).patterns;
+        const listed = await api('patterns', {});
+        const pats = [...listed.patterns, ...(listed.producers || [])];    // producers: writes only the recommender takes
         const opts = await page.$$eval('#score-wr option, #score-rd option', (os) => os.map((o) => o.textContent));
         check('14.11: scorecard menus show labels, not ids', opts.length > 0 && opts.every((o) => !pats.some((p) => p.name === o) && pats.some((p) => p.label === o)), opts.join(' | '));
         await page.selectOption('#acc-pattern', 'ldmatrix_x4');

@@ -88,7 +88,8 @@ export async function linearChecks(t) {
         check('workbench: pressed toggles are (0,1) (1,2) (2,3) (3,4)', pressed.join() === '01,12,23,34', pressed.join());
         const href = await page.getAttribute('#lin-open-main', 'href');
         const c = opt.equivalents.cute;
-        check(`workbench: links the main page to ${c && c.name}`, !!c && href === `index.html?b=${c.b}&m=${c.m}&s=${c.s}`, href);
+        check(`workbench: links the main page to ${c && c.name}, with the seed's rows, element and patterns`,
+            !!c && href === `index.html?b=${c.b}&m=${c.m}&s=${c.s}&rows=16&elem=fp32&wr=row_store&rd=transpose_read`, href);
         check('workbench: shows the construction', /4 pairs/.test(await page.$eval('#lin-construction', (e) => e.textContent)));
         await page.screenshot({ path: path.join(SHOTS, 'linear-optimal.png'), fullPage: true });
     });

@@ -1,12 +1,15 @@
 // api.test.mjs - the lists a page module keeps, checked against the API's
 // answers (not against a copy written here): the slot rules slotrule.js has
 // words for are the ones /api/swizzle names, and every element type of the
-// menu (elements.js) has a form in /api/swizzle's "elements".
+// menu (elements.js) has a form in /api/swizzle's "elements", and the ranges
+// the fix hints name (hints.js through limits.js) are /api/presets' limits.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from './server.mjs';
 import { RULES } from '../../static/js/slotrule.js';
 import { ELEMENT_TYPES } from '../../static/js/elements.js';
+import { fixFor } from '../../static/js/hints.js';
+import { setLimits, rangeText } from '../../static/js/limits.js';
 
 const srv = await startServer();
 after(() => srv.stop());
@@ -36,4 +39,15 @@ test('element types: every size on the menu has a form in /api/swizzle', async (
         const f = d.elements.find((x) => x.bytes === e.bytes);
         assert.ok(f && f.ok, `${e.id}: ${JSON.stringify(d.elements)}`);
     }
+});
+
+test('hints: the ranges they name are the ones /api/presets gives (limits.js keeps no copy)', async () => {
+    assert.equal(fixFor('b').fix, 'choose B with B <= |S|: lower B or raise |S|', 'before the limits arrive no range is claimed');
+    const d = await srv.get('presets', {});
+    setLimits(d.limits);
+    assert.equal(rangeText('b'), `${d.limits.b.min}..${d.limits.b.max}`);
+    assert.ok(fixFor('b').fix.includes(`in ${d.limits.b.min}..${d.limits.b.max} `), fixFor('b').fix);
+    assert.ok(fixFor('bank_bytes').fix.includes(`in ${d.limits.bank_bytes.min}..${d.limits.bank_bytes.max}`), fixFor('bank_bytes').fix);
+    assert.ok(fixFor('banks').fix.includes(`in ${d.limits.banks.min}..${d.limits.banks.max}`), fixFor('banks').fix);
+    setLimits(null);
 });

@@ -73,6 +73,12 @@ test('linear: the API bodies', () => {
     assert.deepEqual([odd.fold, odd.mem, odd.vec], [null, [[0, 2], [0, 1]], 2]);
     assert.equal(mainPageHref({ b: 4, m: 3, s: 4 }), 'index.html?b=4&m=3&s=4');
     assert.equal(mainPageHref(null), null);
+    // the workbench's problem travels: rows, element type, and the seed's pattern pair
+    const seed = defaultState();
+    assert.equal(mainPageHref({ b: 4, m: 3, s: 4 }, seed),
+        'index.html?b=4&m=3&s=4&rows=16&elem=fp32&wr=row_store&rd=transpose_read');
+    assert.equal(mainPageHref({ b: 4, m: 3, s: 4 }, { ...seed, preset: 'custom' }),
+        'index.html?b=4&m=3&s=4&rows=16&elem=fp32');
 });
 
 test('linear: names and runs as the seed writes them', () => {
@@ -110,6 +116,9 @@ test('linear: the panels draw the answer\'s numbers', () => {
     const e = equivalents({ cute: { b: 4, m: 3, s: 4, name: 'Swizzle<4,3,4>' }, triton: null, nvmma: null });
     assert.match(e, /href="index.html\?b=4&amp;m=3&amp;s=4"/);
     assert.match(equivalents({ cute: null, triton: null, nvmma: null }), /No CuTe swizzle/);
+    // no swizzled form: the API's shared_linear text is what Triton takes
+    assert.match(equivalents({ cute: null, triton: null, nvmma: null, shared_linear: '#ttg.shared_linear<{offset = [[0, 1]]}, alignment = 16>' }),
+        /<code id="lin-shared-linear">#ttg.shared_linear&lt;\{offset = \[\[0, 1\]\]\}, alignment = 16&gt;<\/code>/);
 });
 
 test('linear: toggle grid and matrices', () => {
