@@ -17,11 +17,6 @@ const WORDS = {
 };
 export function costWords(c) {
     if (c.verdict_class === 'conflict') return c.ways > 1 ? `${c.ways}-way` : 'bank conflict';
-    // An atomic's split, as the API gives it: conflicts and serialization apart.
-    if (typeof c.conflict_wavefronts === 'number' && (c.conflict_wavefronts || c.serial_wavefronts)) {
-        return [c.conflict_wavefronts ? `${c.conflict_wavefronts} conflict` : 'no bank conflict',
-            c.serial_wavefronts ? `${c.serial_wavefronts} same-address` : 'no serialization'].join(', ');
-    }
     return WORDS[c.verdict_class] || `no verdict (${c.verdict_class})`;
 }
 
@@ -29,7 +24,11 @@ function cost(c) {
     if (!c || c.error !== undefined) return '';
     const n = c.wavefronts === null || c.wavefronts === undefined ? 'loop'
         : plural(c.wavefronts, 'wavefront', 'wavefronts');
-    return `${n} <small>${esc(costWords(c))}</small>`;
+    // An atomic's split, as the API gives it (compare entries carry it flat):
+    // every card names the same parts, so that no two say different things.
+    const split = typeof c.conflict_wavefronts === 'number' && (c.conflict_wavefronts || c.serial_wavefronts)
+        ? ` <small class="split">(${c.serial_wavefronts} same-address, ${c.conflict_wavefronts} conflict)</small>` : '';
+    return `${n} <small>${esc(costWords(c))}</small>${split}`;
 }
 
 function cell(id, title, c, cls = '') {
