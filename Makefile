@@ -9,10 +9,10 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-CORE    := error buf instr instr_json swizzle access atomic pattern trace footprint expr cache f2 linear linear_opt linear_conv linear_hw \
-           layout layout_text layout_cute layout_triton layout_tma rosetta atoms thread recommend recommend_code \
-           presets verdict
-SERVER  := $(CORE) stream proc measure api_read api_presets api_layout api_cost api_ops api_access api_fit api_compare api_measure api_linear api_tensor api_recommend api files \
+CORE    := error buf instr instr_json atomic_form swizzle access atomic pattern trace footprint expr cache f2 linear linear_opt linear_conv linear_hw \
+           layout layout_text layout_cute layout_triton layout_tma rosetta atoms thread thread_cute ncu_text recommend recommend_code \
+           presets verdict ttgir_attr triton_ll triton_dist triton_shared triton_access ttgir_dump
+SERVER  := $(CORE) stream proc measure api_read api_presets api_layout api_cost api_ops api_access api_fit api_compare api_measure api_linear api_tensor api_tiled api_ncu api_recommend api_distributed api_ttgir api files \
            addr framing watch http
 SRC_H   := $(wildcard server/*.h)
 
@@ -21,7 +21,7 @@ OBJ     := $(SERVER:%=build/obj/%.o) build/obj/main.o
 ASAN_OBJ := $(SERVER:%=build/asan/%.o)
 TESTS   := test_swizzle test_access test_api test_http test_measure test_tool test_crosscheck \
            test_proc test_expr test_cache test_main test_f2 test_linear test_framing test_layout test_atoms \
-           test_stream test_bits test_recommend
+           test_stream test_bits test_recommend test_tma test_contract test_triton test_cute test_ncu
 
 .PHONY: all run test clean deps deps-test check-unit check-browser check-node
 all: $(BIN)
@@ -61,7 +61,7 @@ build/test/%: tests/%.c tests/client.c $(wildcard tests/*.h) $(ASAN_OBJ)
 NVCC        ?= nvcc
 HAVE_NVCC   := $(shell command -v $(NVCC) 2>/dev/null)
 TOOL        := build/swizzlescope-measure
-TOOL_SERVER := instr instr_json api_read error swizzle proc
+TOOL_SERVER := instr instr_json atomic_form api_read error swizzle proc
 TOOL_C      := $(wildcard cuda/*.c) $(TOOL_SERVER:%=server/%.c)
 TOOL_SRC    := $(wildcard cuda/*.cu) $(TOOL_C)
 CUDA_ARCHS  := -gencode arch=compute_80,code=sm_80 -gencode arch=compute_86,code=sm_86 \

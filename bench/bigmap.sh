@@ -55,19 +55,35 @@ function done(summary, latency, requests)
         latency:percentile(99) / 1000, e.connect + e.read + e.write + e.timeout + e.status))
 end
 EOF
-run() {   # $1 = url; prints "requests rps mean_ms p99_ms errors"
-    timeout $((BIGMAP_SECONDS + 30)) wrk -t"$BIGMAP_THREADS" -c"$BIGMAP_CONNECTIONS" \
-        -d"${BIGMAP_SECONDS}s" --timeout 10s -s "$tmp/bench.lua" "$1" | sed -n 's/^RESULT //p'
+# CPU time (user + system, in clock ticks) of process $1 and its children:
+# what an answer costs the server, steadier than wall time on a shared VM.
+cpu_ticks() {
+    local t=0 pid
+    for pid in "$1" $(pgrep -P "$1" 2>/dev/null); do
+        t=$((t + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+    done
+    echo "$t"
+}
+hz=$(getconf CLK_TCK)
+run() {   # $1 = url, $2 = pid serving it; prints "requests rps mean_ms p99_ms errors cpu_ms"
+    local c0 c1 out
+    c0=$(cpu_ticks "$2")
+    out=$(timeout $((BIGMAP_SECONDS + 30)) wrk -t"$BIGMAP_THREADS" -c"$BIGMAP_CONNECTIONS" \
+        -d"${BIGMAP_SECONDS}s" --timeout 10s -s "$tmp/bench.lua" "$1" | sed -n 's/^RESULT //p')
+    c1=$(cpu_ticks "$2")
+    echo "$out" | awk -v c=$((c1 - c0)) -v hz="$hz" \
+        '{printf "%s %.1f\n", $0, ($1 > 0 ? 1000 * c / hz / $1 : 0)}'
 }
 bytes=$(wc -c <"$tmp/www/api/swizzle")
 echo "bigmap: $bytes bytes, $BIGMAP_CONNECTIONS connections, $BIGMAP_THREADS wrk threads," \
      "${BIGMAP_SECONDS} s each, $(nproc) CPUs, server $bin"
-read -r a_n a_rps a_mean a_p99 a_err <<<"$(run "http://127.0.0.1:$port$MAP_PATH")"
-read -r n_n n_rps n_mean n_p99 n_err <<<"$(run "http://127.0.0.1:$nport$MAP_PATH")"
-printf '%-26s %9s %9s %9s %9s %7s\n' server answers req/s mean_ms p99_ms errors
-printf '%-26s %9s %9s %9s %9s %7s\n' "swizzlescope" "$a_n" "$a_rps" "$a_mean" \
-    "$a_p99" "$a_err"
-printf '%-26s %9s %9s %9s %9s %7s\n' "nginx (file, sendfile)" "$n_n" "$n_rps" "$n_mean" \
-    "$n_p99" "$n_err"
+read -r a_n a_rps a_mean a_p99 a_err a_cpu <<<"$(run "http://127.0.0.1:$port$MAP_PATH" "$server_pid")"
+read -r n_n n_rps n_mean n_p99 n_err n_cpu <<<"$(run "http://127.0.0.1:$nport$MAP_PATH" "$nginx_pid")"
+printf '%-26s %9s %9s %9s %9s %7s %11s\n' server answers req/s mean_ms p99_ms errors cpu_ms/ans
+printf '%-26s %9s %9s %9s %9s %7s %11s\n' "swizzlescope" "$a_n" "$a_rps" "$a_mean" \
+    "$a_p99" "$a_err" "$a_cpu"
+printf '%-26s %9s %9s %9s %9s %7s %11s\n' "nginx (file, sendfile)" "$n_n" "$n_rps" "$n_mean" \
+    "$n_p99" "$n_err" "$n_cpu"
 echo "server peak RSS: $(cat "$tmp/rss.peak" 2>/dev/null || echo '?') kB"
 awk -v a="$a_rps" -v n="$n_rps" 'BEGIN {printf "time per answer, swizzlescope / nginx = %.2f (target <= 2)\n", n / a}'
+awk -v a="$a_cpu" -v n="$n_cpu" 'BEGIN {if (n > 0) printf "CPU per answer, swizzlescope / nginx = %.2f (steadier on a busy machine)\n", a / n}'

@@ -16,7 +16,11 @@ extern "C" {
 
 /* Per pattern; a field is valid only where its has_ flag is set. */
 struct ncu_counts {
-    int has_src, has_hw, has_bc;
+    int has_src, has_hw, has_bc, has_sm, has_arb;
+    double wavefronts_sm;     /* the deterministic sm__sass_..._op_* pair / instr (issue 23:
+                               * equal to the Source page's on every row measured) */
+    double arbitration;       /* l1tex__data_bank_conflicts_type_arbitration / instr: bank
+                               * conflicts from arbitration (fills, tensor cores), not addresses */
     /* each the metric the kind's row names (instr.c, instr_kinds[].ncu) */
     double wavefronts;        /* the Source-page metric (ncu.source) / instr */
     double wavefronts_hw;     /* the hardware counter (ncu.wavefronts) / instr */

@@ -540,6 +540,10 @@ static void print_json(const Report *r)
         print_num_or_null(c && c->has_hw, c ? c->wavefronts_hw : 0);
         fputs(",\"bank_conflicts_per_instr\":", stdout);
         print_num_or_null(c && c->has_bc, c ? c->bank_conflicts : 0);
+        fputs(",\"wavefronts_sm_per_instr\":", stdout);
+        print_num_or_null(c && c->has_sm, c ? c->wavefronts_sm : 0);
+        fputs(",\"arbitration_per_instr\":", stdout);
+        print_num_or_null(c && c->has_arb, c ? c->arbitration : 0);
         fputs(",\"ncu_instructions\":", stdout);
         if (c && (c->has_src || c->has_hw))
             printf("%.0f", c->instructions);

@@ -232,6 +232,104 @@ static uint32_t source_cost(const struct instr *in, uint32_t first, uint32_t las
     return sum;
 }
 
+/* ---- cp.async (LDGSTS) --------------------------------------------------------
+ *
+ * Measured on an H100 (tests/data/cp_async_h100-80gb-hbm3.json: 540 patterns,
+ * shared sides x global sides, 4/8/16 bytes .ca and 16 bytes .cg; ncu's
+ * Source-page smsp__sass_..._op_ldgsts per instruction, equal to the
+ * deterministic sm__sass_ pair on every row; names in quotes are patterns).
+ * The shared side follows the global lines: the lanes are served per 128-byte
+ * global line they read, never two lines in one wavefront.
+ * C1. .ca: a line's lanes cost the most lane-accesses any one shared bank
+ *     takes (lanes on one shared word do NOT merge: "ca4.s_same.g_contig":
+ *     32) or the most lanes reading one global word (no broadcast:
+ *     "ca4.s_contig.g_same": 32), whichever is more ("ca4.s_contig.g_stride16":
+ *     4 lines, 4; "ca16.s_contig.g_contig": 4; "ca8.s_contig.g_stride64": 16).
+ *     Exact on 368 of the 380 .ca patterns; the 12 others scramble lanes on both
+ *     sides ("*.s_perm.*", "*.g_perm"), where the hardware reads 1 to 4 more
+ *     or 1 fewer ("ca8.s_perm.g_stride16": 6, C1 says 4).
+ * C2. .cg (16 bytes, L2 only): lanes writing one shared address collapse into
+ *     one ("cg16.s_same.*": 1 for every global side), and a line's lanes go in
+ *     one wavefront only where each lane's shared 16-byte chunk is its global
+ *     chunk XOR one constant, in one shared 128-byte row ("cg16.s_contig.g_rev":
+ *     4, the chunks mirrored; "cg16.s_stride32.g_stride32": 8); otherwise each
+ *     (XOR, row) class of the line is a wavefront ("cg16.s_contig.g_stride32":
+ *     32 where .ca takes 8; "cg16.s_stride32.g_contig": 32).  The second sweep
+ *     (patterns_second.txt) pins the classes: one line's lanes in 2 XOR classes
+ *     cost 2 ("cg16.one_x0x1_4_4_r1"), in 4 cost 4, one class over 2 shared
+ *     rows 2 ("cg16.one_x0_r2"), 2 classes over 2 rows 4.  Exact on 150 of the
+ *     160 .cg patterns of the first sweep and all 24 of the second; the 10
+ *     others read a randomly permuted global side and cost 1 to 3 fewer
+ *     ("cg16.s_stride32.g_perm": 29, C2 says 32).
+ * Cycles: the wavefronts the pipe is held; the probe's clock64 waited for
+ * every copy (latency-bound) and is not a check of them. */
+static void cost_copy(const struct instr *in, struct acc_result *r)
+{
+    uint32_t line_of[INSTR_LANES], lines[INSTR_LANES], nlines = 0, w = in->bytes;
+    int keep[INSTR_LANES];
+    for (uint32_t t = 0; t < INSTR_LANES; t++) {
+        keep[t] = in->offsets[t] != INSTR_INACTIVE;
+        for (uint32_t u = 0; in->cg && keep[t] && u < t; u++)   /* C2's collapse */
+            if (keep[u] && in->offsets[u] == in->offsets[t])
+                keep[t] = 0;
+        if (!keep[t])
+            continue;
+        uint32_t g = in->global_offsets[t] / 128, k = 0;
+        while (k < nlines && lines[k] != g)
+            k++;
+        if (k == nlines)
+            lines[nlines++] = g;
+        line_of[t] = k;
+    }
+    for (uint32_t k = 0; k < nlines && r->nphases < ACC_MAX_PHASES; k++) {
+        struct acc_phase ph = {0};
+        struct acc_words ws = {0};
+        uint32_t per_bank[SZ_MAX_BANKS] = {0}, cost = 0, classes[INSTR_LANES], nclass = 0;
+        for (uint32_t t = 0; t < INSTR_LANES; t++) {
+            if (!keep[t] || line_of[t] != k)
+                continue;
+            ph.lane_mask |= 1u << t;
+            ph.active_mask |= 1u << t;
+            uint32_t words[SZ_MAX_LANE_WORDS], n = acc_lane_words(in, t, words), same = 0;
+            for (uint32_t j = 0; j < n; j++) {
+                acc_words_add(&ws, words[j]);
+                if (++per_bank[words[j] % in->banks] > ph.lanes_per_bank)
+                    ph.lanes_per_bank = per_bank[words[j] % in->banks];
+            }
+            for (uint32_t u = 0; u < INSTR_LANES; u++)   /* lanes on one global word */
+                same += keep[u] && in->global_offsets[u] / 4 <= in->global_offsets[t] / 4 &&
+                        (in->global_offsets[u] + w - 1) / 4 >= in->global_offsets[t] / 4;
+            if (same > ph.lanes_per_address)
+                ph.lanes_per_address = same;
+            uint32_t key = ((in->offsets[t] % 128 / 16) ^ (in->global_offsets[t] % 128 / 16)) |
+                           in->offsets[t] / 128 << 3, c = 0;
+            while (c < nclass && classes[c] != key)
+                c++;
+            if (c == nclass)
+                classes[nclass++] = key;
+            r->lane_phase[t] = (int)r->nphases;
+            r->lane_pass[t] = (int)c;
+        }
+        acc_phase_words(in, &ws, &ph);
+        cost = in->cg ? nclass
+                      : ph.lanes_per_bank > ph.lanes_per_address ? ph.lanes_per_bank
+                                                                 : ph.lanes_per_address;
+        ph.wavefronts = ph.cycles = cost;
+        ph.reason = cost > 1 ? (ph.max_per_bank > 1 ? ACC_CONFLICT : ACC_SERIAL) : ACC_CLEAN;
+        if (ph.max_per_bank > r->ways)
+            r->ways = ph.max_per_bank;
+        r->wavefronts += cost;
+        r->ideal_wavefronts++;
+        r->phases[r->nphases++] = ph;
+    }
+    if (!in->cg)
+        for (uint32_t t = 0; t < INSTR_LANES; t++)   /* C1: a lane's turn in its busiest bank */
+            r->lane_pass[t] = r->lane_phase[t] >= 0 ? 0 : -1;
+    r->cycles = r->wavefronts;
+    r->bank_conflicts = r->wavefronts - r->ideal_wavefronts;
+    r->source_wavefronts = r->wavefronts;
+}
+
 void acc_cost(const struct instr *in, struct acc_result *r)
 {
     memset(r, 0, sizeof *r);
@@ -246,6 +344,8 @@ void acc_cost(const struct instr *in, struct acc_result *r)
         }
     if (instr_is_atomic(in->op)) {
         atomic_cost(in, per, r);
+    } else if (instr_is_copy(in->op)) {
+        cost_copy(in, r);
     } else {
         r->paired = may_pair(in) && pairs_share(in, 0, used);
         r->wavefronts = cost_phases(in, 0, used, r->paired ? 2 * per : per, r, 1);

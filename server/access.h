@@ -43,6 +43,12 @@ struct acc_phase {
 struct acc_atomic {
     int is_atomic;
     int native;                     /* instr_form_native: one ATOMS on sm_90 */
+    int merges;                     /* ATOMS.POPC.INC: lanes on one word merge (A9) */
+    const char *sass;               /* atomic_form_sass: "ATOMS.POPC.INC.32", ... */
+    double pipe_cycles;             /* the cycles with no branch per atomic (A10); the
+                                     * branch's share is cycles - pipe_cycles (A11) */
+    int cycles_exact;               /* cycles within 2% of clock64 in every measured
+                                     * row of the class; else a floor (A10) */
     double cycles;                  /* clock64 per instruction: max(wavefronts, floor);
                                      * 0 when not native (no exact count exists) */
     double floor;                   /* the issue floor of the form's class */

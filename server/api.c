@@ -48,7 +48,10 @@ static const struct route {
     {"/api/linear/optimize", "POST", api_route_linear_optimize, 0, 0, NULL},
     {"/api/layout", "POST", api_route_layout, 0, 0, NULL},
     {"/api/layout/access", "POST", api_route_layout_access, 0, 0, NULL},
+    {"/api/layout/distributed", "POST", api_route_layout_distributed, 0, 0, NULL},
+    {"/api/ttgir", "POST", api_route_ttgir, 0, 0, NULL},
     {"/api/atoms", "GET", api_route_atoms, 1, 0, NULL},
+    {"/api/ncu/explain", "POST", api_route_ncu_explain, 0, 0, NULL},
 };
 
 static const struct route *route_find(const char *path)

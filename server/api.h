@@ -51,7 +51,13 @@ struct api_response {
 /* Offsets one /api/apply request may carry (the contract). */
 #define API_MAX_OFFSETS 65536
 
-/* Where the measurement tool is and how long it may run.  Set once, before the
+/* JSON values one body may hold, counted on its text before it is parsed: the
+ * largest a route needs is /api/apply's offsets and its few other members;
+ * 1024 more leave room for any other route's (the next largest is a
+ * /api/linear body of a few hundred). */
+#define API_MAX_JSON_VALUES (API_MAX_OFFSETS + 1024)
+
+/* Where the measurement tool is and how long it may run.  Set before the
  * server starts; api_configure also asks the tool which GPU it sees (bounded
  * by info_timeout_ms) so that /api/health can say it without running it. */
 struct api_config {
@@ -60,6 +66,17 @@ struct api_config {
     int info_timeout_ms;            /* the tool's --info at start-up */
 };
 void api_configure(const struct api_config *cfg);
+
+/* api_configure in two steps, so that the server listens before the tool
+ * answers (a tool whose --info hangs held the port closed for 15 s):
+ * api_measure_setup records `cfg` (health says measurement is unavailable,
+ * "being asked", and /api/measure waits, until the probe ends);
+ * api_measure_probe asks the tool, blocking up to
+ * info_timeout_ms (or until measure_cancel_all), on any thread;
+ * api_measure_probed says whether it has ended.  api_configure is both. */
+void api_measure_setup(const struct api_config *cfg);
+void api_measure_probe(void);
+int api_measure_probed(void);
 
 /* One line for the terminal: which GPU measures, or why none does. */
 void api_measure_status(char *line, size_t cap);

@@ -144,9 +144,12 @@ static int access_from_offsets(const struct api_request *req, const struct swz *
     int logical = 0;
     if (space && strcmp(space, "logical") == 0)
         logical = 1;
-    else if (space && strcmp(space, "physical") != 0)
+    else if (space && strcmp(space, "physical") != 0) {
+        char echo[41];
+        sz_echo(echo, sizeof echo, space, strlen(space));
         return sz_fail(err, SZ_INVALID_ARGUMENT, "space",
-                       "must be logical or physical, got \"%.40s\"", space);
+                       "must be logical or physical, got \"%s\"", echo);
+    }
     if (api_arg(req, "steps"))
         return sz_fail(err, SZ_INVALID_ARGUMENT, "steps",
                        "32 given offsets are one step; steps goes with expr");

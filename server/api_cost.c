@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "access.h"
+#include "atomic_form.h"
 #include "atomic.h"
 #include "api_read.h"
 #include "api_routes.h"
@@ -56,21 +57,32 @@ static void put_atomic(struct buf *out, const struct instr *in, const struct acc
 {
     const struct acc_atomic *a = &r->atomic;
     char form[32], verdict[640];
-    buf_printf(out, "\"func\":\"%s\",\"type\":\"%s\",\"form\":\"%s\",\"native\":%s,"
-               "\"atomic\":{\"native\":%s,\"sass\":\"%s\",\"lanes_per_address\":%u,",
+    buf_printf(out, "\"func\":\"%s\",\"type\":\"%s\",\"form\":\"%s\",\"native\":%s,",
                instr_func_name(in->func), instr_type_name(in->type),
-               instr_form_name(in, form, sizeof form), a->native ? "true" : "false",
-               a->native ? "true" : "false", a->native ? "ATOMS" : "ATOMS.CAST.SPIN loop",
-               a->lanes_per_address);
-    /* cycles_exact: the model's cycles hold within 2% for every native class
-     * measured (access.c, A5-A8); a loop form has no count to be exact. */
+               instr_form_name(in, form, sizeof form), a->native ? "true" : "false");
+    if (in->value_kind == INSTR_VALUE_CONST)
+        buf_printf(out, "\"value\":%lld,", (long long)in->value);
+    else
+        buf_printf(out, "\"value\":\"%s\",", atomic_form_value_name(in->value_kind));
+    buf_printf(out, "\"guard\":\"%s\",\"atomic\":{\"native\":%s,\"sass\":\"%s\","
+               "\"merges\":%s,\"lanes_per_address\":%u,",
+               atomic_form_guard_name(in->guard), a->native ? "true" : "false", a->sass,
+               a->merges ? "true" : "false", a->lanes_per_address);
+    /* cycles_exact: the model's cycles hold within 2% for every measured row of
+     * the class (access.c, A5-A10); a loop form has no count to be exact.
+     * pipe_cycles and branch_cycles: the cost with no branch per atomic, and
+     * what the branch around each adds (A10, A11). */
     if (a->native)
         buf_printf(out, "\"conflict_wavefronts\":%u,\"serial_wavefronts\":%u,"
-                   "\"cycles_floor\":%.2f,\"floor_measured\":\"%s\",\"cycles_exact\":true,",
-                   a->conflict_wavefronts, a->serial_wavefronts, a->floor, a->floor_pin);
+                   "\"cycles_floor\":%.2f,\"floor_measured\":\"%s\",\"cycles_exact\":%s,"
+                   "\"pipe_cycles\":%.2f,\"branch_cycles\":%.2f,",
+                   a->conflict_wavefronts, a->serial_wavefronts, a->floor, a->floor_pin,
+                   a->cycles_exact ? "true" : "false", a->pipe_cycles,
+                   a->cycles - a->pipe_cycles);
     else
         buf_puts(out, "\"conflict_wavefronts\":null,\"serial_wavefronts\":null,"
-                 "\"cycles_floor\":null,\"floor_measured\":null,\"cycles_exact\":false,");
+                 "\"cycles_floor\":null,\"floor_measured\":null,\"cycles_exact\":false,"
+                 "\"pipe_cycles\":null,\"branch_cycles\":null,");
     buf_puts(out, "\"verdict\":");
     buf_json_str(out, atomic_verdict(in, r, verdict, sizeof verdict));
     buf_puts(out, "},");
@@ -87,6 +99,15 @@ void api_put_cost(struct buf *out, const struct instr *in, const struct acc_resu
                verdict_name(verdict_of(r)));
     if (r->atomic.is_atomic)
         put_atomic(out, in, r);
+    if (instr_is_copy(in->op)) {
+        /* cp.async: the SASS (cuobjdump, tests/calib/cp_async) and the global side */
+        static const char *const sass[] = {"LDGSTS.E", "LDGSTS.E.64", "LDGSTS.E.128"};
+        buf_printf(out, "\"cache\":\"%s\",\"sass\":\"%s\",\"global_offsets\":",
+                   in->cg ? "cg" : "ca", in->cg ? "LDGSTS.E.BYPASS.128"
+                                                : sass[in->bytes == 4 ? 0 : in->bytes == 8 ? 1 : 2]);
+        buf_u32_array(out, in->global_offsets, INSTR_LANES);
+        buf_puts(out, ",\"wavefronts_exact\":false,");
+    }
     put_count(out, "wavefronts", known, r->wavefronts);
     put_count(out, "ideal_wavefronts", known, r->ideal_wavefronts);
     put_count(out, "bank_conflicts", known, r->bank_conflicts);

@@ -68,7 +68,28 @@ static int fit_fix(const struct fit_vals *cur, const char *field, long *value)
             }
         }
     }
-    return -1;
+    if (slot != &v.rows)
+        return -1;
+    /* Rows farther than 2^16 (2^30 asked of a 2^17-row limit): the rows that fit
+     * are the multiples of the swizzle's period, a power of two, up to a bound
+     * that is a power of two (cells, or 2^31 bytes, over a power-of-two row):
+     * the nearest is c rounded up or down to some 2^k, or some 2^k itself. */
+    long best = -1;
+    for (int k = 0; k <= 30; k++) {
+        long p = 1L << k, cand[3] = {c / p * p, (c + p - 1) / p * p, p};
+        for (int j = 0; j < 3; j++) {
+            long r = cand[j], d = r > c ? r - c : c - r, bd = best > c ? best - c : c - best;
+            if (r < lo || r > hi || (best >= 0 && (d > bd || (d == bd && r <= best))))
+                continue;
+            *slot = r;
+            if (fit_try(&v, NULL) == 0)
+                best = r;
+        }
+    }
+    if (best < 0)
+        return -1;
+    *value = best;
+    return 0;
 }
 
 /* The view's parameters as given, leniently: -1 when one is not a number. */

@@ -171,14 +171,17 @@ int api_stream_swizzle(const struct api_request *req, struct stream **out,
     struct buf b = {0};
     put_map_head(&b, &m.z, &m.g);
     stream_buf(st, &b);
-    stream_u32_array(st, tcells, fill_tile_log);
+    /* A swizzle permutes each period; a tile, and a grid of whole periods (as
+     * swz_geom_init requires), map onto themselves: their maps are
+     * permutations, whose length needs no pass (stream.h). */
+    stream_u32_perm(st, tcells, fill_tile_log);
     stream_puts(st, ",\"phys_of\":");
-    stream_u32_array(st, tcells, fill_tile_phys);
+    stream_u32_perm(st, tcells, fill_tile_phys);
     put_map_grid(&b, &m.g);
     stream_buf(st, &b);
-    stream_u32_array(st, m.g.cells, fill_grid_log);
+    stream_u32_perm(st, m.g.cells, fill_grid_log);
     stream_puts(st, ",\"phys_of\":");
-    stream_u32_array(st, m.g.cells, fill_grid_phys);
+    stream_u32_perm(st, m.g.cells, fill_grid_phys);
     stream_puts(st, ",\"bank_of\":");
     stream_u32_array(st, m.g.cells, fill_grid_bank);
     put_map_tail(&b, &m.g);

@@ -2,7 +2,8 @@
  * A and a load layout B cost on a memory layout) and POST /api/linear/optimize
  * (the optimal memory layout for them); evaluate also answers the bank view
  * (the memory by bank, and each side's instruction with its /api/conflicts
- * cost and cells).  Reads with api_read.c, computes with
+ * cost and cells).  A and B are bases or Triton encodings as TTGIR text
+ * (api_distributed.c reads those).  Reads with api_read.c, computes with
  * linear.c, writes JSON with buf.c; it holds no layout arithmetic of its own. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "linear_conv.h"
 #include "linear_opt.h"
 #include "recommend.h"
+#include "triton_dist.h"
 
 /* Optional integer member: absent gives def. */
 static int opt_int(const cJSON *obj, const char *field, double lo, double hi, int64_t def,
@@ -77,19 +79,54 @@ static int read_bases(const cJSON *a, const char *field, const struct lin_tile *
     return 0;
 }
 
+/* A Triton distributed encoding as TTGIR text, {"layout": TEXT, "aliases":
+ * TEXT}, on the request's shape (the top-level "aliases" serve both sides). */
+static int read_ttgir_layout(const cJSON *o, const cJSON *root, const char *name,
+                             const struct lin_tile *t, struct lin_layout *l, struct sz_error *err)
+{
+    static const char *const known[] = {"layout", "aliases", NULL};
+    const cJSON *al = cJSON_GetObjectItemCaseSensitive(o, "aliases");
+    int64_t shape[2] = {(int64_t)1 << t->bits0, (int64_t)1 << t->bits1};
+    struct td_layout d;
+    if (api_fields_check(o, known, err) < 0)
+        return -1;
+    if (api_dist_read(cJSON_GetObjectItemCaseSensitive(o, "layout"),
+                      al ? al : cJSON_GetObjectItemCaseSensitive(root, "aliases"), shape, 2, &d,
+                      err) < 0) {
+        char f[sizeof err->field + 8];
+        if (snprintf(f, sizeof f, "%s.%s", name, err->field) >= (int)sizeof err->field)
+            f[sizeof err->field - 1] = '\0';
+        memcpy(err->field, f, sizeof err->field);
+        return -1;
+    }
+    static const char *const dims[LIN_NIN] = {"register", "lane", "warp"};
+    for (int in = 0; in < LIN_NIN; in++) {
+        if (d.n[in] > LIN_MAX_BASES)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, name, "%s.%s has %d bases, at most %d",
+                           name, dims[in], d.n[in], LIN_MAX_BASES);
+        l->n[in] = d.n[in];
+        for (int i = 0; i < d.n[in]; i++)
+            l->basis[in][i] = lin_elem(t, (uint32_t)d.b[in][i][0], (uint32_t)d.b[in][i][1]);
+    }
+    return 0;
+}
+
+/* A side's layout, unchecked: raw bases or a TTGIR encoding. */
 static int read_layout(const cJSON *obj, const char *name, const struct lin_tile *t,
-                       int lane_bits, struct lin_layout *l, struct sz_error *err)
+                       struct lin_layout *l, struct sz_error *err)
 {
     static const char *const dims[LIN_NIN] = {"register", "lane", "warp"};
     static const char *const known[] = {"register", "lane", "warp", NULL};
     const cJSON *o = cJSON_GetObjectItemCaseSensitive(obj, name);
     if (!cJSON_IsObject(o))
         return sz_fail(err, SZ_INVALID_ARGUMENT, name,
-                       "required, {\"register\":[[dim0,dim1],...], \"lane\":[%d bases], "
-                       "\"warp\":[...]}", lane_bits);
+                       "required, {\"register\":[[dim0,dim1],...], \"lane\":[5 or 6 bases], "
+                       "\"warp\":[...]} or {\"layout\": TTGIR text}");
+    memset(l, 0, sizeof *l);
+    if (cJSON_GetObjectItemCaseSensitive(o, "layout"))
+        return read_ttgir_layout(o, obj, name, t, l, err);
     if (api_fields_check(o, known, err) < 0)
         return -1;
-    memset(l, 0, sizeof *l);
     for (int in = 0; in < LIN_NIN; in++) {
         char f[32];
         snprintf(f, sizeof f, "%s.%s", name, dims[in]);
@@ -99,11 +136,12 @@ static int read_layout(const cJSON *obj, const char *name, const struct lin_tile
         if (read_bases(a, f, t, LIN_MAX_BASES, l->basis[in], &l->n[in], err) < 0)
             return -1;
     }
-    return lin_layout_check(t, l, lane_bits, name, err);
+    return 0;
 }
 
 /* The body both routes share: shape, bitwidth, num_banks, lanes_per_wavefront,
- * A, B. */
+ * A, B.  Without lanes_per_wavefront, A's lanes decide: 6 lane bases are a
+ * 64-lane wave. */
 static int read_problem(const cJSON *obj, struct lin_problem *p, struct sz_error *err)
 {
     int64_t w, nb, lanes;
@@ -111,8 +149,12 @@ static int read_problem(const cJSON *obj, struct lin_problem *p, struct sz_error
     if (read_shape(obj, &p->tile, err) < 0 ||
         opt_int(obj, "bitwidth", 4, 64, 32, &w, err) < 0 ||
         opt_int(obj, "num_banks", 8, SZ_MAX_BANKS, 32, &nb, err) < 0 ||
-        opt_int(obj, "lanes_per_wavefront", 32, 64, 32, &lanes, err) < 0)
+        opt_int(obj, "lanes_per_wavefront", 32, 64, 0, &lanes, err) < 0 ||
+        read_layout(obj, "A", &p->tile, &p->a, err) < 0 ||
+        read_layout(obj, "B", &p->tile, &p->b, err) < 0)
         return -1;
+    if (lanes == 0)
+        lanes = p->a.n[LIN_LANE] == 6 ? 64 : 32;
     if (lanes != 32 && lanes != 64)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "lanes_per_wavefront",
                        "must be 32 (an NVIDIA warp) or 64 (an AMD wave), got %lld",
@@ -129,8 +171,8 @@ static int read_problem(const cJSON *obj, struct lin_problem *p, struct sz_error
     p->bitwidth = (int)w;
     p->num_banks = (int)nb;
     int lb = lin_lane_bits(p);
-    return read_layout(obj, "A", &p->tile, lb, &p->a, err) < 0 ||
-                   read_layout(obj, "B", &p->tile, lb, &p->b, err) < 0 ? -1 : 0;
+    return lin_layout_check(&p->tile, &p->a, lb, "A", err) < 0 ||
+                   lin_layout_check(&p->tile, &p->b, lb, "B", err) < 0 ? -1 : 0;
 }
 
 /* The memory layout: offset bases, or one of the forms people write. */
@@ -471,7 +513,7 @@ int api_route_linear_evaluate(const struct api_request *req, struct buf *out,
 {
     static const char *const known[] = {"shape", "bitwidth", "num_banks", "vec", "A", "B",
                                         "swizzle_offset_bases", "cute", "triton", "nvmma",
-                                        "lanes_per_wavefront", NULL};
+                                        "lanes_per_wavefront", "aliases", NULL};
     struct job j;
     if (begin(req, known, evaluate_fields, &j, err) < 0 ||
         lin_evaluate(&j.p, &j.m, j.vec_bits, LIN_SIM_MAX, &j.st, &j.ld, err) < 0)
@@ -487,7 +529,7 @@ int api_route_linear_optimize(const struct api_request *req, struct buf *out,
                               struct sz_error *err)
 {
     static const char *const known[] = {"shape", "bitwidth", "num_banks", "A", "B",
-                                        "lanes_per_wavefront", NULL};
+                                        "lanes_per_wavefront", "aliases", NULL};
     struct job j;
     struct lin_opt o;
     if (begin(req, known, NULL, &j, err) < 0 || lin_optimize(&j.p, &o, err) < 0 ||

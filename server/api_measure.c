@@ -4,11 +4,14 @@
  * time, killed at a deadline: measure.c; "counters":false skips ncu for a fast
  * cycles-only answer), reports availability in /api/health.  It never runs the
  * model on its own: the prediction is access.c's, the measurement the tool's. */
+#define _POSIX_C_SOURCE 200809L    /* clock_gettime under -std=c11 */
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "access.h"
 #include "api_read.h"
@@ -17,15 +20,20 @@
 
 #define SZ_VERSION "0.1.0"
 
-/* Set once by api_configure before any request, read-only afterwards. */
+/* Set by api_measure_setup before any request; the probe's results
+ * (available, device, gpu, reason) may arrive later from another thread, so
+ * they are read and written under msr_lock. */
+static pthread_mutex_t msr_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t msr_probed = PTHREAD_COND_INITIALIZER;   /* msr.probed became 1 */
 static struct {
     char tool[4096];
-    int timeout_ms;
+    int timeout_ms, info_timeout_ms;
+    int probed;             /* the tool answered --info (or there is none) */
     int available;
     char *device;           /* the tool's device object, as JSON */
     struct instr_gpu gpu;   /* its shared memory and cc; zeros while unknown */
     char reason[320];       /* why measurement is unavailable */
-} msr = {.reason = "no measurement tool configured"};
+} msr = {.reason = "no measurement tool configured", .probed = 1};
 
 int api_route_health(const struct api_request *req, struct buf *out,
                         struct sz_error *err)
@@ -33,6 +41,7 @@ int api_route_health(const struct api_request *req, struct buf *out,
     static const char *const known[] = {NULL};
     if (api_args_check(req, known, err) < 0)
         return -1;
+    pthread_mutex_lock(&msr_lock);
     buf_puts(out, "{\"ok\":true,\"version\":\"" SZ_VERSION "\",\"measure\":{\"available\":");
     buf_puts(out, msr.available ? "true" : "false");
     buf_puts(out, ",\"device\":");
@@ -40,6 +49,7 @@ int api_route_health(const struct api_request *req, struct buf *out,
     buf_puts(out, ",\"reason\":");
     buf_json_str(out, msr.available ? "" : msr.reason);
     buf_puts(out, "}}");
+    pthread_mutex_unlock(&msr_lock);
     return 0;
 }
 
@@ -115,42 +125,89 @@ static void device_limits(const cJSON *dev, struct instr_gpu *gpu)
         gpu->smem_bytes = (uint32_t)smem->valuedouble;
 }
 
-void api_configure(const struct api_config *cfg)
+void api_measure_setup(const struct api_config *cfg)
 {
+    pthread_mutex_lock(&msr_lock);
     msr.available = 0;
     free(msr.device);
     msr.device = NULL;
     msr.gpu = (struct instr_gpu){0, 0};
     msr.timeout_ms = cfg->measure_timeout_ms > 0 ? cfg->measure_timeout_ms : 30000;
+    msr.info_timeout_ms = cfg->info_timeout_ms > 0 ? cfg->info_timeout_ms : 15000;
+    msr.probed = cfg->measure_tool == NULL;
     if (cfg->measure_tool == NULL) {
+        msr.tool[0] = '\0';
         snprintf(msr.reason, sizeof msr.reason, "no measurement tool configured");
-        return;
+    } else {
+        snprintf(msr.tool, sizeof msr.tool, "%s", cfg->measure_tool);
+        snprintf(msr.reason, sizeof msr.reason,
+                 "the measurement tool is being asked which GPU it sees");
     }
-    snprintf(msr.tool, sizeof msr.tool, "%s", cfg->measure_tool);
-    char *argv[] = {msr.tool, "--info", NULL};
+    pthread_mutex_unlock(&msr_lock);
+}
+
+void api_measure_probe(void)
+{
+    pthread_mutex_lock(&msr_lock);
+    int skip = msr.probed;
+    char tool[sizeof msr.tool];
+    snprintf(tool, sizeof tool, "%s", msr.tool);
+    int info_ms = msr.info_timeout_ms;
+    pthread_mutex_unlock(&msr_lock);
+    if (skip)
+        return;
+    char *argv[] = {tool, "--info", NULL};
     struct proc mo;
     struct sz_error err;
-    if (measure_run(argv, "", 0, cfg->info_timeout_ms > 0 ? cfg->info_timeout_ms : 15000,
-                    &mo, &err) < 0) {
-        snprintf(msr.reason, sizeof msr.reason, "%s", err.message);
-        return;
-    }
-    cJSON *j = tool_json(&mo);
-    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(j, "device");
-    if (mo.exit_code == 0 && !mo.timed_out && cJSON_IsObject(dev) &&
-        cJSON_IsString(cJSON_GetObjectItemCaseSensitive(dev, "name"))) {
-        msr.device = cJSON_PrintUnformatted(dev);
-        msr.available = msr.device != NULL;
-        device_limits(dev, &msr.gpu);
+    char reason[sizeof msr.reason] = "";
+    char *device = NULL;
+    struct instr_gpu gpu = {0, 0};
+    if (measure_run(argv, "", 0, info_ms, &mo, &err) < 0) {
+        snprintf(reason, sizeof reason, "%s", err.message);
     } else {
-        tool_failure(&mo, j, msr.reason, sizeof msr.reason);
+        cJSON *j = tool_json(&mo);
+        const cJSON *dev = cJSON_GetObjectItemCaseSensitive(j, "device");
+        if (mo.exit_code == 0 && !mo.timed_out && !mo.was_cancelled && cJSON_IsObject(dev) &&
+            cJSON_IsString(cJSON_GetObjectItemCaseSensitive(dev, "name"))) {
+            device = cJSON_PrintUnformatted(dev);
+            device_limits(dev, &gpu);
+        } else if (mo.was_cancelled) {
+            snprintf(reason, sizeof reason, "the server is stopping");
+        } else {
+            tool_failure(&mo, j, reason, sizeof reason);
+        }
+        cJSON_Delete(j);
+        proc_free(&mo);
     }
-    cJSON_Delete(j);
-    proc_free(&mo);
+    pthread_mutex_lock(&msr_lock);
+    free(msr.device);
+    msr.device = device;
+    msr.available = device != NULL;
+    msr.gpu = gpu;
+    if (device == NULL)
+        snprintf(msr.reason, sizeof msr.reason, "%s", reason);
+    msr.probed = 1;
+    pthread_cond_broadcast(&msr_probed);
+    pthread_mutex_unlock(&msr_lock);
+}
+
+int api_measure_probed(void)
+{
+    pthread_mutex_lock(&msr_lock);
+    int p = msr.probed;
+    pthread_mutex_unlock(&msr_lock);
+    return p;
+}
+
+void api_configure(const struct api_config *cfg)
+{
+    api_measure_setup(cfg);
+    api_measure_probe();
 }
 
 void api_measure_status(char *line, size_t cap)
 {
+    pthread_mutex_lock(&msr_lock);
     if (msr.available) {
         cJSON *d = cJSON_Parse(msr.device);
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(d, "name");
@@ -159,6 +216,7 @@ void api_measure_status(char *line, size_t cap)
     } else {
         snprintf(line, cap, "live measurement: unavailable: %s", msr.reason);
     }
+    pthread_mutex_unlock(&msr_lock);
 }
 
 /* The measure body: one instruction (api_read_instr) and "counters", true
@@ -207,10 +265,29 @@ int api_route_measure(const struct api_request *req, struct buf *out,
     int counters;
     /* What no GPU can run, or this one cannot, is the client's to fix:
      * refused here, before the availability check and without the tool. */
-    if (measure_body(req, &in, &counters, err) < 0 || instr_check_gpu(&in, &msr.gpu, err) < 0)
+    pthread_mutex_lock(&msr_lock);
+    /* Asked while the tool is still being asked which GPU it sees (the server
+     * listens first): wait for that answer, at most its own timeout (a stop
+     * cancels the probe, which ends this wait too).  This runs on a slow
+     * request's own thread. */
+    if (!msr.probed) {
+        struct timespec end;
+        clock_gettime(CLOCK_REALTIME, &end);
+        end.tv_sec += msr.info_timeout_ms / 1000 + 1;
+        while (!msr.probed && pthread_cond_timedwait(&msr_probed, &msr_lock, &end) == 0)
+            ;
+    }
+    struct instr_gpu gpu = msr.gpu;
+    int available = msr.available;
+    char reason[sizeof msr.reason], tool[sizeof msr.tool];
+    snprintf(reason, sizeof reason, "%s", msr.reason);
+    snprintf(tool, sizeof tool, "%s", msr.tool);
+    int timeout_ms = msr.timeout_ms;
+    pthread_mutex_unlock(&msr_lock);
+    if (measure_body(req, &in, &counters, err) < 0 || instr_check_gpu(&in, &gpu, err) < 0)
         return -1;
-    if (!msr.available)
-        return sz_fail(err, SZ_GPU_UNAVAILABLE, NULL, "%s", msr.reason);
+    if (!available)
+        return sz_fail(err, SZ_GPU_UNAVAILABLE, NULL, "%s", reason);
     if (measure_try_lock(err) < 0)
         return -1;
     struct buf body = {0};
@@ -218,9 +295,9 @@ int api_route_measure(const struct api_request *req, struct buf *out,
     /* Without counters the tool times cycles and skips ncu (--no-ncu): about
      * a sixth of the round trip; the answer has the same shape, its
      * wavefronts null and ncu.used false with the tool's reason. */
-    char *argv[] = {msr.tool, "--json", counters ? NULL : "--no-ncu", NULL};
+    char *argv[] = {tool, "--json", counters ? NULL : "--no-ncu", NULL};
     struct proc mo;
-    int rc = measure_run(argv, body.p ? body.p : "", body.len, msr.timeout_ms, &mo, err);
+    int rc = measure_run(argv, body.p ? body.p : "", body.len, timeout_ms, &mo, err);
     measure_unlock();
     buf_free(&body);
     if (rc < 0)

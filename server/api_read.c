@@ -4,6 +4,7 @@
  * never writes an answer.  Shared with the measurement tool (cuda/), which
  * reads its stdin with api_json_parse and api_read_instr. */
 #include "api_read.h"
+#include "atomic_form.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -89,9 +90,11 @@ int api_arg_offsets(const struct api_request *req, const char *key, uint32_t *ou
             out[t] = INSTR_INACTIVE;
         } else if (nd == 0 || nd != len || nd > 10 ||
                    strtoull(v, NULL, 10) >= SZ_OFFSET_LIMIT) {
+            char echo[25];
+            sz_echo(echo, sizeof echo, v, len);     /* raw query bytes: never echoed as is */
             return sz_fail(err, SZ_INVALID_ARGUMENT, key,
-                           "lane %d: '%.*s' is not a byte offset in 0..2147483647, - or "
-                           "null", t, len > 24 ? 24 : (int)len, v);
+                           "lane %d: '%s' is not a byte offset in 0..2147483647, - or "
+                           "null", t, echo);
         } else {
             out[t] = (uint32_t)strtoul(v, NULL, 10);
         }
@@ -244,6 +247,51 @@ int api_json_parse(const char *text, size_t len, cJSON **out, struct sz_error *e
     return 0;
 }
 
+/* What one pass over a body's raw text says before cJSON builds anything. */
+struct json_scan {
+    size_t values;          /* an upper bound on its values: 1 + ',' + '[' + '{' */
+    int nul;                /* a string holds an escaped NUL (\u0000) */
+    char member[32];        /* the member it is in, or the key it is, cut at the NUL */
+};
+
+/* Count outside strings; inside, look for "\u0000", which cJSON decodes into
+ * a NUL that silently cuts the string (and a key) short.  The member named is
+ * the key holding the NUL, or else the last key before it. */
+static void json_scan(const char *t, size_t n, struct json_scan *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->values = 1;
+    size_t key_at = 0, key_end = 0, str_at = 0, str_end = 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = t[i];
+        if (ch == ',' || ch == '[' || ch == '{') {
+            sc->values++;
+        } else if (ch == ':') {
+            key_at = str_at, key_end = str_end;     /* the last string closed is a key */
+        } else if (ch == '"') {
+            size_t nul_at = 0;
+            for (str_at = ++i; i < n && t[i] != '"'; i++) {
+                if (t[i] != '\\')
+                    continue;
+                if (!sc->nul && !nul_at && n - i >= 6 && memcmp(t + i, "\\u0000", 6) == 0)
+                    nul_at = i;
+                i++;    /* the escaped byte */
+            }
+            str_end = i < n ? i : n;
+            if (nul_at) {
+                size_t j = str_end + 1;
+                while (j < n && strchr(" \t\r\n", t[j]))
+                    j++;
+                sc->nul = 1;
+                if (j < n && t[j] == ':')   /* a key: name it up to its NUL */
+                    sz_echo(sc->member, sizeof sc->member, t + str_at, nul_at - str_at);
+                else
+                    sz_echo(sc->member, sizeof sc->member, t + key_at, key_end - key_at);
+            }
+        }
+    }
+}
+
 int api_body_object(const struct api_request *req, cJSON **out, struct sz_error *err)
 {
     const char *ct = req->content_type;
@@ -253,9 +301,24 @@ int api_body_object(const struct api_request *req, cJSON **out, struct sz_error 
         (ct[16] != '\0' && ct[16] != ';' && ct[16] != ' '))
         return sz_fail(err, SZ_UNSUPPORTED_MEDIA, "Content-Type",
                        "POST bodies must be sent as Content-Type: application/json");
+    /* cJSON spends a node (~64 bytes) and time on each value: a 2 MiB body of
+     * a million tiny ones cost 156 ms and 81 MB.  No route needs more values
+     * than API_MAX_JSON_VALUES, so count them first and build nothing. */
+    struct json_scan sc;
+    json_scan(req->body, req->body ? req->body_len : 0, &sc);
+    if (sc.values > API_MAX_JSON_VALUES)
+        return sz_fail(err, SZ_TOO_LARGE, "body",
+                       "more than %u JSON values (the largest request, /api/apply with %u "
+                       "offsets, needs fewer)", (unsigned)API_MAX_JSON_VALUES,
+                       (unsigned)API_MAX_OFFSETS);
     cJSON *root = NULL;
     if (api_json_parse(req->body, req->body_len, &root, err) < 0)
         return -1;
+    if (sc.nul) {
+        cJSON_Delete(root);
+        return sz_fail(err, SZ_INVALID_ARGUMENT, sc.member[0] ? sc.member : "body",
+                       "a string holds an escaped NUL (\\u0000), which would cut it short");
+    }
     if (!cJSON_IsObject(root)) {
         cJSON_Delete(root);
         return sz_fail(err, SZ_INVALID_ARGUMENT, "body", "must be a JSON object");
@@ -370,6 +433,34 @@ static int member_u32(const cJSON *obj, const char *field, double lo, double hi,
     return 0;
 }
 
+/* An atomic's "value" (an integer constant, "uniform" or "lane", the
+ * default) and "guard" ("each", the default, or "none"): they pick the SASS
+ * and the floor (atomic_form.h, access.c A9-A11).  Other ops take neither. */
+static int read_operand(const cJSON *obj, struct instr *in, struct sz_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, "value");
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(obj, "guard");
+    if ((v || g) && !instr_is_atomic(in->op))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, v ? "value" : "guard",
+                       "only atom and red take %s", v ? "value" : "guard");
+    if (cJSON_IsString(v) && strcmp(v->valuestring, "uniform") == 0) {
+        in->value_kind = INSTR_VALUE_UNIFORM;
+    } else if (cJSON_IsString(v) && strcmp(v->valuestring, "lane") == 0) {
+        in->value_kind = INSTR_VALUE_LANE;
+    } else if (v != NULL) {
+        if (!cJSON_IsNumber(v))
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "value", "must be an integer constant "
+                           "(-2147483648..4294967295), \"uniform\" or \"lane\"");
+        if (api_num_int(v, "value", -2147483648.0, 4294967295.0, &in->value, err) < 0)
+            return -1;
+        in->value_kind = INSTR_VALUE_CONST;
+    }
+    if (g != NULL && atomic_form_guard_parse(cJSON_IsString(g) ? g->valuestring : NULL,
+                                             &in->guard, err) < 0)
+        return -1;
+    return 0;
+}
+
 /* An atomic's "func" and "type" (defaults add, u32; bytes follows the type
  * unless given, when instr_check holds it to the type's).  Other ops take
  * neither: a "func" on ld would otherwise pass silently. */
@@ -389,6 +480,44 @@ static int read_form(const cJSON *obj, struct instr *in, struct sz_error *err)
             return -1;
     }
     in->bytes = instr_is_atomic(in->op) ? instr_type_bytes(in->type) : in->bytes;
+    return read_operand(obj, in, err);
+}
+
+/* cp.async's "cache" ("ca", the default, or "cg") and "global_offsets" (32
+ * byte offsets, null for an idle lane; default lane t at t * bytes).  Other
+ * ops take neither. */
+static int read_copy(const cJSON *obj, struct instr *in, struct sz_error *err)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(obj, "cache");
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(obj, "global_offsets");
+    if ((c || g) && !instr_is_copy(in->op))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, c ? "cache" : "global_offsets",
+                       "only cp.async takes %s", c ? "cache" : "global_offsets");
+    if (!instr_is_copy(in->op))
+        return 0;
+    for (int t = 0; t < INSTR_LANES; t++)   /* bytes is read by now */
+        in->global_offsets[t] = (uint32_t)t * in->bytes;
+    if (c != NULL) {
+        if (!cJSON_IsString(c) || (strcmp(c->valuestring, "ca") && strcmp(c->valuestring, "cg")))
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "cache", "must be \"ca\" or \"cg\"");
+        in->cg = strcmp(c->valuestring, "cg") == 0;
+    }
+    if (g == NULL)
+        return 0;
+    if (!cJSON_IsArray(g) || cJSON_GetArraySize(g) != INSTR_LANES)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "global_offsets",
+                       "an array of 32 byte offsets (one per lane, null for an idle lane)");
+    int t = 0;
+    for (const cJSON *it = g->child; it; it = it->next, t++) {
+        char field[32];
+        int64_t v;
+        snprintf(field, sizeof field, "global_offsets[%d]", t);
+        if (cJSON_IsNull(it))
+            continue;
+        if (api_num_int(it, field, 0, SZ_OFFSET_LIMIT - 1.0, &v, err) < 0)
+            return -1;
+        in->global_offsets[t] = (uint32_t)v;
+    }
     return 0;
 }
 
@@ -426,12 +555,13 @@ int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
                    struct sz_error *err)
 {
     static const char *const fields[] = {"op", "bytes", "matrices", "trans", "offsets",
-                                         "bank_bytes", "banks", "func", "type"};
-    const char *known[16];
+                                         "bank_bytes", "banks", "func", "type", "value",
+                                         "guard", "cache", "global_offsets"};
+    const char *known[20];
     size_t nk = 0;
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         known[nk++] = fields[i];
-    for (; extra && *extra && nk < 15; extra++)
+    for (; extra && *extra && nk < 19; extra++)
         known[nk++] = *extra;
     known[nk] = NULL;
     if (api_fields_check(obj, known, err) < 0 || api_read_instr_fields(obj, 0, in, err) < 0)
@@ -452,5 +582,7 @@ int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
             return -1;
         in->offsets[t] = (uint32_t)v;
     }
+    if (read_copy(obj, in, err) < 0)
+        return -1;
     return instr_check(in, err);
 }

@@ -58,6 +58,8 @@ int api_route_linear_optimize(const struct api_request *, struct buf *, struct s
 int api_route_layout(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_layout_access(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_atoms(const struct api_request *, struct buf *, struct sz_error *);
+/* POST /api/ncu/explain: a pasted ncu result explained against an access's model count (api_ncu.c). */
+int api_route_ncu_explain(const struct api_request *, struct buf *, struct sz_error *);
 
 /* api_linear.c: F2 vectors of tile t as "[[dim0,dim1],...]" (what /api/linear
  * and /api/recommend call offset bases). */
@@ -69,6 +71,21 @@ int api_route_ops(const struct api_request *, struct buf *, struct sz_error *);
 
 /* api_recommend.c: the best swizzle for a write and a read pattern (recommend.c). */
 int api_route_recommend(const struct api_request *, struct buf *, struct sz_error *);
+
+/* api_distributed.c: Triton distributed encodings (TTGIR text) -> bases. */
+struct td_layout;
+struct cJSON;
+int api_route_layout_distributed(const struct api_request *, struct buf *, struct sz_error *);
+/* The body's "shape": 1..3 integers (powers of two checked when built). */
+int api_dist_shape(const struct cJSON *obj, int64_t *shape, int *rank, struct sz_error *err);
+/* `layout` (TTGIR text) and optional `aliases` (text) on shape -> *out. */
+int api_dist_read(const struct cJSON *layout, const struct cJSON *aliases, const int64_t *shape, int rank,
+                  struct td_layout *out, struct sz_error *err);
+/* "encoding":..,"shape":[..],"lanes_per_warp":..,"warps":..,"register":[..],... (no braces) */
+void api_put_dist(struct buf *out, const struct td_layout *l);
+
+/* api_ttgir.c: a TTGIR dump's shared-memory ops, costed. */
+int api_route_ttgir(const struct api_request *, struct buf *, struct sz_error *);
 
 /* `"key":` */
 void api_put_key(struct buf *out, const char *key);

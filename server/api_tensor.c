@@ -12,6 +12,7 @@
 #include "access.h"
 #include "api_read.h"
 #include "api_routes.h"
+#include "api_tiled.h"
 #include "atoms.h"
 #include "layout.h"
 #include "rosetta.h"
@@ -30,6 +31,30 @@ struct tensor {
 
 static void tensor_free(struct tensor *t) { free(t->off); }
 
+/* "0x" and hex digits, or decimal digits (leading zeros allowed): 0 and the
+ * value, 1 when it is 2^64 or more, -1 when it is no such text. */
+static int desc_value(const char *s, uint64_t *out)
+{
+    unsigned base = (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10;
+    const char *p = base == 16 ? s + 2 : s;
+    uint64_t v = 0;
+    int over = 0;
+    if (*p == '\0')
+        return -1;
+    for (; *p; p++) {
+        unsigned dg = *p >= '0' && *p <= '9' ? (unsigned)(*p - '0')
+                    : base == 16 && *p >= 'a' && *p <= 'f' ? (unsigned)(*p - 'a' + 10)
+                    : base == 16 && *p >= 'A' && *p <= 'F' ? (unsigned)(*p - 'A' + 10) : 99;
+        if (dg >= base)
+            return -1;
+        if (v > (UINT64_MAX - dg) / base)
+            over = 1;
+        v = v * base + dg;
+    }
+    *out = v;
+    return over;
+}
+
 static int read_desc(const cJSON *root, struct tensor *t, struct sz_error *err)
 {
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "descriptor");
@@ -44,15 +69,16 @@ static int read_desc(const cJSON *root, struct tensor *t, struct sz_error *err)
         return 0;
     /* 64 bits do not fit a JSON number: a string, hex (0x...) or decimal */
     const char *s = cJSON_IsString(d) ? d->valuestring : NULL;
-    char *end = NULL;
-    unsigned long long v = 0;
-    if (s && *s && strspn(s, "0123456789abcdefABCDEFxX") == strlen(s) && strlen(s) <= 20)
-        v = strtoull(s, &end, 0);
-    if (s == NULL || end == NULL || *end != '\0' || s[0] == '-')
+    uint64_t v = 0;
+    int r = s ? desc_value(s, &v) : -1;
+    if (r < 0)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "descriptor",
                        "must be a string holding a 64-bit integer, \"0x...\" or decimal");
+    if (r > 0)      /* strtoull would clamp it to 2^64-1: refused instead */
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "descriptor",
+                       "is 2^64 or more: a descriptor has 64 bits");
     t->has_desc = 1;
-    return ros_desc_decode((uint64_t)v, sm100, &t->desc, err);
+    return ros_desc_decode(v, sm100, &t->desc, err);
 }
 
 /* Read the layout fields of `root` (the others were checked by the caller),
@@ -182,6 +208,50 @@ static void put_desc(struct buf *out, const struct ros_desc *d)
     buf_putc(out, '}');
 }
 
+/* A tensor print's pointer (CuTe's smem_ptr / swizzle_ptr): the alignment its
+ * value gives, the swizzle's span, and how many elements the pointer's low
+ * bits move (t->sorted is free scratch by now, the banks overwrite it next:
+ * the same layout at an aligned pointer). */
+static void put_address(struct buf *out, struct tensor *t)
+{
+    const struct lay *l = &t->l;
+    if (l->form != &lay_form_cute || !l->a.cute.has_address)
+        return;
+    uint64_t a = l->a.cute.address;
+    uint64_t align = a ? a & (~a + 1) : 0;
+    uint32_t eb = (uint32_t)l->element_bits / 8, span = 0, moved = 0;
+    if (l->domain != LAY_SWZ_NONE && l->z.b > 0) {
+        int hi = (l->z.yyy_lo > l->z.zzz_lo ? l->z.yyy_lo : l->z.zzz_lo) + l->z.b;
+        span = (1u << hi) * (l->domain == LAY_SWZ_ELEMENTS ? eb : 1);
+    }
+    if (l->addr) {
+        struct lay aligned = *l;
+        aligned.addr = 0;
+        lay_eval(&aligned, t->sorted);
+        for (uint32_t i = 0; i < l->size; i++)
+            moved += t->sorted[i] != t->off[i];
+    }
+    buf_printf(out, ",\"address\":{\"value\":\"0x%llx\",\"alignment_bytes\":%llu,"
+               "\"swizzle_span_bytes\":%u,\"aligned_to_span\":%s,\"swizzle_reads_address\":%s,"
+               "\"moved\":%u,\"note\":", (unsigned long long)a, (unsigned long long)align, span,
+               span == 0 || a % span == 0 ? "true" : "false",
+               l->domain == LAY_SWZ_BYTES && l->z.b > 0 ? "true" : "false", moved);
+    char note[320];
+    if (l->domain == LAY_SWZ_BYTES && l->z.b > 0)
+        snprintf(note, sizeof note, "the swizzle acts on the full address (swizzle_ptr): offsets "
+                 "are Z(pointer + x) - pointer, so a pointer off the %u-byte span moves %u of "
+                 "%u elements (tilelang#2379's bug when the kernel assumed an aligned base)",
+                 span, moved, l->size);
+    else if (span)
+        snprintf(note, sizeof note, "the swizzle acts on element offsets from the pointer: the "
+                 "offsets do not depend on it, but the banks do unless it is %u-byte aligned",
+                 span);
+    else
+        snprintf(note, sizeof note, "no swizzle: offsets are from the pointer");
+    buf_json_str(out, note);
+    buf_putc(out, '}');
+}
+
 int api_route_layout(const struct api_request *req, struct buf *out, struct sz_error *err)
 {
     static const char *const known_args[] = {NULL};
@@ -228,6 +298,7 @@ int api_route_layout(const struct api_request *req, struct buf *out, struct sz_e
     put_equivalents(out, l, &q);
     if (t.has_desc)
         put_desc(out, &t.desc);
+    put_address(out, &t);
     buf_printf(out, ",\"base\":%u,\"validators\":[", t.base);
     for (int i = 0; i < f.n; i++) {
         buf_printf(out, "%s{\"code\":\"%s\",\"severity\":\"%s\",\"message\":", i ? "," : "",
@@ -274,7 +345,7 @@ done:
  * (any row of thread.c's table), placed at "origin".  *src is the field
  * given, which the lane errors name. */
 static int read_thread(const cJSON *root, const struct lay *l, struct thr *t, const char **src,
-                       struct sz_error *err)
+                       int64_t *o, struct sz_error *err)
 {
     const cJSON *lanes = cJSON_GetObjectItemCaseSensitive(root, "lanes");
     const cJSON *an = cJSON_GetObjectItemCaseSensitive(root, "atom");
@@ -327,7 +398,6 @@ static int read_thread(const cJSON *root, const struct lay *l, struct thr *t, co
     } else if (thr_parse(th->valuestring, &ctx, t, err) < 0) {
         return -1;
     }
-    int64_t o[LAY_MAX_RANK] = {0, 0, 0};
     if (org) {
         if (!cJSON_IsArray(org) || cJSON_GetArraySize(org) != l->rank)
             return sz_fail(err, SZ_INVALID_ARGUMENT, "origin", "must be a coordinate of rank %d",
@@ -337,6 +407,19 @@ static int read_thread(const cJSON *root, const struct lay *l, struct thr *t, co
             if (api_num_int(v, "origin", 0, (double)l->shape[d] - 1, &o[d], err) < 0)
                 return -1;
     }
+    /* TMA lists the innermost extent first (the box's dim 0 is contiguous): a
+     * named atom's (row, contiguous) lanes follow the box's order */
+    if (t->kind == THR_LANES && t->form == &thr_form_atom && l->form == &lay_form_tma &&
+        l->rank >= 2) {
+        for (int k = 0; k < t->lanes; k++)
+            if (t->lane[k][0] != THR_IDLE) {
+                int64_t x = t->lane[k][0];
+                t->lane[k][0] = t->lane[k][1], t->lane[k][1] = x;
+            }
+        t->swapped = 1;
+    }
+    if (t->kind == THR_TV)         /* a tiled copy: api_tiled.c places each instruction */
+        return 0;
     if (t->kind != THR_LANES)
         return sz_fail(err, SZ_INVALID_ARGUMENT, *src,
                        "this thread layout has several instructions; /api/layout/access "
@@ -364,16 +447,99 @@ static int read_access_instr(const cJSON *root, const struct thr *t, struct inst
     return api_read_instr_fields(root, 1, in, err);
 }
 
+/* fit=true on a thread layout that reaches past a CuTe layout's shape: 200
+ * {"fits":false,"why":...,"fix":{"field":"layout","value": CuTe's
+ * tile_to_shape(layout, shape) text, "shape", "label"}} (fix null when the
+ * layout is not CuTe's or does not tile). */
+static void put_tile_fix(struct buf *out, const char *text, const struct lay *l,
+                         const struct thr *th, const int64_t *origin, const struct sz_error *why)
+{
+    int64_t ext[LAY_MAX_RANK];
+    uint32_t target[LAY_MAX_RANK];
+    thr_extent(th, ext);
+    for (int d = 0; d < l->rank; d++) {
+        uint64_t need = (uint64_t)(origin[d] + (d < 2 ? ext[d] : 1));
+        uint64_t r = (need + l->shape[d] - 1) / l->shape[d];
+        target[d] = (uint32_t)(l->shape[d] * (r ? r : 1));
+    }
+    buf_puts(out, "{\"fits\":false,\"why\":{\"code\":");
+    buf_json_str(out, sz_code_name(why->code));
+    buf_puts(out, ",\"field\":");
+    buf_json_str(out, why->field);
+    buf_puts(out, ",\"message\":");
+    buf_json_str(out, why->message);
+    buf_puts(out, "},\"fix\":");
+    char *fixed = malloc(LAY_MAX_TEXT + 1);
+    struct sz_error e2 = {0};
+    if (fixed && lay_cute_tile_to_shape(text, l, target, l->rank, fixed, LAY_MAX_TEXT + 1, &e2) == 0) {
+        buf_puts(out, "{\"field\":\"layout\",\"value\":");
+        buf_json_str(out, fixed);
+        buf_puts(out, ",\"shape\":");
+        buf_u32_array(out, target, (size_t)l->rank);
+        char label[96];
+        int k = snprintf(label, sizeof label, "tile_to_shape(layout, (%u", target[0]);
+        for (int d = 1; d < l->rank && k > 0 && (size_t)k < sizeof label; d++)
+            k += snprintf(label + k, sizeof label - (size_t)k, ", %u", target[d]);
+        if (k > 0 && (size_t)k < sizeof label)
+            snprintf(label + k, sizeof label - (size_t)k, "))");
+        buf_puts(out, ",\"label\":");
+        buf_json_str(out, label);
+        buf_putc(out, '}');
+    } else {
+        buf_puts(out, "null");
+    }
+    free(fixed);
+    buf_putc(out, '}');
+}
+
+/* One instruction's lanes (THR_LANES) on the layout: each lane's offset, its
+ * bytes the tensor's next elements; then instr_check, errors naming the
+ * thread field (`src`) and the lane. */
+static int lane_offsets(const struct tensor *t, const struct thr *th, const char *src,
+                        struct instr *in, int64_t c[][LAY_MAX_RANK], struct sz_error *err)
+{
+    thr_instr(th, 0, 0, c);
+    uint32_t lane_bytes = instr_lane_bytes(in), eb = (uint32_t)t->l.element_bits / 8;
+    for (int k = 0; k < INSTR_LANES; k++) {
+        if (c[k][0] == THR_IDLE)
+            continue;
+        uint32_t cc[LAY_MAX_RANK];
+        for (int d = 0; d < LAY_MAX_RANK; d++)
+            cc[d] = (uint32_t)c[k][d];
+        uint32_t o = t->off[lay_index(&t->l, cc)];
+        for (uint32_t b = eb; b < lane_bytes; b += eb)
+            if (!lay_has_offset(t->sorted, t->l.size, o + b)) {
+                char f[24];
+                snprintf(f, sizeof f, th->form ? "%s" : "%s[%d]", src, k);
+                return sz_fail(err, SZ_INVALID_ARGUMENT, f,
+                               "lane %d's %u bytes from offset %u are not the tensor's next "
+                               "elements in memory (offset %u holds none)", k, lane_bytes, o,
+                               o + b);
+            }
+        in->offsets[k] = o;
+    }
+    if (instr_check(in, err) < 0) {
+        if (strncmp(err->field, "offsets", 7) == 0) {   /* the lanes the caller named */
+            char f[sizeof err->field];
+            snprintf(f, sizeof f, "%s%.20s", src, th->form ? "" : err->field + 7);
+            memcpy(err->field, f, sizeof f);
+        }
+        return -1;
+    }
+    return 0;
+}
+
 int api_route_layout_access(const struct api_request *req, struct buf *out,
                             struct sz_error *err)
 {
     static const char *const known_args[] = {NULL};
     static const char *const fields[] = {LAYOUT_FIELDS, "lanes", "atom", "thread", "origin",
-                                         "op", "bytes", "matrices", "trans", "bank_bytes",
-                                         "banks", NULL};
+                                         "instruction", "fit", "op", "bytes", "matrices",
+                                         "trans", "bank_bytes", "banks", NULL};
     cJSON *root = NULL;
     struct tensor t = {0};
     struct thr *th = NULL;      /* 3 KB of lanes and bases: off the stack */
+    struct buf tiled = {0};     /* a tiled copy's instructions (api_tiled.c) */
     if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
         return -1;
     int rc = -1;
@@ -381,37 +547,32 @@ int api_route_layout_access(const struct api_request *req, struct buf *out,
     struct instr in;
     if (api_fields_check(root, fields, err) < 0 || tensor_read(root, &t, err) < 0)
         goto done;
-    if ((th = malloc(sizeof *th)) == NULL) {
+    if ((th = calloc(1, sizeof *th)) == NULL) {
         sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
         goto done;
     }
-    if (read_thread(root, &t.l, th, &src, err) < 0 || read_access_instr(root, th, &in, err) < 0)
+    int64_t origin[LAY_MAX_RANK] = {0}, c[THR_MAX_LANES][LAY_MAX_RANK];
+    const cJSON *fit = cJSON_GetObjectItemCaseSensitive(root, "fit");
+    if (fit && !cJSON_IsBool(fit)) {
+        sz_fail(err, SZ_INVALID_ARGUMENT, "fit", "must be true or false");
         goto done;
-    /* each lane's offset; its bytes must be the tensor's next elements */
-    int64_t c[THR_MAX_LANES][LAY_MAX_RANK];
-    thr_instr(th, 0, 0, c);
-    uint32_t lane_bytes = instr_lane_bytes(&in), eb = (uint32_t)t.l.element_bits / 8;
-    for (int k = 0; k < INSTR_LANES; k++) {
-        if (c[k][0] == THR_IDLE)
-            continue;
-        uint32_t cc[LAY_MAX_RANK] = {(uint32_t)c[k][0], (uint32_t)c[k][1], (uint32_t)c[k][2]};
-        uint32_t o = t.off[lay_index(&t.l, cc)];
-        for (uint32_t b = eb; b < lane_bytes; b += eb)
-            if (!lay_has_offset(t.sorted, t.l.size, o + b)) {
-                char f[24];
-                snprintf(f, sizeof f, th->form ? "%s" : "%s[%d]", src, k);
-                sz_fail(err, SZ_INVALID_ARGUMENT, f,
-                        "lane %d's %u bytes from offset %u are not the tensor's next elements "
-                        "in memory (offset %u holds none)", k, lane_bytes, o, o + b);
-                goto done;
-            }
-        in.offsets[k] = o;
     }
-    if (instr_check(&in, err) < 0) {
-        if (strncmp(err->field, "offsets", 7) == 0) {   /* the lanes the caller named */
-            char f[sizeof err->field];
-            snprintf(f, sizeof f, "%s%.20s", src, th->form ? "" : err->field + 7);
-            memcpy(err->field, f, sizeof f);
+    int placed = read_thread(root, &t.l, th, &src, origin, err) == 0;
+    if (placed && th->kind == THR_TV)   /* every instruction of a tiled copy; `in` the chosen one */
+        placed = api_tiled_instr(root, &t.l, t.off, th, origin, &in, c, &tiled, err) == 0;
+    else if (placed && cJSON_GetObjectItemCaseSensitive(root, "instruction"))
+        placed = sz_fail(err, SZ_INVALID_ARGUMENT, "instruction", "goes with a thread layout of "
+                         "several instructions (a CuTe tiled copy's print)") == 0;
+    else if (placed)
+        placed = read_access_instr(root, th, &in, err) == 0 &&
+                 lane_offsets(&t, th, src, &in, c, err) == 0;
+    if (!placed) {
+        /* a thread layout past the shape: with fit, offer CuTe's tile_to_shape */
+        if (cJSON_IsTrue(fit) && strcmp(err->field, "origin") == 0 && th->form != NULL &&
+            t.l.form == &lay_form_cute) {
+            put_tile_fix(out, cJSON_GetObjectItemCaseSensitive(root, "layout")->valuestring,
+                         &t.l, th, origin, err);
+            rc = 0;
         }
         goto done;
     }
@@ -442,17 +603,25 @@ int api_route_layout_access(const struct api_request *req, struct buf *out,
             buf_puts(out, "null");
             continue;
         }
-        uint32_t cc[LAY_MAX_RANK] = {(uint32_t)c[k][0], (uint32_t)c[k][1], (uint32_t)c[k][2]};
+        uint32_t cc[LAY_MAX_RANK];
+        for (int d = 0; d < LAY_MAX_RANK; d++)
+            cc[d] = (uint32_t)c[k][d];
         buf_u32_array(out, cc, (size_t)t.l.rank);
     }
-    buf_printf(out, "],\"element_bits\":%d,\"atom\":", t.l.element_bits);
+    buf_printf(out, "],\"element_bits\":%d,%s\"atom\":", t.l.element_bits,
+               th->swapped ? "\"atom_axes\":\"swapped: the atom's (row, contiguous) "
+               "coordinates as the box's (dim 1, dim 0), TMA lists the innermost extent "
+               "first\"," : "");
     if (th->name)
         buf_json_str(out, th->name);
     else
         buf_puts(out, "null");
+    if (tiled.len)
+        buf_put(out, tiled.p, tiled.len);
     buf_putc(out, '}');
     rc = 0;
 done:
+    buf_free(&tiled);
     free(th);
     tensor_free(&t);
     cJSON_Delete(root);

@@ -1,13 +1,15 @@
 /* atomic.c - what an atom.shared or red.shared costs: its phases, the lanes
- * each bank serves in turn (an atomic never broadcasts), and the issue floor
- * of its cycles.  The rules (A1-A8) are measured, each cited below; the
- * loads' and stores' rules live in access.c.  Pure: no I/O, no allocation. */
+ * each bank serves in turn (an atomic never broadcasts, but ATOMS.POPC.INC
+ * merges), and the floor of its cycles with and without a branch around it.
+ * The rules (A1-A11) are measured, each cited below; the loads' and stores'
+ * rules live in access.c.  Pure: no I/O, no allocation. */
 #include "atomic.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "atomic_form.h"
 #include "bits.h"
 
 /* Measured on an H100 (tests/data/atomics_h100-80gb-hbm3.json: 40 warp
@@ -69,7 +71,36 @@
  * address succeed one per round ("atom_add_f32.w4_same": 431 cycles, where
  * add.u32 takes 32); a min/max/and/or/xor that leaves the word unchanged skips
  * the CAS ("atom_min_u64": no ATOMS executed at all).  The cost hangs on the
- * data and on the other lanes' timing: the model gives no count. */
+ * data and on the other lanes' timing: the model gives no count.
+ *
+ * A9-A11 (issue 23: tests/data/atomic_forms_*.json; tests/calib/atomic_forms'
+ * 39 forms, CUDA C++ and PTX as written, 8 atomics an iteration, 16 warps;
+ * names in quotes are "form.pattern" there; H100 and H200 alike):
+ * A9.  A red that adds the constant 1 to a u32 (or inc.u32 with bound
+ *      0xffffffff) compiles to ATOMS.POPC.INC (atomic_form.c says which
+ *      forms), and lanes on one word MERGE: a phase costs the most distinct
+ *      words any one bank holds, as a load ("cu_add_1.w4_same": 1 where
+ *      ATOMS.ADD takes 32; "w4_hist8_rand": 1, "w4_hist8_rand_bank": 8,
+ *      "w4_half_same_half_conf16": 17, "h4_bank0_words4": 4; Source page and
+ *      clock64 alike).
+ * A10. With no branch per atomic (guard "none": unconditional, or one `if`
+ *      around several), the pipe's own floor is one cycle: every lane on,
+ *      cycles = max(wavefronts, 1.02) for every native form, 4 and 8 bytes
+ *      ("red_add_u32_lane.w4_distinct" 1.02, "cu_add_1.w4_distinct" 1.01,
+ *      "atom_cas_b32_used.w4_distinct" 2.02, "atom_exch_b64_used.f8_c2_1"
+ *      3.01, "atom_cas_b64_used.f8_c1_1" 4.02; A8's curve is the branch's).
+ *      Lanes off under one `if` around 8 atomics: red 1.03 ("cu_add_1_if",
+ *      "cu_add_lane_if" .w4_lanes0_15, .w4_one_lane, .f4_m1_c1: 1.03), atom
+ *      1.06 ("cu_add_1_used_if.w4_lanes0_15" 1.06) but 1.21 with every lane
+ *      but one ("cu_add_1_used_if.f4_m1_c1"), and 1.05 with every lane on
+ *      ("cu_add_1_used_if.w4_distinct", where unconditional it is 1.02): an
+ *      atom whose result is used, at one wavefront with no branch per atomic,
+ *      is a floor, not exact (cycles_exact false); from 2 wavefronts on the
+ *      pipe hides it (within 2% on every row).
+ * A11. The branch per atomic (guard "each", A5-A8) is what the difference
+ *      costs: about 1 cycle with every lane on (2.04 - 1.02), 3 with lanes
+ *      off (4.09 - 1.03), the same for ATOMS.POPC.INC ("red_add_u32_i1_p":
+ *      2.04, 4.09) as for ATOMS.ADD ("red_add_u32_lane_p"). */
 
 /* Lane t's pass: its turn in the busiest of its banks, lanes in lane order
  * (the hardware's order is not observable; the count is). */
@@ -88,6 +119,46 @@ static void atomic_passes(const struct instr *in, uint32_t lanes, struct acc_res
         }
         r->lane_pass[t] = (int)pass;
     }
+}
+
+/* A9's passes: as a load's, distinct words of a bank in the order lanes
+ * first ask for them; lanes on one word share a pass. */
+static void merged_passes(const struct instr *in, uint32_t lanes, struct acc_result *r)
+{
+    uint32_t seen[INSTR_LANES * SZ_MAX_LANE_WORDS], rank[INSTR_LANES * SZ_MAX_LANE_WORDS];
+    uint32_t nseen = 0, next[SZ_MAX_BANKS] = {0};
+    for (uint32_t t = 0; t < INSTR_LANES; t++) {
+        if (!(lanes >> t & 1))
+            continue;
+        uint32_t words[SZ_MAX_LANE_WORDS], n = acc_lane_words(in, t, words), pass = 0;
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t i = 0;
+            while (i < nseen && seen[i] != words[k])
+                i++;
+            if (i == nseen) {
+                seen[nseen] = words[k];
+                rank[nseen++] = next[words[k] % in->banks]++;
+            }
+            if (rank[i] > pass)
+                pass = rank[i];
+        }
+        r->lane_pass[t] = (int)pass;
+    }
+}
+
+/* A10: the pipe's own floor, with no branch per atomic. */
+static double pipe_floor(const struct instr *in, int all, const char **pin)
+{
+    if (all) {
+        *pin = "red_add_u32_lane.w4_distinct: 1.02, cu_add_1.w4_distinct: 1.01";
+        return 1.02;
+    }
+    if (in->op == INSTR_RED) {
+        *pin = "cu_add_lane_if.w4_lanes0_15: 1.03, cu_add_1_if.w4_one_lane: 1.03";
+        return 1.03;
+    }
+    *pin = "cu_add_1_used_if.w4_lanes0_15: 1.06 (f4_m1_c1: 1.21)";
+    return 1.06;
 }
 
 /* A5-A7: the issue floor of the form, with all lanes active or not; A8: of an
@@ -126,6 +197,8 @@ void atomic_cost(const struct instr *in, uint32_t per, struct acc_result *r)
     uint32_t active = 0, phases = 0, conflict = 0, serial = 0;
     a->is_atomic = 1;
     a->native = instr_form_native(in->op, in->func, in->type);
+    a->merges = a->native && atomic_form_merges(in);
+    a->sass = atomic_form_sass(in);
     for (uint32_t base = 0; base < INSTR_LANES && r->nphases < ACC_MAX_PHASES; base += per) {
         struct acc_phase ph = {0};
         struct acc_words ws = {0};
@@ -148,14 +221,17 @@ void atomic_cost(const struct instr *in, uint32_t per, struct acc_result *r)
         }
         uint32_t p = r->nphases++;
         if (acc_phase_words(in, &ws, &ph)) {
-            /* A2 and A3; the split: what a load of the same words would pay
-             * (distinct words in one bank), and what serializing adds. */
-            ph.wavefronts = ph.cycles = ph.lanes_per_bank * mult;
+            /* A2 and A3 (A9: merged lanes pay as a load); the split: what a
+             * load of the same words would pay (distinct words in one bank),
+             * and what serializing adds. */
+            uint32_t per_bank = a->merges ? ph.max_per_bank : ph.lanes_per_bank;
+            ph.wavefronts = ph.cycles = per_bank * mult;
             conflict += (ph.max_per_bank - 1) * mult;
-            serial += (ph.lanes_per_bank - ph.max_per_bank) * mult;
-            ph.reason = ph.lanes_per_bank > ph.max_per_bank ? ACC_SERIAL
-                        : ph.max_per_bank > 1              ? ACC_CONFLICT
-                                                           : ACC_CLEAN;
+            serial += (per_bank - ph.max_per_bank) * mult;
+            ph.reason = per_bank > ph.max_per_bank            ? ACC_SERIAL
+                        : ph.max_per_bank > 1                 ? ACC_CONFLICT
+                        : ph.lanes_per_bank > ph.max_per_bank ? ACC_BROADCAST
+                                                              : ACC_CLEAN;
             r->ideal_wavefronts += mult;
         }
         if (ph.max_per_bank > r->ways)
@@ -170,7 +246,10 @@ void atomic_cost(const struct instr *in, uint32_t per, struct acc_result *r)
         for (uint32_t t = 0; t < INSTR_LANES; t++)
             if (ph.active_mask >> t & 1)
                 r->lane_phase[t] = (int)p;
-        atomic_passes(in, ph.active_mask, r);
+        if (a->merges)
+            merged_passes(in, ph.active_mask, r);
+        else
+            atomic_passes(in, ph.active_mask, r);
     }
     if (!a->native) {
         /* No exact count exists for the loop: keep the picture, drop the numbers. */
@@ -183,7 +262,19 @@ void atomic_cost(const struct instr *in, uint32_t per, struct acc_result *r)
     a->conflict_wavefronts = conflict;
     a->serial_wavefronts = serial;
     double w = (double)r->wavefronts;
-    atomic_floor(in, active == 0xffffffffu, phases, w, a);
+    const int all = active == 0xffffffffu;
+    const char *pipe_pin;
+    double pf = pipe_floor(in, all, &pipe_pin);
+    a->pipe_cycles = w > pf ? w : pf;                                /* A10 */
+    a->cycles_exact = 1;
+    if (in->guard == INSTR_GUARD_NONE) {
+        a->floor = pf;
+        a->floor_pin = pipe_pin;
+        a->cycles = a->pipe_cycles;
+        a->cycles_exact = in->op == INSTR_RED || w > 1;   /* A10's atom: a floor at w = 1 */
+        return;
+    }
+    atomic_floor(in, all, phases, w, a);
     if (instr_type_bytes(in->type) == 8)
         a->cycles = pow(pow(w, 16) + pow(a->floor, 16), 1.0 / 16);   /* A8 */
     else
@@ -215,7 +306,12 @@ const char *atomic_verdict(const struct instr *in, const struct acc_result *r, c
     else
         n += (size_t)snprintf(buf + n, cap - n, "No bank conflict: no bank holds two "
                               "distinct words in one phase. ");
-    if (n < cap && a->serial_wavefronts)
+    if (n < cap && a->merges)
+        n += (size_t)snprintf(buf + n, cap - n, "No same-address serialization: %s adds "
+                              "1 for each lane once per word, so lanes on one address (up "
+                              "to %u here) merge into one update. ", a->sass,
+                              a->lanes_per_address);
+    else if (n < cap && a->serial_wavefronts)
         n += (size_t)snprintf(buf + n, cap - n, "Same-address serialization: %u wavefronts, "
                               "because lanes on one address (up to %u) are served one after "
                               "another, where a load would broadcast the word. ",
@@ -224,12 +320,16 @@ const char *atomic_verdict(const struct instr *in, const struct acc_result *r, c
         n += (size_t)snprintf(buf + n, cap - n, "No same-address serialization%s. ",
                               a->lanes_per_address > 1 ? " beyond the bank conflict"
                                                        : ": no two lanes share an address");
-    if (n < cap && instr_type_bytes(in->type) == 8)
+    if (n < cap && in->guard == INSTR_GUARD_NONE)
+        snprintf(buf + n, cap - n, "Cycles: max(%u wavefronts, the pipe's %.2f-cycle floor): "
+                 "no branch around the atomic.", r->wavefronts, a->floor);
+    else if (n < cap && instr_type_bytes(in->type) == 8)
         snprintf(buf + n, cap - n, "Cycles: %.2f, the pipe's %u wavefronts and an issue side "
                  "that grows with them (%.2f here), which do not overlap fully where they are "
                  "close.", a->cycles, r->wavefronts, a->floor);
     else if (n < cap)
-        snprintf(buf + n, cap - n, "Cycles: max(%u wavefronts, the %.2f-cycle issue floor).",
-                 r->wavefronts, a->floor);
+        snprintf(buf + n, cap - n, "Cycles: max(%u wavefronts, the %.2f-cycle issue floor), "
+                 "%.2f of them the branch around each atomic.", r->wavefronts, a->floor,
+                 a->cycles - a->pipe_cycles);
     return buf;
 }

@@ -36,6 +36,15 @@ static void x2_kn(int t, uint32_t eb, int32_t *c0, int32_t *c1)
     *c1 = 0;
 }
 
+/* The same in CuTe's order, B as (n, k) (make_tiled_copy_B, sB): lane t < 16
+ * gives row k = t at n = 0, n contiguous. */
+static void x2_nk_trans(int t, uint32_t eb, int32_t *c0, int32_t *c1)
+{
+    (void)eb;
+    *c0 = t < 16 ? 0 : ATOM_INACTIVE;
+    *c1 = t % 16;
+}
+
 /* 128-bit cp.async (or st.shared.v4) of a row-major tile by 8 lanes per
  * 128-byte row: lane t -> (t/8, 16 bytes * (t%8)). */
 static void cp_rows(int t, uint32_t eb, int32_t *c0, int32_t *c1)
@@ -67,6 +76,11 @@ static const struct atom atoms[] = {
      "mma.m16n8k16 B (16x8 as k, n; n contiguous) by ldmatrix.x2.trans", "(k, n)",
      PTX_MMA " (B); " PTX_LDSM ", .trans delivers columns; CuTe Copy_Traits<SM75_U16x4_LDSM_T>",
      INSTR_LDMATRIX, 16, 2, 1, x2_kn},
+    {"mma_m16n8k16_b_ldmatrix_x2_trans_nk",
+     "mma.m16n8k16 B (8x16 as n, k in CuTe's order; n contiguous) by ldmatrix.x2.trans", "(n, k)",
+     PTX_MMA " (B); " PTX_LDSM ", .trans delivers columns; CuTe stores B as (N, K): "
+     "make_tiled_copy_B(Copy_Atom<SM75_U16x4_LDSM_T>) lanes 0-15 at (0, k) (its print_latex)",
+     INSTR_LDMATRIX, 16, 2, 1, x2_nk_trans},
     {"sm90_epilogue_stmatrix_x4", "SM90 epilogue: accumulators (16x16 of m, n) by stmatrix.x4",
      "(m, n)",
      PTX_MMA " (C/D: c0..c3 of two n8 tiles); PTX ISA stmatrix (lane t addresses row t%8 of "

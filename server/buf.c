@@ -31,6 +31,24 @@ static int grow(struct buf *b, size_t need)
     return 0;
 }
 
+int buf_reserve(struct buf *b, size_t n)
+{
+    if (b->oom || n > SIZE_MAX - b->len - 1) {
+        b->oom = 1;
+        return -1;
+    }
+    if (b->len + n + 1 <= b->cap)
+        return 0;
+    char *p = realloc(b->p, b->len + n + 1);
+    if (p == NULL) {
+        b->oom = 1;
+        return -1;
+    }
+    b->p = p;
+    b->cap = b->len + n + 1;
+    return 0;
+}
+
 void buf_put(struct buf *b, const void *s, size_t n)
 {
     if (grow(b, n) < 0)
@@ -81,20 +99,6 @@ void buf_i64(struct buf *b, int64_t v)
     buf_put(b, p, (size_t)(end - p));
 }
 
-/* Decimal digits of v: the count decides where the last digit goes, so the
- * digits are written in place, back to front, with no copy. */
-static char *put_u32(char *out, uint32_t v)
-{
-    int n = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5
-          : v < 1000000 ? 6 : v < 10000000 ? 7 : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
-    char *p = out + n;
-    do {
-        *--p = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    return out + n;
-}
-
 void buf_u32_array(struct buf *b, const uint32_t *v, size_t n)
 {
     /* 11 bytes covers "4294967295," so one grow serves the whole array. */
@@ -105,7 +109,7 @@ void buf_u32_array(struct buf *b, const uint32_t *v, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (i)
             *out++ = ',';
-        out = put_u32(out, v[i]);
+        out = buf_u32_put(out, v[i]);
     }
     *out++ = ']';
     *out = '\0';

@@ -21,22 +21,60 @@ static const struct {
     [SZ_BUSY]               = {"busy", 409},
     [SZ_GPU_UNAVAILABLE]    = {"gpu_unavailable", 503},
     [SZ_MEASURE_FAILED]     = {"measure_failed", 502},
+    [SZ_OVERLOADED]         = {"overloaded", 503},
     [SZ_INTERNAL]           = {"internal", 500},
 };
 
-/* Truncation may cut a multi-byte UTF-8 character in two; the error body must
- * stay valid UTF-8, so drop an incomplete sequence at the end. */
-static void utf8_trim(char *s)
+/* The length of the valid RFC 3629 sequence at s[0..n) (1..4), or 0 when s
+ * does not start one: no overlongs, surrogates or values past U+10FFFF. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
 {
-    size_t n = strlen(s), i = n;
-    while (i > 0 && ((unsigned char)s[i - 1] & 0xC0) == 0x80)
-        i--;                        /* back over continuation bytes */
-    if (i == 0 || (unsigned char)s[i - 1] < 0x80)
-        return;
-    unsigned lead = (unsigned char)s[i - 1];
-    size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
-    if (n - (i - 1) < need)
-        s[i - 1] = '\0';
+    unsigned c = s[0];
+    if (c < 0x80)
+        return 1;
+    size_t len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+               : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (len == 0 || len > n)
+        return 0;
+    unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+    unsigned hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t k = 2; k < len; k++)
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+    return len;
+}
+
+/* Every answer is valid UTF-8, and a message may echo what a client sent
+ * (raw query bytes, or text cut by "%.40s" in the middle of a character,
+ * anywhere in the message): each byte that starts no valid sequence becomes
+ * '?', in place (never longer). */
+static void utf8_scrub(char *s)
+{
+    unsigned char *p = (unsigned char *)s;
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n;) {
+        size_t len = utf8_seq(p + i, n - i);
+        if (len == 0) {
+            p[i++] = '?';
+            continue;
+        }
+        i += len;
+    }
+}
+
+size_t sz_echo(char *dst, size_t cap, const char *s, size_t n)
+{
+    if (cap == 0)
+        return 0;
+    size_t k = 0;
+    for (; k < n && k + 1 < cap && s[k]; k++) {
+        unsigned char ch = (unsigned char)s[k];
+        dst[k] = ch >= 0x20 && ch < 0x7F ? (char)ch : '?';
+    }
+    dst[k] = '\0';
+    return k;
 }
 
 int sz_fail(struct sz_error *err, enum sz_code code, const char *field,
@@ -50,8 +88,8 @@ int sz_fail(struct sz_error *err, enum sz_code code, const char *field,
     va_start(ap, fmt);
     vsnprintf(err->message, sizeof err->message, fmt, ap);
     va_end(ap);
-    utf8_trim(err->field);
-    utf8_trim(err->message);
+    utf8_scrub(err->field);
+    utf8_scrub(err->message);
     return -1;
 }
 

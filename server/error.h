@@ -6,6 +6,8 @@
 #ifndef SZ_ERROR_H
 #define SZ_ERROR_H
 
+#include <stddef.h>
+
 enum sz_code {
     SZ_OK = 0,
     SZ_INVALID_ARGUMENT,    /* a value out of range, of the wrong type, missing */
@@ -18,6 +20,7 @@ enum sz_code {
     SZ_BUSY,                /* a measurement is already running */
     SZ_GPU_UNAVAILABLE,     /* no tool, driver or device */
     SZ_MEASURE_FAILED,      /* the measurement tool failed or timed out */
+    SZ_OVERLOADED,          /* the server's budget (bodies being received) is spent */
     SZ_INTERNAL             /* out of memory and other server-side failures */
 };
 
@@ -28,13 +31,20 @@ struct sz_error {
 };
 
 /* Fill `err` (if not NULL) and return -1, so callers can `return sz_fail(...)`.
- * `field` may be NULL.  The message is printf-formatted and truncated to fit. */
+ * `field` may be NULL.  The message is printf-formatted and truncated to fit;
+ * both are then made valid UTF-8 (a byte that starts no valid sequence, such
+ * as half a character cut by "%.40s", becomes '?'). */
 int sz_fail(struct sz_error *err, enum sz_code code, const char *field,
             const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+
+/* Copy at most `n` bytes of `s` (stopping at a NUL) into dst[0..cap) for
+ * echoing in a message: printable ASCII as is, every other byte as '?', so
+ * an echo is text and never cuts a character.  Returns the length written. */
+size_t sz_echo(char *dst, size_t cap, const char *s, size_t n);
 
 /* The wire name of a code ("invalid_argument", ...); never NULL. */
 const char *sz_code_name(enum sz_code code);

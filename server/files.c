@@ -1,5 +1,5 @@
 /* files.c - static files: the URL path check, containment under the root
- * (symlinks included), the MIME table and the ETag.
+ * (symlinks included; hard links refused), the MIME table and the ETag.
  * Must not include microhttpd.h or write a response (http.c does), and must
  * not open anything it has not first contained under the root. */
 #define _GNU_SOURCE 1   /* O_CLOEXEC, realpath, st_mtim under -std=c11 */
@@ -94,7 +94,9 @@ int files_open(const char *root, const char *url, struct files_file *out,
     int fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
         return sz_fail(err, SZ_NOT_FOUND, "path", "no such file");
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    /* A hard link is a second name for a file that may live outside static/
+     * (realpath cannot see that): only files with one name are served. */
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
         close(fd);
         return sz_fail(err, SZ_NOT_FOUND, "path", "no such file");
     }

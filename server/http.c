@@ -11,9 +11,11 @@
 #include <limits.h>
 #include <microhttpd.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "addr.h"
@@ -29,12 +31,15 @@
  *   leaves headroom and bounds file descriptors (--max-connections).
  * - idle: a stalled client loses its connection after 10 s; requests take
  *   milliseconds (measurement has measure.c's timeout).
- * - query arguments: the widest route (/api/access) takes 14 names, none twice
+ * - query arguments: the widest route (/api/access) takes 20 names, none twice
  *   (api_read.c); 32 leaves room and stops floods early.
  * - path: a slow request's own copy of the API path (static: files.h's limit).
- * - head: the idle timeout restarts on every byte, so a slowloris would hold a
- *   connection for ever: a head must arrive within 10 s of the connection (or
- *   the previous answer).  Browsers send a head in one packet.
+ * - request: the idle timeout restarts on every byte, so a slowloris would hold
+ *   a connection for ever: a request, head and body, must arrive within 10 s
+ *   of the connection (or the previous answer).  Browsers send a head in one
+ *   packet and a body at once; 2 MiB in 10 s is 200 KB/s.
+ * - bodies: held whole (the API parses them), so their bytes at once are
+ *   bounded, all connections together (HTTP_BODY_BUDGET, http.h).
  * - a refused chunked body is read and dropped to its end, up to 64 MiB;
  *   a streamed answer is written 64 KiB at a time, whatever its size. */
 #define HTTP_MAX_CONNECTIONS 1024
@@ -44,6 +49,9 @@
 #define HTTP_MAX_PATH 1024
 #define HTTP_MAX_DISCARD ((size_t)64 << 20)
 #define HTTP_STREAM_WINDOW ((size_t)64 << 10)
+/* At stop, a slow request's queued answer (a measurement's 503) gets this long
+ * to reach its client before the daemon closes the connection. */
+#define HTTP_FLUSH_MS 2000
 
 struct http_server {
     struct MHD_Daemon *daemon;
@@ -51,10 +59,18 @@ struct http_server {
     char static_root[PATH_MAX];     /* realpath of static_dir, no trailing '/' */
     struct addr addr;               /* bound to; the Host allow-list */
     uint16_t port;
+    /* bytes reserved by the request bodies being received, and the bound */
+    atomic_size_t body_held;
+    size_t body_budget;
+    /* bytes of large built answers not yet sent, and the bound */
+    atomic_size_t answer_held;
+    size_t answer_budget;
     /* slow requests running on their own threads; http_stop waits for them */
     pthread_mutex_t lock;
     pthread_cond_t idle;
-    int slow_running;
+    int slow_suspended;             /* suspended: MHD must not stop before resumed */
+    int slow_running;               /* started and not yet complete (answer sent or
+                                       client gone), suspended or not */
     int stopping;                   /* http_stop began: no new slow request starts */
     char page_csp[1024];            /* the static pages' CSP with embed_origins, or "" */
 };
@@ -73,7 +89,9 @@ enum http_slow {
 struct req_ctx {
     int started, too_many_args;
     struct buf body;
-    int too_large;
+    size_t held;                /* bytes of body_held reserved for body */
+    size_t answer;              /* bytes of answer_held its answer holds */
+    int too_large, over_budget;
     size_t discarded;
     enum http_slow slow_state;
     struct api_response resp;   /* a slow route's answer, filled by its thread */
@@ -105,8 +123,10 @@ static void add_security_headers(struct MHD_Response *r, const char *cache,
 
 /* Queue `a`: its body, or its stream written into MHD's window as the socket
  * takes it, is now MHD's.  `close`: the request's framing cannot be trusted,
- * so nothing after it on the connection can be either. */
-static enum MHD_Result queue_json(struct MHD_Connection *c, struct api_response *a, int close)
+ * so nothing after it on the connection can be either.  `retry_after`: the
+ * Retry-After header's value, or NULL for none. */
+static enum MHD_Result queue_json_h(struct MHD_Connection *c, struct api_response *a,
+                                    int close, const char *retry_after)
 {
     struct MHD_Response *r;
     if (a->stream) {
@@ -131,9 +151,16 @@ static enum MHD_Result queue_json(struct MHD_Connection *c, struct api_response 
     add_security_headers(r, "no-store", NULL);
     if (close)
         MHD_add_response_header(r, "Connection", "close");
+    if (retry_after)
+        MHD_add_response_header(r, "Retry-After", retry_after);
     enum MHD_Result ok = MHD_queue_response(c, (unsigned)a->status, r);
     MHD_destroy_response(r);
     return ok;
+}
+
+static enum MHD_Result queue_json(struct MHD_Connection *c, struct api_response *a, int close)
+{
+    return queue_json_h(c, a, close, NULL);
 }
 
 /* ---- prefetches ------------------------------------------------------------ */
@@ -279,13 +306,16 @@ static void *slow_main(void *arg)
     return NULL;
 }
 
-/* A slow job ends when MHD has its connection back (answer queued, or client
- * gone): MHD_stop_daemon aborts on a connection still suspended (0.9.75). */
-static void slow_release(struct http_server *s)
+/* A slow job is resumed when MHD has its connection back (answer queued, or
+ * client gone): MHD_stop_daemon aborts on a connection still suspended
+ * (0.9.75).  It is done when its request completes (answer sent, or client
+ * gone): http_stop lets it finish so that the answer is not cut off. */
+static void slow_count(struct http_server *s, int suspended, int running)
 {
     pthread_mutex_lock(&s->lock);
-    if (--s->slow_running == 0)
-        pthread_cond_broadcast(&s->idle);
+    s->slow_suspended += suspended;
+    s->slow_running += running;
+    pthread_cond_broadcast(&s->idle);
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -315,7 +345,7 @@ static enum MHD_Result start_slow(struct http_server *s, struct MHD_Connection *
     pthread_mutex_lock(&s->lock);
     int stopping = s->stopping;
     if (!stopping)
-        s->slow_running++;
+        s->slow_running++, s->slow_suspended++;
     pthread_mutex_unlock(&s->lock);
     if (stopping) {
         free(job);
@@ -334,14 +364,19 @@ static enum MHD_Result start_slow(struct http_server *s, struct MHD_Connection *
     return MHD_YES;
 }
 
+static enum MHD_Result queue_answer(struct http_server *s, struct MHD_Connection *c,
+                                    struct req_ctx *ctx, struct api_response *a);
+
 static enum MHD_Result serve_api(struct http_server *s, struct MHD_Connection *c,
                                  const char *url, const char *method, struct req_ctx *ctx)
 {
     const char *ctype = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
     if (ctx->slow_state == HTTP_SLOW_ANSWERED) {
+        /* released in request_done, once the answer is sent: http_stop waits
+         * for that, or a stop during a measurement closed before its 503 */
         ctx->slow_state = HTTP_SLOW_QUEUED;
-        slow_release(s);
-        return queue_json(c, &ctx->resp, 0);
+        slow_count(s, -1, 0);
+        return queue_answer(s, c, ctx, &ctx->resp);
     }
     if (ctx->slow_state == HTTP_SLOW_RUNNING)
         return MHD_YES;     /* resumed spuriously: still running */
@@ -367,7 +402,7 @@ static enum MHD_Result serve_api(struct http_server *s, struct MHD_Connection *c
     api_handle(&req, &resp);
     if (resp.status >= 400 && resp.status < 500 && is_prefetch(c))
         return queue_refused_prefetch(c, &resp);
-    return queue_json(c, &resp, 0);
+    return queue_answer(s, c, ctx, &resp);
 }
 
 /* ---- the handler ------------------------------------------------------------ */
@@ -387,6 +422,89 @@ static enum MHD_Result add_field(void *cls, enum MHD_ValueKind kind, const char 
     return MHD_YES;
 }
 
+/* ---- the body budget ---------------------------------------------------------- */
+
+/* Reserve up to `total` bytes for ctx's body (it holds ctx->held already):
+ * 0, or -1 when that would pass the server's budget (nothing reserved then). */
+static int body_reserve(struct http_server *s, struct req_ctx *ctx, size_t total)
+{
+    if (total <= ctx->held)
+        return 0;
+    size_t more = total - ctx->held;
+    size_t cur = atomic_load(&s->body_held);
+    do {
+        if (cur + more > s->body_budget)
+            return -1;
+    } while (!atomic_compare_exchange_weak(&s->body_held, &cur, cur + more));
+    ctx->held = total;
+    return 0;
+}
+
+static void body_release(struct http_server *s, struct req_ctx *ctx)
+{
+    atomic_fetch_sub(&s->body_held, ctx->held);
+    ctx->held = 0;
+}
+
+/* A large answer built whole (not streamed) is held until sent, for as long
+ * as its client takes to read it: reserve its bytes in the answer budget, or
+ * -1 when that is spent (the answer is then freed and refused).  Small ones
+ * (API_STREAM_MIN or less: every cached one) are not counted. */
+static int answer_reserve(struct http_server *s, struct req_ctx *ctx,
+                          const struct api_response *a)
+{
+    if (a->stream || a->body == NULL || a->len <= API_STREAM_MIN)
+        return 0;
+    size_t cur = atomic_load(&s->answer_held);
+    do {
+        if (cur + a->len > s->answer_budget)
+            return -1;
+    } while (!atomic_compare_exchange_weak(&s->answer_held, &cur, cur + a->len));
+    ctx->answer += a->len;
+    return 0;
+}
+
+static enum MHD_Result queue_overloaded(struct MHD_Connection *c);
+
+/* queue_json for an API answer: within the answer budget, or 503. */
+static enum MHD_Result queue_answer(struct http_server *s, struct MHD_Connection *c,
+                                    struct req_ctx *ctx, struct api_response *a)
+{
+    if (answer_reserve(s, ctx, a) < 0) {
+        free(a->body);
+        return queue_overloaded(c);
+    }
+    return queue_json(c, a, 0);
+}
+
+/* Take `n` more body bytes into ctx->body within the budget: a body whose
+ * Content-Length was reserved at the head never grows past it; a chunked one
+ * grows by doublings, each reserved first.  -1 when the budget is spent. */
+static int body_take(struct http_server *s, struct req_ctx *ctx, const char *data, size_t n)
+{
+    struct buf *b = &ctx->body;
+    if (b->len + n + 1 > b->cap) {
+        size_t want = b->len + n, dbl = 2 * b->len < API_MAX_BODY ? 2 * b->len : API_MAX_BODY;
+        if (want < dbl)
+            want = dbl;
+        if (body_reserve(s, ctx, want + 1) < 0)
+            return -1;
+        buf_reserve(b, want - b->len);
+    }
+    buf_put(b, data, n);
+    return 0;
+}
+
+static enum MHD_Result queue_overloaded(struct MHD_Connection *c)
+{
+    struct sz_error err;
+    sz_fail(&err, SZ_OVERLOADED, "", "the server holds as many request bodies or large "
+            "answers as it will at once: retry in a second");
+    struct api_response resp = {0};
+    api_error_response(&err, &resp);
+    return queue_json_h(c, &resp, 1, "1");
+}
+
 /* The first call: the head is complete, the body not read yet; refuse here what needs
  * no body.  An answer queued now makes libmicrohttpd close without reading the body,
  * and a close with input unread resets the connection, losing the answer for a client
@@ -396,7 +514,6 @@ static enum MHD_Result head_arrived(struct http_server *s, struct MHD_Connection
                                     struct req_ctx *ctx)
 {
     struct watch_conn *wc = watched(c);
-    watch_head_done(wc);
     ctx->started = 1;
     struct framing f;
     framing_begin(&f, version);
@@ -420,8 +537,13 @@ static enum MHD_Result head_arrived(struct http_server *s, struct MHD_Connection
                         "or [::1] (and the address it is bound to)");
     else if (length > API_MAX_BODY)
         r = queue_error(c, SZ_TOO_LARGE, "body", "request bodies are limited to " API_MAX_BODY_TEXT);
+    else if (length > 0 && body_reserve(s, ctx, (size_t)length + 1) < 0)
+        r = queue_overloaded(c);
+    else if (length > 0 && buf_reserve(&ctx->body, (size_t)length) < 0)
+        r = queue_error(c, SZ_INTERNAL, NULL, "out of memory");
     else
-        return MHD_YES;
+        return MHD_YES;     /* the deadline runs on until the body is in (handle) */
+    watch_received(wc);
     if (length > 0 || f.codings > 0)
         watch_linger(wc);
     return r;
@@ -440,13 +562,15 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         return head_arrived(s, c, method, version, ctx);
     if (*upload_data_size != 0) {
         /* Chunked bodies have no Content-Length: count as they arrive, and
-         * past the limit read on (to answer 413) only so far. */
-        if (!ctx->too_large) {
-            if (ctx->body.len + *upload_data_size > API_MAX_BODY) {
+         * past the limit (or the budget) read on, to answer, only so far. */
+        if (!ctx->too_large && !ctx->over_budget) {
+            if (ctx->body.len + *upload_data_size > API_MAX_BODY)
                 ctx->too_large = 1;
+            else if (body_take(s, ctx, upload_data, *upload_data_size) < 0)
+                ctx->over_budget = 1;
+            if (ctx->too_large || ctx->over_budget) {
                 buf_free(&ctx->body);
-            } else {
-                buf_put(&ctx->body, upload_data, *upload_data_size);
+                body_release(s, ctx);
             }
         } else if ((ctx->discarded += *upload_data_size) > HTTP_MAX_DISCARD) {
             return MHD_NO;
@@ -454,8 +578,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         *upload_data_size = 0;
         return MHD_YES;
     }
+    /* The request is all in: its deadline stops (a slow route may take longer). */
+    watch_received(watched(c));
     if (ctx->too_large)
         return queue_error(c, SZ_TOO_LARGE, "body", "request bodies are limited to " API_MAX_BODY_TEXT);
+    if (ctx->over_budget)
+        return queue_overloaded(c);
     if (ctx->body.oom)
         return queue_error(c, SZ_INTERNAL, NULL, "out of memory");
     if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0)
@@ -488,9 +616,13 @@ static void request_done(void *cls, struct MHD_Connection *c, void **con_cls,
     if (ctx) {
         if (ctx->slow_state == HTTP_SLOW_ANSWERED) {
             free(ctx->resp.body);   /* answered but the client left first */
-            slow_release(cls);
+            slow_count(cls, -1, -1);
+        } else if (ctx->slow_state == HTTP_SLOW_QUEUED) {
+            slow_count(cls, 0, -1);
         }
         buf_free(&ctx->body);
+        body_release(cls, ctx);
+        atomic_fetch_sub(&((struct http_server *)cls)->answer_held, ctx->answer);
         free(ctx);
         *con_cls = NULL;
     }
@@ -588,6 +720,8 @@ int http_start(const struct http_config *cfg, struct http_server **out,
         return sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->idle, NULL);
+    s->body_budget = cfg->body_budget ? cfg->body_budget : HTTP_BODY_BUDGET;
+    s->answer_budget = cfg->answer_budget ? cfg->answer_budget : HTTP_ANSWER_BUDGET;
     if (files_root(cfg->static_dir ? cfg->static_dir : "static", s->static_root, err) < 0) {
         free(s);
         return -1;
@@ -657,11 +791,24 @@ void http_stop(struct http_server *srv)
     if (srv == NULL)
         return;
     /* A suspended connection must be resumed before MHD stops; each slow
-     * request ends by its own deadline, so this wait is bounded. */
+     * request ends by its own deadline, so this wait is bounded.  Its answer
+     * is then sent before the daemon closes the connection (a client that
+     * does not read gets HTTP_FLUSH_MS, then the close). */
     pthread_mutex_lock(&srv->lock);
     srv->stopping = 1;
-    while (srv->slow_running > 0)
+    while (srv->slow_suspended > 0)
         pthread_cond_wait(&srv->idle, &srv->lock);
+    struct timespec end;
+    clock_gettime(CLOCK_REALTIME, &end);
+    end.tv_sec += HTTP_FLUSH_MS / 1000;
+    end.tv_nsec += (long)(HTTP_FLUSH_MS % 1000) * 1000000L;
+    if (end.tv_nsec >= 1000000000L) {
+        end.tv_sec++;
+        end.tv_nsec -= 1000000000L;
+    }
+    while (srv->slow_running > 0 &&
+           pthread_cond_timedwait(&srv->idle, &srv->lock, &end) == 0)
+        ;
     pthread_mutex_unlock(&srv->lock);
     MHD_stop_daemon(srv->daemon);
     watch_stop(srv->watch);     /* after the daemon: its closes hand over drains */

@@ -40,7 +40,7 @@ extern "C" {
 /* The instruction kinds, in the order of instr_kinds[] (instr.c).  Adding one:
  * README, "Adding an instruction kind". */
 enum instr_op { INSTR_LD, INSTR_ST, INSTR_LDMATRIX, INSTR_STMATRIX, INSTR_ATOM, INSTR_RED,
-                INSTR_NOPS };
+                INSTR_CP_ASYNC, INSTR_NOPS };
 
 /* What a kind does (instr_kind.flags). */
 enum instr_flag {
@@ -52,7 +52,8 @@ enum instr_flag {
     INSTR_F_MATRIX = 1u << 2,   /* warp-wide 8x16-byte rows (.sync.aligned), .xN, .trans */
     INSTR_F_ATOMIC = 1u << 3,   /* read-modify-write (neither load nor store):
                                  * func and type, no broadcast (atomic.c) */
-    INSTR_F_ASYNC = 1u << 4     /* completes after it issues (cp.async, TMA): none yet */
+    INSTR_F_ASYNC = 1u << 4     /* completes after it issues: cp.async (issue 23; TMA not
+                                 * a kind yet) */
 };
 
 /* The request fields a kind takes besides op and offsets (instr_kind.operands):
@@ -62,9 +63,13 @@ enum instr_operand {
     INSTR_O_MATRICES = 1u << 1, /* "matrices": .x1/.x2/.x4 */
     INSTR_O_TRANS = 1u << 2,    /* "trans": .trans */
     INSTR_O_FUNC = 1u << 3,     /* "func": the atomic operation */
-    INSTR_O_TYPE = 1u << 4      /* "type": the operand type (bytes follows it) */
+    INSTR_O_TYPE = 1u << 4,     /* "type": the operand type (bytes follows it) */
+    INSTR_O_VALUE = 1u << 5,    /* "value": the atomic's operand as ptxas sees it */
+    INSTR_O_GUARD = 1u << 6,    /* "guard": a branch around each atomic or none */
+    INSTR_O_CACHE = 1u << 7,    /* "cache": cp.async .ca or .cg */
+    INSTR_O_GLOBAL = 1u << 8    /* "global_offsets": cp.async's global side */
 };
-#define INSTR_NOPERANDS 5
+#define INSTR_NOPERANDS 9
 
 /* Nsight Compute's metrics for a kind (NULL: none exists, or none was ever
  * measured, so none is named).  Every name is one a file of tests/data
@@ -117,6 +122,17 @@ enum instr_func { INSTR_ADD, INSTR_MIN, INSTR_MAX, INSTR_INC, INSTR_DEC, INSTR_A
 enum instr_type { INSTR_U32, INSTR_S32, INSTR_B32, INSTR_F32, INSTR_U64, INSTR_S64, INSTR_B64,
                   INSTR_F64, INSTR_F16X2, INSTR_BF16X2, INSTR_NTYPES };
 
+/* An atomic's operand as ptxas sees it (issue 23): a register that differs by
+ * lane (the default), one value for the whole warp, or a constant it can read
+ * (an immediate, or a literal in C++).  It picks the SASS: a red.add of the
+ * constant 1 is ATOMS.POPC.INC, which merges lanes (atomic_form.h). */
+enum instr_value { INSTR_VALUE_LANE, INSTR_VALUE_UNIFORM, INSTR_VALUE_CONST };
+
+/* Whether ptxas branches around each atomic: "each" (setp + @p, or an if
+ * around every atomic: BSSY + BRA per ATOMS; the default, and how the tool and
+ * the issue-17 sweeps measured) or "none" (no branch per atomic). */
+enum instr_guard { INSTR_GUARD_EACH, INSTR_GUARD_NONE };
+
 struct instr {
     enum instr_op op;
     uint32_t bytes;                 /* ld/st: 1, 2, 4, 8 or 16; matrix ops: 16 (one row) */
@@ -126,9 +142,15 @@ struct instr {
     uint32_t offsets[INSTR_LANES];  /* byte offsets, or INSTR_INACTIVE */
     enum instr_func func;           /* atom/red: the operation; else INSTR_ADD, unused */
     enum instr_type type;           /* atom/red: the operand type (bytes follows it) */
+    enum instr_value value_kind;    /* atom/red: the operand's kind (default lane) */
+    int64_t value;                  /* INSTR_VALUE_CONST: the constant, -2^31 .. 2^32-1 */
+    enum instr_guard guard;         /* atom/red: a branch around each atomic or none */
+    int cg;                         /* cp.async: .cg (L2 only, 16 bytes); 0 = .ca */
+    uint32_t global_offsets[INSTR_LANES];  /* cp.async: each lane's global byte offset
+                                     * (default t * bytes: contiguous); 0 for other ops */
 };
 
-/* The wire name ("ld", "st", "ldmatrix", "stmatrix", "atom", "red"); "?" out
+/* The wire name ("ld", "st", "ldmatrix", "stmatrix", "atom", "red", "cp.async"); "?" out
  * of range.  Likewise the func ("add", ...) and type ("u32", ...) names. */
 const char *instr_op_name(enum instr_op op);
 const char *instr_func_name(enum instr_func f);
@@ -143,6 +165,8 @@ int instr_type_parse(const char *name, enum instr_type *t, struct sz_error *err)
  * .sync.aligned, 16-byte rows, .xN, .trans), INSTR_F_ATOMIC (atom, red: one
  * func on one type per lane, any lanes), INSTR_F_LOAD; 0 out of range. */
 int instr_is_matrix(enum instr_op op);
+/* cp.async (LDGSTS, INSTR_F_ASYNC): global -> shared, 4, 8 or 16 bytes (.cg: 16 only). */
+int instr_is_copy(enum instr_op op);
 int instr_is_atomic(enum instr_op op);
 int instr_is_load(enum instr_op op);
 
@@ -169,7 +193,8 @@ int instr_form_parse(const char *name, struct instr *in, struct sz_error *err);
 
 /* Reset `in` to the defaults of `op`: bytes 4 (16 for matrix ops), matrices 1
  * (4 for matrix ops), no .trans, func add and type u32 (atomics), 32 banks of
- * 4 bytes, every lane inactive. */
+ * 4 bytes, every lane inactive; cp.async: 16 bytes, .ca, global offsets
+ * contiguous (lane t at t * 16). */
 void instr_defaults(struct instr *in, enum instr_op op);
 
 /* Bytes one lane moves: `bytes` for ld/st, 16 for a matrix row. */

@@ -40,8 +40,8 @@ static uint32_t finish(const struct lay *l, uint32_t e, uint32_t eb)
     switch (l->domain) {
     case LAY_SWZ_ELEMENTS:
         return swz_apply(&l->z, e) * eb;
-    case LAY_SWZ_BYTES:
-        return swz_apply(&l->z, e * eb);
+    case LAY_SWZ_BYTES:     /* on the full address: the parse checked >= addr */
+        return swz_apply(&l->z, l->addr + e * eb) - l->addr;
     default:
         return e * eb;
     }
@@ -71,7 +71,10 @@ void lay_eval(const struct lay *l, uint32_t *out)
         for (int j = 0; j < 21; j++)
             g[d][j] = (1u << j) < l->shape[d] ? basis_of(l, d, j) : 0;
     for (uint32_t i = 0; i < l->size; i++) {
-        out[i] = e * eb;
+        uint32_t pe = e;
+        for (int k = 0; k < l->npad; k++)
+            pe += (e / l->pad_every[k]) * l->pad_by[k];
+        out[i] = pe * eb;
         for (int d = 0; d < l->rank; d++) {
             uint32_t nc = c[d] + 1 < l->shape[d] ? c[d] + 1 : 0, flip = c[d] ^ nc;
             while (flip) {

@@ -9,13 +9,15 @@
 #ifndef SZ_LAYOUT_H
 #define SZ_LAYOUT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
 #include "linear.h"
 #include "swizzle.h"
 
-#define LAY_MAX_RANK 3
+#define LAY_MAX_RANK 4               /* CuTe (SM100's staged smem is rank 4) */
+#define LAY_MAX_SHAPED_RANK 3        /* Triton and TMA forms: the request's shape */
 #define LAY_MAX_LEAVES 16           /* flattened modes of a CuTe layout */
 #define LAY_MAX_DEPTH 6             /* tuple nesting of a CuTe layout */
 #define LAY_MAX_SIZE (1u << 20)     /* elements: DESIGN.md sec. 5's million cells */
@@ -31,6 +33,11 @@ enum lay_domain { LAY_SWZ_NONE, LAY_SWZ_ELEMENTS, LAY_SWZ_BYTES };
 
 struct lay_cute {
     int swz_col;                    /* 1-based column of the swizzle in the text, or 0 */
+    /* a tensor print's pointer: `smem_ptr[16b](0x7f0000000400) o ...` or the
+     * swizzle pointer `Sw<3,4,3>_smem_ptr[16b](0x...) o ...` */
+    int has_address, ptr_col;       /* ptr_col: 1-based column of the pointer */
+    uint64_t address;
+    int body_col;                   /* 0-based index where shape:stride begins */
 };
 struct lay_swizzled {               /* #ttg.swizzled_shared */
     int vec, per_phase, max_phase, order[LAY_MAX_RANK], norder;
@@ -41,6 +48,10 @@ struct lay_nvmma {                  /* #ttg.nvmma_shared */
 };
 struct lay_tma {                    /* tma:CU_TENSOR_MAP_SWIZZLE_* */
     int swizzle_bytes;              /* 0, 32, 64 or 128 */
+};
+struct lay_tlinear {                /* #ttg.shared_linear, #ttg.padded_shared */
+    int n;                          /* offset bits: the element (coordinate) at offset 2^k */
+    int32_t b[LIN_MAX_BITS][LAY_MAX_RANK];
 };
 
 /* ---- the evaluator (the row's build fills it; lay_eval runs it) --------- */
@@ -53,7 +64,7 @@ enum lay_kind {
 struct lay {
     const struct lay_form *form;    /* its row in the form table */
     int element_bits;               /* 8, 16, 32 or 64 */
-    int rank;                       /* 1..3 */
+    int rank;                       /* 1..LAY_MAX_RANK (shaped forms: 1..3) */
     uint32_t shape[LAY_MAX_RANK];   /* extent of each top-level mode */
     uint32_t size;                  /* product of shape, 1..LAY_MAX_SIZE */
     union {                         /* the form's attributes, as the text wrote them */
@@ -61,6 +72,7 @@ struct lay {
         struct lay_swizzled swizzled;
         struct lay_nvmma nvmma;
         struct lay_tma tma;
+        struct lay_tlinear tlinear;
     } a;
     enum lay_kind kind;
     /* LAY_STRIDED: the flattened modes, colexicographic, and the offset (elements) */
@@ -70,12 +82,20 @@ struct lay {
     /* the swizzle a strided layout applies (CuTe, TMA); NVMMA's is inside `fwd` */
     enum lay_domain domain;
     struct swz z;
+    /* the pointer's low bits (mod 2^31) when a byte swizzle acts on the full
+     * address (CuTe's swizzle_ptr): offset = Z(addr + x) - addr, x the plain
+     * byte offset; 0 otherwise */
+    uint32_t addr;
     /* LAY_LINEAR: `fwd` is the forward map of the 2D tile (linear_conv.c's
      * definitions) for lin element e = r * 2^bits1 + c; lin_base[d] is the lin
      * bit of dim d's bit 0, -1 for a dim dense past the tile */
     int lin_base[LAY_MAX_RANK];
     struct lin_tile tile;
     uint32_t fwd[LIN_MAX_BITS];
+    /* padded_shared: after every pad_every[k] elements, pad_by[k] more (the
+     * element offset e becomes e + sum of (e / pad_every[k]) * pad_by[k]) */
+    int npad;
+    uint32_t pad_every[4], pad_by[4];
 };
 
 /* ---- the form table: one row per layout form ------------------------------ */
@@ -103,7 +123,7 @@ struct lay_form {
 
 /* The rows, in the order lay_parse tries them (layout_text.c's table). */
 extern const struct lay_form lay_form_cute, lay_form_triton_swizzled, lay_form_triton_nvmma,
-    lay_form_tma;
+    lay_form_tma, lay_form_triton_linear, lay_form_triton_padded, lay_form_triton_rotating;
 const struct lay_form *const *lay_forms(int *n);
 
 /* Parse `text` (NUL-terminated, at most LAY_MAX_TEXT bytes).  `element_bits` is
@@ -112,6 +132,14 @@ const struct lay_form *const *lay_forms(int *n);
  * name "layout" and say "at column N:"; others name "element_bits" or "shape". */
 int lay_parse(const char *text, int element_bits, const uint32_t *shape, int rank,
               struct lay *l, struct sz_error *err);
+
+/* CuTe's tile_to_shape(L, target) for the CuTe text `text` that l was parsed
+ * from (target[d] a multiple of l->shape[d]; rank >= l->rank, a dim the
+ * layout lacks counted as _1:_0): the same prefix (swizzle, pointer) over
+ * each mode d tiled (mode_d, target_d / shape_d), as CuTe prints it, into
+ * out (cap bytes).  Fails naming "shape" or "layout". */
+int lay_cute_tile_to_shape(const char *text, const struct lay *l, const uint32_t *target,
+                           int rank, char *out, size_t cap, struct sz_error *err);
 
 /* For a row's build: the strided evaluator of a dense layout, the first
  * coordinate fastest (or the last, for a Triton row-major fallback). */

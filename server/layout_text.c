@@ -18,6 +18,9 @@
 static const struct lay_form *const forms[] = {
     &lay_form_triton_swizzled,
     &lay_form_triton_nvmma,
+    &lay_form_triton_linear,
+    &lay_form_triton_padded,
+    &lay_form_triton_rotating,
     &lay_form_tma,
     &lay_form_cute,
 };
@@ -109,7 +112,7 @@ int lay_list(struct lay_cur *c, int *v, int *n)
         return -1;
     do {
         uint32_t x;
-        if (*n == LAY_MAX_RANK)
+        if (*n == LAY_MAX_SHAPED_RANK)
             return LAY_AT(c, "more than 3 dimensions");
         if (lay_int(c, 1u << 20, &x) < 0)
             return -1;
@@ -138,12 +141,25 @@ static int all_ones(const int *v, int n)
 int lay_attrs(struct lay_cur *c, struct lay *l,
               int (*attr)(struct lay_cur *c, struct lay *l, size_t at), const char *expected)
 {
+    size_t names[16], nnames = 0;   /* where each attribute's name starts */
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
     if (lay_want(c, '<') < 0 || lay_want(c, '{') < 0)
         return -1;
     do {
         lay_ws(c);
         size_t at = c->i;
-        int list[LAY_MAX_RANK], n, r = attr(c, l, at);
+        /* `vec = 8, vec = 1` must not pass as its last value: refuse a repeat */
+        size_t len = strspn(c->s + at, letters);
+        for (size_t k = 0; k < nnames && len > 0; k++)
+            if (strspn(c->s + names[k], letters) == len &&
+                memcmp(c->s + names[k], c->s + at, len) == 0) {
+                char name[24];
+                sz_echo(name, sizeof name, c->s + at, len);
+                return lay_at(c, at, "an attribute given twice: ", name);
+            }
+        if (nnames < sizeof names / sizeof names[0])
+            names[nnames++] = at;
+        int list[LAY_MAX_SHAPED_RANK], n, r = attr(c, l, at);
         if (r < 0)
             return -1;
         if (r > 0)
@@ -245,7 +261,7 @@ int lay_parse(const char *text, int element_bits, const uint32_t *shape, int ran
                            l->form->label);
         return l->form->parse(&c, l);
     }
-    if (rank < 1 || rank > LAY_MAX_RANK)
+    if (rank < 1 || rank > LAY_MAX_SHAPED_RANK)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
                        "is required for Triton and TMA layouts: 1 to 3 extents");
     uint64_t size = 1;

@@ -1,7 +1,9 @@
 /* layout_triton.c - the Triton shared-encoding rows of the layout form table:
- * #ttg.swizzled_shared<{vec, perPhase, maxPhase, order}> and
- * #ttg.nvmma_shared<{swizzlingByteWidth, transposed, elementBitWidth}> over
- * the request's shape.  Their formulas are linear_conv.c's (issue 16),
+ * #ttg.swizzled_shared<{vec, perPhase, maxPhase, order}>,
+ * #ttg.nvmma_shared<{swizzlingByteWidth, transposed, elementBitWidth}>,
+ * #ttg.shared_linear<{offset = [[...]]}, alignment = N>,
+ * #ttg.padded_shared<[interval:+pad, ...] {...}> and #ttg.amd_rotating_shared
+ * over the request's shape (the last three read and checked by triton_shared.c).  Their formulas are linear_conv.c's (issue 16),
  * reached through lin_from_*: this file reads the attributes and orients the
  * tile, and writes no second copy of either.  Pure core: no I/O, no allocation. */
 #include <stdio.h>
@@ -11,6 +13,7 @@
 #include "f2.h"
 #include "layout_text.h"
 #include "linear_conv.h"
+#include "triton_shared.h"
 
 
 
@@ -157,7 +160,7 @@ static int build_swizzled(struct lay *l, struct sz_error *err)
     int mp = a->max_phase, vec = a->vec;
     if ((uint32_t)vec >= cols)
         mp = 1;
-    else if ((uint32_t)(vec * mp) > cols)
+    else if ((uint64_t)vec * (uint64_t)mp > cols)   /* both up to 2^24: 64 bits */
         mp = (int)(cols / (uint32_t)vec);
     if (mp == 1)
         vec = 1;
@@ -227,4 +230,83 @@ const struct lay_form lay_form_triton_nvmma = {
     .name = "triton_nvmma", .label = "Triton nvmma_shared",
     .opener = "#ttg.nvmma_shared", .shaped = 1,
     .parse = parse_nvmma, .build = build_nvmma, .swizzle = nvmma_swizzle,
+};
+
+/* ---- shared_linear and padded_shared: offset bases as written ------------------ */
+
+#define TLIN_NODES 640          /* values in LAY_MAX_TEXT bytes of `[[0, 1], ...]` */
+
+/* The whole text (from its first byte: an alias line's `#x =` included) read
+ * by ttgir_attr.c and checked by triton_shared.c on the request's shape. */
+static int parse_tlinear(struct lay_cur *c, struct lay *l)
+{
+    struct ta_node nodes[TLIN_NODES];
+    struct ta_parser p;
+    struct tsh_layout sh;
+    int64_t shape[LAY_MAX_RANK];
+    int node;
+    for (int d = 0; d < l->rank; d++)
+        shape[d] = l->shape[d];
+    ta_use(&p, nodes, TLIN_NODES, NULL, 0);
+    if (ta_init(&p, c->s, "layout", NULL, NULL, c->err) < 0 ||
+        ta_parse(&p, 0, 0, 1, 1, &node, c->err) < 0 ||
+        triton_shared_build(&p, node, shape, l->rank, l->element_bits, &sh, c->err) < 0)
+        return -1;
+    if (sh.n > LIN_MAX_BITS)
+        return sz_fail(c->err, SZ_INVALID_ARGUMENT, "shape", "at most 2^%d elements",
+                       LIN_MAX_BITS);
+    l->a.tlinear.n = sh.n;
+    for (int k = 0; k < sh.n; k++)
+        for (int d = 0; d < l->rank; d++)
+            l->a.tlinear.b[k][d] = sh.b[k][d];
+    l->npad = sh.npad;
+    for (int k = 0; k < sh.npad; k++) {
+        l->pad_every[k] = (uint32_t)sh.interval[k];
+        l->pad_by[k] = (uint32_t)sh.pad[k];
+    }
+    return 0;
+}
+
+/* The evaluator: the tile is the shape flattened row-major (the last dim
+ * fastest); fwd inverts the offset bases. */
+static int build_tlinear(struct lay *l, struct sz_error *err)
+{
+    const struct lay_tlinear *a = &l->a.tlinear;
+    int base = 0;
+    for (int d = l->rank - 1; d >= 0; d--) {
+        l->lin_base[d] = base;
+        base += bits_log2_ceil(l->shape[d]);
+    }
+    l->tile = (struct lin_tile){base - bits_log2_ceil(l->shape[l->rank - 1]),
+                                bits_log2_ceil(l->shape[l->rank - 1])};
+    struct lin_mem m = {.n = a->n};
+    for (int k = 0; k < a->n; k++) {
+        uint32_t e = 0;
+        for (int d = 0; d < l->rank; d++)
+            e |= (uint32_t)a->b[k][d] << l->lin_base[d];
+        m.basis[k] = e;
+    }
+    if (tile_forward(l, &m) < 0)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "layout", "the offset bases are not one to one");
+    return 0;
+}
+
+const struct lay_form lay_form_triton_linear = {
+    .name = "triton_shared_linear", .label = "Triton shared_linear",
+    .opener = "#ttg.shared_linear", .shaped = 1,
+    .parse = parse_tlinear, .build = build_tlinear, .swizzle = NULL,
+};
+
+const struct lay_form lay_form_triton_padded = {
+    .name = "triton_padded", .label = "Triton padded_shared",
+    .opener = "#ttg.padded_shared", .shaped = 1,
+    .parse = parse_tlinear, .build = build_tlinear, .swizzle = NULL,
+};
+
+/* amd_rotating_shared: no Swizzle<B,M,S> of its own (rosetta.c finds one if
+ * the rotation happens to be one) */
+const struct lay_form lay_form_triton_rotating = {
+    .name = "triton_amd_rotating", .label = "Triton amd_rotating_shared",
+    .opener = "#ttg.amd_rotating_shared", .shaped = 1,
+    .parse = parse_tlinear, .build = build_tlinear, .swizzle = NULL,
 };

@@ -1,10 +1,12 @@
 /* main.c - command line, signals, start and stop.  The only file that may exit
  * the process or print to the terminal; everything else reports sz_errors. */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "api.h"
@@ -19,6 +21,13 @@ static void on_signal(int sig)
     stop_requested = 1;
 }
 
+static void *probe_main(void *arg)
+{
+    (void)arg;
+    api_measure_probe();
+    return NULL;
+}
+
 static void usage(FILE *f)
 {
     fputs("usage: swizzlescope [--port N] [--bind ADDR] [--static DIR] [--threads N]\n"
@@ -30,12 +39,13 @@ static void usage(FILE *f)
           "  --bind ADDR    numeric IPv4/IPv6 address to listen on (default 127.0.0.1);\n"
           "                 anything but loopback exposes the server to the network\n"
           "  --static DIR   directory of the page's files (default ./static)\n"
-          "  --threads N    worker threads, 2..64 (default: two per CPU)\n"
+          "  --threads N    worker threads, 2..64 (default: two per online CPU,\n"
+          "                 at least 2; 8 past 32 CPUs)\n"
           "  --max-connections N\n"
           "                 open connections at once, 1..65535 (default 1024); past\n"
-          "                 it new ones wait in the listen queue.  A request's head\n"
-          "                 must arrive within 10 s, so a slow client holds one for\n"
-          "                 10 s at most\n"
+          "                 it new ones wait in the listen queue.  A request (head\n"
+          "                 and body) must arrive within 10 s, so a slow client\n"
+          "                 holds one for 10 s at most\n"
           "  --embed-origins LIST\n"
           "                 origins that may frame the pages (slides: ?embed=1), e.g.\n"
           "                 'https://slides.example.org http://localhost:8000'; up to 8,\n"
@@ -127,7 +137,7 @@ int main(int argc, char **argv)
     }
     struct api_config acfg = {.measure_tool = tool, .measure_timeout_ms = 30000,
                               .info_timeout_ms = 15000};
-    api_configure(&acfg);
+    api_measure_setup(&acfg);
 
     /* Block the stop signals before the daemon's threads start so that they
      * inherit the mask and only this thread, in sigsuspend, receives them. */
@@ -157,16 +167,35 @@ int main(int argc, char **argv)
         printf("swizzlescope serving http://%s:%u/\n", host, (unsigned)http_port(srv));
     else
         printf("swizzlescope serving http://[%s]:%u/\n", cfg.bind, (unsigned)http_port(srv));
-    char health[1024];
-    api_measure_status(health, sizeof health);
-    printf("%s\n", health);
     fflush(stdout);
 
-    while (!stop_requested)
-        sigsuspend(&old);
-    /* A measurement may have up to 30 s left: end it now, so that http_stop
-     * (which lets in-flight answers finish) returns within a second. */
+    /* Listen first, then ask the tool which GPU it sees (up to 15 s) on a
+     * thread of its own; its line is printed when it comes. */
+    pthread_t probe;
+    int probing = pthread_create(&probe, NULL, probe_main, NULL) == 0;
+    if (!probing)
+        api_measure_probe();
+    int told = 0;
+    while (!stop_requested) {
+        if (!told && api_measure_probed()) {
+            char health[1024];
+            api_measure_status(health, sizeof health);
+            printf("%s\n", health);
+            fflush(stdout);
+            told = 1;
+        }
+        struct timespec tick = {0, told ? 0 : 50 * 1000 * 1000};
+        if (told)
+            sigsuspend(&old);
+        else if (sigtimedwait(&block, NULL, &tick) > 0)
+            stop_requested = 1;
+    }
+    /* A measurement may have up to 30 s left, the probe 15 s: end them now,
+     * so that http_stop (which lets in-flight answers finish) returns within
+     * a second. */
     measure_cancel_all();
+    if (probing)
+        pthread_join(probe, NULL);
     http_stop(srv);
     printf("swizzlescope stopped\n");
     return 0;

@@ -110,30 +110,34 @@ static uint32_t reduce_offset(const struct pattern *p, const struct pattern_tile
 /* ---- the patterns --------------------------------------------------------- */
 
 /* The func, type and bins of a row that is not an atomic (unused). */
-#define NOT_ATOMIC INSTR_ADD, INSTR_U32, 0
+#define NOT_ATOMIC INSTR_ADD, INSTR_U32, 0, 0
 #define ADD_U32 INSTR_ADD, INSTR_U32
 
 /* The atomic patterns, once for atom and once for red (P: the op's name; red
- * is what an atomicAdd whose result is dropped compiles to, same wavefronts). */
-#define ATOMIC_PATTERNS(OP, P) \
+ * is what an atomicAdd whose result is dropped compiles to).  The histograms
+ * and counters add the constant 1, as written (atomicAdd(&h[bin], 1)): red
+ * then is ATOMS.POPC.INC.32, which merges lanes on one bin, and atom (the old
+ * count used) ATOMS.ADD, which serializes them (atomic.c, A9; tests/data/
+ * atomic_forms_*); the reduction adds each lane's own value. */
+#define ATOMIC_PATTERNS(OP, P, HOW) \
     {P "_hist32_random", OP, 4, 1, hist_steps, hist_random, 0, 0, NULL, \
-     P ".add.u32: a 32-bin histogram, each lane's bin random", \
-     "a shared-memory histogram; lanes that draw one bin serialize", ADD_U32, 32}, \
+     P ".add.u32 of 1: a 32-bin histogram, each lane's bin random", \
+     "a shared-memory histogram; lanes that draw one bin " HOW, ADD_U32, 32, 1}, \
     {P "_hist32_adversarial", OP, 4, 1, hist_steps, hist_adversarial, 0, 0, NULL, \
-     P ".add.u32: a 32-bin histogram, every lane in one bin", \
-     "a histogram of constant data: 32 lanes on one address", ADD_U32, 32}, \
+     P ".add.u32 of 1: a 32-bin histogram, every lane in one bin", \
+     "a histogram of constant data: 32 lanes on one address", ADD_U32, 32, 1}, \
     {P "_hist256_random", OP, 4, 1, hist_steps, hist_random, 0, 0, NULL, \
-     P ".add.u32: a 256-bin histogram, each lane's bin random", \
-     "a shared-memory histogram with more bins than banks", ADD_U32, 256}, \
+     P ".add.u32 of 1: a 256-bin histogram, each lane's bin random", \
+     "a shared-memory histogram with more bins than banks", ADD_U32, 256, 1}, \
     {P "_hist256_adversarial", OP, 4, 1, hist_steps, hist_adversarial, 0, 0, NULL, \
-     P ".add.u32: a 256-bin histogram, 8 bins of one bank, 4 lanes each", \
-     "bins 128 bytes apart: a bank conflict and same-address lanes at once", ADD_U32, 256}, \
+     P ".add.u32 of 1: a 256-bin histogram, 8 bins of one bank, 4 lanes each", \
+     "bins 128 bytes apart: a bank conflict and same-address lanes at once", ADD_U32, 256, 1}, \
     {P "_reduce_one_word", OP, 4, 1, reduce_steps, reduce_offset, 0, 0, NULL, \
-     P ".add.u32: every lane adds into one word", \
-     "a warp-wide reduction by atomics (a shuffle reduction avoids it)", ADD_U32, 0}, \
+     P ".add.u32: every lane adds its own value into one word", \
+     "a warp-wide reduction by atomics (a shuffle reduction avoids it)", ADD_U32, 0, 0}, \
     {P "_lane_counters", OP, 4, 1, row_steps, row_offset, 0, 0, NULL, \
-     P ".add.u32: lane t bumps its own counter t", \
-     "per-lane counters: no two lanes share a bank", ADD_U32, 0}
+     P ".add.u32 of 1: lane t bumps its own counter t", \
+     "per-lane counters: no two lanes share a bank", ADD_U32, 0, 1}
 
 #define TRANSPOSE_NEEDS "the transpose read walks 16 rows: use at least 16 grid rows"
 #define MATRIX_NEEDS "four 8x8 b16 matrices need 8 rows of at least 64 bytes"
@@ -168,8 +172,8 @@ static const struct pattern patterns[] = {
     {"stmatrix_x4", INSTR_STMATRIX, 16, 4, matrix_steps, matrix_offset, 8, 64, MATRIX_NEEDS,
      "stmatrix.x4: the same four matrices stored", "Hopper epilogue store", NOT_ATOMIC},
     /* shared-memory atomics (tests/data/atomics_*.json measures their shapes) */
-    ATOMIC_PATTERNS(INSTR_ATOM, "atom"),
-    ATOMIC_PATTERNS(INSTR_RED, "red"),
+    ATOMIC_PATTERNS(INSTR_ATOM, "atom", "serialize (ATOMS.ADD: the old count is used)"),
+    ATOMIC_PATTERNS(INSTR_RED, "red", "merge (ATOMS.POPC.INC.32: the result is dropped)"),
 };
 
 const struct pattern *pattern_list(int *n)
@@ -201,12 +205,18 @@ int pattern_fill(const char *name, const struct swz *z, uint32_t row_bytes, uint
     if (step >= R)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "step",
                        "must be in 0..%u for %s on this tile, got %u", R - 1, name, step);
-    in->op = p->op;
+    /* a caller's instruction may hold an earlier kind's fields (guard, .cg,
+     * global offsets): only the bank geometry is kept */
+    uint32_t bank_bytes = in->bank_bytes, banks = in->banks;
+    instr_defaults(in, p->op);
+    in->bank_bytes = bank_bytes;
+    in->banks = banks;
     in->bytes = p->bytes;
     in->matrices = p->matrices;
-    in->trans = 0;
     in->func = p->func;
     in->type = p->type;
+    in->value_kind = p->adds_one ? INSTR_VALUE_CONST : INSTR_VALUE_LANE;
+    in->value = p->adds_one ? 1 : 0;
     for (uint32_t t = 0; t < INSTR_LANES; t++)
         in->offsets[t] = swz_apply(z, p->offset(p, &tile, t, step));
     *steps = R;

@@ -35,14 +35,17 @@ struct pattern {
     enum instr_func func;   /* atom/red: the operation and type; else add, u32 (unused) */
     enum instr_type type;
     uint32_t bins;          /* histograms: the number of 4-byte bins; else 0 */
+    int adds_one;           /* atom/red: the operand is the constant 1 (a histogram's or a
+                             * counter's atomicAdd(&h[b], 1)), else per lane: it picks
+                             * the SASS (red of +1: ATOMS.POPC.INC, atomic_form.h) */
 };
 
 /* The named patterns, in the order the page lists them; *n gets the count. */
 const struct pattern *pattern_list(int *n);
 
-/* Fill `in` (op, width, matrices, func, type, offsets; bank geometry left to
- * the caller)
- * for step `step` of pattern `name` on a tile of `rows` rows of `row_bytes`
+/* Fill every field of `in` but the bank geometry (bank_bytes and banks stay the
+ * caller's; the rest are the kind's defaults, instr_defaults, where the
+ * pattern does not set them) for step `step` of pattern `name` on a tile of `rows` rows of `row_bytes`
  * bytes, swizzled by `z`, and set *steps to R, the number of register steps.
  * Fails on "pattern" (unknown), "step" (outside 0..R-1), or "rows" when the
  * tile is too small for the pattern (e.g. a 16-row transpose on 8 rows). */

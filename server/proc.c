@@ -1,15 +1,20 @@
 /* proc.c - child processes with a deadline (proc.h), for the server (the
  * measurement tool) and the tool (ncu).  Must not leave a child behind on any
  * path: every proc_start that succeeds is matched by a reap in proc_wait,
- * which kills at the deadline.  Must not interpret what the child prints. */
+ * which kills at the deadline, and every descendant (even one that left the
+ * group with setsid) is found by its run's tag and killed and reaped after.
+ * Must not interpret what the child prints. */
 #define _GNU_SOURCE 1   /* pipe2 */
 #include "proc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +22,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 extern char **environ;
 
@@ -47,6 +55,187 @@ int proc_which(const char *name, const char *const *fallbacks, char *out, size_t
         }
     }
     return -1;
+}
+
+/* ---- descendants ---------------------------------------------------------------
+ * A child's own process group dies whole at the end, but a descendant that calls
+ * setsid leaves the group and survived every stop of the server.  So: this
+ * process is a child subreaper (orphans of our descendants become our children
+ * instead of init's), every child runs with PROC_TAG_VAR<our pid>_<run>=1 in its
+ * environment (inherited by what it starts, and kept beside the tags of the
+ * runs that started us: the tool's ncu run carries the server's tag too), and
+ * after the child is reaped each
+ * live child of ours carrying that tag is killed, until none is left (their own
+ * orphans come to us in turn).  Children proc_start made are registered, so
+ * that the zombies reaped here are only orphans, never another run's child. */
+#define PROC_TAG_VAR "SWZ_PROC_RUN_"
+#define PROC_MAX_LIVE 64
+
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t live[PROC_MAX_LIVE];   /* children proc_wait has yet to reap; 0 = free */
+static atomic_uint run_seq;
+
+static int live_add(pid_t pid)      /* under live_lock */
+{
+    for (int i = 0; i < PROC_MAX_LIVE; i++)
+        if (live[i] == 0) {
+            live[i] = pid;
+            return 0;
+        }
+    return -1;
+}
+
+static int live_has(pid_t pid)      /* under live_lock */
+{
+    for (int i = 0; i < PROC_MAX_LIVE; i++)
+        if (live[i] == pid)
+            return 1;
+    return 0;
+}
+
+static void live_remove(pid_t pid)
+{
+    pthread_mutex_lock(&live_lock);
+    for (int i = 0; i < PROC_MAX_LIVE; i++)
+        if (live[i] == pid)
+            live[i] = 0;
+    pthread_mutex_unlock(&live_lock);
+}
+
+/* `pid`'s parent, state and start time (clock ticks since boot; NULL: not
+ * wanted) from /proc/PID/stat; -1 when it is gone. */
+static int proc_stat_t(pid_t pid, pid_t *ppid, char *state, unsigned long long *start);
+static int proc_stat(pid_t pid, pid_t *ppid, char *state)
+{
+    return proc_stat_t(pid, ppid, state, NULL);
+}
+
+static int proc_stat_t(pid_t pid, pid_t *ppid, char *state, unsigned long long *start)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    const char *rp = strrchr(buf, ')');     /* the name may hold spaces and ')' */
+    int pp;
+    unsigned long long st = 0;
+    /* fields 3 and 4, then 22 (starttime): 17 skipped between */
+    if (rp == NULL || sscanf(rp + 1, " %c %d %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+                             "%*s %*s %*s %*s %*s %*s %llu", state, &pp, &st) < 2)
+        return -1;
+    *ppid = (pid_t)pp;
+    if (start)
+        *start = st;
+    return 0;
+}
+
+/* Whether `pid`'s environment holds `tag` ("VAR=value") as one entry. */
+static int has_tag(pid_t pid, const char *tag)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    static _Thread_local char env[1 << 16];
+    size_t len = 0;
+    ssize_t n;
+    while (len < sizeof env - 1 && (n = read(fd, env + len, sizeof env - 1 - len)) > 0)
+        len += (size_t)n;
+    close(fd);
+    env[len] = '\0';
+    size_t tl = strlen(tag);
+    for (size_t i = 0; i + tl <= len; i += strlen(env + i) + 1)
+        if (memcmp(env + i, tag, tl + 1) == 0)
+            return 1;
+    return 0;
+}
+
+/* Kill every live process of run `tag` (its child is reaped by now: these are
+ * what it left), and reap those that are, or become when their parent dies,
+ * children of ours.  A zombie child of ours is reaped when it was killed here,
+ * or started no earlier than the run's child (`since`: an orphan of this or a
+ * later run that exited on its own), and is no registered child: no other
+ * run's, nor the caller's own older children's, exit status is taken.
+ * Bounded: 1 s. */
+#define PROC_MAX_KILLED 256
+static void reap_tagged(const char *tag, unsigned long long since)
+{
+    pid_t self = getpid(), killed[PROC_MAX_KILLED];
+    int nkilled = 0;
+    double end = proc_now() + 1.0;
+    for (;;) {
+        int left = 0;
+        DIR *d = opendir("/proc");
+        if (d == NULL)
+            return;
+        struct dirent *e;
+        pthread_mutex_lock(&live_lock);
+        while ((e = readdir(d)) != NULL) {
+            char *endp;
+            long v = strtol(e->d_name, &endp, 10);
+            pid_t pid = (pid_t)v, pp;
+            char st;
+            unsigned long long started;
+            if (*endp != '\0' || v <= 0 || pid == self || proc_stat_t(pid, &pp, &st, &started) < 0)
+                continue;
+            if (st == 'Z') {
+                if (pp == self && since && started >= since && !live_has(pid))
+                    waitpid(pid, NULL, WNOHANG);
+                continue;
+            }
+            if (!has_tag(pid, tag))
+                continue;
+            kill(pid, SIGKILL);
+            left = 1;
+            int seen = 0;
+            for (int i = 0; i < nkilled; i++)
+                seen |= killed[i] == pid;
+            if (!seen && nkilled < PROC_MAX_KILLED)
+                killed[nkilled++] = pid;
+        }
+        /* reap what is ours; forget what is gone or another's to reap */
+        for (int i = 0; i < nkilled; i++) {
+            pid_t pp;
+            char st;
+            int gone = proc_stat(killed[i], &pp, &st) < 0;
+            if (!gone && st == 'Z' && pp == self && !live_has(killed[i]))
+                gone = waitpid(killed[i], NULL, WNOHANG) == killed[i];
+            if (gone) {
+                killed[i--] = killed[--nkilled];
+            } else {
+                left = 1;
+            }
+        }
+        pthread_mutex_unlock(&live_lock);
+        closedir(d);
+        if (!left || proc_now() > end)
+            return;
+        struct timespec ts = {0, 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* environ and `tag`; NULL when out of memory.  Free the array only: the
+ * strings are environ's and the caller's. */
+static char **tagged_env(char *tag)
+{
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = malloc((n + 2) * sizeof *env);
+    if (env == NULL)
+        return NULL;
+    memcpy(env, environ, n * sizeof *env);
+    env[n] = tag;
+    env[n + 1] = NULL;
+    return env;
 }
 
 static void close_fd(int *fd)
@@ -101,9 +290,32 @@ int proc_start(struct proc *p, const struct proc_spec *spec, struct sz_error *er
         flags |= POSIX_SPAWN_SETPGROUP;
     }
     posix_spawnattr_setflags(&at, flags);
+#ifdef PR_SET_CHILD_SUBREAPER
+    static atomic_int subreaper;
+    if (atomic_exchange(&subreaper, 1) == 0)
+        prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+#endif
+    snprintf(p->tag, sizeof p->tag, PROC_TAG_VAR "%d_%u=1", (int)getpid(),
+             atomic_fetch_add(&run_seq, 1));
+    char **env = tagged_env(p->tag);
     char *const *argv = spec->argv;
-    int rc = strchr(argv[0], '/') ? posix_spawn(&p->pid, argv[0], &fa, &at, argv, environ)
-                                  : posix_spawnp(&p->pid, argv[0], &fa, &at, argv, environ);
+    int rc = ENOMEM;
+    /* Registered before reap_tagged (another thread's) can see it as an orphan. */
+    pthread_mutex_lock(&live_lock);
+    if (env != NULL)
+        rc = strchr(argv[0], '/') ? posix_spawn(&p->pid, argv[0], &fa, &at, argv, env)
+                                  : posix_spawnp(&p->pid, argv[0], &fa, &at, argv, env);
+    if (rc == 0 && live_add(p->pid) < 0) {
+        kill(p->pid, SIGKILL);      /* more children at once than anyone runs */
+        waitpid(p->pid, NULL, 0);
+        rc = EAGAIN;
+    }
+    pthread_mutex_unlock(&live_lock);
+    char st;
+    pid_t pp;
+    if (rc == 0 && proc_stat_t(p->pid, &pp, &st, &p->since) < 0)
+        p->since = 0;
+    free(env);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
     close_fd(&in[0]);
@@ -298,7 +510,9 @@ void proc_wait(struct proc *p, double deadline)
     close_fd(&p->in_fd);
     close_fd(&p->out_fd);
     close_fd(&p->err_fd);
+    live_remove(p->pid);
     p->pid = -1;
+    reap_tagged(p->tag, p->since);
 }
 
 int proc_run(const struct proc_spec *spec, double timeout_s, struct proc *p,

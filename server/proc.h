@@ -3,7 +3,11 @@
  * tool runs ncu with it (cuda/ncu.c).  POSIX only: no CUDA, no JSON, no
  * knowledge of what the child is.  It must never block past the deadline and
  * never leave a child unreaped: one still running then is killed with SIGKILL,
- * with its whole process group when it leads one of its own. */
+ * with its whole process group when it leads one of its own, and so is every
+ * descendant it left behind, even one in a session of its own (setsid).  For
+ * that the calling process becomes a child subreaper (Linux) at the first
+ * proc_start, and each child carries SWZ_PROC_RUN_<pid>_<run>=1 in its
+ * environment. */
 #ifndef SZ_PROC_H
 #define SZ_PROC_H
 
@@ -52,6 +56,8 @@ struct proc {
     int timed_out;                  /* killed by proc_wait at the deadline */
     int was_cancelled;              /* killed by proc_wait because spec->cancelled said so */
     int spawn_errno;                /* proc_start: why the program could not start, or 0 */
+    char tag[48];                   /* in its environment: finds its descendants */
+    unsigned long long since;       /* when it started (clock ticks since boot) */
 };
 
 /* Monotonic seconds, for deadlines. */
@@ -66,7 +72,9 @@ int proc_start(struct proc *p, const struct proc_spec *spec, struct sz_error *er
 /* Feed stdin and collect stdout/stderr until the child exits (what it wrote
  * by then is kept, even if a descendant still holds its pipes open), or until
  * `deadline` (proc_now() seconds) or cancellation, when it is killed; then
- * reap it.  With own_group, whatever is left of its group is killed first. */
+ * reap it.  With own_group, whatever is left of its group is killed first;
+ * then every descendant still alive (found by its tag) is killed and reaped
+ * (at most a second more). */
 void proc_wait(struct proc *p, double deadline);
 
 /* proc_start, then proc_wait with a deadline `timeout_s` from now.  0 when the

@@ -7,10 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
+
 struct piece {
     size_t off, len;        /* text: bytes [off, off+len) of st->text */
     uint32_t n;             /* array: n elements */
     stream_fill_fn fill;    /* NULL for text */
+    int perm;               /* the array is a permutation of 0..n-1 */
 };
 
 struct stream {
@@ -96,21 +99,22 @@ void stream_u32_array(struct stream *st, uint32_t n, stream_fill_fn fill)
     }
 }
 
-static size_t digits(uint32_t v)
+void stream_u32_perm(struct stream *st, uint32_t n, stream_fill_fn fill)
 {
-    return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5
-         : v < 1000000 ? 6 : v < 10000000 ? 7 : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
+    stream_u32_array(st, n, fill);
+    if (!st->failed)
+        st->pieces[st->npieces - 1].perm = 1;
 }
 
-/* Decimal digits of v at out; returns the end. */
-static char *put_u32(char *out, uint32_t v)
+/* The decimal digits of 0, 1, ..., n-1 together: 1 for each value below 10,
+ * 2 for each in 10..99, and so on. */
+static size_t digits_below(uint32_t n)
 {
-    char *p = out + digits(v), *end = p;
-    do {
-        *--p = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    return end;
+    size_t total = 0;
+    uint64_t lo = 0, hi = 10;
+    for (int d = 1; lo < n; d++, lo = hi, hi *= 10)
+        total += (size_t)d * (size_t)((hi < n ? hi : n) - lo);
+    return total;
 }
 
 int stream_finish(struct stream *st)
@@ -125,11 +129,17 @@ int stream_finish(struct stream *st)
             continue;
         }
         total += 2 + (p->n ? p->n - 1 : 0);     /* brackets and commas */
+        if (p->perm) {
+            total += digits_below(p->n);
+            continue;
+        }
         for (uint32_t from = 0; from < p->n; from += STREAM_FILL) {
             uint32_t n = p->n - from < STREAM_FILL ? p->n - from : STREAM_FILL;
             p->fill(st->ctx, from, n, st->scratch);
+            size_t sum = 0;
             for (uint32_t j = 0; j < n; j++)
-                total += digits(st->scratch[j]);
+                sum += (size_t)buf_u32_len(st->scratch[j]);
+            total += sum;
         }
     }
     st->total = total;
@@ -139,14 +149,18 @@ int stream_finish(struct stream *st)
 
 size_t stream_len(const struct stream *st) { return st->total; }
 
-static uint32_t element(struct stream *st, const struct piece *p, uint32_t i)
+/* Elements [i, i+k) of array piece p in st->scratch (refilled when i is not
+ * there): returns k >= 1, the scratch pointer for element i in *at. */
+static uint32_t window_of(struct stream *st, const struct piece *p, uint32_t i,
+                          const uint32_t **at)
 {
     if (i < st->s_from || i >= st->s_from + st->s_n) {
         st->s_from = i;
         st->s_n = p->n - i < STREAM_FILL ? p->n - i : STREAM_FILL;
         p->fill(st->ctx, i, st->s_n, st->scratch);
     }
-    return st->scratch[i - st->s_from];
+    *at = st->scratch + (i - st->s_from);
+    return st->s_from + st->s_n - i;
 }
 
 /* The next bytes of array piece p into [out, end); returns the new out.  A
@@ -159,11 +173,26 @@ static char *read_array(struct stream *st, const struct piece *p, char *out, cha
         st->pend_len = 1;
         return out;
     }
-    /* an element is at most ",4294967295": 11 bytes */
-    while (st->i < p->n && end - out >= 11) {
-        if (st->i)
+    /* an element is at most ",4294967295": 11 bytes; whole runs of the scratch
+     * are printed while 11 bytes each surely fit */
+    while (st->i < p->n) {
+        size_t room = (size_t)(end - out) / 11;
+        if (room == 0)
+            break;
+        const uint32_t *v;
+        uint32_t k = window_of(st, p, st->i, &v);
+        if (k > room)
+            k = (uint32_t)room;
+        uint32_t j = 0;
+        if (st->i == 0) {
+            out = buf_u32_put(out, v[0]);
+            j = 1;
+        }
+        for (; j < k; j++) {
             *out++ = ',';
-        out = put_u32(out, element(st, p, st->i++));
+            out = buf_u32_put(out, v[j]);
+        }
+        st->i += k;
     }
     if (st->i == p->n) {
         st->pend[0] = ']';
@@ -173,10 +202,13 @@ static char *read_array(struct stream *st, const struct piece *p, char *out, cha
         st->opened = 0;
         st->s_n = 0;
     } else if (out < end) {
+        const uint32_t *v;
+        window_of(st, p, st->i, &v);
         char *q = st->pend;
         if (st->i)
             *q++ = ',';
-        q = put_u32(q, element(st, p, st->i++));
+        q = buf_u32_put(q, v[0]);
+        st->i++;
         st->pend_len = (size_t)(q - st->pend);
     }
     return out;

@@ -29,6 +29,12 @@ void stream_text(struct stream *st, const char *s, size_t n);
 void stream_puts(struct stream *st, const char *s);
 void stream_u32_array(struct stream *st, uint32_t n, stream_fill_fn fill);
 
+/* stream_u32_array for an array the caller knows to be a permutation of
+ * 0..n-1 (a swizzle's map of whole periods): its length is the digits of
+ * 0..n-1, counted without filling it.  A wrong claim gives a wrong length:
+ * every use is checked byte for byte against the built answer (test_stream). */
+void stream_u32_perm(struct stream *st, uint32_t n, stream_fill_fn fill);
+
 /* Done appending: count the answer's bytes (one pass over every array).
  * Returns 0, or -1 when an append failed (the caller frees the stream). */
 int stream_finish(struct stream *st);

@@ -193,15 +193,33 @@ void swz_tile_maps(const struct swz *z, uint32_t *log_of, uint32_t *phys_of)
 void swz_grid_range(const struct swz *z, const struct swz_geom *g, uint32_t from,
                     uint32_t n, uint32_t *log_of, uint32_t *phys_of, uint32_t *bank_of)
 {
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t u = from + i;
-        uint32_t p = swz_apply(z, u << z->m) >> z->m;
-        if (log_of)
-            log_of[i] = p;
-        if (phys_of)
-            phys_of[i] = p;
-        if (bank_of)
-            bank_of[i] = swz_bank_of(u << z->m, g->bank_bytes, g->banks);
+    /* One loop per array asked for, the swizzle's constants and the bank's
+     * shift and mask out of it: bank_bytes and banks are powers of two
+     * (swz_geom_init), so swz_bank_of's two divisions are a shift and a mask.
+     * These fills are half the time of streaming a million-cell map. */
+    int m = z->m, s = z->s;
+    uint32_t yyy = z->yyy_msk;
+    uint32_t *maps[2] = {log_of, phys_of};
+    for (int k = 0; k < 2; k++) {
+        uint32_t *out = maps[k];
+        if (out == NULL)
+            continue;
+        if (s >= 0)
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t a = (from + i) << m;
+                out[i] = (a ^ ((a & yyy) >> s)) >> m;
+            }
+        else
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t a = (from + i) << m;
+                out[i] = (a ^ ((a & yyy) << -s)) >> m;
+            }
+    }
+    if (bank_of) {
+        int shift = __builtin_ctz(g->bank_bytes);
+        uint32_t mask = g->banks - 1;
+        for (uint32_t i = 0; i < n; i++)
+            bank_of[i] = (((from + i) << m) >> shift) & mask;
     }
 }
 
@@ -210,17 +228,17 @@ void swz_grid_range(const struct swz *z, const struct swz_geom *g, uint32_t from
 void swz_tile_range(const struct swz *z, uint32_t from, uint32_t n, uint32_t *log_of,
                     uint32_t *phys_of)
 {
-    int b = z->b, row_shift = z->s < 0 ? -z->s : z->s;
-    uint32_t t_mask = (1u << b) - 1, col_mask = (1u << row_shift) - 1;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t k = from + i;
-        uint32_t u = ((k >> b) << row_shift) | (k & t_mask);
-        uint32_t p = swz_apply(z, u << z->m) >> z->m;
-        uint32_t v = ((p >> row_shift) << b) + (p & col_mask);
-        if (log_of)
-            log_of[i] = v;
-        if (phys_of)
-            phys_of[i] = v;
+    int b = z->b, row_shift = z->s < 0 ? -z->s : z->s, m = z->m, s = z->s;
+    uint32_t t_mask = (1u << b) - 1, col_mask = (1u << row_shift) - 1, yyy = z->yyy_msk;
+    uint32_t *maps[2] = {log_of, phys_of};
+    for (int j = 0; j < 2; j++) {   /* one loop per array, the sign of S out of it */
+        uint32_t *out = maps[j];
+        for (uint32_t i = 0; out && i < n; i++) {
+            uint32_t k = from + i;
+            uint32_t a = (((k >> b) << row_shift) | (k & t_mask)) << m;
+            uint32_t p = (a ^ (s >= 0 ? (a & yyy) >> s : (a & yyy) << -s)) >> m;
+            out[i] = ((p >> row_shift) << b) + (p & col_mask);
+        }
     }
 }
 

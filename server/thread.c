@@ -9,6 +9,8 @@
 /* Tried in order: the first row whose match says yes reads the text. */
 static const struct thr_form *const forms[] = {
     &thr_form_atom,
+    &thr_form_triton,
+    &thr_form_cute_tv,
 };
 
 int thr_parse(const char *text, const struct thr_ctx *ctx, struct thr *t, struct sz_error *err)
@@ -20,13 +22,22 @@ int thr_parse(const char *text, const struct thr_ctx *ctx, struct thr *t, struct
             return forms[k]->parse(text, ctx, t, err);
         }
     return sz_fail(err, SZ_INVALID_ARGUMENT, ctx->field,
-                   "unknown thread layout: a named atom (see GET /api/atoms)");
+                   "unknown thread layout: a named atom (GET /api/atoms), a Triton "
+                   "distributed encoding (#ttg.blocked<{...}>, ...) or a CuTe print "
+                   "(print_latex's %% Layout S TV, print(tiled_copy))");
 }
 
 uint64_t thr_instructions(const struct thr *t, int vec_bits)
 {
     if (t->kind == THR_LANES)
         return 1;
+    if (t->kind == THR_TV) {        /* warps x instructions per thread, once a side is picked */
+        const struct thr_tv *tv = &t->tv;
+        if (tv->side < 0 || tv->group <= 0)
+            return 0;
+        return (uint64_t)((tv->threads[tv->side] + 31) / 32) *
+               (tv->values[tv->side] / (uint32_t)tv->group);
+    }
     int bits = t->n[THR_REGISTER] - vec_bits + t->n[THR_WARP] + t->n[THR_BLOCK];
     if (bits >= 64)
         return UINT64_MAX;      /* past any tile: a row bounds its bases before this */
@@ -46,6 +57,22 @@ void thr_instr(const struct thr *t, int vec_bits, uint64_t k, int64_t c[][LAY_MA
 {
     if (t->kind == THR_LANES) {
         memcpy(c, t->lane, (size_t)t->lanes * sizeof c[0]);
+        return;
+    }
+    if (t->kind == THR_TV) {        /* k = value group + groups x warp; lane l = thread 32w + l */
+        const struct thr_tv *tv = &t->tv;
+        uint32_t groups = tv->values[tv->side] / (uint32_t)tv->group;
+        uint64_t warp = k / groups, grp = k % groups;
+        for (int l = 0; l < 32; l++) {
+            uint64_t th = warp * 32 + (uint64_t)l;
+            memset(c[l], 0, sizeof c[l]);
+            if (th >= tv->threads[tv->side]) {
+                c[l][0] = THR_IDLE;
+                continue;
+            }
+            thr_tv_coord(tv, tv->side, (uint32_t)th, (uint32_t)(grp * (uint64_t)tv->group),
+                         &c[l][0], &c[l][1]);
+        }
         return;
     }
     int rb = t->n[THR_REGISTER] - vec_bits, wb = t->n[THR_WARP];
@@ -78,4 +105,24 @@ int thr_place(struct thr *t, const int64_t *origin, const uint32_t *shape, int r
         }
     }
     return 0;
+}
+
+void thr_extent(const struct thr *t, int64_t *ext)
+{
+    for (int d = 0; d < LAY_MAX_RANK; d++)
+        ext[d] = 0;
+    if (t->kind == THR_TV) {
+        int side = t->tv.side >= 0 ? t->tv.side : t->tv.has[0] ? 0 : 1;
+        for (uint32_t th = 0; th < t->tv.threads[side]; th++)
+            for (uint32_t v = 0; v < t->tv.values[side]; v++) {
+                int64_t m, n;
+                thr_tv_coord(&t->tv, side, th, v, &m, &n);
+                ext[0] = m + 1 > ext[0] ? m + 1 : ext[0];
+                ext[1] = n + 1 > ext[1] ? n + 1 : ext[1];
+            }
+        return;
+    }
+    for (int l = 0; l < t->lanes && t->kind == THR_LANES; l++)
+        for (int d = 0; d < t->rank && t->lane[l][0] != THR_IDLE; d++)
+            ext[d] = t->lane[l][d] + 1 > ext[d] ? t->lane[l][d] + 1 : ext[d];
 }

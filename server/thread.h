@@ -23,8 +23,43 @@ enum thr_in { THR_REGISTER, THR_LANE, THR_WARP, THR_BLOCK, THR_NIN };
 
 enum thr_kind {
     THR_LANES,      /* one warp instruction, a coordinate per lane */
-    THR_BASES       /* input bit i of `in` moves the coordinate by basis[in][i] (XOR per dim) */
+    THR_BASES,      /* input bit i of `in` moves the coordinate by basis[in][i] (XOR per dim) */
+    THR_TV          /* a CuTe thread-value layout (thread_cute.c): (thread, value) -> (m, n) */
 };
+
+/* A CuTe layout as printed, flattened: leaves colexicographic within each
+ * top-level mode; a stride is an integer or a scaled basis `N@d`. */
+#define THR_CL_LEAVES 24
+struct thr_cl {
+    int n, modes;                   /* leaves; top-level modes (0: a bare integer) */
+    uint32_t shape[THR_CL_LEAVES];
+    int64_t stride[THR_CL_LEAVES];
+    int8_t dim[THR_CL_LEAVES];      /* d of `N@d`; -1 for an integer stride */
+    int8_t mode[THR_CL_LEAVES];
+};
+
+/* What a CuTe tiled copy or MMA print says (thread_cute.c reads it): side 0
+ * is the source (S; an MMA's one layout), side 1 the destination (D). */
+struct thr_tv {
+    int latex[2];                   /* the side came as print_latex's ArithTuple TV line */
+    int has[2];                     /* the side is known */
+    const char *label[2];           /* "Layout S TV", "LayoutA", ... */
+    const char *coords;             /* what (m, n) are: "(m, n)", an MMA's "(m, k)", "(n, k)" */
+    int64_t origin[2][2];           /* ArithTuple(m0, n0) */
+    struct thr_cl tv[2];            /* latex: (thread, value) -> (m, n) */
+    /* print(tiled_copy): Tiler_MN, TiledLayout_TV, ValLayoutSrc/Dst, right_inverse(Ref) */
+    uint32_t tiler[2];
+    struct thr_cl tiled, val[2], ref_inv;
+    uint32_t atom_thr, atom_val;    /* size<0> and size<1> of ValLayoutRef */
+    uint32_t threads[2], values[2];
+    int value_bits;                 /* ValueType's bits; 0 when not printed */
+    int atom;                       /* THR_ATOM_* the print's Copy_Atom is */
+    int matrices, trans;            /* ldmatrix/stmatrix .xN, .trans */
+    uint32_t atom_bytes;            /* bytes per thread of one atom */
+    int side;                       /* the side an access costs (thr_tv_side) */
+    int group;                      /* values per lane per instruction (thr_tv_side) */
+};
+enum { THR_ATOM_NONE, THR_ATOM_LDSM, THR_ATOM_STSM, THR_ATOM_ONE_THREAD, THR_ATOM_MMA };
 
 struct thr {
     const struct thr_form *form;    /* the row that read it; NULL for lanes as given */
@@ -42,6 +77,8 @@ struct thr {
     uint32_t bytes, matrices;
     int trans;
     const char *name;               /* the atom's name, for the answer; NULL if none */
+    int swapped;                    /* dims 0 and 1 of the lanes swapped to the layout's order */
+    struct thr_tv tv;               /* THR_TV */
 };
 
 /* What a thread form reads against: the memory layout's element and shape,
@@ -65,7 +102,8 @@ struct thr_form {
 
 /* The rows: named atoms (atoms.c) first; issue 24 adds Triton's distributed
  * encodings, issue 25 CuTe's thread-value prints. */
-extern const struct thr_form thr_form_atom;
+extern const struct thr_form thr_form_atom, thr_form_cute_tv;
+extern const struct thr_form thr_form_triton;    /* triton_dist.c: #ttg.blocked, ... */
 
 /* Read `text` with the first row that matches it; fails naming ctx->field
  * ("unknown thread layout ...") when none does. */
@@ -79,6 +117,23 @@ uint64_t thr_instructions(const struct thr *t, int vec_bits);
 /* Lane coordinates of instruction k (< thr_instructions) into c[0..t->lanes):
  * register group, then warp, then block, from k's low bits up. */
 void thr_instr(const struct thr *t, int vec_bits, uint64_t k, int64_t c[][LAY_MAX_RANK]);
+
+/* THR_TV: pick the side an access of `op` reads or writes (ld, ldmatrix: the
+ * source; st, stmatrix, cp.async: the destination) and the values each lane
+ * moves per instruction (`lane_bytes` of `element_bits` elements); fails
+ * naming `field` when the print has no such side, the atom is another
+ * instruction, or the values do not split into instructions. */
+int thr_tv_side(struct thr *t, enum instr_op op, uint32_t lane_bytes, int element_bits,
+                const char *field, struct sz_error *err);
+
+/* THR_TV: the (m, n) of thread `thread`'s value `value` on the chosen side. */
+void thr_tv_coord(const struct thr_tv *tv, int side, uint32_t thread, uint32_t value,
+                  int64_t *m, int64_t *n);
+
+/* The extent each dim's coordinates reach: 1 + the largest coordinate of
+ * any active lane (THR_LANES) or any (thread, value) of the chosen side, or
+ * of side 0 when none is chosen (THR_TV), into ext[0..t->rank). */
+void thr_extent(const struct thr *t, int64_t *ext);
 
 /* Move every active lane of a THR_LANES layout by `origin` (rank `rank`) and
  * check it stays inside `shape`; fails naming "origin". */

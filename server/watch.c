@@ -72,7 +72,7 @@ struct watch_conn *watch_open(struct watch *w, int fd)
     return c;
 }
 
-void watch_head_done(struct watch_conn *c)
+void watch_received(struct watch_conn *c)
 {
     if (c)
         atomic_store(&c->head_since, 0);
@@ -131,7 +131,7 @@ void watch_close(struct watch *w, struct watch_conn *c)
 
 /* ---- the watcher's thread ------------------------------------------------------------ */
 
-/* Shut down each connection whose head is late.  Its owner's next read sees
+/* Shut down each connection whose request (head or body) is late.  Its owner's next read sees
  * end-of-file and closes it without an answer, as nginx does at
  * client_header_timeout. */
 static void enforce_deadlines(struct watch *w, int64_t t)

@@ -1,5 +1,5 @@
 /* watch.h - a server's open sockets as seen from outside its HTTP library: a
- * deadline on receiving each request's head (slowloris), and a lingering close
+ * deadline on receiving each request, head and body (slowloris), and a lingering close
  * for a socket closed while its client may still be sending (so that the
  * client reads the answer instead of a reset).
  *
@@ -25,7 +25,7 @@ struct watch_conn;
 
 /* Start the thread.  `head_ms` bounds the time from a connection's accept (or
  * its previous answer, on a kept-alive one) to its next request's complete
- * head; 0 means no bound.  Fails with SZ_INTERNAL when out of memory or
+ * head and body (watch_received); 0 means no bound.  Fails with SZ_INTERNAL when out of memory or
  * threads. */
 int watch_start(unsigned head_ms, struct watch **out, struct sz_error *err);
 
@@ -33,8 +33,9 @@ int watch_start(unsigned head_ms, struct watch **out, struct sz_error *err);
  * out of memory (the connection then goes unwatched: no deadline, no drain). */
 struct watch_conn *watch_open(struct watch *w, int fd);
 
-/* Its request's head is complete: the clock stops.  NULL is a no-op; any thread. */
-void watch_head_done(struct watch_conn *c);
+/* Its request is all in (head and body), or answered early: the clock
+ * stops.  NULL is a no-op; any thread. */
+void watch_received(struct watch_conn *c);
 
 /* Its request is answered; on a kept-alive connection the next head's clock
  * starts now.  NULL is a no-op; any thread. */

@@ -140,3 +140,20 @@ struct api_response client_api_call(const char *method, const char *path, const 
     free(q);
     return resp;
 }
+
+char *client_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n)
+        n = 0;
+    fclose(f);
+    if (s)
+        s[n] = 0;
+    return s;
+}

@@ -28,6 +28,10 @@ int client_connect(uint16_t port);
 size_t client_write(int fd, const char *data, size_t len);
 char *client_finish(int fd);
 
+/* The whole file at `path` (relative to the repository root, where the tests
+ * run), NUL-terminated and malloc'd; NULL when it cannot be read. */
+char *client_slurp(const char *path);
+
 /* client_send of a NUL-terminated request. */
 char *client_raw(uint16_t port, const char *req);
 

@@ -11,9 +11,12 @@
 #include <string.h>
 
 #include "../server/access.h"
+#include "../server/api_read.h"
 #include "../server/atomic.h"
+#include "../server/atomic_form.h"
 #include "../server/swizzle.h"
 #include "check.h"
+#include "read_json.h"
 
 static struct instr instr(enum instr_op op, uint32_t bytes, uint32_t matrices)
 {
@@ -342,23 +345,6 @@ static int cost_row(const cJSON *p, struct instr *in, struct acc_result *r)
     return 0;
 }
 
-/* tests/data/<name> parsed, or NULL. */
-static cJSON *read_json(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    size_t got = fread(text, 1, (size_t)n, f);
-    fclose(f);
-    text[got] = '\0';
-    cJSON *j = cJSON_Parse(text);
-    free(text);
-    return j;
-}
 
 static void test_calibration(void)
 {
@@ -773,6 +759,181 @@ static void every_named_metric_was_measured(void)
     CHECK(named >= 2 * INSTR_NOPS, "only %d metrics named", named);
 }
 
+/* Every row of tests/data/atomic_forms_*.json (issue 23: atomics as people
+ * write them, timed unconditionally, guarded once per 8 and guarded per
+ * atomic).  Each row's "request" is read through the API's own reader
+ * (api_read_instr) with the row's offsets: the SASS the model names equals
+ * cuobjdump's, the wavefronts equal the Source page's (where ncu ran the row)
+ * and the deterministic sm__sass_ counter's, and the cycles are within 2%
+ * of clock64 wherever the model says cycles_exact; where it does not (A10:
+ * atom, lanes off, no branch per atomic) clock64 is at or above them. */
+static void test_atomic_form_data(void)
+{
+    DIR *d = opendir("tests/data");
+    struct dirent *de;
+    int files = 0;
+    while (d && (de = readdir(d)) != NULL) {
+        if (strncmp(de->d_name, "atomic_forms_", 13) != 0 || !strstr(de->d_name, ".json"))
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "tests/data/%s", de->d_name);
+        cJSON *j = read_json(path);
+        const cJSON *p;
+        int count = 0, with_ncu = 0, exact = 0, floors = 0, popc = 0, failures = 0;
+        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "patterns")) {
+            const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
+            cJSON *body = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(p, "request"), 1);
+            cJSON_AddItemToObject(body, "offsets",
+                                  cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(p, "offsets"), 1));
+            struct instr in;
+            struct sz_error err;
+            int loaded = api_read_instr(body, NULL, &in, &err) == 0;
+            cJSON_Delete(body);
+            CHECK_QUIET(failures, loaded, "%s: request does not load (%s: %s)", name,
+                        loaded ? "" : err.field, loaded ? "" : err.message);
+            if (!loaded)
+                continue;
+            struct acc_result r;
+            acc_cost(&in, &r);
+            count++;
+            const char *sass = cJSON_GetObjectItemCaseSensitive(p, "sass")->valuestring;
+            popc += strcmp(sass, "ATOMS.POPC.INC.32") == 0;
+            CHECK_QUIET(failures, strcmp(atomic_form_sass(&in), sass) == 0 &&
+                        r.atomic.sass == atomic_form_sass(&in),
+                        "%s: model %s, cuobjdump %s", name, atomic_form_sass(&in), sass);
+            const cJSON *wf = cJSON_GetObjectItemCaseSensitive(p, "wavefronts");
+            const cJSON *wsm = cJSON_GetObjectItemCaseSensitive(p, "wavefronts_sm");
+            if (cJSON_IsNumber(wf)) {
+                with_ncu++;
+                CHECK_QUIET(failures, fabs(r.wavefronts - wf->valuedouble) < 0.011 &&
+                            cJSON_IsNumber(wsm) && fabs(r.wavefronts - wsm->valuedouble) < 0.011,
+                            "%s: model %u wavefronts, Source page %.2f", name, r.wavefronts,
+                            wf->valuedouble);
+            }
+            double cyc = cJSON_GetObjectItemCaseSensitive(p, "cycles")->valuedouble;
+            double c = acc_clock_cycles(&r);
+            if (r.atomic.cycles_exact) {
+                CHECK_QUIET(failures, fabs(c - cyc) <= 0.02 * c,
+                            "%s: model %.2f cycles, clock64 %.3f", name, c, cyc);
+                exact++;
+            } else {
+                CHECK_QUIET(failures, cyc >= 0.98 * c, "%s: floor %.2f, clock64 %.3f", name, c,
+                            cyc);
+                floors++;
+            }
+            /* A11: the branch's share is what the guard adds over the pipe */
+            CHECK_QUIET(failures, r.atomic.pipe_cycles <= c + 1e-9 &&
+                        (in.guard == INSTR_GUARD_EACH || r.atomic.pipe_cycles == c),
+                        "%s: pipe %.2f, cycles %.2f", name, r.atomic.pipe_cycles, c);
+        }
+        CHECK(failures == 0 && count >= 1500 && with_ncu >= 700 && popc >= 300,
+              "%s: %d of %d rows disagree", path, failures, count);
+        printf("atomic forms %s: %d rows (%d ATOMS.POPC.INC), SASS named on all, wavefronts "
+               "exact on the %d ncu ran, cycles within 2%% on %d, %d at or above a floor\n",
+               de->d_name, count, popc, with_ncu, exact, floors);
+        files++;
+        cJSON_Delete(j);
+    }
+    if (d)
+        closedir(d);
+    CHECK(files >= 1, "no tests/data/atomic_forms_*.json found");
+}
+
+/* The operand and guard as the API reads them: named fields, bounds, and a
+ * value on a non-atomic refused. */
+static void test_atomic_operand(void)
+{
+    static const struct { const char *body, *field; } bad[] = {
+        {"{\"op\":\"ld\",\"value\":1,\"offsets\":[0]}", "value"},
+        {"{\"op\":\"st\",\"guard\":\"none\"}", "guard"},
+        {"{\"op\":\"red\",\"value\":\"two\"}", "value"},
+        {"{\"op\":\"red\",\"value\":1.5}", "value"},
+        {"{\"op\":\"red\",\"value\":4294967296}", "value"},
+        {"{\"op\":\"red\",\"guard\":\"if\"}", "guard"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cJSON *b = cJSON_Parse(bad[i].body);
+        struct instr in;
+        struct sz_error err = {0};
+        CHECK(api_read_instr(b, NULL, &in, &err) < 0 && strcmp(err.field, bad[i].field) == 0,
+              "%s: field %s, want %s", bad[i].body, err.field, bad[i].field);
+        cJSON_Delete(b);
+    }
+    /* the histogram of the course: 32 lanes on one word, +1, result unused */
+    struct instr in = instr(INSTR_RED, 4, 1);
+    struct acc_result r;
+    for (int t = 0; t < 32; t++)
+        in.offsets[t] = 0;
+    in.value_kind = INSTR_VALUE_CONST;
+    in.value = 1;
+    acc_cost(&in, &r);
+    CHECK(r.atomic.merges && r.wavefronts == 1 && r.atomic.serial_wavefronts == 0 &&
+          strcmp(r.atomic.sass, "ATOMS.POPC.INC.32") == 0, "red +1 on one word: %u wavefronts",
+          r.wavefronts);
+    in.op = INSTR_ATOM;   /* result used: ATOMS.ADD, 32 in turn */
+    acc_cost(&in, &r);
+    CHECK(!r.atomic.merges && r.wavefronts == 32, "atom +1 on one word: %u", r.wavefronts);
+}
+
+/* Every row of tests/data/cp_async_*.json (issue 23 part 3) through the API's
+ * reader: rules C1 (.ca) and C2 (.cg) against the Source-page wavefronts.
+ * The model is not exact on every row (access.c says which kind it misses
+ * and by how much): this holds it to what it was when it was written, 368 of
+ * 380 .ca and 150 of 160 .cg exact on the first sweep and all 56 of the
+ * second (H100 and H200), the misses within 4, and prints them. */
+static void test_cp_async_data(void)
+{
+    DIR *d = opendir("tests/data");
+    struct dirent *de;
+    int files = 0;
+    while (d && (de = readdir(d)) != NULL) {
+        if (strncmp(de->d_name, "cp_async_", 9) != 0 || !strstr(de->d_name, ".json"))
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "tests/data/%s", de->d_name);
+        cJSON *j = read_json(path);
+        const cJSON *p;
+        int n[2] = {0, 0}, exact[2] = {0, 0}, failures = 0;
+        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "patterns")) {
+            const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
+            static const char *const req[] = {"op", "bytes", "cache", "offsets", "global_offsets"};
+            cJSON *body = cJSON_CreateObject();
+            for (int k = 0; k < 5; k++)
+                cJSON_AddItemToObject(body, req[k],
+                                      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(p, req[k]), 1));
+            struct instr in;
+            struct sz_error err;
+            int loaded = api_read_instr(body, NULL, &in, &err) == 0;
+            cJSON_Delete(body);
+            CHECK_QUIET(failures, loaded, "%s: does not load (%s)", name, loaded ? "" : err.message);
+            if (!loaded)
+                continue;
+            struct acc_result r;
+            acc_cost(&in, &r);
+            double wf = cJSON_GetObjectItemCaseSensitive(p, "wavefronts")->valuedouble;
+            n[in.cg]++;
+            if (fabs(r.wavefronts - wf) < 0.011) {
+                exact[in.cg]++;
+                continue;
+            }
+            printf("  cp.async miss %s: model %u, Source page %.0f\n", name, r.wavefronts, wf);
+            CHECK_QUIET(failures, fabs(r.wavefronts - wf) <= 4.0, "%s: model %u, measured %.2f",
+                        name, r.wavefronts, wf);
+        }
+        int second = n[1] > 160;   /* with the second sweep (32 .ca, 24 .cg) */
+        CHECK(failures == 0 && n[0] >= (second ? 412 : 380) && n[1] >= (second ? 184 : 160) &&
+              exact[0] >= (second ? 400 : 368) && exact[1] >= (second ? 174 : 150),
+              "%s: .ca %d of %d exact, .cg %d of %d", path, exact[0], n[0], exact[1], n[1]);
+        printf("cp.async %s: .ca exact on %d of %d, .cg on %d of %d (Source-page wavefronts)\n",
+               de->d_name, exact[0], n[0], exact[1], n[1]);
+        files++;
+        cJSON_Delete(j);
+    }
+    if (d)
+        closedir(d);
+    CHECK(files >= 1, "no tests/data/cp_async_*.json found");
+}
+
 int main(void)
 {
     test_seed_transpose();
@@ -789,5 +950,8 @@ int main(void)
     every_kind_has_a_whole_row();
     the_op_error_names_every_kind();
     every_named_metric_was_measured();
+    test_atomic_form_data();
+    test_atomic_operand();
+    test_cp_async_data();
     return check_summary("test_access");
 }

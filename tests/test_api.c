@@ -455,25 +455,8 @@ static void test_apply_limits(void)
  * be read: the tests run from the repository root). */
 static char *slurp(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    CHECK(f != NULL, "%s not found (run the tests from the repository root)", path);
-    if (f == NULL)
-        return NULL;
-    char *text = NULL;
-    size_t len = 0, cap = 0, got;
-    char chunk[4096];
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (len + got + 1 > cap) {
-            cap = (len + got + 1) * 2;
-            text = realloc(text, cap);
-        }
-        memcpy(text + len, chunk, got);
-        len += got;
-    }
-    fclose(f);
-    if (text == NULL)
-        text = calloc(1, 1);
-    text[len] = '\0';
+    char *text = client_slurp(path);
+    CHECK(text != NULL, "%s not found (run the tests from the repository root)", path);
     return text;
 }
 

@@ -23,6 +23,95 @@
 #include "client.h"
 
 static uint16_t port;
+
+/* ---- framing.c's pure functions, without a daemon (issue 22) ---------------------- */
+
+/* framing_check on `n` fields (name, value) with no chain check: its field
+ * ("" when accepted). */
+static const char *judge(const char *version, const char *const (*fields)[2], int n,
+                         struct sz_error *err)
+{
+    struct framing f;
+    framing_begin(&f, NULL);
+    for (int i = 0; i < n; i++)
+        framing_field(&f, fields[i][0], strlen(fields[i][0]), fields[i][1],
+                      strlen(fields[i][1]));
+    err->field[0] = '\0';
+    if (framing_check(&f, NULL, version, err) == 0)
+        return "";
+    return err->field;
+}
+
+static void test_framing_units(void)
+{
+    static const struct { const char *target; unsigned stop, want; } q[] = {
+        {"/api/x", 32, 0}, {"/api/x?", 32, 0}, {"/api/x?a=1", 32, 1}, {"/api/x?a=1&b", 32, 2},
+        {"/api/x?&&", 32, 3}, {"/api/x?a&b&c&d", 2, 3},     /* counts stop + 1 at most */
+    };
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
+        CHECK(framing_query_args(q[i].target, q[i].stop) == q[i].want,
+              "query_args(%s, %u) = %u, want %u", q[i].target, q[i].stop,
+              framing_query_args(q[i].target, q[i].stop), q[i].want);
+    CHECK(framing_query_args(NULL, 32) == 0, "query_args(NULL)");
+
+    static const struct { const char *in, *out; } u[] = {
+        {"%41b%2f", "Ab/"}, {"%00x", "\x7Fx"}, {"%1f", "\x7F"}, {"%7F", "\x7F"},
+        {"%zz%4", "%zz%4"}, {"%%41", "%A"}, {"a+b", "a+b"}, {"%C3%A9", "\xC3\xA9"}, {"", ""},
+    };
+    for (size_t i = 0; i < sizeof u / sizeof u[0]; i++) {
+        char b[32];
+        snprintf(b, sizeof b, "%s", u[i].in);
+        size_t n = framing_unescape(b);
+        CHECK(strcmp(b, u[i].out) == 0 && n == strlen(u[i].out), "unescape(%s): '%s' (%zu)",
+              u[i].in, b, n);
+    }
+
+    struct sz_error err;
+    static const char *const ok[][2] = {{"Host", "localhost"}, {"X-A", "a\tb"},
+                                        {"Transfer-Encoding", "Chunked"}};
+    CHECK(strcmp(judge("HTTP/1.1", ok, 3, &err), "") == 0, "a good head: %s", err.message);
+    static const struct { const char *version; const char *f[3][2]; int n; const char *field; } bad[] = {
+        {"HTTP/1.1", {{"Host", "a"}, {"host", "b"}}, 2, "Host"},
+        {"HTTP/1.1", {{"Content-Length", "1"}, {"content-length", "1"}}, 2, "Content-Length"},
+        {"HTTP/1.1", {{"Content-Length", "1"}, {"Transfer-Encoding", "chunked"}}, 2,
+         "Transfer-Encoding"},
+        {"HTTP/1.0", {{"Transfer-Encoding", "chunked"}}, 1, "Transfer-Encoding"},
+        {"HTTP/1.1", {{"Transfer-Encoding", "gzip, chunked"}}, 1, "Transfer-Encoding"},
+        {"HTTP/1.1", {{"Transfer-Encoding", "chunked "}}, 1, "Transfer-Encoding"},
+        {"HTTP/1.1", {{"Transfer-Encoding", "chunked"}, {"Transfer-Encoding", "chunked"}}, 2,
+         "Transfer-Encoding"},
+        {"HTTP/1.1", {{"X A", "1"}}, 1, "header"},
+        {"HTTP/1.1", {{"", "1"}}, 1, "header"},
+        {"HTTP/1.1", {{"X-A", "a\rb"}}, 1, "header"},
+        {"HTTP/1.1", {{"X-A", "a\x7F"}}, 1, "header"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *fld = judge(bad[i].version, bad[i].f, bad[i].n, &err);
+        CHECK(strcmp(fld, bad[i].field) == 0 && err.code == SZ_INVALID_ARGUMENT,
+              "bad head %zu (%s: %s): field '%s', want %s", i, bad[i].f[0][0], bad[i].f[0][1],
+              fld, bad[i].field);
+    }
+
+    /* The chain: libmicrohttpd parses the head in place, each CRLF zeroed;
+     * a field line must start two bytes past the previous value's end. */
+    static const char head[] = "GET\0/p\0HTTP/1.1\0\0Host\0 v\0\0X-A\0 b\0\0\0\0";
+    const char *version = head + 7, *host = head + 17, *hv = head + 23, *xa = head + 26,
+               *xv = head + 31, *end = head + 36;
+    struct framing f;
+    framing_begin(&f, version);
+    framing_field(&f, host, 4, hv, 1);
+    framing_field(&f, xa, 3, xv, 1);
+    CHECK(framing_check(&f, end, version, &err) == 0, "a well-chained head: %s", err.message);
+    framing_begin(&f, version);
+    framing_field(&f, host, 4, hv, 1);
+    framing_field(&f, xa + 1, 2, xv, 1);    /* a line not where it must start */
+    CHECK(framing_check(&f, end, version, &err) < 0 && strcmp(err.field, "header") == 0,
+          "a misplaced line is refused");
+    framing_begin(&f, version);
+    framing_field(&f, host, 4, hv, 1);
+    framing_field(&f, xa, 3, xv, 1);
+    CHECK(framing_check(&f, end + 1, version, &err) < 0, "a head that ends elsewhere");
+}
 static char tmpdir[] = "/tmp/swz-framing-XXXXXX";
 
 static int count(const char *hay, const char *needle)
@@ -221,38 +310,100 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Slowloris: one byte of the head every 200 ms restarts the idle timeout each
- * time; the head deadline (1 s on this server) must end it all the same. */
-static void test_slow_head(uint16_t slow_port)
+/* A connection that sends `text` (all at once when `at_once`, else a byte
+ * every 200 ms) and then `filler` a byte every 200 ms, until the server
+ * closes it: the seconds that took, or -1 when it was still open after 4 s. */
+static double closed_after(uint16_t p, const char *text, int at_once, char filler)
 {
-    int fd = client_connect(slow_port);
+    int fd = client_connect(p);
     CHECK(fd >= 0, "connect");
     double t0 = now_s(), closed_at = -1;
-    const char *head = "GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Slow: ";
-    for (size_t i = 0; fd >= 0 && now_s() - t0 < 4.0; i++) {
-        char ch = i < strlen(head) ? head[i] : 'a';
+    size_t len = strlen(text), i = 0;
+    if (at_once && fd >= 0 && client_write(fd, text, len) != len)
+        closed_at = 0;
+    for (i = at_once ? len : 0; fd >= 0 && closed_at < 0 && now_s() - t0 < 4.0; i++) {
+        char ch = i < len ? text[i] : filler;
         if (client_write(fd, &ch, 1) != 1) {
             closed_at = now_s() - t0;
             break;
         }
         struct pollfd pfd = {.fd = fd, .events = POLLIN};
         if (poll(&pfd, 1, 200) > 0) {
-            char b[256];
+            char b[512];
             ssize_t n = recv(fd, b, sizeof b, MSG_DONTWAIT);
-            if (n == 0 || (n < 0 && errno != EAGAIN)) {
+            if (n == 0 || (n < 0 && errno != EAGAIN))
                 closed_at = now_s() - t0;
-                break;
-            }
         }
     }
-    CHECK(closed_at > 0, "a head sent one byte every 200 ms was still open after 4 s");
     if (fd >= 0)
         close(fd);
     /* A prompt request on the same server is unaffected. */
-    char *r = client_raw(slow_port, "GET /api/health HTTP/1.1\r\nHost: localhost\r\n"
-                                    "Connection: close\r\n\r\n");
+    char *r = client_raw(p, "GET /api/health HTTP/1.1\r\nHost: localhost\r\n"
+                            "Connection: close\r\n\r\n");
     CHECK(client_status(r) == 200, "prompt request: %d", client_status(r));
     free(r);
+    return closed_at;
+}
+
+/* Slowloris: one byte of the head every 200 ms restarts the idle timeout each
+ * time; the head deadline (1 s on this server) must end it all the same. */
+static void test_slow_head(uint16_t slow_port)
+{
+    double t = closed_after(slow_port, "GET /api/health HTTP/1.1\r\nHost: localhost\r\n"
+                                       "X-Slow: ", 0, 'a');
+    CHECK(t > 0, "a head sent one byte every 200 ms was still open after 4 s");
+}
+
+/* Issue 28: a complete head, then one body byte every 200 ms.  The idle
+ * timeout restarts on every byte and the head deadline stopped at the head:
+ * 1030 such connections locked everyone out.  The deadline (1 s here) covers
+ * the body too. */
+static void test_slow_body(uint16_t slow_port)
+{
+    double t = closed_after(slow_port, POST_APPLY "Content-Length: 1000\r\n\r\n", 1, ' ');
+    CHECK(t > 0 && t < 2.5, "a body sent one byte every 200 ms: closed after %.2f s "
+          "(deadline 1 s)", t);
+}
+
+/* Issue 28: bodies being received are held in memory (300 slow 2 MiB uploads:
+ * 616 MB).  Past the server's budget (3 MiB here) a body is refused at once
+ * with 503 and Retry-After; the budget comes back when the slow one's
+ * deadline (1 s) ends it. */
+static void test_body_budget(uint16_t budget_port)
+{
+    char head[256];
+    snprintf(head, sizeof head, POST_APPLY "Content-Length: %u\r\n\r\n", 2u << 20);
+    int a = client_connect(budget_port);
+    CHECK(a >= 0 && client_write(a, head, strlen(head)) == strlen(head) &&
+              client_write(a, "{\"b\":", 5) == 5, "the first slow body");
+    struct timespec settle = {0, 100 * 1000 * 1000};
+    nanosleep(&settle, NULL);
+    int b = client_connect(budget_port);
+    CHECK(b >= 0 && client_write(b, head, strlen(head)) == strlen(head), "the second head");
+    struct pollfd pfd = {.fd = b, .events = POLLIN};
+    double t0 = now_s();
+    int answered = poll(&pfd, 1, 1000) > 0;
+    char *r = client_finish(b);
+    CHECK(answered && now_s() - t0 < 1.0 && client_status(r) == 503 &&
+              strstr(r, "Retry-After: 1") && strstr(r, "\"code\":\"overloaded\""),
+          "past the budget: %d after %.2f s: %.300s", client_status(r), now_s() - t0,
+          r ? r : "(none)");
+    free(r);
+    /* the first one's deadline ends it and gives its 2 MiB back */
+    struct timespec wait = {1, 500 * 1000 * 1000};
+    nanosleep(&wait, NULL);
+    if (a >= 0)
+        close(a);
+    size_t n = 2u << 20;
+    char *req = malloc(n + 512);
+    int hl = sprintf(req, POST_APPLY "Connection: close\r\nContent-Length: %zu\r\n\r\n", n);
+    memset(req + hl, ' ', n);
+    memcpy(req + hl, "{\"b\":3,\"m\":4,\"s\":3,\"offsets\":[128]}", 35);
+    r = client_send(budget_port, req, (size_t)hl + n);
+    CHECK(client_status(r) == 200 && strstr(r, "\"swizzled\":[144]"),
+          "a whole 2 MiB body after the slow one ended: %d", client_status(r));
+    free(r);
+    free(req);
 }
 
 /* Why http.c has no NUL-in-query branch: a key or value can never hold a
@@ -321,8 +472,10 @@ int main(void)
     port = http_port(srv);
     struct http_config scfg = cfg;
     scfg.head_timeout_ms = 1000;
+    scfg.body_budget = (size_t)3 << 20;
     CHECK(http_start(&scfg, &slow, &err) == 0, "start: %s", err.message);
 
+    test_framing_units();
     test_codings();
     test_fields();
     test_query_floods();
@@ -332,6 +485,8 @@ int main(void)
     unescape_never_yields_a_nul();
     query_nul_arrives_as_a_bad_value();
     test_slow_head(http_port(slow));
+    test_slow_body(http_port(slow));
+    test_body_budget(http_port(slow));
 
     http_stop(slow);
     http_stop(srv);

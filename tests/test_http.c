@@ -3,10 +3,13 @@
  * security headers, body limits, and that the server stays healthy after
  * every bad request. */
 #define _GNU_SOURCE 1   /* mkdtemp, symlink under -std=c11 */
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../server/http.h"
@@ -41,6 +44,7 @@ static void healthy(const char *after)
 }
 
 static char tmpdir[] = "/tmp/swz-static-XXXXXX";
+static char outside[600];   /* a file beside tmpdir, hard-linked into it */
 
 static void write_file(const char *rel, const char *text)
 {
@@ -68,6 +72,16 @@ static void make_static(void)
         abort();
     snprintf(p, sizeof p, "%s/inside", tmpdir);
     if (symlink("app.js", p) != 0)
+        abort();
+    /* a hard link to a file outside the folder (same file system: /tmp) */
+    snprintf(outside, sizeof outside, "%s-outside.txt", tmpdir);
+    FILE *f = fopen(outside, "w");
+    if (f == NULL)
+        abort();
+    fputs("OUTSIDE-SECRET", f);
+    fclose(f);
+    snprintf(p, sizeof p, "%s/hard.txt", tmpdir);
+    if (link(outside, p) != 0)
         abort();
 }
 
@@ -113,6 +127,9 @@ static void test_static(void)
     expect("backslash", get("/..\\..\\etc\\passwd"), 404, NULL);
     expect("double slash", get("//etc/passwd"), 404, NULL);
     expect("symlink out", get("/leak"), 404, NULL);
+    char *hard = get("/hard.txt");
+    CHECK(!strstr(hard, "OUTSIDE-SECRET"), "a hard link to a file outside static/ was served");
+    expect("hard link out", hard, 404, NULL);
     char *abs = get("/etc/passwd");
     CHECK(!strstr(abs, "root:"), "absolute path leaked /etc/passwd");
     expect("absolute", abs, 404, NULL);
@@ -328,6 +345,62 @@ static void test_embed(void)
     }
 }
 
+/* A 2^20-element layout asked on a new connection whose answer is never read:
+ * the socket, and in *status the status of what came within 2 s (-1: none). */
+static int ask_layout_unread(uint16_t p, int *status)
+{
+    static const char body[] = "{\"layout\":\"tma:CU_TENSOR_MAP_SWIZZLE_128B\","
+                               "\"shape\":[1024,1024]}";
+    char req[512];
+    int n = snprintf(req, sizeof req, "POST /api/layout HTTP/1.1\r\nHost: localhost\r\n"
+                     "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
+                     sizeof body - 1, body);
+    int fd = client_connect(p);
+    *status = -1;
+    if (fd < 0 || client_write(fd, req, (size_t)n) != (size_t)n)
+        return fd;
+    struct pollfd pfd = {.fd = fd, .events = POLLIN};
+    char head[200] = "";
+    if (poll(&pfd, 1, 2000) > 0 && recv(fd, head, sizeof head - 1, 0) > 12)
+        *status = atoi(head + 9);
+    return fd;
+}
+
+/* Issue 28: a large answer was built whole and held for as long as its client
+ * took to read it (200 clients that never read: 2.6 GB).  Past the answer
+ * budget (30 MiB here: two 12.7 MB layouts) the next is refused with 503 and
+ * Retry-After, and the budget comes back when a held one ends. */
+static void test_answer_budget(void)
+{
+    struct http_config cfg = {.bind = "127.0.0.1", .port = 0, .static_dir = tmpdir,
+                              .threads = 2, .answer_budget = (size_t)30 << 20};
+    struct http_server *srv;
+    struct sz_error err;
+    CHECK(http_start(&cfg, &srv, &err) == 0, "start: %s", err.message);
+    uint16_t p = http_port(srv);
+    int st[3], fd[3];
+    for (int i = 0; i < 3; i++)
+        fd[i] = ask_layout_unread(p, &st[i]);
+    CHECK(st[0] == 200 && st[1] == 200 && st[2] == 503,
+          "two unread 12.7 MB answers fill a 30 MiB budget: %d %d %d", st[0], st[1], st[2]);
+    char *r = client_finish(fd[2]);
+    CHECK(r && strstr(r, "Retry-After: 1") && strstr(r, "\"code\":\"overloaded\""),
+          "the refusal: %.300s", r ? r : "(none)");
+    free(r);
+    close(fd[0]);
+    struct timespec settle = {0, 300 * 1000 * 1000};   /* the daemon sees the close */
+    nanosleep(&settle, NULL);
+    int s3;
+    int f3 = ask_layout_unread(p, &s3);
+    CHECK(s3 == 200, "after one held answer ended: %d", s3);
+    close(f3);
+    close(fd[1]);
+    char *small = client_request(p, "GET", "/api/presets", "localhost", NULL, NULL);
+    CHECK(client_status(small) == 200, "small answers are not counted: %d", client_status(small));
+    free(small);
+    http_stop(srv);
+}
+
 int main(void)
 {
     make_static();
@@ -355,10 +428,12 @@ int main(void)
     test_api();
     test_prefetch();
     test_replay_table();
+    test_answer_budget();
     test_embed();
     http_stop(srv);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     CHECK(system(cmd) == 0, "cleanup");
+    unlink(outside);
     return check_summary("test_http");
 }

@@ -93,6 +93,39 @@ static int dead(int pid)
     return 0;
 }
 
+/* The pid a child wrote to `path`, waiting up to 2 s for it; 0 when none. */
+static int pid_from(const char *path)
+{
+    for (int i = 0; i < 200; i++) {
+        FILE *f = fopen(path, "r");
+        int pid = 0;
+        if (f) {
+            if (fscanf(f, "%d", &pid) != 1)
+                pid = 0;
+            fclose(f);
+        }
+        if (pid > 0)
+            return pid;
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return 0;
+}
+
+/* Whether `pid` is gone, not even a zombie (so: reaped), within 1 s. */
+static int reaped(int pid)
+{
+    for (int i = 0; i < 100; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d", pid);
+        if (access(path, F_OK) != 0)
+            return 1;
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return 0;
+}
+
 static void test_endings(void)
 {
     char *ex[] = {"sh", "-c", "exit 7", NULL};
@@ -116,13 +149,7 @@ static void test_endings(void)
     double dt = proc_now() - t0;
     CHECK(p.timed_out && p.signal == SIGKILL && dt < 2.0, "hang killed at 0.5 s: %.2f s", dt);
     proc_free(&p);
-    FILE *f = fopen(pidfile, "r");
-    int gc = 0;
-    if (f) {
-        if (fscanf(f, "%d", &gc) != 1)
-            gc = 0;
-        fclose(f);
-    }
+    int gc = pid_from(pidfile);
     unlink(pidfile);
     CHECK(gc > 0 && dead(gc), "the grandchild %d died with its group", gc);
 
@@ -140,6 +167,40 @@ static void test_endings(void)
     CHECK(p.timed_out && proc_now() - t0 < 2.0, "lingering child killed: %.2f s",
           proc_now() - t0);
     proc_free(&p);
+}
+
+/* Issue 28: a grandchild that calls setsid leaves the process group and
+ * survived every kill of it.  It must die (and be reaped) whether the child
+ * exits on its own, is killed at the deadline, or runs in our group. */
+static void test_setsid_descendants(void)
+{
+    for (int mode = 0; mode < 4; mode++) {
+        char pidfile[] = "/tmp/swz-proc-XXXXXX";
+        int fd = mkstemp(pidfile);
+        close(fd);
+        char cmd[400];
+        /* setsid(1) forks when its caller leads a group; the pid written is
+         * the one that sleeps, whatever it did.  A great-grandchild too. */
+        if (mode == 3)      /* one that exits on its own: an orphan zombie, reaped */
+            snprintf(cmd, sizeof cmd, "setsid sh -c 'echo $$ > %s' </dev/null >/dev/null 2>&1 "
+                     "& sleep 0.3; exit 0", pidfile);
+        else
+            snprintf(cmd, sizeof cmd,
+                     "setsid sh -c 'sleep 30 & echo $$ > %s; exec sleep 30' "
+                     "</dev/null >/dev/null 2>&1 & sleep 0.2; %s", pidfile,
+                     mode == 1 ? "sleep 30" : "exit 0");
+        char *sh[] = {"sh", "-c", cmd, NULL};
+        double t0 = proc_now();
+        struct proc p = run(sh, NULL, 0, 100, 100, 0, mode != 2, mode == 1 ? 1.0 : 20);
+        double dt = proc_now() - t0;
+        int gc = pid_from(pidfile);
+        unlink(pidfile);
+        CHECK(gc > 0 && reaped(gc) && dt < 3.0,
+              "mode %d: the setsid grandchild %d outlived its run (%.2f s)", mode, gc, dt);
+        if (gc > 0)
+            kill(gc, SIGKILL);
+        proc_free(&p);
+    }
 }
 
 static void test_start(void)
@@ -185,6 +246,7 @@ int main(void)
     signal(SIGPIPE, SIG_IGN);   /* proc.h's contract */
     test_io();
     test_endings();
+    test_setsid_descendants();
     test_start();
     return check_summary("test_proc");
 }

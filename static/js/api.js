@@ -187,3 +187,8 @@ export const layout = (body) => postJSON('api/layout', body);
 // POST /api/layout/access: the layout fields plus lanes, or atom and origin.
 export const layoutAccess = (body) => postJSON('api/layout/access', body);
 export const atoms = () => getJSON('api/atoms');
+
+// Triton's TTGIR: a distributed encoding's bases; a dump's shared-memory ops, costed.
+export const layoutDistributed = (body) => postJSON('api/layout/distributed', body);
+export const ttgir = (text) => postJSON('api/ttgir', { text });
+export const ncuExplain = (body) => postJSON('api/ncu/explain', body, false, false);

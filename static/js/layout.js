@@ -6,17 +6,19 @@
 import { caretAt } from './caret.js';
 import * as api from './api.js';
 import { esc } from './esc.js';
-import { opBits, setOps } from './ops.js';
+import { opBits, setOps, menuOps } from './ops.js';
 import { bankChart, hitsChart } from './bankchart.js';
 import { bump } from './stamps.js';
 import { INVALID } from './classes.js';
-import { PRESETS, fromQuery, toQuery, layoutBody, accessBody, axes } from './layoutstate.js';
+import { PRESETS, fromQuery, toQuery, layoutBody, accessBody, axes, wantsAccess, ncuBody } from './layoutstate.js';
 import { drawTensor } from './tensorview.js';
+import { renderTiled, renderFix, renderNcu } from './layouttiled.js';
 
 const $ = (id) => document.getElementById(id);
-const FIELDS = { layout: 'lay-text', bits: 'lay-bits', shape: 'lay-shape', base: 'lay-base', desc: 'lay-desc', arch: 'lay-arch', atom: 'lay-atom', origin: 'lay-origin', color: 'lay-color' };
+const FIELDS = { layout: 'lay-text', bits: 'lay-bits', shape: 'lay-shape', base: 'lay-base', desc: 'lay-desc', arch: 'lay-arch', atom: 'lay-atom', origin: 'lay-origin', color: 'lay-color', thread: 'lay-thread', op: 'lay-op', instr: 'lay-instr' };
 let state = fromQuery(new URLSearchParams(location.search));
 let seq = 0;
+let rank = 2;       // the last layout's rank, for the ncu request
 
 function writeForm() {
     for (const [k, id] of Object.entries(FIELDS)) $(id).value = state[k];
@@ -24,7 +26,9 @@ function writeForm() {
 }
 
 function readForm() {
+    const thread = state.thread;
     for (const [k, id] of Object.entries(FIELDS)) state[k] = $(id).value;
+    if (state.thread !== thread) state.instr = '0';     // another copy: its first instruction
     state.swap = $('lay-swap').checked ? '1' : '';
 }
 
@@ -45,6 +49,11 @@ function rosettaRows(d) {
         ['one-to-one', d.one_to_one ? 'yes' : `no: ${d.collisions} shared (offset ${d.shared.offset} at [${d.shared.coords.map((c) => c.join(',')).join('] and [')}])`],
         ['span', `${d.span_bytes} bytes`],
     ];
+    if (d.address) {
+        const a = d.address;
+        rows.push(['pointer', `${a.value}: ${a.alignment_bytes}-byte aligned` + (a.swizzle_span_bytes ? `, swizzle span ${a.swizzle_span_bytes} bytes (${a.aligned_to_span ? 'aligned' : 'not aligned'})` : '') +
+            (a.swizzle_reads_address ? `, ${a.moved} elements moved by its low bits` : '') + ` - ${a.note}`]);
+    }
     if (d.descriptor) {
         const s = d.descriptor;
         rows.push(['descriptor', `${s.arch}: start ${s.start_address}, LBO ${s.leading_byte_offset}, SBO ${s.stride_byte_offset}, base_offset ${s.base_offset}, ${s.layout_name} (${s.tma})`]);
@@ -105,10 +114,14 @@ async function load() {
     for (const id of ['lay-text', 'lay-shape', 'lay-bits', 'lay-base', 'lay-desc']) $(id).classList.remove(INVALID);
     renderRosetta(d);
     let cost = null, aerr = null;
-    if (state.atom && d.rank >= 2) {
+    rank = d.rank;
+    if (wantsAccess(state) && d.rank >= 2) {
         try { cost = await api.layoutAccess(accessBody(state, d.rank)); } catch (e) { aerr = e; }
         if (n !== seq) return;
     }
+    renderFix($('acc-fix'), cost);
+    if (cost && cost.fits === false) cost = null;
+    renderTiled($('acc-tiled'), cost && cost.tiled);
     const ax = axes(d, state.swap === '1');
     const g = drawTensor($('tensor'), d, ax, cost, state.color, Math.max(600, $('tensor-wrap').clientWidth || 900));
     $('tensor').dataset.rows = String(g.rows);
@@ -125,18 +138,38 @@ async function init() {
         const b = ev.target.closest('button[data-preset]');
         if (!b) return;
         const p = PRESETS.find((x) => x.id === b.dataset.preset);
-        state = { ...state, layout: p.layout, bits: String(p.bits), shape: p.shape, origin: '0,0', base: '0', desc: '', atom: p.atom || 'mma_m16n8k16_a_ldmatrix_x4' };
+        state = { ...state, layout: p.layout, bits: String(p.bits), shape: p.shape, origin: '0,0', base: '0', desc: '', atom: p.atom ?? 'mma_m16n8k16_a_ldmatrix_x4',
+            thread: p.thread || '', op: p.op || '', instr: '0' };
         writeForm();
         load();
     });
     try {
         const [{ atoms }, ops] = await Promise.all([api.atoms(), api.ops()]);
         setOps(ops);
+        // the op menu for a thread layout whose print names none: the server's
+        // kinds (which side of a tiled copy an op uses is the answer's `side`)
+        $('lay-op').innerHTML += menuOps().map((k) => `<option value="${esc(k.name)}">${esc(k.label)}</option>`).join('');
         $('lay-atom').innerHTML = '<option value="">none</option>' + atoms.map((a) => `<option value="${esc(a.name)}" title="${esc(a.source)}">${esc(a.label)} ${esc(a.coords)}</option>`).join('');
     } catch (e) {
         $('acc-error').textContent = e.message;
     }
     writeForm();
+    // one click: the layout becomes what the API's tile_to_shape offered;
+    // a row of the tiled copy's instructions: draw that one
+    const pick = (id, sel, apply) => $(id).addEventListener('click', (ev) => {
+        const el = ev.target.closest(sel);
+        if (el) { apply(el.dataset); writeForm(); load(); }
+    });
+    pick('acc-fix', 'button[data-fix]', (d) => { state.layout = d.fix; });
+    pick('acc-tiled', 'tr[data-index]', (d) => { state.instr = d.index; });
+    $('ncu-go').addEventListener('click', async () => {
+        try {
+            renderNcu($('ncu-out'), await api.ncuExplain(ncuBody(state, rank, $('ncu-text').value, $('ncu-instr').value)), null);
+        } catch (e) {
+            renderNcu($('ncu-out'), null, e);
+        }
+        bump('ncuReady');
+    });
     let timer = 0;
     $('lay-form').addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => { readForm(); load(); }, 250); });
     $('lay-form').addEventListener('change', () => { clearTimeout(timer); readForm(); load(); });

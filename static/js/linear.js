@@ -128,8 +128,29 @@ function change(next, custom = false) {
     load(true);
 }
 
+// TTGIR pasted as A or B (an encoding, its alias lines above it, Gluon's
+// DistributedLinearLayout print or LinearLayout::toString): the server reads
+// it on the tile's shape and the box shows the bases it answers.
+async function readEncoding(k, text) {
+    const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+    const whole = /where out dims are:/.test(text);
+    try {
+        const d = await api.layoutDistributed({ layout: whole ? text : lines[lines.length - 1], aliases: whole ? undefined : text, shape: state.shape });
+        const hw = d.lanes_per_warp === 64 && HARDWARE[state.hw].lanes !== 64 ? 'mi300' : state.hw;
+        change({ ...state, hw, [k]: { register: d.register, lane: d.lane, warp: d.warp } }, true);
+    } catch (e) {
+        showError({ field: k, message: e.message });
+        bump('linearReady');
+    }
+}
+
 function readLayout(k) {
-    const r = parseLayout($('lin-' + k).value);
+    const text = $('lin-' + k).value;
+    if (/^\s*(#|DistributedLinearLayout\(|- register=)/.test(text) || /where out dims are:/.test(text)) {
+        readEncoding(k, text);
+        return;
+    }
+    const r = parseLayout(text);
     if (r.error) {
         showError({ field: k, message: r.error });
         return;

@@ -23,6 +23,7 @@ export const STAMPS = Object.freeze({
     predict: 'predict',         // predict, then reveal: 'ask' (answers hidden), 'shown' (guess beside answer), '' (off)
     linearReady: 'linearReady', // linear.html: a view drawn from its answer and the URL written (a count)
     bankMarks: 'bankMarks',     // linear.html: slots the bank view outlines now
+    ncuReady: 'ncuReady',       // layout.html: an ncu explanation (or its error) drawn (a count)
 });
 
 // Set stamp `name` (a key of STAMPS) to `value`.

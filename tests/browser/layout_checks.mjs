@@ -51,4 +51,49 @@ export async function layoutChecks(t) {
         const flags = await page.$$eval('#lay-flags li[data-code]', (ls) => ls.map((l) => l.dataset.code));
         check('layout: a base 128 bytes off is flagged', flags.includes('base_misaligned'), flags.join(','));
     });
+
+    // CuTe's print_latex(tiled_copy) of make_tiled_copy_A(SM75_U32x4_LDSM_N, 2x2 SM80 16x8x16) (tests/data/cute_prints.json)
+    const ldsm = '% Layout S TV: ArithTuple(_0,_0) o ((_16,_2,_2,_2),(_8,_1)):((_1@0,_8@1,_16@0,_0),(_1@1,_0))';
+
+    await step('layout page: a tiled copy, every instruction', async () => {
+        await gotoReady(page, lay({ layout: '(_32,_64):(_64,_1)', thread: ldsm, op: 'ldmatrix' }));
+        const { body: a } = await postJSON(base + 'api/layout/access', { layout: '(_32,_64):(_64,_1)', element_bits: 16, thread: ldsm, op: 'ldmatrix', origin: [0, 0], fit: true });
+        const rows = await page.$$eval('#acc-tiled tr[data-index]', (rs) => rs.map((r) => Number(r.children[3].textContent)));
+        check('layout: the tiled copy\'s instructions are the API\'s (4 ldmatrix.x4, 32 wavefronts each)',
+            rows.length === a.tiled.instructions && rows.every((w, i) => w === a.tiled.list[i].wavefronts) && rows.length === 4 && rows[0] === 32, JSON.stringify(rows));
+        await afterLoad(page, () => page.click('#acc-tiled tr[data-index="2"]'));
+        check('layout: a row picks the instruction drawn', new URL(page.url()).searchParams.get('instr') === '2' &&
+            await page.$eval('#acc-tiled tr.sel', (r) => r.dataset.index === '2'), page.url());
+        await page.fill('#ncu-text', 'smsp__inst_executed_op_ldsm.sum 400\nl1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum 11200\n');
+        const before = await page.evaluate(() => Number(document.body.dataset.ncuReady || 0));
+        await page.click('#ncu-go');
+        await page.waitForFunction((n) => Number(document.body.dataset.ncuReady || 0) > n, before);
+        const v = await page.$eval('.lay-ncu-verdict', (e) => [e.dataset.verdict, e.dataset.predicted]);
+        check('layout: ncu explained: 100 tiles x 4 x (32 - 4) = 11200 reproduced', v[0] === 'reproduced' && v[1] === '11200', v.join(' '));
+        await page.screenshot({ path: path.join(SHOTS, 'layout_tiled.png'), fullPage: true });
+    });
+
+    await step('layout page: an atom that does not fit, tiled in one click', async () => {
+        await gotoReady(page, lay({ layout: 'Sw<3,3,3> o _0 o (_8,_64):(_64,_1)' }));
+        const label = await page.$eval('#lay-fix', (b) => b.textContent);
+        check('layout: the 8-row atom under ldmatrix.x4 offers tile_to_shape (16, 64)', /tile_to_shape\(layout, \(16, 64\)\)/.test(label), label);
+        await afterLoad(page, () => page.click('#lay-fix'));
+        check('layout: one click tiles it, and the access is costed (4 wavefronts)', (await verdict()) === 4 &&
+            new URL(page.url()).searchParams.get('layout') === 'Sw<3,3,3> o _0 o ((_8,_2),(_64,_1)):((_64,_512),(_1,_0))', page.url());
+    });
+
+    await step('layout page: the CuTe tensor and tiled-copy presets', async () => {
+        await gotoReady(page, lay(null));
+        await afterLoad(page, () => page.click('button[data-preset="tensor440"]'));
+        const r = await text(page, '#lay-rosetta');
+        const { body: d } = await postJSON(base + 'api/layout', { layout: 'Sw<3,4,3>_smem_ptr[16b](0x7f0000000440) o ((_8,_8),(_64,_1)):((_64,_512),(_1,_0))', element_bits: 16 });
+        check('layout: a tensor print\'s pointer row says what the API says (64-byte aligned, not the span, elements moved)',
+            r.includes('0x7f0000000440: 64-byte aligned') && r.includes('(not aligned)') && r.includes(`${d.address.moved} elements moved`), r.slice(0, 400));
+        await afterLoad(page, () => page.click('button[data-preset="tiledA"]'));
+        const n = await page.$$eval('#acc-tiled tr[data-index]', (rs) => rs.length);
+        check('layout: the tiled-copy preset lists its 4 ldmatrix.x4, conflict-free on SW128', n === 4 &&
+            await page.$eval('.lay-tiled-sum', (e) => e.dataset.wavefronts === '16'), String(n));
+        await page.screenshot({ path: path.join(SHOTS, 'layout_tensor_tiled.png'), fullPage: true });
+    });
 }
+

@@ -17,6 +17,7 @@ import { classroomChecks } from './classroom_checks.mjs';
 import { linearChecks } from './linear_checks.mjs';
 import { layoutChecks } from './layout_checks.mjs';
 import { recommendChecks } from './recommend_checks.mjs';
+import { kernelChecks } from './kernel_checks.mjs';
 import { teachChecks } from './teach_checks.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -564,6 +565,7 @@ async function main() {
         if (want('linear')) await linearChecks(t);
         if (want('layout')) await layoutChecks(t);
         if (want('recommend')) await recommendChecks(t);
+        if (want('kernel')) await kernelChecks(t);
         if (want('teach')) await teachChecks(t);
         phase = 'valid';
         if (only.length) return;

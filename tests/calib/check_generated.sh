@@ -8,7 +8,9 @@ passed=0
 failed=0
 for g in tests/calib/gen_patterns.py tests/calib/gen_sweep_shared.py \
          tests/calib/gen_sweep_vec_partial.py tests/calib/atomics/gen_floor.py \
-         tests/calib/atomics/gen_suite.py; do
+         tests/calib/atomics/gen_suite.py tests/calib/atomic_forms/gen_forms.py \
+         tests/calib/cp_async/gen_probe.py tests/calib/tma/gen_configs.py \
+         tests/calib/wgmma/gen_probe.py; do
     if python3 "$g" --check >/dev/null 2>&1; then
         passed=$((passed + 1))
     else

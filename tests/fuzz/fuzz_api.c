@@ -19,6 +19,7 @@
 
 #include "../../server/api.h"
 #include "../../server/error.h"
+#include "../utf8_check.h"
 
 #define MAX_ARGS 32     /* http.c refuses more with 413 before the API sees them */
 
@@ -43,30 +44,6 @@ static void fail(const char *why, const struct api_response *resp)
             resp->body ? (int)(resp->len > 400 ? 400 : resp->len) : 6,
             resp->body ? resp->body : "(null)");
     abort();
-}
-
-/* RFC 3629, written separately from api.c's check on purpose. */
-static int utf8_ok(const unsigned char *s, size_t n)
-{
-    for (size_t i = 0; i < n;) {
-        unsigned c = s[i];
-        int extra = c < 0x80 ? 0 : c >= 0xC2 && c <= 0xDF ? 1 : c >= 0xE0 && c <= 0xEF ? 2
-                  : c >= 0xF0 && c <= 0xF4 ? 3 : -1;
-        if (extra < 0 || i + (size_t)extra >= n)
-            return 0;
-        unsigned lo = 0x80, hi = 0xBF;
-        if (c == 0xE0) lo = 0xA0;
-        if (c == 0xED) hi = 0x9F;
-        if (c == 0xF0) lo = 0x90;
-        if (c == 0xF4) hi = 0x8F;
-        for (int k = 1; k <= extra; k++) {
-            unsigned d = s[i + (size_t)k];
-            if (d < (k == 1 ? lo : 0x80) || d > (k == 1 ? hi : 0xBF))
-                return 0;
-        }
-        i += (size_t)extra + 1;
-    }
-    return 1;
 }
 
 /* The next '\n'-terminated field as a NUL-terminated copy (NULL when the

@@ -279,6 +279,20 @@ static void test_csv(void)
           fabs(c[1].wavefronts_hw - 2275.0 / 512) < 1e-9 && !c[1].has_bc &&
           c[1].instructions == 512, "stsm row: %g %g", c[1].wavefronts, c[1].wavefronts_hw);
     CHECK(ncu_parse_csv("==PROF== nothing\n", pats, 2, 512, c) == -1, "no header");
+    /* issue 23: the deterministic sm__sass_ twin and the arbitration counter,
+     * per instruction; absent columns leave them unset */
+    static const char csv_sm[] =
+        "\"ID\",\"Process ID\",\"Kernel Name\",\"smsp__inst_executed_op_shared_ld.sum\","
+        "\"sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum\","
+        "\"l1tex__data_bank_conflicts_type_arbitration.sum\"\n"
+        "\"0\",\"77\",\"void probe_kernel<2>(ProbeArgs, int)\",\"512\",\"1,024\",\"256\"\n";
+    memset(c, 0, sizeof c);
+    CHECK(ncu_parse_csv(csv_sm, pats, 1, 512, c) == 1 && c[0].has_sm && c[0].has_arb &&
+          fabs(c[0].wavefronts_sm - 2.0) < 1e-9 && fabs(c[0].arbitration - 0.5) < 1e-9 &&
+          !c[0].has_src, "sm__sass and arbitration: %g %g", c[0].wavefronts_sm, c[0].arbitration);
+    memset(c, 0, sizeof c);
+    ncu_parse_csv(csv_two, pats, 2, 512, c);
+    CHECK(!c[0].has_sm && !c[0].has_arb, "no sm__sass or arbitration column: unset");
 }
 
 static char dir[] = "/tmp/swz-tool-XXXXXX";

@@ -1,0 +1,134 @@
+// kernel.js - the "Your kernel" page (kernel.html): a pasted TTGIR dump's
+// shared-memory ops from POST /api/ttgir, costliest first; the selected op's
+// layouts, its instruction against the banks (POST /api/linear/evaluate's
+// bank view), the optimizer's fix as TTGIR to paste back, workbench links.
+// It must not compute any of it: it prints the API's answers.
+
+import * as api from './api.js';
+import { esc } from './esc.js';
+import { bankChart } from './bankchart.js';
+import { bump } from './stamps.js';
+import { EXAMPLES, exampleById, fromLocation, toLocation, ranked, workbenchHref, evaluateBody } from './kernelstate.js';
+
+const $ = (id) => document.getElementById(id);
+let state = fromLocation(location.search, location.hash);
+let answer = null;
+let seq = 0;
+
+function writeLocation() {
+    const { search, hash, linkable } = toLocation(state);
+    history.replaceState(null, '', location.pathname + search + hash);
+    $('krn-link').textContent = linkable ? 'This view is in the page\'s address.' : 'Too long to keep in the address: the text stays in this tab only.';
+}
+
+function renderOps() {
+    const tbody = $('krn-ops').tBodies[0];
+    if (!answer) { tbody.innerHTML = ''; return; }
+    tbody.innerHTML = ranked(answer.ops).map(({ op, i }) => {
+        const bad = op.wavefronts_per_instruction > op.ideal;
+        const tc = op.triton_bank_conflicts === null ? '-' : op.triton_bank_conflicts;
+        return `<tr data-i="${i}" class="${i === state.sel ? 'sel' : ''}"><td>${op.line}</td><td>${esc(op.op)}</td>` +
+            `<td>${op.shape.join('x')}</td><td>${op.element_bits}</td><td>${op.vector_elems} (${op.bytes_per_lane} B)</td>` +
+            `<td class="${bad ? 'bad' : ''}">${op.wavefronts_per_instruction} / ${op.ideal}</td><td>${op.instructions}</td>` +
+            `<td class="${bad ? 'bad' : ''}">${op.conflict_wavefronts_per_warp}</td><td>${tc}</td><td>${op.buffer}</td></tr>`;
+    }).join('');
+    $('krn-summary').textContent = `${answer.ops.length} ops costed on ${answer.num_banks} banks` +
+        (answer.target ? ` (${answer.target})` : '') + `; ${answer.skipped.length} skipped. ${answer.source}.`;
+    $('krn-skipped').innerHTML = answer.skipped.map((s) =>
+        `<li>line ${s.line}: <code>${esc(s.op)}</code> skipped: ${esc(s.reason)}</li>`).join('');
+}
+
+function kv(rows) {
+    $('krn-layouts').tBodies[0].innerHTML = rows.map(([k, v]) => `<tr><td>${esc(k)}</td><td>${v}</td></tr>`).join('');
+}
+
+function renderFix(op) {
+    const f = op.fix;
+    if (!f || f.ttgir === null) {
+        $('krn-fix').innerHTML = `<p>${esc(f ? f.reason : 'none')}</p>`;
+        return;
+    }
+    const pair = `written on line ${f.store_line ?? '-'}, read on line ${f.load_line ?? '-'}`;
+    const need = f.needed ? '' : '<p>This buffer is already conflict-free for its writer and reader; the layout below is an equally good one.</p>';
+    $('krn-fix').innerHTML = need +
+        `<p>For the buffer ${esc(pair)}: a ${esc(f.form)} with ${f.vector_elems}-element vectors; ` +
+        `stores ${f.store.wavefronts_per_instruction} wavefronts per instruction (ideal ${f.store.ideal}), ` +
+        `loads ${f.load.wavefronts_per_instruction} (ideal ${f.load.ideal}).</p>` +
+        `<pre class="krn-fixtext" id="krn-fixtext">${esc(f.ttgir)}</pre>` +
+        '<button type="button" class="btn" id="krn-copy">Copy</button> ' +
+        `<a href="${esc(workbenchHref(op, 'fix'))}">Open the fix in the F2 workbench</a>`;
+    $('krn-copy').addEventListener('click', () => navigator.clipboard && navigator.clipboard.writeText(f.ttgir));
+}
+
+async function renderDetail() {
+    const op = answer && state.sel !== null ? answer.ops[state.sel] : null;
+    $('krn-detail').hidden = !op;
+    if (!op) { bump('ready'); return; }
+    $('krn-detail-title').textContent = `Line ${op.line}: ${op.op}`;
+    kv([
+        ['distributed', `<code>${esc(op.distributed.text)}</code> (${esc(op.distributed.encoding)}, ${op.distributed.lanes_per_warp} lanes, ${op.distributed.warps} warps)`],
+        ['shared', `<code>${esc(op.shared.text)}</code> (${esc(op.shared.encoding)})`],
+        ['access', `${esc(op.access)}: ${op.vector_elems} elements (${op.bytes_per_lane} bytes) a lane, ${op.lanes_per_wavefront} lanes, ${op.instructions} instructions per warp`],
+        ['this tool', `${op.wavefronts_per_instruction} wavefronts per instruction, ideal ${op.ideal} (${esc(op.model)})`],
+        ['Gluon\'s bank_conflicts', op.triton_bank_conflicts === null ? 'not defined for this layout' : String(op.triton_bank_conflicts)],
+    ]);
+    $('krn-wb').href = workbenchHref(op, 'current');
+    renderFix(op);
+    const mine = ++seq;
+    try {
+        const ev = await api.linearEvaluate(evaluateBody(op));
+        if (mine !== seq) return;
+        const side = op.access === 'store' ? ev.bank_view.store : ev.bank_view.load;
+        $('krn-verdict').textContent = `instruction ${side.index}: ${side.cost.wavefronts} wavefronts, ideal ${side.cost.ideal_wavefronts}`;
+        $('krn-verdict').dataset.wavefronts = String(side.cost.wavefronts);
+        bankChart($('krn-banks'), side.cost, Math.max(320, $('krn-detail').clientWidth - 24));
+    } catch (e) {
+        if (mine !== seq) return;
+        $('krn-verdict').textContent = `no bank view: ${e.message}`;
+        $('krn-banks').innerHTML = '';
+    }
+    bump('ready');
+}
+
+async function run() {
+    state.text = $('krn-text').value;
+    writeLocation();
+    $('krn-error').textContent = '';
+    try {
+        answer = await api.ttgir(state.text);
+    } catch (e) {
+        answer = null;
+        $('krn-error').textContent = e.message;
+    }
+    if (answer && (state.sel === null || state.sel >= answer.ops.length))
+        state.sel = answer.ops.length ? ranked(answer.ops)[0].i : null;
+    writeLocation();
+    renderOps();
+    renderDetail();
+}
+
+function init() {
+    $('krn-example').innerHTML = '<option value="">(your own text)</option>' +
+        EXAMPLES.map((e) => `<option value="${esc(e.id)}">${esc(e.label)}</option>`).join('');
+    $('krn-example').value = state.ex || '';
+    $('krn-text').value = state.text;
+    $('krn-example').addEventListener('change', () => {
+        const ex = exampleById($('krn-example').value);
+        if (!ex) return;
+        state = { text: ex.text, sel: null, ex: ex.id };
+        $('krn-text').value = ex.text;
+        run();
+    });
+    $('krn-form').addEventListener('submit', (e) => { e.preventDefault(); state.ex = null; state.sel = null; run(); });
+    $('krn-ops').tBodies[0].addEventListener('click', (e) => {
+        const tr = e.target.closest('tr[data-i]');
+        if (!tr) return;
+        state.sel = Number(tr.dataset.i);
+        writeLocation();
+        renderOps();
+        renderDetail();
+    });
+    run();
+}
+
+init();

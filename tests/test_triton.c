@@ -1,0 +1,887 @@
+/* test_triton.c - Triton's TTGIR encodings: every expectation transcribed
+ * from Triton's LinearLayoutConversionsTest (tests/data/triton_ll_cases.json,
+ * provenance inside) reproduced base for base by triton_dist.c, through
+ * aliases and inline; the algebra's corner cases (supremum order, growth and
+ * shrinking); bad text with its line and column; and the routes through the
+ * handler. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../server/triton_access.h"
+#include "../server/triton_dist.h"
+#include "../server/triton_shared.h"
+#include "../server/thread.h"
+#include "../server/triton_ll.h"
+#include "../server/ttgir_attr.h"
+#include "check.h"
+#include "client.h"
+
+static struct ta_space space;
+#define parser (*ta_space_init(&space))
+
+/* POST body to path through the handler: the answer (malloc'd), its status. */
+static char *post(const char *path, const char *body, int *status)
+{
+    struct api_response r = client_api_call("POST", path, NULL, "application/json", body, 0);
+    *status = r.status;
+    return r.body;
+}
+
+static int read_shape(const cJSON *a, int64_t *shape)
+{
+    int r = 0;
+    for (const cJSON *x = a ? a->child : NULL; x && r < TLL_MAX_RANK; x = x->next)
+        shape[r++] = (int64_t)x->valuedouble;
+    return r;
+}
+
+/* Do the bases of l equal the expected JSON {register, lane, warp, block}? */
+static int same_bases(const struct td_layout *l, const cJSON *want, char *why, size_t nwhy)
+{
+    static const char *const names[TLL_NIN] = {"register", "lane", "warp", "block"};
+    for (int in = 0; in < TLL_NIN; in++) {
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(want, names[in]);
+        if (cJSON_GetArraySize(a) != l->n[in]) {
+            snprintf(why, nwhy, "%s: %d bases, expected %d", names[in], l->n[in],
+                     cJSON_GetArraySize(a));
+            return 0;
+        }
+        int i = 0;
+        for (const cJSON *b = a->child; b; b = b->next, i++) {
+            int d = 0;
+            for (const cJSON *c = b->child; c; c = c->next, d++)
+                if (d >= l->rank || l->b[in][i][d] != (int32_t)c->valuedouble) {
+                    snprintf(why, nwhy, "%s[%d] dim %d: got %d, expected %d", names[in], i, d,
+                             d < l->rank ? l->b[in][i][d] : -1, (int)c->valuedouble);
+                    return 0;
+                }
+            if (d != l->rank) {
+                snprintf(why, nwhy, "%s[%d] has %d coordinates, rank %d", names[in], i, d,
+                         l->rank);
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+static int same_layouts(const struct td_layout *a, const struct td_layout *b)
+{
+    if (a->rank != b->rank || memcmp(a->n, b->n, sizeof a->n))
+        return 0;
+    for (int in = 0; in < TLL_NIN; in++)
+        for (int i = 0; i < a->n[in]; i++)
+            for (int d = 0; d < a->rank; d++)
+                if (a->b[in][i][d] != b->b[in][i][d])
+                    return 0;
+    return 1;
+}
+
+static const char *str(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static void test_triton_cases(void)
+{
+    char *txt = client_slurp("tests/data/triton_ll_cases.json");
+    CHECK(txt != NULL, "tests/data/triton_ll_cases.json is readable");
+    cJSON *root = txt ? cJSON_Parse(txt) : NULL;
+    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(root, "cases");
+    int n = 0, expected = 0, reproduced = 0, equals = 0, shared_n = 0, shared_ok = 0;
+    for (const cJSON *c = cases ? cases->child : NULL; c; c = c->next, n++) {
+        const char *name = str(c, "test");
+        int64_t shape[TLL_MAX_RANK];
+        int rank = read_shape(cJSON_GetObjectItemCaseSensitive(c, "shape"), shape);
+        struct td_layout l, li;
+        struct sz_error err = {0};
+        if (cJSON_GetObjectItemCaseSensitive(c, "expected_shared"))
+            goto shared_case;
+        int rc = triton_dist_layout(&parser, str(c, "layout"), str(c, "aliases"), shape, rank,
+                                    &l, &err);
+        CHECK(rc == 0, "%s: %s: %s", name, err.field, err.message);
+        if (rc < 0)
+            continue;
+        rc = triton_dist_layout(&parser, str(c, "layout_inline"), NULL, shape, rank, &li, &err);
+        CHECK(rc == 0 && same_layouts(&l, &li), "%s: inline text gives the same layout (%s)",
+              name, err.message);
+        const cJSON *want = cJSON_GetObjectItemCaseSensitive(c, "expected");
+        if (want) {
+            char why[160] = "";
+            int ok = same_bases(&l, want, why, sizeof why);
+            expected++;
+            reproduced += ok;
+            CHECK(ok, "%s (%s on %d-D shape): %s", name, str(c, "layout"), rank, why);
+        }
+    shared_case:;
+        const cJSON *ws = cJSON_GetObjectItemCaseSensitive(c, "expected_shared");
+        if (ws) {
+            /* a shared encoding: its offset bases, base for base */
+            const cJSON *off = cJSON_GetObjectItemCaseSensitive(ws, "offset");
+            const char *m = strstr(str(c, "layout"), "elementBitWidth = ");
+            int bits = m ? atoi(m + 18) : 16, node, k = 0, ok;
+            struct tsh_layout sh;
+            ok = ta_init(&parser, str(c, "layout"), "layout", NULL, NULL, &err) == 0 &&
+                 ta_parse(&parser, 0, 0, 0, 1, &node, &err) == 0 &&
+                 triton_shared_build(&parser, node, shape, rank, bits, &sh, &err) == 0 &&
+                 sh.n == cJSON_GetArraySize(off) &&
+                 cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(ws, "block")) == 0;
+            for (const cJSON *b = off ? off->child : NULL; ok && b; b = b->next, k++) {
+                int d = 0;
+                for (const cJSON *x = b->child; ok && x; x = x->next, d++)
+                    ok = sh.b[k][d] == x->valueint;
+            }
+            shared_n++;
+            shared_ok += ok;
+            CHECK(ok, "%s (%s): offset basis %d differs or %s", name, str(c, "layout"), k,
+                  err.message);
+            continue;
+        }
+        const cJSON *eq = cJSON_GetObjectItemCaseSensitive(c, "equals");
+        if (eq) {
+            struct td_layout o;
+            int64_t s2[TLL_MAX_RANK];
+            int r2 = read_shape(cJSON_GetObjectItemCaseSensitive(eq, "shape"), s2);
+            rc = triton_dist_layout(&parser, str(eq, "layout"), str(eq, "aliases"), s2, r2, &o,
+                                    &err);
+            equals++;
+            CHECK(rc == 0 && same_layouts(&l, &o), "%s: equals %s on the same shape (%s)", name,
+                  str(eq, "layout"), err.message);
+        }
+    }
+    CHECK(n == 168 && expected == 148 && equals == 24 && shared_n == 18,
+          "the transcription holds 168 cases: 148 distributed with bases, 24 equalities, 18 "
+          "shared: %d %d %d %d", n, expected, equals, shared_n);
+    printf("triton_ll_cases: %d of %d distributed expectations reproduced exactly, %d "
+           "equalities, %d of %d shared expectations\n", reproduced, expected, equals, shared_ok,
+           shared_n);
+    cJSON_Delete(root);
+    free(txt);
+}
+
+/* The three linear texts of one layout: #ttg.linear, Gluon's
+ * DistributedLinearLayout print and LinearLayout::toString. */
+static void put_list(char *out, size_t n, const cJSON *bases)
+{
+    size_t k = strlen(out);
+    snprintf(out + k, n - k, "[");
+    int first = 1;
+    for (const cJSON *b = bases ? bases->child : NULL; b; b = b->next, first = 0) {
+        char *t = cJSON_PrintUnformatted(b);
+        k = strlen(out);
+        snprintf(out + k, n - k, "%s%s", first ? "" : ", ", t);
+        free(t);
+    }
+    k = strlen(out);
+    snprintf(out + k, n - k, "]");
+}
+
+static void linear_texts(const cJSON *want, const int64_t *shape, int rank, char *ttg,
+                         char *gluon, char *ts, size_t n)
+{
+    static const char *const names[4] = {"register", "lane", "warp", "block"};
+    static const char *const gnames[4] = {"reg_bases", "lane_bases", "warp_bases", "block_bases"};
+    snprintf(ttg, n, "#ttg.linear<{");
+    snprintf(gluon, n, "DistributedLinearLayout(");
+    snprintf(ts, n, "\n");
+    for (int in = 0; in < 4; in++) {
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(want, names[in]);
+        snprintf(ttg + strlen(ttg), n - strlen(ttg), "%s%s = ", in ? ", " : "", names[in]);
+        put_list(ttg, n, a);
+        snprintf(gluon + strlen(gluon), n - strlen(gluon), "%s=", gnames[in]);
+        put_list(gluon, n, a);
+        snprintf(gluon + strlen(gluon), n - strlen(gluon), ", ");
+        if (cJSON_GetArraySize(a) == 0)
+            snprintf(ts + strlen(ts), n - strlen(ts), " - %s is a size 1 dimension\n", names[in]);
+        int i = 0;
+        for (const cJSON *b = a ? a->child : NULL; b; b = b->next, i++) {
+            snprintf(ts + strlen(ts), n - strlen(ts), "%s%s=%d -> (", i ? "   " : " - ",
+                     names[in], 1 << i);
+            for (const cJSON *x = b->child; x; x = x->next)
+                snprintf(ts + strlen(ts), n - strlen(ts), "%d%s", x->valueint,
+                         x->next ? ", " : "");
+            snprintf(ts + strlen(ts), n - strlen(ts), ")\n");
+        }
+    }
+    snprintf(ttg + strlen(ttg), n - strlen(ttg), "}>");
+    snprintf(gluon + strlen(gluon), n - strlen(gluon), "shape=[");
+    snprintf(ts + strlen(ts), n - strlen(ts), "where out dims are: [");
+    for (int d = 0; d < rank; d++) {
+        snprintf(gluon + strlen(gluon), n - strlen(gluon), "%s%lld", d ? ", " : "",
+                 (long long)shape[d]);
+        snprintf(ts + strlen(ts), n - strlen(ts), "%sdim%d (size %lld)", d ? ", " : "", d,
+                 (long long)shape[d]);
+    }
+    snprintf(gluon + strlen(gluon), n - strlen(gluon), "])");
+    snprintf(ts + strlen(ts), n - strlen(ts), "]");
+}
+
+/* Every transcribed layout written back as each linear text and read on its
+ * own shape is itself (Triton's linear encodings round-trip); on twice the
+ * shape the three texts agree. */
+static void test_linear_texts(void)
+{
+    char *txt = client_slurp("tests/data/triton_ll_cases.json");
+    cJSON *root = txt ? cJSON_Parse(txt) : NULL;
+    int n = 0, ok_all = 0;
+    for (const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "cases")->child; c;
+         c = c->next) {
+        const cJSON *want = cJSON_GetObjectItemCaseSensitive(c, "expected");
+        if (!want)
+            continue;
+        int64_t shape[TLL_MAX_RANK], big[TLL_MAX_RANK];
+        int rank = read_shape(cJSON_GetObjectItemCaseSensitive(c, "shape"), shape);
+        if (rank > 3)
+            continue;
+        static char ttg[8192], gl[8192], ts[8192];
+        linear_texts(want, shape, rank, ttg, gl, ts, sizeof ttg);
+        const char *texts[3] = {ttg, gl, ts};
+        struct td_layout l[3];
+        struct sz_error err = {0};
+        char why[160] = "";
+        int ok = 1;
+        for (int k = 0; k < 3 && ok; k++)
+            ok = triton_dist_layout(&parser, texts[k], NULL, shape, rank, &l[k], &err) == 0 &&
+                 same_bases(&l[k], want, why, sizeof why);
+        for (int d = 0; d < rank; d++)
+            big[d] = shape[d] * 2;
+        for (int k = 0; k < 3 && ok; k++)
+            ok = triton_dist_layout(&parser, texts[k], NULL, big, rank, &l[k], &err) == 0;
+        ok = ok && same_layouts(&l[0], &l[1]) && same_layouts(&l[0], &l[2]);
+        n++;
+        ok_all += ok;
+        CHECK(ok, "%s as linear texts: %s %s", str(c, "test"), err.message, why);
+    }
+    CHECK(n == 147 && ok_all == n, "all %d rank 1-3 layouts round-trip through the three "
+          "linear texts", n);
+    cJSON_Delete(root);
+    free(txt);
+}
+
+/* ---- the algebra's corners -------------------------------------------------- */
+
+static void test_algebra(void)
+{
+    struct tll a, b;
+    /* supremum: [dim0, dim1] * [dim1, dim0] keeps dim0 first (x's on a tie) */
+    tll_identity(&a, 2, TLL_REGISTER, 0);
+    tll_mul_id(&a, 2, TLL_REGISTER, 1);
+    tll_identity(&b, 4, TLL_WARP, 1);
+    tll_mul_id(&b, 4, TLL_WARP, 0);
+    tll_mul(&a, &b);
+    CHECK(a.nout == 2 && a.out[0] == 0 && a.out[1] == 1 && a.lg[0] == 3 && a.lg[1] == 3 &&
+              a.b[TLL_WARP][0][1] == 2 && a.b[TLL_WARP][2][0] == 2,
+          "product: orders merged, outer bases shifted past the inner size");
+    /* identity1D(0) is empty; zeros add a dim of size 1 */
+    tll_identity(&b, 0, TLL_LANE, 1);
+    CHECK(b.nout == 0 && b.n[TLL_LANE] == 0, "identity1D(0) is the empty layout");
+    tll_zeros(&b, 8, TLL_LANE, 1);
+    CHECK(b.nout == 1 && b.n[TLL_LANE] == 3 && b.lg[1] == 0, "zeros1D(8): 3 zero bases, size 1");
+    /* not_larger: registers made zero are dropped only without broadcast */
+    int64_t shape[2] = {2, 2};
+    tll_identity(&a, 8, TLL_REGISTER, 0);
+    b = a;
+    tll_not_larger(&a, shape, 1);
+    tll_not_larger(&b, shape, 0);
+    CHECK(a.n[TLL_REGISTER] == 3 && a.b[TLL_REGISTER][1][0] == 0 && b.n[TLL_REGISTER] == 1,
+          "not_larger keeps zeroed registers (broadcast) or drops them: %d %d",
+          a.n[TLL_REGISTER], b.n[TLL_REGISTER]);
+    /* overflow is flagged, never written past */
+    tll_identity(&a, (int64_t)1 << 30, TLL_REGISTER, 0);
+    tll_mul_id(&a, 4, TLL_REGISTER, 0);
+    CHECK(a.over, "2^32 elements along one dim is flagged");
+}
+
+/* ---- bad text: line and column ---------------------------------------------- */
+
+static void test_errors(void)
+{
+    static const struct {
+        const char *layout, *aliases;
+        int64_t shape[3];
+        int rank;
+        const char *field, *needle;
+    } cases[] = {
+        {"#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+         "order = [1, 0]", NULL, {64, 64}, 2, "layout", "line 1, column 100: expected ',' or '}' after the value of 'order'"},
+        {"#blocked", "#mma = #ttg.nvidia_mma<{}>", {64, 64}, 2, "layout",
+         "line 1, column 1: unknown alias #blocked"},
+        {"#a", "#a = #b\n#b = #a", {64, 64}, 2, "aliases", "alias loop"},
+        {"#d", "#d = #ttg.dot_op<{opIdx = 0, parent = #d, kWidth = 2}>", {64, 64}, 2, "aliases",
+         "line 1, column 39: alias loop: #d"},
+        {"#s", "#s = #ttg.slice<{dim = 0, parent = #s}>", {64}, 1, "aliases",
+         "line 1, column 36: alias loop: #s contains itself"},
+        {"#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+         "order = [1, 0]}>", NULL, {64, 64, 2}, 3, "shape",
+         "layout line 1, column 1: #ttg.blocked has rank 2, the shape has rank 3"},
+        {"\n  #ttg.blocked<{sizePerThread = [1, 3], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+         "order = [1, 0]}>", NULL, {64, 64}, 2, "layout", "line 2, column 37: sizePerThread "
+         "entries must be powers of two"},
+        {"#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+         "order = [1, 0], CGALayout = [[0, 1]]}>", NULL, {64, 64}, 2, "layout", "multi-CTA"},
+        {"#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+         "order = [1, 1]}>", NULL, {64, 64}, 2, "layout", "order must be a permutation"},
+        {"#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+         "order = [1, 0], spam = 1}>", NULL, {64, 64}, 2, "layout", "column 102: #ttg.blocked "
+         "has no key 'spam'"},
+        {"#ttg.nvidia_mma<{versionMajor = 1, versionMinor = 0, warpsPerCTA = [4, 1], "
+         "instrShape = [16, 8]}>", NULL, {64, 64}, 2, "layout", "versionMajor 1 is not modelled"},
+        {"#ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>",
+         "#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], "
+         "instrShape = [16, 64, 16]}>", {64, 64}, 2, "layout", "operand B from shared memory"},
+        {"#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 0}>",
+         "#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], "
+         "instrShape = [16, 8]}>", {64, 64}, 2, "layout", "kWidth must be a power of two"},
+        {"#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [8, 8, 4], "
+         "isTransposed = false}>", NULL, {64, 64}, 2, "layout", "instrShape must start"},
+        {"#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
+         "order = [0]}>", NULL, {48}, 1, "shape", "power of two"},
+        {"#ttg.linear<{register = [[0, 3]], lane = [], warp = [], block = []}>", NULL, {64, 64},
+         2, "layout", "moves along one dimension"},
+        {"#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>", NULL,
+         {64, 64}, 2, "layout", "not a distributed encoding"},
+        {"#ttg.blocked<{sizePerThread = [99999999999999], threadsPerWarp = [32], "
+         "warpsPerCTA = [4], order = [0]}>", NULL, {64}, 1, "layout", "integer too large"},
+        {"[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]", NULL, {64}, 1, "layout", "nested more than"},
+        {"", NULL, {64}, 1, "layout", "the end of the text"},
+        /* a non-ASCII byte is named by its value, so the JSON answer stays UTF-8
+         * (found by fuzz_api: tests/fuzz/corpus_api/1f4c2c3f...) */
+        {"#ttg.linear<{register = \xc3\xa9}>", NULL, {64}, 1, "layout", "got byte 0xc3"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct td_layout l;
+        struct sz_error err = {0};
+        int rc = triton_dist_layout(&parser, cases[i].layout, cases[i].aliases, cases[i].shape,
+                                    cases[i].rank, &l, &err);
+        CHECK(rc < 0 && err.code == SZ_INVALID_ARGUMENT && strcmp(err.field, cases[i].field) == 0 &&
+                  strstr(err.message, cases[i].needle) != NULL,
+              "error %zu: want %s '%s', got rc %d %s '%s'", i, cases[i].field, cases[i].needle, rc,
+              err.field, err.message);
+    }
+}
+
+/* ---- cases beyond the transcription ------------------------------------------ */
+
+static void test_more(void)
+{
+    /* a `#name = ...` line as the layout, the older dialect prefix, and the
+     * CTAsPerCGA form; a linear encoding on a larger shape grows registers */
+    static const char *const texts[] = {
+        "#blocked = #triton_gpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], "
+        "warpsPerCTA = [4, 1], order = [1, 0], CTAsPerCGA = [1, 1], CTASplitNum = [1, 1], "
+        "CTAOrder = [1, 0]}>",
+        "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], "
+        "order = [1, 0]}>",
+    };
+    int64_t shape[2] = {64, 64};
+    struct td_layout a, b;
+    struct sz_error err = {0};
+    CHECK(triton_dist_layout(&parser, texts[0], NULL, shape, 2, &a, &err) == 0 &&
+              triton_dist_layout(&parser, texts[1], NULL, shape, 2, &b, &err) == 0 &&
+              same_layouts(&a, &b) && a.lanes == 32 && a.warps == 4 &&
+              strcmp(a.encoding, "blocked") == 0,
+          "old and new spellings of one blocked encoding agree (%s)", err.message);
+    /* #ttg.linear: its own bases on its own shape, registers appended when larger */
+    const char *lin = "#ttg.linear<{register = [[0, 1], [0, 2]], lane = [[0, 4], [0, 8], [0, 16], "
+                      "[1, 0], [2, 0]], warp = [[4, 0], [8, 0]], block = []}>";
+    int64_t s16x32[2] = {16, 32}, s64x32[2] = {64, 32}, s8x32[2] = {8, 32};
+    CHECK(triton_dist_layout(&parser, lin, NULL, s16x32, 2, &a, &err) == 0 &&
+              a.n[TLL_REGISTER] == 2 && a.n[TLL_LANE] == 5 && a.b[TLL_WARP][1][0] == 8,
+          "linear on its own shape (%s)", err.message);
+    CHECK(triton_dist_layout(&parser, lin, NULL, s64x32, 2, &a, &err) == 0 &&
+              a.n[TLL_REGISTER] == 4 && a.b[TLL_REGISTER][2][0] == 16 &&
+              a.b[TLL_REGISTER][3][0] == 32,
+          "linear grows along dim0 with registers [16,0], [32,0] (%s)", err.message);
+    CHECK(triton_dist_layout(&parser, lin, NULL, s8x32, 2, &a, &err) == 0 &&
+              a.n[TLL_WARP] == 2 && a.b[TLL_WARP][1][0] == 0 && a.n[TLL_REGISTER] == 2,
+          "linear shrunk to 8 rows: the warp basis [8,0] becomes 0 (%s)", err.message);
+    /* a slice of a 3-D blocked parent is 2-D */
+    const char *sl = "#ttg.slice<{dim = 0, parent = #ttg.blocked<{sizePerThread = [1, 1, 4], "
+                     "threadsPerWarp = [2, 4, 4], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>}>";
+    int64_t s2[2] = {16, 64};
+    CHECK(triton_dist_layout(&parser, sl, NULL, s2, 2, &a, &err) == 0 && a.rank == 2 &&
+              a.n[TLL_LANE] == 5 && a.b[TLL_LANE][4][0] == 0 && a.b[TLL_LANE][0][1] == 4,
+          "slice of a 3-D blocked parent (%s)", err.message);
+}
+
+/* ---- routes ------------------------------------------------------------------ */
+
+static void test_api(void)
+{
+    int status;
+    char *body = post("/api/layout/distributed",
+                      "{\"layout\":\"#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>\","
+                      "\"shape\":[16,64],\"aliases\":\"#mma = #ttg.nvidia_mma<{versionMajor = 2, "
+                      "versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>\"}", &status);
+    struct api_response r = {.status = status, .body = body};
+    cJSON *j = r.body ? cJSON_Parse(r.body) : NULL;
+    const cJSON *reg = cJSON_GetObjectItemCaseSensitive(j, "register");
+    const cJSON *lane = cJSON_GetObjectItemCaseSensitive(j, "lane");
+    const cJSON *r3 = cJSON_GetArrayItem(reg, 3);
+    CHECK(r.status == 200 && cJSON_GetArraySize(reg) == 5 && cJSON_GetArraySize(lane) == 5 &&
+              cJSON_GetArrayItem(r3, 0)->valueint == 8 &&
+              cJSON_GetObjectItemCaseSensitive(j, "lanes_per_warp")->valueint == 32,
+          "/api/layout/distributed: DotMMAv2_tile_kwidth8's register [8,0]: %d %.300s", r.status,
+          r.body ? r.body : "");
+    cJSON_Delete(j);
+    free(r.body);
+    static const struct { const char *body; int status; const char *field, *needle; } errs[] = {
+        {"{\"layout\":\"#ttg.blocked<{sizePerThread = [1]}>\",\"shape\":[64]}", 400, "layout",
+         "line 1, column 1"},
+        {"{\"layout\":\"#x\",\"shape\":[64],\"aliases\":\"#x = #y\"}", 400, "aliases",
+         "unknown alias #y"},
+        {"{\"layout\":\"#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = "
+         "[4], order = [0]}>\",\"shape\":[64, 64]}", 400, "shape", "rank 1"},
+        {"{\"layout\":\"#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = "
+         "[4], order = [0]}>\"}", 400, "shape", ""},
+        {"{\"layout\":7,\"shape\":[64]}", 400, "layout", ""},
+        {"{\"layout\":\"#a\",\"shape\":[64],\"spam\":1}", 400, "spam", ""},
+        {"{\"layout\":\"#a\",\"shape\":[64, 64, 64, 64]}", 400, "shape", ""},
+    };
+    for (size_t i = 0; i < sizeof errs / sizeof errs[0]; i++) {
+        r = client_api_call("POST", "/api/layout/distributed", NULL, "application/json",
+                            errs[i].body, 0);
+        j = r.body ? cJSON_Parse(r.body) : NULL;
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "error");
+        const char *f = str(e, "field"), *m = str(e, "message");
+        CHECK(r.status == errs[i].status && f && strcmp(f, errs[i].field) == 0 && m &&
+                  strstr(m, errs[i].needle),
+              "distributed error %zu: %d %.200s", i, r.status, r.body ? r.body : "");
+        cJSON_Delete(j);
+        free(r.body);
+    }
+}
+
+/* The workbench takes TTGIR: the same answer as the bases /api/layout/distributed gives. */
+
+static void test_workbench(void)
+{
+    static const char *const blocked = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = "
+                                       "[4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>";
+    static const char *const dot = "#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>";
+    static const char *const mma = "#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
+                                   "warpsPerCTA = [4, 1], instrShape = [16, 8]}>";
+    char body[4096], *a, *b;
+    int st;
+    /* the bases of each side, through the distributed route */
+    snprintf(body, sizeof body, "{\"layout\":\"%s\",\"shape\":[64,64]}", blocked);
+    a = post("/api/layout/distributed", body, &st);
+    snprintf(body, sizeof body, "{\"layout\":\"%s\",\"aliases\":\"%s\",\"shape\":[64,64]}",
+             dot, mma);
+    b = post("/api/layout/distributed", body, &st);
+    cJSON *ja = cJSON_Parse(a ? a : ""), *jb = cJSON_Parse(b ? b : "");
+    static const char *const keep[] = {"register", "lane", "warp"};
+    cJSON *sa = cJSON_CreateObject(), *sb = cJSON_CreateObject();
+    for (int i = 0; i < 3; i++) {
+        cJSON_AddItemToObject(sa, keep[i], cJSON_Duplicate(cJSON_GetObjectItem(ja, keep[i]), 1));
+        cJSON_AddItemToObject(sb, keep[i], cJSON_Duplicate(cJSON_GetObjectItem(jb, keep[i]), 1));
+    }
+    char *ra = cJSON_PrintUnformatted(sa), *rb = cJSON_PrintUnformatted(sb);
+    static const char *const routes[] = {"/api/linear/evaluate", "/api/linear/optimize"};
+    for (int k = 0; k < 2; k++) {
+        const char *mem = k == 0 ? ",\"triton\":{\"vec\":8,\"per_phase\":1,\"max_phase\":8}" : "";
+        char *raw, *text;
+        int s1, s2;
+        snprintf(body, sizeof body, "{\"shape\":[64,64],\"bitwidth\":16,\"A\":%s,\"B\":%s%s}",
+                 ra ? ra : "{}", rb ? rb : "{}", mem);
+        raw = post(routes[k], body, &s1);
+        snprintf(body, sizeof body, "{\"shape\":[64,64],\"bitwidth\":16,\"A\":{\"layout\":\"%s\"},"
+                 "\"B\":{\"layout\":\"%s\"},\"aliases\":\"%s\"%s}", blocked, dot, mma, mem);
+        text = post(routes[k], body, &s2);
+        CHECK(s1 == 200 && s2 == 200 && raw && text && strcmp(raw, text) == 0,
+              "%s: A and B as TTGIR text answer as their bases do: %d %d %.200s", routes[k], s1,
+              s2, text ? text : "");
+        free(raw);
+        free(text);
+    }
+    free(ra);
+    free(rb);
+    cJSON_Delete(sa);
+    cJSON_Delete(sb);
+    cJSON_Delete(ja);
+    cJSON_Delete(jb);
+    free(a);
+    free(b);
+    /* an MFMA layout's 6 lane bases make a 64-lane wave without being told */
+    snprintf(body, sizeof body,
+             "{\"shape\":[64,64],\"bitwidth\":16,\"A\":{\"layout\":\"#m\"},"
+             "\"B\":{\"layout\":\"#ttg.dot_op<{opIdx = 0, parent = #m, kWidth = 4}>\"},"
+             "\"aliases\":\"#m = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = "
+             "[32, 32, 8], isTransposed = true}>\"}");
+    a = post("/api/linear/optimize", body, &st);
+    CHECK(st == 200 && a && strstr(a, "\"lanes_per_wavefront\":64"),
+          "MFMA sides: a 64-lane wave: %d %.200s", st, a ? a : "");
+    free(a);
+    /* errors inside a side's text name the side */
+    a = post("/api/linear/optimize", "{\"shape\":[64,64],\"A\":{\"layout\":\"#nope\"},"
+             "\"B\":{\"layout\":\"#nope\"}}", &st);
+    CHECK(st == 400 && a && strstr(a, "\"field\":\"A.layout\"") &&
+              strstr(a, "line 1, column 1: unknown alias #nope"),
+          "a side's unknown alias: %d %.200s", st, a ? a : "");
+    free(a);
+}
+
+/* Gluon's test_bank_conflicts: Triton's number, and our wavefronts beside it. */
+static void test_gluon_cases(void)
+{
+    char *txt = client_slurp("tests/data/gluon_bank_conflicts.json");
+    cJSON *root = txt ? cJSON_Parse(txt) : NULL;
+    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(root, "cases");
+    int n = 0, same = 0;
+    for (const cJSON *c = cases ? cases->child : NULL; c; c = c->next, n++) {
+        int64_t shape[TLL_MAX_RANK];
+        int rank = read_shape(cJSON_GetObjectItemCaseSensitive(c, "shape"), shape);
+        int bits = cJSON_GetObjectItemCaseSensitive(c, "bitwidth")->valueint;
+        int ref = cJSON_GetObjectItemCaseSensitive(c, "ref_conflicts")->valueint;
+        struct td_layout d;
+        struct tsh_layout sh;
+        struct tac_result r;
+        struct sz_error err = {0};
+        int node, rc = triton_dist_layout(&parser, str(c, "distributed"), NULL, shape, rank, &d,
+                                          &err);
+        if (rc == 0)
+            rc = ta_init(&parser, str(c, "shared"), "shared", NULL, NULL, &err) < 0 ||
+                         ta_parse(&parser, 0, 0, 0, 1, &node, &err) < 0 ||
+                         triton_shared_build(&parser, node, shape, rank, bits, &sh, &err) < 0 ||
+                         triton_access_cost(&d, &sh, bits, 1, 32, &r, &err) < 0
+                     ? -1
+                     : 0;
+        CHECK(rc == 0, "gluon case %d: %s: %s", n, err.field, err.message);
+        if (rc < 0)
+            continue;
+        same += r.triton_conflicts == ref;
+        CHECK(r.triton_conflicts == ref, "gluon case %d: bank_conflicts %d, Triton's test says %d",
+              n, r.triton_conflicts, ref);
+        printf("gluon case %2d: triton_bank_conflicts %d (test: %d), vec %d, ours %u wavefronts "
+               "per instruction (ideal %u) x %u instructions\n", n, r.triton_conflicts, ref,
+               r.vec_elems, r.wavefronts, r.ideal, r.instructions);
+    }
+    CHECK(n == 11 && same == 11, "Gluon's 11 test_bank_conflicts cases: %d of %d", same, n);
+    cJSON_Delete(root);
+    free(txt);
+}
+
+/* POST /api/ttgir: a lit test's pipelined matmul, Gluon's cases as one-op
+ * dumps, the issue's single op, and what is skipped or refused. */
+static cJSON *ttgir(const char *text, int *status)
+{
+    cJSON *body = cJSON_CreateObject();
+    cJSON_AddStringToObject(body, "text", text);
+    char *b = cJSON_PrintUnformatted(body);
+    char *r = post("/api/ttgir", b, status);
+    cJSON *j = cJSON_Parse(r ? r : "");
+    free(b);
+    free(r);
+    cJSON_Delete(body);
+    return j;
+}
+
+static void test_dump(void)
+{
+    int st;
+    char *txt = client_slurp("tests/data/ttgir/amd_block_pingpong_small.mlir");
+    cJSON *j = ttgir(txt ? txt : "", &st);
+    const cJSON *ops = cJSON_GetObjectItemCaseSensitive(j, "ops");
+    const cJSON *sk = cJSON_GetObjectItemCaseSensitive(j, "skipped");
+    static const struct { const char *op; int line; int r, c; const char *shared; } want[] = {
+        {"local_load", 49, 128, 64, "#shared"}, {"local_load", 50, 64, 128, "#shared1"},
+        {"local_store", 57, 128, 64, "#shared"}, {"local_store", 59, 64, 128, "#shared1"},
+    };
+    CHECK(st == 200 && cJSON_GetArraySize(ops) == 4 && cJSON_GetArraySize(sk) == 2,
+          "the pipelined matmul (amd-block-pingpong @pingpong_small): 4 ops costed, its 2 "
+          "value-less allocs skipped: %d %d %d", st, cJSON_GetArraySize(ops),
+          cJSON_GetArraySize(sk));
+    for (int i = 0; i < 4 && i < cJSON_GetArraySize(ops); i++) {
+        const cJSON *o = cJSON_GetArrayItem(ops, i);
+        const cJSON *shape = cJSON_GetObjectItemCaseSensitive(o, "shape");
+        const cJSON *sh = cJSON_GetObjectItemCaseSensitive(o, "shared");
+        CHECK(strcmp(str(o, "op"), want[i].op) == 0 &&
+                  cJSON_GetObjectItemCaseSensitive(o, "line")->valueint == want[i].line &&
+                  cJSON_GetArrayItem(shape, 0)->valueint == want[i].r &&
+                  cJSON_GetArrayItem(shape, 1)->valueint == want[i].c &&
+                  strcmp(str(sh, "text"), want[i].shared) == 0 &&
+                  cJSON_GetObjectItemCaseSensitive(o, "lanes_per_wavefront")->valueint == 64 &&
+                  cJSON_GetObjectItemCaseSensitive(o, "wavefronts_per_instruction")->valueint >=
+                      cJSON_GetObjectItemCaseSensitive(o, "ideal")->valueint,
+              "pingpong op %d: %s line %d", i, want[i].op, want[i].line);
+    }
+    CHECK(cJSON_GetObjectItemCaseSensitive(j, "num_banks")->valueint == 32 &&
+              strcmp(str(j, "target"), "hip:gfx942") == 0,
+          "gfx942: 32 LDS banks");
+    cJSON_Delete(j);
+    free(txt);
+
+    /* Gluon's cases, each as a one-op dump: Triton's number and our wavefronts */
+    txt = client_slurp("tests/data/gluon_bank_conflicts.json");
+    cJSON *root = cJSON_Parse(txt ? txt : "");
+    int n = 0, same = 0;
+    for (const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "cases")->child; c;
+         c = c->next, n++) {
+        static const char *const ty[] = {"", "i8", "f16", "", "f32"};
+        const cJSON *shape = cJSON_GetObjectItemCaseSensitive(c, "shape");
+        int bits = cJSON_GetObjectItemCaseSensitive(c, "bitwidth")->valueint;
+        char dims[64] = "", dump[2048];
+        for (const cJSON *x = shape->child; x; x = x->next)
+            snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%dx", x->valueint);
+        snprintf(dump, sizeof dump,
+                 "#d = %s\n#s = %s\n#smem = #ttg.shared_memory\n"
+                 "%%1 = ttg.local_load %%0 : !ttg.memdesc<%s%s, #s, #smem> -> tensor<%s%s, #d>\n",
+                 str(c, "distributed"), str(c, "shared"), dims, ty[bits / 8], dims, ty[bits / 8]);
+        j = ttgir(dump, &st);
+        const cJSON *o = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "ops"), 0);
+        const cJSON *tc = cJSON_GetObjectItemCaseSensitive(o, "triton_bank_conflicts");
+        int ok = st == 200 && cJSON_IsNumber(tc) &&
+                 tc->valueint == cJSON_GetObjectItemCaseSensitive(c, "ref_conflicts")->valueint &&
+                 cJSON_GetObjectItemCaseSensitive(o, "wavefronts_per_instruction") != NULL;
+        same += ok;
+        CHECK(ok, "gluon case %d through /api/ttgir: %d", n, st);
+        cJSON_Delete(j);
+    }
+    CHECK(n == 11 && same == 11, "/api/ttgir gives Triton's number on all 11 Gluon cases: %d", same);
+    cJSON_Delete(root);
+    free(txt);
+
+    /* the issue's op, with its aliases; a `loc(...)` alias and CHECK lines around it */
+    j = ttgir("// CHECK: nothing here: ttg.local_load %x : bad\n"
+              "#loc1 = loc(\"k.py\":3:4)\n"
+              "#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], "
+              "instrShape = [16, 8]}>\n"
+              "#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>\n"
+              "#smem = #ttg.shared_memory\n"
+              "%b2 = ttg.local_load %b : !ttg.memdesc<64x64xf16, #shared, #smem> -> "
+              "tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> loc(#loc1)\n",
+              &st);
+    ops = cJSON_GetObjectItemCaseSensitive(j, "ops");
+    const cJSON *o = cJSON_GetArrayItem(ops, 0);
+    CHECK(st == 200 && cJSON_GetArraySize(ops) == 1 &&
+              cJSON_GetObjectItemCaseSensitive(o, "line")->valueint == 6 &&
+              cJSON_GetObjectItemCaseSensitive(o, "element_bits")->valueint == 16,
+          "the issue's local_load: one op on line 6: %d", st);
+    cJSON_Delete(j);
+
+    /* an op it cannot read is skipped with the line and column; nothing to cost is a 400 */
+    j = ttgir("#smem = #ttg.shared_memory\n"
+              "%1 = ttg.local_load %0 : !ttg.memdesc<64x64xf16, #nope, #smem> -> "
+              "tensor<64x64xf16, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], "
+              "warpsPerCTA = [4, 1], order = [1, 0]}>>\n"
+              "%2 = ttg.local_alloc %1 : (tensor<64x64xf16, #ttg.blocked<{sizePerThread = [1, 8], "
+              "threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>) -> "
+              "!ttg.memdesc<64x64xf16, #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, "
+              "order = [1, 0]}>, #smem>\n", &st);
+    sk = cJSON_GetObjectItemCaseSensitive(j, "skipped");
+    const cJSON *s0 = cJSON_GetArrayItem(sk, 0);
+    CHECK(st == 200 && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "ops")) == 1 &&
+              s0 && strstr(str(s0, "reason"), "line 2, column 50: unknown alias #nope"),
+          "an unreadable op is skipped with its line and column: %d %s", st,
+          s0 ? str(s0, "reason") : "");
+    cJSON_Delete(j);
+    j = ttgir("tt.func @f() {\n  tt.return\n}\n", &st);
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "error");
+    CHECK(st == 400 && e && strcmp(str(e, "field"), "text") == 0, "no shared-memory op: 400");
+    cJSON_Delete(j);
+    j = ttgir("%1 = ttg.local_load %0 : !ttg.memdesc<64x64xf16, #s, #smem> -> tensor<64x64xf16, "
+              "#d>\n", &st);
+    e = cJSON_GetObjectItemCaseSensitive(j, "error");
+    CHECK(st == 400 && e && strstr(str(e, "message"), "nothing to cost") &&
+              strstr(str(e, "message"), "line 1, column"),
+          "nothing to cost: 400 naming the line and column: %d %s", st,
+          e ? str(e, "message") : "");
+    cJSON_Delete(j);
+}
+
+/* The encodings are a row of the thread-form table: thr_parse reads them. */
+static void test_thread_row(void)
+{
+    static const char *const text = "#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{"
+                                    "versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], "
+                                    "instrShape = [16, 8]}>, kWidth = 8}>";
+    uint32_t shape[2] = {128, 128};
+    int64_t s64[2] = {128, 128};
+    struct thr_ctx ctx = {"thread", 16, 2, shape};
+    struct thr t;
+    struct td_layout d;
+    struct sz_error err = {0};
+    int rc = thr_parse(text, &ctx, &t, &err);
+    int ok = rc == 0 && t.kind == THR_BASES && t.lanes == 32 && t.rank == 2 &&
+             triton_dist_layout(&parser, text, NULL, s64, 2, &d, &err) == 0;
+    for (int in = 0; ok && in < THR_NIN; in++) {
+        ok = t.n[in] == d.n[in];
+        for (int i = 0; ok && i < d.n[in]; i++)
+            ok = t.basis[in][i][0] == (uint32_t)d.b[in][i][0] &&
+                 t.basis[in][i][1] == (uint32_t)d.b[in][i][1];
+    }
+    CHECK(ok && strcmp(t.form->name, "triton") == 0,
+          "thr_parse reads a dot_op as the triton row, with triton_dist's bases (%s)",
+          err.message);
+    /* DotMMAv2_large_warp4_kwidth8 on 128x128: 7 register bases, 8 per vector */
+    CHECK(ok && thr_instructions(&t, 3) == 64, "16 register groups x 4 warps: %llu",
+          (unsigned long long)thr_instructions(&t, 3));
+    rc = thr_parse("#ttg.blocked<{sizePerThread = [1, 3]}>", &ctx, &t, &err);
+    CHECK(rc < 0 && strcmp(err.field, "thread") == 0 && strstr(err.message, "line 1, column"),
+          "a bad encoding through the row names the request's field: %s %s", err.field,
+          err.message);
+}
+
+/* shared_linear and padded_shared as layout forms: /api/layout's offsets
+ * against a brute-force walk of the definition (offset -> element by XOR of
+ * the bases, padding added after every interval). */
+static void check_layout_offsets(const char *text, const int32_t (*bases)[2], int n,
+                                 uint32_t rows, uint32_t cols, int every, int by,
+                                 const char *form)
+{
+    char body[2048];
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddStringToObject(b, "layout", text);
+    cJSON_AddItemToObject(b, "shape", cJSON_CreateIntArray((const int[]){(int)rows, (int)cols}, 2));
+    cJSON_AddNumberToObject(b, "element_bits", 16);
+    char *p = cJSON_PrintUnformatted(b);
+    snprintf(body, sizeof body, "%s", p);
+    free(p);
+    cJSON_Delete(b);
+    struct api_response r = client_api_call("POST", "/api/layout", NULL, "application/json",
+                                            body, 0);
+    cJSON *j = r.body ? cJSON_Parse(r.body) : NULL;
+    const cJSON *offs = cJSON_GetObjectItemCaseSensitive(j, "offsets");
+    int ok = r.status == 200 && cJSON_GetArraySize(offs) == (int)(rows * cols) &&
+             strcmp(str(j, "form"), form) == 0;
+    static int64_t want[1 << 12];
+    for (uint32_t o = 0; ok && o < rows * cols; o++) {
+        int32_t rr = 0, cc = 0;
+        for (int k = 0; k < n; k++)
+            if (o >> k & 1)
+                rr ^= bases[k][0], cc ^= bases[k][1];
+        int64_t phys = o + (every ? (int64_t)(o / (uint32_t)every) * by : 0);
+        want[(uint32_t)rr + rows * (uint32_t)cc] = phys * 2;
+    }
+    for (uint32_t i = 0; ok && i < rows * cols; i++)
+        ok = cJSON_GetArrayItem(offs, (int)i)->valuedouble == (double)want[i];
+    CHECK(ok, "%s on %ux%u: /api/layout's offsets are the definition's: %d %.200s", form, rows,
+          cols, r.status, r.body ? r.body : "");
+    cJSON_Delete(j);
+    free(r.body);
+}
+
+static void test_layout_forms(void)
+{
+    /* a diagonal shared_linear (row r's columns XOR r) on 32x32 */
+    static const int32_t diag[10][2] = {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16},
+                                        {1, 1}, {2, 2}, {4, 4}, {8, 8}, {16, 16}};
+    check_layout_offsets("#ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], "
+                         "[1, 1], [2, 2], [4, 4], [8, 8], [16, 16]]}, alignment = 16>",
+                         diag, 10, 32, 32, 0, 0, "triton_shared_linear");
+    /* padded rows: 64 x 64, 4 elements after every 64 (a row), identity in order [1, 0] */
+    static int32_t rowmajor[12][2];
+    for (int k = 0; k < 6; k++)
+        rowmajor[k][0] = 0, rowmajor[k][1] = 1 << k;
+    for (int k = 0; k < 6; k++)
+        rowmajor[6 + k][0] = 1 << k, rowmajor[6 + k][1] = 0;
+    check_layout_offsets("#shared = #ttg.padded_shared<[64:+4] {order = [1, 0], shape = [64, 64]}>",
+                         (const int32_t(*)[2])rowmajor, 12, 64, 64, 64, 4, "triton_padded");
+    /* the linear form: the same identity through offset bases, padded by 2 every 32 */
+    check_layout_offsets("#ttg.padded_shared<[32:+2] {offset = [[0, 1], [0, 2], [0, 4], [0, 8], "
+                         "[0, 16], [0, 32], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0]], "
+                         "block = []}>", (const int32_t(*)[2])rowmajor, 12, 64, 64, 32, 2,
+                         "triton_padded");
+    /* amd_rotating_shared through /api/layout: Triton's AMDRotatingShared2D_64x64 bases */
+    static const int32_t rot[12][2] = {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32},
+                                       {1, 0}, {2, 4}, {4, 8}, {8, 4}, {16, 8}, {32, 0}};
+    check_layout_offsets("#ttg.amd_rotating_shared<{vec = 4, perPhase = 2, maxPhase = 4, "
+                         "order = [1, 0]}>", rot, 12, 64, 64, 0, 0, "triton_amd_rotating");
+    /* a shared_linear that is a swizzle has its equivalents; a bad one names the column */
+    static const char *const swz = "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, "
+                                   "order = [1, 0]}>";
+    cJSON *q = cJSON_CreateObject();
+    cJSON_AddStringToObject(q, "layout", "#ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], "
+                            "[0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], "
+                            "[32, 0]]}, alignment = 16>");
+    cJSON_AddItemToObject(q, "shape", cJSON_CreateIntArray((const int[]){64, 64}, 2));
+    char *qs = cJSON_PrintUnformatted(q), *eq;
+    int status;
+    char *answer = post("/api/layout", qs, &status);
+    cJSON *ans = cJSON_Parse(answer ? answer : "");
+    eq = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(ans, "equivalents"));
+    CHECK(status == 200 && eq && strstr(eq, swz) && strstr(eq, "Swizzle<3,4,3>"),
+          "a shared_linear equal to swizzled_shared<8,1,8>: its equivalents name it: %d %s",
+          status, eq ? eq : "");
+    free(eq);
+    free(qs);
+    free(answer);
+    cJSON_Delete(ans);
+    cJSON_Delete(q);
+    struct api_response r;
+    r = client_api_call("POST", "/api/layout", NULL, "application/json",
+                        "{\"layout\":\"#ttg.shared_linear<{offset = [[0, 1], [0, 1]]}, "
+                        "alignment = 16>\",\"shape\":[2,2]}", 0);
+    CHECK(r.status == 400 && r.body && strstr(r.body, "\"field\":\"shape\"") &&
+              strstr(r.body, "one to one"),
+          "offset bases that are no bijection: 400: %d %.200s", r.status, r.body ? r.body : "");
+    free(r.body);
+}
+
+/* The fix /api/ttgir proposes, pasted back in place of the buffer's
+ * encoding, costs what the fix said; Gluon's case 9 (3 conflicts) gets one. */
+static void test_fix(void)
+{
+    static const char *const head =
+        "#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 4], "
+        "instrShape = [16, 8]}>\n#smem = #ttg.shared_memory\n";
+    static const char *const ops =
+        "%%1 = ttg.local_alloc %%0 : (tensor<4x64xf16, #mma>) -> !ttg.memdesc<4x64xf16, %s, "
+        "#smem>\n"
+        "%%2 = ttg.local_load %%1 : !ttg.memdesc<4x64xf16, %s, #smem> -> tensor<4x64xf16, #mma>\n";
+    static const char *const before = "#ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = "
+                                      "false, elementBitWidth = 16}>";
+    static char text[8192];
+    int st;
+    snprintf(text, sizeof text, "%s", head);
+    snprintf(text + strlen(text), sizeof text - strlen(text), ops, before, before);
+    cJSON *j = ttgir(text, &st);
+    const cJSON *o = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "ops"), 1);
+    const cJSON *fix = cJSON_GetObjectItemCaseSensitive(o, "fix");
+    const char *ft = str(fix, "ttgir");
+    const cJSON *fl = cJSON_GetObjectItemCaseSensitive(fix, "load");
+    int fwf = fl ? cJSON_GetObjectItemCaseSensitive(fl, "wavefronts_per_instruction")->valueint : -1;
+    CHECK(st == 200 && cJSON_GetObjectItemCaseSensitive(o, "triton_bank_conflicts")->valueint == 3 &&
+              cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(fix, "needed")) && ft &&
+              cJSON_GetObjectItemCaseSensitive(fix, "store_line")->valueint == 3 &&
+              cJSON_GetObjectItemCaseSensitive(fix, "load_line")->valueint == 4,
+          "Gluon's case 9 as a dump: 3 conflicts, a fix for the alloc + load pair: %d", st);
+    char after[1600];
+    if (snprintf(after, sizeof after, "%s", ft ? ft : "") >= (int)sizeof after)
+        after[0] = '\0';
+    cJSON_Delete(j);
+    snprintf(text, sizeof text, "%s", head);
+    snprintf(text + strlen(text), sizeof text - strlen(text), ops, after, after);
+    j = ttgir(text, &st);
+    o = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "ops"), 1);
+    const cJSON *wf = cJSON_GetObjectItemCaseSensitive(o, "wavefronts_per_instruction");
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(o, "ideal");
+    const cJSON *tc = cJSON_GetObjectItemCaseSensitive(o, "triton_bank_conflicts");
+    CHECK(st == 200 && wf && id && wf->valueint == fwf && wf->valueint == id->valueint &&
+              tc->valueint == 0 &&
+              cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
+                  cJSON_GetObjectItemCaseSensitive(o, "fix"), "needed")),
+          "the fix pasted back (%s): %d wavefronts as promised (%d), ideal, and 0 by Gluon's "
+          "count", after, wf ? wf->valueint : -1, fwf);
+    cJSON_Delete(j);
+}
+
+int main(void)
+{
+    test_triton_cases();
+    test_linear_texts();
+    test_algebra();
+    test_errors();
+    test_more();
+    test_api();
+    test_workbench();
+    test_gluon_cases();
+    test_dump();
+    test_thread_row();
+    test_layout_forms();
+    test_fix();
+    return check_summary("test_triton");
+}
