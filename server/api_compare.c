@@ -17,6 +17,12 @@ static void put_summary(struct buf *out, const struct acc_result *r)
                "\"cycles\":%u,\"ways\":%u,\"verdict_class\":\"%s\"", r->wavefronts,
                r->ideal_wavefronts, r->bank_conflicts, r->cycles, r->ways,
                verdict_name(verdict_of(r)));
+    /* An atomic's extra wavefronts split as the access's own cost splits them
+     * (api_cost.c), so that a card and the verdict beside it cannot disagree
+     * on what they are (issue 27.5). */
+    if (r->atomic.is_atomic && r->atomic.native)
+        buf_printf(out, ",\"conflict_wavefronts\":%u,\"serial_wavefronts\":%u",
+                   r->atomic.conflict_wavefronts, r->atomic.serial_wavefronts);
 }
 
 /* The instruction `in` (on swizzle z) read as logical offsets: the swizzle is

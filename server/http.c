@@ -7,6 +7,7 @@
 #define _GNU_SOURCE 1   /* PATH_MAX under -std=c11 */
 #include "http.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <microhttpd.h>
 #include <pthread.h>
@@ -71,6 +72,7 @@ struct http_server {
     int slow_running;               /* started and not yet complete (answer sent or
                                        client gone), suspended or not */
     int stopping;                   /* http_stop began: no new slow request starts */
+    char page_csp[1024];            /* the static pages' CSP with embed_origins, or "" */
 };
 
 /* Where a slow route's request stands, for the handler's call after the resume and
@@ -99,17 +101,22 @@ struct req_ctx {
 
 /* No inline script or style anywhere: the page is ES modules and a stylesheet.
  * blob:/data: images are for PNG/SVG export; nothing may frame the page. */
-static const char csp[] =
-    "default-src 'self'; script-src 'self'; style-src 'self'; "
-    "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; "
-    "base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+#define CSP_HEAD \
+    "default-src 'self'; script-src 'self'; style-src 'self'; " \
+    "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+#define CSP_TAIL "; form-action 'none'"
+static const char csp[] = CSP_HEAD "frame-ancestors 'none'" CSP_TAIL;
 
-static void add_security_headers(struct MHD_Response *r, const char *cache)
+/* page_csp: NULL, or the CSP of --embed-origins (only frame-ancestors differs),
+ * which replaces X-Frame-Options: DENY for the static pages. */
+static void add_security_headers(struct MHD_Response *r, const char *cache,
+                                 const char *page_csp)
 {
-    MHD_add_response_header(r, "Content-Security-Policy", csp);
+    MHD_add_response_header(r, "Content-Security-Policy", page_csp ? page_csp : csp);
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
-    MHD_add_response_header(r, "X-Frame-Options", "DENY");
+    if (!page_csp)
+        MHD_add_response_header(r, "X-Frame-Options", "DENY");
     MHD_add_response_header(r, "Cross-Origin-Resource-Policy", "same-origin");
     MHD_add_response_header(r, "Cache-Control", cache);
 }
@@ -141,7 +148,7 @@ static enum MHD_Result queue_json_h(struct MHD_Connection *c, struct api_respons
     }
     MHD_add_response_header(r, "Content-Type", "application/json; charset=utf-8");
     /* cheap, and the server may be rebuilt under the page: never cached */
-    add_security_headers(r, "no-store");
+    add_security_headers(r, "no-store", NULL);
     if (close)
         MHD_add_response_header(r, "Connection", "close");
     if (retry_after)
@@ -177,7 +184,7 @@ static enum MHD_Result queue_refused_prefetch(struct MHD_Connection *c,
     if (r == NULL)
         return MHD_NO;
     MHD_add_response_header(r, "X-Swz-Refused", status);
-    add_security_headers(r, "no-store");
+    add_security_headers(r, "no-store", NULL);
     enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_NO_CONTENT, r);
     MHD_destroy_response(r);
     return ok;
@@ -230,7 +237,7 @@ static enum MHD_Result serve_static(struct http_server *s, struct MHD_Connection
     }
     MHD_add_response_header(r, "Content-Type", f.type);
     MHD_add_response_header(r, "ETag", f.etag);
-    add_security_headers(r, "no-cache");
+    add_security_headers(r, "no-cache", s->page_csp[0] ? s->page_csp : NULL);
     enum MHD_Result ok = MHD_queue_response(c, fresh ? MHD_HTTP_NOT_MODIFIED : MHD_HTTP_OK, r);
     MHD_destroy_response(r);
     return ok;
@@ -644,6 +651,67 @@ static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 
 /* ---- start / stop ------------------------------------------------------------ */
 
+#define EMBED_MAX 8
+
+/* One origin, [p, p+n): http:// or https://, a host of letters, digits, '.'
+ * and '-' (or a bracketed IPv6 address), an optional :port; no path, no
+ * wildcard, nothing that could end the CSP directive. */
+static int embed_origin_ok(const char *p, size_t n)
+{
+    size_t k = strncmp(p, "https://", 8) == 0 ? 8 : strncmp(p, "http://", 7) == 0 ? 7 : 0;
+    if (k == 0 || k == n)
+        return 0;
+    size_t h = k;
+    if (p[h] == '[') {
+        while (h < n && p[h] != ']' && strchr("0123456789abcdefABCDEF:.[", p[h]))
+            h++;
+        if (h == n || p[h] != ']')
+            return 0;
+        h++;
+    } else {
+        while (h < n && (isalnum((unsigned char)p[h]) || p[h] == '.' || p[h] == '-'))
+            h++;
+        if (h == k)
+            return 0;
+    }
+    if (h < n && p[h] == ':') {
+        size_t d = ++h;
+        while (h < n && isdigit((unsigned char)p[h]))
+            h++;
+        if (h == d || h - d > 5)
+            return 0;
+    }
+    return h == n;
+}
+
+/* The static pages' CSP for --embed-origins: frame-ancestors names them,
+ * every other directive is csp's.  "" when origins is NULL or empty. */
+static int embed_csp(const char *origins, char *out, size_t cap, struct sz_error *err)
+{
+    out[0] = '\0';
+    if (origins == NULL || origins[strspn(origins, " ,")] == '\0')
+        return 0;
+    size_t len = (size_t)snprintf(out, cap, "%sframe-ancestors", CSP_HEAD);
+    int count = 0;
+    for (const char *p = origins; *p;) {
+        p += strspn(p, " ,");
+        size_t n = strcspn(p, " ,");
+        if (n == 0)
+            break;
+        if (!embed_origin_ok(p, n) || ++count > EMBED_MAX || len + n + 2 + sizeof CSP_TAIL > cap) {
+            out[0] = '\0';
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "embed_origins",
+                           "'%.*s': up to %d origins, each scheme://host[:port] "
+                           "(http or https, no path, no wildcard)", (int)(n > 80 ? 80 : n), p,
+                           EMBED_MAX);
+        }
+        len += (size_t)snprintf(out + len, cap - len, " %.*s", (int)n, p);
+        p += n;
+    }
+    snprintf(out + len, cap - len, "%s", CSP_TAIL);
+    return 0;
+}
+
 int http_start(const struct http_config *cfg, struct http_server **out,
                struct sz_error *err)
 {
@@ -655,6 +723,10 @@ int http_start(const struct http_config *cfg, struct http_server **out,
     s->body_budget = cfg->body_budget ? cfg->body_budget : HTTP_BODY_BUDGET;
     s->answer_budget = cfg->answer_budget ? cfg->answer_budget : HTTP_ANSWER_BUDGET;
     if (files_root(cfg->static_dir ? cfg->static_dir : "static", s->static_root, err) < 0) {
+        free(s);
+        return -1;
+    }
+    if (embed_csp(cfg->embed_origins, s->page_csp, sizeof s->page_csp, err) < 0) {
         free(s);
         return -1;
     }

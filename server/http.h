@@ -27,6 +27,11 @@ struct http_config {
                                    streamed) held until sent, all connections
                                    together; past it 503 and Retry-After;
                                    0 = HTTP_ANSWER_BUDGET */
+    const char *embed_origins;  /* NULL or "": no page may be framed (X-Frame-Options:
+                                   DENY, frame-ancestors 'none'); else up to 8 origins
+                                   (scheme://host[:port], space or comma separated) that
+                                   may frame the static pages (CSP frame-ancestors, no
+                                   X-Frame-Options); the API's answers stay unframeable */
 };
 
 /* The default body budget: 32 bodies of the largest size at once (2 MiB each,
@@ -42,8 +47,9 @@ struct http_config {
 struct http_server;
 
 /* Start serving in background threads.  Fails (and starts nothing) when the
- * address does not parse, the port cannot be bound or static_dir is not a
- * readable directory.  Thread-safe to call once per server. */
+ * address does not parse, the port cannot be bound, static_dir is not a
+ * readable directory or embed_origins holds anything but origins (field
+ * "embed_origins").  Thread-safe to call once per server. */
 int http_start(const struct http_config *cfg, struct http_server **out,
                struct sz_error *err);
 

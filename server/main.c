@@ -31,7 +31,8 @@ static void *probe_main(void *arg)
 static void usage(FILE *f)
 {
     fputs("usage: swizzlescope [--port N] [--bind ADDR] [--static DIR] [--threads N]\n"
-          "                    [--max-connections N] [--measure-tool PATH|none] [--help]\n"
+          "                    [--max-connections N] [--measure-tool PATH|none]\n"
+          "                    [--embed-origins LIST] [--help]\n"
           "\n"
           "Serves the swizzlescope page and JSON API.\n"
           "  --port N       TCP port, 0..65535 (default 8080; 0 picks a free one)\n"
@@ -45,6 +46,10 @@ static void usage(FILE *f)
           "                 it new ones wait in the listen queue.  A request (head\n"
           "                 and body) must arrive within 10 s, so a slow client\n"
           "                 holds one for 10 s at most\n"
+          "  --embed-origins LIST\n"
+          "                 origins that may frame the pages (slides: ?embed=1), e.g.\n"
+          "                 'https://slides.example.org http://localhost:8000'; up to 8,\n"
+          "                 scheme://host[:port] each.  Default: no framing at all\n"
           "  --measure-tool PATH\n"
           "                 the GPU measurement program (default: swizzlescope-measure\n"
           "                 beside this binary); 'none' disables measurement\n"
@@ -105,6 +110,9 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--measure-tool") == 0 && v) {
             tool = strcmp(v, "none") == 0 ? NULL : v;
             tool_given = 1;
+            i++;
+        } else if (strcmp(a, "--embed-origins") == 0 && v) {
+            cfg.embed_origins = v;   /* checked by http_start */
             i++;
         } else if (strcmp(a, "--static") == 0 && v) {
             cfg.static_dir = v;

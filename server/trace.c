@@ -15,9 +15,11 @@ static void unit_at(const struct swz_geom *g, uint32_t slot, struct trace_unit *
 void trace_column(const struct swz *z, const struct swz_geom *g, uint32_t col,
                   struct trace *tr)
 {
-    uint32_t rows = g->tile < g->rows ? g->tile : g->rows;
+    /* Every row the grid draws (up to a warp), not one tile: at B = 0 a tile is
+     * one row, and a one-row trace would call a column conflict-free beside a
+     * map that puts every row on the same banks (issue 27.1). */
     tr->col = col;
-    tr->rows = rows < INSTR_LANES ? rows : INSTR_LANES;
+    tr->rows = g->rows < INSTR_LANES ? g->rows : INSTR_LANES;
     /* The widest access a unit holds whole, so that a lane reads its own unit. */
     tr->bytes = 16;
     while (tr->bytes > g->unit_bytes)

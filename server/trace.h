@@ -26,7 +26,7 @@ struct trace_row {
 
 struct trace {
     uint32_t col;           /* the logical column traced */
-    uint32_t rows;          /* R = min(2^B, grid rows, 32) */
+    uint32_t rows;          /* R = min(grid rows, 32) */
     uint32_t bytes;         /* each lane's read: the largest of 16, 8, 4, 2, 1 <= unit */
     uint32_t per_bank;      /* units sharing a bank word (swz_units_per_bank) */
     struct trace_row row[INSTR_LANES];

@@ -190,6 +190,11 @@ static void test_trace_examples(void)
         {"b=1&m=1&s=2&bank_bytes=8&banks=16&rows=2&col=1", 2, 2, 4, 1, 1,
          "2-byte units, 4 to an 8-byte bank word: 2-byte reads at 2 and 10 (plain) or 8 "
          "(swizzled), words 0 and 1 on banks 0 and 1"},
+        {"b=0&m=4&s=3&rows=8&col=0", 8, 16, 1, 8, 8,
+         "issue 27.1: at B = 0 a tile is one row, yet the grid's 8 rows all put column 0 "
+         "on banks 0-3: the trace reads all 8 rows, 8 wavefronts either way"},
+        {"b=3&m=4&s=3&rows=16&col=0", 16, 16, 1, 16, 2,
+         "two tiles of <3,4,3>: rows r and r+8 share banks, 2 wavefronts swizzled"},
         {"b=6&m=2&s=6&rows=64&col=0", 32, 4, 1, 32, 1,
          "a 64-row tile is traced over 32 rows, one lane each; 256-byte rows put column "
          "0 on bank 0 in every row, <6,2,6> moves row r to word r"},
@@ -216,7 +221,7 @@ static void test_trace_examples(void)
 /* /api/trace against the core's maps: every column of a few grids, each row's
  * slots from swz_grid_maps, and both costs equal to /api/conflicts on the bodies
  * the page used to build itself (lane r reads the first min(unit, 16) bytes of
- * row r's unit, r < min(2^B, rows, 32)). */
+ * row r's unit, r < min(rows, 32): every drawn row, issue 27.1). */
 static void test_trace_matches_maps(void)
 {
     static const struct { int b, m, s, match; uint32_t rows, bank_bytes, banks; } grids[] = {
@@ -236,8 +241,7 @@ static void test_trace_matches_maps(void)
         uint32_t *phys_of = malloc(g.cells * sizeof *phys_of);
         uint32_t *bank_of = malloc(g.cells * sizeof *bank_of);
         swz_grid_maps(&z, &g, NULL, phys_of, bank_of);
-        uint32_t R = g.tile < g.rows ? g.tile : g.rows, bytes = 16;
-        R = R < 32 ? R : 32;
+        uint32_t R = g.rows < 32 ? g.rows : 32, bytes = 16;
         while (bytes > g.unit_bytes)
             bytes /= 2;
         for (uint32_t c = 0; c < g.cols; c++, n++) {

@@ -294,6 +294,57 @@ static void test_replay_table(void)
     healthy("the API table");
 }
 
+/* --embed-origins (issue 27): the named origins may frame the static pages
+ * through CSP frame-ancestors, in place of X-Frame-Options: DENY; the API's
+ * answers stay unframeable, every other header is unchanged, and anything but
+ * a list of origins is refused at start. */
+static void test_embed(void)
+{
+    char *r = get("/");
+    CHECK(strstr(r, "X-Frame-Options: DENY") && strstr(r, "frame-ancestors 'none'"),
+          "default: no framing");
+    free(r);
+    struct http_config cfg = {.bind = "127.0.0.1", .port = 0, .static_dir = tmpdir, .threads = 2,
+                              .embed_origins = "http://127.0.0.1:9999, https://slides.example.org"};
+    struct http_server *srv;
+    struct sz_error err;
+    if (http_start(&cfg, &srv, &err) < 0) {
+        CHECK(0, "embed: start: %s", err.message);
+        return;
+    }
+    uint16_t p2 = http_port(srv);
+    char host[64];
+    snprintf(host, sizeof host, "127.0.0.1:%u", p2);
+    char *page = client_request(p2, "GET", "/", host, NULL, NULL);
+    CHECK(client_status(page) == 200 &&
+          strstr(page, "Content-Security-Policy: default-src 'self'; script-src 'self'; style-src "
+                       "'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; "
+                       "base-uri 'none'; frame-ancestors http://127.0.0.1:9999 "
+                       "https://slides.example.org; form-action 'none'\r\n") &&
+          !strstr(page, "X-Frame-Options"), "embed: the page names the origins, no X-Frame-Options");
+    CHECK(strstr(page, "X-Content-Type-Options: nosniff") && strstr(page, "Referrer-Policy: no-referrer") &&
+          strstr(page, "Cross-Origin-Resource-Policy: same-origin") && !strstr(page, "Access-Control-Allow-Origin"),
+          "embed: nothing else loosened");
+    char *api = client_request(p2, "GET", "/api/health", host, NULL, NULL);
+    CHECK(client_status(api) == 200 && strstr(api, "X-Frame-Options: DENY") &&
+          strstr(api, "frame-ancestors 'none'"), "embed: the API's answers stay unframeable");
+    free(page);
+    free(api);
+    http_stop(srv);
+    static const char *const bad[] = {"*", "http://a.example/path", "javascript:alert(1)",
+        "http://a.example;script-src *", "https://*.example.org", "ftp://a.example",
+        "http://a.example:123456", "'self'", "http://",
+        "http://a http://b http://c http://d http://e http://f http://g http://h http://i"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cfg.embed_origins = bad[i];
+        struct http_server *s3 = NULL;
+        int rc = http_start(&cfg, &s3, &err);
+        CHECK(rc < 0 && !strcmp(err.field, "embed_origins"), "embed: '%s' refused", bad[i]);
+        if (rc == 0)
+            http_stop(s3);
+    }
+}
+
 /* A 2^20-element layout asked on a new connection whose answer is never read:
  * the socket, and in *status the status of what came within 2 s (-1: none). */
 static int ask_layout_unread(uint16_t p, int *status)
@@ -378,6 +429,7 @@ int main(void)
     test_prefetch();
     test_replay_table();
     test_answer_budget();
+    test_embed();
     http_stop(srv);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -39,7 +39,7 @@ static int readme_flags(struct flag *out)
          * N is a port (0..65535) and a thread count (2..64). */
         const char *v = !strcmp(meta, "N") ? "2" : !strcmp(meta, "ADDR") ? "127.0.0.1"
                       : !strcmp(meta, "DIR") ? "static" : !strncmp(meta, "PATH", 4) ? "none"
-                      : "";
+                      : !strcmp(meta, "LIST") ? "http://localhost:8000" : "";
         snprintf(out[k].value, sizeof out[k].value, "%s", v);
         k++;
         p++;
@@ -101,6 +101,12 @@ int main(void)
     st = run(bin, "--no-such-flag", out, sizeof out);
     CHECK(st == 2 && strstr(out, "unknown or incomplete option '--no-such-flag'") &&
           strstr(out, "usage: swizzlescope"), "unknown flag: exit %d: %s", st, out);
+    /* --embed-origins takes origins only: a wildcard would let any page frame
+     * the tool, a ';' would add a CSP directive (issue 27). */
+    st = run(bin, "--port 0 --measure-tool none --embed-origins '*'", out, sizeof out);
+    CHECK(st == 1 && strstr(out, "'*': up to 8 origins"), "--embed-origins '*': exit %d: %s", st, out);
+    st = run(bin, "--port 0 --measure-tool none --embed-origins 'http://a;script-src *'", out, sizeof out);
+    CHECK(st == 1 && strstr(out, "scheme://host[:port]"), "--embed-origins with ';': exit %d: %s", st, out);
     st = run(bin, "--threads 1", out, sizeof out);
     CHECK(st == 2 && strstr(out, "--threads needs a number in 2..64"),
           "--threads 1: exit %d: %s", st, out);

@@ -207,7 +207,7 @@ export function createAccess(ctx) {
         const c = r.cost;
         setHTML(ui.summary, `<p class="acc-what" id="acc-what">${esc(opLabel(r.instr))} &middot; ${esc(r.label)}</p>` + verdictHTML(c, 'acc'));
         const d = ctx.data();
-        setHTML(ui.baseline, r.access && d ? baselineHTML(r.access.compare, ctx.presets(), c, d.name) : '');
+        setHTML(ui.baseline, r.access && d ? baselineHTML(r.access.compare, ctx.presets(), c, d.name, ctx.state().acc === 'custom' && ctx.state().space === 'physical') : '');
         const w = Math.max(320, ctx.width('acc-result') || 900);
         const big = ctx.state().present;
         bankChart(ui.banks, c, w, big);

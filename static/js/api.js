@@ -139,6 +139,8 @@ function clean(q) {
 
 export const health = () => request('api/health', { headers: headers(false) }).then((r) => r.body);
 export const presets = () => getJSON('api/presets');
+// A lesson's JSON file (lesson.js): a static file beside the page, or another URL.
+export const lessonFile = (url) => request(url, { headers: headers(false) }).then((r) => r.body);
 export const ops = () => getJSON('api/ops');
 export const swizzle = (q) => getJSON('api/swizzle', clean(q));
 export const inspect = (q, row, col) => getJSON('api/inspect', clean({ ...q, row, col }));

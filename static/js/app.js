@@ -23,6 +23,10 @@ import { renderStats, renderBitstrip, clearReadout, renderReadout } from './read
 import { renderExplain } from './explain.js';
 import { createPeek } from './peek.js';
 import { createLesson } from './lesson.js';
+import { createPredict } from './predict.js';
+import { createTyping } from './typing.js';
+import { createVerdictLine } from './verdictline.js';
+import { createLessonEdit } from './lessonedit.js';
 import { fixOf, fixState } from './fixes.js';
 import { renderCode, renderFormula } from './codepanel.js';
 import { ELEMENT_TYPES, elementSwizzle } from './elements.js';
@@ -159,6 +163,8 @@ const PANELS = [
         refresh: (p, d) => p.refresh(d), prefetch: (p, q, st, d) => p.prefetch(q, st, d) },
     { id: 'measure', create: () => createMeasure(),
         boot: (p, b) => p.setHealth(b.health), result: (p, r) => p.update(r) },
+    { id: 'predict', create: createPredict, result: (p, r) => p.update(r), sync: (p) => p.sync() },
+    { id: 'verdict-line', create: createVerdictLine, follows: 'layout', refresh: (p, d) => p.refresh(d), result: (p, r) => p.update(r) },
 ];
 const maps = createMaps(ctx, ui);
 for (const row of PANELS) row.p = row.create(ctx);
@@ -167,7 +173,8 @@ const access = panel('access');
 const display = createDisplay(ctx);
 const peek = createPeek(ctx);
 const selection = createSelection(ctx, maps, panel('trace'), ui.inspector, peek);
-const lesson = createLesson(ctx, { access: () => access.current(), measure: () => panel('measure') });
+const lesson = createLesson(ctx, { access: () => access.current(), measure: () => panel('measure'), predict: panel('predict') });
+createLessonEdit(ctx, lesson);
 const banner = createBanner(ui.banner, ui.form, (field) => ui[FIELD_CONTROL[field]]);
 const prefetcher = createPrefetch({
     presets: () => presets,
@@ -229,21 +236,12 @@ function follow(next, push) {
 }
 const goTo = (partial) => follow({ ...state, ...partial }, true);
 
-// Every keystroke in B, M, S and rows applies (a whole number, or rows
-// empty); the digit being edited is marked in the readout until the field
-// is left.
-const TYPED = { b: 'b', m: 'm', s: 's', rows: 'rows' };
-function onControlInput(ev) {
-    const k = TYPED[ev.target.id];
-    if (!k) return;
-    const v = ev.target.value.trim();
-    if (!(/^-?\d+$/.test(v) || (k === 'rows' && v === ''))) return;
-    edited = k === 'rows' ? null : k;
-    onControlChange(ev);
-}
+// B, M, S and rows apply after a pause in typing (typing.js); the digit
+// being edited is marked in the readout until the field is left.
 let edited = null;
 
-function onControlChange(ev) {
+// push: a new history entry (a choice), else replace (an edit under way).
+function onControlChange(ev, push = true) {
     let next;
     if (ev.target === ui.elem || ev.target === ui.show) {
         state = { ...state, elem: ui.elem.value, show: ui.show.value };
@@ -262,7 +260,7 @@ function onControlChange(ev) {
     changeT0 = performance.now();
     performance.mark('swz-change');
     state = next;
-    url.write(true, true);
+    url.write(push, true);
     syncControls();
     loading = load();
 }
@@ -398,15 +396,15 @@ async function start() {
         health: he.status === 'fulfilled' ? he.value : { measure: { available: false, reason: he.reason.message } },
     };
     for (const row of PANELS) if (row.boot) row.boot(row.p, boot);
-    for (const p of presets) ui.preset.add(new Option(p.label || p.id, p.id), ui.preset.options.length - 1);
+    for (const p of presets) ui.preset.add(new Option(`${p.label || p.id} <${p.b},${p.m},${p.s}>`, p.id), ui.preset.options.length - 1);
     syncControls();
     for (const row of PANELS) if (row.sync) row.sync(row.p);
     url.write(false);
     for (const bar of document.querySelectorAll('.xbar')) addExport(bar, () => exportTarget(bar.dataset.for));
 
-    ui.form.addEventListener('change', onControlChange);
-    ui.form.addEventListener('input', onControlInput);
-    ui.form.addEventListener('focusout', (e) => { if (TYPED[e.target.id] && edited) { edited = null; if (data) renderReadout(ui.readout, data, null); } });
+    const typing = createTyping(ui.form, ['b', 'm', 's', 'rows'], (e, push) => { edited = e.target.id === 'rows' ? null : e.target.id; onControlChange(e, push); },
+        () => { if (edited) { edited = null; if (data) renderReadout(ui.readout, data, null); } });
+    ui.form.addEventListener('change', (e) => { if (!typing.owns(e)) onControlChange(e); });
     // A one-click fix (banner, access view, scorecard): the value the API named.
     document.addEventListener('click', (e) => {
         const b = e.target.closest('button[data-fix-field]');
@@ -421,7 +419,7 @@ async function start() {
     });
     ui.form.addEventListener('submit', (e) => e.preventDefault());
     maps.listen(selection.onMapClick);
-    document.addEventListener('keydown', (e) => { if (!lesson.onKey(e)) selection.onKey(e); });
+    document.addEventListener('keydown', (e) => { if (!lesson.onKey(e) && !panel('predict').onKey(e)) selection.onKey(e); });
     window.addEventListener('popstate', () => {
         url.drop();   // the URL is the state now
         if (follow(fromSearch(location.search), false)) loading.then(() => lesson.sync());

@@ -88,7 +88,11 @@ export function bankChart(el, cost, availW, big = false) {
 export function hitsChart(el, cost, availW, big = false) {
     const banks = cost.banks, hits = cost.bank_hits;
     const { lw, bw, W } = geometry(banks, availW, big);
-    const top = 18, bh = 72, H = top + bh + 22;
+    // Room above the tallest bar for its count at the chart's font size
+    // (presenter mode's is larger: a fixed 18 px cut its labels in half).
+    const fs = big ? clamp(Math.round(bw * 0.5), 11, 16) : clamp(Math.round(bw * 0.4), 9, 12);
+    const labelPx = big ? 24 : fs;   // style.css sets presenter charts' text to 24 px
+    const top = labelPx + 10, bh = 72, H = top + bh + 22;
     const max = Math.max(1, ...hits);
     const parts = [];
     parts.push(`<text class="axis cap" x="${lw - 6}" y="${top + bh / 2}">hits</text>`);
@@ -97,9 +101,9 @@ export function hitsChart(el, cost, availW, big = false) {
         const h = Math.round(v / max * bh);
         const x = lw + k * bw + 2, w = bw - 4;
         parts.push(`<rect class="bar${v ? '' : ' zero'}" x="${x}" y="${top + bh - h}" width="${w}" height="${Math.max(h, 1)}" data-bank="${k}" data-hits="${v}"><title>bank ${k}: ${v} lane access${v === 1 ? '' : 'es'}</title></rect>`);
-        if (v && bw >= 14) parts.push(`<text class="val" x="${x + w / 2}" y="${top + bh - h - 6}">${v}</text>`);
+        if (v && bw >= 14) parts.push(`<text class="val" x="${x + w / 2}" y="${top + bh - h - 4}">${v}</text>`);
     }
     parts.push(`<path class="frame" d="M${lw} ${top + bh}h${banks * bw}"/>`);
     parts.push(bankHeader(banks, lw, bw, top + bh + 12, new Set()));
-    setHTML(el, `<svg xmlns="${SVGNS}" class="chart hitschart" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-size="${big ? clamp(Math.round(bw * 0.5), 11, 16) : clamp(Math.round(bw * 0.4), 9, 12)}">${parts.join('')}</svg>`);
+    setHTML(el, `<svg xmlns="${SVGNS}" class="chart hitschart" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-size="${fs}">${parts.join('')}</svg>`);
 }

@@ -24,7 +24,11 @@ function cost(c) {
     if (!c || c.error !== undefined) return '';
     const n = c.wavefronts === null || c.wavefronts === undefined ? 'loop'
         : plural(c.wavefronts, 'wavefront', 'wavefronts');
-    return `${n} <small>${esc(costWords(c))}</small>`;
+    // An atomic's split, as the API gives it (compare entries carry it flat):
+    // every card names the same parts, so that no two say different things.
+    const split = typeof c.conflict_wavefronts === 'number' && (c.conflict_wavefronts || c.serial_wavefronts)
+        ? ` <small class="split">(${c.serial_wavefronts} same-address, ${c.conflict_wavefronts} conflict)</small>` : '';
+    return `${n} <small>${esc(costWords(c))}</small>${split}`;
 }
 
 function cell(id, title, c, cls = '') {
@@ -33,8 +37,13 @@ function cell(id, title, c, cls = '') {
 
 // cmp: the answer's compare; presets: /api/presets in the order compare named
 // them; cur: the answer's cost; name: the drawn swizzle's name.
-export function baselineHTML(cmp, presets, cur, name) {
+// physical: the offsets were pasted as physical, already swizzled: no other
+// swizzle applies to them, so none is compared (issue 27.5).
+export function baselineHTML(cmp, presets, cur, name, physical = false) {
+    if (physical) return `<p class="fine" id="acc-base-physical">These offsets are physical (already swizzled): a swizzle does not apply to them, so no other swizzle or preset is compared. Take them as logical to compare.</p>`;
     if (!cmp) return '';
+    // The access's own cost nests its atomic split; the cards read it flat.
+    if (cur.atomic && typeof cur.atomic.conflict_wavefronts === 'number') cur = { ...cur, conflict_wavefronts: cur.atomic.conflict_wavefronts, serial_wavefronts: cur.atomic.serial_wavefronts };
     const best = cmp.best >= 0 ? cmp.swizzles[cmp.best] : null;
     const bp = best ? presets[cmp.best] : null;
     return cell('acc-base-none', 'Without the swizzle', cmp.unswizzled) +

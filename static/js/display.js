@@ -18,6 +18,7 @@ export function createDisplay(ctx) {
         set('present', st.present ? '1' : '0');
         set('palette', st.palette || 'standard');
         set('side', st.side || 'show');
+        set('embed', st.embed ? '1' : '');   // ?embed=1: one view for slides (style.css)
         if (ui.side.checked !== (st.side !== 'hide')) ui.side.checked = st.side !== 'hide';
         if (ui.theme.value !== (st.theme || '')) ui.theme.value = st.theme || '';
         if (ui.palette.value !== (st.palette || '')) ui.palette.value = st.palette || '';

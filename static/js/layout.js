@@ -3,6 +3,7 @@
 // validators and a named atom's access with the swizzle page's bank charts;
 // state in the URL. It must not compute any of it: the API answers all.
 
+import { caretAt } from './caret.js';
 import * as api from './api.js';
 import { esc } from './esc.js';
 import { opBits, setOps, menuOps } from './ops.js';
@@ -84,6 +85,15 @@ function renderAccess(cost, err) {
     hitsChart($('acc-hits'), cost, availW);
 }
 
+// On an error, what belongs to the last good text is greyed and marked stale,
+// and a caret goes under the column the error names (issue 27.9).
+function stale(on, e) {
+    $('lay-results').dataset.stale = on ? '1' : '';
+    const c = on && e.field === 'layout' ? caretAt(state.layout || '', e.message) : null;
+    $('lay-caret').hidden = !c;
+    $('lay-caret').textContent = c ? `${c.line}\n${c.mark} column ${c.col}` : '';
+}
+
 async function load() {
     const n = ++seq;
     const q = toQuery(state);
@@ -97,10 +107,12 @@ async function load() {
         $('lay-error').dataset.field = e.field || '';
         for (const id of ['lay-text', 'lay-shape', 'lay-bits', 'lay-base', 'lay-desc']) $(id).classList.toggle(INVALID, FIELDS[e.field] === id || (e.field === 'element_bits' && id === 'lay-bits') || (e.field === 'descriptor' && id === 'lay-desc'));
         renderAccess(null, null);
+        stale(true, e);
         bump('ready');
         return;
     }
     if (n !== seq) return;
+    stale(false);
     tmaMeasureShow(layoutBody(state), d);
     $('lay-error').textContent = '';
     $('lay-error').dataset.field = '';

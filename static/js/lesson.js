@@ -1,116 +1,50 @@
-// lesson.js - the lesson mode, stepped with space / arrows / Escape: each step
-// is a URL (lesson=k and its state), outlines what to look at and narrates
-// from the answers on screen (access cost and compare, /api/inspect), never
-// from numbers written here; the last step measures live on a GPU, or says
-// what a measurement would show. It must not compute the model.
+// lesson.js - the lesson mode: plays a lesson (lessondata.js) step by step with
+// Space / arrows / PageDown (a clicker) / Escape, its bar holding the focus.
+// Each step is a URL (lesson=k and its state); it outlines what to look at,
+// scrolls it above the bar, and narrates from the answers on screen through
+// the step's placeholders; a question step hides the answer until the
+// student guesses (predict.js). It must not compute the model.
 
 import * as api from './api.js';
-import { verdict } from './verdict.js';
-import { opName } from './ops.js';
 import { stamp } from './stamps.js';
 import { LOOK } from './classes.js';
+import { esc } from './esc.js';
+import { readLesson, stepState, namespace, fill, unpackLesson } from './lessondata.js';
 
 const $ = (id) => document.getElementById(id);
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
-const wf = (c) => plural(c.wavefronts, 'wavefront', 'wavefronts');
-const CLEAR = { sel: null, tcol: null, acc: '', step: 0, elem: '', show: '', m: '4', s: '3', bank_bytes: '4', banks: '32', match: false };
-
-// Each step: the state it sets, the sections to look at, and its narration
-// from what is on screen: n(x) with x = {d: /api/swizzle, r: the access
-// view's result, ins: /api/inspect of the selection or null, m: measure}.
-const STEPS = [
-    {
-        title: 'Banks, and a row read', look: ['access'],
-        state: { ...CLEAR, b: '0', rows: '8', pat: 'row_load_32' },
-        n: ({ d, r }) => `Shared memory is ${d.params.banks} banks of ${d.params.bank_bytes} bytes: one bank row is ${d.bank_row_bytes} bytes. ` +
-            `A warp in which lane t reads word t of one ${d.grid.row_bytes}-byte row: ${verdict(r.cost).text}. Each lane has a bank of its own.`,
-    },
-    {
-        title: 'A column read: every lane on one bank', look: ['access'],
-        state: { ...CLEAR, b: '0', rows: '32', pat: 'col_read' },
-        n: ({ d, r }) => `Now lane t reads word 0 of row t, down a column of ${d.grid.rows} rows of ${d.grid.row_bytes} bytes. ` +
-            `Each row is one bank row, so every lane lands on bank ${r.cost.phases[0].worst_bank}: ${verdict(r.cost).text}. The hardware serves them one by one.`,
-    },
-    {
-        title: 'The XOR idea, on one tile', look: ['tile-swz'],
-        state: { ...CLEAR, b: '3', rows: '8', pat: 'col_read', sel: [1, 0], tcol: 0 },
-        n: ({ d, ins }) => `${d.name} cuts the grid into ${d.tile.size} × ${d.tile.size} tiles of ${d.unit.bytes}-byte units. ` +
-            (ins && ins.slot_rule === 'col_xor_row'
-                ? `Row ${ins.logical.row}'s column ${ins.logical.col} is stored at slot ${ins.tile.col_in_tile} XOR ${ins.tile.row_mod} = ${ins.tile.slot}, on bank${ins.banks.list.length > 1 ? 's' : ''} ${ins.banks.list.join(', ')}: `
-                : '') +
-            'each row of a tile moves the same column to a different slot, so down a column every row lands in other banks.',
-    },
-    {
-        title: 'The presets', look: ['access'],
-        state: { ...CLEAR, b: '3', rows: '32', pat: 'col_read' },
-        n: ({ d, r, presets }) => {
-            const cmp = r.access && r.access.compare;
-            const each = cmp ? cmp.swizzles.map((c, i) => (c.wavefronts === undefined ? null : `${presets[i].label} ${c.wavefronts}`)).filter(Boolean).join(', ') : '';
-            return `The same 32-row column read on each preset, in wavefronts: ${each}. ` +
-                `${d.name} spreads ${d.tile.size} rows, so ${d.grid.rows} rows still share banks: ${verdict(r.cost).text}.`;
-        },
-    },
-    {
-        title: 'ldmatrix on 128-byte rows, no swizzle', look: ['access'],
-        state: { ...CLEAR, b: '0', rows: '8', pat: 'ldmatrix_x4' },
-        n: ({ d, r }) => `${opName(r.cost)}: lane t gives the 16-byte row t mod 8 of matrix t / 8, and the rows are ${d.grid.row_bytes} bytes apart, one bank row. ` +
-            `All 8 rows of a matrix sit on the same ${r.cost.lanes[0].nbanks} banks: ${verdict(r.cost).text}, the conflict that throttles the tensor cores.`,
-    },
-    {
-        title: 'ldmatrix with the 128B swizzle', look: ['access'],
-        state: { ...CLEAR, b: '3', rows: '8', pat: 'ldmatrix_x4' },
-        n: ({ d, r }) => `With ${d.name} row r's 16-byte chunk c moves to slot c XOR r: the 8 rows of each matrix spread over all ${d.params.banks} banks. ` +
-            `${verdict(r.cost).text}` + (r.access && r.access.compare ? `, where the same loads took ${plural(r.access.compare.unswizzled.wavefronts, 'wavefront', 'wavefronts')} without it.` : '.'),
-    },
-    {
-        title: 'A 16×32 fp32 transpose, unswizzled', look: ['access'],
-        state: { ...CLEAR, b: '0', m: '2', s: '5', rows: '16', pat: 'transpose_read', elem: 'fp32' },
-        n: ({ d, r }) => `Seed of the linear-layout story: lanes 0-15 read column 2r, lanes 16-31 column 2r+1 of a 16 × 32 fp32 tile (${d.grid.row_bytes}-byte rows). ` +
-            `Every row starts on the same bank: ${verdict(r.cost).text}.`,
-    },
-    {
-        title: 'The transpose with a 16-row XOR', look: ['access'],
-        state: { ...CLEAR, b: '4', m: '2', s: '5', rows: '16', pat: 'transpose_read', elem: 'fp32' },
-        n: ({ d, r }) => `${d.name} XORs the row into the word index: the 16 rows of a column now use 16 banks, but columns 2r and 2r+1 share them: ${verdict(r.cost).text}.`,
-    },
-    {
-        title: 'The transpose, conflict-free', look: ['access'],
-        state: { ...CLEAR, b: '4', m: '3', s: '4', rows: '16', pat: 'transpose_read', elem: 'fp32' },
-        n: ({ d, r }) => `${d.name} moves 8-byte pairs instead, keeping the two columns apart: ${verdict(r.cost).text}. ${wf(r.cost)} per read, from 16.`,
-    },
-    {
-        title: 'Measure it', look: ['measure'], measure: true,
-        state: { ...CLEAR, b: '3', rows: '8', pat: 'ldmatrix_x4' },
-        n: ({ r, m }) => {
-            const c = r.cost, n = c.ncu || {};
-            if (m && m.measured) {
-                const got = m.measured;
-                return `Measured on ${(m.device && m.device.name) || 'the GPU'}: ${got.cycles_per_instr.toFixed(2)} cycles per ${opName(c)} (predicted ${c.cycles})` +
-                    (typeof got.wavefronts_per_instr === 'number' ? ` and ${got.wavefronts_per_instr} wavefronts from ncu (predicted ${c.wavefronts}).` : '; ncu counters were not readable here.');
-            }
-            const why = m && m.error ? m.error.message : m && m.reason ? m.reason : 'the server has no GPU measurement';
-            return `No GPU here (${why}). On a GPU, "Measure on GPU" runs this ${opName(c)} on one SM: the model predicts ${c.cycles} cycles per instruction, ` +
-                `and Nsight Compute's ${n.wavefronts_metric || 'wavefront counter'} would read ${n.wavefronts_per_instruction} per instruction, ${n.conflicts_per_instruction} of them bank conflicts.`;
-        },
-    },
-];
+export const BUILTIN = 'lessons/intro.json';
+const FOCUS = 'look-focus';
 
 /* ctx: the PageCtx of app.js; parts: {access(): the access view's result,
- * measure(): measure.js}. */
+ * measure(): measure.js, predict: predict.js}. */
 export function createLesson(ctx, parts) {
     const ui = { bar: null, start: $('lesson-start') };
     let seq = 0;
+    let lesson = null, lessonFrom = null;   // the lesson played, and where it came from
+
+    // The lesson the page names: the share link's hash, ?lsrc=, else the built-in one.
+    async function source() {
+        const h = /(?:^#|&)lesson=([A-Za-z0-9_-]+)/.exec(location.hash);
+        const from = h ? 'hash:' + h[1] : ctx.state().lsrc || BUILTIN;
+        if (lesson && lessonFrom === from) return lesson;
+        lesson = h ? unpackLesson(h[1]) : readLesson(await api.lessonFile(from));
+        lessonFrom = from;
+        return lesson;
+    }
+    /** Play lesson l (already read) from its first step. */
+    function play(l, from) { lesson = l; lessonFrom = from; go(0); }
 
     function bar() {
         if (ui.bar) return ui.bar;
         const el = document.createElement('aside');
         el.id = 'lesson';
         el.className = 'lesson';
+        el.tabIndex = -1;
         el.setAttribute('aria-live', 'polite');
         el.innerHTML = `<div class="lesson-head"><span id="lesson-step"></span><b id="lesson-title"></b>
-<span class="lesson-keys">Space / &rarr; next &middot; &larr; back &middot; Esc leaves</span>
+<span class="lesson-keys">Space / &rarr; / PageDown next &middot; &larr; back &middot; Esc leaves</span>
 <button type="button" class="btn icon" id="lesson-prev" aria-label="Previous step">&#9664;</button><button type="button" class="btn icon" id="lesson-next" aria-label="Next step">&#9654;</button><button type="button" class="btn" id="lesson-exit">Leave</button></div>
-<p id="lesson-text"></p>`;
+<p id="lesson-text"></p><div id="lesson-numbers-box"></div>`;
         document.body.appendChild(el);
         el.querySelector('#lesson-prev').addEventListener('click', () => go(ctx.state().lesson - 1));
         el.querySelector('#lesson-next').addEventListener('click', () => go(ctx.state().lesson + 1));
@@ -122,62 +56,99 @@ export function createLesson(ctx, parts) {
     const differs = (st, want) => Object.keys(want).some((k) => JSON.stringify(st[k]) !== JSON.stringify(want[k]));
 
     function go(k) {
-        if (k < 0 || k >= STEPS.length) return;
-        ctx.go({ ...STEPS[k].state, lesson: k });
+        if (!lesson || k < 0 || k >= lesson.steps.length) return;
+        ctx.go({ ...stepState(lesson.steps[k]), lesson: k });
         sync();
     }
 
     function leave() {
-        for (const e of document.querySelectorAll('.' + LOOK)) e.classList.remove(LOOK);
+        for (const e of document.querySelectorAll('.' + LOOK + ', .' + FOCUS)) e.classList.remove(LOOK, FOCUS);
         if (ui.bar) ui.bar.hidden = true;
         document.documentElement.dataset.lesson = '';
+        parts.predict.setQuestion(false);
         stamp('lesson', '');
         ctx.go({ lesson: null });
+    }
+
+    // Bring el into sight between the top of the window and the lesson bar.
+    function scrollAbove(el, barEl) {
+        const room = barEl.getBoundingClientRect().top - 8;
+        const r = el.getBoundingClientRect();
+        const top = r.height <= room ? window.scrollY + r.top - Math.max(8, (room - r.height) / 2) : window.scrollY + r.top - 8;
+        window.scrollTo({ top: Math.max(0, top), behavior: 'instant' });
+    }
+
+    // The per-preset numbers a step quotes, as the access view's compare answers them.
+    function numbersHTML(kind, r) {
+        const cmp = kind === 'compare' && r && r.access ? r.access.compare : null;
+        if (!cmp) return '';
+        const names = ctx.presets();
+        const rows = cmp.swizzles.map((c, i) => `<tr><td>${esc((names[i] && names[i].label) || c.name || '')}</td><td class="num">${c.wavefronts === undefined ? '\u2014' : c.wavefronts}</td></tr>`).join('');
+        return `<table class="lesson-numbers"><thead><tr><th>Preset</th><th>Wavefronts</th></tr></thead><tbody id="lesson-numbers">${rows}</tbody></table>`;
     }
 
     // Show the state's step: set its state when the URL lacks it, outline what
     // to look at, then narrate from the answers once they are drawn.
     async function sync() {
         const st = ctx.state(), k = st.lesson, my = ++seq;
-        if (k === null || k === undefined) { if (ui.bar) ui.bar.hidden = true; return; }
-        const s = STEPS[Math.max(0, Math.min(STEPS.length - 1, k))];
-        if (differs(st, s.state)) { ctx.go(s.state); }
+        if (k === null || k === undefined) { if (ui.bar) ui.bar.hidden = true; parts.predict.setQuestion(false); return; }
         const el = bar();
         el.hidden = false;
         document.documentElement.dataset.lesson = '1';
-        el.querySelector('#lesson-step').textContent = `Step ${k + 1} of ${STEPS.length}`;
+        const text = el.querySelector('#lesson-text');
+        try { await source(); } catch (e) {
+            if (my !== seq) return;
+            text.textContent = `This lesson could not be read: ${e.message}`;
+            stamp('lesson', k);
+            return;
+        }
+        if (my !== seq) return;
+        const n = lesson.steps.length, s = lesson.steps[Math.max(0, Math.min(n - 1, k))];
+        const want = stepState(s);
+        if (differs(st, want)) ctx.go(want);
+        el.dataset.steps = String(n);
+        el.querySelector('#lesson-step').textContent = `Step ${k + 1} of ${n}`;
         el.querySelector('#lesson-title').textContent = s.title;
-        el.querySelector('#lesson-text').textContent = '\u2026';
-        for (const e of document.querySelectorAll('.' + LOOK)) e.classList.remove(LOOK);
+        text.textContent = '\u2026';
+        el.querySelector('#lesson-numbers-box').innerHTML = '';
+        if (!el.contains(document.activeElement)) el.focus({ preventScroll: true });
+        parts.predict.setQuestion(s.question);
+        for (const e of document.querySelectorAll('.' + LOOK + ', .' + FOCUS)) e.classList.remove(LOOK, FOCUS);
         await ctx.loaded();
         if (my !== seq) return;
         const looks = s.look.map((id) => $(id)).filter(Boolean);
         for (const e of looks) e.classList.add(LOOK);
-        if (looks[0]) looks[0].scrollIntoView({ block: 'start' });
+        const f = (s.focus && $(s.focus)) || looks[0];
+        if (f) { f.classList.add(FOCUS); scrollAbove(f, el); }
         const d = ctx.data(), r = parts.access();
-        if (!d || !r) { el.querySelector('#lesson-text').textContent = 'This step has nothing on screen to talk about: the page could not draw it.'; stamp('lesson', k); return; }
+        if (!d || !r) { text.textContent = 'This step has nothing on screen to talk about: the page could not draw it.'; stamp('lesson', k); return; }
         let ins = null, m = null;
         if (st.sel) { try { ins = await api.inspect(ctx.query(), st.sel[0], st.sel[1]); } catch { ins = null; } }
         if (s.measure) {
             const mm = parts.measure(), h = mm.health();
-            m = h.available ? await mm.run() : { reason: h.reason };
+            m = h.available ? await mm.run() : null;
         }
         if (my !== seq) return;
-        el.querySelector('#lesson-text').textContent = s.n({ d, r, ins, m, presets: ctx.presets() });
+        const ns = namespace({ d, r, ins, m });
+        text.textContent = fill(s.measure && !(m && m.measured) && s.text_no_gpu ? s.text_no_gpu : s.text, ns);
+        el.querySelector('#lesson-numbers-box').innerHTML = numbersHTML(s.numbers, r);
+        if (f) scrollAbove(f, el);   // the narration may have grown the bar
         stamp('lesson', k);
     }
 
-    // Space / arrows / Escape while a lesson runs; true when the key was its.
+    // Space / arrows / PageDown / Escape while a lesson runs, on the page or on
+    // the lesson's own buttons (a clicker sends PageDown); true when the key was its.
     function onKey(e) {
         const k = ctx.state().lesson;
         if (k === null || k === undefined || e.altKey || e.ctrlKey || e.metaKey) return false;
-        if (e.target.closest && e.target.closest('input, select, textarea, button')) return false;
+        const own = ui.bar && ui.bar.contains(e.target);
+        if (!own && e.target.closest && e.target.closest('input, select, textarea, button, [contenteditable]')) return false;
         const step = { ' ': 1, ArrowRight: 1, PageDown: 1, ArrowLeft: -1, PageUp: -1 }[e.key];
         if (step) { e.preventDefault(); go(k + step); return true; }
         if (e.key === 'Escape') { e.preventDefault(); leave(); return true; }
         return false;
     }
 
-    if (ui.start) ui.start.addEventListener('click', () => go(0));
-    return { sync, onKey, steps: STEPS.length };
+    if (ui.start) ui.start.addEventListener('click', () => source().then(() => go(0)).catch((e) => { bar().hidden = false; bar().querySelector('#lesson-text').textContent = `This lesson could not be read: ${e.message}`; }));
+    return { sync, onKey, play, current: () => lesson };
 }

@@ -14,6 +14,7 @@ import { stamp } from './stamps.js';
 export function createSelection(ctx, maps, trace, el, peek) {
     let seq = 0;
     let peekNext = false;   // the selection came from a click or a key: show it by the cell
+    let lastView = null;    // the map last clicked: the arrows move on it
 
     function cleared(hint) {
         peek.hide();
@@ -64,6 +65,7 @@ export function createSelection(ctx, maps, trace, el, peek) {
         const d = ctx.data(), v = maps.viewOf(ev.currentTarget), cell = v && d ? v.cellAt(ev) : null;
         if (!cell) return;
         const kind = ev.currentTarget.id.startsWith('tile') ? 'tile' : 'grid';
+        lastView = ev.currentTarget;
         peek.anchor(ev.currentTarget.id);
         peekNext = true;
         const cols = kind === 'tile' ? d.tile.size : d.grid.cols;
@@ -91,11 +93,33 @@ export function createSelection(ctx, maps, trace, el, peek) {
             return;
         }
         const [r, c] = st.sel, g = d.grid;
+        const drawn = neighbourDrawn(ev.target.closest && ev.target.closest('.view') || lastView, r * g.cols + c, mv);
+        if (drawn !== null) { ev.preventDefault(); peekNext = true; select([Math.floor(drawn / g.cols), drawn % g.cols]); return; }
         const nr = r + mv[0], nc = c + mv[1];
         if (nr < 0 || nc < 0 || nr >= g.rows || nc >= g.cols) return;
         ev.preventDefault();
         peekNext = true;
         select([nr, nc]);
+    }
+
+    // On a grid or bank map (cells numbered by logical unit) the arrows move
+    // to the cell drawn next to the selected one, as the eye sees it: on a
+    // swizzled map that is a physical neighbour (issue 27.7). Returns its
+    // logical unit, or null (no such map, or no cell that way).
+    function neighbourDrawn(view, l, [dr, dc]) {
+        const v = view && !view.id.startsWith('tile') ? view.mapView : null;
+        if (!v) return null;
+        const cells = v.drawnCells(), at = cells.find((x) => x.l === l);
+        if (!at) return null;
+        const cx = at.x + at.w / 2, cy = at.y + at.h / 2;
+        let best = null, bestD = Infinity;
+        for (const x of cells) {
+            const ox = x.x + x.w / 2 - cx, oy = x.y + x.h / 2 - cy;
+            const along = dc ? ox * dc : oy * dr, across = Math.abs(dc ? oy : ox);
+            if (along <= 0.5 || across >= (dc ? at.h : at.w) / 2) continue;
+            if (along < bestD) { bestD = along; best = x; }
+        }
+        return best ? best.l : null;
     }
 
     return { show, select, onMapClick, onKey };

@@ -20,6 +20,7 @@ export const STAMPS = Object.freeze({
     counters: 'counters',       // 'pending' while ncu reads the counters of cycles on screen
     inflight: 'inflight',       // the page's own API requests on the wire now
     lesson: 'lesson',           // the lesson step whose narration is on screen ('' outside a lesson)
+    predict: 'predict',         // predict, then reveal: 'ask' (answers hidden), 'shown' (guess beside answer), '' (off)
     linearReady: 'linearReady', // linear.html: a view drawn from its answer and the URL written (a count)
     bankMarks: 'bankMarks',     // linear.html: slots the bank view outlines now
     ncuReady: 'ncuReady',       // layout.html: an ncu explanation (or its error) drawn (a count)

@@ -28,6 +28,9 @@ export const DEFAULTS = Object.freeze({
     // classroom
     side: '',                     // '' (controls shown) or 'hide' (the maps get the width)
     lesson: null,                 // lesson step (lesson.js), or null
+    lsrc: '',                     // the lesson's JSON file ('' = the built-in one)
+    predict: false,               // predict, then reveal: answers hidden until a guess (predict.js)
+    embed: false,                 // one view, no header or sidebar (for slides)
 });
 
 const KEYS = ['b', 'm', 's', 'bank_bytes', 'banks', 'rows'];
@@ -63,6 +66,9 @@ export function fromSearch(search) {
     if (q.get('space') === 'physical') st.space = 'physical';
     if (q.get('side') === 'hide') st.side = 'hide';
     st.lesson = q.has('lesson') ? parseCount(q.get('lesson'), null) : null;
+    st.lsrc = (q.get('lsrc') || '').trim();
+    st.predict = yes(q.get('predict'));
+    st.embed = yes(q.get('embed'));
     for (const k of OPT) if (q.has(k)) st[k] = q.get(k).trim();
     st.step = parseCount(q.get('step'), 0);
     st.trans = yes(q.get('trans'));
@@ -84,6 +90,9 @@ export function toSearch(st) {
     if (st.space) q.set('space', st.space);
     if (st.side) q.set('side', st.side);
     if (st.lesson !== null && st.lesson !== undefined) q.set('lesson', st.lesson);
+    if (st.lsrc) q.set('lsrc', st.lsrc);
+    if (st.predict) q.set('predict', '1');
+    if (st.embed) q.set('embed', '1');
     for (const k of OPT) if (st[k] !== DEFAULTS[k]) q.set(k, st[k]);
     if (st.step) q.set('step', st.step);
     if (st.trans) q.set('trans', '1');

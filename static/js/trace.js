@@ -1,4 +1,4 @@
-// trace.js - traces one logical column down one tile height: the physical
+// trace.js - traces one logical column down the grid (up to 32 rows): the physical
 // slot and banks of each row without and with the swizzle, and what a warp
 // reading that column costs on each, all from one /api/trace answer (one
 // lane per row, one access per unit). It must not compute offsets, slots,

@@ -247,13 +247,17 @@ export async function extrasChecks(t) {
         const ids = wanted.map((w) => w.split(' ')[1]);
         check('keyboard: they include the maps, the step slider, play and the exports',
             ['grid-swz', 'acc-step', 'acc-play', 'svg', 'png', 'theme', 'palette', 'present', 'elem', 'trace-col'].every((x) => ids.includes(x)), ids.join(','));
-        // Arrows on a focused map start at its first cell and move the inspected cell.
+        // Arrows on a focused map start at its first cell and move the inspected
+        // cell to the one drawn next to it (issue 27.7): on the swizzled grid,
+        // below physical (0, 0) is physical (1, 0), logical log_of[cols].
+        const { body: dk } = await getJSON(apiURL(base, 'swizzle', q(3, 4, 3)));
+        const below = dk.grid.log_of[dk.grid.cols], want = `${Math.floor(below / dk.grid.cols)},${below % dk.grid.cols}`;
         await page.focus('#grid-swz');
         await page.keyboard.press('ArrowRight');
         await page.waitForFunction(() => document.body.dataset.inspected === '0,0');
         await page.keyboard.press('ArrowDown');
-        await page.waitForFunction(() => document.body.dataset.inspected === '1,0');
-        check('keyboard: arrows on a focused map inspect (0,0) then (1,0)', new URL(page.url()).searchParams.get('sel') === '1,0');
+        await page.waitForFunction((w) => document.body.dataset.inspected === w, want);
+        check(`keyboard: arrows on a focused map inspect (0,0) then the drawn cell below it (${want})`, new URL(page.url()).searchParams.get('sel') === want);
         const tr0 = await page.evaluate(() => document.body.dataset.traceReady);
         await page.keyboard.press('Escape');
         await page.waitForFunction(() => !document.body.dataset.inspected);

@@ -18,6 +18,7 @@ import { linearChecks } from './linear_checks.mjs';
 import { layoutChecks } from './layout_checks.mjs';
 import { recommendChecks } from './recommend_checks.mjs';
 import { kernelChecks } from './kernel_checks.mjs';
+import { teachChecks } from './teach_checks.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = path.resolve(ROOT, process.env.SWZ_BIN || 'build/swizzlescope');
@@ -565,6 +566,7 @@ async function main() {
         if (want('layout')) await layoutChecks(t);
         if (want('recommend')) await recommendChecks(t);
         if (want('kernel')) await kernelChecks(t);
+        if (want('teach')) await teachChecks(t);
         phase = 'valid';
         if (only.length) return;
 
@@ -572,7 +574,10 @@ async function main() {
         // An invalid layout also fails the access and scorecard requests the page sends with it.
         const expected400 = (r) => (r.phase === 'invalid' && r.status === 400 && /\/api\/(swizzle|access)\?/.test(r.url)) ||
             (r.phase === 'bad-access' && r.status === 400 && /\/api\/(access\?|conflicts$)/.test(r.url)) ||
-            (r.phase === 'measure-errors' && (r.status === 409 || r.status === 502) && /\/api\/measure$/.test(r.url));
+            (r.phase === 'measure-errors' && (r.status === 409 || r.status === 502) && /\/api\/measure$/.test(r.url)) ||
+            // issue 27 (teach_checks): a layout text with an error, and a page framed by an origin the server does not name
+            (r.phase === 'layout-error' && r.status === 400 && /\/api\/layout$/.test(r.url)) ||
+            (r.phase === 'frame-refused' && /ERR_BLOCKED_BY_RESPONSE/.test(r.text || ''));
         // A prefetch the server refuses is a 204 (never a 4xx: no console line);
         // one the page stops on the wire when the state moves on is aborted.
         const prefetchOk = (r) => r.prefetch && r.aborted;
@@ -582,7 +587,9 @@ async function main() {
         check('the invalid phase did get its 400', badRequests.some((r) => !r.prefetch && expected400(r)));
         const unexpectedCon = consoleErrors.filter((c) => !(
             ((c.phase === 'invalid' || c.phase === 'bad-access') && /status of 400/.test(c.text)) ||
-            (c.phase === 'measure-errors' && /status of (409|502)/.test(c.text))));
+            (c.phase === 'measure-errors' && /status of (409|502)/.test(c.text)) ||
+            (c.phase === 'layout-error' && /status of 400/.test(c.text)) ||
+            (c.phase === 'frame-refused' && /violates the following Content Security Policy directive: "frame-ancestors 'none'"/.test(c.text))));
         check('no console errors', unexpectedCon.length === 0, unexpectedCon.map((c) => c.text).join(' | '));
     } finally {
         await ctx.close().catch(() => {});

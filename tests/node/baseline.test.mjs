@@ -37,3 +37,15 @@ test('baseline: a loop form says so instead of "null wavefronts"', () => {
     assert.match(html, /loop <small>not native: no exact count<\/small>/);
     assert.doesNotMatch(html, /null/);
 });
+
+test('baseline: an atomic\'s split reads the same in every card (issue 27.5)', () => {
+    const flat = (c) => ({ ...c, conflict_wavefronts: c.atomic.conflict_wavefronts, serial_wavefronts: c.atomic.serial_wavefronts });
+    const cur = atom(3, 0);
+    const cmp = { unswizzled: flat(atom(24, 7)), swizzles: [flat(cur)], best: 0 };
+    const html = baselineHTML(cmp, [{ id: '128B', label: '128B', b: 3, m: 4, s: 3 }], cur, 'Swizzle<3,4,3>');
+    const card = (id) => new RegExp(`id="${id}"[^]*?<span class="bl-cost">(.*?)</span></div>`).exec(html)[1];
+    assert.equal(card('acc-base-cur'), card('acc-base-best'));
+    assert.match(card('acc-base-cur'), /\(3 same-address, 0 conflict\)/);
+    assert.match(card('acc-base-none'), /\(24 same-address, 7 conflict\)/);
+    assert.match(baselineHTML(cmp, [], cur, 'x', true), /does not apply/);
+});

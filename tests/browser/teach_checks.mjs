@@ -1,0 +1,364 @@
+// teach_checks.mjs - browser checks of issue 27 (in front of a class, and in a
+// teacher's own hands): one step per numbered item and per built feature. Each
+// reads what the page shows and holds it to the API's answers, fetched here;
+// each failed on the page before its fix (run alone: SWZ_CHECKS=teach).
+
+const qs = (o) => new URLSearchParams(o).toString();
+
+export async function teachChecks(t) {
+    const { page, base, check, step, getJSON, apiURL, gotoReady, afterLoad, text } = t;
+    const L = { bank_bytes: '4', banks: '32', match_bank_row: '0' };
+    const api = async (endpoint, q) => (await getJSON(apiURL(base, endpoint, q))).body;
+    const lessonAt = (k) => page.waitForFunction((k) => document.body.dataset.lesson === String(k), k, { timeout: t.TIMEOUT });
+
+    // ---- 1. the trace reads every drawn row ----
+    await step('issue 27.1: the trace follows the map at small B', async () => {
+        for (const [b, m, s] of [[0, 4, 3], [1, 4, 3], [3, 4, 3]]) {
+            await gotoReady(page, base + `?b=${b}&m=${m}&s=${s}`);
+            await page.evaluate(() => document.getElementById('trace').scrollIntoView());
+            await page.waitForFunction(() => document.querySelectorAll('#trace-table tbody tr').length > 0, null, { timeout: t.TIMEOUT });
+            const d = await api('swizzle', { b: String(b), m: String(m), s: String(s), ...L });
+            const tr = await api('trace', { b: String(b), m: String(m), s: String(s), ...L, col: '0' });
+            const rows = await page.$$eval('#trace-table tbody tr', (r) => r.length);
+            const want = Math.min(d.grid.rows, 32);
+            check(`27.1: <${b},${m},${s}> traces the grid's ${want} rows`, rows === want && tr.rows === want, `${rows} rows shown, API ${tr.rows}`);
+            const wf = await page.$eval('#trace-plain', (e) => Number(e.dataset.wavefronts));
+            check(`27.1: <${b},${m},${s}> unswizzled trace is the API's ${tr.plain.wavefronts} wavefronts, a conflict`, wf === tr.plain.wavefronts && wf > 1, `${wf}`);
+        }
+    });
+
+    // ---- 2. the lesson hears the clicker ----
+    await step('issue 27.2: lesson keys reach the lesson', async () => {
+        await page.setViewportSize({ width: 1920, height: 1080 });
+        await gotoReady(page, base + '?present=1');
+        await page.click('#lesson-start');
+        await lessonAt(0);
+        for (const [key, k] of [['Space', 1], ['ArrowRight', 2], ['PageDown', 3]]) {
+            await page.keyboard.press(key);
+            await lessonAt(k);
+            check(`27.2: ${key} right after a click steps on (step ${k + 1})`, true);
+        }
+        check('27.2: the lesson holds the focus', await page.evaluate(() => !!document.activeElement.closest('#lesson')));
+        await page.focus('#lesson-next');
+        await page.keyboard.press('Space');
+        await lessonAt(4);
+        await t.sleep(300);
+        check('27.2: Space on the lesson\'s own Next button steps once', await page.evaluate(() => document.body.dataset.lesson) === '4');
+        await page.focus('#lesson-prev');
+        await page.keyboard.press('PageUp');
+        await lessonAt(3);
+        check('27.2: PageUp on its Back button steps back once', true);
+        await page.keyboard.press('Escape');
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
+
+    // ---- 3. the lesson shows what it talks about, plainly ----
+    await step('issue 27.3: the lesson shows what it narrates', async () => {
+        await page.setViewportSize({ width: 1920, height: 1080 });
+        await gotoReady(page, base + '?lesson=0&present=1&side=hide');
+        await lessonAt(0);
+        const h = (await getJSON(base + 'api/health')).body;
+        const lessonJSON = (await getJSON(base + 'lessons/intro.json')).body;
+        const n = lessonJSON && lessonJSON.steps ? lessonJSON.steps.length : 10;
+        check('27.3: the built-in lesson is a data file, and the bar plays all its steps', !!(lessonJSON && lessonJSON.steps) &&
+            (await page.evaluate(() => Number(document.getElementById('lesson').dataset.steps))) === n, `${n}`);
+        for (let k = 0; k < n; k++) {
+            if (k) { await page.keyboard.press('ArrowRight'); await lessonAt(k); }
+            const vis = await page.evaluate(() => {
+                const bar = document.getElementById('lesson').getBoundingClientRect();
+                const f = document.querySelector('.look-focus');
+                if (!f) return 'no focus element';
+                const r = f.getBoundingClientRect();
+                return r.top >= 0 && r.bottom <= bar.top + 1 ? '' : `focus ${f.id} ${Math.round(r.top)}..${Math.round(r.bottom)}, bar at ${Math.round(bar.top)}`;
+            });
+            check(`27.3: step ${k + 1}'s subject is above the lesson bar`, vis === '', vis);
+            const say = await text(page, '#lesson-text');
+            check(`27.3: step ${k + 1} speaks plainly`, !/seed|libcuda|cuInit|CUDA_ERROR|dlopen/i.test(say) && !/\{[a-z.0-9_]+\}/.test(say), say);
+            if (k === 3) {
+                const cmp = (await api('access', { b: '3', m: '4', s: '3', rows: '32', ...L, pattern: 'col_read',
+                    compare: (await api('presets', {})).presets.map((p) => `${p.b},${p.m},${p.s}`).join(';') })).compare;
+                const shown = await page.$$eval('#lesson-numbers tr', (rs) => rs.map((r) => [...r.cells].map((c) => c.textContent.trim())));
+                check('27.3: step 4 shows the per-preset numbers it quotes, as the API answers them',
+                    cmp && shown.length === cmp.swizzles.length && cmp.swizzles.every((c, i) => shown[i][1] === String(c.wavefronts)), JSON.stringify(shown));
+            }
+            if (k === n - 1 && !(h.measure && h.measure.available)) check('27.3: the last step says "No GPU on this machine"', /^No GPU on this machine\./.test(say), say);
+        }
+        await page.keyboard.press('Escape');
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
+
+    // ---- 4. typing is one request, one history entry ----
+    await step('issue 27.4: typed Rows wait for a pause; one history entry', async () => {
+        await gotoReady(page, base + '?b=3&m=4&s=3');
+        // history.length stops at 50 in Chromium: count the page's pushes instead.
+        await page.evaluate(() => { window.__pushes = 0; const push = history.pushState.bind(history); history.pushState = (...a) => { window.__pushes++; return push(...a); }; });
+        const pushes = () => page.evaluate(() => window.__pushes);
+        const reqs = [];
+        const onReq = (r) => { if (/\/api\/swizzle\?/.test(r.url())) reqs.push(new URL(r.url()).searchParams.get('rows')); };
+        page.on('request', onReq);
+        try {
+            await page.fill('#rows', '');
+            await afterLoad(page, async () => { await page.focus('#rows'); await page.keyboard.type('2048', { delay: 60 }); });
+            await t.sleep(400);
+        } finally { page.off('request', onReq); }
+        const rowsAsked = reqs.filter((r) => r !== null);   // null: a preset's default grid, asked ahead
+        check('27.4: typing 2048 asks for rows=2048 only', rowsAsked.length >= 1 && rowsAsked.every((r) => r === '2048'), reqs.join(','));
+        check('27.4: the URL follows the typed rows', new URL(page.url()).searchParams.get('rows') === '2048', page.url());
+        await afterLoad(page, async () => { await page.keyboard.press('Backspace'); await page.keyboard.type('0', { delay: 60 }); });
+        await page.keyboard.press('Enter');
+        await t.sleep(200);
+        check('27.4: one edit (typing, fixing a digit, Enter) is one history entry', (await pushes()) === 1, `${await pushes()} pushes`);
+        await page.focus('#b');
+        for (const k of ['ArrowDown', 'ArrowDown', 'ArrowUp']) await afterLoad(page, () => page.keyboard.press(k));
+        await page.focus('#m');
+        check('27.4: three spinner steps in B are one more history entry', (await pushes()) === 2, `${await pushes()} pushes`);
+        await afterLoad(page, () => page.goBack());
+        check('27.4: Back returns to before the steps', new URL(page.url()).searchParams.get('b') === '3' && new URL(page.url()).searchParams.get('rows') === '2040', page.url());
+        void qs;
+    });
+
+    // ---- 5. comparison cards carry the atomic split; physical offsets are not re-swizzled ----
+    await step('issue 27.5: comparison cards say one thing', async () => {
+        await gotoReady(page, base + '?b=3&m=4&s=3&pat=atom_hist256_adversarial');
+        const presets = (await api('presets', {})).presets;
+        const a = await api('access', { b: '3', m: '4', s: '3', ...L, pattern: 'atom_hist256_adversarial', step: '0', fit: '1', compare: presets.map((p) => `${p.b},${p.m},${p.s}`).join(';') });
+        const best = a.compare.swizzles[a.compare.best];
+        const cur = await text(page, '#acc-base-cur'), bestCard = await text(page, '#acc-base-best');
+        const words = (s) => s.replace(/^.*?(\d+ wavefronts?)/, '$1');
+        check('27.5: the API carries the atomic split into the comparison', typeof best.conflict_wavefronts === 'number' && best.serial_wavefronts === a.cost.atomic.serial_wavefronts, JSON.stringify(best));
+        check('27.5: the same swizzle reads the same in this card and the best-preset card', best.b === 3 && words(cur) === words(bestCard) &&
+            cur.includes(`${a.cost.atomic.serial_wavefronts} same-address`), `${cur} | ${bestCard}`);
+        const offs = Array.from({ length: 32 }, (_, i) => 128 * i).join(',');
+        await gotoReady(page, base + `?b=3&m=4&s=3&rows=32&acc=custom&space=physical&offs=${offs}`);
+        check('27.5: physical offsets: no best-preset card, and the page says the swizzle does not apply', !(await page.$('#acc-base-best')) &&
+            /does not apply/.test(await text(page, '#acc-baseline')), await text(page, '#acc-baseline'));
+    });
+
+    // ---- 6. presenter labels whole; links readable in the dark; display on every page ----
+    await step('issue 27.6: presenter mode and the dark theme read well', async () => {
+        await page.setViewportSize({ width: 1920, height: 1080 });
+        await gotoReady(page, base + '?present=1&b=4&m=2&s=5&rows=16&elem=fp32&pat=transpose_read');
+        await page.evaluate(() => document.getElementById('acc-hits').scrollIntoView());
+        const cut = await page.$$eval('#acc-hits svg text.val', (ts) => ts.filter((e) => e.getBBox().y < 0).length);
+        const nval = await page.$$eval('#acc-hits svg text.val', (ts) => ts.length);
+        check('27.6: presenter mode: no bank-hit count is cut at the top of the chart', nval > 0 && cut === 0, `${cut} of ${nval} cut`);
+        const contrast = () => page.evaluate(() => {
+            const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+            const lum = ([r, g, b]) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+            const bgOf = (e) => { for (; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor; if (!/rgba\(0, 0, 0, 0\)|transparent/.test(c)) return c; } return 'rgb(255,255,255)'; };
+            return [...document.querySelectorAll('header a')].map((a) => { const l1 = lum(rgb(getComputedStyle(a).color)), l2 = lum(rgb(bgOf(a))); return (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05); });
+        });
+        for (const pg of ['', 'layout.html', 'linear.html']) {
+            for (const pr of ['0', '1']) {
+                await page.goto(base + `${pg}?theme=dark&present=${pr}`, { waitUntil: 'load' });
+                await page.waitForFunction(() => !!document.documentElement.dataset.theme, null, { timeout: 3000 }).catch(() => {});
+                const ds = await page.evaluate(() => ({ ...document.documentElement.dataset }));
+                const cs = await contrast();
+                check(`27.6: ${pg || 'index.html'} present=${pr}: dark theme and presenter mode from the URL`, ds.theme === 'dark' && ds.present === pr && !!(await page.$('#theme')) && !!(await page.$('#present')), JSON.stringify(ds));
+                check(`27.6: ${pg || 'index.html'} present=${pr}: header links at WCAG AA (4.5:1) on the dark theme`, cs.length > 0 && cs.every((c) => c >= 4.5), cs.map((c) => c.toFixed(2)).join(', '));
+            }
+        }
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
+
+    // ---- 7. arrows move to the neighbouring drawn cell ----
+    await step('issue 27.7: arrows follow the drawn map', async () => {
+        await gotoReady(page, base + '?b=3&m=4&s=3');
+        const d = await api('swizzle', { b: '3', m: '4', s: '3', ...L });
+        const cols = d.grid.cols;
+        for (const [key, dp] of [['ArrowRight', 1], ['ArrowDown', cols], ['ArrowLeft', -1], ['ArrowUp', -cols]]) {
+            const P = cols + 1;   // physical (1, 1)
+            const l = d.grid.log_of[P];
+            await page.keyboard.press('Escape');   // the card beside the last cell may cover this one
+            await t.clickCell(page, 'grid-swz', P);
+            await page.waitForFunction((w) => document.body.dataset.inspected === w, `${Math.floor(l / cols)},${l % cols}`, { timeout: t.TIMEOUT });
+            const n = d.grid.log_of[P + dp], want = `${Math.floor(n / cols)},${n % cols}`;
+            await page.keyboard.press(key);
+            await page.waitForFunction((w) => document.body.dataset.inspected === w, want, { timeout: 3000 }).catch(() => {});
+            check(`27.7: ${key} from physical (1, 1) of the swizzled grid selects the drawn neighbour (logical ${want})`, (await page.evaluate(() => document.body.dataset.inspected)) === want, await page.evaluate(() => document.body.dataset.inspected));
+        }
+    });
+
+    // ---- 8. the verdict in the first screen; labels with parameters; a legend ----
+    await step('issue 27.8: a plain verdict in the first screen', async () => {
+        await page.setViewportSize({ width: 1440, height: 900 });
+        await gotoReady(page, base + '?b=0&m=4&s=3');
+        const a = await api('access', { b: '0', m: '4', s: '3', ...L, pattern: 'col_read', step: '0' });
+        await page.waitForFunction(() => !!document.getElementById('verdict-line-text'), null, { timeout: t.TIMEOUT });
+        const box = await page.$eval('#verdict-line-text', (e) => { const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, w: r.width }; });
+        const v = await text(page, '#verdict-line-text');
+        check('27.8: one verdict sentence within the first 1440x900 screen', box.w > 0 && box.bottom <= 900 && box.top >= 0, JSON.stringify(box));
+        check(`27.8: it says the API's cost (${a.cost.wavefronts} wavefronts)`, v.includes(`${a.cost.wavefronts} wavefronts`) && /conflict/.test(v), v);
+        const presets = (await api('presets', {})).presets;
+        const opts = await page.$$eval('#preset option', (os) => os.map((o) => [o.value, o.textContent]));
+        check('27.8: preset labels carry their parameters', presets.every((p) => opts.some(([v2, txt]) => v2 === p.id && txt.includes(`<${p.b},${p.m},${p.s}>`))), opts.map((o) => o[1]).join(' | '));
+        const d = await api('swizzle', { b: '0', m: '4', s: '3', ...L });
+        const sw = await page.$$eval('#legend .maplegend-item', (x) => x.length);
+        check('27.8: a colour legend, one swatch per column colour', sw === Math.min(d.grid.cols, 16), `${sw}`);
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
+
+    // ---- 9. the layout page greys the last answer under an error, with a caret ----
+    await step('issue 27.9: the layout page under an error', async () => {
+        await page.setViewportSize({ width: 1440, height: 900 });
+        await gotoReady(page, base + 'layout.html');
+        const good = await page.inputValue('#lay-text');
+        const cut = good.lastIndexOf(')');
+        const bad = good.slice(0, cut) + good.slice(cut + 1);
+        t.setPhase('layout-error');
+        await afterLoad(page, () => page.fill('#lay-text', bad));
+        const r = await fetch(base + 'api/layout', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ layout: bad, element_bits: Number(await page.inputValue('#lay-bits')) }) });
+        const e = (await r.json()).error || {};
+        const col = /at column (\d+)/.exec(e.message || '');
+        check('27.9: the API names a column', r.status === 400 && !!col, JSON.stringify(e));
+        check('27.9: the last good Rosetta, tensor and access are marked stale and greyed', await page.$eval('#lay-results', (x) => x.dataset.stale === '1' && Number(getComputedStyle(x.querySelector('.panel')).opacity) < 0.5));
+        const caret = await page.$eval('#lay-caret', (x) => (x.hidden ? null : x.textContent));
+        const lines = caret ? caret.split('\n') : [];
+        const at = lines.length > 1 ? lines[1].indexOf('^') : -1;
+        const lineStart = bad.lastIndexOf('\n', Number(col && col[1]) - 2) + 1;
+        check('27.9: a caret under the column the API names', !!caret && at >= 0 && lines[0][at] === bad[Number(col[1]) - 1] && at === Number(col[1]) - 1 - lineStart, JSON.stringify(caret));
+        await afterLoad(page, () => page.fill('#lay-text', good));
+        t.setPhase('valid');
+        check('27.9: fixed again: nothing stale, no caret', await page.$eval('#lay-results', (x) => x.dataset.stale !== '1') && await page.$eval('#lay-caret', (x) => x.hidden));
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
+
+    // ---- embed: ?embed=1 in a page on another origin, allowed by --embed-origins ----
+    await step('issue 27 embed: a view framed by a page on another origin', async () => {
+        const http = await import('node:http');
+        const hostPort = await t.freePort(), swzPort = await t.freePort();
+        const other = `http://127.0.0.1:${hostPort}`;
+        const srv2 = await t.startServer(swzPort, ['--embed-origins', other]);
+        const frameURL = (b) => `${b}?embed=1&b=3&m=4&s=3&pat=ldmatrix_x4`;
+        let target = '';
+        const host = http.createServer((req, res) => {
+            res.writeHead(200, { 'Content-Type': 'text/html' });
+            res.end(`<!doctype html><title>slides</title><h1>Slide 3</h1><iframe id="f" src="${target}" width="1200" height="800"></iframe>`);
+        });
+        await new Promise((r) => host.listen(hostPort, '127.0.0.1', r));
+        const framed = async (b) => {
+            target = frameURL(b);
+            await page.goto(other + '/', { waitUntil: 'load' });
+            await page.waitForTimeout(500);
+            const f = page.frames().find((x) => x.url().startsWith(b));
+            if (!f) return null;
+            try { await f.waitForFunction(() => document.body && document.body.dataset.ready, null, { timeout: 5000 }); } catch { return { ready: false }; }
+            return f.evaluate(() => ({ ready: true, embed: document.documentElement.dataset.embed, header: getComputedStyle(document.querySelector('.topbar')).display, side: getComputedStyle(document.querySelector('.sidebar')).display, maps: document.querySelectorAll('#grid-swz canvas').length }));
+        };
+        try {
+            const ok = await framed(srv2.base);
+            check('27 embed: the named origin frames the view, without header and sidebar', !!ok && ok.ready && ok.embed === '1' && ok.header === 'none' && ok.side === 'none' && ok.maps > 0, JSON.stringify(ok));
+            await page.screenshot({ path: t.SHOTS + '/teach-embed.png' });
+            t.setPhase('frame-refused');
+            const refused = await framed(base);
+            t.setPhase('valid');
+            check('27 embed: a server without --embed-origins is not framed', !refused || !refused.ready, JSON.stringify(refused));
+        } finally {
+            host.close();
+            srv2.child.kill('SIGTERM');
+        }
+    });
+
+    // ---- predict, then reveal ----
+    await step('issue 27 predict: the answer hides until a guess', async () => {
+        await gotoReady(page, base + '?b=0&m=4&s=3&predict=1');
+        const a = await api('access', { b: '0', m: '4', s: '3', ...L, pattern: 'col_read', step: '0' });
+        const hidden = (sel) => page.$eval(sel, (e) => { for (let x = e; x; x = x.parentElement) { const cs = getComputedStyle(x); if (cs.visibility === 'hidden' || cs.display === 'none') return true; } return false; });
+        await page.waitForFunction(() => document.body.dataset.predict === 'ask', null, { timeout: t.TIMEOUT });
+        check('27 predict: verdict, wavefronts, bank-hit chart and the first-screen verdict hidden while asking',
+            await hidden('#acc-verdict') && await hidden('#acc-wavefronts') && await hidden('#acc-hits') && await hidden('#verdict-line'), '');
+        await page.fill('#predict-wf', '1');
+        await page.fill('#predict-bank', '0');
+        await page.click('#predict-reveal');
+        await page.waitForFunction(() => document.body.dataset.predict === 'shown', null, { timeout: t.TIMEOUT });
+        check('27 predict: the reveal shows the guess beside the API\'s answer', (await text(page, '#predict-guess-wf')) === '1' && (await text(page, '#predict-answer-wf')) === String(a.cost.wavefronts) && !(await hidden('#acc-verdict')), `${await text(page, '#predict-answer-wf')}`);
+        await page.screenshot({ path: t.SHOTS + '/teach-predict-shown.png' });
+        await page.keyboard.press('p');
+        await page.waitForFunction(() => document.body.dataset.predict === '', null, { timeout: t.TIMEOUT });
+        check('27 predict: the P key turns the mode off (and the URL follows)', !new URL(page.url()).searchParams.has('predict'), page.url());
+        // A lesson step marked as a question asks, then reveals.
+        await page.setViewportSize({ width: 1920, height: 1080 });
+        await gotoReady(page, base + '?lesson=1&present=1&side=hide');
+        await lessonAt(1);
+        check('27 predict: a question step of the lesson asks first', (await page.evaluate(() => document.body.dataset.predict)) === 'ask' && await hidden('#lesson-text'));
+        await page.screenshot({ path: t.SHOTS + '/teach-question-ask.png' });
+        await page.fill('#predict-wf', '4');
+        await page.click('#predict-reveal');
+        await page.waitForFunction(() => document.body.dataset.predict === 'shown', null, { timeout: t.TIMEOUT });
+        check('27 predict: after the guess the narration shows', !(await hidden('#lesson-text')));
+        await page.evaluate(() => document.getElementById('predict').scrollIntoView({ block: 'start' }));
+        await page.screenshot({ path: t.SHOTS + '/teach-question-shown.png' });
+        await page.keyboard.press('Escape');
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
+
+    // ---- lessons as data: placeholders, add a view, share link, a file ----
+    await step('issue 27 lessons: a teacher\'s lesson', async () => {
+        await gotoReady(page, base + '?b=3&m=4&s=3&pat=ldmatrix_x4');
+        await page.evaluate(() => localStorage.removeItem('swizzlescope-lesson-draft'));
+        await page.click('#lesson-edit');
+        await page.fill('#le-title', 'ldmatrix, swizzled');
+        await page.fill('#le-text', '{swizzle.name} with {op}: {verdict}, {access.wavefronts} wavefronts.');
+        await page.click('#le-add');
+        check('27 lessons: "Add this view as a step" adds the view', (await text(page, '#le-count')).startsWith('1 step'), await text(page, '#le-count'));
+        await page.click('#le-share');
+        const link = await page.inputValue('#le-link');
+        check('27 lessons: a share link carries the lesson', /#lesson=[A-Za-z0-9_-]+$/.test(link), link.slice(0, 120));
+        await page.click('#le-form button[type=submit]');
+        const a = await api('access', { b: '3', m: '4', s: '3', ...L, pattern: 'ldmatrix_x4', step: '0' });
+        await page.goto('about:blank');
+        await page.goto(link, { waitUntil: 'load' });
+        await lessonAt(0);
+        const say = await text(page, '#lesson-text');
+        check('27 lessons: the link plays the lesson, its placeholders filled from the API', say.startsWith('Swizzle<3,4,3> with ldmatrix') && say.includes(`${a.cost.wavefronts} wavefronts.`) && !/[{}?]/.test(say), say);
+        await page.keyboard.press('Escape');
+        // A lesson file: a step with a placeholder no answer has shows "?", and the file is checked.
+        await gotoReady(page, base);
+        await page.click('#lesson-edit');
+        const file = { title: 't', steps: [{ title: 'One', state: 'b=1&m=4&s=3&rows=8', text: 'Rows: {swizzle.grid.rows}.' }] };
+        await page.setInputFiles('#le-file', { name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
+        await lessonAt(0);
+        const d1 = await api('swizzle', { b: '1', m: '4', s: '3', rows: '8', ...L });
+        check('27 lessons: a lesson opened from a file plays', (await text(page, '#lesson-text')) === `Rows: ${d1.grid.rows}.` && new URL(page.url()).searchParams.get('b') === '1', await text(page, '#lesson-text'));
+        await page.keyboard.press('Escape');
+        await page.click('#lesson-edit');
+        await page.setInputFiles('#le-file', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"steps":[{"title":"x"}]}') });
+        check('27 lessons: a bad file is refused with the step and field named', /step 1: "text"/.test(await text(page, '#le-error')), await text(page, '#le-error'));
+        await page.click('#le-form button[type=submit]');
+        await page.goto(base + '?lsrc=lessons/intro.json&lesson=0', { waitUntil: 'load' });
+        await lessonAt(0);
+        check('27 lessons: ?lsrc= opens a lesson file from a URL', (await page.evaluate(() => document.getElementById('lesson').dataset.steps)) === '10');
+        await page.keyboard.press('Escape');
+    });
+
+    // ---- the printed handout ----
+    await step('issue 27 print: a handout page per view', async () => {
+        await gotoReady(page, base + '?b=3&m=4&s=3&lesson=5');
+        await lessonAt(5);
+        await page.emulateMedia({ media: 'print' });
+        const shown = (sel) => page.$eval(sel, (e) => { for (let x = e; x; x = x.parentElement) if (getComputedStyle(x).display === 'none') return false; return true; });
+        check('27 print: no form controls, no header', !(await shown('#controls')) && !(await shown('.topbar')) && !(await shown('#acc-pattern')));
+        check('27 print: the state, the map, the verdict and the narration', await shown('#readout') && await shown('#grid-swz') && await shown('#verdict-line') && await shown('#lesson-text'));
+        await page.emulateMedia({ media: null });   // page.pdf() prints with print media unless told screen
+        const pdf = await page.pdf({ format: 'A4', landscape: true, printBackground: true });
+        const fs = await import('node:fs');
+        fs.writeFileSync(t.SHOTS + '/teach-handout.pdf', pdf);
+        const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
+        check('27 print: the step prints on one A4 page (was 11)', pages === 1, `${pages} pages`);
+        await page.keyboard.press('Escape');
+    });
+
+    // ---- screenshots for the eye (build/screenshots/teach-*.png) ----
+    await step('issue 27 screenshots', async () => {
+        const shots = [['present-light', 1920, 1080, '?present=1&b=4&m=2&s=5&rows=16&elem=fp32&pat=transpose_read'],
+            ['present-dark', 1920, 1080, '?present=1&theme=dark&b=4&m=2&s=5&rows=16&elem=fp32&pat=transpose_read'],
+            ['1440', 1440, 900, '?b=3&m=4&s=3'], ['390', 390, 844, '?b=3&m=4&s=3']];
+        for (const [name, w, h, q] of shots) {
+            await page.setViewportSize({ width: w, height: h });
+            await gotoReady(page, base + q);
+            await page.screenshot({ path: `${t.SHOTS}/teach-${name}.png` });
+        }
+        check('27 screenshots written', true);
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
+}
