@@ -5,7 +5,6 @@
  * atomics_*.json): the model must reproduce both numbers, ncu wavefronts and
  * clock64 cycles, and give none for the atomics that are not native. */
 #include <cjson/cJSON.h>
-#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -347,65 +346,59 @@ static int cost_row(const cJSON *p, struct instr *in, struct acc_result *r)
 }
 
 
+/* One calib_ or sweep_ file; `files` counts the ones that parse. */
+static int calibration_file(const char *file, const char *path, const cJSON *j, void *files)
+{
+    if (j == NULL) {
+        CHECK(0, "%s: unreadable, or not JSON", path);
+        return 0;
+    }
+    const cJSON *pats = cJSON_GetObjectItemCaseSensitive(j, "patterns");
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(j, "device");
+    int count = 0, failures = 0;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, pats) {
+        const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
+        struct instr in;
+        struct acc_result r;
+        if (cost_row(p, &in, &r) < 0) {
+            CHECK_QUIET(failures, 0, "%s: pattern does not load", name);
+            continue;
+        }
+        double src = cJSON_GetObjectItemCaseSensitive(p, "wavefronts")->valuedouble;
+        const cJSON *hwj = cJSON_GetObjectItemCaseSensitive(p, "wavefronts_hw");
+        const cJSON *raw = cJSON_GetObjectItemCaseSensitive(p, "raw");
+        const cJSON *c2048 = cJSON_GetObjectItemCaseSensitive(raw, "cycles_iters2048");
+        double cyc = cJSON_IsNumber(c2048)
+                         ? c2048->valuedouble
+                         : cJSON_GetObjectItemCaseSensitive(p, "cycles")->valuedouble;
+        int load = in.op == INSTR_LD || in.op == INSTR_LDMATRIX;
+        double truth = load && cJSON_IsNumber(hwj) ? hwj->valuedouble : src;
+        CHECK_QUIET(failures, fabs(truth - round(truth)) < 0.011,
+                    "%s: the reference count %.2f is not an integer", name, truth);
+        CHECK_QUIET(failures, fabs(r.wavefronts - truth) < 0.011,
+                    "%s: model %u wavefronts, ncu %.2f", name, r.wavefronts, truth);
+        CHECK_QUIET(failures, fabs(r.source_wavefronts - src) < 0.011,
+                    "%s: model %u Source-page wavefronts, ncu %.2f", name,
+                    r.source_wavefronts, src);
+        CHECK_QUIET(failures, fabs(r.cycles - cyc) <= 0.02 * r.cycles,
+                    "%s: model %u cycles, clock64 %.3f", name, r.cycles, cyc);
+        count++;
+    }
+    /* >= 50: the smallest suite, sweep_vec_partial, has 55 rows */
+    CHECK(failures == 0 && count >= 50, "%s (%s): %d of %d patterns disagree", path,
+          cJSON_IsString(dev) ? dev->valuestring : "?", failures, count);
+    printf("calibration %s: %d patterns on %s\n", file, count,
+           cJSON_IsString(dev) ? dev->valuestring : "?");
+    ++*(int *)files;
+    return 0;
+}
+
 static void test_calibration(void)
 {
-    DIR *d = opendir("tests/data");
     int files = 0;
-    struct dirent *de;
-    while (d && (de = readdir(d)) != NULL) {
-        /* calib_*: the suite (gen_patterns.py); sweep_*: issue 17's sweeps. */
-        if ((strncmp(de->d_name, "calib_", 6) != 0 && strncmp(de->d_name, "sweep_", 6) != 0) ||
-            !strstr(de->d_name, ".json"))
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "tests/data/%s", de->d_name);
-        cJSON *j = read_json(path);
-        if (j == NULL) {
-            CHECK(0, "%s: unreadable, or not JSON", path);
-            continue;
-        }
-        const cJSON *pats = cJSON_GetObjectItemCaseSensitive(j, "patterns");
-        const cJSON *dev = cJSON_GetObjectItemCaseSensitive(j, "device");
-        int count = 0, failures = 0;
-        const cJSON *p;
-        cJSON_ArrayForEach(p, pats) {
-            const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
-            struct instr in;
-            struct acc_result r;
-            if (cost_row(p, &in, &r) < 0) {
-                CHECK_QUIET(failures, 0, "%s: pattern does not load", name);
-                continue;
-            }
-            double src = cJSON_GetObjectItemCaseSensitive(p, "wavefronts")->valuedouble;
-            const cJSON *hwj = cJSON_GetObjectItemCaseSensitive(p, "wavefronts_hw");
-            const cJSON *raw = cJSON_GetObjectItemCaseSensitive(p, "raw");
-            const cJSON *c2048 = cJSON_GetObjectItemCaseSensitive(raw, "cycles_iters2048");
-            double cyc = cJSON_IsNumber(c2048)
-                             ? c2048->valuedouble
-                             : cJSON_GetObjectItemCaseSensitive(p, "cycles")->valuedouble;
-            int load = in.op == INSTR_LD || in.op == INSTR_LDMATRIX;
-            double truth = load && cJSON_IsNumber(hwj) ? hwj->valuedouble : src;
-            CHECK_QUIET(failures, fabs(truth - round(truth)) < 0.011,
-                        "%s: the reference count %.2f is not an integer", name, truth);
-            CHECK_QUIET(failures, fabs(r.wavefronts - truth) < 0.011,
-                        "%s: model %u wavefronts, ncu %.2f", name, r.wavefronts, truth);
-            CHECK_QUIET(failures, fabs(r.source_wavefronts - src) < 0.011,
-                        "%s: model %u Source-page wavefronts, ncu %.2f", name,
-                        r.source_wavefronts, src);
-            CHECK_QUIET(failures, fabs(r.cycles - cyc) <= 0.02 * r.cycles,
-                        "%s: model %u cycles, clock64 %.3f", name, r.cycles, cyc);
-            count++;
-        }
-        /* >= 50: the smallest suite, sweep_vec_partial, has 55 rows */
-        CHECK(failures == 0 && count >= 50, "%s (%s): %d of %d patterns disagree", path,
-              cJSON_IsString(dev) ? dev->valuestring : "?", failures, count);
-        printf("calibration %s: %d patterns on %s\n", de->d_name, count,
-               cJSON_IsString(dev) ? dev->valuestring : "?");
-        files++;
-        cJSON_Delete(j);
-    }
-    if (d)
-        closedir(d);
+    /* calib_*: the suite (gen_patterns.py); sweep_*: issue 17's sweeps. */
+    data_each("calib_|sweep_", calibration_file, &files);
     CHECK(files >= 1, "no tests/data/calib_*.json found (run make test from the root)");
 }
 
@@ -578,61 +571,54 @@ static void test_oracle_atomic(void)
  * (the hardware counter over-counts, access.c) and cycles within 2% of
  * clock64, every row (the API says cycles_exact for every native form).  Not
  * native: no count at all. */
+static int atomic_data_file(const char *file, const char *path, const cJSON *j, void *unused)
+{
+    (void)unused;
+    const cJSON *p;
+    int count = 0, native = 0, exact_cycles = 0, failures = 0;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "patterns")) {
+        struct instr in;
+        struct acc_result r;
+        const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
+        int loaded = cost_row(p, &in, &r) == 0;
+        CHECK_QUIET(failures, loaded, "%s: pattern does not load", name);
+        if (!loaded)
+            continue;
+        count++;
+        const cJSON *sass = cJSON_GetObjectItemCaseSensitive(p, "sass");
+        int nat = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "native"));
+        CHECK_QUIET(failures, r.atomic.native == nat && cJSON_IsString(sass) &&
+                    (strstr(sass->valuestring, "CAST.SPIN") == NULL) == nat,
+                    "%s: native %d, data %d (%s)", name, r.atomic.native, nat,
+                    cJSON_IsString(sass) ? sass->valuestring : "?");
+        if (!nat) {
+            CHECK_QUIET(failures, r.wavefronts == 0 && acc_clock_cycles(&r) == 0,
+                        "%s: not native, yet %u wavefronts", name, r.wavefronts);
+            continue;
+        }
+        native++;
+        const cJSON *wf = cJSON_GetObjectItemCaseSensitive(p, "wavefronts");
+        double cyc = cJSON_GetObjectItemCaseSensitive(p, "cycles")->valuedouble;
+        CHECK_QUIET(failures, cJSON_IsNumber(wf) && fabs(r.wavefronts - wf->valuedouble) <
+                    0.011 && r.source_wavefronts == r.wavefronts,
+                    "%s: model %u wavefronts, ncu %.2f", name, r.wavefronts,
+                    cJSON_IsNumber(wf) ? wf->valuedouble : -1);
+        double c = acc_clock_cycles(&r);
+        CHECK_QUIET(failures, fabs(c - cyc) <= 0.02 * c,
+                    "%s: model %.2f cycles, clock64 %.3f", name, c, cyc);
+        exact_cycles += fabs(c - cyc) <= 0.02 * c;
+    }
+    int first = strncmp(file, "atomics_floor_", 14) != 0;
+    CHECK(failures == 0 && count >= (first ? 1460 : 324) && native >= (first ? 740 : 324),
+          "%s: %d of %d rows disagree (%d native)", path, failures, count, native);
+    printf("atomics %s: %d rows, %d native: wavefronts exact on all, cycles within 2%% on "
+           "%d\n", file, count, native, exact_cycles);
+    return 0;
+}
+
 static void test_atomic_data(void)
 {
-    DIR *d = opendir("tests/data");
-    struct dirent *de;
-    int files = 0;
-    while (d && (de = readdir(d)) != NULL) {
-        if (strncmp(de->d_name, "atomics_", 8) != 0 || !strstr(de->d_name, ".json"))
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "tests/data/%s", de->d_name);
-        cJSON *j = read_json(path);
-        const cJSON *p;
-        int count = 0, native = 0, exact_cycles = 0, failures = 0;
-        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "patterns")) {
-            struct instr in;
-            struct acc_result r;
-            const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
-            int loaded = cost_row(p, &in, &r) == 0;
-            CHECK_QUIET(failures, loaded, "%s: pattern does not load", name);
-            if (!loaded)
-                continue;
-            count++;
-            const cJSON *sass = cJSON_GetObjectItemCaseSensitive(p, "sass");
-            int nat = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "native"));
-            CHECK_QUIET(failures, r.atomic.native == nat && cJSON_IsString(sass) &&
-                        (strstr(sass->valuestring, "CAST.SPIN") == NULL) == nat,
-                        "%s: native %d, data %d (%s)", name, r.atomic.native, nat,
-                        cJSON_IsString(sass) ? sass->valuestring : "?");
-            if (!nat) {
-                CHECK_QUIET(failures, r.wavefronts == 0 && acc_clock_cycles(&r) == 0,
-                            "%s: not native, yet %u wavefronts", name, r.wavefronts);
-                continue;
-            }
-            native++;
-            const cJSON *wf = cJSON_GetObjectItemCaseSensitive(p, "wavefronts");
-            double cyc = cJSON_GetObjectItemCaseSensitive(p, "cycles")->valuedouble;
-            CHECK_QUIET(failures, cJSON_IsNumber(wf) && fabs(r.wavefronts - wf->valuedouble) <
-                        0.011 && r.source_wavefronts == r.wavefronts,
-                        "%s: model %u wavefronts, ncu %.2f", name, r.wavefronts,
-                        cJSON_IsNumber(wf) ? wf->valuedouble : -1);
-            double c = acc_clock_cycles(&r);
-            CHECK_QUIET(failures, fabs(c - cyc) <= 0.02 * c,
-                        "%s: model %.2f cycles, clock64 %.3f", name, c, cyc);
-            exact_cycles += fabs(c - cyc) <= 0.02 * c;
-        }
-        int first = strncmp(de->d_name, "atomics_floor_", 14) != 0;
-        CHECK(failures == 0 && count >= (first ? 1460 : 324) && native >= (first ? 740 : 324),
-              "%s: %d of %d rows disagree (%d native)", path, failures, count, native);
-        printf("atomics %s: %d rows, %d native: wavefronts exact on all, cycles within 2%% on "
-               "%d\n", de->d_name, count, native, exact_cycles);
-        files++;
-        cJSON_Delete(j);
-    }
-    if (d)
-        closedir(d);
+    int files = data_each("atomics_", atomic_data_file, NULL);
     CHECK(files >= 1, "no tests/data/atomics_*.json found");
 }
 
@@ -708,34 +694,37 @@ static int names_metric(const char *text, const char *name)
     return 0;
 }
 
+struct metric_search {
+    const char *metric;
+    int found;
+};
+
+/* One data file: 1 (stop) when it measured s->metric. */
+static int measures_metric(const char *file, const char *path, const cJSON *j, void *search)
+{
+    (void)file, (void)path;
+    struct metric_search *s = search;
+    const char *metric = s->metric;
+    const cJSON *req = cJSON_GetObjectItemCaseSensitive(j, "metrics_requested");
+    const cJSON *un = cJSON_GetObjectItemCaseSensitive(j, "metrics_unavailable");
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(j, "method");
+    const cJSON *m;
+    int requested = 0, unavailable = 0;
+    cJSON_ArrayForEach(m, req) requested |= cJSON_IsString(m) && !strcmp(m->valuestring, metric);
+    cJSON_ArrayForEach(m, un) unavailable |= cJSON_IsString(m) && !strcmp(m->valuestring, metric);
+    s->found = (requested && !unavailable) ||
+               (!req && cJSON_IsString(method) && names_metric(method->valuestring, metric));
+    return s->found;
+}
+
 /* Whether some file of tests/data measured `metric`: a calibration lists it
  * in metrics_requested and not in metrics_unavailable; an atomics sweep names
  * it in its method. */
 static int metric_measured(const char *metric)
 {
-    DIR *d = opendir("tests/data");
-    struct dirent *e;
-    int found = 0;
-    while (d && !found && (e = readdir(d)) != NULL) {
-        if (!strstr(e->d_name, ".json"))
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "tests/data/%s", e->d_name);
-        cJSON *j = read_json(path);
-        const cJSON *req = cJSON_GetObjectItemCaseSensitive(j, "metrics_requested");
-        const cJSON *un = cJSON_GetObjectItemCaseSensitive(j, "metrics_unavailable");
-        const cJSON *method = cJSON_GetObjectItemCaseSensitive(j, "method");
-        const cJSON *m;
-        int requested = 0, unavailable = 0;
-        cJSON_ArrayForEach(m, req) requested |= cJSON_IsString(m) && !strcmp(m->valuestring, metric);
-        cJSON_ArrayForEach(m, un) unavailable |= cJSON_IsString(m) && !strcmp(m->valuestring, metric);
-        found = (requested && !unavailable) ||
-                (!req && cJSON_IsString(method) && names_metric(method->valuestring, metric));
-        cJSON_Delete(j);
-    }
-    if (d)
-        closedir(d);
-    return found;
+    struct metric_search s = {metric, 0};
+    data_each("", measures_metric, &s);
+    return s.found;
 }
 
 /* The defect this table fixed: /api/conflicts named an op_atom bank-conflict
@@ -768,75 +757,68 @@ static void every_named_metric_was_measured(void)
  * and the deterministic sm__sass_ counter's, and the cycles are within 2%
  * of clock64 wherever the model says cycles_exact; where it does not (A10:
  * atom, lanes off, no branch per atomic) clock64 is at or above them. */
+static int atomic_form_data_file(const char *file, const char *path, const cJSON *j, void *unused)
+{
+    (void)unused;
+    const cJSON *p;
+    int count = 0, with_ncu = 0, exact = 0, floors = 0, popc = 0, failures = 0;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "patterns")) {
+        const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
+        cJSON *body = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(p, "request"), 1);
+        cJSON_AddItemToObject(body, "offsets",
+                              cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(p, "offsets"), 1));
+        struct instr in;
+        struct sz_error err;
+        int loaded = api_read_instr(body, NULL, &in, &err) == 0;
+        cJSON_Delete(body);
+        CHECK_QUIET(failures, loaded, "%s: request does not load (%s: %s)", name,
+                    loaded ? "" : err.field, loaded ? "" : err.message);
+        if (!loaded)
+            continue;
+        struct acc_result r;
+        acc_cost(&in, &r);
+        count++;
+        const char *sass = cJSON_GetObjectItemCaseSensitive(p, "sass")->valuestring;
+        popc += strcmp(sass, "ATOMS.POPC.INC.32") == 0;
+        CHECK_QUIET(failures, strcmp(atomic_form_sass(&in), sass) == 0 &&
+                    r.atomic.sass == atomic_form_sass(&in),
+                    "%s: model %s, cuobjdump %s", name, atomic_form_sass(&in), sass);
+        const cJSON *wf = cJSON_GetObjectItemCaseSensitive(p, "wavefronts");
+        const cJSON *wsm = cJSON_GetObjectItemCaseSensitive(p, "wavefronts_sm");
+        if (cJSON_IsNumber(wf)) {
+            with_ncu++;
+            CHECK_QUIET(failures, fabs(r.wavefronts - wf->valuedouble) < 0.011 &&
+                        cJSON_IsNumber(wsm) && fabs(r.wavefronts - wsm->valuedouble) < 0.011,
+                        "%s: model %u wavefronts, Source page %.2f", name, r.wavefronts,
+                        wf->valuedouble);
+        }
+        double cyc = cJSON_GetObjectItemCaseSensitive(p, "cycles")->valuedouble;
+        double c = acc_clock_cycles(&r);
+        if (r.atomic.cycles_exact) {
+            CHECK_QUIET(failures, fabs(c - cyc) <= 0.02 * c,
+                        "%s: model %.2f cycles, clock64 %.3f", name, c, cyc);
+            exact++;
+        } else {
+            CHECK_QUIET(failures, cyc >= 0.98 * c, "%s: floor %.2f, clock64 %.3f", name, c,
+                        cyc);
+            floors++;
+        }
+        /* A11: the branch's share is what the guard adds over the pipe */
+        CHECK_QUIET(failures, r.atomic.pipe_cycles <= c + 1e-9 &&
+                    (in.guard == INSTR_GUARD_EACH || r.atomic.pipe_cycles == c),
+                    "%s: pipe %.2f, cycles %.2f", name, r.atomic.pipe_cycles, c);
+    }
+    CHECK(failures == 0 && count >= 1500 && with_ncu >= 700 && popc >= 300,
+          "%s: %d of %d rows disagree", path, failures, count);
+    printf("atomic forms %s: %d rows (%d ATOMS.POPC.INC), SASS named on all, wavefronts "
+           "exact on the %d ncu ran, cycles within 2%% on %d, %d at or above a floor\n",
+           file, count, popc, with_ncu, exact, floors);
+    return 0;
+}
+
 static void test_atomic_form_data(void)
 {
-    DIR *d = opendir("tests/data");
-    struct dirent *de;
-    int files = 0;
-    while (d && (de = readdir(d)) != NULL) {
-        if (strncmp(de->d_name, "atomic_forms_", 13) != 0 || !strstr(de->d_name, ".json"))
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "tests/data/%s", de->d_name);
-        cJSON *j = read_json(path);
-        const cJSON *p;
-        int count = 0, with_ncu = 0, exact = 0, floors = 0, popc = 0, failures = 0;
-        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "patterns")) {
-            const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
-            cJSON *body = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(p, "request"), 1);
-            cJSON_AddItemToObject(body, "offsets",
-                                  cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(p, "offsets"), 1));
-            struct instr in;
-            struct sz_error err;
-            int loaded = api_read_instr(body, NULL, &in, &err) == 0;
-            cJSON_Delete(body);
-            CHECK_QUIET(failures, loaded, "%s: request does not load (%s: %s)", name,
-                        loaded ? "" : err.field, loaded ? "" : err.message);
-            if (!loaded)
-                continue;
-            struct acc_result r;
-            acc_cost(&in, &r);
-            count++;
-            const char *sass = cJSON_GetObjectItemCaseSensitive(p, "sass")->valuestring;
-            popc += strcmp(sass, "ATOMS.POPC.INC.32") == 0;
-            CHECK_QUIET(failures, strcmp(atomic_form_sass(&in), sass) == 0 &&
-                        r.atomic.sass == atomic_form_sass(&in),
-                        "%s: model %s, cuobjdump %s", name, atomic_form_sass(&in), sass);
-            const cJSON *wf = cJSON_GetObjectItemCaseSensitive(p, "wavefronts");
-            const cJSON *wsm = cJSON_GetObjectItemCaseSensitive(p, "wavefronts_sm");
-            if (cJSON_IsNumber(wf)) {
-                with_ncu++;
-                CHECK_QUIET(failures, fabs(r.wavefronts - wf->valuedouble) < 0.011 &&
-                            cJSON_IsNumber(wsm) && fabs(r.wavefronts - wsm->valuedouble) < 0.011,
-                            "%s: model %u wavefronts, Source page %.2f", name, r.wavefronts,
-                            wf->valuedouble);
-            }
-            double cyc = cJSON_GetObjectItemCaseSensitive(p, "cycles")->valuedouble;
-            double c = acc_clock_cycles(&r);
-            if (r.atomic.cycles_exact) {
-                CHECK_QUIET(failures, fabs(c - cyc) <= 0.02 * c,
-                            "%s: model %.2f cycles, clock64 %.3f", name, c, cyc);
-                exact++;
-            } else {
-                CHECK_QUIET(failures, cyc >= 0.98 * c, "%s: floor %.2f, clock64 %.3f", name, c,
-                            cyc);
-                floors++;
-            }
-            /* A11: the branch's share is what the guard adds over the pipe */
-            CHECK_QUIET(failures, r.atomic.pipe_cycles <= c + 1e-9 &&
-                        (in.guard == INSTR_GUARD_EACH || r.atomic.pipe_cycles == c),
-                        "%s: pipe %.2f, cycles %.2f", name, r.atomic.pipe_cycles, c);
-        }
-        CHECK(failures == 0 && count >= 1500 && with_ncu >= 700 && popc >= 300,
-              "%s: %d of %d rows disagree", path, failures, count);
-        printf("atomic forms %s: %d rows (%d ATOMS.POPC.INC), SASS named on all, wavefronts "
-               "exact on the %d ncu ran, cycles within 2%% on %d, %d at or above a floor\n",
-               de->d_name, count, popc, with_ncu, exact, floors);
-        files++;
-        cJSON_Delete(j);
-    }
-    if (d)
-        closedir(d);
+    int files = data_each("atomic_forms_", atomic_form_data_file, NULL);
     CHECK(files >= 1, "no tests/data/atomic_forms_*.json found");
 }
 
@@ -882,56 +864,49 @@ static void test_atomic_operand(void)
  * and by how much): this holds it to what it was when it was written, 368 of
  * 380 .ca and 150 of 160 .cg exact on the first sweep and all 56 of the
  * second (H100 and H200), the misses within 4, and prints them. */
+static int cp_async_data_file(const char *file, const char *path, const cJSON *j, void *unused)
+{
+    (void)unused;
+    const cJSON *p;
+    int n[2] = {0, 0}, exact[2] = {0, 0}, failures = 0;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "patterns")) {
+        const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
+        static const char *const req[] = {"op", "bytes", "cache", "offsets", "global_offsets"};
+        cJSON *body = cJSON_CreateObject();
+        for (int k = 0; k < 5; k++)
+            cJSON_AddItemToObject(body, req[k],
+                                  cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(p, req[k]), 1));
+        struct instr in;
+        struct sz_error err;
+        int loaded = api_read_instr(body, NULL, &in, &err) == 0;
+        cJSON_Delete(body);
+        CHECK_QUIET(failures, loaded, "%s: does not load (%s)", name, loaded ? "" : err.message);
+        if (!loaded)
+            continue;
+        struct acc_result r;
+        acc_cost(&in, &r);
+        double wf = cJSON_GetObjectItemCaseSensitive(p, "wavefronts")->valuedouble;
+        n[in.cg]++;
+        if (fabs(r.wavefronts - wf) < 0.011) {
+            exact[in.cg]++;
+            continue;
+        }
+        printf("  cp.async miss %s: model %u, Source page %.0f\n", name, r.wavefronts, wf);
+        CHECK_QUIET(failures, fabs(r.wavefronts - wf) <= 4.0, "%s: model %u, measured %.2f",
+                    name, r.wavefronts, wf);
+    }
+    int second = n[1] > 160;   /* with the second sweep (32 .ca, 24 .cg) */
+    CHECK(failures == 0 && n[0] >= (second ? 412 : 380) && n[1] >= (second ? 184 : 160) &&
+          exact[0] >= (second ? 400 : 368) && exact[1] >= (second ? 174 : 150),
+          "%s: .ca %d of %d exact, .cg %d of %d", path, exact[0], n[0], exact[1], n[1]);
+    printf("cp.async %s: .ca exact on %d of %d, .cg on %d of %d (Source-page wavefronts)\n",
+           file, exact[0], n[0], exact[1], n[1]);
+    return 0;
+}
+
 static void test_cp_async_data(void)
 {
-    DIR *d = opendir("tests/data");
-    struct dirent *de;
-    int files = 0;
-    while (d && (de = readdir(d)) != NULL) {
-        if (strncmp(de->d_name, "cp_async_", 9) != 0 || !strstr(de->d_name, ".json"))
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "tests/data/%s", de->d_name);
-        cJSON *j = read_json(path);
-        const cJSON *p;
-        int n[2] = {0, 0}, exact[2] = {0, 0}, failures = 0;
-        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "patterns")) {
-            const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
-            static const char *const req[] = {"op", "bytes", "cache", "offsets", "global_offsets"};
-            cJSON *body = cJSON_CreateObject();
-            for (int k = 0; k < 5; k++)
-                cJSON_AddItemToObject(body, req[k],
-                                      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(p, req[k]), 1));
-            struct instr in;
-            struct sz_error err;
-            int loaded = api_read_instr(body, NULL, &in, &err) == 0;
-            cJSON_Delete(body);
-            CHECK_QUIET(failures, loaded, "%s: does not load (%s)", name, loaded ? "" : err.message);
-            if (!loaded)
-                continue;
-            struct acc_result r;
-            acc_cost(&in, &r);
-            double wf = cJSON_GetObjectItemCaseSensitive(p, "wavefronts")->valuedouble;
-            n[in.cg]++;
-            if (fabs(r.wavefronts - wf) < 0.011) {
-                exact[in.cg]++;
-                continue;
-            }
-            printf("  cp.async miss %s: model %u, Source page %.0f\n", name, r.wavefronts, wf);
-            CHECK_QUIET(failures, fabs(r.wavefronts - wf) <= 4.0, "%s: model %u, measured %.2f",
-                        name, r.wavefronts, wf);
-        }
-        int second = n[1] > 160;   /* with the second sweep (32 .ca, 24 .cg) */
-        CHECK(failures == 0 && n[0] >= (second ? 412 : 380) && n[1] >= (second ? 184 : 160) &&
-              exact[0] >= (second ? 400 : 368) && exact[1] >= (second ? 174 : 150),
-              "%s: .ca %d of %d exact, .cg %d of %d", path, exact[0], n[0], exact[1], n[1]);
-        printf("cp.async %s: .ca exact on %d of %d, .cg on %d of %d (Source-page wavefronts)\n",
-               de->d_name, exact[0], n[0], exact[1], n[1]);
-        files++;
-        cJSON_Delete(j);
-    }
-    if (d)
-        closedir(d);
+    int files = data_each("cp_async_", cp_async_data_file, NULL);
     CHECK(files >= 1, "no tests/data/cp_async_*.json found");
 }
 

@@ -5,7 +5,6 @@
  * in order; the modes the driver refused are refused by the model too.  It
  * reads the data and the model only: no GPU, no server. */
 #include <cjson/cJSON.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,62 +54,57 @@ static int check_box(const char *mode, uint32_t eb, const uint32_t *box, const c
     return 1;
 }
 
+/* One tma_placement_ file; `out` is lay_eval's scratch (256 x 256 x 8). */
+static int placement_file(const char *file, const char *path, const cJSON *j, void *out_)
+{
+    uint32_t *out = out_;
+    char why[200];
+    const cJSON *c;
+    int placed = 0, refused = 0, failures = 0, three_d = 0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(j, "configurations")) {
+        const char *mode = cJSON_GetObjectItemCaseSensitive(c, "mode")->valuestring;
+        uint32_t eb = (uint32_t)cJSON_GetObjectItemCaseSensitive(c, "elem_bytes")->valueint;
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(c, "box");
+        uint32_t box[3] = {(uint32_t)cJSON_GetArrayItem(b, 0)->valueint,
+                           (uint32_t)cJSON_GetArrayItem(b, 1)->valueint,
+                           (uint32_t)cJSON_GetArrayItem(b, 2)->valueint};
+        int enc = cJSON_GetObjectItemCaseSensitive(c, "encode")->valueint;
+        const cJSON *slots = cJSON_GetObjectItemCaseSensitive(c, "slots");
+        if (enc != 0) {
+            /* the driver refused it: only the 128B_ATOM_* modes, which the
+             * model does not take either */
+            refused++;
+            struct lay l;
+            struct sz_error err = {0};
+            char text[80];
+            snprintf(text, sizeof text, "tma:%s", mode);
+            CHECK_QUIET(failures, !mode_modelled(mode) &&
+                        lay_parse(text, (int)(eb * 8), box, 2, &l, &err) < 0,
+                        "%s %u B x [%u,%u,%u]: refused by the driver (%d), taken by the model",
+                        mode, eb, box[0], box[1], box[2], enc);
+            continue;
+        }
+        int n = cJSON_GetArraySize(slots);
+        CHECK_QUIET(failures, n == (int)(box[0] * eb / 16 * box[1] * box[2]) &&
+                    cJSON_GetObjectItemCaseSensitive(c, "written")->valueint == n,
+                    "%s [%u,%u,%u]: %d slots", mode, box[0], box[1], box[2], n);
+        int ok = check_box(mode, eb, box, slots, out, why, sizeof why);
+        CHECK_QUIET(failures, ok, "%s %u-byte [%u,%u,%u]: %s", mode, eb, box[0], box[1], box[2],
+                    why);
+        placed += ok;
+        three_d += ok && box[2] > 1;
+    }
+    CHECK(failures == 0 && placed >= 860 && refused >= 690,
+          "%s: %d configurations disagree", path, failures);
+    printf("tma %s: %d boxes placed as the model says (%d 3-D), %d refused by the driver "
+           "and the model (128B_ATOM_*)\n", file, placed, three_d, refused);
+    return 0;
+}
+
 static void test_placement(void)
 {
-    DIR *d = opendir("tests/data");
-    struct dirent *de;
-    int files = 0;
     uint32_t *out = malloc(sizeof *out * 256 * 256 * 8);
-    while (d && (de = readdir(d)) != NULL) {
-        if (strncmp(de->d_name, "tma_placement_", 14) != 0 || !strstr(de->d_name, ".json"))
-            continue;
-        char path[512], why[200];
-        snprintf(path, sizeof path, "tests/data/%s", de->d_name);
-        cJSON *j = read_json(path);
-        const cJSON *c;
-        int placed = 0, refused = 0, failures = 0, three_d = 0;
-        cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(j, "configurations")) {
-            const char *mode = cJSON_GetObjectItemCaseSensitive(c, "mode")->valuestring;
-            uint32_t eb = (uint32_t)cJSON_GetObjectItemCaseSensitive(c, "elem_bytes")->valueint;
-            const cJSON *b = cJSON_GetObjectItemCaseSensitive(c, "box");
-            uint32_t box[3] = {(uint32_t)cJSON_GetArrayItem(b, 0)->valueint,
-                               (uint32_t)cJSON_GetArrayItem(b, 1)->valueint,
-                               (uint32_t)cJSON_GetArrayItem(b, 2)->valueint};
-            int enc = cJSON_GetObjectItemCaseSensitive(c, "encode")->valueint;
-            const cJSON *slots = cJSON_GetObjectItemCaseSensitive(c, "slots");
-            if (enc != 0) {
-                /* the driver refused it: only the 128B_ATOM_* modes, which the
-                 * model does not take either */
-                refused++;
-                struct lay l;
-                struct sz_error err = {0};
-                char text[80];
-                snprintf(text, sizeof text, "tma:%s", mode);
-                CHECK_QUIET(failures, !mode_modelled(mode) &&
-                            lay_parse(text, (int)(eb * 8), box, 2, &l, &err) < 0,
-                            "%s %u B x [%u,%u,%u]: refused by the driver (%d), taken by the model",
-                            mode, eb, box[0], box[1], box[2], enc);
-                continue;
-            }
-            int n = cJSON_GetArraySize(slots);
-            CHECK_QUIET(failures, n == (int)(box[0] * eb / 16 * box[1] * box[2]) &&
-                        cJSON_GetObjectItemCaseSensitive(c, "written")->valueint == n,
-                        "%s [%u,%u,%u]: %d slots", mode, box[0], box[1], box[2], n);
-            int ok = check_box(mode, eb, box, slots, out, why, sizeof why);
-            CHECK_QUIET(failures, ok, "%s %u-byte [%u,%u,%u]: %s", mode, eb, box[0], box[1], box[2],
-                        why);
-            placed += ok;
-            three_d += ok && box[2] > 1;
-        }
-        CHECK(failures == 0 && placed >= 860 && refused >= 690,
-              "%s: %d configurations disagree", path, failures);
-        printf("tma %s: %d boxes placed as the model says (%d 3-D), %d refused by the driver "
-               "and the model (128B_ATOM_*)\n", de->d_name, placed, three_d, refused);
-        files++;
-        cJSON_Delete(j);
-    }
-    if (d)
-        closedir(d);
+    int files = data_each("tma_placement_", placement_file, out);
     free(out);
     CHECK(files >= 1, "no tests/data/tma_placement_*.json found");
 }

@@ -1,7 +1,8 @@
-"""ncu_raw.py: what the issue-23 calib scripts share: the data rows of an
-`ncu --csv --page raw` log, a metric of a row as a number, and the opcodes of
-each kernel in a `cuobjdump -sass` listing, and a generator's write-or-check.
-Stdlib only; reads and writes files, never models."""
+"""ncu_raw.py: what the issue-23 calib scripts share: one run.sh folder read
+(the probe's clock64 lines, the launches ncu profiled, the data rows of its
+`ncu --csv --page raw` log), a metric of a row as a number, the opcodes of each
+kernel in a `cuobjdump -sass` listing, a lane-pattern file, and a generator's
+write-or-check.  Stdlib only; reads and writes files, never models."""
 import collections
 import csv
 import io
@@ -14,10 +15,39 @@ def rows(path):
     return [r for r in csv.DictReader(io.StringIO('\n'.join(lines))) if r.get('ID', '').isdigit()]
 
 
-def num(r, m):
-    """Metric m of row r as a float ("1,536" reads 1536), None when absent."""
+def num(r, m, absent=None):
+    """Metric m of row r as a float ("1,536" reads 1536), `absent` when absent."""
     v = r.get(m)
-    return float(v.replace(',', '')) if v not in (None, '', 'n/a') else None
+    return float(v.replace(',', '')) if v not in (None, '', 'n/a') else absent
+
+
+def run_folder(out, prog_fields):
+    """One run.sh output folder OUT: (clock, prog, rows).  clock: the fields of
+    each OUT/clock.csv line (the probe's timings, in order); prog: the fields of
+    each OUT/ncu_prog.txt line with `prog_fields` fields (the launches ncu
+    profiled, in order; its other lines are not launches); rows: rows(OUT/ncu.csv),
+    one a profiled launch."""
+    def fields(name):
+        return [l.strip().split(',') for l in open(f'{out}/{name}')]
+    prog = [f for f in fields('ncu_prog.txt') if len(f) == prog_fields]
+    return fields('clock.csv'), prog, rows(f'{out}/ncu.csv')
+
+
+def sass_seen(path, word):
+    """The distinct opcodes (second field) of the lines of a cuobjdump -sass
+    listing that hold `word` ("LDGSTS", "GMMA"), sorted."""
+    return sorted({l.split()[1] for l in open(path) if word in l})
+
+
+def lane_patterns(path):
+    """{name: 32 offsets, None for a lane off} from a pattern file of lines
+    `name width active_hex o0 .. o31` (atomics, atomic_forms)."""
+    pats = {}
+    for line in open(path):
+        f = line.split()
+        act, offs = int(f[2], 16), list(map(int, f[3:]))
+        pats[f[0]] = [offs[t] if act >> t & 1 else None for t in range(32)]
+    return pats
 
 
 def sass_ops(path, kernel_name):

@@ -48,29 +48,23 @@ def main():
     sass = {k: next((i for i in sorted(c) if i.startswith('ATOMS')), '?') for k, c in ops.items()}
     branches = {k: c.get('BSSY', 0) for k, c in ops.items()}
     requests = json.load(open(f'{HERE}/requests.json'))
-    pats = {}
-    for line in open(f'{HERE}/patterns.txt'):
-        f = line.split()
-        act, offs = int(f[2], 16), list(map(int, f[3:]))
-        pats[f[0]] = [offs[t] if act >> t & 1 else None for t in range(32)]
-    order = [tuple(l.strip().split(',')[:2]) for l in open(f'{out}/ncu_prog.txt') if l.count(',') == 2]
-    rows = ncu_raw.rows(f'{out}/ncu.csv')
+    pats = ncu_raw.lane_patterns(f'{HERE}/patterns.txt')
+    clock, prog, rows = ncu_raw.run_folder(out, 3)
     ncu = {}
-    for key, r in zip(order, rows):
+    for (k, p, _), r in zip(prog, rows):
         i, si, ih = (num(r, 'smsp__sass_inst_executed_op_shared_atom.sum'),
                      num(r, 'sm__sass_inst_executed_op_shared_atom.sum'),
                      num(r, 'smsp__inst_executed_op_shared_atom.sum'))
         s, ss, h = (num(r, 'smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_atom.sum'),
                     num(r, 'sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_atom.sum'),
                     num(r, 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum'))
-        ncu[key] = {"wavefronts": round(s / i, 4) if i else None,
-                    "wavefronts_sm": round(ss / si, 4) if si else None,
-                    "wavefronts_hw": round(h / ih, 4) if ih else None,
-                    "arbitration": num(r, 'l1tex__data_bank_conflicts_type_arbitration.sum'),
-                    "sass_instructions": i}
+        ncu[(k, p)] = {"wavefronts": round(s / i, 4) if i else None,
+                       "wavefronts_sm": round(ss / si, 4) if si else None,
+                       "wavefronts_hw": round(h / ih, 4) if ih else None,
+                       "arbitration": num(r, 'l1tex__data_bank_conflicts_type_arbitration.sum'),
+                       "sass_instructions": i}
     res = []
-    for line in open(f'{out}/clock.csv'):
-        k, p, c = line.strip().split(',')
+    for k, p, c in clock:
         n = ncu.get((k, p), {})
         res.append({"name": f"{k}.{p}", "request": requests[k], "offsets": pats[p],
                     "sass": sass.get(k, '?'), "bssy": branches.get(k, 0),

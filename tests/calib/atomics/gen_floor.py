@@ -65,11 +65,7 @@ def patterns():
 
 
 if __name__ == "__main__":
-    text = "".join(patterns())
-    path = os.path.join(HERE, "patterns_floor.txt")
-    if "--check" in sys.argv:
-        ok = os.path.exists(path) and open(path).read() == text
-        print(f"{path}: {'up to date' if ok else 'STALE: run gen_floor.py'}")
-        sys.exit(0 if ok else 1)
-    open(path, "w").write(text)
-    print(f"{path}: {text.count(chr(10))} patterns")
+    sys.path.insert(0, os.path.join(HERE, ".."))
+    import ncu_raw
+    ncu_raw.write_or_check(os.path.join(HERE, "patterns_floor.txt"), "".join(patterns()),
+                           "gen_floor.py", "patterns")

@@ -40,12 +40,11 @@ def main():
         pats[f[0]] = {"op": "cp.async", "bytes": int(f[1]), "cache": f[2],
                       "offsets": [x if x >= 0 else None for x in s],
                       "global_offsets": [x if x >= 0 else None for x in g]}
-    clock = {l.split(',')[0]: float(l.strip().split(',')[1]) for l in open(f'{out}/clock.csv')}
-    order = [l.strip().split(',')[0] for l in open(f'{out}/ncu_prog.txt') if l.count(',') == 1]
-    rows = ncu_raw.rows(f'{out}/ncu.csv')
-    sass = sorted({l.split()[1] for l in open(f'{out}/sass.txt') if 'LDGSTS' in l})
+    clock, prog, rows = ncu_raw.run_folder(out, 2)
+    clock = {name: float(c) for name, c in clock}
+    sass = ncu_raw.sass_seen(f'{out}/sass.txt', 'LDGSTS')
     res = []
-    for name, r in zip(order, rows):
+    for (name, _), r in zip(prog, rows):
         i, si = num(r, 'smsp__sass_inst_executed_op_ldgsts.sum'), num(r, 'sm__sass_inst_executed_op_ldgsts.sum')
         p = dict(pats[name])
         p.update({"name": name,

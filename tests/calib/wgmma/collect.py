@@ -38,10 +38,9 @@ def main():
         v = list(map(int, f[2:12]))
         keys = ["layout_type", "lbo", "sbo", "base_offset", "start"]
         pats[f[0]] = {"kernel": f[1], "a": dict(zip(keys, v[:5])), "b": dict(zip(keys, v[5:]))}
-    clock = {l.split(',')[0]: float(l.strip().split(',')[2]) for l in open(f'{out}/clock.csv')}
-    prog = [l.strip().split(',') for l in open(f'{out}/ncu_prog.txt') if l.count(',') == 2]
-    rows = ncu_raw.rows(f'{out}/ncu.csv')
-    sass = sorted({l.split()[1] for l in open(f'{out}/sass.txt') if 'GMMA' in l})
+    clock, prog, rows = ncu_raw.run_folder(out, 3)
+    clock = {name: float(c) for name, _, c in clock}
+    sass = ncu_raw.sass_seen(f'{out}/sass.txt', 'GMMA')
     res = []
     for i, (name, kern, _) in enumerate(prog):
         r = rows[3 * i + 2]
