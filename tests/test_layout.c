@@ -565,45 +565,50 @@ static void test_rosetta(void)
 
 /* ---- wgmma: the measured read rule and the misread of a mismatched descriptor ------- */
 
+/* one wgmma_reads_<device>.json: every row against the rule */
+static int wgmma_file(const char *name, const char *path, const cJSON *j, void *ctx)
+{
+    (void)path;
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(j, "patterns");
+    int n = 0, bad = 0, types[4] = {0};
+    const cJSON *p;
+    cJSON_ArrayForEach(p, rows) {
+        const char *k = cJSON_GetObjectItemCaseSensitive(p, "kernel")->valuestring;
+        const char *nn = strstr(k, "_n");
+        uint32_t nb = nn ? (uint32_t)strtoul(nn + 2, NULL, 10) : 64;
+        uint32_t a = strstr(k, "areg") ? 0 : 64 * 32;
+        double w = cJSON_GetObjectItemCaseSensitive(p, "wavefronts")->valuedouble;
+        double c = cJSON_GetObjectItemCaseSensitive(p, "conflicts")->valuedouble;
+        double ar = cJSON_GetObjectItemCaseSensitive(p, "arbitration")->valuedouble;
+        int lt = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(p, "b"),
+                                                  "layout_type")->valueint;
+        if (lt >= 0 && lt < 4)
+            types[lt]++;
+        if (w != (double)wgmma_wavefronts(a + nb * 32) || c != 0 || ar != 0) {
+            bad++;
+            if (bad < 4)
+                CHECK(0, "%s %s: %.2f wavefronts, rule %u, conflicts %.1f", name,
+                      cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring, w,
+                      wgmma_wavefronts(a + nb * 32), c);
+        }
+        n++;
+    }
+    CHECK(n >= 200 && bad == 0 && types[0] && types[1] && types[2] && types[3],
+          "%s: %d of %d rows read (A + B bytes) / 128 wavefronts, 0 conflicts, every "
+          "layout type present", name, n - bad, n);
+    (*(int *)ctx)++;
+    return 0;
+}
+
 /* Every measured row (tests/data/wgmma_reads_*.json) against wgmma_wavefronts:
  * operand bytes = A (64 rows x 32 bytes of K, none when A is in registers) +
  * B (N x 32); the kernel name carries N and "areg".  The conflict and
  * arbitration columns are 0 in every row: the answer's constant 0 rests on that. */
 static void test_wgmma_rule_reproduces_every_row(void)
 {
-    static const char *const files[] = {"tests/data/wgmma_reads_h100-80gb-hbm3.json",
-                                        "tests/data/wgmma_reads_h200.json"};
-    for (size_t f = 0; f < 2; f++) {
-        cJSON *j = read_json(files[f]);
-        const cJSON *rows = cJSON_GetObjectItemCaseSensitive(j, "patterns");
-        int n = 0, bad = 0, types[4] = {0};
-        const cJSON *p;
-        cJSON_ArrayForEach(p, rows) {
-            const char *k = cJSON_GetObjectItemCaseSensitive(p, "kernel")->valuestring;
-            const char *nn = strstr(k, "_n");
-            uint32_t nb = nn ? (uint32_t)strtoul(nn + 2, NULL, 10) : 64;
-            uint32_t a = strstr(k, "areg") ? 0 : 64 * 32;
-            double w = cJSON_GetObjectItemCaseSensitive(p, "wavefronts")->valuedouble;
-            double c = cJSON_GetObjectItemCaseSensitive(p, "conflicts")->valuedouble;
-            double ar = cJSON_GetObjectItemCaseSensitive(p, "arbitration")->valuedouble;
-            int lt = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(p, "b"),
-                                                      "layout_type")->valueint;
-            if (lt >= 0 && lt < 4)
-                types[lt]++;
-            if (w != (double)wgmma_wavefronts(a + nb * 32) || c != 0 || ar != 0) {
-                bad++;
-                if (bad < 4)
-                    CHECK(0, "%s %s: %.2f wavefronts, rule %u, conflicts %.1f",
-                          files[f], cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring, w,
-                          wgmma_wavefronts(a + nb * 32), c);
-            }
-            n++;
-        }
-        CHECK(n >= 200 && bad == 0 && types[0] && types[1] && types[2] && types[3],
-              "%s: %d of %d rows read (A + B bytes) / 128 wavefronts, 0 conflicts, every "
-              "layout type present", files[f], n - bad, n);
-        cJSON_Delete(j);
-    }
+    int files = 0;
+    data_each("wgmma_reads_", wgmma_file, &files);
+    CHECK(files >= 2, "wgmma_reads_*.json: %d files (an H100 and an H200)", files);
 }
 
 static void test_wgmma_misread(void)
