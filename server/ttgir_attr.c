@@ -447,8 +447,10 @@ int ta_init(struct ta_parser *p, const char *text, const char *field, const char
             size_t v = c.i + 1;
             while (v < p->len[1] && (p->text[1][v] == ' ' || p->text[1][v] == '\t'))
                 v++;
-            /* `#loc3 = loc(...)`: debug locations, never an encoding */
-            int is_loc = p->len[1] - v >= 4 && !memcmp(p->text[1] + v, "loc(", 4);
+            /* `#loc3 = loc(...)`: debug locations, never an encoding.  v may be
+             * one past the end (an alias line ending at its name): compare
+             * only four bytes that are there (the fuzzer's read past the end) */
+            int is_loc = v + 4 <= p->len[1] && !memcmp(p->text[1] + v, "loc(", 4);
             if (n > 0 && ch(&c) == '=' && !is_loc && !memchr(p->text[1] + s, '.', (size_t)n)) {
                 for (int k = 0; k < p->nalias; k++)
                     if (p->alias[k].name_len == n && !memcmp(p->alias[k].name, p->text[1] + s,
