@@ -483,6 +483,29 @@ static int read_form(const cJSON *obj, struct instr *in, struct sz_error *err)
     return read_operand(obj, in, err);
 }
 
+
+/* `arr` as 32 byte offsets into out[] (`name`: the field; `shape`: what the
+ * message says it must be): null leaves a lane's entry as the caller set it
+ * (inactive, or the default global offset). */
+static int read_lane_offsets(const cJSON *arr, const char *name, const char *shape,
+                             uint32_t out[INSTR_LANES], struct sz_error *err)
+{
+    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) != INSTR_LANES)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, name, "%s", shape);
+    int t = 0;
+    for (const cJSON *it = arr->child; it; it = it->next, t++) {
+        char field[32];
+        int64_t v;
+        snprintf(field, sizeof field, "%s[%d]", name, t);
+        if (cJSON_IsNull(it))
+            continue;
+        if (api_num_int(it, field, 0, SZ_OFFSET_LIMIT - 1.0, &v, err) < 0)
+            return -1;
+        out[t] = (uint32_t)v;
+    }
+    return 0;
+}
+
 /* cp.async's "cache" ("ca", the default, or "cg") and "global_offsets" (32
  * byte offsets, null for an idle lane; default lane t at t * bytes).  Other
  * ops take neither. */
@@ -504,21 +527,9 @@ static int read_copy(const cJSON *obj, struct instr *in, struct sz_error *err)
     }
     if (g == NULL)
         return 0;
-    if (!cJSON_IsArray(g) || cJSON_GetArraySize(g) != INSTR_LANES)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "global_offsets",
-                       "an array of 32 byte offsets (one per lane, null for an idle lane)");
-    int t = 0;
-    for (const cJSON *it = g->child; it; it = it->next, t++) {
-        char field[32];
-        int64_t v;
-        snprintf(field, sizeof field, "global_offsets[%d]", t);
-        if (cJSON_IsNull(it))
-            continue;
-        if (api_num_int(it, field, 0, SZ_OFFSET_LIMIT - 1.0, &v, err) < 0)
-            return -1;
-        in->global_offsets[t] = (uint32_t)v;
-    }
-    return 0;
+    return read_lane_offsets(g, "global_offsets",
+                             "an array of 32 byte offsets (one per lane, null for an idle lane)",
+                             in->global_offsets, err);
 }
 
 int api_read_instr_fields(const cJSON *obj, int op_set, struct instr *in,
@@ -567,22 +578,9 @@ int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
     if (api_fields_check(obj, known, err) < 0 || api_read_instr_fields(obj, 0, in, err) < 0)
         return -1;
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, "offsets");
-    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) != INSTR_LANES)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "offsets",
-                       "required, an array of 32 byte offsets (one per lane, null for "
-                       "an inactive lane)");
-    int t = 0;
-    for (const cJSON *it = arr->child; it; it = it->next, t++) {
-        char field[24];
-        int64_t v;
-        snprintf(field, sizeof field, "offsets[%d]", t);
-        if (cJSON_IsNull(it))
-            continue;
-        if (api_num_int(it, field, 0, SZ_OFFSET_LIMIT - 1.0, &v, err) < 0)
-            return -1;
-        in->offsets[t] = (uint32_t)v;
-    }
-    if (read_copy(obj, in, err) < 0)
+    if (read_lane_offsets(arr, "offsets", "required, an array of 32 byte offsets (one per "
+                          "lane, null for an inactive lane)", in->offsets, err) < 0 ||
+        read_copy(obj, in, err) < 0)
         return -1;
     return instr_check(in, err);
 }
