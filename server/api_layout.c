@@ -215,21 +215,51 @@ static void put_addr(struct buf *out, const char *key, const struct swz_addr *a,
     buf_putc(out, '}');
 }
 
+/* "bank_cell": the bytes of the unit one bank word holds (swz_inspect_byte). */
+static void put_bank_cell(struct buf *out, const struct swz_geom *g, const struct swz_byte *b)
+{
+    uint32_t n = b->unit_hi - b->unit_lo;
+    buf_printf(out, ",\"bank_cell\":{\"bank\":%u,\"bank_row\":%u,\"bank_bytes\":%u,"
+               "\"unit_bytes\":%u,\"word\":{\"lo\":%u,\"hi\":%u},\"unit\":{\"lo\":%u,\"hi\":%u},"
+               "\"physical\":{\"lo\":%u,\"hi\":%u},\"logical\":{\"lo\":%u,\"hi\":%u}",
+               b->bank, b->bank_row, g->bank_bytes, g->unit_bytes, b->word_lo, b->word_hi,
+               b->unit_lo, b->unit_hi, b->phys_lo, b->phys_lo + n, b->logical_lo,
+               b->logical_lo + n);
+    if (b->elem_bytes > 0)
+        buf_printf(out, ",\"elements\":{\"bytes\":%u,\"first\":%u,\"last\":%u,\"byte_lo\":%u}",
+                   b->elem_bytes, b->elem_first, b->elem_last, b->elem_byte_lo);
+    buf_putc(out, '}');
+}
+
 int api_route_inspect(const struct api_request *req, struct buf *out,
                          struct sz_error *err)
 {
     static const char *const known[] = {"b", "m", "s", "bank_bytes", "banks", "rows",
-                                        "match_bank_row", "row", "col", NULL};
+                                        "match_bank_row", "row", "col", "bank", "bank_row",
+                                        "elem_bytes", NULL};
     struct swz z;
     struct swz_geom g;
-    long row, col;
+    long row, col, bank, bank_row, elem;
     if (api_args_check(req, known, err) < 0 || api_swz_args(req, &z, err) < 0 ||
         api_geom_args(req, &z, &g, err) < 0 ||
         api_arg_int(req, "row", 0, (long)g.rows - 1, 1, 0, &row, err) < 0 ||
-        api_arg_int(req, "col", 0, (long)g.cols - 1, 1, 0, &col, err) < 0)
+        api_arg_int(req, "col", 0, (long)g.cols - 1, 1, 0, &col, err) < 0 ||
+        api_arg_int(req, "bank", 0, (long)g.banks - 1, 0, -1, &bank, err) < 0 ||
+        api_arg_int(req, "bank_row", 0, (long)g.bank_rows - 1, 0, -1, &bank_row, err) < 0 ||
+        api_arg_int(req, "elem_bytes", 1, 8, 0, 0, &elem, err) < 0)
         return -1;
+    if (elem > 0 && !bits_is_pow2((uint64_t)elem))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "elem_bytes", "must be 1, 2, 4 or 8, got %ld",
+                       elem);
+    if ((bank_row >= 0 || elem > 0) && bank < 0)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "bank",
+                       "is required with bank_row and elem_bytes (the bank cell they describe)");
     struct swz_cell c;
     swz_inspect(&z, &g, (uint32_t)row, (uint32_t)col, &c);
+    struct swz_byte by;
+    if (bank >= 0 && swz_inspect_byte(&g, &c, (uint32_t)bank, bank_row, (uint32_t)elem, &by,
+                                      err) < 0)
+        return -1;
     buf_putc(out, '{');
     put_params(out, &z, &g);
     buf_putc(out, ',');
@@ -248,7 +278,10 @@ int api_route_inspect(const struct api_request *req, struct buf *out,
     buf_printf(out, ",\"banks\":{\"first\":%u,\"count\":%u,\"per_bank\":%u,\"list\":",
                c.bank[0], c.nbanks, swz_units_per_bank(&g));
     buf_u32_array(out, c.bank, c.nbanks);
-    buf_puts(out, "}}");
+    buf_putc(out, '}');
+    if (bank >= 0)
+        put_bank_cell(out, &g, &by);
+    buf_putc(out, '}');
     return 0;
 }
 

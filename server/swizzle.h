@@ -178,4 +178,28 @@ struct swz_cell {
 void swz_inspect(const struct swz *z, const struct swz_geom *g, uint32_t row, uint32_t col,
                  struct swz_cell *c);
 
+/* One bank cell of an inspected unit (issue 27.8: a click on the bank map): the
+ * bytes of the unit that bank `bank` holds in bank row `bank_row`, i.e. in bank
+ * word bank_row * banks + bank.  Ranges are [lo, hi).  The swizzle moves whole
+ * units (every bit it touches is >= M), so a byte keeps its place in the unit
+ * and the logical address is the logical unit's plus the same offset. */
+struct swz_byte {
+    uint32_t bank, bank_row;
+    uint32_t word_lo, word_hi;      /* within the bank's bank_bytes-wide word */
+    uint32_t unit_lo, unit_hi;      /* within the unit */
+    uint32_t phys_lo, logical_lo;   /* byte address of the first, swizzled and not */
+    uint32_t elem_bytes;            /* 0: no element type asked for */
+    uint32_t elem_first, elem_last; /* elements of the logical row the bytes lie in */
+    uint32_t elem_byte_lo;          /* where the bytes start in elem_first */
+};
+
+/* The bytes of cell c's unit in bank `bank` (< g->banks) of bank row `bank_row`
+ * (< 0: the first bank row in which that bank holds some of the unit), and, for
+ * elem_bytes > 0 (a power of two), the elements of c's logical row they belong
+ * to.  Fails on "bank" (no byte of the unit is in that bank) or "bank_row" (none
+ * in that bank row). */
+int swz_inspect_byte(const struct swz_geom *g, const struct swz_cell *c, uint32_t bank,
+                     long bank_row, uint32_t elem_bytes, struct swz_byte *out,
+                     struct sz_error *err);
+
 #endif

@@ -38,6 +38,20 @@ static const struct api_case {
      "\"physical\":{\"row\":1,\"col\":3,\"unit\":11,\"addr\":176,\"hex\":\"0xb0\""},
     {"GET", "/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2", NULL, NULL, 200,
      "\"list\":[12,13,14,15]"},
+    /* a bank cell (issue 27.8): logical (1,2) is byte 160, physical 176 (banks 12-15);
+     * bank 13 holds bytes 180-183, bytes 4-7 of the unit, logical 164-167: byte 36 of
+     * row 1, fp16 elements 18 and 19 */
+    {"GET", "/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2&bank=13&elem_bytes=2", NULL, NULL, 200,
+     "\"bank_cell\":{\"bank\":13,\"bank_row\":1,\"bank_bytes\":4,\"unit_bytes\":16,"
+     "\"word\":{\"lo\":0,\"hi\":4},\"unit\":{\"lo\":4,\"hi\":8},\"physical\":{\"lo\":180,"
+     "\"hi\":184},\"logical\":{\"lo\":164,\"hi\":168},\"elements\":{\"bytes\":2,\"first\":18,"
+     "\"last\":19,\"byte_lo\":0}}"},
+    /* Swizzle<1,1,2>, 2-byte units: logical (1,3) is byte 14 = 0b1110, bit 3 into bit 1:
+     * 12, bytes 0-1 of bank 3's word; byte 6 of its row: bytes 2-3 of fp32 element 1 */
+    {"GET", "/api/inspect", "b=1&m=1&s=2&rows=4&row=1&col=3&bank=3&elem_bytes=4", NULL, NULL, 200,
+     "\"word\":{\"lo\":0,\"hi\":2},\"unit\":{\"lo\":0,\"hi\":2},\"physical\":{\"lo\":12,"
+     "\"hi\":14},\"logical\":{\"lo\":14,\"hi\":16},\"elements\":{\"bytes\":4,\"first\":1,"
+     "\"last\":1,\"byte_lo\":2}"},
     {"POST", "/api/apply", "", "application/json; charset=utf-8",
      "{\"b\":3,\"m\":4,\"s\":3,\"offsets\":[0,128,1023]}", 200, "\"swizzled\":[0,144,911]"},
     {"POST", "/api/apply", "", "application/json",
@@ -362,6 +376,16 @@ static const struct api_case {
      "\"field\":\"col\""},
     {"GET", "/api/inspect", "b=3&m=4&s=3&rows=8&row=0&col=-1", NULL, NULL, 400,
      "must be in 0..7"},
+    {"GET", "/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2&bank=3", NULL, NULL, 400,
+     "\"field\":\"bank\",\"message\":\"bank 3 holds no byte of this unit (its banks: 12..15)\""},
+    {"GET", "/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2&bank=32", NULL, NULL, 400,
+     "\"field\":\"bank\""},
+    {"GET", "/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2&bank=13&bank_row=0", NULL, NULL, 400,
+     "\"field\":\"bank_row\""},
+    {"GET", "/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2&bank=13&elem_bytes=3", NULL, NULL, 400,
+     "\"field\":\"elem_bytes\""},
+    {"GET", "/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2&elem_bytes=2", NULL, NULL, 400,
+     "\"field\":\"bank\""},
     {"GET", "/api/health", "x=1", NULL, NULL, 400, "\"field\":\"x\""},
 
     /* bodies */

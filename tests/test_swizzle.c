@@ -526,6 +526,91 @@ static void test_inspect_sweep(void)
            cells);
 }
 
+/* swz_inspect_byte against a byte walk: every byte of every unit of small
+ * grids, its bank word read off the oracle's physical address by division;
+ * each (bank, bank row) the unit touches must come back as that byte range,
+ * the first bank row when none is named, and every other bank is refused. */
+static void test_inspect_byte_sweep(void)
+{
+    static const uint32_t geoms[][2] = {{4, 32}, {1, 8}, {32, 4}, {8, 16}};
+    int failures = 0;
+    long words = 0;
+    for (int b = 0; b <= 3; b++)
+        for (int m = 0; m <= 6; m++)
+            for (int s = -4; s <= 4; s++)
+                for (size_t gi = 0; gi < 4; gi++)
+                    for (int match = 0; match <= 1; match++) {
+        struct swz z;
+        struct swz_geom g;
+        uint32_t bb = geoms[gi][0], nb = geoms[gi][1], unit = 1u << m;
+        if (swz_init(&z, b, m, s, NULL) < 0 || swz_geom_init(&g, &z, bb, nb, 0, match, NULL) < 0 ||
+            g.cells > 512)
+            continue;
+        for (uint32_t r = 0; r < g.rows; r++)
+            for (uint32_t c = 0; c < g.cols; c++) {
+                struct swz_cell cell;
+                struct oracle_cell o;
+                swz_inspect(&z, &g, r, c, &cell);
+                oracle_cell(b, m, s, g.cols, bb, nb, r, c, &o);
+                /* lo/hi byte of each (bank, bank row) the unit's bytes fall in */
+                uint32_t lo[128][8], hi[128][8], first_row[128];
+                int hit[128][8] = {{0}};
+                for (uint32_t k = 0; k < nb; k++)
+                    first_row[k] = UINT32_MAX;
+                uint32_t row0 = o.paddr / (bb * nb);
+                for (uint32_t x = o.paddr; x < o.paddr + unit; x++) {
+                    uint32_t k = x / bb % nb, br = x / (bb * nb) - row0;
+                    if (!hit[k][br]++)
+                        lo[k][br] = x;
+                    hi[k][br] = x + 1;
+                    if (first_row[k] == UINT32_MAX)
+                        first_row[k] = br;
+                }
+                for (uint32_t k = 0; k < nb; k++) {
+                    struct swz_byte got;
+                    struct sz_error err;
+                    if (first_row[k] == UINT32_MAX) {
+                        CHECK_QUIET(failures, swz_inspect_byte(&g, &cell, k, -1, 0, &got, &err) < 0 &&
+                                    strcmp(err.field, "bank") == 0,
+                                    "<%d,%d,%d> cell (%u,%u): bank %u holds none of it", b, m, s, r, c, k);
+                        continue;
+                    }
+                    for (uint32_t br = 0; br < 8; br++) {
+                        if (!hit[k][br])
+                            continue;
+                        words++;
+                        uint32_t e = 1u << ((k + br) % 4), n = hi[k][br] - lo[k][br];   /* 1..8-byte elements in turn */
+                        uint32_t in_row = c * unit + (lo[k][br] - o.paddr);   /* byte in the logical row */
+                        int rc = swz_inspect_byte(&g, &cell, k, (long)(row0 + br), e, &got, &err);
+                        CHECK_QUIET(failures, rc == 0 && got.bank == k && got.bank_row == row0 + br &&
+                                    got.phys_lo == lo[k][br] && got.unit_hi - got.unit_lo == n &&
+                                    got.unit_lo == lo[k][br] - o.paddr && got.word_lo == lo[k][br] % bb &&
+                                    got.word_hi == got.word_lo + n &&
+                                    got.logical_lo == (r * g.cols + c) * unit + got.unit_lo &&
+                                    got.elem_first == in_row / e && got.elem_last == (in_row + n - 1) / e &&
+                                    got.elem_byte_lo == in_row % e,
+                                    "<%d,%d,%d> %ux%u cell (%u,%u) bank %u row %u: got [%u,%u) want [%u,%u)",
+                                    b, m, s, nb, bb, r, c, k, row0 + br, got.phys_lo,
+                                    got.phys_lo + got.unit_hi - got.unit_lo, lo[k][br], hi[k][br]);
+                        if (br == first_row[k]) {
+                            rc = swz_inspect_byte(&g, &cell, k, -1, 0, &got, &err);
+                            CHECK_QUIET(failures, rc == 0 && got.bank_row == row0 + br && got.phys_lo == lo[k][br],
+                                        "<%d,%d,%d> cell (%u,%u) bank %u: first row %u, want %u",
+                                        b, m, s, r, c, k, got.bank_row, row0 + br);
+                        }
+                    }
+                    /* a bank row the unit does not reach */
+                    CHECK_QUIET(failures, swz_inspect_byte(&g, &cell, k, (long)row0 + 8, 0, &got, &err) < 0 &&
+                                strcmp(err.field, "bank_row") == 0,
+                                "<%d,%d,%d> cell (%u,%u) bank %u: row %u refused", b, m, s, r, c, k, row0 + 8);
+                }
+            }
+    }
+    CHECK(failures == 0, "%d bank-cell sweep failures", failures);
+    CHECK(words > 10000, "only %ld bank words checked", words);
+    printf("bank-cell sweep: %ld bank words against a byte walk\n", words);
+}
+
 /* The windowed maps a streamed answer is written from equal the whole maps,
  * element for element, over every valid swizzle with B <= 5 on its default
  * grid and windows of an odd width (so that windows straddle rows and tiles). */
@@ -631,6 +716,7 @@ int main(void)
     test_on_elements();
     test_inspect_examples();
     test_inspect_sweep();
+    test_inspect_byte_sweep();
     the_slot_rules_fixture_is_the_servers_names();
     return check_summary("test_swizzle");
 }
