@@ -215,16 +215,28 @@ static void put_addr(struct buf *out, const char *key, const struct swz_addr *a,
     buf_putc(out, '}');
 }
 
-/* "bank_cell": the bytes of the unit one bank word holds (swz_inspect_byte). */
-static void put_bank_cell(struct buf *out, const struct swz_geom *g, const struct swz_byte *b)
+/* "bank_cell": the bytes of the unit one bank word holds (swz_inspect_byte), and
+ * that word on both maps. */
+static void put_place(struct buf *out, const char *key, const struct swz_byte_place *p)
+{
+    buf_printf(out, ",\"%s\":{\"bank\":%u,\"bank_row\":%u,\"word\":{\"lo\":%u,\"hi\":%u}}",
+               key, p->bank, p->bank_row, p->word_lo, p->word_hi);
+}
+
+static void put_bank_cell(struct buf *out, const struct swz_geom *g, const struct swz_byte *b,
+                          int plain)
 {
     uint32_t n = b->unit_hi - b->unit_lo;
-    buf_printf(out, ",\"bank_cell\":{\"bank\":%u,\"bank_row\":%u,\"bank_bytes\":%u,"
-               "\"unit_bytes\":%u,\"word\":{\"lo\":%u,\"hi\":%u},\"unit\":{\"lo\":%u,\"hi\":%u},"
-               "\"physical\":{\"lo\":%u,\"hi\":%u},\"logical\":{\"lo\":%u,\"hi\":%u}",
-               b->bank, b->bank_row, g->bank_bytes, g->unit_bytes, b->word_lo, b->word_hi,
-               b->unit_lo, b->unit_hi, b->phys_lo, b->phys_lo + n, b->logical_lo,
-               b->logical_lo + n);
+    const struct swz_byte_place *at = plain ? &b->plain : &b->swizzled;
+    buf_printf(out, ",\"bank_cell\":{\"map\":\"%s\",\"bank\":%u,\"bank_row\":%u,"
+               "\"bank_bytes\":%u,\"unit_bytes\":%u,\"word\":{\"lo\":%u,\"hi\":%u},"
+               "\"unit\":{\"lo\":%u,\"hi\":%u},\"physical\":{\"lo\":%u,\"hi\":%u},"
+               "\"logical\":{\"lo\":%u,\"hi\":%u}",
+               plain ? "plain" : "swizzled", at->bank, at->bank_row, g->bank_bytes,
+               g->unit_bytes, at->word_lo, at->word_hi, b->unit_lo, b->unit_hi, b->phys_lo,
+               b->phys_lo + n, b->logical_lo, b->logical_lo + n);
+    put_place(out, "plain", &b->plain);
+    put_place(out, "swizzled", &b->swizzled);
     if (b->elem_bytes > 0)
         buf_printf(out, ",\"elements\":{\"bytes\":%u,\"first\":%u,\"last\":%u,\"byte_lo\":%u}",
                    b->elem_bytes, b->elem_first, b->elem_last, b->elem_byte_lo);
@@ -236,7 +248,7 @@ int api_route_inspect(const struct api_request *req, struct buf *out,
 {
     static const char *const known[] = {"b", "m", "s", "bank_bytes", "banks", "rows",
                                         "match_bank_row", "row", "col", "bank", "bank_row",
-                                        "elem_bytes", NULL};
+                                        "elem_bytes", "map", NULL};
     struct swz z;
     struct swz_geom g;
     long row, col, bank, bank_row, elem;
@@ -251,14 +263,19 @@ int api_route_inspect(const struct api_request *req, struct buf *out,
     if (elem > 0 && !bits_is_pow2((uint64_t)elem))
         return sz_fail(err, SZ_INVALID_ARGUMENT, "elem_bytes", "must be 1, 2, 4 or 8, got %ld",
                        elem);
-    if ((bank_row >= 0 || elem > 0) && bank < 0)
+    const char *map = api_arg(req, "map");
+    int plain = map != NULL && strcmp(map, "plain") == 0;
+    if (map != NULL && !plain && strcmp(map, "swizzled") != 0)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "map", "must be plain or swizzled");
+    if ((bank_row >= 0 || elem > 0 || map != NULL) && bank < 0)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "bank",
-                       "is required with bank_row and elem_bytes (the bank cell they describe)");
+                       "is required with bank_row, map and elem_bytes (the bank cell they "
+                       "describe)");
     struct swz_cell c;
     swz_inspect(&z, &g, (uint32_t)row, (uint32_t)col, &c);
     struct swz_byte by;
-    if (bank >= 0 && swz_inspect_byte(&g, &c, (uint32_t)bank, bank_row, (uint32_t)elem, &by,
-                                      err) < 0)
+    if (bank >= 0 && swz_inspect_byte(&g, &c, (uint32_t)bank, bank_row, plain, (uint32_t)elem,
+                                      &by, err) < 0)
         return -1;
     buf_putc(out, '{');
     put_params(out, &z, &g);
@@ -280,7 +297,7 @@ int api_route_inspect(const struct api_request *req, struct buf *out,
     buf_u32_array(out, c.bank, c.nbanks);
     buf_putc(out, '}');
     if (bank >= 0)
-        put_bank_cell(out, &g, &by);
+        put_bank_cell(out, &g, &by, plain);
     buf_putc(out, '}');
     return 0;
 }

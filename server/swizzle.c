@@ -309,22 +309,36 @@ void swz_inspect(const struct swz *z, const struct swz_geom *g, uint32_t row, ui
     c->nbanks = swz_slot_banks(g, c->physical.unit, c->bank);
 }
 
+static struct swz_byte_place place_of(const struct swz_geom *g, uint32_t addr, uint32_t n)
+{
+    struct swz_byte_place b;
+    b.bank = swz_bank_of(addr, g->bank_bytes, g->banks);
+    b.bank_row = addr / g->bank_row_bytes;
+    b.word_lo = addr % g->bank_bytes;
+    b.word_hi = b.word_lo + n;
+    return b;
+}
+
 int swz_inspect_byte(const struct swz_geom *g, const struct swz_cell *c, uint32_t bank,
-                     long bank_row, uint32_t elem_bytes, struct swz_byte *out,
+                     long bank_row, int plain, uint32_t elem_bytes, struct swz_byte *out,
                      struct sz_error *err)
 {
-    /*   physical bytes [P, P+U) of the unit, bank words of bank_bytes each:
+    /*   the unit's bytes [P, P+U) on the map asked about, bank words of bb bytes:
      *   word w holds bytes [w*bb, (w+1)*bb), in bank w % banks, bank row w / banks.
      * The unit's words are w0..w1; the cell asked for is the one of those in
-     * `bank` (and `bank_row`), and its bytes are the overlap of word and unit. */
-    uint64_t p = c->physical.addr, u = g->unit_bytes, bb = g->bank_bytes, nb = g->banks;
+     * `bank` (and `bank_row`), and its bytes are the overlap of word and unit.
+     * Units and words are both aligned powers of two, so the overlap is the
+     * whole word or the whole unit, on either map. */
+    uint64_t p = plain ? c->logical.addr : c->physical.addr;
+    uint64_t u = g->unit_bytes, bb = g->bank_bytes, nb = g->banks;
     uint64_t w0 = p / bb, w1 = (p + u - 1) / bb, w;
     if (bank_row < 0) {
         w = w0 + (bank + nb - w0 % nb) % nb;
         if (w > w1)
             return sz_fail(err, SZ_INVALID_ARGUMENT, "bank",
-                           "bank %u holds no byte of this unit (its banks: %u..%u)", bank,
-                           c->bank[0], c->bank[c->nbanks - 1]);
+                           "bank %u holds no byte of this unit (its banks: %llu..%llu)", bank,
+                           (unsigned long long)(w0 % nb),
+                           (unsigned long long)(w1 - w0 >= nb ? (w0 + nb - 1) % nb : w1 % nb));
     } else {
         w = (uint64_t)bank_row * nb + bank;
         if (w < w0 || w > w1)
@@ -334,21 +348,20 @@ int swz_inspect_byte(const struct swz_geom *g, const struct swz_cell *c, uint32_
                            (unsigned long long)(w0 / nb), (unsigned long long)(w1 / nb));
     }
     uint64_t lo = w * bb > p ? w * bb : p, hi = (w + 1) * bb < p + u ? (w + 1) * bb : p + u;
-    out->bank = (uint32_t)(w % nb);
-    out->bank_row = (uint32_t)(w / nb);
-    out->word_lo = (uint32_t)(lo - w * bb);
-    out->word_hi = (uint32_t)(hi - w * bb);
+    uint32_t n = (uint32_t)(hi - lo);
     out->unit_lo = (uint32_t)(lo - p);
-    out->unit_hi = (uint32_t)(hi - p);
-    out->phys_lo = (uint32_t)lo;
+    out->unit_hi = out->unit_lo + n;
+    out->phys_lo = c->physical.addr + out->unit_lo;
     out->logical_lo = c->logical.addr + out->unit_lo;
+    out->plain = place_of(g, out->logical_lo, n);
+    out->swizzled = place_of(g, out->phys_lo, n);
     out->elem_bytes = elem_bytes;
     out->elem_first = out->elem_last = out->elem_byte_lo = 0;
     if (elem_bytes > 0) {
-        /* the byte's place in its logical row, counted in elements */
+        /* the bytes' place in their logical row, counted in elements */
         uint32_t in_row = out->logical_lo - c->logical.row * g->row_bytes;
         out->elem_first = in_row / elem_bytes;
-        out->elem_last = (in_row + (out->unit_hi - out->unit_lo) - 1) / elem_bytes;
+        out->elem_last = (in_row + n - 1) / elem_bytes;
         out->elem_byte_lo = in_row % elem_bytes;
     }
     return 0;

@@ -178,14 +178,18 @@ struct swz_cell {
 void swz_inspect(const struct swz *z, const struct swz_geom *g, uint32_t row, uint32_t col,
                  struct swz_cell *c);
 
-/* One bank cell of an inspected unit (issue 27.8: a click on the bank map): the
- * bytes of the unit that bank `bank` holds in bank row `bank_row`, i.e. in bank
- * word bank_row * banks + bank.  Ranges are [lo, hi).  The swizzle moves whole
- * units (every bit it touches is >= M), so a byte keeps its place in the unit
- * and the logical address is the logical unit's plus the same offset. */
-struct swz_byte {
+/* One bank cell of an inspected unit (issue 27.8: a click on a bank map): the
+ * bytes of the unit that one bank word holds, i.e. bank `bank` of bank row
+ * `bank_row` as the plain (unswizzled) map or the swizzled map places the unit.
+ * Ranges are [lo, hi).  The swizzle moves whole units (every bit it touches is
+ * >= M), so the bytes keep their place in the unit; their bank, bank row and,
+ * for a unit narrower than a bank word, their place in the word move with it. */
+struct swz_byte_place {
     uint32_t bank, bank_row;
     uint32_t word_lo, word_hi;      /* within the bank's bank_bytes-wide word */
+};
+struct swz_byte {
+    struct swz_byte_place plain, swizzled;
     uint32_t unit_lo, unit_hi;      /* within the unit */
     uint32_t phys_lo, logical_lo;   /* byte address of the first, swizzled and not */
     uint32_t elem_bytes;            /* 0: no element type asked for */
@@ -194,12 +198,13 @@ struct swz_byte {
 };
 
 /* The bytes of cell c's unit in bank `bank` (< g->banks) of bank row `bank_row`
- * (< 0: the first bank row in which that bank holds some of the unit), and, for
+ * (< 0: the first bank row in which that bank holds some of the unit), placed as
+ * the swizzled map draws the unit, or the plain map when `plain`; for
  * elem_bytes > 0 (a power of two), the elements of c's logical row they belong
  * to.  Fails on "bank" (no byte of the unit is in that bank) or "bank_row" (none
  * in that bank row). */
 int swz_inspect_byte(const struct swz_geom *g, const struct swz_cell *c, uint32_t bank,
-                     long bank_row, uint32_t elem_bytes, struct swz_byte *out,
+                     long bank_row, int plain, uint32_t elem_bytes, struct swz_byte *out,
                      struct sz_error *err);
 
 #endif

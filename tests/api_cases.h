@@ -42,16 +42,24 @@ static const struct api_case {
      * bank 13 holds bytes 180-183, bytes 4-7 of the unit, logical 164-167: byte 36 of
      * row 1, fp16 elements 18 and 19 */
     {"GET", "/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2&bank=13&elem_bytes=2", NULL, NULL, 200,
-     "\"bank_cell\":{\"bank\":13,\"bank_row\":1,\"bank_bytes\":4,\"unit_bytes\":16,"
-     "\"word\":{\"lo\":0,\"hi\":4},\"unit\":{\"lo\":4,\"hi\":8},\"physical\":{\"lo\":180,"
-     "\"hi\":184},\"logical\":{\"lo\":164,\"hi\":168},\"elements\":{\"bytes\":2,\"first\":18,"
-     "\"last\":19,\"byte_lo\":0}}"},
+     "\"bank_cell\":{\"map\":\"swizzled\",\"bank\":13,\"bank_row\":1,\"bank_bytes\":4,"
+     "\"unit_bytes\":16,\"word\":{\"lo\":0,\"hi\":4},\"unit\":{\"lo\":4,\"hi\":8},"
+     "\"physical\":{\"lo\":180,\"hi\":184},\"logical\":{\"lo\":164,\"hi\":168},"
+     "\"plain\":{\"bank\":9,\"bank_row\":1,\"word\":{\"lo\":0,\"hi\":4}},"
+     "\"swizzled\":{\"bank\":13,\"bank_row\":1,\"word\":{\"lo\":0,\"hi\":4}},"
+     "\"elements\":{\"bytes\":2,\"first\":18,\"last\":19,\"byte_lo\":0}}"},
+    /* the same bytes clicked on the plain map: logical 164 is bank 41 % 32 = 9 */
+    {"GET", "/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2&bank=9&map=plain", NULL, NULL, 200,
+     "\"bank_cell\":{\"map\":\"plain\",\"bank\":9,\"bank_row\":1,\"bank_bytes\":4,"
+     "\"unit_bytes\":16,\"word\":{\"lo\":0,\"hi\":4},\"unit\":{\"lo\":4,\"hi\":8}"},
     /* Swizzle<1,1,2>, 2-byte units: logical (1,3) is byte 14 = 0b1110, bit 3 into bit 1:
-     * 12, bytes 0-1 of bank 3's word; byte 6 of its row: bytes 2-3 of fp32 element 1 */
+     * 12, bytes 0-1 of bank 3's word (unswizzled: bytes 2-3 of the same word); byte 6 of
+     * its row: bytes 2-3 of fp32 element 1 */
     {"GET", "/api/inspect", "b=1&m=1&s=2&rows=4&row=1&col=3&bank=3&elem_bytes=4", NULL, NULL, 200,
      "\"word\":{\"lo\":0,\"hi\":2},\"unit\":{\"lo\":0,\"hi\":2},\"physical\":{\"lo\":12,"
-     "\"hi\":14},\"logical\":{\"lo\":14,\"hi\":16},\"elements\":{\"bytes\":4,\"first\":1,"
-     "\"last\":1,\"byte_lo\":2}"},
+     "\"hi\":14},\"logical\":{\"lo\":14,\"hi\":16},\"plain\":{\"bank\":3,\"bank_row\":0,"
+     "\"word\":{\"lo\":2,\"hi\":4}},\"swizzled\":{\"bank\":3,\"bank_row\":0,\"word\":{\"lo\":0,"
+     "\"hi\":2}},\"elements\":{\"bytes\":4,\"first\":1,\"last\":1,\"byte_lo\":2}"},
     {"POST", "/api/apply", "", "application/json; charset=utf-8",
      "{\"b\":3,\"m\":4,\"s\":3,\"offsets\":[0,128,1023]}", 200, "\"swizzled\":[0,144,911]"},
     {"POST", "/api/apply", "", "application/json",
@@ -386,6 +394,8 @@ static const struct api_case {
      "\"field\":\"elem_bytes\""},
     {"GET", "/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2&elem_bytes=2", NULL, NULL, 400,
      "\"field\":\"bank\""},
+    {"GET", "/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2&bank=13&map=logical", NULL, NULL, 400,
+     "\"field\":\"map\""},
     {"GET", "/api/health", "x=1", NULL, NULL, 400, "\"field\":\"x\""},
 
     /* bodies */

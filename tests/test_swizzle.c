@@ -527,9 +527,11 @@ static void test_inspect_sweep(void)
 }
 
 /* swz_inspect_byte against a byte walk: every byte of every unit of small
- * grids, its bank word read off the oracle's physical address by division;
+ * grids, on the plain map (the logical address) and the swizzled one (the
+ * oracle's physical address), its bank word read off the address by division;
  * each (bank, bank row) the unit touches must come back as that byte range,
- * the first bank row when none is named, and every other bank is refused. */
+ * placed on both maps, the first bank row when none is named, and every other
+ * bank is refused. */
 static void test_inspect_byte_sweep(void)
 {
     static const uint32_t geoms[][2] = {{4, 32}, {1, 8}, {32, 4}, {8, 16}};
@@ -547,18 +549,20 @@ static void test_inspect_byte_sweep(void)
             g.cells > 512)
             continue;
         for (uint32_t r = 0; r < g.rows; r++)
-            for (uint32_t c = 0; c < g.cols; c++) {
+            for (uint32_t c = 0; c < g.cols; c++)
+                for (int plain = 0; plain <= 1; plain++) {
                 struct swz_cell cell;
                 struct oracle_cell o;
                 swz_inspect(&z, &g, r, c, &cell);
                 oracle_cell(b, m, s, g.cols, bb, nb, r, c, &o);
+                uint32_t laddr = (r * g.cols + c) * unit, base = plain ? laddr : o.paddr;
                 /* lo/hi byte of each (bank, bank row) the unit's bytes fall in */
                 uint32_t lo[128][8], hi[128][8], first_row[128];
                 int hit[128][8] = {{0}};
                 for (uint32_t k = 0; k < nb; k++)
                     first_row[k] = UINT32_MAX;
-                uint32_t row0 = o.paddr / (bb * nb);
-                for (uint32_t x = o.paddr; x < o.paddr + unit; x++) {
+                uint32_t row0 = base / (bb * nb);
+                for (uint32_t x = base; x < base + unit; x++) {
                     uint32_t k = x / bb % nb, br = x / (bb * nb) - row0;
                     if (!hit[k][br]++)
                         lo[k][br] = x;
@@ -570,7 +574,7 @@ static void test_inspect_byte_sweep(void)
                     struct swz_byte got;
                     struct sz_error err;
                     if (first_row[k] == UINT32_MAX) {
-                        CHECK_QUIET(failures, swz_inspect_byte(&g, &cell, k, -1, 0, &got, &err) < 0 &&
+                        CHECK_QUIET(failures, swz_inspect_byte(&g, &cell, k, -1, plain, 0, &got, &err) < 0 &&
                                     strcmp(err.field, "bank") == 0,
                                     "<%d,%d,%d> cell (%u,%u): bank %u holds none of it", b, m, s, r, c, k);
                         continue;
@@ -580,27 +584,32 @@ static void test_inspect_byte_sweep(void)
                             continue;
                         words++;
                         uint32_t e = 1u << ((k + br) % 4), n = hi[k][br] - lo[k][br];   /* 1..8-byte elements in turn */
-                        uint32_t in_row = c * unit + (lo[k][br] - o.paddr);   /* byte in the logical row */
-                        int rc = swz_inspect_byte(&g, &cell, k, (long)(row0 + br), e, &got, &err);
-                        CHECK_QUIET(failures, rc == 0 && got.bank == k && got.bank_row == row0 + br &&
-                                    got.phys_lo == lo[k][br] && got.unit_hi - got.unit_lo == n &&
-                                    got.unit_lo == lo[k][br] - o.paddr && got.word_lo == lo[k][br] % bb &&
-                                    got.word_hi == got.word_lo + n &&
-                                    got.logical_lo == (r * g.cols + c) * unit + got.unit_lo &&
+                        uint32_t off = lo[k][br] - base, pl = laddr + off, ph = o.paddr + off;
+                        uint32_t in_row = c * unit + off;   /* byte in the logical row */
+                        int rc = swz_inspect_byte(&g, &cell, k, (long)(row0 + br), plain, e, &got, &err);
+                        const struct swz_byte_place *at = plain ? &got.plain : &got.swizzled;
+                        CHECK_QUIET(failures, rc == 0 && at->bank == k && at->bank_row == row0 + br &&
+                                    got.unit_lo == off && got.unit_hi == off + n &&
+                                    got.phys_lo == ph && got.logical_lo == pl &&
+                                    got.plain.bank == pl / bb % nb && got.plain.bank_row == pl / (bb * nb) &&
+                                    got.plain.word_lo == pl % bb && got.plain.word_hi == pl % bb + n &&
+                                    got.swizzled.bank == ph / bb % nb && got.swizzled.bank_row == ph / (bb * nb) &&
+                                    got.swizzled.word_lo == ph % bb && got.swizzled.word_hi == ph % bb + n &&
                                     got.elem_first == in_row / e && got.elem_last == (in_row + n - 1) / e &&
                                     got.elem_byte_lo == in_row % e,
-                                    "<%d,%d,%d> %ux%u cell (%u,%u) bank %u row %u: got [%u,%u) want [%u,%u)",
-                                    b, m, s, nb, bb, r, c, k, row0 + br, got.phys_lo,
-                                    got.phys_lo + got.unit_hi - got.unit_lo, lo[k][br], hi[k][br]);
+                                    "<%d,%d,%d> %ux%u cell (%u,%u) plain %d bank %u row %u: got unit [%u,%u) want [%u,%u)",
+                                    b, m, s, nb, bb, r, c, plain, k, row0 + br, got.unit_lo, got.unit_hi,
+                                    off, off + n);
                         if (br == first_row[k]) {
-                            rc = swz_inspect_byte(&g, &cell, k, -1, 0, &got, &err);
-                            CHECK_QUIET(failures, rc == 0 && got.bank_row == row0 + br && got.phys_lo == lo[k][br],
+                            rc = swz_inspect_byte(&g, &cell, k, -1, plain, 0, &got, &err);
+                            at = plain ? &got.plain : &got.swizzled;
+                            CHECK_QUIET(failures, rc == 0 && at->bank_row == row0 + br && got.unit_lo == off,
                                         "<%d,%d,%d> cell (%u,%u) bank %u: first row %u, want %u",
-                                        b, m, s, r, c, k, got.bank_row, row0 + br);
+                                        b, m, s, r, c, k, at->bank_row, row0 + br);
                         }
                     }
                     /* a bank row the unit does not reach */
-                    CHECK_QUIET(failures, swz_inspect_byte(&g, &cell, k, (long)row0 + 8, 0, &got, &err) < 0 &&
+                    CHECK_QUIET(failures, swz_inspect_byte(&g, &cell, k, (long)row0 + 8, plain, 0, &got, &err) < 0 &&
                                 strcmp(err.field, "bank_row") == 0,
                                 "<%d,%d,%d> cell (%u,%u) bank %u: row %u refused", b, m, s, r, c, k, row0 + 8);
                 }
@@ -608,7 +617,7 @@ static void test_inspect_byte_sweep(void)
     }
     CHECK(failures == 0, "%d bank-cell sweep failures", failures);
     CHECK(words > 10000, "only %ld bank words checked", words);
-    printf("bank-cell sweep: %ld bank words against a byte walk\n", words);
+    printf("bank-cell sweep: %ld bank words on both maps against a byte walk\n", words);
 }
 
 /* The windowed maps a streamed answer is written from equal the whole maps,
