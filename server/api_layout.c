@@ -248,18 +248,23 @@ int api_route_inspect(const struct api_request *req, struct buf *out,
 {
     static const char *const known[] = {"b", "m", "s", "bank_bytes", "banks", "rows",
                                         "match_bank_row", "row", "col", "bank", "bank_row",
-                                        "elem_bytes", "map", NULL};
+                                        "elem_bytes", "map", "byte", NULL};
     struct swz z;
     struct swz_geom g;
-    long row, col, bank, bank_row, elem;
+    long row, col, bank, bank_row, elem, byte;
     if (api_args_check(req, known, err) < 0 || api_swz_args(req, &z, err) < 0 ||
         api_geom_args(req, &z, &g, err) < 0 ||
         api_arg_int(req, "row", 0, (long)g.rows - 1, 1, 0, &row, err) < 0 ||
         api_arg_int(req, "col", 0, (long)g.cols - 1, 1, 0, &col, err) < 0 ||
         api_arg_int(req, "bank", 0, (long)g.banks - 1, 0, -1, &bank, err) < 0 ||
         api_arg_int(req, "bank_row", 0, (long)g.bank_rows - 1, 0, -1, &bank_row, err) < 0 ||
-        api_arg_int(req, "elem_bytes", 1, 8, 0, 0, &elem, err) < 0)
+        api_arg_int(req, "elem_bytes", 1, 8, 0, 0, &elem, err) < 0 ||
+        api_arg_int(req, "byte", 0, (long)g.unit_bytes - 1, 0, -1, &byte, err) < 0)
         return -1;
+    if (byte >= 0 && (bank >= 0 || bank_row >= 0))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "byte",
+                       "names the bank cell by a byte of the unit: give it or bank (and "
+                       "bank_row), not both");
     if (elem > 0 && !bits_is_pow2((uint64_t)elem))
         return sz_fail(err, SZ_INVALID_ARGUMENT, "elem_bytes", "must be 1, 2, 4 or 8, got %ld",
                        elem);
@@ -267,12 +272,17 @@ int api_route_inspect(const struct api_request *req, struct buf *out,
     int plain = map != NULL && strcmp(map, "plain") == 0;
     if (map != NULL && !plain && strcmp(map, "swizzled") != 0)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "map", "must be plain or swizzled");
-    if ((bank_row >= 0 || elem > 0 || map != NULL) && bank < 0)
+    if ((bank_row >= 0 || elem > 0 || map != NULL) && bank < 0 && byte < 0)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "bank",
-                       "is required with bank_row, map and elem_bytes (the bank cell they "
-                       "describe)");
+                       "(or byte) is required with bank_row, map and elem_bytes (the bank "
+                       "cell they describe)");
     struct swz_cell c;
     swz_inspect(&z, &g, (uint32_t)row, (uint32_t)col, &c);
+    if (byte >= 0) {
+        uint32_t bk, br;
+        swz_unit_byte_word(&g, &c, (uint32_t)byte, plain, &bk, &br);
+        bank = bk, bank_row = br;
+    }
     struct swz_byte by;
     if (bank >= 0 && swz_inspect_byte(&g, &c, (uint32_t)bank, bank_row, plain, (uint32_t)elem,
                                       &by, err) < 0)

@@ -207,4 +207,10 @@ int swz_inspect_byte(const struct swz_geom *g, const struct swz_cell *c, uint32_
                      long bank_row, int plain, uint32_t elem_bytes, struct swz_byte *out,
                      struct sz_error *err);
 
+/* The bank word holding byte `byte` (< g->unit_bytes) of cell c's unit on the
+ * plain (`plain`) or swizzled map: its bank and bank row, as swz_inspect_byte
+ * takes them (a keyboard steps through a unit's words by its bytes). */
+void swz_unit_byte_word(const struct swz_geom *g, const struct swz_cell *c, uint32_t byte,
+                        int plain, uint32_t *bank, uint32_t *bank_row);
+
 #endif

@@ -52,6 +52,10 @@ static const struct api_case {
     {"GET", "/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2&bank=9&map=plain", NULL, NULL, 200,
      "\"bank_cell\":{\"map\":\"plain\",\"bank\":9,\"bank_row\":1,\"bank_bytes\":4,"
      "\"unit_bytes\":16,\"word\":{\"lo\":0,\"hi\":4},\"unit\":{\"lo\":4,\"hi\":8}"},
+    /* byte 13 of the same unit: physical 189, bank 15 of bank row 1, bytes 12-15 of the unit */
+    {"GET", "/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2&byte=13", NULL, NULL, 200,
+     "\"bank_cell\":{\"map\":\"swizzled\",\"bank\":15,\"bank_row\":1,\"bank_bytes\":4,"
+     "\"unit_bytes\":16,\"word\":{\"lo\":0,\"hi\":4},\"unit\":{\"lo\":12,\"hi\":16}"},
     /* Swizzle<1,1,2>, 2-byte units: logical (1,3) is byte 14 = 0b1110, bit 3 into bit 1:
      * 12, bytes 0-1 of bank 3's word (unswizzled: bytes 2-3 of the same word); byte 6 of
      * its row: bytes 2-3 of fp32 element 1 */
@@ -396,6 +400,10 @@ static const struct api_case {
      "\"field\":\"bank\""},
     {"GET", "/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2&bank=13&map=logical", NULL, NULL, 400,
      "\"field\":\"map\""},
+    {"GET", "/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2&byte=16", NULL, NULL, 400,
+     "\"field\":\"byte\",\"message\":\"must be in 0..15"},
+    {"GET", "/api/inspect", "b=3&m=4&s=3&rows=8&row=1&col=2&byte=1&bank=12", NULL, NULL, 400,
+     "\"field\":\"byte\""},
     {"GET", "/api/health", "x=1", NULL, NULL, 400, "\"field\":\"x\""},
 
     /* bodies */

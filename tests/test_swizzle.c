@@ -600,6 +600,13 @@ static void test_inspect_byte_sweep(void)
                                     "<%d,%d,%d> %ux%u cell (%u,%u) plain %d bank %u row %u: got unit [%u,%u) want [%u,%u)",
                                     b, m, s, nb, bb, r, c, plain, k, row0 + br, got.unit_lo, got.unit_hi,
                                     off, off + n);
+                        uint32_t wk, wr;   /* the same word named by each of its bytes */
+                        for (uint32_t x = off; x < off + n; x++) {
+                            swz_unit_byte_word(&g, &cell, x, plain, &wk, &wr);
+                            CHECK_QUIET(failures, wk == k && wr == row0 + br,
+                                        "<%d,%d,%d> cell (%u,%u) byte %u: word (%u,%u), want (%u,%u)",
+                                        b, m, s, r, c, x, wk, wr, k, row0 + br);
+                        }
                         if (br == first_row[k]) {
                             rc = swz_inspect_byte(&g, &cell, k, -1, plain, 0, &got, &err);
                             at = plain ? &got.plain : &got.swizzled;
