@@ -143,7 +143,8 @@ export const presets = () => getJSON('api/presets');
 export const lessonFile = (url) => request(url, { headers: headers(false) }).then((r) => r.body);
 export const ops = () => getJSON('api/ops');
 export const swizzle = (q) => getJSON('api/swizzle', clean(q));
-export const inspect = (q, row, col) => getJSON('api/inspect', clean({ ...q, row, col }));
+// extra: a bank cell of the unit ({bank, bank_row} or {byte}, map, elem_bytes), or nothing.
+export const inspect = (q, row, col, extra = {}) => getJSON('api/inspect', clean({ ...q, row, col, ...extra }));
 export const patterns = () => getJSON('api/patterns');
 export const access = (q, pattern, step) => getJSON('api/access', clean({ ...q, pattern, step }));
 // A custom access on layout q: params {offsets: 'o0,...,o31' ('-' inactive), op, bytes | matrices}.

@@ -10,6 +10,7 @@ import { opBits, setOps, menuOps } from './ops.js';
 import { bankChart, hitsChart } from './bankchart.js';
 import { bump } from './stamps.js';
 import { INVALID } from './classes.js';
+import { keepDisplay } from './theme.js';
 import { PRESETS, fromQuery, toQuery, layoutBody, accessBody, axes, wantsAccess, ncuBody } from './layoutstate.js';
 import { drawTensor } from './tensorview.js';
 import { tmaMeasureInit, tmaMeasureShow } from './tmameasure.js';
@@ -96,7 +97,7 @@ function stale(on, e) {
 
 async function load() {
     const n = ++seq;
-    const q = toQuery(state);
+    const q = keepDisplay(toQuery(state));   // theme and presenter mode stay (issue 27.6)
     history.replaceState(null, '', q ? '?' + q : location.pathname);
     let d;
     try {

@@ -8,6 +8,7 @@ import { setHTML, setText, setHidden, setClass } from './dom.js';
 import { INVALID, BUSY, WARN } from './classes.js';
 import { bump, stamp } from './stamps.js';
 import { esc } from './esc.js';
+import { keepDisplay } from './theme.js';
 import { setOps } from './ops.js';
 import {
     PRESETS, HARDWARE, BITWIDTHS, VECS, presetById, fromPreset, fromQuery, toQuery, layoutText, parseLayout,
@@ -90,7 +91,7 @@ function drawBanks() {
 // A bank view choice: no request, a redraw and the URL (a new history entry).
 function viewChange(patch) {
     state = { ...state, ...patch };
-    const url = '?' + toQuery(state);
+    const url = '?' + keepDisplay(toQuery(state));   // theme and presenter mode stay
     if (url !== location.search) history.pushState(null, '', url);
     drawBanks();
     bump('linearReady');
@@ -102,7 +103,7 @@ async function load(push, write = true) {
     const my = ++seq;
     showControls();
     if (write) {
-        const url = '?' + toQuery(state);
+        const url = '?' + keepDisplay(toQuery(state));   // theme and presenter mode stay
         if (url !== location.search) history[push ? 'pushState' : 'replaceState'](null, '', url);
     }
     document.body.classList.add(BUSY);

@@ -119,6 +119,12 @@ export function bankLayout({ banks, bankRows, unitsPerRow, rowsPerUnit, perBank,
             for (let r = r0 - (r0 % rstep); r < r1; r += rstep) s += `<text class="axis row" x="${lw - 5}" y="${th + r * rh + rh / 2}">${r}</text>`;
             return { axis: s + '</g>', tiles: '' };
         },
+        // The bank word (bank, bank row) under map point (x, y), and its box (bankcell.js).
+        wordAt(px, py) {
+            const k = Math.floor((px - lw) / bw), r = Math.floor((py - th) / rh);
+            return k >= 0 && k < banks && r >= 0 && r < nRows ? { bank: k, row: r } : null;
+        },
+        wordRect: (k, r) => [lw + k * bw, th + r * rh, bw, rh],
         fixed: `<g class="axis-g" font-size="${afs}">${bankHead}</g><path class="bankdiv${perBank > 1 ? ' shared' : ''}" d="${div}"/>` +
             `<path class="frame" d="M${lw} ${th}h${banks * bw}v${nRows * rh}h${-banks * bw}Z"/>`,
         title(p) {

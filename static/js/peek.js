@@ -6,6 +6,7 @@
 
 import { laneRanges } from './verdict.js';
 import { esc } from './esc.js';
+import { peekHTML } from './bankcell.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -31,7 +32,7 @@ export function createPeek(ctx) {
         el.innerHTML = `<button type="button" class="peek-x" aria-label="Close" title="Close (Escape)">&times;</button>
 <div class="peek-pos">logical (${ins.logical.row}, ${ins.logical.col}) &rarr; physical (${ins.physical.row}, ${ins.physical.col})</div>
 <div class="peek-addr"><span id="peek-orig">${esc(ins.logical.hex)}</span> &rarr; <b id="peek-swz">${esc(ins.physical.hex)}</b> <small>(${esc(String(ins.physical.addr))})</small></div>
-<div class="peek-banks">bank${b.length > 1 ? 's' : ''} <b id="peek-banks">${esc(laneRanges(b))}</b></div>`;
+<div class="peek-banks">bank${b.length > 1 ? 's' : ''} <b id="peek-banks">${esc(laneRanges(b))}</b></div>${peekHTML(ins, ctx.state().elem)}`;
         el.hidden = false;
         const r = sel.getBoundingClientRect(), w = el.offsetWidth, h = el.offsetHeight;
         const vw = document.documentElement.clientWidth, vh = window.innerHeight;

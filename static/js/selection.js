@@ -1,13 +1,14 @@
-// selection.js - the selected cell: a click on any map or the arrow keys pick
-// a logical (row, col), kept in the URL with the traced column; the maps
-// outline it and the inspector shows what /api/inspect answers for it.
-// Escape clears both. After a click or an arrow key the answer also shows
-// beside the cell (peek.js). It must not compute addresses or slots: the
-// inspector prints the API's answer, and the maps place it by the API's arrays.
+// selection.js - the selected cell: a click or the arrows pick a logical (row,
+// col), kept in the URL with the traced column, outlined on the maps, shown by
+// the inspector (and beside the cell, peek.js) from /api/inspect; Escape clears.
+// On a bank map a click or Enter also picks a bank word of the unit (bankcell.js).
+// It must not compute addresses or slots: it prints the API's answer, and the
+// maps place it by the API's arrays.
 
 import * as api from './api.js';
 import * as inspector from './inspector.js';
 import { stamp } from './stamps.js';
+import { isBankMap, wordAt, pickQuery, nextByte, outline, inspectorHTML } from './bankcell.js';
 
 /* ctx: the PageCtx of app.js; maps: maps.js; trace: the trace panel;
  * el: the inspector's body; peek: peek.js. */
@@ -15,9 +16,14 @@ export function createSelection(ctx, maps, trace, el, peek) {
     let seq = 0;
     let peekNext = false;   // the selection came from a click or a key: show it by the cell
     let lastView = null;    // the map last clicked: the arrows move on it
+    let pick = null;        // the bank word picked: {key, d, plain, bank, row | byte}, for that selection and answer only
+    let lastIns = null;     // the inspector's last answer (the tile position the arrows move from)
+    const bankViews = () => ['banks-plain', 'banks-swz'].map((id) => maps.viewOf(document.getElementById(id)));
 
     function cleared(hint) {
         peek.hide();
+        pick = null; lastIns = null;
+        outline(bankViews(), null);
         maps.select(null);
         maps.applyTrace();
         inspector.showHint(el, hint);
@@ -35,15 +41,21 @@ export function createSelection(ctx, maps, trace, el, peek) {
         if (r >= g.rows || c >= g.cols) { cleared(`Selection (${r}, ${c}) is outside this ${g.rows} x ${g.cols} grid.`); return; }
         maps.applyTrace();
         maps.select(r * g.cols + c);   // the contract's logical unit numbering
+        // A bank word picked for this selection, on this answer (a new layout forgets it).
+        if (pick && (pick.key !== `${r},${c}` || pick.d !== d)) pick = null;
         try {
-            const ins = await api.inspect(ctx.query(), r, c);
+            const ins = await api.inspect(ctx.query(), r, c, pick ? pickQuery(pick, ctx.state().elem) : {});
             if (my !== seq || d !== ctx.data()) return;
             const T = d.tile.size, t = ins.tile;
             const tl = t.row_in_tile * T + t.col_in_tile;   // row-major tile position (contract)
             maps.selectTile([tl, d.tile.phys_of[tl]]);
+            lastIns = ins;
             inspector.render(el, ins, d);
+            if (ins.bank_cell) { el.insertAdjacentHTML('beforeend', inspectorHTML(ins, ctx.state().elem)); pick.next = nextByte(ins.bank_cell); }
+            outline(bankViews(), ins.bank_cell || null);
             if (peekNext) peek.show(ins); else peek.hide();
             peekNext = false;
+            stamp('bankcell', ins.bank_cell ? `${ins.bank_cell.map}:${ins.bank_cell.bank},${ins.bank_cell.bank_row}` : '');
             stamp('inspected', `${r},${c}`);
         } catch (err) {
             if (my !== seq) return;
@@ -69,7 +81,23 @@ export function createSelection(ctx, maps, trace, el, peek) {
         peek.anchor(ev.currentTarget.id);
         peekNext = true;
         const cols = kind === 'tile' ? d.tile.size : d.grid.cols;
-        select([Math.floor(cell.l / cols), cell.l % cols]);
+        const sel = [Math.floor(cell.l / cols), cell.l % cols];
+        const w = isBankMap(ev.currentTarget) ? wordAt(v, ev) : null;
+        pick = w ? { key: `${sel[0]},${sel[1]}`, d, plain: ev.currentTarget.id === 'banks-plain', bank: w.bank, row: w.row } : null;
+        select(sel);
+    }
+
+    // Enter on a bank map: the selected unit's next bank word (its first
+    // when none is picked), by the byte the last answer says comes next.
+    function stepWord(view) {
+        const d = ctx.data(), st = ctx.state();
+        const sel = st.sel || [0, 0], key = `${sel[0]},${sel[1]}`;
+        const byte = pick && pick.key === key && pick.d === d && pick.next !== undefined ? pick.next : 0;
+        lastView = view;
+        peek.anchor(view.id);
+        peekNext = true;
+        pick = { key, d, plain: view.id === 'banks-plain', byte };
+        if (st.sel) show(); else select(sel);
     }
 
     function onKey(ev) {
@@ -81,6 +109,8 @@ export function createSelection(ctx, maps, trace, el, peek) {
             if (st.sel || st.tcol !== null) { ev.preventDefault(); select(null); }
             return;
         }
+        const view = ev.target.closest && ev.target.closest('.view');
+        if (ev.key === 'Enter' && isBankMap(view)) { ev.preventDefault(); stepWord(view); return; }
         const mv = moves[ev.key];
         if (!mv) return;
         // A focused map with nothing selected: the arrows start at its first cell.
@@ -93,7 +123,16 @@ export function createSelection(ctx, maps, trace, el, peek) {
             return;
         }
         const [r, c] = st.sel, g = d.grid;
-        const drawn = neighbourDrawn(ev.target.closest && ev.target.closest('.view') || lastView, r * g.cols + c, mv);
+        const onMap = view || lastView, drawn = neighbourDrawn(onMap, mv);
+        if (drawn !== null && onMap.id.startsWith('tile')) {
+            // A tile map numbers its cells by position in the tile: the
+            // neighbour in the same tile of the grid as the selection.
+            const T = d.tile.size, t = lastIns && lastIns.tile;
+            if (!t) return;
+            ev.preventDefault(); peekNext = true;
+            select([r - t.row_in_tile + Math.floor(drawn / T), c - t.col_in_tile + (drawn % T)]);
+            return;
+        }
         if (drawn !== null) { ev.preventDefault(); peekNext = true; select([Math.floor(drawn / g.cols), drawn % g.cols]); return; }
         const nr = r + mv[0], nc = c + mv[1];
         if (nr < 0 || nc < 0 || nr >= g.rows || nc >= g.cols) return;
@@ -102,14 +141,15 @@ export function createSelection(ctx, maps, trace, el, peek) {
         select([nr, nc]);
     }
 
-    // On a grid or bank map (cells numbered by logical unit) the arrows move
-    // to the cell drawn next to the selected one, as the eye sees it: on a
-    // swizzled map that is a physical neighbour (issue 27.7). Returns its
-    // logical unit, or null (no such map, or no cell that way).
-    function neighbourDrawn(view, l, [dr, dc]) {
-        const v = view && !view.id.startsWith('tile') ? view.mapView : null;
-        if (!v) return null;
-        const cells = v.drawnCells(), at = cells.find((x) => x.l === l);
+    // On every map the arrows move to the cell drawn next to the selected
+    // one, as the eye sees it: on a swizzled map that is a physical neighbour
+    // (issue 27.7; the tile maps too). Returns its logical number on that map
+    // (a grid's or bank map's unit, a tile's position), or null (no such map,
+    // nothing selected on it, or no cell that way).
+    function neighbourDrawn(view, [dr, dc]) {
+        const v = view ? view.mapView : null;
+        if (!v || v.selP === null || v.selP === undefined) return null;
+        const cells = v.drawnCells(), at = cells.find((x) => x.p === v.selP);
         if (!at) return null;
         const cx = at.x + at.w / 2, cy = at.y + at.h / 2;
         let best = null, bestD = Infinity;

@@ -10,6 +10,8 @@ export const STAMPS = Object.freeze({
     cycleMs: 'cycleMs',         // ms from a control change to its render
     api: 'api',                 // JSON: where the page's requests were answered from
     inspected: 'inspected',     // "row,col" shown in the inspector, '' for none
+    bankcell: 'bankcell',       // the bank word the inspector describes, "plain|swizzled:bank,row"; '' for none
+    handout: 'handout',         // the lesson handout: 'building', then 'ready' (every step drawn for print); '' for none
     traceReady: 'traceReady',   // trace panel drawn (a count)
     scoreReady: 'scoreReady',   // scorecard drawn (a count)
     accessShown: 'accessShown', // access view: what is on screen is drawn (a count)

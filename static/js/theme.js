@@ -2,7 +2,8 @@
 // controls of their own (layout.html, linear.html): reads ?theme=dark and
 // ?present=1 into <html data-theme / data-present> (style.css does the rest)
 // and adds the two controls to the page's header. It must not touch the
-// page's own state: it reads and writes only these two URL parameters.
+// page's own state: it reads and writes only these two URL parameters (and
+// keepDisplay() hands them to a page that rewrites its URL).
 
 const yes = (v) => /^(1|true|yes|on)$/i.test(v || '');
 
@@ -18,6 +19,14 @@ function write(theme, present) {
     if (theme === 'dark') u.searchParams.set('theme', 'dark'); else u.searchParams.delete('theme');
     if (present) u.searchParams.set('present', '1'); else u.searchParams.delete('present');
     history.replaceState(history.state, '', u.pathname + u.search.replace(/%2C/g, ',') + u.hash);
+}
+
+/** Query string q (no '?') with the current URL's theme and presenter mode
+ * added: what a page writes when it rewrites its URL, so that they survive. */
+export function keepDisplay(q) {
+    const cur = new URLSearchParams(location.search), out = new URLSearchParams(q);
+    for (const k of ['theme', 'present']) if (cur.has(k) && !out.has(k)) out.set(k, cur.get(k));
+    return out.toString().replace(/%2C/g, ',');
 }
 
 /** Apply the URL's theme and presenter mode, and put their controls in header (an element). */

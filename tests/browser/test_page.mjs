@@ -19,6 +19,7 @@ import { layoutChecks } from './layout_checks.mjs';
 import { recommendChecks } from './recommend_checks.mjs';
 import { kernelChecks } from './kernel_checks.mjs';
 import { teachChecks } from './teach_checks.mjs';
+import { teach2Checks } from './teach2_checks.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = path.resolve(ROOT, process.env.SWZ_BIN || 'build/swizzlescope');
@@ -567,6 +568,7 @@ async function main() {
         if (want('recommend')) await recommendChecks(t);
         if (want('kernel')) await kernelChecks(t);
         if (want('teach')) await teachChecks(t);
+        if (want('teach') || want('teach2')) await teach2Checks(t);
         phase = 'valid';
         if (only.length) return;
 

@@ -1,0 +1,118 @@
+// teach2_checks.mjs - browser checks of issue 27's last items: a bank-cell
+// click that gives the bytes within the unit (27.8), the whole lesson as a
+// printed handout, theme and presenter mode kept by layout.html and
+// linear.html, and the tile maps' arrows (27.7). Each holds the page to the
+// API's answers, fetched here; each failed on the page before its change
+// (run alone: SWZ_CHECKS=teach2; SWZ_CHECKS=teach runs them too).
+
+export async function teach2Checks(t) {
+    const { page, base, check, step, getJSON, apiURL, gotoReady, text } = t;
+    const L = { bank_bytes: '4', banks: '32', match_bank_row: '0' };
+    const api = async (endpoint, q) => (await getJSON(apiURL(base, endpoint, q))).body;
+    const stampIs = (name, v) => page.waitForFunction(([n, w]) => document.body.dataset[n] === w, [name, v], { timeout: 5000 }).then(() => true, () => false);
+
+    // Click bank word (bank, row) of map id, inside the unit at slot p; null when not drawn.
+    const clickWord = async (id, p, bank, row) => {
+        const pt = await t.cellPoint(page, id, p);
+        if (!pt) return false;
+        // The middle of the part of the word the unit covers (a unit narrower
+        // than a word shares it with others).
+        const xy = await page.evaluate(([i, k, r, s]) => {
+            const v = document.getElementById(i).mapView, [ux, uy, uw, uh] = v.lay.rect(s), b = v.svg.getBoundingClientRect();
+            const [wx, wy, ww, wh] = v.lay.wordRect ? v.lay.wordRect(k, r) : [ux, uy, uw, uh];   // (a page without words: the unit)
+            const x0 = Math.max(wx, ux), x1 = Math.min(wx + ww, ux + uw), y0 = Math.max(wy, uy), y1 = Math.min(wy + wh, uy + uh);
+            return { x: b.left + (x0 + x1) / 2, y: b.top + (y0 + y1) / 2 };
+        }, [id, bank, row, p]);
+        await page.mouse.click(xy.x, xy.y);
+        return true;
+    };
+
+    // ---- 27.8: a bank-cell click gives the byte within the unit ----
+    await step('issue 27.8: a bank-cell click says which bytes of the unit the word holds', async () => {
+        await page.setViewportSize({ width: 1440, height: 900 });
+        const q = { b: '3', m: '4', s: '3', rows: '8', ...L };
+        await gotoReady(page, base + '?b=3&m=4&s=3&rows=8&elem=fp16');
+        const d = await api('swizzle', q);
+        const l = 1 * d.grid.cols + 2, p = d.grid.phys_of[l];
+        const plainIns = await api('inspect', { ...q, row: '1', col: '2' });
+        const bank = plainIns.banks.list[1];   // the unit's second bank
+        const want = await api('inspect', { ...q, row: '1', col: '2', bank: String(bank), elem_bytes: '2' });
+        const bc = want.bank_cell;
+        await page.evaluate(() => document.getElementById('banks-swz').scrollIntoView({ block: 'center' }));
+        check('27.8: the bank map draws the selected unit', await clickWord('banks-swz', p, bank, bc.bank_row));
+        const got = await stampIs('bankcell', `swizzled:${bank},${bc.bank_row}`);
+        check(`27.8: clicking bank ${bank} of logical (1, 2)'s unit picks that bank word`, got, await page.evaluate(() => document.body.dataset.bankcell));
+        const dash = (lo, hi) => (hi - lo === 1 ? `byte ${lo}` : `bytes ${lo}\u2013${hi - 1}`);
+        check(`27.8: the inspector says ${dash(bc.word.lo, bc.word.hi)} of the word = ${dash(bc.unit.lo, bc.unit.hi)} of the unit (the API's bank_cell)`,
+            (await text(page, '#ins-bc-word')) === dash(bc.word.lo, bc.word.hi) && (await text(page, '#ins-bc-unit')) === dash(bc.unit.lo, bc.unit.hi) &&
+            (await text(page, '#ins-bc-phys')) === `${bc.physical.lo}\u2013${bc.physical.hi - 1}` && (await text(page, '#ins-bc-log')) === `${bc.logical.lo}\u2013${bc.logical.hi - 1}`,
+            `${await text(page, '#ins-bc-word')} | ${await text(page, '#ins-bc-unit')} | ${await text(page, '#ins-bc-phys')}`);
+        check(`27.8: and the logical element (fp16 elements ${bc.elements.first}\u2013${bc.elements.last} of row 1)`,
+            (await text(page, '#ins-bc-elem')).includes(`elements ${bc.elements.first}\u2013${bc.elements.last} of row 1`), await text(page, '#ins-bc-elem'));
+        const peekTxt = await text(page, '#peek-byte');
+        check('27.8: the card beside the cell says the bank and the bytes within the unit', peekTxt.includes(`bank ${bank}`) && peekTxt.includes(`${dash(bc.unit.lo, bc.unit.hi)} of the ${bc.unit_bytes} B unit`), peekTxt);
+        check('27.8: the word is outlined on the bank map', await page.$$eval('#banks-swz svg rect.bank-word', (r) => r.length) === 1);
+        await page.screenshot({ path: t.SHOTS + '/teach2-bankcell-1440.png' });
+        // Keyboard: Enter on the focused bank map steps to the unit's next word, by the API's bytes.
+        await page.focus('#banks-swz');
+        await page.keyboard.press('Enter');
+        const next = (await api('inspect', { ...q, row: '1', col: '2', byte: String(bc.unit.hi % bc.unit_bytes) })).bank_cell;
+        check(`27.8: Enter on the bank map steps to the next bank word (bank ${next.bank})`, await stampIs('bankcell', `swizzled:${next.bank},${next.bank_row}`), await page.evaluate(() => document.body.dataset.bankcell));
+        // The plain map: the same unit where the unswizzled layout puts it.
+        await page.keyboard.press('Escape');
+        const plainBank = (await api('inspect', { ...q, row: '1', col: '2', byte: '0', map: 'plain' })).bank_cell;
+        await clickWord('banks-plain', l, plainBank.bank, plainBank.bank_row);
+        check(`27.8: on the plain bank map, the word where the unswizzled layout puts it (bank ${plainBank.bank})`, await stampIs('bankcell', `plain:${plainBank.bank},${plainBank.bank_row}`), await page.evaluate(() => document.body.dataset.bankcell));
+        // A unit narrower than a word: two units share bank 3's word, at different bytes without and with the swizzle.
+        const q2 = { b: '1', m: '1', s: '2', rows: '4', ...L };
+        await gotoReady(page, base + '?b=1&m=1&s=2&rows=4&elem=fp32');
+        const d2 = await api('swizzle', q2), l2 = 1 * d2.grid.cols + 3;
+        const w2 = (await api('inspect', { ...q2, row: '1', col: '3', byte: '0', elem_bytes: '4' })).bank_cell;
+        await page.evaluate(() => document.getElementById('banks-swz').scrollIntoView({ block: 'center' }));
+        await clickWord('banks-swz', d2.grid.phys_of[l2], w2.bank, w2.bank_row);
+        await stampIs('bankcell', `swizzled:${w2.bank},${w2.bank_row}`);
+        check(`27.8: a 2-byte unit in a 4-byte word: ${dash(w2.word.lo, w2.word.hi)} of bank ${w2.bank}'s word, ${dash(w2.plain.word.lo, w2.plain.word.hi)} without the swizzle`,
+            (await text(page, '#ins-bc-word')) === dash(w2.word.lo, w2.word.hi) && (await text(page, '#ins-bc-other')).endsWith(dash(w2.plain.word.lo, w2.plain.word.hi)) &&
+            (await text(page, '#ins-bc-elem')) === `${dash(w2.elements.byte_lo, w2.elements.byte_lo + 2)} of fp32 element ${w2.elements.first} of row 1`,
+            `${await text(page, '#ins-bc-word')} | ${await text(page, '#ins-bc-other')} | ${await text(page, '#ins-bc-elem')}`);
+        await page.keyboard.press('Escape');
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
+
+    // ---- 27.7: the tile maps' arrows move to the drawn neighbour ----
+    await step('issue 27.7: arrows on the tile maps follow the drawn tile', async () => {
+        await gotoReady(page, base + '?b=3&m=4&s=3');
+        const d = await api('swizzle', { b: '3', m: '4', s: '3', ...L });
+        const T = d.tile.size;
+        for (const [key, dp] of [['ArrowRight', 1], ['ArrowDown', T], ['ArrowLeft', -1], ['ArrowUp', -T]]) {
+            const P = T + 1;   // tile position (1, 1) as drawn
+            const l = d.tile.log_of[P];
+            await page.keyboard.press('Escape');
+            await t.clickCell(page, 'tile-swz', P);
+            await page.waitForFunction((w) => document.body.dataset.inspected === w, `${Math.floor(l / T)},${l % T}`, { timeout: t.TIMEOUT });
+            const n = d.tile.log_of[P + dp], want = `${Math.floor(n / T)},${n % T}`;
+            await page.keyboard.press(key);
+            await page.waitForFunction((w) => document.body.dataset.inspected === w, want, { timeout: 3000 }).catch(() => {});
+            check(`27.7: ${key} from drawn (1, 1) of the swizzled tile selects the drawn neighbour (logical ${want})`, (await page.evaluate(() => document.body.dataset.inspected)) === want, await page.evaluate(() => document.body.dataset.inspected));
+        }
+        await page.keyboard.press('Escape');
+    });
+
+    // ---- 27.6: layout.html and linear.html keep theme and presenter mode when they rewrite the URL ----
+    await step('issue 27.6: the layout and linear pages keep ?theme and ?present', async () => {
+        const keeps = () => { const u = new URL(page.url()); return u.searchParams.get('theme') === 'dark' && u.searchParams.get('present') === '1'; };
+        await gotoReady(page, base + 'layout.html?theme=dark&present=1');
+        const txt = await page.inputValue('#lay-text');
+        await t.afterLoad(page, () => page.fill('#lay-text', txt + ' '));
+        await page.waitForFunction(() => /lay=|layout=/.test(location.search) || location.search.length > 20, null, { timeout: 3000 }).catch(() => {});
+        check('27.6: layout.html: an edit rewrites the URL and keeps theme=dark&present=1', keeps() && new URL(page.url()).search.length > 25, page.url());
+        await page.goto(base + 'linear.html?theme=dark&present=1', { waitUntil: 'load' });
+        await page.waitForFunction(() => Number(document.body.dataset.linearReady || 0) >= 1 && document.body.dataset.inflight === '0', null, { timeout: t.TIMEOUT });
+        const before = await page.evaluate(() => Number(document.body.dataset.linearReady || 0));
+        const opts = await page.$$eval('#lin-preset option', (os) => os.map((o) => o.value).filter(Boolean));
+        await page.selectOption('#lin-preset', opts[opts.length - 1]);
+        await page.waitForFunction((n) => Number(document.body.dataset.linearReady || 0) > n && document.body.dataset.inflight === '0', before, { timeout: t.TIMEOUT });
+        check('27.6: linear.html: a preset change rewrites the URL and keeps theme=dark&present=1', keeps() && new URL(page.url()).search.length > 25, page.url());
+        check('27.6: linear.html: still dark and presenting', await page.evaluate(() => document.documentElement.dataset.theme === 'dark' && document.documentElement.dataset.present === '1'));
+    });
+}
