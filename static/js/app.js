@@ -27,6 +27,7 @@ import { createPredict } from './predict.js';
 import { createTyping } from './typing.js';
 import { createVerdictLine } from './verdictline.js';
 import { createLessonEdit } from './lessonedit.js';
+import { createHandout } from './handout.js';
 import { fixOf, fixState } from './fixes.js';
 import { renderCode, renderFormula } from './codepanel.js';
 import { ELEMENT_TYPES, elementSwizzle } from './elements.js';
@@ -175,6 +176,7 @@ const peek = createPeek(ctx);
 const selection = createSelection(ctx, maps, panel('trace'), ui.inspector, peek);
 const lesson = createLesson(ctx, { access: () => access.current(), measure: () => panel('measure'), predict: panel('predict') });
 createLessonEdit(ctx, lesson);
+createHandout(ctx, lesson, maps);
 const banner = createBanner(ui.banner, ui.form, (field) => ui[FIELD_CONTROL[field]]);
 const prefetcher = createPrefetch({
     presets: () => presets,

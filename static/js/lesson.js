@@ -43,7 +43,7 @@ export function createLesson(ctx, parts) {
         el.setAttribute('aria-live', 'polite');
         el.innerHTML = `<div class="lesson-head"><span id="lesson-step"></span><b id="lesson-title"></b>
 <span class="lesson-keys">Space / &rarr; / PageDown next &middot; &larr; back &middot; Esc leaves</span>
-<button type="button" class="btn icon" id="lesson-prev" aria-label="Previous step">&#9664;</button><button type="button" class="btn icon" id="lesson-next" aria-label="Next step">&#9654;</button><button type="button" class="btn" id="lesson-exit">Leave</button></div>
+<button type="button" class="btn icon" id="lesson-prev" aria-label="Previous step">&#9664;</button><button type="button" class="btn icon" id="lesson-next" aria-label="Next step">&#9654;</button><button type="button" class="btn" id="lesson-print" title="Every step on its own page: state, map, verdict, narration">Print lesson</button><button type="button" class="btn" id="lesson-exit">Leave</button></div>
 <p id="lesson-text"></p><div id="lesson-numbers-box"></div>`;
         document.body.appendChild(el);
         el.querySelector('#lesson-prev').addEventListener('click', () => go(ctx.state().lesson - 1));
@@ -149,6 +149,13 @@ export function createLesson(ctx, parts) {
         return false;
     }
 
+    /** Step k of the lesson on screen, narrated (handout.js); resolves when drawn. */
+    async function showStep(k) {
+        await source();
+        ctx.go({ ...stepState(lesson.steps[k]), lesson: k });
+        await sync();
+    }
+
     if (ui.start) ui.start.addEventListener('click', () => source().then(() => go(0)).catch((e) => { bar().hidden = false; bar().querySelector('#lesson-text').textContent = `This lesson could not be read: ${e.message}`; }));
-    return { sync, onKey, play, current: () => lesson };
+    return { sync, onKey, play, showStep, load: source, current: () => lesson };
 }

@@ -115,4 +115,51 @@ export async function teach2Checks(t) {
         check('27.6: linear.html: a preset change rewrites the URL and keeps theme=dark&present=1', keeps() && new URL(page.url()).search.length > 25, page.url());
         check('27.6: linear.html: still dark and presenting', await page.evaluate(() => document.documentElement.dataset.theme === 'dark' && document.documentElement.dataset.present === '1'));
     });
+
+    // ---- the whole lesson as a handout: one printed page per step, every map drawn ----
+    await step('issue 27 print: the whole lesson, one page per step', async () => {
+        await page.setViewportSize({ width: 1440, height: 900 });
+        const lessonJSON = (await getJSON(base + 'lessons/intro.json')).body;
+        const n = lessonJSON.steps.length;
+        await gotoReady(page, base + '?lesson=1');
+        await page.waitForFunction(() => document.body.dataset.lesson === '1', null, { timeout: t.TIMEOUT });
+        // The print dialog is the browser's: count the calls instead.
+        await page.evaluate(() => { window.__printed = 0; window.print = () => { window.__printed++; }; });
+        await page.click('#lesson-print');
+        const built = await page.waitForFunction(() => document.body.dataset.handout === 'ready', null, { timeout: 90000 }).then(() => true, () => false);
+        check('27 print: "Print lesson" builds the handout and opens the print dialog once', built && (await page.evaluate(() => window.__printed)) === 1, await page.evaluate(() => document.body.dataset.handout || 'none'));
+        check('27 print: the page is back on the step it was on', await page.evaluate(() => document.body.dataset.lesson) === '1' && new URL(page.url()).searchParams.get('lesson') === '1', page.url());
+        const pages = await page.$$eval('#handout .ho-page', (ps) => ps.map((p) => ({
+            step: p.dataset.step, title: (p.querySelector('h2') || {}).textContent, text: (p.querySelector('.ho-text') || {}).textContent || '',
+            map: (p.querySelector('.ho-map') || { dataset: {} }).dataset.map || '', cells: p.querySelectorAll('.ho-map svg rect.cell').length,
+            state: (p.querySelector('.ho-state') || {}).textContent || '', controls: p.querySelectorAll('input, select, button, textarea').length })));
+        check(`27 print: one handout page per step (${n})`, pages.length === n, `${pages.length}`);
+        // Each page's map holds every cell of the step's grid (or tile), as the API answers it:
+        // the 32-row grids far below the first screen included. A step's state names
+        // what differs from the lesson defaults (lessondata.js CLEAR: b 2, m 4, s 3, 32 x 4 B banks).
+        for (let k = 0; k < Math.min(n, pages.length); k++) {
+            const st = new URLSearchParams(lessonJSON.steps[k].state), pg = pages[k];
+            const q = { b: st.get('b') || '2', m: st.get('m') || '4', s: st.get('s') || '3', ...L };
+            if (st.get('rows')) q.rows = st.get('rows');
+            const d = await api('swizzle', q);
+            const want = pg.map.startsWith('tile') ? d.tile.size * d.tile.size : d.grid.rows * d.grid.cols;
+            check(`27 print: page ${k + 1} (${pg.title}): its map (${pg.map}) has all ${want} cells drawn`, pg.title === lessonJSON.steps[k].title && pg.cells === want, `${pg.cells} cells`);
+            check(`27 print: page ${k + 1}: state, narration, no controls`, pg.state.includes(d.name) && pg.text.length > 20 && !/\u2026$|\{/.test(pg.text) && pg.controls === 0, `${pg.state} | ${pg.text.slice(0, 60)}`);
+        }
+        await page.emulateMedia({ media: 'print' });
+        const only = await page.evaluate(() => [...document.body.children].filter((e) => getComputedStyle(e).display !== 'none').map((e) => e.id || e.tagName));
+        check('27 print: in print only the handout shows', only.length === 1 && only[0] === 'handout', only.join(','));
+        await page.emulateMedia({ media: null });
+        const pdf = await page.pdf({ format: 'A4', landscape: true, printBackground: true });
+        const fs = await import('node:fs');
+        const file = t.SHOTS + '/teach2-handout.pdf';
+        fs.writeFileSync(file, pdf);
+        const count = (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
+        check(`27 print: the PDF has ${n} pages, one per step`, count === n, `${count} pages`);
+        // After the dialog the page prints its current view again.
+        await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+        check('27 print: after printing, the handout leaves the print view', await page.evaluate(() => !document.documentElement.dataset.handout));
+        await page.keyboard.press('Escape');
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
 }
