@@ -162,4 +162,21 @@ export async function teach2Checks(t) {
         await page.keyboard.press('Escape');
         await page.setViewportSize({ width: 1440, height: 1000 });
     });
+
+    // ---- screenshots of the bank-cell card for the eye (build/screenshots/teach2-*.png) ----
+    await step('issue 27.8 screenshots', async () => {
+        const q = { b: '3', m: '4', s: '3', rows: '8', ...L };
+        const d = await api('swizzle', q), l = 1 * d.grid.cols + 2;
+        const bc = (await api('inspect', { ...q, row: '1', col: '2', byte: '4' })).bank_cell;
+        for (const [name, w, h, extra] of [['present-light', 1920, 1080, '&present=1'], ['present-dark', 1920, 1080, '&present=1&theme=dark'], ['390', 390, 844, '']]) {
+            await page.setViewportSize({ width: w, height: h });
+            await gotoReady(page, base + `?b=3&m=4&s=3&rows=8&elem=fp16${extra}`);
+            await page.evaluate(() => document.getElementById('banks-swz').scrollIntoView({ block: 'center' }));
+            const ok = await clickWord('banks-swz', d.grid.phys_of[l], bc.bank, bc.bank_row) && await stampIs('bankcell', `swizzled:${bc.bank},${bc.bank_row}`);
+            await page.screenshot({ path: `${t.SHOTS}/teach2-bankcell-${name}.png` });
+            check(`27.8 screenshot ${name}: the card for bank ${bc.bank}`, ok);
+            await page.keyboard.press('Escape');
+        }
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
 }
