@@ -5,6 +5,23 @@
 // API's answers, fetched here; each failed on the page before its change
 // (run alone: SWZ_CHECKS=teach2; SWZ_CHECKS=teach runs them too).
 
+// Issue 27.7 on map `id` (n cells a row, logOf: the API's log_of): from drawn
+// (1, 1), each arrow selects the cell drawn next to it (teach_checks' grid too).
+export async function drawnNeighbours(t, id, n, logOf, what) {
+    const { page, check } = t;
+    for (const [key, dp] of [['ArrowRight', 1], ['ArrowDown', n], ['ArrowLeft', -1], ['ArrowUp', -n]]) {
+        const P = n + 1;   // drawn (1, 1)
+        const l = logOf[P];
+        await page.keyboard.press('Escape');   // the card beside the last cell may cover this one
+        await t.clickCell(page, id, P);
+        await page.waitForFunction((w) => document.body.dataset.inspected === w, `${Math.floor(l / n)},${l % n}`, { timeout: t.TIMEOUT });
+        const m = logOf[P + dp], want = `${Math.floor(m / n)},${m % n}`;
+        await page.keyboard.press(key);
+        await page.waitForFunction((w) => document.body.dataset.inspected === w, want, { timeout: 3000 }).catch(() => {});
+        check(`27.7: ${key} from drawn (1, 1) of ${what} selects the drawn neighbour (logical ${want})`, (await page.evaluate(() => document.body.dataset.inspected)) === want, await page.evaluate(() => document.body.dataset.inspected));
+    }
+}
+
 export async function teach2Checks(t) {
     const { page, base, check, step, getJSON, apiURL, gotoReady, text } = t;
     const L = { bank_bytes: '4', banks: '32', match_bank_row: '0' };
@@ -84,17 +101,7 @@ export async function teach2Checks(t) {
         await gotoReady(page, base + '?b=3&m=4&s=3');
         const d = await api('swizzle', { b: '3', m: '4', s: '3', ...L });
         const T = d.tile.size;
-        for (const [key, dp] of [['ArrowRight', 1], ['ArrowDown', T], ['ArrowLeft', -1], ['ArrowUp', -T]]) {
-            const P = T + 1;   // tile position (1, 1) as drawn
-            const l = d.tile.log_of[P];
-            await page.keyboard.press('Escape');
-            await t.clickCell(page, 'tile-swz', P);
-            await page.waitForFunction((w) => document.body.dataset.inspected === w, `${Math.floor(l / T)},${l % T}`, { timeout: t.TIMEOUT });
-            const n = d.tile.log_of[P + dp], want = `${Math.floor(n / T)},${n % T}`;
-            await page.keyboard.press(key);
-            await page.waitForFunction((w) => document.body.dataset.inspected === w, want, { timeout: 3000 }).catch(() => {});
-            check(`27.7: ${key} from drawn (1, 1) of the swizzled tile selects the drawn neighbour (logical ${want})`, (await page.evaluate(() => document.body.dataset.inspected)) === want, await page.evaluate(() => document.body.dataset.inspected));
-        }
+        await drawnNeighbours(t, 'tile-swz', T, d.tile.log_of, 'the swizzled tile');
         await page.keyboard.press('Escape');
     });
 

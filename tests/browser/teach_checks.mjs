@@ -3,6 +3,8 @@
 // reads what the page shows and holds it to the API's answers, fetched here;
 // each failed on the page before its fix (run alone: SWZ_CHECKS=teach).
 
+import { drawnNeighbours } from './teach2_checks.mjs';
+
 const qs = (o) => new URLSearchParams(o).toString();
 
 export async function teachChecks(t) {
@@ -165,18 +167,7 @@ export async function teachChecks(t) {
     await step('issue 27.7: arrows follow the drawn map', async () => {
         await gotoReady(page, base + '?b=3&m=4&s=3');
         const d = await api('swizzle', { b: '3', m: '4', s: '3', ...L });
-        const cols = d.grid.cols;
-        for (const [key, dp] of [['ArrowRight', 1], ['ArrowDown', cols], ['ArrowLeft', -1], ['ArrowUp', -cols]]) {
-            const P = cols + 1;   // physical (1, 1)
-            const l = d.grid.log_of[P];
-            await page.keyboard.press('Escape');   // the card beside the last cell may cover this one
-            await t.clickCell(page, 'grid-swz', P);
-            await page.waitForFunction((w) => document.body.dataset.inspected === w, `${Math.floor(l / cols)},${l % cols}`, { timeout: t.TIMEOUT });
-            const n = d.grid.log_of[P + dp], want = `${Math.floor(n / cols)},${n % cols}`;
-            await page.keyboard.press(key);
-            await page.waitForFunction((w) => document.body.dataset.inspected === w, want, { timeout: 3000 }).catch(() => {});
-            check(`27.7: ${key} from physical (1, 1) of the swizzled grid selects the drawn neighbour (logical ${want})`, (await page.evaluate(() => document.body.dataset.inspected)) === want, await page.evaluate(() => document.body.dataset.inspected));
-        }
+        await drawnNeighbours(t, 'grid-swz', d.grid.cols, d.grid.log_of, 'the swizzled grid');
     });
 
     // ---- 8. the verdict in the first screen; labels with parameters; a legend ----
