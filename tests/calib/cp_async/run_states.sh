@@ -20,7 +20,7 @@ awk '/Function :/ {print; next} /LDG|LDGSTS|STS|BAR|DEPBAR|ISETP|BRA/ {print}' "
 ncu --query-metrics > "$O/qm.txt" 2>&1
 grep -E "ldgsts|lookup_(hit|miss)" "$O/qm.txt" | awk '{print $1}' > "$O/qm_names.txt"
 W="smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum smsp__sass_inst_executed_op_ldgsts.sum sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum sm__sass_inst_executed_op_ldgsts.sum"
-H="l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access_lookup_hit.sum l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access_lookup_miss.sum l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass_lookup_hit.sum l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass_lookup_miss.sum l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_lookup_hit.sum l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_lookup_miss.sum lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum l1tex__m_xbar2l1tex_read_sectors.sum l1tex__data_bank_conflicts_type_arbitration.sum"
+H="l1tex__data_pipe_lsu_wavefronts_mem_shared.sum l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access_lookup_hit.sum l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access_lookup_miss.sum l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass_lookup_hit.sum l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass_lookup_miss.sum l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_lookup_hit.sum l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_lookup_miss.sum lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum l1tex__m_xbar2l1tex_read_sectors.sum l1tex__data_bank_conflicts_type_arbitration.sum"
 pick() { local M=""; for m in "$@"; do grep -qE "^[[:space:]]*${m%.*}([[:space:]]|$)" "$O/qm.txt" && M="$M${M:+,}$m"; done; echo "$M"; }
 MW=$(pick $W); MH=$(pick $W $H)
 echo "metrics: $MH"; echo "$MH" > "$O/metrics.txt"
@@ -41,6 +41,11 @@ for s in ${STATES:-l2 l1 cold16 l2_16 l1_16 tool16}; do
     l2_16) run l2_16 patterns_subset.txt 4 16 l2 1 "$MH" ${SUB_S:-40};;
     l1_16) run l1_16 patterns_subset.txt 4 16 l1 0 "$MH" ${SUB_S:-40};;
     tool16) run tool16 patterns_subset.txt 4 16 l2 0 "$MW" ${SUB_S:-40};;
+    # with the hardware counter l1tex__data_pipe_lsu_wavefronts_mem_shared (H):
+    # .ca copies' shared writes count there, .cg's do not (tool_check.sh)
+    cold_hw) run cold_hw patterns_subset.txt 1 1 cold 0 "$MH" ${SUB_S:-40};;
+    l2_hw) run l2_hw patterns_subset.txt 1 1 l2 0 "$MH" ${SUB_S:-40};;
+    l1_hw) run l1_hw patterns_subset.txt 1 1 l1 0 "$MH" ${SUB_S:-40};;
     esac
 done
 rm -f "$O/cp_probe" "$ALL"; gzip -f "$O/qm.txt" "$O/sass_full.txt"
