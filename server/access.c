@@ -265,7 +265,16 @@ static uint32_t source_cost(const struct instr *in, uint32_t first, uint32_t las
  *     every line an L2 hit and an L1 miss, or an L1 hit, and 199 of them over
  *     16 warps x 4 iterations (cold, L2, L1, and all warps on the same lines),
  *     read exactly the cold counts on every row (tests/data/cp_states_h100-
- *     80gb-hbm3.json, 1988 rows).  So the answer takes no cache state.
+ *     80gb-hbm3.json, 2585 rows), and so does the hardware counter
+ *     l1tex__data_pipe_lsu_wavefronts_mem_shared on 138 .ca patterns in each
+ *     state.  So the answer takes no cache state.  The Source-page numbers are
+ *     ncu's SASS instrumentation: the hardware counter equals them on 134 of
+ *     the 138 and equals C1 on 137 ("ca16.s_perm.g_stride64": C1 16, hardware
+ *     16, Source page 20; "ca16.s_stride32.g_perm": C1 15, hardware 12, Source
+ *     14); .cg's shared writes are not in that counter at all (it reads the
+ *     launch's 6-7 other wavefronts with or without them), so for .cg the
+ *     instrumented count is the only one, and it reads 0 for a predicated
+ *     @P LDGSTS.E.BYPASS.128 (tests/calib/cp_async/tool_check.sh).
  *     C1 and C2 are exact on every measured row whose shared and global
  *     offsets are both F2-affine in the lane index (each lane's offset the XOR
  *     of a constant and of one fixed vector per set bit of the lane: contiguous,

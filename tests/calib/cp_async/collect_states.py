@@ -34,9 +34,17 @@ METHOD = ("tests/calib/cp_async/run_states.sh and cp_probe.cu (issue 23 part 3):
           "bypass and read 0), 'l2_hit' / 'l2_miss' = lts__t_sectors_srcunit_tex_op_read_lookup_"
           "hit / _miss (these count the prefetch loads too: in state l2 the misses are the "
           "prefetch's, the hits the copies'), 'xbar' = l1tex__m_xbar2l1tex_read_sectors; "
-          "'arbitration' = l1tex__data_bank_conflicts_type_arbitration.sum (whole launch).")
+          "'arbitration' = l1tex__data_bank_conflicts_type_arbitration.sum (whole launch).  Runs "
+          "*_hw add the hardware counter l1tex__data_pipe_lsu_wavefronts_mem_shared.sum "
+          "('shared_wavefronts_launch', the whole launch): 'wavefronts_hw' = (it - the median "
+          "over the run's .cg rows, 6 or 7: what is not a copy's) / instructions for .ca; null "
+          "for .cg, whose shared writes that counter never sees (it reads the baseline with "
+          "them).  The smsp__sass_* / sm__sass_* wavefronts are ncu's SASS instrumentation, "
+          "not a hardware counter.")
 
-STATES = {"l2": "l2", "l1": "l1", "cold16": "cold", "l2_16": "l2", "l1_16": "l1", "tool16": "l2"}
+STATES = {"l2": "l2", "l1": "l1", "cold16": "cold", "l2_16": "l2", "l1_16": "l1", "tool16": "l2",
+          "cold_hw": "cold", "l2_hw": "l2", "l1_hw": "l1"}
+HW = "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"
 
 
 def patterns(files):
@@ -75,6 +83,11 @@ def main():
             names = [l.split(",")[0] for l in open(os.path.join(d, "ncu_prog.txt")) if "," in l]
             assert names == [p["name"] for p in pats][:len(names)], st
         assert len(rows) == len(pats), (st, len(rows), len(pats))
+        # the hardware counter counts every shared wavefront of the launch: what is
+        # not a copy's (6-7 a launch) is what it reads on the .cg rows, whose
+        # writes it never sees
+        cg_hw = sorted(num(r, HW) for p, r in zip(pats, rows) if p["cache"] == "cg" and num(r, HW) is not None)
+        base = cg_hw[len(cg_hw) // 2] if cg_hw else None
         runs[st] = {"state": state, "warps": int(warps), "iters": int(iters),
                     "regions": "own" if distinct == "1" else "shared", "rows": len(rows)}
         for p, r in zip(pats, rows):
@@ -94,6 +107,10 @@ def main():
                          ("xbar", "l1tex__m_xbar2l1tex_read_sectors.sum")):
                 row[k] = per_instr(r, m, i)
             row["arbitration"] = num(r, "l1tex__data_bank_conflicts_type_arbitration.sum")
+            if base is not None and num(r, HW) is not None:
+                row["shared_wavefronts_launch"] = num(r, HW)
+                row["wavefronts_hw"] = (round((num(r, HW) - base) / i, 4) if p["cache"] == "ca"
+                                        else None)
             res.append(row)
     # the SASS excerpt: each probe kernel's loads and copies (cuobjdump -sass)
     excerpt, kernel = {}, None
