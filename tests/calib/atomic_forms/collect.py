@@ -6,7 +6,7 @@ tests/data/atomic_forms_<device>.json.  One row
 per form x pattern that clock64 timed; ncu's numbers where ncu ran it (27
 patterns), else null.  It reports what was measured; it never models.
 Stdlib only.  Usage: [PATTERNS=patterns_masks.txt] collect.py OUTDIR DATE OUT_JSON
-(run_masks.sh's folder has no ncu pass: every row's ncu numbers are null.)
+(MASKS=1 run.sh's folder has no ncu pass: every row's ncu numbers are null.)
 """
 import json
 import os
@@ -51,7 +51,7 @@ def main():
     requests = json.load(open(f'{HERE}/requests.json'))
     pfile = os.environ.get('PATTERNS', 'patterns.txt')
     pats = ncu_raw.lane_patterns(f'{HERE}/{pfile}')
-    if not os.path.exists(f'{out}/ncu.csv'):   # run_masks.sh: clock64 only; its sass.txt.gz gunzipped first
+    if not os.path.exists(f'{out}/ncu.csv'):   # MASKS=1 run.sh: clock64 only
         clock = [l.strip().split(',') for l in open(f'{out}/clock.csv')]
         prog, rows = [], []
     else:
@@ -78,7 +78,7 @@ def main():
                     "wavefronts_hw": n.get("wavefronts_hw"), "arbitration": n.get("arbitration"),
                     "cycles": float(c)})
     method = METHOD if pfile == 'patterns.txt' else (
-        METHOD + " This file: run_masks.sh, clock64 only (no ncu pass), the guarded forms (and, "
+        METHOD + " This file: MASKS=1 run.sh, clock64 only (no ncu pass), the guarded forms (and, "
         "on the all-lanes mask, every form) on " + pfile + " (gen_forms.py --masks): every lane "
         "on a word of its own bank, lanes on: the first k (k = 1..32), the last k, all but one, "
         "even, odd, every fourth.")

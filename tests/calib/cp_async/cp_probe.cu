@@ -45,26 +45,26 @@ __device__ __forceinline__ void cp1(unsigned s, const unsigned char *g)
 
 // The prefetch: the copy's own bytes, through L2 only (PF 1, ld.global.cg) or
 // into L1 as well (PF 2, ld.global.ca); the caller waits on the value.
+#define PF_LOADS(Q) \
+    if constexpr (B == 4) \
+        asm volatile("ld.global." Q ".u32 %0, [%1];" : "=r"(x) : "l"(g) : "memory"); \
+    else if constexpr (B == 8) \
+        asm volatile("ld.global." Q ".v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "l"(g) : "memory"); \
+    else \
+        asm volatile("ld.global." Q ".v4.u32 {%0, %1, %2, %3}, [%4];" \
+                     : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "l"(g) : "memory")
 template <int B, int PF>
 __device__ __forceinline__ unsigned pf1(const unsigned char *g)
 {
     unsigned x = 0, y = 0, z = 0, w = 0;
-    if constexpr (PF == 1 && B == 4)
-        asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(x) : "l"(g) : "memory");
-    else if constexpr (PF == 1 && B == 8)
-        asm volatile("ld.global.cg.v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "l"(g) : "memory");
-    else if constexpr (PF == 1)
-        asm volatile("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "l"(g) : "memory");
-    else if constexpr (PF == 2 && B == 4)
-        asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(x) : "l"(g) : "memory");
-    else if constexpr (PF == 2 && B == 8)
-        asm volatile("ld.global.ca.v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "l"(g) : "memory");
-    else if constexpr (PF == 2)
-        asm volatile("ld.global.ca.v4.u32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "l"(g) : "memory");
+    if constexpr (PF == 1) {
+        PF_LOADS("cg");
+    } else {
+        PF_LOADS("ca");
+    }
     return x ^ y ^ z ^ w;
 }
+#undef PF_LOADS
 
 template <int B, bool CG, int PF>
 __global__ void __launch_bounds__(512, 1) cp_kernel(Args a)
