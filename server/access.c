@@ -267,7 +267,8 @@ static uint32_t source_cost(const struct instr *in, uint32_t first, uint32_t las
  *     read exactly the cold counts on every row (tests/data/cp_states_h100-
  *     80gb-hbm3.json, 2585 rows), and so does the hardware counter
  *     l1tex__data_pipe_lsu_wavefronts_mem_shared on 138 .ca patterns in each
- *     state.  So the answer takes no cache state.  The Source-page numbers are
+ *     state; the H200 reads the same (tests/data/cp_states_h200.json, the
+ *     three hardware-counter runs).  So the answer takes no cache state.  The Source-page numbers are
  *     ncu's SASS instrumentation: the hardware counter equals them on 134 of
  *     the 138 and equals C1 on 137 ("ca16.s_perm.g_stride64": C1 16, hardware
  *     16, Source page 20; "ca16.s_stride32.g_perm": C1 15, hardware 12, Source

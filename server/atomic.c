@@ -103,7 +103,9 @@
  *      lanes on, whichever (the first k, the last k, even, odd, every fourth),
  *      1.053-1.059; 17 to 31 on, whichever (the first k, the last k, all but
  *      lane j for j = 0, 1, 7, 8, 15, 16, 24, 30, 31), 1.203-1.209; all 32,
- *      1.027 in that run, 1.047 in the forms sweep (H100), 1.030 (H200).  The
+ *      1.027 in that run, 1.047 in the forms sweep (H100), 1.030 (H200); the
+ *      H200 masks alike (atomic_masks_h200.json: 1.056-1.060, 1.204-1.208,
+ *      1.032).  The
  *      red forms under the same `if` read 1.02-1.03 on every mask, so it is
  *      the result's return, not the branch.  Floors: atom with lanes off 1.06
  *      up to 16 lanes and 1.21 above; atom with every lane on 1.03 (the
