@@ -288,16 +288,18 @@ __global__ void __launch_bounds__(MAX_WARPS * 32, 1) atomic_kernel(ProbeArgs a)
  * INSTR_COPY_SPARE / 7 = 4 KiB apart (the same banks) and global sources
  * 64 KiB apart (the same line relations, other lines), then commit_group +
  * wait_all, so the time is latency-bound (access.c says so) while the
- * counters count the 8 copies.  An idle lane is predicated off inside the asm
- * (the calibration branched around it; ptxas emits the same LDGSTS). */
+ * counters count the 8 copies.  An idle lane branches around its 8 copies, as
+ * the calibration does: ncu's Source-page (SASS-instrumented) wavefronts read 0
+ * for a predicated @P LDGSTS.E.BYPASS.128 while the data still moves
+ * (tests/calib/cp_async/tool_check.sh, H100, 2026-11-24: 0 of 4/32/1 on three
+ * .cg rows; .ca read its counts either way). */
 static_assert(INSTR_COPY_SPARE == 4096u * (ACCESSES_PER_ITER - 1),
               "instr.h's INSTR_COPY_SPARE is the shift of the last copy");
 #define CPA(K, SH, GL) \
-    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t" \
-                 "@p cp.async." CACHE ".shared.global [%1+" SH "], [%2+" GL "], %3;\n\t}" \
-                 :: "r"(act), "r"(addr), "l"(g), "n"(B) : "memory")
+    asm volatile("cp.async." CACHE ".shared.global [%0+" SH "], [%1+" GL "], %2;" \
+                 :: "r"(addr), "l"(g), "n"(B) : "memory")
 template <int B, bool CG>
-__device__ __forceinline__ void copy8(uint32_t addr, const unsigned char *g, uint32_t act)
+__device__ __forceinline__ void copy8(uint32_t addr, const unsigned char *g)
 {
 #define CACHE "ca"
     if constexpr (!CG) {
@@ -329,7 +331,8 @@ __global__ void __launch_bounds__(MAX_WARPS * 32, 1) copy_kernel(ProbeArgs a)
     const long long t0 = clock64();
 #pragma unroll 1
     for (int i = 0; i < a.iters; i++) {
-        copy8<B, CG>(addr, g, act);
+        if (act)
+            copy8<B, CG>(addr, g);
         asm volatile("cp.async.commit_group;\n\tcp.async.wait_all;" ::: "memory");
     }
     finish(a, t0, 0);

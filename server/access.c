@@ -261,8 +261,46 @@ static uint32_t source_cost(const struct instr *in, uint32_t first, uint32_t las
  *     160 .cg patterns of the first sweep and all 24 of the second; the 10
  *     others read a randomly permuted global side and cost 1 to 3 fewer
  *     ("cg16.s_stride32.g_perm": 29, C2 says 32).
+ * C3. Where the global lines are does not matter: the same 596 patterns with
+ *     every line an L2 hit and an L1 miss, or an L1 hit, and 199 of them over
+ *     16 warps x 4 iterations (cold, L2, L1, and all warps on the same lines),
+ *     read exactly the cold counts on every row (tests/data/cp_states_h100-
+ *     80gb-hbm3.json, 2585 rows), and so does the hardware counter
+ *     l1tex__data_pipe_lsu_wavefronts_mem_shared on 138 .ca patterns in each
+ *     state; the H200 reads the same (tests/data/cp_states_h200.json, the
+ *     three hardware-counter runs).  So the answer takes no cache state.  The Source-page numbers are
+ *     ncu's SASS instrumentation: the hardware counter equals them on 134 of
+ *     the 138 and equals C1 on 137 ("ca16.s_perm.g_stride64": C1 16, hardware
+ *     16, Source page 20; "ca16.s_stride32.g_perm": C1 15, hardware 12, Source
+ *     14); .cg's shared writes are not in that counter at all (it reads the
+ *     launch's 6-7 other wavefronts with or without them), so for .cg the
+ *     instrumented count is the only one, and it reads 0 for a predicated
+ *     @P LDGSTS.E.BYPASS.128 (tests/calib/cp_async/tool_check.sh).
+ *     C1 and C2 are exact on every measured row whose shared and global
+ *     offsets are both F2-affine in the lane index (each lane's offset the XOR
+ *     of a constant and of one fixed vector per set bit of the lane: contiguous,
+ *     power-of-two strides, reversed, XOR-swizzled, rows of a tile); all 22
+ *     misses permute lanes at random on one side.  `copy_exact` says which:
+ *     the answer's wavefronts_exact.
  * Cycles: the wavefronts the pipe is held; the probe's clock64 waited for
  * every copy (latency-bound) and is not a check of them. */
+
+/* Whether the active lanes' offsets are F2-affine in the lane index: for
+ * active lanes a, b, c whose XOR d is active too, off[a]^off[b]^off[c] ==
+ * off[d] (an affine map's defining identity; 32^3 checks at most). */
+static int lanes_affine(const struct instr *in, const uint32_t *off)
+{
+    for (uint32_t a = 0; a < INSTR_LANES; a++)
+        for (uint32_t b = a + 1; in->offsets[a] != INSTR_INACTIVE && b < INSTR_LANES; b++)
+            for (uint32_t c = b + 1; in->offsets[b] != INSTR_INACTIVE && c < INSTR_LANES; c++) {
+                uint32_t d = a ^ b ^ c;
+                if (in->offsets[c] != INSTR_INACTIVE && in->offsets[d] != INSTR_INACTIVE &&
+                    (off[a] ^ off[b] ^ off[c]) != off[d])
+                    return 0;
+            }
+    return 1;
+}
+
 static void cost_copy(const struct instr *in, struct acc_result *r)
 {
     uint32_t line_of[INSTR_LANES], lines[INSTR_LANES], nlines = 0, w = in->bytes;
@@ -328,6 +366,7 @@ static void cost_copy(const struct instr *in, struct acc_result *r)
     r->cycles = r->wavefronts;
     r->bank_conflicts = r->wavefronts - r->ideal_wavefronts;
     r->source_wavefronts = r->wavefronts;
+    r->copy_exact = lanes_affine(in, in->offsets) && lanes_affine(in, in->global_offsets);
 }
 
 void acc_cost(const struct instr *in, struct acc_result *r)

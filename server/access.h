@@ -81,6 +81,8 @@ struct acc_result {
     uint32_t lane_nbanks[INSTR_LANES];
     uint32_t bank_hits[SZ_MAX_BANKS];  /* lane-accesses per bank, all phases */
     struct acc_atomic atomic;
+    int copy_exact;                 /* cp.async: wavefronts pinned by the sweeps (both
+                                     * sides F2-affine in the lane: access.c, C3) */
 };
 
 /* Cost `in` (which must pass instr_check) into `out`.  A non-native atomic

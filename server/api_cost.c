@@ -106,7 +106,8 @@ void api_put_cost(struct buf *out, const struct instr *in, const struct acc_resu
                    in->cg ? "cg" : "ca", in->cg ? "LDGSTS.E.BYPASS.128"
                                                 : sass[in->bytes == 4 ? 0 : in->bytes == 8 ? 1 : 2]);
         buf_u32_array(out, in->global_offsets, INSTR_LANES);
-        buf_puts(out, ",\"wavefronts_exact\":false,");
+        /* access.c, C3: exact where both sides are F2-affine in the lane */
+        buf_printf(out, ",\"wavefronts_exact\":%s,", r->copy_exact ? "true" : "false");
     }
     put_count(out, "wavefronts", known, r->wavefronts);
     put_count(out, "ideal_wavefronts", known, r->ideal_wavefronts);

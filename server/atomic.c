@@ -97,6 +97,22 @@
  *      atom whose result is used, at one wavefront with no branch per atomic,
  *      is a floor, not exact (cycles_exact false); from 2 wavefronts on the
  *      pipe hides it (within 2% on every row).
+ * A12. That atom's extra cost hangs on how many lanes are on, nothing else
+ *      (tests/data/atomic_masks_h100-80gb-hbm3.json: cu_add_1_used_if on 55
+ *      masks, every lane on a word of its own bank, 1 wavefront): 1 to 16
+ *      lanes on, whichever (the first k, the last k, even, odd, every fourth),
+ *      1.053-1.059; 17 to 31 on, whichever (the first k, the last k, all but
+ *      lane j for j = 0, 1, 7, 8, 15, 16, 24, 30, 31), 1.203-1.209; all 32,
+ *      1.027 in that run, 1.047 in the forms sweep (H100), 1.030 (H200); the
+ *      H200 masks alike (atomic_masks_h200.json: 1.056-1.060, 1.204-1.208,
+ *      1.032).  The
+ *      red forms under the same `if` read 1.02-1.03 on every mask, so it is
+ *      the result's return, not the branch.  Floors: atom with lanes off 1.06
+ *      up to 16 lanes and 1.21 above; atom with every lane on 1.03 (the
+ *      unconditional 1.02 and the `if`'s 1.05 both within 2%); red 1.02 and
+ *      1.03.  Every unguarded row of the sweeps is then within 2%
+ *      (cycles_exact).  The per-atomic branch (A11) shows the same step,
+ *      smaller: red_add_u32_i1_p 4.09 up to 16 lanes, 4.13 above.
  * A11. The branch per atomic (guard "each", A5-A8) is what the difference
  *      costs: about 1 cycle with every lane on (2.04 - 1.02), 3 with lanes
  *      off (4.09 - 1.03), the same for ATOMS.POPC.INC ("red_add_u32_i1_p":
@@ -146,19 +162,28 @@ static void merged_passes(const struct instr *in, uint32_t lanes, struct acc_res
     }
 }
 
-/* A10: the pipe's own floor, with no branch per atomic. */
-static double pipe_floor(const struct instr *in, int all, const char **pin)
+/* A10/A12: the pipe's own floor, with no branch per atomic; `on` lanes active. */
+static double pipe_floor(const struct instr *in, uint32_t on, const char **pin)
 {
-    if (all) {
+    if (on == INSTR_LANES && in->op == INSTR_RED) {
         *pin = "red_add_u32_lane.w4_distinct: 1.02, cu_add_1.w4_distinct: 1.01";
         return 1.02;
+    }
+    if (on == INSTR_LANES) {
+        *pin = "cu_add_1_used.w4_distinct: 1.02; cu_add_1_used_if.w4_distinct: 1.05 (H100), "
+               "1.03 (H200), mk_first32: 1.03";
+        return 1.03;
     }
     if (in->op == INSTR_RED) {
         *pin = "cu_add_lane_if.w4_lanes0_15: 1.03, cu_add_1_if.w4_one_lane: 1.03";
         return 1.03;
     }
-    *pin = "cu_add_1_used_if.w4_lanes0_15: 1.06 (f4_m1_c1: 1.21)";
-    return 1.06;
+    if (on <= INSTR_LANES / 2) {
+        *pin = "cu_add_1_used_if.mk_first1..16, mk_last1..16, mk_even: 1.05-1.06";
+        return 1.06;
+    }
+    *pin = "cu_add_1_used_if.mk_first17..31, mk_hole0..31, f4_m1_c1: 1.20-1.21";
+    return 1.21;
 }
 
 /* A5-A7: the issue floor of the form, with all lanes active or not; A8: of an
@@ -264,14 +289,17 @@ void atomic_cost(const struct instr *in, uint32_t per, struct acc_result *r)
     double w = (double)r->wavefronts;
     const int all = active == 0xffffffffu;
     const char *pipe_pin;
-    double pf = pipe_floor(in, all, &pipe_pin);
+    uint32_t on = 0;
+    for (uint32_t t = 0; t < INSTR_LANES; t++)
+        on += active >> t & 1;
+    double pf = pipe_floor(in, on, &pipe_pin);
     a->pipe_cycles = w > pf ? w : pf;                                /* A10 */
     a->cycles_exact = 1;
     if (in->guard == INSTR_GUARD_NONE) {
         a->floor = pf;
         a->floor_pin = pipe_pin;
         a->cycles = a->pipe_cycles;
-        a->cycles_exact = in->op == INSTR_RED || w > 1;   /* A10's atom: a floor at w = 1 */
+        a->cycles_exact = 1;   /* A12: within 2% of every row, atom and red */
         return;
     }
     atomic_floor(in, all, phases, w, a);

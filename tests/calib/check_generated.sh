@@ -18,5 +18,14 @@ for g in tests/calib/gen_patterns.py tests/calib/gen_sweep_shared.py \
         failed=$((failed + 1))
     fi
 done
+# second outputs of a generator, chosen by a flag
+for g in "tests/calib/cp_async/gen_probe.py --subset" "tests/calib/atomic_forms/gen_forms.py --masks"; do
+    if python3 $g --check >/dev/null 2>&1; then
+        passed=$((passed + 1))
+    else
+        echo "FAIL $g --check: its output is stale"
+        failed=$((failed + 1))
+    fi
+done
 echo "calib generators: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -315,7 +315,9 @@ def run_atomics(server, patterns):
 def run_copy(server, rows):
     """The tool re-measures measured cp.async rows: its Source-page wavefronts
     (16 warps x 4 iterations, warm caches) against the calibration probe's
-    (1 warp, 1 iteration, caches flushed) and the model's."""
+    (1 warp, 1 iteration, caches flushed) and the model's, where it says exact.
+    The cache state changes no count (access.c C3, tests/data/cp_states_*.json),
+    so the tool's conditions and the calibration's are the same question."""
     pats = [dict({k: r[k] for k in CP_ASYNC_FIELDS}, name=r["name"]) for r in rows]
     rc, j, err, dt = swzgpu.run_tool(pats, ["--iters", "256", "--ncu-timeout", "200"], timeout=300)
     ok = rc == 0 and j is not None and len(j.get("results", [])) == len(pats)

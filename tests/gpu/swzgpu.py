@@ -14,7 +14,14 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 TOOL = os.environ.get("SWZ_MEASURE", os.path.join(ROOT, "build", "swizzlescope-measure"))
 SERVER = os.environ.get("SWZ_BIN", os.path.join(ROOT, "build", "swizzlescope"))
 PATTERNS = os.path.join(ROOT, "tests", "calib", "patterns.json")
-API_FIELDS = ("op", "bytes", "matrices", "trans", "offsets", "func", "type")
+# Every request field of an instruction (api_read.c's list): a field left out here
+# is silently measured at its default.  cp.async's "cache" and "global_offsets"
+# were left out until 2026-11-24, so the tool measured every cp.async row as .ca
+# with a contiguous global side: the 29 "cp.async" failures of
+# bench/results/test-gpu-h100-2026-11-24.txt, not a cache-state effect
+# (tests/data/cp_states_h100-80gb-hbm3.json: the same counts cold, L2-hit and L1-hit).
+API_FIELDS = ("op", "bytes", "matrices", "trans", "offsets", "func", "type", "value", "guard",
+              "cache", "global_offsets")
 ATOMICS = os.path.join(ROOT, "tests", "calib", "atomics", "suite.json")
 
 

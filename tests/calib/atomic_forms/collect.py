@@ -5,7 +5,8 @@ kernel k<i>) with this folder's patterns.txt and requests.json into
 tests/data/atomic_forms_<device>.json.  One row
 per form x pattern that clock64 timed; ncu's numbers where ncu ran it (27
 patterns), else null.  It reports what was measured; it never models.
-Stdlib only.  Usage: collect.py OUTDIR DATE OUT_JSON
+Stdlib only.  Usage: [PATTERNS=patterns_masks.txt] collect.py OUTDIR DATE OUT_JSON
+(MASKS=1 run.sh's folder has no ncu pass: every row's ncu numbers are null.)
 """
 import json
 import os
@@ -48,8 +49,13 @@ def main():
     sass = {k: next((i for i in sorted(c) if i.startswith('ATOMS')), '?') for k, c in ops.items()}
     branches = {k: c.get('BSSY', 0) for k, c in ops.items()}
     requests = json.load(open(f'{HERE}/requests.json'))
-    pats = ncu_raw.lane_patterns(f'{HERE}/patterns.txt')
-    clock, prog, rows = ncu_raw.run_folder(out, 3)
+    pfile = os.environ.get('PATTERNS', 'patterns.txt')
+    pats = ncu_raw.lane_patterns(f'{HERE}/{pfile}')
+    if not os.path.exists(f'{out}/ncu.csv'):   # MASKS=1 run.sh: clock64 only
+        clock = [l.strip().split(',') for l in open(f'{out}/clock.csv')]
+        prog, rows = [], []
+    else:
+        clock, prog, rows = ncu_raw.run_folder(out, 3)
     ncu = {}
     for (k, p, _), r in zip(prog, rows):
         i, si, ih = (num(r, 'smsp__sass_inst_executed_op_shared_atom.sum'),
@@ -71,7 +77,12 @@ def main():
                     "wavefronts": n.get("wavefronts"), "wavefronts_sm": n.get("wavefronts_sm"),
                     "wavefronts_hw": n.get("wavefronts_hw"), "arbitration": n.get("arbitration"),
                     "cycles": float(c)})
-    ncu_raw.dump(dest, ncu_raw.data_file(f'{out}/device.txt', date, METHOD, patterns=res),
+    method = METHOD if pfile == 'patterns.txt' else (
+        METHOD + " This file: MASKS=1 run.sh, clock64 only (no ncu pass), the guarded forms (and, "
+        "on the all-lanes mask, every form) on " + pfile + " (gen_forms.py --masks): every lane "
+        "on a word of its own bank, lanes on: the first k (k = 1..32), the last k, all but one, "
+        "even, odd, every fourth.")
+    ncu_raw.dump(dest, ncu_raw.data_file(f'{out}/device.txt', date, method, patterns=res),
                  f", {sum(r['wavefronts'] is not None for r in res)} with ncu")
 
 

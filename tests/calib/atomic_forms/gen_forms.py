@@ -213,8 +213,36 @@ def patterns():
     return "\n".join(lines) + "\n"
 
 
+def masks():
+    """patterns_masks.txt (--masks): the lanes-off shapes behind A10's atom
+    floor (cu_add_1_used_if: 1.06 with 16 or 1 lanes on, 1.21 with 31): every
+    lane on its own word of its own bank (1 wavefront), with the first k lanes
+    on (k = 1..32), the last k, all but lane j, and strided masks; only the
+    guarded forms run partial warps."""
+    out = []
+
+    def emit(name, mask):
+        out.append(" ".join([name, "4", f"{mask:08x}"] + [str(4 * t) for t in range(32)]))
+    for k in range(1, 33):
+        emit(f"mk_first{k}", (1 << k) - 1)
+    for k in (1, 2, 4, 8, 16, 24, 28, 30, 31):
+        emit(f"mk_last{k}", ((1 << k) - 1) << (32 - k))
+    for j in (0, 1, 7, 8, 15, 16, 24, 30, 31):
+        emit(f"mk_hole{j}", 0xffffffff & ~(1 << j))
+    for name, m in (("mk_even", 0x55555555), ("mk_odd", 0xaaaaaaaa), ("mk_every4", 0x11111111),
+                    ("mk_hole0_31", 0x7ffffffe), ("mk_hole_16_31", 0x7fff7fff)):
+        emit(name, m)
+    return "\n".join(out) + "\n"
+
+
 if __name__ == "__main__":
     import json
+    if "--masks" in sys.argv:
+        sys.path.insert(0, os.path.join(HERE, ".."))
+        import ncu_raw
+        ncu_raw.write_or_check(os.path.join(HERE, "patterns_masks.txt"), masks(), "gen_forms.py --masks",
+                               "patterns")
+        sys.exit(0)
     out = {"forms_probe.cu": source(), "patterns.txt": patterns(),
            "requests.json": json.dumps({f[0]: request(f[0]) for f in forms()}, indent=0) + "\n"}
     stale = []

@@ -3,7 +3,7 @@
 sweep of issue 23 part 3: shared offsets x global offsets x (4, 8, 16 bytes
 .ca; 16 bytes .cg).  Each line: name bytes cache s0..s31 g0..g31 (-1: lane
 idle).  It must not choose what the model answers: it only lists patterns.
-Stdlib only.  Usage: python3 gen_probe.py [--check]
+Stdlib only.  Usage: python3 gen_probe.py [--second | --subset] [--check]
 """
 import os
 import random
@@ -117,6 +117,16 @@ def lines_second():
 
 
 if __name__ == "__main__":
+    if "--subset" in sys.argv:
+        # patterns_subset.txt: every third row of both sweeps (run_states.sh's 16-warp
+        # and hardware-counter runs)
+        rows = (open(os.path.join(HERE, "patterns.txt")).read().splitlines() +
+                open(os.path.join(HERE, "patterns_second.txt")).read().splitlines())
+        sys.path.insert(0, os.path.join(HERE, ".."))
+        import ncu_raw
+        ncu_raw.write_or_check(os.path.join(HERE, "patterns_subset.txt"),
+                               "\n".join(rows[::3]) + "\n", "gen_probe.py --subset", "patterns")
+        sys.exit(0)
     if "--second" in sys.argv:
         open(os.path.join(HERE, "patterns_second.txt"), "w").write(lines_second())
         print("patterns_second.txt:", lines_second().count(chr(10)), "patterns")
