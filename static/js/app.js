@@ -168,9 +168,7 @@ const PANELS = [
     { id: 'verdict-line', create: createVerdictLine, follows: 'layout', refresh: (p, d) => p.refresh(d), result: (p, r) => p.update(r) },
 ];
 const maps = createMaps(ctx, ui);
-// The maps' widths, read now while the first paint's layout is still clean
-// (read after the first writes, they forced a whole-page layout).
-maps.width('tile-plain');
+maps.width('tile-plain');   // the maps' widths, read while the first paint's layout is clean (later: a forced layout)
 for (const row of PANELS) row.p = row.create(ctx);
 const panel = (id) => PANELS.find((row) => row.id === id).p;
 const access = panel('access');
@@ -334,10 +332,9 @@ async function load() {
         data = d; loaded = want;
         performance.mark('swz-fetched');
         banner.hide();
-        const first = !mapsDrawn;
         renderAll(d);
         // The first maps move the sections below them: where they are now.
-        if (first) { mapsDrawn = true; sched.measure(); }
+        if (!mapsDrawn) { mapsDrawn = true; sched.measure(); }
         selection.show();
         await refreshPanels(d, pre);
         performance.mark('swz-drawn');

@@ -1,5 +1,5 @@
-// boot.js - starts the page: asks the API its first questions (api.startup)
-// and, once the first contentful paint is on screen, asks for every module of
+// boot.js - starts the page once its first contentful paint is on screen:
+// asks the API its first questions (api.startup), asks for every module of
 // the page at once (MODULES) and starts app.js. It must not do anything but
 // start the page; its list of modules must be the page's import graph
 // (tests/node/preload.test.mjs reads both).
@@ -22,14 +22,15 @@ const MODULES = [
     'codepanel.js', 'export.js', 'prefetch.js', 'later.js'
 ];
 
-// The page's first answers are asked now: they arrive while the modules load.
-startup(apiQuery(fromSearch(location.search)));
-
 let started = false;
 
 function start() {
     if (started) return;
     started = true;
+    // The page's first answers, asked first: they arrive while the modules
+    // load. (Asked when boot.js ran, before the first paint, their answers
+    // were handled in that paint's way: first paint 120 -> 136 ms.)
+    startup(apiQuery(fromSearch(location.search)));
     for (const m of MODULES) {
         const l = document.createElement('link');
         l.rel = 'modulepreload';

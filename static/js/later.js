@@ -46,11 +46,14 @@ export function createLater(sections, beforeFlush = () => {}, parts = []) {
     // Where the watched elements are now, read from the layout (it forces
     // one): the observer reports a frame late, and its report from before
     // the first maps were drawn put sections in sight that the maps push out.
+    // A part of a section out of sight is out of sight too, and is not read
+    // (a section out of sight is not laid out: reading a part would lay it out).
     function measure() {
         const h = innerHeight, w = innerWidth;
         for (const el of [...sections, ...own]) {
-            const r = el.getBoundingClientRect();
-            if (r.bottom > 0 && r.top < h && r.right > 0 && r.left < w) seen.add(el); else seen.delete(el);
+            const sec = own.has(el) ? el.closest('section') : null;
+            const r = sec && !seen.has(sec) ? null : el.getBoundingClientRect();
+            if (r && r.bottom > 0 && r.top < h && r.right > 0 && r.left < w) seen.add(el); else seen.delete(el);
         }
         known = true;
     }
