@@ -151,6 +151,21 @@ export const access = (q, pattern, step) => getJSON('api/access', clean({ ...q, 
 export const accessCustom = (q, params) => getJSON('api/access', clean({ ...q, ...params }));
 // One logical column read down the tile, without and with the swizzle.
 export const trace = (q, col) => getJSON('api/trace', clean({ ...q, col }));
+
+// The page's first questions, asked once per page load: boot.js asks them
+// as soon as it runs, while the rest of the page's modules still load, and
+// app.js takes the same promises (the answers are not asked twice). q: the
+// /api/swizzle query of the URL's state. Each promise settles as its own
+// request does; none is left unhandled.
+let first = null;
+export function startup(q) {
+    if (!first) {
+        first = { presets: presets(), patterns: patterns(), health: health(), ops: ops(), swizzle: q ? swizzle(q) : null };
+        for (const p of Object.values(first)) if (p) p.catch(() => {});
+    }
+    return first;
+}
+
 // A measurement is never remembered: it runs on the GPU each time.
 export const measure = (body) => postJSON('api/measure', body, false, false);
 // POST /api/measure/tma: a tma: box placed by the GPU's copy engine, never remembered.

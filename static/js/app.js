@@ -58,6 +58,7 @@ let data = null;          // last good /api/swizzle body, for `loaded`
 let loaded = null;        // the state `data` was fetched for
 let loadSeq = 0;
 let changeT0 = 0;         // performance.now() of the control change being rendered
+let mapsDrawn = false;    // no layout drawn yet: the page's sections sit higher than they will
 
 // On screen first (later.js): a change draws the sections in sight at once,
 // the others right after the next frame, when the URL is written too. The
@@ -168,6 +169,7 @@ const PANELS = [
     { id: 'verdict-line', create: createVerdictLine, follows: 'layout', refresh: (p, d) => p.refresh(d), result: (p, r) => p.update(r) },
 ];
 const maps = createMaps(ctx, ui);
+maps.width('tile-plain');   // the maps' widths, read while the first paint's layout is clean (later: a forced layout)
 for (const row of PANELS) row.p = row.create(ctx);
 const panel = (id) => PANELS.find((row) => row.id === id).p;
 const access = panel('access');
@@ -208,7 +210,7 @@ function syncControls() {
     setValue(ui.preset, currentPresetId());
     setValue(ui.elem, state.elem);
     setValue(ui.show, state.show);
-    display.apply();
+    if (display.apply()) maps.resetWidths();
 }
 
 function readControls() {
@@ -324,12 +326,17 @@ async function load() {
     const q = apiQuery(want), pre = {};
     for (const row of PANELS) if (row.request) pre[row.id] = row.request(row.p, q);
     try {
-        const d = await api.swizzle(q);
+        // The answers that outline the maps and write the verdict are awaited
+        // with the layout's, so that all of it is drawn in one frame: an answer
+        // that came in while the maps were drawn waited for that frame.
+        const [d] = await Promise.all([api.swizzle(q), ...PANELS.filter((r) => r.follows === 'layout' && pre[r.id]).map((r) => pre[r.id].catch(() => null))]);
         if (my !== loadSeq) return;
         data = d; loaded = want;
         performance.mark('swz-fetched');
         banner.hide();
         renderAll(d);
+        // The first maps move the sections below them: where they are now.
+        if (!mapsDrawn) { mapsDrawn = true; sched.measure(); }
         selection.show();
         await refreshPanels(d, pre);
         performance.mark('swz-drawn');
@@ -365,6 +372,7 @@ async function load() {
     await ctx.flush();
     if (my !== loadSeq) return;
     flushPaints();
+    stamp('api', JSON.stringify(api.sources()));   // with the sections drawn after the frame
     stamp('ready', my);   // tests wait on this: maps, panels and URL are done
     ctx.settled();
 }
@@ -388,7 +396,8 @@ function exportTarget(id) {
 
 async function start() {
     for (const e of ELEMENT_TYPES) ui.elem.add(new Option(e.label, e.id));
-    const [pr, pa, he, op] = await Promise.allSettled([api.presets(), api.patterns(), api.health(), api.ops()]);
+    const first = api.startup(apiQuery(state));   // asked by boot.js already
+    const [pr, pa, he, op] = await Promise.allSettled([first.presets, first.patterns, first.health, first.ops]);
     if (op.status === 'fulfilled') setOps(op.value); else banner.show(op.reason);
     if (pr.status === 'fulfilled') { presets = pr.value.presets || []; setLimits(pr.value.limits); }
     else banner.show(pr.reason);
@@ -401,6 +410,8 @@ async function start() {
     for (const p of presets) ui.preset.add(new Option(`${p.label || p.id} <${p.b},${p.m},${p.s}>`, p.id), ui.preset.options.length - 1);
     syncControls();
     for (const row of PANELS) if (row.sync) row.sync(row.p);
+    // The layout's requests go out now; the listeners are wired while they fly.
+    loading = load();
     url.write(false);
     for (const bar of document.querySelectorAll('.xbar')) addExport(bar, () => exportTarget(bar.dataset.for));
 
@@ -432,7 +443,6 @@ async function start() {
         clearTimeout(resizeTimer);
         resizeTimer = setTimeout(() => { maps.resetWidths(); if (data) { maps.render(data); selection.show(); access.redraw(); } }, 150);
     });
-    loading = load();
     await loading;
     lesson.sync();
 }

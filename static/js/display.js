@@ -10,20 +10,31 @@ const $ = (id) => document.getElementById(id);
 export function createDisplay(ctx) {
     const ui = { theme: $('theme'), palette: $('palette'), present: $('present'), side: $('side') };
 
+    // Returns whether the sizes of the page's boxes may have changed (presenter
+    // mode, the controls column, embedding): widths read before are stale.
     function apply() {
         const st = ctx.state(), root = document.documentElement;
         // Write only what changed: any write to these restyles the whole page.
-        const set = (k, v) => { if (root.dataset[k] !== v) root.dataset[k] = v; };
+        // sizing: the value style.css sizes boxes by (a first write of any
+        // other value leaves the sizes as the page's first paint had them).
+        let sized = false;
+        const set = (k, v, sizing = null) => {
+            const old = root.dataset[k];
+            if (old === v) return;
+            root.dataset[k] = v;
+            if (sizing !== null && (old === sizing) !== (v === sizing)) sized = true;
+        };
         set('theme', st.theme || 'light');
-        set('present', st.present ? '1' : '0');
+        set('present', st.present ? '1' : '0', '1');
         set('palette', st.palette || 'standard');
-        set('side', st.side || 'show');
-        set('embed', st.embed ? '1' : '');   // ?embed=1: one view for slides (style.css)
+        set('side', st.side || 'show', 'hide');
+        set('embed', st.embed ? '1' : '', '1');   // ?embed=1: one view for slides (style.css)
         if (ui.side.checked !== (st.side !== 'hide')) ui.side.checked = st.side !== 'hide';
         if (ui.theme.value !== (st.theme || '')) ui.theme.value = st.theme || '';
         if (ui.palette.value !== (st.palette || '')) ui.palette.value = st.palette || '';
         if (ui.present.checked !== st.present) ui.present.checked = st.present;
         if (ui.present.getAttribute('aria-checked') !== String(st.present)) ui.present.setAttribute('aria-checked', String(st.present));
+        return sized;
     }
 
     ui.theme.addEventListener('change', () => { ctx.set({ theme: ui.theme.value }, true); apply(); });

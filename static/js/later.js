@@ -43,6 +43,21 @@ export function createLater(sections, beforeFlush = () => {}, parts = []) {
         return own.has(part) ? !known || seen.has(part) : inView(el);
     }
 
+    // Where the watched elements are now, read from the layout (it forces
+    // one): the observer reports a frame late, and its report from before
+    // the first maps were drawn put sections in sight that the maps push out.
+    // A part of a section out of sight is out of sight too, and is not read
+    // (a section out of sight is not laid out: reading a part would lay it out).
+    function measure() {
+        const h = innerHeight, w = innerWidth;
+        for (const el of [...sections, ...own]) {
+            const sec = own.has(el) ? el.closest('section') : null;
+            const r = sec && !seen.has(sec) ? null : el.getBoundingClientRect();
+            if (r && r.bottom > 0 && r.top < h && r.right > 0 && r.left < w) seen.add(el); else seen.delete(el);
+        }
+        known = true;
+    }
+
     // Run fn right after the next frame; a later fn with the same key replaces it.
     function later(key, fn) {
         held.set(key, fn);
@@ -55,16 +70,22 @@ export function createLater(sections, beforeFlush = () => {}, parts = []) {
         afterPaint().then(() => { armed = false; flush(); });
     }
 
-    // beforeFlush(), then every held drawing; resolves when they are drawn.
+    // beforeFlush(), then every held drawing; resolves when they are drawn,
+    // and the ones an earlier flush started too (a panel's own flush can run
+    // the page's held drawings first: the page's flush must still wait on them).
     // A drawing that throws is reported, and does not hold up the others.
+    const running = new Set();
     function flush() {
         beforeFlush();
         const fns = [...held.values()];
         held.clear();
-        return Promise.all(fns.map((f) => {
-            try { return Promise.resolve(f()).catch((e) => console.error(e)); } catch (e) { console.error(e); return null; }
-        }));
+        for (const f of fns) {
+            let p;
+            try { p = Promise.resolve(f()).catch((e) => console.error(e)); } catch (e) { console.error(e); p = null; }
+            if (p) { running.add(p); p.then(() => running.delete(p)); }
+        }
+        return Promise.all([...running]);
     }
 
-    return { inView, inSight, later, arm, flush, drop: (key) => held.delete(key) };
+    return { inView, inSight, measure, later, arm, flush, drop: (key) => held.delete(key) };
 }
