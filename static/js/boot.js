@@ -19,7 +19,7 @@ const MODULES = [
     'mapview.js', 'maplayout.js', 'paint.js', 'elements.js', 'viewcache.js', 'marks.js',
     'selection.js', 'banner.js', 'url.js', 'readout.js', 'explain.js', 'peek.js', 'lesson.js',
     'lessondata.js', 'predict.js', 'typing.js', 'verdictline.js', 'lessonedit.js',
-    'codepanel.js', 'export.js', 'prefetch.js', 'later.js'
+    'codepanel.js', 'export.js', 'prefetch.js', 'later.js', 'bankcell.js', 'handout.js'
 ];
 
 let started = false;
