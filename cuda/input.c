@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../server/api_read.h"
+#include "../server/atomic_form.h"
 
 static const char *const name_field[] = {"name", NULL};
 
@@ -121,6 +122,37 @@ static int parse_u32(const char *tok, uint32_t max, uint32_t *out)
     return 0;
 }
 
+/* An atomic's optional tail after its 32 offsets: the value ("lane",
+ * "uniform" or an integer in -2^31..2^32-1) and optionally the guard ("each"
+ * or "none"), as the JSON's "value" and "guard"; tok holds the value's token,
+ * s the rest of the line.  1, or -1 naming the field. */
+static int parse_atomic_tail(const char *tok, const char *s, struct instr *in,
+                             struct sz_error *err)
+{
+    char g[16];
+    if (!strcmp(tok, "lane")) {
+        in->value_kind = INSTR_VALUE_LANE;
+    } else if (!strcmp(tok, "uniform")) {
+        in->value_kind = INSTR_VALUE_UNIFORM;
+    } else {
+        const char *d = tok + (tok[0] == '-');
+        size_t nd = strspn(d, "0123456789");
+        long long v = nd && nd <= 10 && d[nd] == '\0' ? strtoll(tok, NULL, 10) : -(1LL << 40);
+        if (v < -2147483648LL || v > 4294967295LL)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "value", "must be lane, uniform or an "
+                           "integer in -2147483648..4294967295, got '%.20s'", tok);
+        in->value_kind = INSTR_VALUE_CONST;
+        in->value = v;
+    }
+    int n = next_token(&s, g, sizeof g);
+    if (n != 0 && (n < 0 || atomic_form_guard_parse(g, &in->guard, err) < 0))
+        return n < 0 ? sz_fail(err, SZ_INVALID_ARGUMENT, "guard", "must be each or none") : -1;
+    if (n != 0 && next_token(&s, g, sizeof g) != 0)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "offsets", "more than 32 lane offsets, a "
+                       "value and a guard");
+    return instr_check_gpu(in, NULL, err) < 0 ? -1 : 1;
+}
+
 int input_parse_line(const char *line, struct input_pattern *out, struct sz_error *err)
 {
     char tok[INPUT_NAME_MAX + 8];
@@ -171,6 +203,8 @@ int input_parse_line(const char *line, struct input_pattern *out, struct sz_erro
                            SZ_OFFSET_LIMIT - 1, tok);
     }
     int more = next_token(&s, tok, sizeof tok);
+    if (more != 0 && instr_is_atomic(in->op))
+        return parse_atomic_tail(tok, s, in, err);
     if (more != 0 && !instr_is_copy(in->op))
         return sz_fail(err, SZ_INVALID_ARGUMENT, "offsets", "more than 32 lane offsets");
     /* cp.async: optionally "ca"|"cg" and 32 global offsets ('-': 0); without
@@ -251,10 +285,20 @@ int input_format_line(const struct input_pattern *p, const char *name, char *buf
     int k = snprintf(buf, cap, "%s %s %u %u %d", name ? name : p->name,
                      instr_form_name(in, form, sizeof form), in->bytes, in->matrices,
                      in->trans ? 1 : 0);
-    /* cp.async: the cache and the 32 global offsets after the shared ones */
+    /* cp.async: the cache and the 32 global offsets after the shared ones;
+     * an atomic: its value and guard, where either is not the default */
     int copy = instr_is_copy(in->op), last = copy ? 2 * INSTR_LANES + 1 : INSTR_LANES;
+    int tail = instr_is_atomic(in->op) &&
+               (in->value_kind != INSTR_VALUE_LANE || in->guard != INSTR_GUARD_EACH);
     for (int t = 0; k >= 0 && (len += (size_t)k) < cap && t <= last; t++) {
-        if (t == last)
+        if (t == last && tail && in->value_kind == INSTR_VALUE_CONST)
+            k = snprintf(buf + len, cap - len, " %lld %s\n", (long long)in->value,
+                         atomic_form_guard_name(in->guard));
+        else if (t == last && tail)
+            k = snprintf(buf + len, cap - len, " %s %s\n",
+                         atomic_form_value_name(in->value_kind),
+                         atomic_form_guard_name(in->guard));
+        else if (t == last)
             k = snprintf(buf + len, cap - len, "\n");
         else if (t == INSTR_LANES)
             k = snprintf(buf + len, cap - len, " %s", in->cg ? "cg" : "ca");

@@ -38,6 +38,7 @@ int input_parse_json(const char *text, size_t len, struct input_pattern *pats, i
                      struct sz_error *err, char *where);
 
 /* One line `name op bytes matrices trans o0 ... o31 [ca|cg g0 ... g31]`
+ * (an atomic: `... o31 [value [guard]]`, value lane|uniform|integer, guard each|none)
  * (the cache and global offsets: cp.async only, default contiguous; white-space separated;
  * op "ld", ..., or an atomic's form "red.min.s32" (bare "atom": add.u32);
  * '-' for an inactive lane; trans 0, 1, true or false; a name of letters,

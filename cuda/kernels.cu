@@ -176,9 +176,11 @@ __global__ void __launch_bounds__(MAX_WARPS * 32, 1) probe_kernel(ProbeArgs a)
 }
 
 /* ---- atomics -------------------------------------------------------------------
- * One kernel per atom/red form ptxas accepts for sm_90 (instr.c's table), with
+ * Kernels per atom/red form ptxas accepts for sm_90 (instr.c's table), with
  * tests/calib/atomics/gen_probe.py's method, which measured
- * tests/data/atomics_*.json: each iteration issues 8 predicated atomics 256
+ * tests/data/atomics_*.json, and per operand and guard (issue 23: the forms of
+ * tests/calib/atomic_forms, tests/data/atomic_forms_*.json): each iteration
+ * issues 8 atomics (predicated, or with guard "none" unconditional) 256
  * bytes apart (two bank rows: the same banks and address equalities, and no
  * dependence between them; instr.h's INSTR_ATOMIC_SPARE keeps the room), atom
  * folds its 8 results into the return value, red returns nothing.  ptxas
@@ -186,15 +188,25 @@ __global__ void __launch_bounds__(MAX_WARPS * 32, 1) probe_kernel(ProbeArgs a)
  * which is part of what is measured (access.c, A6).  Forms that are not native
  * run ptxas's compare-and-swap loop: measured, never modelled. */
 #define APRED(n) "{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %" #n ", 0;\n\t"
-#define ATOM1(PTX, CL, O, k) asm volatile(APRED(1) "@p atom.shared." PTX " %0, [%2+" O "], %3;\n\t}" \
-                                          : "=" CL(d[k]) : "r"(act), "r"(addr), CL(b) : "memory")
-#define CAS1(PTX, CL, O, k) asm volatile(APRED(1) "@p atom.shared." PTX " %0, [%2+" O "], %3, %4;\n\t}" \
-                                         : "=" CL(d[k]) : "r"(act), "r"(addr), CL(b), CL(c) : "memory")
-#define RED1(PTX, CL, O, k) asm volatile(APRED(0) "@p red.shared." PTX " [%1+" O "], %2;\n\t}" \
-                                         :: "r"(act), "r"(addr), CL(b) : "memory")
-#define AREP8(X, PTX, CL) X(PTX, CL, "0", 0); X(PTX, CL, "256", 1); X(PTX, CL, "512", 2); \
-                          X(PTX, CL, "768", 3); X(PTX, CL, "1024", 4); X(PTX, CL, "1280", 5); \
-                          X(PTX, CL, "1536", 6); X(PTX, CL, "1792", 7)
+/* The guard (instr.h): "each" predicates every atomic (the issue-17 method,
+ * BSSY + BRA per ATOMS in the SASS); "none" issues it unconditionally, as
+ * tests/calib/atomic_forms' forms do (no branch: A10), on all 32 lanes
+ * (instr_check_gpu refuses an idle lane). */
+#define GEACH(n) APRED(n) "@p "
+#define GNONE(n) "{\n\t"
+/* V: the operand.  A register (CL) holds the lane's or the warp's value
+ * (atomic_kernel picks which); an immediate (I, "n") is what ptxas needs to
+ * see for ATOMS.POPC.INC (atomic_form.c). */
+#define ATOM1(G, PTX, CL, V, O, k) asm volatile(G(1) "atom.shared." PTX " %0, [%2+" O "], %3;\n\t}" \
+                                                : "=" CL(d[k]) : "r"(act), "r"(addr), V : "memory")
+#define CAS1(G, PTX, CL, V, O, k) asm volatile(G(1) "atom.shared." PTX " %0, [%2+" O "], %3, %4;\n\t}" \
+                                               : "=" CL(d[k]) : "r"(act), "r"(addr), V, CL(c) : "memory")
+#define RED1(G, PTX, CL, V, O, k) asm volatile(G(0) "red.shared." PTX " [%1+" O "], %2;\n\t}" \
+                                               :: "r"(act), "r"(addr), V : "memory")
+#define AREP8(X, G, PTX, CL, V) X(G, PTX, CL, V, "0", 0); X(G, PTX, CL, V, "256", 1); \
+                                X(G, PTX, CL, V, "512", 2); X(G, PTX, CL, V, "768", 3); \
+                                X(G, PTX, CL, V, "1024", 4); X(G, PTX, CL, V, "1280", 5); \
+                                X(G, PTX, CL, V, "1536", 6); X(G, PTX, CL, V, "1792", 7)
 #define FOLD_ATOM return (uint32_t)(unsigned long long)(d[0] + d[1] + d[2] + d[3] + d[4] + \
                                                         d[5] + d[6] + d[7])
 #define FOLD_CAS FOLD_ATOM
@@ -234,26 +246,45 @@ __global__ void __launch_bounds__(MAX_WARPS * 32, 1) probe_kernel(ProbeArgs a)
     X(ATOM, CAS, B32, CAS, "cas.b32", unsigned, "r") \
     X(ATOM, CAS, B64, CAS, "cas.b64", unsigned long long, "l")
 
+/* The operand of an atomic kernel: the lane's register (seed + lane, the
+ * default), the warp's (the seed: a kernel parameter, so a uniform register),
+ * or an immediate (AV_IMM, the value in the template). */
+enum { AV_LANE, AV_UNIFORM, AV_IMM };
+
+/* The forms with a uniform and an immediate operand besides the lane's
+ * (instr.c's instr_check_tool_atomic names the same four), and the
+ * immediates: 1 (ATOMS.POPC.INC for red add.u32 and inc.u32: it merges), 2
+ * and -1 (ATOMS.ADD, or for inc.u32 with -1 ATOMS.POPC.INC). */
+#define VALUE_FORM(FN, TY) ((INSTR_##FN == INSTR_ADD && (INSTR_##TY == INSTR_U32 || \
+                                                        INSTR_##TY == INSTR_S32)) || \
+                            ((INSTR_##FN == INSTR_INC || INSTR_##FN == INSTR_DEC) && \
+                             INSTR_##TY == INSTR_U32))
+
 /* bf16x2 atomics exist from sm_90 on (PTX); the older targets get an empty body
  * (instr_check_gpu refuses bf16x2 below cc 9.0 before any launch). */
 #define FORM_STRUCT(OP, FN, TY, KIND, PTX, T, CL) \
     struct F_##OP##_##FN##_##TY { \
         typedef T value; \
-        template <bool On> \
+        static constexpr bool values = VALUE_FORM(FN, TY); \
+        template <bool On, bool Each, int V, int I> \
         static __device__ __forceinline__ uint32_t body(uint32_t addr, uint32_t act, T b, T c) \
         { \
             T d[8]; \
             (void)c, (void)d, (void)addr, (void)act, (void)b; \
-            if constexpr (On) { \
-                AREP8(KIND##1, PTX, CL); \
-                FOLD_##KIND; \
-            } else { \
+            if constexpr (!On) { \
                 return 0; \
+            } else { \
+                if constexpr (V == AV_IMM && Each) { AREP8(KIND##1, GEACH, PTX, CL, "n"(I)); } \
+                else if constexpr (V == AV_IMM) { AREP8(KIND##1, GNONE, PTX, CL, "n"(I)); } \
+                else if constexpr (Each) { AREP8(KIND##1, GEACH, PTX, CL, CL(b)); } \
+                else { AREP8(KIND##1, GNONE, PTX, CL, CL(b)); } \
+                FOLD_##KIND; \
             } \
         } \
+        template <bool Each, int V, int I> \
         static __device__ __forceinline__ uint32_t run(uint32_t addr, uint32_t act, T b, T c) \
         { \
-            return body<INSTR_##TY != INSTR_BF16X2 || FORM_BF16>(addr, act, b, c); \
+            return body<INSTR_##TY != INSTR_BF16X2 || FORM_BF16, Each, V, I>(addr, act, b, c); \
         } \
     };
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
@@ -263,7 +294,7 @@ __global__ void __launch_bounds__(MAX_WARPS * 32, 1) probe_kernel(ProbeArgs a)
 #endif
 ATOMIC_FORMS(FORM_STRUCT)
 
-template <class F>
+template <class F, bool Each, int V, int I>
 __global__ void __launch_bounds__(MAX_WARPS * 32, 1) atomic_kernel(ProbeArgs a)
 {
     typedef typename F::value T;
@@ -271,15 +302,43 @@ __global__ void __launch_bounds__(MAX_WARPS * 32, 1) atomic_kernel(ProbeArgs a)
     const uint32_t lane = threadIdx.x & 31u;
     const uint32_t addr = (uint32_t)__cvta_generic_to_shared(smem) + a.off[lane];
     const uint32_t act = (a.active >> lane) & 1u;
-    const T b = (T)(a.seed + lane), c = (T)(a.seed ^ lane);
+    const T b = V == AV_UNIFORM ? (T)a.seed : (T)(a.seed + lane), c = (T)(a.seed ^ lane);
     uint32_t acc = 0;
 
     __syncthreads();
     const long long t0 = clock64();
 #pragma unroll 1
     for (int i = 0; i < a.iters; i++)
-        acc ^= F::run(addr, act, b, c);
+        acc ^= F::template run<Each, V, I>(addr, act, b, c);
     finish(a, t0, acc);
+}
+
+/* The kernel of form F for the operand and guard of `p` (NULL: none, which
+ * instr_check_gpu refuses first).  Every form: the lane's value, either
+ * guard; F::values forms: also the uniform value and the immediates. */
+template <class F, bool Each>
+static kernel_fn atomic_guarded(const struct instr *p)
+{
+    if (p->value_kind == INSTR_VALUE_LANE)
+        return atomic_kernel<F, Each, AV_LANE, 0>;
+    if constexpr (F::values) {
+        if (p->value_kind == INSTR_VALUE_UNIFORM)
+            return atomic_kernel<F, Each, AV_UNIFORM, 0>;
+        switch ((uint32_t)p->value) {
+        case 1: return atomic_kernel<F, Each, AV_IMM, 1>;
+        case 2: return atomic_kernel<F, Each, AV_IMM, 2>;
+        case 0xffffffffu: return atomic_kernel<F, Each, AV_IMM, -1>;
+        default: break;
+        }
+    }
+    return NULL;
+}
+
+template <class F>
+static kernel_fn atomic_for(const struct instr *p)
+{
+    return p->guard == INSTR_GUARD_NONE ? atomic_guarded<F, false>(p)
+                                        : atomic_guarded<F, true>(p);
 }
 
 /* ---- cp.async (LDGSTS) ---------------------------------------------------------
@@ -380,7 +439,7 @@ kernel_fn kernel_for(const struct instr *p)
     }
 #define X(OP, FN, TY, KIND, PTX, T, CL) \
     if (p->op == INSTR_##OP && p->func == INSTR_##FN && p->type == INSTR_##TY) \
-        return atomic_kernel<F_##OP##_##FN##_##TY>;
+        return atomic_for<F_##OP##_##FN##_##TY>(p);
     ATOMIC_FORMS(X)
 #undef X
     return NULL;

@@ -37,6 +37,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 
+#include "../server/atomic_form.h"
 #include "../server/proc.h"
 #include "gpu.h"
 #include "input.h"
@@ -159,9 +160,12 @@ static void usage(FILE *f)
 "  {\"name\":\"x\",\"op\":%s,\n"
 "   \"bytes\":1|2|4|8|16,\"matrices\":1|2|4,\"trans\":false,\"func\":\"add\",\"type\":\"u32\",\n"
 "   \"offsets\":[32 byte offsets, null = inactive lane]}  (func and type: atom/red only;\n"
+"   they also take \"value\":\"lane\"|\"uniform\"|1|2|-1 (add.u32/s32, inc/dec.u32) and\n"
+"   \"guard\":\"each\"|\"none\" (none: no branch per atomic, all 32 lanes on);\n"
 "   cp.async also \"cache\":\"ca\"|\"cg\" and \"global_offsets\":[32 source offsets])\n"
 "  or lines 'name op bytes matrices trans o0 ... o31' ('-' for an inactive lane;\n"
-"  an atomic's op is its PTX form, e.g. atom.add.u32 4 1 0 ...).\n"
+"  an atomic's op is its PTX form, e.g. atom.add.u32 4 1 0 ..., and may end in its\n"
+"  value and guard: ... 1 none).\n"
 "  For ldmatrix/stmatrix lane t gives the row address of row t%%8 of matrix t/8.\n"
 "  Every pattern is checked with the server's instruction schema (what POST\n"
 "  /api/measure accepts) before a GPU is looked for; then against the device.\n"
@@ -423,8 +427,10 @@ static void validate_for_device(const struct input_pattern *pats, int n, const D
             die_at("bad_input", EXIT_USAGE, err.field, "%s: %s (on %s)", pats[i].name,
                    err.message, d->prop.name);
         if (kernel_for(&pats[i].in) == NULL)
-            die_at("bad_input", EXIT_USAGE, "type", "%s: this build has no kernel for %s",
-                   pats[i].name, instr_op_name(pats[i].in.op));
+            die_at("bad_input", EXIT_USAGE,
+                   pats[i].in.value_kind != INSTR_VALUE_LANE ? "value" : "type",
+                   "%s: this build has no kernel for %s", pats[i].name,
+                   instr_op_name(pats[i].in.op));
     }
 }
 
@@ -544,9 +550,15 @@ static void print_json(const Report *r)
         const ncu_counts *c = r->counts ? &r->counts[i] : NULL;
         fputs(i ? ",{\"name\":" : "{\"name\":", stdout);
         json_str(stdout, r->pats[i].name);
-        if (instr_is_atomic(p->op))
+        if (instr_is_atomic(p->op)) {
             printf(",\"func\":\"%s\",\"type\":\"%s\"", instr_func_name(p->func),
                    instr_type_name(p->type));
+            if (p->value_kind == INSTR_VALUE_CONST)
+                printf(",\"value\":%lld", (long long)p->value);
+            else
+                printf(",\"value\":\"%s\"", atomic_form_value_name(p->value_kind));
+            printf(",\"guard\":\"%s\"", atomic_form_guard_name(p->guard));
+        }
         if (instr_is_copy(p->op))
             printf(",\"cache\":\"%s\"", p->cg ? "cg" : "ca");
         printf(",\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s,"

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "access.h"
+#include "atomic_form.h"
 #include "api_read.h"
 #include "api_routes.h"
 #include "measure.h"
@@ -243,9 +244,16 @@ static void put_instr(struct buf *b, const struct instr *in)
 {
     buf_printf(b, "{\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s,",
                instr_op_name(in->op), in->bytes, in->matrices, in->trans ? "true" : "false");
-    if (instr_is_atomic(in->op))
+    if (instr_is_atomic(in->op)) {
         buf_printf(b, "\"func\":\"%s\",\"type\":\"%s\",", instr_func_name(in->func),
                    instr_type_name(in->type));
+        /* the operand and the guard pick the tool's kernel (and the SASS) */
+        if (in->value_kind == INSTR_VALUE_CONST)
+            buf_printf(b, "\"value\":%lld,", (long long)in->value);
+        else
+            buf_printf(b, "\"value\":\"%s\",", atomic_form_value_name(in->value_kind));
+        buf_printf(b, "\"guard\":\"%s\",", atomic_form_guard_name(in->guard));
+    }
     if (instr_is_copy(in->op)) {
         buf_printf(b, "\"cache\":\"%s\",\"global_offsets\":", in->cg ? "cg" : "ca");
         buf_u32_array(b, in->global_offsets, INSTR_LANES);

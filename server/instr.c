@@ -506,6 +506,37 @@ int instr_check(const struct instr *in, struct sz_error *err)
     return 0;
 }
 
+/* The atomic operands and guards the tool's kernels compile (cuda/kernels.cu,
+ * VALUE_FORMS and atomic_kernel: keep the two alike).  Every form runs with a
+ * per-lane value and either guard; a warp-uniform register or an immediate
+ * (1: ATOMS.POPC.INC where it merges, 2, -1) only for add.u32, add.s32,
+ * inc.u32 and dec.u32, the forms tests/data/atomic_forms_*.json measured with
+ * them.  Guard "none" runs the atomics unconditionally, so every lane is on:
+ * the calibration's other "none" (one `if` around the 8) is not a kernel. */
+static int instr_check_tool_atomic(const struct instr *in, struct sz_error *err)
+{
+    if (in->guard == INSTR_GUARD_NONE)
+        for (uint32_t t = 0; t < INSTR_LANES; t++)
+            if (in->offsets[t] == INSTR_INACTIVE)
+                return sz_fail(err, SZ_INVALID_ARGUMENT, "guard", "the tool runs guard "
+                               "\"none\" atomics unconditionally, on all 32 lanes, and lane "
+                               "%u is idle: give every lane an offset, or guard \"each\"", t);
+    if (in->value_kind == INSTR_VALUE_LANE)
+        return 0;
+    int has = (in->func == INSTR_ADD && (in->type == INSTR_U32 || in->type == INSTR_S32)) ||
+              ((in->func == INSTR_INC || in->func == INSTR_DEC) && in->type == INSTR_U32);
+    if (!has)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "value", "the tool measures a uniform or "
+                       "constant value for add.u32, add.s32, inc.u32 and dec.u32; %s.%s takes "
+                       "value \"lane\"", instr_func_name(in->func), instr_type_name(in->type));
+    uint32_t v = (uint32_t)in->value;
+    if (in->value_kind == INSTR_VALUE_CONST && v != 1 && v != 2 && v != 0xffffffffu)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "value", "the tool's kernels hold the "
+                       "immediates 1, 2 and -1 (4294967295); got %lld: give one of them, "
+                       "\"uniform\" or \"lane\"", (long long)in->value);
+    return 0;
+}
+
 int instr_check_gpu(const struct instr *in, const struct instr_gpu *gpu,
                     struct sz_error *err)
 {
@@ -514,8 +545,8 @@ int instr_check_gpu(const struct instr *in, const struct instr_gpu *gpu,
     if (in->bank_bytes != 4 || in->banks != 32)
         return sz_fail(err, SZ_INVALID_ARGUMENT, in->bank_bytes != 4 ? "bank_bytes" : "banks",
                        "the GPU has 32 banks of 4 bytes: measure with bank_bytes 4, banks 32");
-    /* What the tool's kernels do not run yet (issue 23 measured them with
-     * tests/calib/atomic_forms instead); cp.async sources stay in its buffer. */
+    /* What the tool's kernels do not hold: cp.async sources stay in its
+     * buffer; atomics' operands and guards as instr_check_tool_atomic says. */
     for (uint32_t t = 0; instr_is_copy(in->op) && t < INSTR_LANES; t++)
         if (in->offsets[t] != INSTR_INACTIVE &&
             in->global_offsets[t] + in->bytes > INSTR_COPY_GLOBAL_LIMIT) {
@@ -526,12 +557,8 @@ int instr_check_gpu(const struct instr *in, const struct instr_gpu *gpu,
                            INSTR_COPY_GLOBAL_LIMIT, INSTR_COPY_GLOBAL_LIMIT - in->bytes + 1,
                            in->global_offsets[t]);
         }
-    if (instr_is_atomic(in->op) && (in->value_kind != INSTR_VALUE_LANE ||
-                                    in->guard != INSTR_GUARD_EACH))
-        return sz_fail(err, SZ_INVALID_ARGUMENT, in->guard != INSTR_GUARD_EACH ? "guard" : "value",
-                       "the tool measures atomics with a per-lane value and a branch around "
-                       "each (value \"lane\", guard \"each\"): tests/calib/atomic_forms/run.sh "
-                       "measures the other forms");
+    if (instr_is_atomic(in->op) && instr_check_tool_atomic(in, err) < 0)
+        return -1;
     const struct instr_kind *k = instr_kind(in->op);
     int cc = gpu ? gpu->cc : 0;
     if (cc && cc < k->min_cc)

@@ -240,8 +240,10 @@ struct instr_gpu {
 /* instr_check, plus what running it on `gpu` needs: 32 banks of 4 bytes, at
  * least one active lane, every access inside the shared memory (less
  * the kind's smem_spare), the kind's min_cc (ldmatrix 7.5, stmatrix 9.0),
- * bf16x2 atomics on cc >= 9.0 and cp.async sources below
- * INSTR_COPY_GLOBAL_LIMIT (the tool's buffer).  `gpu`
+ * bf16x2 atomics on cc >= 9.0, cp.async sources below
+ * INSTR_COPY_GLOBAL_LIMIT (the tool's buffer), an atomic's guard "none" on
+ * all 32 lanes and its "uniform" or constant value (1, 2, -1) only for
+ * add.u32/s32, inc.u32 and dec.u32 (the tool's kernels).  `gpu`
  * may be NULL (nothing known of the device).  Names the field. */
 int instr_check_gpu(const struct instr *in, const struct instr_gpu *gpu,
                     struct sz_error *err);

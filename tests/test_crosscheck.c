@@ -108,6 +108,29 @@ static const struct {
     {"{\"op\":\"atom\",\"matrices\":2,\"offsets\":LIN}", "matrices"},
     {"{\"op\":\"ld\",\"type\":\"u32\",\"offsets\":LIN}", "type"},
     {"{\"op\":\"st\",\"func\":\"add\",\"offsets\":LIN}", "func"},
+    /* atomics as people write them (issue 23): the operand and guard the tool's
+     * kernels hold (instr.c: instr_check_tool_atomic), and what they do not */
+    {"{\"op\":\"red\",\"value\":1,\"guard\":\"none\",\"offsets\":LIN}", NULL},
+    {"{\"op\":\"red\",\"value\":1,\"offsets\":[0NUL31]}", NULL},
+    {"{\"op\":\"atom\",\"value\":2,\"guard\":\"none\",\"offsets\":LIN}", NULL},
+    {"{\"op\":\"atom\",\"type\":\"s32\",\"value\":-1,\"offsets\":LIN}", NULL},
+    {"{\"op\":\"red\",\"func\":\"inc\",\"value\":4294967295,\"guard\":\"none\","
+     "\"offsets\":LIN}", NULL},
+    {"{\"op\":\"red\",\"func\":\"dec\",\"value\":\"uniform\",\"offsets\":LIN}", NULL},
+    {"{\"op\":\"red\",\"func\":\"xor\",\"type\":\"b32\",\"guard\":\"none\",\"offsets\":LIN}",
+     NULL},
+    {"{\"op\":\"atom\",\"func\":\"cas\",\"type\":\"b64\",\"guard\":\"none\",\"offsets\":ROWS}",
+     NULL},
+    {"{\"op\":\"red\",\"value\":1,\"guard\":\"none\",\"offsets\":[0NUL31]}", "guard"},
+    {"{\"op\":\"atom\",\"guard\":\"none\",\"offsets\":[nullL31]}", "guard"},
+    {"{\"op\":\"red\",\"value\":7,\"offsets\":LIN}", "value"},
+    {"{\"op\":\"red\",\"value\":0,\"guard\":\"none\",\"offsets\":LIN}", "value"},
+    {"{\"op\":\"red\",\"func\":\"xor\",\"type\":\"b32\",\"value\":1,\"offsets\":LIN}", "value"},
+    {"{\"op\":\"atom\",\"func\":\"exch\",\"type\":\"b32\",\"value\":\"uniform\","
+     "\"offsets\":LIN}", "value"},
+    {"{\"op\":\"red\",\"value\":\"x\",\"offsets\":LIN}", "value"},
+    {"{\"op\":\"red\",\"guard\":\"never\",\"offsets\":LIN}", "guard"},
+    {"{\"op\":\"ld\",\"value\":1,\"offsets\":LIN}", "value"},
     /* not one JSON object (api_json_parse) */
     {"", "body"},
     {"5", "body"},

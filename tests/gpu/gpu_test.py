@@ -21,12 +21,20 @@ Checks, one line each:
     tests/data/cp_async_h100-80gb-hbm3.json (.ca 4/8/16, .cg 16): its
     Source-page wavefronts vs the calibration probe's and the model's, and one
     /api/measure round trip of a cp.async body (cache and global offsets sent);
+  - atomics as people write them (issue 23, section "forms"): the tool on rows
+    of tests/data/atomic_forms_h100-80gb-hbm3.json in every operand and guard
+    it compiles (ATOMS.POPC.INC by an immediate 1, ATOMS.ADD by 2, -1, a
+    uniform and a per-lane register, inc/dec to -1, guard "each" and "none"):
+    wavefronts exact and cycles within 2% of the model, /api/measure round
+    trips of the default histogram, a guard "none" body with an idle lane
+    refused (400 on "guard"), and, where cuobjdump is, every atomic kernel's
+    SASS against the model's "sass" (tests/gpu/atomic_sass.py);
   - TMA (issue 23): POST /api/measure/tma on boxes of every classic mode,
     narrow and full rows, 1/2/4/8-byte elements, a 3-D box: agree true; a box
     wider than its span: the driver refuses it (encode != 0, agree null).
 
-Env: SWZ_GPU_SECTIONS (comma list of server,copy,tma,suite,atomics; default
-all, in that order), SWZ_BIN (server, default build/swizzlescope), SWZ_MEASURE (tool, default
+Env: SWZ_GPU_SECTIONS (comma list of server,copy,tma,suite,atomics,forms;
+default all, in that order), SWZ_BIN (server, default build/swizzlescope), SWZ_MEASURE (tool, default
 build/swizzlescope-measure), SWZ_GPU_REQUIRE_NCU=1 (missing counters fail
 instead of being skipped), SWZ_GPU_SAVE=FILE (keep the suite's tool JSON for
 bench/measure.sh --from FILE), SWZ_GPU_LOG=FILE (the server's log),
@@ -34,7 +42,9 @@ SWZ_GPU_NCU_TIMEOUT=S (the suite's counter pass, default 420 s).
 """
 import json
 import os
+import shutil
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -104,7 +114,7 @@ def atomic_subset():
             or p["name"].split(".")[1] in ("w4_same", "w8_same")]
 
 
-SECTIONS = [x for x in os.environ.get("SWZ_GPU_SECTIONS", "server,copy,tma,suite,atomics")
+SECTIONS = [x for x in os.environ.get("SWZ_GPU_SECTIONS", "server,copy,tma,suite,atomics,forms")
             .split(",") if x]
 CP_ASYNC_DATA = os.path.join(swzgpu.ROOT, "tests", "data", "cp_async_h100-80gb-hbm3.json")
 CP_ASYNC_FIELDS = ("op", "bytes", "cache", "offsets", "global_offsets")
@@ -126,9 +136,43 @@ TMA_BOXES = [(0, 2, [8, 8]), (0, 1, [256, 4]), (32, 2, [8, 8]), (32, 4, [8, 16])
 TMA_MODES = {0: "NONE", 32: "32B", 64: "64B", 128: "128B"}
 
 
+# tests/calib/atomic_forms' forms the tool compiles, as PTX writes them (a
+# CUDA C++ form is the same request: gen_forms.request), and the patterns:
+# same word, a random 8-bin histogram (and its bank-colliding twin), a 32-way
+# conflict, half merged half conflicting, 4 words of one bank, and for the
+# guard "each" forms lanes off.  8-byte forms: distinct, same, pairs.
+ATOMIC_FORMS_DATA = os.path.join(swzgpu.ROOT, "tests", "data",
+                                 "atomic_forms_h100-80gb-hbm3.json")
+FORMS = ("red_add_u32_i1", "red_add_u32_i1_p", "atom_add_u32_i1_used", "red_add_u32_i2",
+         "cu_sub_1", "cu_sub_1_used", "red_add_s32_im1", "red_add_u32_uni",
+         "cu_add_uni_used", "red_add_u32_lane", "atom_add_u32_lane_used", "red_add_u32_lane_p",
+         "red_inc_u32_imax", "red_dec_u32_imax", "red_xor_b32_lane",
+         "red_max_s32_lane", "atom_exch_b32_used", "atom_cas_b32_used", "atom_exch_b64_used",
+         "atom_cas_b64_used")
+FORM_PATTERNS = ("w4_distinct", "w4_same", "w4_hist8_rand", "w4_hist8_rand_bank", "w4_conf32",
+                 "w4_half_same_half_conf16", "h4_bank0_words4", "w4_lanes0_15",
+                 "w8_distinct", "w8_same", "w8_grp2")
+# /api/measure bodies: the default histogram, its twin with a used result, and
+# one per other operand (form.pattern of the data)
+FORM_MEASURE = ("red_add_u32_i1.w4_hist8_rand", "atom_add_u32_i1_used.w4_hist8_rand",
+                "red_add_u32_uni.w4_same", "red_add_u32_i1_p.w4_lanes0_15")
+
+
+def forms_rows():
+    with open(ATOMIC_FORMS_DATA) as f:
+        rows = json.load(f)["patterns"]
+    return [r for r in rows if r["name"].split(".")[0] in FORMS
+            and r["name"].split(".")[1] in FORM_PATTERNS]
+
+
+def form_body(r):
+    return dict(r["request"], offsets=r["offsets"])
+
+
 def planned(patterns):
     return (2 + 1 + len(SUBSET) + 2 + 1 + len(patterns) + 1 + len(atomic_subset())
-            + 2 + len(copy_subset()) + len(TMA_BOXES) + 1)
+            + 2 + len(copy_subset()) + len(TMA_BOXES) + 1
+            + 1 + len(forms_rows()) + len(FORM_MEASURE) + 1)
 
 
 def main():
@@ -167,6 +211,8 @@ def main():
                 run_suite(server, patterns)
             elif sec == "atomics":
                 run_atomics(server, atomic_subset())
+            elif sec == "forms":
+                run_forms(server, forms_rows())
     finally:
         server.stop()
     tail = f", {skipped} skipped" if skipped else ""
@@ -310,6 +356,71 @@ def run_atomics(server, patterns):
         else:
             check(cyc_ok and close(wf, pred["wavefronts"]),
                   line + ("" if exact else " (cycles marked inexact by the model)"))
+
+
+def run_forms(server, rows):
+    """The tool's atomic kernels by operand and guard (issue 23) on measured
+    rows of the forms sweep: wavefronts exact, cycles within 2% of the model
+    (at or above it where the model marks them inexact), the calibration's
+    numbers beside them; then the same through POST /api/measure."""
+    import atomic_sass
+    if shutil.which("cuobjdump"):
+        text = subprocess.run(["cuobjdump", "-sass", "-arch", "sm_90", swzgpu.TOOL],
+                              capture_output=True, text=True).stdout
+        good, bad = atomic_sass.check_all(
+            server, text, lambda ok, line: print(("info " if ok else "info MISMATCH ") + line,
+                                                 flush=True))
+        check(good > 0 and bad == 0, f"forms: SASS of {good + bad} atomic kernels as the model "
+              f"names it on {good} (tests/gpu/atomic_sass.py prints each)")
+    else:
+        skip("forms: no cuobjdump: the kernels' SASS not read")
+    pats = [dict(form_body(r), name=r["name"]) for r in rows]
+    rc, j, err, dt = swzgpu.run_tool(pats, ["--iters", "512", "--ncu-timeout", "300"],
+                                     timeout=420)
+    ok = rc == 0 and j is not None and len(j.get("results", [])) == len(pats)
+    check(ok, f"tool on {len(pats)} atomic forms: exit {rc} in {dt:.1f} s"
+          + ("" if ok else f": {err.strip()[-300:]}"))
+    for r, m in zip(rows, (j or {}).get("results", []) if ok else []):
+        st, pred, _ = server.post("/api/conflicts", form_body(r))
+        if st != 200:
+            check(False, f"form {r['name']}: /api/conflicts {st}: {pred}")
+            continue
+        cyc, wf = m["cycles_per_instr"], m["wavefronts_per_instr"]
+        exact = pred["atomic"]["cycles_exact"]
+        cyc_ok = (swzgpu.cycles_agree(cyc, pred["cycles"]) if exact
+                  else cyc >= 0.98 * pred["cycles"])
+        echo = m.get("value") == r["request"]["value"] and m.get("guard") == r["request"]["guard"]
+        line = (f"form {r['name']} ({pred['atomic'].get('sass')}, value {r['request']['value']},"
+                f" guard {r['request']['guard']}): cycles {cyc:.3f} vs model {pred['cycles']}"
+                f" (calibration {r['cycles']}), wavefronts {fmt(wf, 2)} vs model "
+                f"{pred['wavefronts']} (calibration {r.get('wavefronts')})"
+                + ("" if exact else " (cycles marked inexact by the model)"))
+        if wf is None and not REQUIRE_NCU:
+            check(cyc_ok and echo, line + " (cycles only)")
+        else:
+            check(cyc_ok and echo and close(wf, pred["wavefronts"]), line)
+    by_name = {r["name"]: r for r in rows}
+    for name in FORM_MEASURE:
+        r = by_name[name]
+        st, a, dt = server.post("/api/measure", form_body(r))
+        ag = a.get("agree", {}) if isinstance(a, dict) else {}
+        meas = a.get("measured", {}) if isinstance(a, dict) else {}
+        pred = a.get("predicted", {}) if isinstance(a, dict) else {}
+        wf_ok = ag.get("wavefronts") is True or (ag.get("wavefronts") is None and not REQUIRE_NCU)
+        check(st == 200 and ag.get("cycles") is True and wf_ok
+              and meas.get("value") == r["request"]["value"]
+              and meas.get("guard") == r["request"]["guard"],
+              f"/api/measure {name}: {st}, {(pred.get('atomic') or {}).get('sass')}, cycles "
+              f"{meas.get('cycles_per_instr')} vs {pred.get('cycles')}, wavefronts "
+              f"{meas.get('wavefronts_per_instr')} vs {pred.get('wavefronts')}, agree {ag}, "
+              f"{dt:.2f} s" + ("" if st == 200 else f": {json.dumps(a)[:300]}"))
+    idle = dict(form_body(by_name["red_add_u32_i1.w4_hist8_rand"]))
+    idle["offsets"] = [None] + idle["offsets"][1:]
+    st, a, dt = server.post("/api/measure", idle)
+    err_ = a.get("error", {}) if isinstance(a, dict) else {}
+    check(st == 400 and err_.get("field") == "guard" and dt < 0.1,
+          f"/api/measure guard none with lane 0 idle: {st} on {err_.get('field')} in "
+          f"{dt * 1000:.0f} ms (the tool did not run)")
 
 
 def run_copy(server, rows):
