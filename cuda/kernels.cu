@@ -253,8 +253,16 @@ enum { AV_LANE, AV_UNIFORM, AV_IMM };
 
 /* The forms with a uniform and an immediate operand besides the lane's
  * (instr.c's instr_check_tool_atomic names the same four), and the
- * immediates: 1 (ATOMS.POPC.INC for red add.u32 and inc.u32: it merges), 2
- * and -1 (ATOMS.ADD, or for inc.u32 with -1 ATOMS.POPC.INC). */
+ * immediates 1, 2 and -1.  The SASS of every kernel (cuobjdump -sass -arch
+ * sm_90, nvcc 13.0; tests/gpu/atomic_sass.py against /api/conflicts's
+ * atomic.sass: 164 of 164, bench/results/sass-atomic-kernels-h100-2026-11-24.txt):
+ *   red add.u32 1, red inc.u32 -1                 ATOMS.POPC.INC.32 (it merges)
+ *   red add.u32 2 / -1 / uniform, atom add.u32 any ATOMS.ADD
+ *   add.s32 any (1 included, red or atom)         ATOMS.ADD.S32
+ *   atom inc.u32 -1 (its result used)             ATOMS.ADD
+ *   inc.u32 1 / 2 / uniform / lane                ATOMS.INC; dec.u32 any: ATOMS.DEC
+ * with 8 BSSY a loop (one per atomic) under guard "each" and none under
+ * "none"; every other form as before, under either guard. */
 #define VALUE_FORM(FN, TY) ((INSTR_##FN == INSTR_ADD && (INSTR_##TY == INSTR_U32 || \
                                                         INSTR_##TY == INSTR_S32)) || \
                             ((INSTR_##FN == INSTR_INC || INSTR_##FN == INSTR_DEC) && \

@@ -55,6 +55,19 @@ def request(name):
             "guard": "each" if each == "1" else "none", "offsets": offsets}
 
 
+def binary():
+    """The tool's ELF: SWZ_MEASURE may be a wrapper script (bench/gpu_session.sh's,
+    which sets LD_LIBRARY_PATH), which cuobjdump cannot read."""
+    with open(swzgpu.TOOL, "rb") as f:
+        elf = f.read(4) == b"\x7fELF"
+    return swzgpu.TOOL if elf else os.path.join(swzgpu.ROOT, "build", "swizzlescope-measure")
+
+
+def dump():
+    return subprocess.run(["cuobjdump", "-sass", "-arch", "sm_90", binary()],
+                          capture_output=True, text=True, check=True).stdout
+
+
 def check_all(server, sass_text, report):
     """report(ok, line) for every kernel; returns (passed, failed)."""
     passed = failed = 0
@@ -67,7 +80,8 @@ def check_all(server, sass_text, report):
         st, pred, _ = server.post("/api/conflicts", req)
         atoms = sorted(set(o for o in ops if o.startswith("ATOMS")))
         bssy = sum(o == "BSSY" for o in ops)
-        want = pred.get("sass") if st == 200 and isinstance(pred, dict) else None
+        want = (pred.get("atomic") or {}).get("sass") if st == 200 and isinstance(pred, dict) \
+            else None
         native = st == 200 and pred.get("native")
         if native:
             ok = atoms == [want] and (bssy == 8 if req["guard"] == "each" else bssy == 0)
@@ -87,8 +101,7 @@ def main():
         with open(sys.argv[1]) as f:
             text = f.read()
     else:
-        text = subprocess.run(["cuobjdump", "-sass", "-arch", "sm_90", swzgpu.TOOL],
-                              capture_output=True, text=True, check=True).stdout
+        text = dump()
 
     def report(ok, line):
         print(("ok   " if ok else "FAIL ") + line, flush=True)

@@ -44,7 +44,6 @@ import json
 import os
 import shutil
 import signal
-import subprocess
 import sys
 import threading
 import time
@@ -365,8 +364,7 @@ def run_forms(server, rows):
     numbers beside them; then the same through POST /api/measure."""
     import atomic_sass
     if shutil.which("cuobjdump"):
-        text = subprocess.run(["cuobjdump", "-sass", "-arch", "sm_90", swzgpu.TOOL],
-                              capture_output=True, text=True).stdout
+        text = atomic_sass.dump()
         good, bad = atomic_sass.check_all(
             server, text, lambda ok, line: print(("info " if ok else "info MISMATCH ") + line,
                                                  flush=True))
