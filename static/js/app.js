@@ -6,7 +6,7 @@
 // module must not compute swizzles, banks, addresses or costs.
 
 import * as api from './api.js';
-import { fromSearch, apiQuery, sameParams } from './state.js';
+import { fromSearch, apiQuery, sameParams, namedStep } from './state.js';
 import * as inspector from './inspector.js';
 import { createAccess } from './access.js';
 import { createScorecard } from './scorecard.js';
@@ -121,7 +121,7 @@ const ctx = {
     afterPaint: () => afterPaint(),
     flush: () => sched.flush(),
     presets: () => presets,
-    compare: () => presets.map((p) => `${p.b},${p.m},${p.s}`).join(';'),
+    compare: () => api.compareOf(presets),
     go(partial) { goTo(partial); },
     loaded: () => loading,
 };
@@ -396,7 +396,7 @@ function exportTarget(id) {
 
 async function start() {
     for (const e of ELEMENT_TYPES) ui.elem.add(new Option(e.label, e.id));
-    const first = api.startup(apiQuery(state));   // asked by boot.js already
+    const first = api.startup(apiQuery(state), namedStep(state));   // asked by boot.js already
     const [pr, pa, he, op] = await Promise.allSettled([first.presets, first.patterns, first.health, first.ops]);
     if (op.status === 'fulfilled') setOps(op.value); else banner.show(op.reason);
     if (pr.status === 'fulfilled') { presets = pr.value.presets || []; setLimits(pr.value.limits); }

@@ -5,7 +5,7 @@
 // (tests/node/preload.test.mjs reads both).
 
 import { startup } from './api.js';
-import { fromSearch, apiQuery } from './state.js';
+import { fromSearch, apiQuery, namedStep } from './state.js';
 
 // Every module app.js needs, at any depth. Imported one level at a time, the
 // graph took four round trips after the first paint; asked for together,
@@ -30,7 +30,8 @@ function start() {
     // The page's first answers, asked first: they arrive while the modules
     // load. (Asked when boot.js ran, before the first paint, their answers
     // were handled in that paint's way: first paint 120 -> 136 ms.)
-    startup(apiQuery(fromSearch(location.search)));
+    const st = fromSearch(location.search);
+    startup(apiQuery(st), namedStep(st));
     for (const m of MODULES) {
         const l = document.createElement('link');
         l.rel = 'modulepreload';
