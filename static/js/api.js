@@ -25,6 +25,16 @@ export class ApiError extends Error {
 // test can wait for the page to finish its work before it navigates away.
 let inflight = 0;
 
+// Work whose end sends the page's own requests (a module loading: app.js's
+// extras) counts as in flight while it runs, so that nothing in flight never
+// reads true just before those requests go out. Returns p.
+export function holding(p) {
+    stamp('inflight', ++inflight);
+    const done = () => stamp('inflight', --inflight);
+    p.then(done, done);
+    return p;
+}
+
 async function request(path, init) {
     const own = !(init.headers && init.headers['X-Swz-Prefetch']);
     if (own) stamp('inflight', ++inflight);

@@ -178,10 +178,11 @@ const selection = createSelection(ctx, maps, panel('trace'), ui.inspector, peek)
 const lesson = createLesson(ctx, { access: () => access.current(), measure: () => panel('measure'), predict: panel('predict') });
 const banner = createBanner(ui.banner, ui.form, (field) => ui[FIELD_CONTROL[field]]);
 let prefetcher = null, bootData = null, lastResult = null;
-// What the first screen does not draw loads once it is drawn (extras.js); ready waits on it.
+// What the first screen does not draw loads once it is drawn (extras.js), in flight as the
+// requests it makes (api.holding); ready waits on it and on the later panels' first drawing.
 let extrasP = null;
-const extras = () => extrasP || (extrasP = import('./extras.js').then((m) => m.wireExtras({ ctx, lesson, maps, panels: PANELS,
-    presets: () => presets, boot: () => bootData, result: () => lastResult })).then((pf) => { prefetcher = pf; }));
+const extras = () => extrasP || (extrasP = api.holding(import('./extras.js').then((m) => m.wireExtras({ ctx, lesson, maps, panels: PANELS,
+    presets: () => presets, boot: () => bootData, result: () => lastResult }))).then((x) => { prefetcher = x.prefetcher; return x.drawn; }));
 const codePanel = () => import('./codepanel.js');   // drawn out of sight, or after the first screen
 
 // ---------- controls ----------
