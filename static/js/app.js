@@ -177,12 +177,12 @@ const peek = createPeek(ctx);
 const selection = createSelection(ctx, maps, panel('trace'), ui.inspector, peek);
 const lesson = createLesson(ctx, { access: () => access.current(), measure: () => panel('measure'), predict: panel('predict') });
 const banner = createBanner(ui.banner, ui.form, (field) => ui[FIELD_CONTROL[field]]);
-let prefetcher = null, bootData = null, lastResult = null;
-// What the first screen does not draw loads once it is drawn (extras.js), in flight as the
-// requests it makes (api.holding); ready waits on it and on the later panels' first drawing.
-let extrasP = null;
-const extras = () => extrasP || (extrasP = api.holding(import('./extras.js').then((m) => m.wireExtras({ ctx, lesson, maps, panels: PANELS,
-    presets: () => presets, boot: () => bootData, result: () => lastResult }))).then((x) => { prefetcher = x.prefetcher; return x.drawn; }));
+let prefetcher = null, bootData = null, lastResult = null, extrasGo;
+// What the first screen does not draw loads once a load drew it (extras(), extras.js), in flight
+// from now on as its requests (api.holding); ready waits on it and the later panels' first drawing.
+const extrasP = api.holding(new Promise((go) => { extrasGo = go; }).then(() => import('./extras.js')).then((m) => m.wireExtras({ ctx, lesson, maps,
+    panels: PANELS, presets: () => presets, boot: () => bootData, result: () => lastResult }))).then((x) => { prefetcher = x.prefetcher; return x.drawn; });
+const extras = () => { extrasGo(); return extrasP; };
 const codePanel = () => import('./codepanel.js');   // drawn out of sight, or after the first screen
 
 // ---------- controls ----------
