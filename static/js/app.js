@@ -10,7 +10,6 @@ import { fromSearch, apiQuery, sameParams, namedStep } from './state.js';
 import * as inspector from './inspector.js';
 import { createAccess } from './access.js';
 import { createMeasure } from './measure.js';
-import { createTrace } from './trace.js';
 import { createDisplay } from './display.js';
 import { createMaps } from './maps.js';
 import { createSelection } from './selection.js';
@@ -159,7 +158,7 @@ const PANELS = [
     { id: 'scorecard', later: () => import('./scorecard.js').then((m) => m.createScorecard), follows: 'sight',
         request: (p, q) => p.request(q), refresh: (p, d, pre) => p.refresh(pre),
         prefetch: (p, q, st) => p.prefetch(q, st), sync: (p) => p.sync(), boot: (p, b) => p.setPatterns(b.patterns, b.producers) },
-    { id: 'trace', create: createTrace, follows: 'sight',
+    { id: 'trace', later: () => import('./trace.js').then((m) => m.createTrace), follows: 'sight',
         refresh: (p, d) => p.refresh(d), prefetch: (p, q, st, d) => p.prefetch(q, st, d) },
     { id: 'measure', create: () => createMeasure(),
         boot: (p, b) => p.setHealth(b.health), result: (p, r) => p.update(r) },
@@ -174,7 +173,7 @@ const panel = (id) => PANELS.find((row) => row.id === id).p;
 const access = panel('access');
 const display = createDisplay(ctx);
 const peek = createPeek(ctx);
-const selection = createSelection(ctx, maps, panel('trace'), ui.inspector, peek);
+const selection = createSelection(ctx, maps, () => panel('trace'), ui.inspector, peek);
 const lesson = createLesson(ctx, { access: () => access.current(), measure: () => panel('measure'), predict: panel('predict') });
 const banner = createBanner(ui.banner, ui.form, (field) => ui[FIELD_CONTROL[field]]);
 let prefetcher = null, bootData = null, lastResult = null, extrasGo;

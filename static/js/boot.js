@@ -16,7 +16,7 @@ const MODULES = [
     'api.js', 'stamps.js', 'state.js', 'app.js', 'inspector.js', 'dom.js', 'esc.js',
     'classes.js', 'slotrule.js', 'access.js', 'bankchart.js', 'verdict.js', 'offsets.js',
     'hints.js', 'ops.js', 'limits.js', 'fixes.js', 'baseline.js', 'custom.js', 'patterns.js',
-    'measure.js', 'trace.js', 'display.js', 'maps.js', 'mapview.js', 'maplayout.js', 'paint.js',
+    'measure.js', 'display.js', 'maps.js', 'mapview.js', 'maplayout.js', 'paint.js',
     'elements.js', 'viewcache.js', 'marks.js', 'selection.js', 'bankcell.js', 'banner.js',
     'url.js', 'readout.js', 'explain.js', 'peek.js', 'lesson.js', 'lessondata.js', 'predict.js',
     'typing.js', 'verdictline.js', 'export.js', 'later.js'
@@ -25,7 +25,7 @@ const MODULES = [
 // the first screen is drawn (extras.js), so that they do not share the
 // connections with the modules above. Fewer modules before it: first screen
 // sooner (bench/README.md).
-const LATER = ['scorecard.js', 'recommend.js', 'extras.js', 'lessonedit.js', 'handout.js', 'prefetch.js', 'codepanel.js'];
+const LATER = ['scorecard.js', 'recommend.js', 'trace.js', 'extras.js', 'lessonedit.js', 'handout.js', 'prefetch.js', 'codepanel.js'];
 
 let started = false;
 
