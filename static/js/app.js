@@ -277,7 +277,7 @@ function renderElem(d) {
     setClass(ui.elemSwizzle, WARN, !!es && !es.ok);
     // The code panel and the formula share a section, usually out of sight.
     const code = () => codePanel().then((cp) => { if (d === data) { cp.renderFormula(ui.formula, d); cp.renderCode(ui.code, d, state.elem); } });
-    if (ctx.inView('code')) code(); else ctx.later('code', code);
+    if (mapsDrawn && ctx.inView('code')) code(); else ctx.later('code', code);   // not before the first screen
 }
 
 function renderAll(d) {
