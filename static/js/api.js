@@ -25,6 +25,16 @@ export class ApiError extends Error {
 // test can wait for the page to finish its work before it navigates away.
 let inflight = 0;
 
+// Work whose end sends the page's own requests (a module loading: app.js's
+// extras) counts as in flight while it runs, so that nothing in flight never
+// reads true just before those requests go out. Returns p.
+export function holding(p) {
+    stamp('inflight', ++inflight);
+    const done = () => stamp('inflight', --inflight);
+    p.then(done, done);
+    return p;
+}
+
 async function request(path, init) {
     const own = !(init.headers && init.headers['X-Swz-Prefetch']);
     if (own) stamp('inflight', ++inflight);
@@ -155,16 +165,25 @@ export const trace = (q, col) => getJSON('api/trace', clean({ ...q, col }));
 // The page's first questions, asked once per page load: boot.js asks them
 // as soon as it runs, while the rest of the page's modules still load, and
 // app.js takes the same promises (the answers are not asked twice). q: the
-// /api/swizzle query of the URL's state. Each promise settles as its own
+// /api/swizzle query of the URL's state; step: the URL's named pattern step
+// ({pattern, step}), or null (a custom access). The access view's step is
+// asked as soon as the presets (compare=) and patterns are in, with the
+// query the access view asks it with (compareOf, accessFit): its answer, the
+// verdict, is in memory when app.js asks. Each promise settles as its own
 // request does; none is left unhandled.
 let first = null;
-export function startup(q) {
+export function startup(q, step = null) {
     if (!first) {
         first = { presets: presets(), patterns: patterns(), health: health(), ops: ops(), swizzle: q ? swizzle(q) : null };
+        first.access = q && step ? Promise.all([first.presets, first.patterns]).then(([pr, pa]) =>
+            ((pa.patterns || []).length ? accessFit(q, step.pattern, step.step, compareOf(pr.presets || [])) : null)) : null;
         for (const p of Object.values(first)) if (p) p.catch(() => {});
     }
     return first;
 }
+
+// /api/access's compare= for a preset list (/api/presets): b,m,s;...
+export const compareOf = (list) => list.map((p) => `${p.b},${p.m},${p.s}`).join(';');
 
 // A measurement is never remembered: it runs on the GPU each time.
 export const measure = (body) => postJSON('api/measure', body, false, false);

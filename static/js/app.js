@@ -6,12 +6,10 @@
 // module must not compute swizzles, banks, addresses or costs.
 
 import * as api from './api.js';
-import { fromSearch, apiQuery, sameParams } from './state.js';
+import { fromSearch, apiQuery, sameParams, namedStep } from './state.js';
 import * as inspector from './inspector.js';
 import { createAccess } from './access.js';
-import { createScorecard } from './scorecard.js';
 import { createMeasure } from './measure.js';
-import { createTrace } from './trace.js';
 import { createDisplay } from './display.js';
 import { createMaps } from './maps.js';
 import { createSelection } from './selection.js';
@@ -26,13 +24,9 @@ import { createLesson } from './lesson.js';
 import { createPredict } from './predict.js';
 import { createTyping } from './typing.js';
 import { createVerdictLine } from './verdictline.js';
-import { createLessonEdit } from './lessonedit.js';
-import { createHandout } from './handout.js';
 import { fixOf, fixState } from './fixes.js';
-import { renderCode, renderFormula } from './codepanel.js';
 import { ELEMENT_TYPES, elementSwizzle } from './elements.js';
 import { addExport } from './export.js';
-import { createPrefetch } from './prefetch.js';
 import { createLater, afterPaint } from './later.js';
 import { flushPaints } from './paint.js';
 import { stamp } from './stamps.js';
@@ -108,12 +102,13 @@ const ctx = {
     data: () => data,
     onResult(r) {
         maps.setAccess(r);
-        for (const row of PANELS) if (row.result) row.result(row.p, r);
+        lastResult = r;
+        for (const row of live()) if (row.result) row.result(row.p, r);
     },
     onTrace() { maps.applyTrace(); },
     changed() { maps.resetWidths(); if (data) { maps.render(data); selection.show(); access.redraw(); } },
     width: (id) => maps.width(id),
-    settled() { if (data && loaded && sameParams(state, loaded)) prefetcher.schedule(state, data); },
+    settled() { if (prefetcher && data && loaded && sameParams(state, loaded)) prefetcher.schedule(state, data); },
     inView: (id) => sched.inView($(id)),
     inSight: (id) => sched.inSight($(id)),
     later: (key, fn) => sched.later(key, fn),
@@ -121,7 +116,7 @@ const ctx = {
     afterPaint: () => afterPaint(),
     flush: () => sched.flush(),
     presets: () => presets,
-    compare: () => presets.map((p) => `${p.b},${p.m},${p.s}`).join(';'),
+    compare: () => api.compareOf(presets),
     go(partial) { goTo(partial); },
     loaded: () => loading,
 };
@@ -133,7 +128,9 @@ const ctx = {
  * create(ctx) made.
  * @typedef {Object} PanelRow
  * @property {string} id   its section's element id (what inView() asks about)
- * @property {(ctx: PageCtx) => Object} create   makes the panel
+ * @property {(ctx: PageCtx) => Object} [create]   makes the panel (with the page)
+ * @property {() => Promise<Function>} [later]   or: loads its module once the
+ *     first screen is drawn (extras below) and gives its create
  * @property {'layout'|'sight'} [follows]   redrawn on every layout change:
  *     'layout' at once (its answer outlines the maps), 'sight' at once when
  *     its section is on screen, else right after the next frame
@@ -158,10 +155,10 @@ const PANELS = [
         prefetch: (p, q, st) => p.prefetch(q, st), near: (p) => p.prefetchNear(),
         sync: (p) => { p.stop(); p.sync(); }, boot: (p, b) => p.setPatterns(b.patterns),
         exportable: { ids: ['acc-banks', 'acc-hits'], label: (p) => (p.current() || {}).label } },
-    { id: 'scorecard', create: createScorecard, follows: 'sight',
+    { id: 'scorecard', later: () => import('./scorecard.js').then((m) => m.createScorecard), follows: 'sight',
         request: (p, q) => p.request(q), refresh: (p, d, pre) => p.refresh(pre),
         prefetch: (p, q, st) => p.prefetch(q, st), sync: (p) => p.sync(), boot: (p, b) => p.setPatterns(b.patterns, b.producers) },
-    { id: 'trace', create: createTrace, follows: 'sight',
+    { id: 'trace', later: () => import('./trace.js').then((m) => m.createTrace), follows: 'sight',
         refresh: (p, d) => p.refresh(d), prefetch: (p, q, st, d) => p.prefetch(q, st, d) },
     { id: 'measure', create: () => createMeasure(),
         boot: (p, b) => p.setHealth(b.health), result: (p, r) => p.update(r) },
@@ -170,21 +167,22 @@ const PANELS = [
 ];
 const maps = createMaps(ctx, ui);
 maps.width('tile-plain');   // the maps' widths, read while the first paint's layout is clean (later: a forced layout)
-for (const row of PANELS) row.p = row.create(ctx);
+for (const row of PANELS) if (row.create) row.p = row.create(ctx);
+const live = () => PANELS.filter((row) => row.p);   // a `later` row is there once its module is
 const panel = (id) => PANELS.find((row) => row.id === id).p;
 const access = panel('access');
 const display = createDisplay(ctx);
 const peek = createPeek(ctx);
-const selection = createSelection(ctx, maps, panel('trace'), ui.inspector, peek);
+const selection = createSelection(ctx, maps, () => panel('trace'), ui.inspector, peek);
 const lesson = createLesson(ctx, { access: () => access.current(), measure: () => panel('measure'), predict: panel('predict') });
-createLessonEdit(ctx, lesson);
-createHandout(ctx, lesson, maps);
 const banner = createBanner(ui.banner, ui.form, (field) => ui[FIELD_CONTROL[field]]);
-const prefetcher = createPrefetch({
-    presets: () => presets,
-    near: PANELS.filter((row) => row.near).map((row) => () => row.near(row.p)),
-    panels: PANELS.filter((row) => row.prefetch).map((row) => (q, st, d) => row.prefetch(row.p, q, st, d)),
-});
+let prefetcher = null, bootData = null, lastResult = null, extrasGo;
+// What the first screen does not draw loads once a load drew it (extras(), extras.js), in flight
+// from now on as its requests (api.holding); ready waits on it and the later panels' first drawing.
+const extrasP = api.holding(new Promise((go) => { extrasGo = go; }).then(() => import('./extras.js')).then((m) => m.wireExtras({ ctx, lesson, maps,
+    panels: PANELS, presets: () => presets, boot: () => bootData, result: () => lastResult }))).then((x) => { prefetcher = x.prefetcher; return x.drawn; });
+const extras = () => { extrasGo(); return extrasP; };
+const codePanel = () => import('./codepanel.js');   // drawn out of sight, or after the first screen
 
 // ---------- controls ----------
 
@@ -231,11 +229,11 @@ function follow(next, push) {
     state = next;
     if (push) url.write(true);
     syncControls();
-    for (const row of PANELS) if (row.sync) row.sync(row.p);
+    for (const row of live()) if (row.sync) row.sync(row.p);
     if (!(loaded && sameParams(state, loaded))) { loading = load(); return true; }
     if (before.elem !== state.elem || before.show !== state.show || before.present !== state.present) { renderElem(data); maps.render(data); }
     selection.show();
-    loading = Promise.all(PANELS.filter((row) => row.follows).map((row) => row.refresh(row.p, data)));
+    loading = Promise.all(live().filter((row) => row.follows).map((row) => row.refresh(row.p, data)));
     return false;
 }
 const goTo = (partial) => follow({ ...state, ...partial }, true);
@@ -278,8 +276,8 @@ function renderElem(d) {
     setText(ui.elemSwizzle, es ? (es.ok ? `${es.text} ${es.note}; ${shows}` : `${es.text}; ${shows}`) : cap(shows));
     setClass(ui.elemSwizzle, WARN, !!es && !es.ok);
     // The code panel and the formula share a section, usually out of sight.
-    const code = () => { if (d === data) { renderFormula(ui.formula, d); renderCode(ui.code, d, state.elem); } };
-    if (ctx.inView('code')) code(); else ctx.later('code', code);
+    const code = () => codePanel().then((cp) => { if (d === data) { cp.renderFormula(ui.formula, d); cp.renderCode(ui.code, d, state.elem); } });
+    if (mapsDrawn && ctx.inView('code')) code(); else ctx.later('code', code);   // not before the first screen
 }
 
 function renderAll(d) {
@@ -308,7 +306,7 @@ function clearAll() {
 // pre: their requests by id, started with the layout's (see load).
 function refreshPanels(d, pre = {}) {
     const my = loadSeq, run = [];
-    for (const row of PANELS.filter((r) => r.follows)) {
+    for (const row of live().filter((r) => r.follows)) {
         const fn = () => row.refresh(row.p, d, pre[row.id]);
         if (!d || row.follows === 'layout' || ctx.inView(row.id)) run.push(fn());
         else ctx.later(row.id, () => (my === loadSeq ? fn() : null));
@@ -319,12 +317,12 @@ function refreshPanels(d, pre = {}) {
 // ---------- loading ----------
 async function load() {
     const my = ++loadSeq;
-    prefetcher.cancel();
+    if (prefetcher) prefetcher.cancel();
     const want = { ...state };
     document.body.classList.add(BUSY);
     // The panels that need only the query: ask them alongside.
     const q = apiQuery(want), pre = {};
-    for (const row of PANELS) if (row.request) pre[row.id] = row.request(row.p, q);
+    for (const row of live()) if (row.request) pre[row.id] = row.request(row.p, q);
     try {
         // The answers that outline the maps and write the verdict are awaited
         // with the layout's, so that all of it is drawn in one frame: an answer
@@ -368,6 +366,7 @@ async function load() {
     // One frame later: the sections out of sight and the URL.
     if (my !== loadSeq) return;
     await afterPaint();
+    await extras();
     if (my !== loadSeq) return;
     await ctx.flush();
     if (my !== loadSeq) return;
@@ -396,20 +395,20 @@ function exportTarget(id) {
 
 async function start() {
     for (const e of ELEMENT_TYPES) ui.elem.add(new Option(e.label, e.id));
-    const first = api.startup(apiQuery(state));   // asked by boot.js already
+    const first = api.startup(apiQuery(state), namedStep(state));   // asked by boot.js already
     const [pr, pa, he, op] = await Promise.allSettled([first.presets, first.patterns, first.health, first.ops]);
     if (op.status === 'fulfilled') setOps(op.value); else banner.show(op.reason);
     if (pr.status === 'fulfilled') { presets = pr.value.presets || []; setLimits(pr.value.limits); }
     else banner.show(pr.reason);
     applyLimits(ui, LIMITED);
-    const boot = {
+    const boot = bootData = {
         ...(pa.status === 'fulfilled' ? { patterns: pa.value.patterns || [], producers: pa.value.producers || [] } : { patterns: [], producers: [] }),
         health: he.status === 'fulfilled' ? he.value : { measure: { available: false, reason: he.reason.message } },
     };
-    for (const row of PANELS) if (row.boot) row.boot(row.p, boot);
+    for (const row of live()) if (row.boot) row.boot(row.p, boot);
     for (const p of presets) ui.preset.add(new Option(`${p.label || p.id} <${p.b},${p.m},${p.s}>`, p.id), ui.preset.options.length - 1);
     syncControls();
-    for (const row of PANELS) if (row.sync) row.sync(row.p);
+    for (const row of live()) if (row.sync) row.sync(row.p);
     // The layout's requests go out now; the listeners are wired while they fly.
     loading = load();
     url.write(false);

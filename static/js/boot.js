@@ -1,26 +1,31 @@
 // boot.js - starts the page once its first contentful paint is on screen:
 // asks the API its first questions (api.startup), asks for every module of
-// the page at once (MODULES) and starts app.js. It must not do anything but
-// start the page; its list of modules must be the page's import graph
-// (tests/node/preload.test.mjs reads both).
+// the first screen at once (MODULES) and starts app.js. It must not do
+// anything but start the page; its lists of modules (MODULES, LATER) must be
+// the page's import graph (tests/node/preload.test.mjs reads them).
 
 import { startup } from './api.js';
-import { fromSearch, apiQuery } from './state.js';
+import { fromSearch, apiQuery, namedStep } from './state.js';
 
-// Every module app.js needs, at any depth. Imported one level at a time, the
-// graph took four round trips after the first paint; asked for together,
-// one. (Listed in the HTML instead, they were fetched before the first paint
-// and held it up by 100 ms on 2 CPUs: bench/peer.sh.)
+// Every module the first screen needs, at any depth: app.js's static import
+// graph. Imported one level at a time, the graph took four round trips after
+// the first paint; asked for together, one. (Listed in the HTML instead, they
+// were fetched before the first paint and held it up by 100 ms on 2 CPUs:
+// bench/peer.sh.)
 const MODULES = [
     'api.js', 'stamps.js', 'state.js', 'app.js', 'inspector.js', 'dom.js', 'esc.js',
     'classes.js', 'slotrule.js', 'access.js', 'bankchart.js', 'verdict.js', 'offsets.js',
     'hints.js', 'ops.js', 'limits.js', 'fixes.js', 'baseline.js', 'custom.js', 'patterns.js',
-    'scorecard.js', 'recommend.js', 'measure.js', 'trace.js', 'display.js', 'maps.js',
-    'mapview.js', 'maplayout.js', 'paint.js', 'elements.js', 'viewcache.js', 'marks.js',
-    'selection.js', 'banner.js', 'url.js', 'readout.js', 'explain.js', 'peek.js', 'lesson.js',
-    'lessondata.js', 'predict.js', 'typing.js', 'verdictline.js', 'lessonedit.js',
-    'codepanel.js', 'export.js', 'prefetch.js', 'later.js', 'bankcell.js', 'handout.js'
+    'measure.js', 'display.js', 'maps.js', 'mapview.js', 'maplayout.js', 'paint.js',
+    'elements.js', 'viewcache.js', 'marks.js', 'selection.js', 'bankcell.js', 'banner.js',
+    'url.js', 'readout.js', 'explain.js', 'peek.js', 'lesson.js', 'lessondata.js', 'predict.js',
+    'typing.js', 'verdictline.js', 'export.js', 'later.js'
 ];
+// The rest of the page, not preloaded: app.js imports them (import()) once
+// the first screen is drawn (extras.js), so that they do not share the
+// connections with the modules above. Fewer modules before it: first screen
+// sooner (bench/README.md).
+const LATER = ['scorecard.js', 'recommend.js', 'trace.js', 'extras.js', 'lessonedit.js', 'handout.js', 'prefetch.js', 'codepanel.js'];
 
 let started = false;
 
@@ -30,7 +35,8 @@ function start() {
     // The page's first answers, asked first: they arrive while the modules
     // load. (Asked when boot.js ran, before the first paint, their answers
     // were handled in that paint's way: first paint 120 -> 136 ms.)
-    startup(apiQuery(fromSearch(location.search)));
+    const st = fromSearch(location.search);
+    startup(apiQuery(st), namedStep(st));
     for (const m of MODULES) {
         const l = document.createElement('link');
         l.rel = 'modulepreload';

@@ -10,7 +10,8 @@ import * as inspector from './inspector.js';
 import { stamp } from './stamps.js';
 import { isBankMap, wordAt, pickQuery, nextByte, outline, inspectorHTML } from './bankcell.js';
 
-/* ctx: the PageCtx of app.js; maps: maps.js; trace: the trace panel;
+/* ctx: the PageCtx of app.js; maps: maps.js; trace: () => the trace panel,
+ * or null until its module is in (app.js loads it after the first screen);
  * el: the inspector's body; peek: peek.js. */
 export function createSelection(ctx, maps, trace, el, peek) {
     let seq = 0;
@@ -70,7 +71,7 @@ export function createSelection(ctx, maps, trace, el, peek) {
         const traceMoved = tcol !== st.tcol;
         ctx.set({ sel, tcol }, true);
         show();
-        if (traceMoved) trace.refresh(ctx.data());
+        if (traceMoved && trace()) trace().refresh(ctx.data());   // else it draws the state's column when it loads
     }
 
     function onMapClick(ev) {

@@ -100,6 +100,10 @@ export function toSearch(st) {
     return '?' + q.toString().replace(/%2C/g, ',');
 }
 
+// The access view's named pattern step ({pattern, step}: api.startup asks it
+// first), or null when the state shows a custom access.
+export const namedStep = (st) => (st.acc ? null : { pattern: st.pat, step: st.step });
+
 // The query for /api/swizzle, /api/inspect and /api/access.
 export function apiQuery(st) {
     return {
