@@ -382,15 +382,16 @@ static void device_open(int dev, DeviceInfo *d)
         /* The runtime says "insufficient" also when there is no driver at all. */
         void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
         if (!lib)
-            die("no_device", EXIT_NO_DEVICE, "no NVIDIA driver: libcuda.so.1 cannot be loaded "
-                "(%s)", dlerror());
+            die("no_device", EXIT_NO_DEVICE, "No GPU on this machine: no NVIDIA driver "
+                "(libcuda.so.1 cannot be loaded: %s)", dlerror());
         dlclose(lib);
     }
     if (e != cudaSuccess)
         die("no_device", EXIT_NO_DEVICE, "cudaGetDeviceCount: %s (%s)", cudaGetErrorString(e),
             cudaGetErrorName(e));
     if (n == 0)
-        die("no_device", EXIT_NO_DEVICE, "cudaGetDeviceCount: no CUDA device is present");
+        die("no_device", EXIT_NO_DEVICE, "No GPU on this machine (cudaGetDeviceCount: no CUDA "
+            "device is present)");
     if (dev >= n)
         die("no_device", EXIT_NO_DEVICE, "no CUDA device %d (%d present)", dev, n);
     e = cudaGetDeviceProperties(&d->prop, dev);
