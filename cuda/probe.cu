@@ -554,11 +554,8 @@ static void print_json(const Report *r)
         if (instr_is_atomic(p->op)) {
             printf(",\"func\":\"%s\",\"type\":\"%s\"", instr_func_name(p->func),
                    instr_type_name(p->type));
-            if (p->value_kind == INSTR_VALUE_CONST)
-                printf(",\"value\":%lld", (long long)p->value);
-            else
-                printf(",\"value\":\"%s\"", atomic_form_value_name(p->value_kind));
-            printf(",\"guard\":\"%s\"", atomic_form_guard_name(p->guard));
+            char operand[64];
+            printf(",%s", atomic_form_json(p, operand, sizeof operand));
         }
         if (instr_is_copy(p->op))
             printf(",\"cache\":\"%s\"", p->cg ? "cg" : "ca");

@@ -56,17 +56,13 @@ static void put_count(struct buf *out, const char *key, int known, uint32_t v)
 static void put_atomic(struct buf *out, const struct instr *in, const struct acc_result *r)
 {
     const struct acc_atomic *a = &r->atomic;
-    char form[32], verdict[640];
+    char form[32], verdict[640], operand[64];
     buf_printf(out, "\"func\":\"%s\",\"type\":\"%s\",\"form\":\"%s\",\"native\":%s,",
                instr_func_name(in->func), instr_type_name(in->type),
                instr_form_name(in, form, sizeof form), a->native ? "true" : "false");
-    if (in->value_kind == INSTR_VALUE_CONST)
-        buf_printf(out, "\"value\":%lld,", (long long)in->value);
-    else
-        buf_printf(out, "\"value\":\"%s\",", atomic_form_value_name(in->value_kind));
-    buf_printf(out, "\"guard\":\"%s\",\"atomic\":{\"native\":%s,\"sass\":\"%s\","
+    buf_printf(out, "%s,\"atomic\":{\"native\":%s,\"sass\":\"%s\","
                "\"merges\":%s,\"lanes_per_address\":%u,",
-               atomic_form_guard_name(in->guard), a->native ? "true" : "false", a->sass,
+               atomic_form_json(in, operand, sizeof operand), a->native ? "true" : "false", a->sass,
                a->merges ? "true" : "false", a->lanes_per_address);
     /* cycles_exact: the model's cycles hold within 2% for every measured row of
      * the class (access.c, A5-A10); a loop form has no count to be exact.

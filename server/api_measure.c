@@ -248,11 +248,8 @@ static void put_instr(struct buf *b, const struct instr *in)
         buf_printf(b, "\"func\":\"%s\",\"type\":\"%s\",", instr_func_name(in->func),
                    instr_type_name(in->type));
         /* the operand and the guard pick the tool's kernel (and the SASS) */
-        if (in->value_kind == INSTR_VALUE_CONST)
-            buf_printf(b, "\"value\":%lld,", (long long)in->value);
-        else
-            buf_printf(b, "\"value\":\"%s\",", atomic_form_value_name(in->value_kind));
-        buf_printf(b, "\"guard\":\"%s\",", atomic_form_guard_name(in->guard));
+        char operand[64];
+        buf_printf(b, "%s,", atomic_form_json(in, operand, sizeof operand));
     }
     if (instr_is_copy(in->op)) {
         buf_printf(b, "\"cache\":\"%s\",\"global_offsets\":", in->cg ? "cg" : "ca");

@@ -3,6 +3,7 @@
  * the cuobjdump that showed it; it must not cost anything (access.c does). */
 #include "atomic_form.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* ptxas's opcodes for the native forms (cuobjdump -sass, CUDA 13.0, sm_90:
@@ -70,6 +71,17 @@ const char *atomic_form_guard_name(enum instr_guard g)
 {
     static const char *const names[] = {"each", "none"};
     return (unsigned)g < 2 ? names[g] : "?";
+}
+
+const char *atomic_form_json(const struct instr *in, char *dst, size_t cap)
+{
+    if (in->value_kind == INSTR_VALUE_CONST)
+        snprintf(dst, cap, "\"value\":%lld,\"guard\":\"%s\"", (long long)in->value,
+                 atomic_form_guard_name(in->guard));
+    else
+        snprintf(dst, cap, "\"value\":\"%s\",\"guard\":\"%s\"",
+                 atomic_form_value_name(in->value_kind), atomic_form_guard_name(in->guard));
+    return dst;
 }
 
 int atomic_form_guard_parse(const char *name, enum instr_guard *g, struct sz_error *err)

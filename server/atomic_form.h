@@ -30,6 +30,11 @@ int atomic_form_merges(const struct instr *in);
 const char *atomic_form_value_name(enum instr_value v);
 const char *atomic_form_guard_name(enum instr_guard g);
 
+/* An atomic's operand and guard as the JSON members every answer and the
+ * tool's report give them: "value":1,"guard":"none" (a constant bare, a kind
+ * by name).  Writes at most `cap` bytes (64 hold any) into `dst`; returns dst. */
+const char *atomic_form_json(const struct instr *in, char *dst, size_t cap);
+
 /* Parse "each" or "none" into `g`; fails on "guard" naming both. */
 int atomic_form_guard_parse(const char *name, enum instr_guard *g, struct sz_error *err);
 
