@@ -252,7 +252,7 @@ __global__ void __launch_bounds__(MAX_WARPS * 32, 1) probe_kernel(ProbeArgs a)
 enum { AV_LANE, AV_UNIFORM, AV_IMM };
 
 /* The forms with a uniform and an immediate operand besides the lane's
- * (instr.c's instr_check_tool_atomic names the same four), and the
+ * (instr.h's INSTR_TOOL_VALUES, which instr_check_gpu tests too), and the
  * immediates 1, 2 and -1.  The SASS of every kernel (cuobjdump -sass -arch
  * sm_90, nvcc 13.0; tests/gpu/atomic_sass.py against /api/conflicts's
  * atomic.sass: 164 of 164, bench/results/sass-atomic-kernels-h100-2026-11-24.txt):
@@ -263,17 +263,13 @@ enum { AV_LANE, AV_UNIFORM, AV_IMM };
  *   inc.u32 1 / 2 / uniform / lane                ATOMS.INC; dec.u32 any: ATOMS.DEC
  * with 8 BSSY a loop (one per atomic) under guard "each" and none under
  * "none"; every other form as before, under either guard. */
-#define VALUE_FORM(FN, TY) ((INSTR_##FN == INSTR_ADD && (INSTR_##TY == INSTR_U32 || \
-                                                        INSTR_##TY == INSTR_S32)) || \
-                            ((INSTR_##FN == INSTR_INC || INSTR_##FN == INSTR_DEC) && \
-                             INSTR_##TY == INSTR_U32))
 
 /* bf16x2 atomics exist from sm_90 on (PTX); the older targets get an empty body
  * (instr_check_gpu refuses bf16x2 below cc 9.0 before any launch). */
 #define FORM_STRUCT(OP, FN, TY, KIND, PTX, T, CL) \
     struct F_##OP##_##FN##_##TY { \
         typedef T value; \
-        static constexpr bool values = VALUE_FORM(FN, TY); \
+        static constexpr bool values = INSTR_TOOL_VALUES(INSTR_##FN, INSTR_##TY); \
         template <bool On, bool Each, int V, int I> \
         static __device__ __forceinline__ uint32_t body(uint32_t addr, uint32_t act, T b, T c) \
         { \

@@ -506,13 +506,12 @@ int instr_check(const struct instr *in, struct sz_error *err)
     return 0;
 }
 
-/* The atomic operands and guards the tool's kernels compile (cuda/kernels.cu,
- * VALUE_FORMS and atomic_kernel: keep the two alike).  Every form runs with a
- * per-lane value and either guard; a warp-uniform register or an immediate
- * (1: ATOMS.POPC.INC where it merges, 2, -1) only for add.u32, add.s32,
- * inc.u32 and dec.u32, the forms tests/data/atomic_forms_*.json measured with
- * them.  Guard "none" runs the atomics unconditionally, so every lane is on:
- * the calibration's other "none" (one `if` around the 8) is not a kernel. */
+/* The atomic operands and guards the tool's kernels compile (cuda/kernels.cu's
+ * atomic_kernel).  Every form runs with a per-lane value and either guard; a
+ * warp-uniform register or an immediate (1: ATOMS.POPC.INC where it merges, 2,
+ * -1) only for INSTR_TOOL_VALUES forms.  Guard "none" runs the atomics
+ * unconditionally, so every lane is on: the calibration's other "none" (one
+ * `if` around the 8) is not a kernel. */
 static int instr_check_tool_atomic(const struct instr *in, struct sz_error *err)
 {
     if (in->guard == INSTR_GUARD_NONE)
@@ -523,9 +522,7 @@ static int instr_check_tool_atomic(const struct instr *in, struct sz_error *err)
                                "%u is idle: give every lane an offset, or guard \"each\"", t);
     if (in->value_kind == INSTR_VALUE_LANE)
         return 0;
-    int has = (in->func == INSTR_ADD && (in->type == INSTR_U32 || in->type == INSTR_S32)) ||
-              ((in->func == INSTR_INC || in->func == INSTR_DEC) && in->type == INSTR_U32);
-    if (!has)
+    if (!INSTR_TOOL_VALUES(in->func, in->type))
         return sz_fail(err, SZ_INVALID_ARGUMENT, "value", "the tool measures a uniform or "
                        "constant value for add.u32, add.s32, inc.u32 and dec.u32; %s.%s takes "
                        "value \"lane\"", instr_func_name(in->func), instr_type_name(in->type));

@@ -237,6 +237,15 @@ struct instr_gpu {
     int cc;
 };
 
+/* The atomic forms the measurement tool also compiles with a warp-uniform or
+ * an immediate operand (1, 2, -1), not only the lane's value: add.u32/s32,
+ * inc.u32 and dec.u32, the forms tests/data/atomic_forms_*.json measured with
+ * them.  A macro, so that it is a constant expression in cuda/kernels.cu (which
+ * instantiates those kernels) as well as instr_check_gpu's test. */
+#define INSTR_TOOL_VALUES(fn, ty) \
+    (((fn) == INSTR_ADD && ((ty) == INSTR_U32 || (ty) == INSTR_S32)) || \
+     (((fn) == INSTR_INC || (fn) == INSTR_DEC) && (ty) == INSTR_U32))
+
 /* instr_check, plus what running it on `gpu` needs: 32 banks of 4 bytes, at
  * least one active lane, every access inside the shared memory (less
  * the kind's smem_spare), the kind's min_cc (ldmatrix 7.5, stmatrix 9.0),
