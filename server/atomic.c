@@ -287,11 +287,11 @@ void atomic_cost(const struct instr *in, uint32_t per, struct acc_result *r)
     a->conflict_wavefronts = conflict;
     a->serial_wavefronts = serial;
     double w = (double)r->wavefronts;
-    const int all = active == 0xffffffffu;
-    const char *pipe_pin;
     uint32_t on = 0;
     for (uint32_t t = 0; t < INSTR_LANES; t++)
         on += active >> t & 1;
+    const int all = on == INSTR_LANES;
+    const char *pipe_pin;
     double pf = pipe_floor(in, on, &pipe_pin);
     a->pipe_cycles = w > pf ? w : pf;                                /* A10 */
     a->cycles_exact = 1;

@@ -370,7 +370,7 @@ int swz_inspect_byte(const struct swz_geom *g, const struct swz_cell *c, uint32_
 void swz_unit_byte_word(const struct swz_geom *g, const struct swz_cell *c, uint32_t byte,
                         int plain, uint32_t *bank, uint32_t *bank_row)
 {
-    uint32_t a = (plain ? c->logical.addr : c->physical.addr) + byte;
-    *bank = swz_bank_of(a, g->bank_bytes, g->banks);
-    *bank_row = a / g->bank_row_bytes;
+    struct swz_byte_place p = place_of(g, (plain ? c->logical.addr : c->physical.addr) + byte, 1);
+    *bank = p.bank;
+    *bank_row = p.bank_row;
 }
