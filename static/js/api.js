@@ -25,9 +25,10 @@ export class ApiError extends Error {
 // test can wait for the page to finish its work before it navigates away.
 let inflight = 0;
 
-// Work whose end sends the page's own requests (a module loading: app.js's
-// extras) counts as in flight while it runs, so that nothing in flight never
-// reads true just before those requests go out. Returns p.
+// p counts as in flight until it settles: the page's own requests (request
+// below), and work whose end sends some (a module loading: app.js's extras),
+// so that nothing in flight never reads true just before they go out.
+// Returns p.
 export function holding(p) {
     stamp('inflight', ++inflight);
     const done = () => stamp('inflight', --inflight);
@@ -35,14 +36,10 @@ export function holding(p) {
     return p;
 }
 
-async function request(path, init) {
-    const own = !(init.headers && init.headers['X-Swz-Prefetch']);
-    if (own) stamp('inflight', ++inflight);
-    try {
-        return await exchange(path, init);
-    } finally {
-        if (own) stamp('inflight', --inflight);
-    }
+// The page's own requests count as in flight; asking ahead does not.
+function request(path, init) {
+    const p = exchange(path, init);
+    return init.headers && init.headers['X-Swz-Prefetch'] ? p : holding(p);
 }
 
 async function exchange(path, init) {
