@@ -11,6 +11,8 @@ import { VIEW_IDS } from './maps.js';
 
 const $ = (id) => document.getElementById(id);
 const MAPS = new Set(Object.values(VIEW_IDS));
+// Markup the page drew, without its ids (they stay the page's own).
+const noIds = (html) => html.replace(/\sid="[^"]*"/g, '');
 
 /* ctx: the PageCtx of app.js; lesson: lesson.js; maps: maps.js. */
 export function createHandout(ctx, lesson, maps) {
@@ -45,9 +47,9 @@ export function createHandout(ctx, lesson, maps) {
         return `<section class="ho-page" data-step="${k}">
 <header><span class="ho-step">${esc(title)} &middot; step ${k + 1} of ${n}${s.question ? ' &middot; a question' : ''}</span><h2>${esc(s.title)}</h2></header>
 <p class="ho-state"><b>${esc($('readout').textContent)}</b> &middot; ${esc(($('stat-grid') || {}).textContent || '')} &middot; ${esc(pat)}</p>
-${verdict && verdict.textContent.trim() ? `<p class="ho-verdict">${verdict.innerHTML.replace(/<a [^>]*>.*?<\/a>/g, '').replace(/\sid="[^"]*"/g, '')}</p>` : ''}
+${verdict && verdict.textContent.trim() ? `<p class="ho-verdict">${noIds(verdict.innerHTML.replace(/<a [^>]*>.*?<\/a>/g, ''))}</p>` : ''}
 <p class="ho-text">${esc($('lesson-text').textContent)}</p>
-<div class="ho-figs">${$('lesson-numbers-box').innerHTML.replace(/\sid="[^"]*"/g, '')}${mapOf(s)}${hits ? `<figure class="ho-chart">${copySVG(hits)}<figcaption>Lanes per bank (bank hits)</figcaption></figure>` : ''}</div>
+<div class="ho-figs">${noIds($('lesson-numbers-box').innerHTML)}${mapOf(s)}${hits ? `<figure class="ho-chart">${copySVG(hits)}<figcaption>Lanes per bank (bank hits)</figcaption></figure>` : ''}</div>
 </section>`;
     }
 
