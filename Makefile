@@ -13,7 +13,7 @@ CORE    := error buf instr instr_json atomic_form swizzle access atomic pattern 
            layout layout_text layout_cute layout_triton layout_tma rosetta wgmma atoms thread thread_cute ncu_text recommend recommend_code \
            presets verdict ttgir_attr triton_ll triton_dist triton_shared triton_access ttgir_dump
 SERVER  := $(CORE) stream proc measure api_read api_presets api_layout api_cost api_ops api_access api_fit api_compare api_measure api_linear api_tensor api_tiled api_ncu api_recommend api_distributed api_ttgir api files \
-           addr framing watch http
+           addr framing watch firstscreen http
 SRC_H   := $(wildcard server/*.h)
 
 BIN     := build/swizzlescope

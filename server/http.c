@@ -22,6 +22,7 @@
 #include "api.h"
 #include "buf.h"
 #include "files.h"
+#include "firstscreen.h"
 #include "framing.h"
 #include "stream.h"
 #include "watch.h"
@@ -208,6 +209,85 @@ static enum MHD_Result queue_error(struct MHD_Connection *c, enum sz_code code,
 
 /* ---- static files ---------------------------------------------------------- */
 
+struct arg_collect {
+    struct api_arg args[HTTP_MAX_ARGS];
+    int n, overflow;
+};
+
+static enum MHD_Result collect_arg(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   size_t key_size, const char *value, size_t value_size)
+{
+    (void)kind;
+    struct arg_collect *ac = cls;
+    /* No key or value holds a NUL, so none is cut short: libmicrohttpd reads the
+     * target as a C string (a raw NUL ends it) and unescape() turns %00 into
+     * 0x7F (test_framing.c: unescape_never_yields_a_nul,
+     * query_nul_arrives_as_a_bad_value). */
+    (void)key_size, (void)value_size;
+    if (ac->n == HTTP_MAX_ARGS) {
+        ac->overflow = 1;
+        return MHD_NO;
+    }
+    ac->args[ac->n].key = key;
+    ac->args[ac->n].value = value ? value : "";
+    ac->n++;
+    return MHD_YES;
+}
+
+static void collect_args(struct MHD_Connection *c, struct arg_collect *ac)
+{
+    memset(ac, 0, sizeof *ac);
+    MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, collect_arg, ac);
+}
+
+
+/* An HTML file that is a first-screen template (firstscreen.h) goes out
+ * rendered for the request's query: read whole, filled in, sent from memory.
+ * Its body varies with the query, so it has no ETag and is revalidated every
+ * time (no-cache); the other headers are every page's.  Returns 1 when it
+ * queued the answer (*ok), 0 when f is not a template (f.fd is back at the
+ * file's start, for the plain path). */
+static int serve_page(struct http_server *s, struct MHD_Connection *c, struct files_file *f,
+                      enum MHD_Result *ok)
+{
+    char *t = malloc(f->size + 1);
+    size_t got = 0;
+    while (t && got < f->size) {
+        ssize_t n = pread(f->fd, t + got, f->size - got, (off_t)got);
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    if (t == NULL || got != f->size || !firstscreen_is_template(t, got)) {
+        free(t);
+        return 0;
+    }
+    close(f->fd);
+    struct arg_collect ac;
+    collect_args(c, &ac);
+    struct buf out = {0};
+    struct sz_error err;
+    /* too many arguments: the plain page (the page's own banner says what is wrong) */
+    int rc = firstscreen_render(t, got, ac.args, ac.overflow ? -1 : ac.n, &out, &err);
+    free(t);
+    if (rc < 0) {
+        free(out.p);
+        *ok = queue_sz_error(c, &err, 0);
+        return 1;
+    }
+    struct MHD_Response *r = MHD_create_response_from_buffer(out.len, out.p, MHD_RESPMEM_MUST_FREE);
+    if (r == NULL) {
+        free(out.p);
+        *ok = MHD_NO;
+        return 1;
+    }
+    MHD_add_response_header(r, "Content-Type", f->type);
+    add_security_headers(r, "no-cache", s->page_csp[0] ? s->page_csp : NULL);
+    *ok = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return 1;
+}
+
 static enum MHD_Result serve_static(struct http_server *s, struct MHD_Connection *c,
                                     const char *url, const char *method)
 {
@@ -218,6 +298,11 @@ static enum MHD_Result serve_static(struct http_server *s, struct MHD_Connection
     struct sz_error err;
     if (files_open(s->static_root, url, &f, &err) < 0)
         return queue_sz_error(c, &err, 0);
+    if (strncmp(f.type, "text/html", 9) == 0 && f.size <= FIRSTSCREEN_MAX_TEMPLATE) {
+        enum MHD_Result ok;
+        if (serve_page(s, c, &f, &ok))
+            return ok;
+    }
     /* no-cache: revalidate (the page may change under a running server); the
      * ETag makes that a bodiless 304 */
     const char *inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
@@ -245,31 +330,6 @@ static enum MHD_Result serve_static(struct http_server *s, struct MHD_Connection
 
 /* ---- the API ---------------------------------------------------------------- */
 
-struct arg_collect {
-    struct api_arg args[HTTP_MAX_ARGS];
-    int n, overflow;
-};
-
-static enum MHD_Result collect_arg(void *cls, enum MHD_ValueKind kind, const char *key,
-                                   size_t key_size, const char *value, size_t value_size)
-{
-    (void)kind;
-    struct arg_collect *ac = cls;
-    /* No key or value holds a NUL, so none is cut short: libmicrohttpd reads the
-     * target as a C string (a raw NUL ends it) and unescape() turns %00 into
-     * 0x7F (test_framing.c: unescape_never_yields_a_nul,
-     * query_nul_arrives_as_a_bad_value). */
-    (void)key_size, (void)value_size;
-    if (ac->n == HTTP_MAX_ARGS) {
-        ac->overflow = 1;
-        return MHD_NO;
-    }
-    ac->args[ac->n].key = key;
-    ac->args[ac->n].value = value ? value : "";
-    ac->n++;
-    return MHD_YES;
-}
-
 /* Everything a slow request needs after its connection is suspended: MHD's strings
  * live as long as it, but copies make the thread independent of that subtlety. */
 struct slow_job {
@@ -281,11 +341,6 @@ struct slow_job {
     int has_ctype;
 };
 
-static void collect_args(struct MHD_Connection *c, struct arg_collect *ac)
-{
-    memset(ac, 0, sizeof *ac);
-    MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, collect_arg, ac);
-}
 
 static void *slow_main(void *arg)
 {

@@ -394,7 +394,6 @@ function exportTarget(id) {
 }
 
 async function start() {
-    for (const e of ELEMENT_TYPES) ui.elem.add(new Option(e.label, e.id));
     const first = api.startup(apiQuery(state), namedStep(state));   // asked by boot.js already
     const [pr, pa, he, op] = await Promise.allSettled([first.presets, first.patterns, first.health, first.ops]);
     if (op.status === 'fulfilled') setOps(op.value); else banner.show(op.reason);
@@ -406,7 +405,9 @@ async function start() {
         health: he.status === 'fulfilled' ? he.value : { measure: { available: false, reason: he.reason.message } },
     };
     for (const row of live()) if (row.boot) row.boot(row.p, boot);
-    for (const p of presets) ui.preset.add(new Option(`${p.label || p.id} <${p.b},${p.m},${p.s}>`, p.id), ui.preset.options.length - 1);
+    // The menus anew (the server may have written them: firstscreen.c), in the task that sets their values.
+    ui.elem.replaceChildren(...ELEMENT_TYPES.map((e) => new Option(e.label, e.id)));
+    ui.preset.replaceChildren(...presets.map((p) => new Option(`${p.label || p.id} <${p.b},${p.m},${p.s}>`, p.id)), new Option('Custom', 'custom'));
     syncControls();
     for (const row of live()) if (row.sync) row.sync(row.p);
     // The layout's requests go out now; the listeners are wired while they fly.

@@ -17,7 +17,9 @@ export function rangeText(field) {
     return r ? `${r.min}..${r.max}` : null;
 }
 
+// The menu anew: the server may have written it (firstscreen.c).
 function fillPow2Select(sel, { min, max }) {
+    sel.replaceChildren();
     for (let v = min; v <= max; v *= 2) sel.add(new Option(String(v), String(v)));
 }
 

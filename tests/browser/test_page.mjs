@@ -20,6 +20,7 @@ import { recommendChecks } from './recommend_checks.mjs';
 import { kernelChecks } from './kernel_checks.mjs';
 import { teachChecks } from './teach_checks.mjs';
 import { teach2Checks } from './teach2_checks.mjs';
+import { firstscreenChecks } from './firstscreen_checks.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = path.resolve(ROOT, process.env.SWZ_BIN || 'build/swizzlescope');
@@ -569,6 +570,7 @@ async function main() {
         if (want('kernel')) await kernelChecks(t);
         if (want('teach')) await teachChecks(t);
         if (want('teach') || want('teach2')) await teach2Checks(t);
+        if (want('firstscreen')) await firstscreenChecks(t);
         phase = 'valid';
         if (only.length) return;
 
