@@ -4,7 +4,7 @@
 // swz-drawn mark; the peer draws synchronously before load), and a preset
 // change painted (to the end of the first frame that shows it) at the peer's
 // default view and at 32 rows x 128 banks; and issue 27's first screen drawn,
-// verdict included (screenWatch below). Prints medians; it changes neither
+// verdict included, whoever drew it (screenWatch below). Prints medians; it changes neither
 // page's files.
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
@@ -54,44 +54,47 @@ async function change(page, fn, done) {
 
 // Issue 27's "the first screen at 1440x900 completely drawn, verdict
 // included", from navigation start (the base of first contentful paint) to
-// the end of the first frame painted once (ours) the page has stamped "what
-// is on screen is drawn" (body data-shown; on a first load it comes after
-// every panel and map, swz-drawn) and its verdict sentence
-// (#verdict-line-text) is written; (the peer) its grids are in the DOM, i.e.
-// its render() ran (its only verdict shows after a column is picked). The
-// frame is found as change() finds one: a frame callback asked for once that
-// holds runs at the start of the frame that paints it, and a task posted from
-// there runs when that frame's paint and commit are done. Installed before the
-// page's own scripts (addInitScript); it costs one attribute observer (ours)
-// or one DOMContentLoaded listener (the peer), no polling before then.
-// Whether the verdict is inside the 1440 x 900 window is checked afterwards.
+// the end of the first frame painted with every part of it in place,
+// whoever drew it (the server writes it into the page, server/firstscreen.c;
+// the page's JS draws it otherwise). Ours: the verdict sentence
+// (#verdict-line-text) is written; the readout holds its three parameter
+// spans; the stats their 8 values; the bit strip its bits; the colour legend
+// its swatches; the preset menu its presets; and each of the two tiles
+// (#tile-plain, #tile-swz) either holds the server's T x T SVG cells (T from
+// the Tile stat) or a canvas that paint.js has painted (its `dpr`, set in the
+// same synchronous batch that paints it). The peer: its grids are in the DOM,
+// i.e. its render() ran (its only verdict shows after a column is picked).
+// Polled once per frame from before the page's own scripts (addInitScript):
+// a frame callback that finds it true runs at the start of the frame that
+// paints it, and a task posted from there runs when that frame's paint and
+// commit are done (as change() finds a frame). Whether the verdict is inside
+// the 1440 x 900 window is checked afterwards.
 // Ours also gives `verdict`, the end of the first frame painted with the
-// verdict sentence written (polled per frame from the swz-fetched mark): a
-// lower bound, where the figure above is the page's own "all drawn".
+// verdict sentence written, by the same polling.
 const screenWatch = (who) => {
-    if (who === 'ours') window.__swzVerdict = new Promise((resolve) => {
-        const frame = () => {
-            const v = document.getElementById('verdict-line-text');
-            if (!(v && v.textContent.trim())) { requestAnimationFrame(frame); return; }
-            setTimeout(() => resolve(performance.now()), 0);
-        };
-        new PerformanceObserver((list, obs) => {
-            if (list.getEntriesByName('swz-fetched').length) { obs.disconnect(); requestAnimationFrame(frame); }
-        }).observe({ type: 'mark' });
-    });
-    window.__swzScreen = new Promise((resolve) => {
-        const ok = who === 'ours'
-            ? () => { const v = document.getElementById('verdict-line-text'); return !!(document.body.dataset.shown && v && v.textContent.trim()); }
-            : () => document.querySelectorAll('#gridWrapper .cell').length > 0;
+    const $ = (id) => document.getElementById(id);
+    const tileDone = (id) => {
+        const el = $(id), st = $('stat-tile'), m = st && /^(\d+)\D/.exec(st.textContent);
+        if (!el || !m) return false;
+        const cv = el.querySelector('canvas.cells');
+        return el.querySelectorAll('svg.map rect.cell').length === Number(m[1]) ** 2 || !!(el.mapView && cv && cv.dpr);
+    };
+    const verdictOk = () => { const v = $('verdict-line-text'); return !!(v && v.textContent.trim()); };
+    const ours = () => verdictOk() && !!$('readout') && $('readout').querySelectorAll('span[data-p]').length === 3 &&
+        $('stats').querySelectorAll('dd').length === 8 && $('bitstrip').querySelector('.bit') !== null &&
+        $('legend').querySelector('.swatch') !== null && [...$('preset').options].some((o) => o.value !== 'custom') &&
+        tileDone('tile-plain') && tileDone('tile-swz');
+    const watch = (ok) => new Promise((resolve) => {
         const frame = () => {
             if (!ok()) { requestAnimationFrame(frame); return; }
             setTimeout(() => resolve(performance.now()), 0);
         };
-        if (who === 'ours') {
-            new MutationObserver((m, obs) => { obs.disconnect(); requestAnimationFrame(frame); })
-                .observe(document, { attributes: true, subtree: true, attributeFilter: ['data-shown'] });
-        } else document.addEventListener('DOMContentLoaded', () => requestAnimationFrame(frame));
+        requestAnimationFrame(frame);
     });
+    if (who === 'ours') {
+        window.__swzVerdict = watch(verdictOk);
+        window.__swzScreen = watch(ours);
+    } else window.__swzScreen = watch(() => document.querySelectorAll('#gridWrapper .cell').length > 0);
 };
 
 const res = { ours: { fcp: [], load: [], drawn: [], screen: [], verdict: [], pre: [], preBig: [] }, peer: { fcp: [], load: [], drawn: [], screen: [], verdict: [], pre: [], preBig: [] } };

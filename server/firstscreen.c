@@ -41,7 +41,7 @@ enum fs_mark {
     FS_HTML, FS_THEME, FS_PALETTE, FS_PRESENT, FS_SIDE, FS_PRESET, FS_B, FS_M, FS_S,
     FS_BANK_BYTES, FS_BANKS, FS_BANK_ROW, FS_ROWS, FS_MATCH, FS_ELEM, FS_ELEM_CLASS,
     FS_ELEM_TEXT, FS_SHOW, FS_READOUT, FS_STATS, FS_VERDICT_CLASS, FS_VERDICT, FS_LEGEND,
-    FS_BITSTRIP, FS_TILE_PLAIN, FS_TILE_SWZ, FS_N
+    FS_BITSTRIP, FS_TILE_PLAIN, FS_TILE_SWZ, FS_XBAR, FS_N
 };
 static const struct { const char *name, *plain; } marks[FS_N] = {
     [FS_HTML] = {"html", ""}, [FS_THEME] = {"theme", NULL}, [FS_PALETTE] = {"palette", NULL},
@@ -55,7 +55,7 @@ static const struct { const char *name, *plain; } marks[FS_N] = {
     [FS_VERDICT_CLASS] = {"verdict-class", " class=\"verdict-line\""},
     [FS_VERDICT] = {"verdict-line", NULL}, [FS_LEGEND] = {"legend", NULL},
     [FS_BITSTRIP] = {"bitstrip", NULL}, [FS_TILE_PLAIN] = {"tile-plain", NULL},
-    [FS_TILE_SWZ] = {"tile-swz", NULL},
+    [FS_TILE_SWZ] = {"tile-swz", NULL}, [FS_XBAR] = {"xbar", NULL},
 };
 static const char OPEN[] = "<!--fs:", CLOSE[] = "<!--/fs-->", ATTR[] = " data-fs=\"";
 
@@ -642,6 +642,11 @@ static void render_tiles(struct fs_ctx *c)
         return;
     render_tile(c, &c->part[FS_TILE_PLAIN], (long)T, NULL);
     render_tile(c, &c->part[FS_TILE_SWZ], (long)T, log_of);
+    /* the tiles' export buttons (export.js addExport wires these): the
+     * caption keeps its height when the JS takes over */
+    for (const char *k = "SVG"; k; k = strcmp(k, "SVG") == 0 ? "PNG" : NULL)
+        buf_printf(&c->part[FS_XBAR], "<button type=\"button\" class=\"export\" data-export=\"%s\" "
+                   "title=\"Download this view as %s\">%s</button>", strcmp(k, "SVG") == 0 ? "svg" : "png", k, k);
 }
 
 /* ---- the template ------------------------------------------------------------------ */

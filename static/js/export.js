@@ -91,12 +91,15 @@ export const fileName = (...parts) => parts.filter(Boolean).join('-').replace(/[
  * (the rows drawn of how many) or true. */
 export function addExport(bar, getView) {
     const mk = (kind) => {
-        const b = document.createElement('button');
-        b.type = 'button';
-        b.className = 'export';
-        b.textContent = kind;
-        b.dataset.export = kind.toLowerCase();
-        b.title = `Download this view as ${kind}`;
+        // The server may have written the button (firstscreen.c): it is wired, not added again.
+        const b = bar.querySelector(`button.export[data-export="${kind.toLowerCase()}"]`) || document.createElement('button');
+        if (!b.parentNode) {
+            b.type = 'button';
+            b.className = 'export';
+            b.textContent = kind;
+            b.dataset.export = kind.toLowerCase();
+            b.title = `Download this view as ${kind}`;
+        }
         b.addEventListener('click', async () => {
             const v = getView();
             if (!v || !v.svg) return;
@@ -112,7 +115,7 @@ export function addExport(bar, getView) {
             const w = doc.w, h = doc.h;
             try { download(await pngBlob(text, w, h), name + '.png'); } catch (e) { b.title = e.message; }
         });
-        bar.appendChild(b);
+        if (!b.parentNode) bar.appendChild(b);
     };
     mk('SVG');
     mk('PNG');
