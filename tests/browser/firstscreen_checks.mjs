@@ -41,6 +41,7 @@ function readScreen() {
         inputs: { b: num('b'), m: num('m'), s: num('s'), rows: $('rows').value, placeholder: $('rows').placeholder,
             match: $('match').checked, present: $('present').checked, presentAria: $('present').getAttribute('aria-checked'), side: $('side').checked },
         tilePlain: tile('tile-plain'), tileSwz: tile('tile-swz'),
+        xbars: ['tile-plain', 'tile-swz'].map((id) => [...document.querySelectorAll(`.xbar[data-for="${id}"] button`)].map((b) => b.outerHTML)),
         verdictBox: (() => { const v = $('verdict-line-text'); if (!v) return null; const b = v.getBoundingClientRect(); return { top: b.top, bottom: b.bottom }; })(),
     };
 }
@@ -76,6 +77,8 @@ export async function firstscreenChecks(t) {
             for (const k of ['html', 'readout', 'stats', 'verdict', 'verdictClass', 'legend', 'bitstrip', 'bankRow', 'elemText', 'elemClass', 'inputs']) same(`${name}: ${k}`, s[k], j[k]);
             for (const k of Object.keys(j.selects)) same(`${name}: the ${k} menu and its value`, s.selects[k], j.selects[k]);
             check(`${name}: the server's verdict is in the 1440x900 window`, s.verdictBox && s.verdictBox.top >= 0 && s.verdictBox.bottom <= 900, JSON.stringify(s.verdictBox));
+            same(`${name}: the tiles' export buttons, once each`, s.xbars, j.xbars);
+            check(`${name}: two export buttons per tile`, j.xbars.every((x) => x.length === 2), JSON.stringify(j.xbars));
             sameTile(`${name}: tile without swizzle`, s.tilePlain, j.tilePlain, T);
             sameTile(`${name}: tile with swizzle`, s.tileSwz, j.tileSwz, T);
         });
