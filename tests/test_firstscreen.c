@@ -48,6 +48,13 @@ static int count(const char *s, const char *needle)
     return n;
 }
 
+/* Each of `want` (NULL-terminated pairs: text, what it is) is in `page`. */
+static void contains(const char *page, const char *const want[][2])
+{
+    for (int i = 0; want[i][0]; i++)
+        CHECK(strstr(page, want[i][0]) != NULL, "%s: %s", want[i][1], want[i][0]);
+}
+
 static int no_markers(const char *page) { return !strstr(page, "<!--fs:") && !strstr(page, "<!--/fs-->") && !strstr(page, "data-fs="); }
 
 /* The plain page: the template with each marker replaced by its default. */
@@ -104,16 +111,20 @@ static void test_default_state(void)
               "verdict %s", want);
     }
     cJSON_Delete(a);
-    CHECK(strstr(p, "<p id=\"verdict-line\" class=\"verdict-line ok\"") != NULL, "verdict class");
-    CHECK(strstr(p, "<b>col_read, step 0</b> on Swizzle&lt;3,4,3&gt;:") != NULL, "verdict label, escaped name");
-    CHECK(strstr(p, "Without the swizzle: 8-way conflict: 8 wavefronts, ideal 1.") != NULL, "the unswizzled cost");
-    /* escaped preset label, selected preset, the limits' menus */
-    CHECK(strstr(p, "<option value=\"128B\" selected>128B &lt;3,4,3&gt;</option>") != NULL, "preset menu");
-    CHECK(strstr(p, "<option value=\"custom\">Custom</option>") != NULL, "Custom last, not selected");
-    CHECK(strstr(p, "<option value=\"4\" selected>4</option>") != NULL, "bank bytes");
-    CHECK(strstr(p, "<option value=\"32\" selected>32</option>") != NULL, "banks");
+    /* the verdict, escaped preset label, selected preset, the limits' menus */
+    static const char *const want[][2] = {
+        {"<p id=\"verdict-line\" class=\"verdict-line ok\"", "verdict class"},
+        {"<b>col_read, step 0</b> on Swizzle&lt;3,4,3&gt;:", "verdict label, escaped name"},
+        {"Without the swizzle: 8-way conflict: 8 wavefronts, ideal 1.", "the unswizzled cost"},
+        {"<option value=\"128B\" selected>128B &lt;3,4,3&gt;</option>", "preset menu"},
+        {"<option value=\"custom\">Custom</option>", "Custom last, not selected"},
+        {"<option value=\"4\" selected>4</option>", "bank bytes"},
+        {"<option value=\"32\" selected>32</option>", "banks"},
+        {"<html lang=\"en\" data-theme=\"light\" data-present=\"0\" data-palette=\"standard\" data-side=\"show\"", "<html> data"},
+        {NULL, NULL},
+    };
+    contains(p, want);
     CHECK(strstr(p, "data-fs") == NULL && strstr(p, "placeholder=\"8\"") != NULL, "rows placeholder");
-    CHECK(strstr(p, "<html lang=\"en\" data-theme=\"light\" data-present=\"0\" data-palette=\"standard\" data-side=\"show\"") != NULL, "<html> data");
     /* the tiles: 8x8 cells each, the layout's 374 x 373 with axes */
     CHECK(count(p, "<rect class=\"cell k") == 128, "2 x 64 cells (%d)", count(p, "<rect class=\"cell k"));
     CHECK(count(p, "class=\"map tile\" width=\"374\" height=\"373\" viewBox=\"0 0 374 373\"") == 2, "tile size");
@@ -130,10 +141,14 @@ static void test_one_unit_tile(void)
     CHECK(rc == 1, "rendered (%d)", rc);
     CHECK(count(p, "<rect class=\"cell k0\"") == 2, "a 1x1 tile each (%d)", count(p, "<rect class=\"cell"));
     /* presenter mode: 2x scale, a 477 px box: lw 38, th 36, one 88 px cell; an 8x8 tile's height */
-    CHECK(strstr(p, "class=\"map tile\" width=\"129\" height=\"471\"") != NULL, "1x1 tile geometry");
-    CHECK(strstr(p, "data-theme=\"dark\" data-present=\"1\"") != NULL, "dark presenter");
-    CHECK(strstr(p, "<option value=\"dark\" selected>Dark</option>") != NULL, "theme menu");
-    CHECK(strstr(p, " checked aria-checked=\"true\"") != NULL, "presenter box");
+    static const char *const want[][2] = {
+        {"class=\"map tile\" width=\"129\" height=\"471\"", "1x1 tile geometry"},
+        {"data-theme=\"dark\" data-present=\"1\"", "dark presenter"},
+        {"<option value=\"dark\" selected>Dark</option>", "theme menu"},
+        {" checked aria-checked=\"true\"", "presenter box"},
+        {NULL, NULL},
+    };
+    contains(p, want);
     free(p);
 }
 
@@ -141,12 +156,16 @@ static void test_not_rendered(void)
 {
     char *plain = plain_page();
     CHECK(no_markers(plain), "no marker on the plain page");
-    CHECK(strstr(plain, "<div id=\"readout\" class=\"readout\">Swizzle&lt;&hellip;&gt;</div>") != NULL, "the template's readout");
-    CHECK(strstr(plain, "<dl id=\"stats\" class=\"stats\"></dl>") != NULL, "no stats");
-    CHECK(strstr(plain, "<p id=\"verdict-line\" class=\"verdict-line\" aria-live=\"polite\"></p>") != NULL, "no verdict");
-    CHECK(strstr(plain, "<input id=\"side\" type=\"checkbox\" checked>") != NULL, "controls shown");
-    CHECK(strstr(plain, "<p class=\"help\" id=\"elem-swizzle\">Cells show logical column numbers.</p>") != NULL, "element line");
-    CHECK(strstr(plain, "<html lang=\"en\">") != NULL, "<html> as it was");
+    static const char *const want[][2] = {
+        {"<div id=\"readout\" class=\"readout\">Swizzle&lt;&hellip;&gt;</div>", "the template's readout"},
+        {"<dl id=\"stats\" class=\"stats\"></dl>", "no stats"},
+        {"<p id=\"verdict-line\" class=\"verdict-line\" aria-live=\"polite\"></p>", "no verdict"},
+        {"<input id=\"side\" type=\"checkbox\" checked>", "controls shown"},
+        {"<p class=\"help\" id=\"elem-swizzle\">Cells show logical column numbers.</p>", "element line"},
+        {"<html lang=\"en\">", "<html> as it was"},
+        {NULL, NULL},
+    };
+    contains(plain, want);
     static const char *const q[] = {
         "b=3&m=4&s=3&predict=1", "b=3&m=4&s=3&acc=custom", "b=3&m=4&s=3&acc=expr", "b=3&m=4&s=3&lesson=0",
         "b=3&m=4&s=3&embed=1", "b=3&m=4&s=3&sel=1,2", "b=3&m=4&s=3&tcol=2", "b=3&m=4&s=3&trans=1",
