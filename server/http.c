@@ -2,8 +2,9 @@
  * files, and handing /api/ requests to api.c.
  *
  * The only file that includes microhttpd.h.  It must not parse or write JSON
- * bodies (api.c does), decide which file a path names (files.c does) nor judge
- * a request head's syntax (framing.c does). */
+ * bodies (api.c does), decide which file a path names (files.c does), judge
+ * a request head's syntax (framing.c does) nor write the main page's first
+ * screen (firstscreen.c does; this file sends it). */
 #define _GNU_SOURCE 1   /* PATH_MAX under -std=c11 */
 #include "http.h"
 
