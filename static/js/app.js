@@ -408,8 +408,6 @@ async function start() {
     // The menus anew (the server may have written them: firstscreen.c), in the task that sets their values.
     ui.elem.replaceChildren(...ELEMENT_TYPES.map((e) => new Option(e.label, e.id)));
     ui.preset.replaceChildren(...presets.map((p) => new Option(`${p.label || p.id} <${p.b},${p.m},${p.s}>`, p.id)), new Option('Custom', 'custom'));
-    // A value the server wrote leaves the caret at the start; one the page sets, at the end.
-    for (const k of ['b', 'm', 's', 'rows']) { const v = ui[k].value; ui[k].value = ''; ui[k].value = v; }
     syncControls();
     for (const row of live()) if (row.sync) row.sync(row.p);
     // The layout's requests go out now; the listeners are wired while they fly.

@@ -11,6 +11,9 @@ export const PAUSE_MS = 350;
  * done(ev): the edit ended (Enter or the field left). */
 export function createTyping(form, fields, apply, done) {
     let timer = 0, pending = null, editing = false;
+    // A value the server wrote (firstscreen.c) leaves the caret at the field's
+    // start; one the page sets, at its end, where typing goes on: set anew.
+    for (const id of fields) { const el = form.elements[id], v = el.value; el.value = ''; el.value = v; }
     const owns = (ev) => fields.includes(ev.target.id);
 
     function now(ev) {
