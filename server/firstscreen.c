@@ -586,7 +586,9 @@ static void render_tile(struct fs_ctx *c, struct buf *o, long T, const cJSON *lo
     long label_min = eb ? 22 : 15;
     int labelled = g.cs >= label_min && g.cs >= 14;
     long H = g.H > g8.H ? g.H : g8.H;   /* the box's min-height (maps.js) */
-    buf_printf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"map tile\" width=\"%ld\" height=\"%ld\" "
+    /* "served": laid out for a 1440 px window; style.css scales it down to a
+     * narrower box until the JS draws the map at its own size */
+    buf_printf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"map tile served\" width=\"%ld\" height=\"%ld\" "
                "viewBox=\"0 0 %ld %ld\"><g class=\"band\" font-size=\"%ld\">", g.W, H, g.W, H, fs);
     long keys[FIRSTSCREEN_MAX_TILE * FIRSTSCREEN_MAX_TILE];
     for (long p = 0; p < T * T; p++) {

@@ -127,7 +127,7 @@ static void test_default_state(void)
     CHECK(strstr(p, "data-fs") == NULL && strstr(p, "placeholder=\"8\"") != NULL, "rows placeholder");
     /* the tiles: 8x8 cells each, the layout's 374 x 373 with axes */
     CHECK(count(p, "<rect class=\"cell k") == 128, "2 x 64 cells (%d)", count(p, "<rect class=\"cell k"));
-    CHECK(count(p, "class=\"map tile\" width=\"374\" height=\"373\" viewBox=\"0 0 374 373\"") == 2, "tile size");
+    CHECK(count(p, "class=\"map tile served\" width=\"374\" height=\"373\" viewBox=\"0 0 374 373\"") == 2, "tile size");
     CHECK(strstr(p, "<rect class=\"cell k1\" x=\"19\" y=\"62\" width=\"44\" height=\"44\" data-p=\"8\" data-l=\"9\" data-c=\"1\"/>") != NULL,
           "swizzled slot 8 holds logical unit 9 (the API's tile.log_of)");
     CHECK(count(p, "<button type=\"button\" class=\"export\"") == 4, "the tiles' export buttons");
@@ -142,7 +142,7 @@ static void test_one_unit_tile(void)
     CHECK(count(p, "<rect class=\"cell k0\"") == 2, "a 1x1 tile each (%d)", count(p, "<rect class=\"cell"));
     /* presenter mode: 2x scale, a 477 px box: lw 38, th 36, one 88 px cell; an 8x8 tile's height */
     static const char *const want[][2] = {
-        {"class=\"map tile\" width=\"129\" height=\"471\"", "1x1 tile geometry"},
+        {"class=\"map tile served\" width=\"129\" height=\"471\"", "1x1 tile geometry"},
         {"data-theme=\"dark\" data-present=\"1\"", "dark presenter"},
         {"<option value=\"dark\" selected>Dark</option>", "theme menu"},
         {" checked aria-checked=\"true\"", "presenter box"},
