@@ -24,7 +24,10 @@ export function fontFor(px, scale = 1) { return clamp(Math.round(px * 0.42), 9, 
  *   cols      logical units per row: logical column = l % cols, row = l / cols
  *   tile      tile edge in units: thick lines every `tile` cells (none when 1)
  *   bankOf    optional first bank per slot, for the hover title */
-export function gridLayout({ rows, cols, logOf, tile, availW, maxCell = 34, bankOf = null, kind, label = null, keyOf = null, elemTitle = null, scale = 1 }) {
+/*   boxW, boxH  optional: the SVG over the map is at least this large (a tile's
+ *               box keeps an 8 x 8 tile's size: maps.js), so that a smaller map
+ *               leaves the SVG, and the layer the browser made of it, as it was */
+export function gridLayout({ rows, cols, logOf, tile, availW, maxCell = 34, bankOf = null, kind, label = null, keyOf = null, elemTitle = null, scale = 1, boxW = 0, boxH = 0 }) {
     const lw = (12 + 7 * String(rows - 1).length) * scale;
     const th = 18 * scale;
     const cs = clamp(Math.floor((availW - lw - 6) / cols), 8, maxCell);
@@ -44,11 +47,21 @@ export function gridLayout({ rows, cols, logOf, tile, availW, maxCell = 34, bank
             if (c1 > c0) for (let r = r0; r < r1; r++) out.push([r * cols + c0, r * cols + c1]);
             return out;
         },
+        svgW: Math.max(W, boxW), svgH: Math.max(H, boxH),
+        afs,
+        // The axis labels of the band's rows and columns: [x, y, text, row?].
+        axes(r0, r1, x0, x1) {
+            const c0 = clamp(Math.floor((x0 - lw) / cs), 0, cols), c1 = clamp(Math.ceil((x1 - lw) / cs), 0, cols);
+            const out = [];
+            for (let c = c0 - (c0 % cstep); c < c1; c += cstep) out.push([x(c) + cs / 2, th / 2, String(c), false]);
+            for (let r = r0 - (r0 % rstep); r < r1; r += rstep) out.push([lw - 5, y(r) + cs / 2, String(r), true]);
+            return out;
+        },
+        frame: [lw, th, cols * cs, nRows * cs],
         band(r0, r1, x0, x1) {
             const c0 = clamp(Math.floor((x0 - lw) / cs), 0, cols), c1 = clamp(Math.ceil((x1 - lw) / cs), 0, cols);
             let s = `<g class="axis-g" font-size="${afs}">`;
-            for (let c = c0 - (c0 % cstep); c < c1; c += cstep) s += `<text class="axis" x="${x(c) + cs / 2}" y="${th / 2}">${c}</text>`;
-            for (let r = r0 - (r0 % rstep); r < r1; r += rstep) s += `<text class="axis row" x="${lw - 5}" y="${y(r) + cs / 2}">${r}</text>`;
+            for (const [ax, ay, t, row] of lay.axes(r0, r1, x0, x1)) s += `<text class="axis${row ? ' row' : ''}" x="${ax}" y="${ay}">${t}</text>`;
             s += '</g>';
             // Tile borders: thick lines every `tile` units inside the band.
             let d = '';

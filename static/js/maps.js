@@ -97,16 +97,20 @@ export function createMaps(ctx, ui) {
         const pairs = {
             tile() {
                 const tw = (id) => Math.min(availWidth(id), 420 * big);
-                views.tilePlain = grid('tile-plain', { rows: T, cols: T, logOf: null, tile: T, availW: tw('tile-plain'), maxCell: 44 * big, kind: 'tile' });
-                views.tileSwz = grid('tile-swz', { rows: T, cols: T, logOf: d.tile.log_of, tile: T, availW: tw('tile-swz'), maxCell: 44 * big, kind: 'tile' });
                 // The tile boxes keep the height of an 8x8 tile (the 128B
                 // preset's), so that switching between the usual presets leaves
                 // the grids below where they are: a reader comparing them keeps
                 // their place, and the browser need not move the page below.
+                // The SVG over a tile keeps that size too (mapview.js says why).
+                const box = {};
                 for (const id of ['tile-plain', 'tile-swz']) {
-                    const h = `${gridLayout({ rows: 8, cols: 8, logOf: null, tile: 8, availW: tw(id), maxCell: 44 * big, kind: 'tile', scale: big }).H}px`;
+                    const l8 = gridLayout({ rows: 8, cols: 8, logOf: null, tile: 8, availW: tw(id), maxCell: 44 * big, kind: 'tile', scale: big });
+                    box[id] = { boxW: l8.W, boxH: l8.H };
+                    const h = `${l8.H}px`;
                     if ($(id).style.minHeight !== h) $(id).style.minHeight = h;
                 }
+                views.tilePlain = grid('tile-plain', { rows: T, cols: T, logOf: null, tile: T, availW: tw('tile-plain'), maxCell: 44 * big, kind: 'tile', ...box['tile-plain'] });
+                views.tileSwz = grid('tile-swz', { rows: T, cols: T, logOf: d.tile.log_of, tile: T, availW: tw('tile-swz'), maxCell: 44 * big, kind: 'tile', ...box['tile-swz'] });
             },
             grid() {
                 views.gridPlain = grid('grid-plain', { rows: g.rows, cols: g.cols, logOf: null, tile: T, availW: availWidth('grid-plain'), maxCell: 40 * big, bankOf: g.bank_of, kind: 'grid' });

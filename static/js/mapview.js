@@ -19,6 +19,9 @@ const SVGNS = 'http://www.w3.org/2000/svg';
 const OVERSCAN = 160;          // px drawn beyond the visible box on each side
 export const EXPORT_MAX_SLOTS = 65536;
 
+// The SVG's size: the map's, or the larger box it keeps (a tile's).
+const svgSize = (lay) => [lay.svgW || lay.W, lay.svgH || lay.H];
+
 const selRects = `<rect class="${SEL_HALO}" visibility="hidden" rx="3"/><rect class="${SEL}" visibility="hidden" rx="3"/>`;
 
 /* One drawn map. `lay` describes it:
@@ -32,6 +35,9 @@ const selRects = `<rect class="${SEL_HALO}" visibility="hidden" rx="3"/><rect cl
  *   band(r0, r1, x0, x1) {axis, tiles}: SVG of the band's axis labels, and the
  *                       path data of its tile lines ('' for none)
  *   fixed               SVG drawn once (frame, dividers)
+ *   svgW, svgH          optional: the SVG's size when larger than the map's
+ *   axes(r0, r1, x0, x1), frame   a tile's axis labels [x, y, text, row?] and
+ *                       frame [x, y, w, h], painted on its canvas (below)
  *   title(p)            hover text
  *   label(key)          cell text for that number (default: the number) */
 class MapView {
@@ -41,6 +47,15 @@ class MapView {
         this.el = el;
         this.lay = lay;
         this.scrolls = el.classList.contains('scroll');
+        // A tile's axis labels and frame are painted on its canvas with its
+        // cells, and its SVG keeps its box's size: a preset change that
+        // changes the tile's size then leaves the SVG as it was. Why: the
+        // browser makes a layer of the SVG (it lies over the canvas) and
+        // rasters all of it again for any change in it, and lays out its
+        // text anew; that was most of what a tile of another size cost a
+        // preset change (bench/README.md, 2026-11-24).
+        this.painted = !this.scrolls && lay.kind === 'tile';
+        const [sw, sh] = svgSize(lay);
         this.traced = null;
         this.selP = null;
         // The canvas and the SVG of a map drawn here before are kept, and so
@@ -50,11 +65,11 @@ class MapView {
         const old = el.mapView && el.mapView.el === el && el.firstElementChild === el.mapView.cv ? el.mapView : null;
         if (old) {
             for (const k of ['cv', 'svg', 'gBand', 'gExtra', 'pTiles', 'gFixed', 'gMarks', 'markEls', 'halo', 'sel', 'hit']) this[k] = old[k];
-            for (const [k, v] of [['class', `map ${lay.kind}`], ['width', lay.W], ['height', lay.H], ['viewBox', `0 0 ${lay.W} ${lay.H}`]]) this.svg.setAttribute(k, v);
+            this.sizeSvg(sw, sh);
             this.gBand.setAttribute('font-size', lay.fs);
             if (this.gBand.firstChild) this.gBand.textContent = '';
         } else {
-            el.innerHTML = `<canvas class="cells"></canvas><svg xmlns="${SVGNS}" class="map ${lay.kind}" width="${lay.W}" height="${lay.H}" viewBox="0 0 ${lay.W} ${lay.H}">` +
+            el.innerHTML = `<canvas class="cells"></canvas><svg xmlns="${SVGNS}" class="map ${lay.kind}" width="${sw}" height="${sh}" viewBox="0 0 ${sw} ${sh}">` +
                 `<g class="band" font-size="${lay.fs}"></g><g class="band-extra"></g><path class="tiles" d=""/><g class="fixed"></g><g class="marks"></g>${selRects}<rect class="${HIT}" visibility="hidden"><title></title></rect></svg>`;
             this.cv = el.firstElementChild;
             this.svg = this.cv.nextElementSibling;
@@ -68,7 +83,7 @@ class MapView {
             this.hit = this.sel.nextElementSibling;
             this.markEls = [];
         }
-        setHTML(this.gFixed, lay.fixed || '');
+        setHTML(this.gFixed, this.painted ? '' : lay.fixed || '');
         el.mapView = this;
         watchFar(el);
         this.marks = [];
@@ -82,6 +97,13 @@ class MapView {
         this.hint = hint;
         this.draw(true);
         this.hint = null;
+    }
+
+    // The SVG's class and size, each written only when it changed.
+    sizeSvg(w, h) {
+        for (const [k, v] of [['class', `map ${this.lay.kind}`], ['width', w], ['height', h], ['viewBox', `0 0 ${w} ${h}`]]) {
+            if (this.svg.getAttribute(k) !== String(v)) this.svg.setAttribute(k, v);
+        }
     }
 
     visible() {
@@ -134,6 +156,7 @@ class MapView {
         }
         bx0 = Math.max(0, Math.floor(bx0) - 1); by0 = Math.max(0, Math.floor(by0) - 1);
         bx1 = Math.min(L.W, Math.ceil(bx1) + 1); by1 = Math.min(L.H, Math.ceil(by1) + 1);
+        if (this.painted) { bx0 = 0; by0 = 0; bx1 = L.W; by1 = L.H; }   // its axes and frame too
         this.band = { slots, ls, rows: [r0, r1, x0, x1], box: [bx0, by0, bx1 - bx0, by1 - by0] };
         this.extras(L.band(r0, r1, x0, x1));
         this.drawn = [y0, y1, x0, x1];
@@ -143,7 +166,7 @@ class MapView {
     // Axis labels and tile lines: each written only when it changed (a new
     // tile size moves the lines and leaves the axes).
     extras({ axis, tiles }) {
-        setHTML(this.gExtra, axis);
+        setHTML(this.gExtra, this.painted && !this.whole ? '' : axis);
         if (this.pTiles.getAttribute('d') !== tiles) this.pTiles.setAttribute('d', tiles);
     }
 
@@ -213,8 +236,9 @@ class MapView {
         }
         for (const [ly, line] of lines) parts.push(`<text class="lbls" y="${ly}">${line.join('')}</text>`);
         this.gBand.innerHTML = parts.join('');
-        this.extras(L.band(0, rows, 0, L.W));
         this.whole = true;
+        this.extras(L.band(0, rows, 0, L.W));
+        if (this.painted) { this.sizeSvg(L.W, L.H); setHTML(this.gFixed, L.fixed || ''); }   // the export is the map's size, axes and frame in it
         return { rows, of: L.nRows, height: rows < L.nRows ? L.th + rows * L.rowH + 3 : L.H };
     }
 
@@ -222,6 +246,7 @@ class MapView {
         if (!this.whole) return;
         this.whole = false;
         this.gBand.textContent = '';
+        if (this.painted) { this.sizeSvg(...svgSize(this.lay)); setHTML(this.gFixed, ''); }
         this.draw(true);
     }
 

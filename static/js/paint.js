@@ -28,6 +28,7 @@ function ink() {
     inkMemo = {
         key, ink: {
             k, gap: v('--cell-gap'), text: v('--cell-text'), muted: v('--muted'), mono: v('--mono'),
+            faint: v('--faint'), line: v('--tile-line'), lineW: parseFloat(v('--tile-width')) || 2.5,
             halo: d.palette === 'cb' && halo && halo !== 'transparent' ? halo : null,
             dark: d.theme === 'dark', bold: d.present === '1',
         },
@@ -120,6 +121,7 @@ export function paintBand(v, g) {
         for (const [x, y, w, h] of rs) g.fillRect(x + 0.5, y + 0.5, Math.max(0, w - 1), Math.max(0, h - 1));
     }
     g.globalAlpha = 1;
+    if (v.painted) paintAxes(v, g, k);
     if (!texts.length) return;
     // Setting a font makes the browser bring the page's style up to date
     // first; a canvas keeps its font until it is resized.
@@ -134,6 +136,27 @@ export function paintBand(v, g) {
         g.fillStyle = dim ? k.muted : k.text;
         g.fillText(texts[i], texts[i + 1], texts[i + 2]);
     }
+}
+
+// A tile's axis labels and frame (mapview.js says why they are painted), as
+// style.css draws them in an SVG: svg.map .axis (--faint, centred; a row's
+// label ends at its x; bold in presenter mode) and .tiles (--tile-line,
+// --tile-width, centred on the frame's edge). The font is set back for the
+// cell labels (setting one makes the browser bring the style up to date: once).
+function paintAxes(v, g, k) {
+    const L = v.lay, [r0, r1, x0, x1] = v.band.rows;
+    g.textBaseline = 'middle';
+    g.fillStyle = k.faint;
+    g.font = `${k.bold ? '700 ' : ''}${L.afs}px ${k.mono}`;
+    v.cv.font = null;
+    for (const [x, y, t, row] of L.axes(r0, r1, x0, x1)) {
+        g.textAlign = row ? 'right' : 'center';
+        g.fillText(t, x, y);
+    }
+    const [fx, fy, fw, fh] = L.frame;
+    g.lineWidth = k.lineW;
+    g.strokeStyle = k.line;
+    g.strokeRect(fx, fy, fw, fh);
 }
 
 // A map far from the window hides its canvas (class "far"), and shows it

@@ -328,7 +328,9 @@ export async function extrasChecks(t) {
             const cells = [...doc.querySelectorAll('rect[data-p]:not([data-ph])')];
             return { err: err ? err.textContent : null, root: root.localName, ns: root.namespaceURI, w: root.getAttribute('width'), h: root.getAttribute('height'),
                 cells: cells.length, filled: cells.filter((c) => (c.getAttribute('fill') || 'none') !== 'none').length,
-                labels: doc.querySelectorAll('text > tspan').length, classes: doc.querySelectorAll('[class]').length, chips: doc.querySelectorAll('g[data-lanes]').length };
+                labels: doc.querySelectorAll('text > tspan').length, classes: doc.querySelectorAll('[class]').length, chips: doc.querySelectorAll('g[data-lanes]').length,
+                axes: [...doc.querySelectorAll('text')].filter((e) => !e.querySelector('tspan') && /^\d+$/.test(e.textContent)).length,
+                paths: [...doc.querySelectorAll('path')].map((e) => e.getAttribute('d')).filter(Boolean) };
         }, xml);
         const svg = await grab('grid-swz', 'svg');
         const s = await parse(svg.bytes.toString('utf8'));
@@ -346,6 +348,21 @@ export async function extrasChecks(t) {
         check('export SVG of the access bank chart parses, with its chips', !bc.err && bc.root === 'svg' && bc.chips > 0, JSON.stringify(bc));
         const tile = await parse((await grab('tile-plain', 'svg')).bytes.toString('utf8'));
         check('export SVG of the plain tile parses', !tile.err && tile.cells === 64);
+        // A tile's axis labels and frame are painted on its canvas (mapview.js): its export still holds them, at the map's size.
+        check('export SVG of the plain tile: its 16 axis labels and its frame', tile.axes === 16 && tile.paths.includes('M19 18h352v352h-352Z') && tile.w === '374', JSON.stringify(tile));
+        await afterLoad(page, () => page.selectOption('#preset', '64B'));
+        const t4 = await parse((await grab('tile-swz', 'svg')).bytes.toString('utf8'));
+        check('export SVG of a 4x4 tile: 16 cells, 8 axis labels, its frame, the map\'s width (not its box\'s)', !t4.err && t4.cells === 16 && t4.axes === 8 &&
+            t4.paths.includes('M19 18h176v176h-176Z') && t4.w === '198', JSON.stringify(t4));
+        const after = await page.evaluate(() => { const e = document.getElementById('tile-swz'), svg = e.querySelector('svg');
+            // ink on the canvas where the axis labels and the frame are (the canvas is at the map's origin, dpr 1 here)
+            const cv = e.querySelector('canvas.cells'), g = cv.getContext('2d'), L = e.mapView.lay, [fx, fy, fw] = L.frame;
+            const inked = (x, y, w, h) => { const px = g.getImageData(x, y, w, h).data; let n = 0; for (let i = 3; i < px.length; i += 4) n += px[i] > 0; return n; };
+            return { w: svg.getAttribute('width'), texts: svg.querySelectorAll('text').length, cells: e.mapView.drawnCells().length,
+                colAxis: inked(fx, 0, fw, L.th - 2), rowAxis: inked(0, fy, L.lw - 2, 40), frame: inked(fx - 1, fy + fw / 2, 2, 1), offset: [cv.style.left, cv.style.top] }; });
+        check('after the export the tile is painted again, its SVG at its box\'s size, without text', after.w === '374' && after.texts === 0 && after.cells === 16, JSON.stringify(after));
+        check('the tile\'s canvas holds its axis labels and its frame', after.colAxis > 20 && after.rowAxis > 5 && after.frame === 2 && after.offset.join() === '0px,0px', JSON.stringify(after));
+        await afterLoad(page, () => page.selectOption('#preset', '128B'));
         // A big map exports whole, not just its visible band.
         await gotoReady(page, base + '?b=3&m=4&s=3&rows=1024');
         const big = await grab('grid-swz', 'svg');

@@ -447,7 +447,8 @@ async function main() {
             const where = () => page.evaluate(() => ({
                 grid: document.getElementById('grid-plain').getBoundingClientRect().top - document.getElementById('tile-swz').getBoundingClientRect().top,
                 box: document.getElementById('tile-swz').getBoundingClientRect().height,
-                tile: Number(document.querySelector('#tile-swz svg').getAttribute('height')),
+                tile: document.getElementById('tile-swz').mapView.lay.H,   // the map's own height
+                svg: Number(document.querySelector('#tile-swz svg').getAttribute('height')),
             }));
             const at128 = await where();
             check('tile box: an 8x8 tile fills its box', Math.abs(at128.box - at128.tile) <= 1, JSON.stringify(at128));
@@ -456,6 +457,8 @@ async function main() {
                 const w = await where();
                 check(`tile box: at ${p} the tile is smaller than its box, and the grids stay where they were`,
                     w.tile < at128.tile && w.box === at128.box && w.grid === at128.grid, `${JSON.stringify(w)} vs ${JSON.stringify(at128)}`);
+                // mapview.js: a smaller tile leaves the SVG over it as it was (a preset change need not raster it again)
+                check(`tile box: at ${p} the SVG over the tile keeps the box's size`, w.svg === at128.svg, `${JSON.stringify(w)} vs ${JSON.stringify(at128)}`);
             }
             for (const [id, v] of [['#s', '4'], ['#b', '4']]) await afterLoad(page, async () => { await page.fill(id, v); await page.press(id, 'Enter'); });
             const w16 = await where();
