@@ -440,7 +440,11 @@ static void render_bitstrip(struct fs_ctx *c)
     long long top = yhi > zhi ? yhi : zhi;
     if (m > top)
         top = m;
-    top = top + 2 < 31 ? top + 2 : 31;
+    top += 2;
+    if (top < 12)   /* readout.js BITS_SHOWN: bits 11..0 at least */
+        top = 12;
+    if (top > 31)
+        top = 31;
     struct buf *o = &c->part[FS_BITSTRIP];
     buf_puts(o, "<div class=\"bits\">");
     char prev = 0;

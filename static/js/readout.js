@@ -28,9 +28,15 @@ export function renderStats(ui, d) {
     setText(ui.bankRow, `${d.bank_row_bytes} B`);
 }
 
+const BITS_SHOWN = 12;   // firstscreen.c writes the same strip
+
 export function renderBitstrip(el, d) {
     const mk = d.masks, m = d.params.m;
-    const top = Math.min(31, Math.max(mk.yyy_hi, mk.zzz_hi, m) + 2);
+    // At least bits 11..0, the span of the 128B preset's fields and two
+    // bits more: the usual presets show the same bits, each in its place,
+    // so that switching between them moves field borders, not every bit
+    // (a reader compares them in place; the browser rewrites a few).
+    const top = Math.min(31, Math.max(BITS_SHOWN, Math.max(mk.yyy_hi, mk.zzz_hi, m) + 2));
     let html = '<div class="bits">', prev = null;
     for (let bit = top - 1; bit >= 0; bit--) {
         let cls = 'bit', role = 'x';
