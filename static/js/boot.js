@@ -1,6 +1,7 @@
 // boot.js - starts the page once its first contentful paint is on screen:
-// asks the API its first questions (api.startup), asks for every module of
-// the first screen at once (MODULES) and starts app.js. It must not do
+// shows the sections below the first screen (data-booted, style.css), asks
+// the API its first questions (api.startup), asks for every module of the
+// first screen at once (MODULES) and starts app.js. It must not do
 // anything but start the page; its lists of modules (MODULES, LATER) must be
 // the page's import graph (tests/node/preload.test.mjs reads them).
 
@@ -32,6 +33,8 @@ let started = false;
 function start() {
     if (started) return;
     started = true;
+    // The sections below the first screen, left out of the first paint (style.css).
+    document.documentElement.setAttribute('data-booted', '');
     // The page's first answers, asked first: they arrive while the modules
     // load. (Asked when boot.js ran, before the first paint, their answers
     // were handled in that paint's way: first paint 120 -> 136 ms.)

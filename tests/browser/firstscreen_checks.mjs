@@ -101,6 +101,22 @@ export async function firstscreenChecks(t) {
         check('firstscreen predict=1: none once it ran', hidden === 'hidden', hidden);
     });
 
+    // The first paint holds the first screen only: the sections below it wait for boot.js (style.css).
+    await step('firstscreen: the sections below the first screen', async () => {
+        const look = (p) => p.evaluate(() => ({ booted: document.documentElement.hasAttribute('data-booted'),
+            sections: [...document.querySelectorAll('main > section')].map((e) => ({ first: e.hasAttribute('data-first'), cv: getComputedStyle(e).contentVisibility, top: Math.round(e.getBoundingClientRect().top) })) }));
+        await off.goto(base + '?b=3&m=4&s=3', { waitUntil: 'load' });
+        const s = await look(off);
+        const later = s.sections.filter((x) => !x.first);
+        check('firstscreen: before the JS, the hero and the tiles are drawn and every section below them is left out',
+            !s.booted && s.sections.filter((x) => x.first).length === 2 && s.sections.filter((x) => x.first).every((x) => x.cv === 'visible') &&
+            later.length >= 6 && later.every((x) => x.cv === 'hidden'), JSON.stringify(s));
+        check('firstscreen: nothing left out is in the 1440x900 window', later.every((x) => x.top >= 900), JSON.stringify(later.map((x) => x.top)));
+        await gotoReady(page, base + '?b=3&m=4&s=3');
+        const j = await look(page);
+        check('firstscreen: once the page started, every section is drawn', j.booted && j.sections.every((x) => x.cv === 'visible'), JSON.stringify(j));
+    });
+
     // The rendered page varies with its query: never a validator another query's body could match.
     await step('firstscreen: headers', async () => {
         const r = await fetch(base + '?b=3&m=4&s=3');
