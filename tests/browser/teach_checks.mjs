@@ -276,11 +276,12 @@ export async function teachChecks(t) {
         await gotoReady(page, base + '?lesson=1&present=1&side=hide');
         await lessonAt(1);
         check('27 predict: a question step of the lesson asks first', (await page.evaluate(() => document.body.dataset.predict)) === 'ask' && await hidden('#lesson-text'));
+        check('27 predict: while it asks, the lesson bar says what to do, not an empty space', !(await hidden('#lesson-ask')) && /press Reveal/.test(await text(page, '#lesson-ask')));
         await page.screenshot({ path: t.SHOTS + '/teach-question-ask.png' });
         await page.fill('#predict-wf', '4');
         await page.click('#predict-reveal');
         await page.waitForFunction(() => document.body.dataset.predict === 'shown', null, { timeout: t.TIMEOUT });
-        check('27 predict: after the guess the narration shows', !(await hidden('#lesson-text')));
+        check('27 predict: after the guess the narration shows', !(await hidden('#lesson-text')) && await hidden('#lesson-ask'));
         await page.evaluate(() => document.getElementById('predict').scrollIntoView({ block: 'start' }));
         await page.screenshot({ path: t.SHOTS + '/teach-question-shown.png' });
         await page.keyboard.press('Escape');
