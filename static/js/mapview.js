@@ -65,6 +65,7 @@ class MapView {
         const old = el.mapView && el.mapView.el === el && el.firstElementChild === el.mapView.cv ? el.mapView : null;
         if (old) {
             for (const k of ['cv', 'svg', 'gBand', 'gExtra', 'pTiles', 'gFixed', 'gMarks', 'markEls', 'halo', 'sel', 'hit']) this[k] = old[k];
+            if (this.svg.getAttribute('class') !== `map ${lay.kind}`) this.svg.setAttribute('class', `map ${lay.kind}`);
             this.sizeSvg(sw, sh);
             this.gBand.setAttribute('font-size', lay.fs);
             if (this.gBand.firstChild) this.gBand.textContent = '';
@@ -99,9 +100,10 @@ class MapView {
         this.hint = null;
     }
 
-    // The SVG's class and size, each written only when it changed.
+    // The SVG's size, each attribute written only when it changed (its class,
+    // which a trace adds to, is left alone).
     sizeSvg(w, h) {
-        for (const [k, v] of [['class', `map ${this.lay.kind}`], ['width', w], ['height', h], ['viewBox', `0 0 ${w} ${h}`]]) {
+        for (const [k, v] of [['width', w], ['height', h], ['viewBox', `0 0 ${w} ${h}`]]) {
             if (this.svg.getAttribute(k) !== String(v)) this.svg.setAttribute(k, v);
         }
     }
