@@ -67,7 +67,7 @@ class MapView {
             for (const k of ['cv', 'svg', 'gBand', 'gExtra', 'pTiles', 'gFixed', 'gMarks', 'markEls', 'halo', 'sel', 'hit']) this[k] = old[k];
             if (this.svg.getAttribute('class') !== `map ${lay.kind}`) this.svg.setAttribute('class', `map ${lay.kind}`);
             this.sizeSvg(sw, sh);
-            this.gBand.setAttribute('font-size', lay.fs);
+            if (this.gBand.getAttribute('font-size') !== String(lay.fs)) this.gBand.setAttribute('font-size', lay.fs);
             if (this.gBand.firstChild) this.gBand.textContent = '';
         } else {
             el.innerHTML = `<canvas class="cells"></canvas><svg xmlns="${SVGNS}" class="map ${lay.kind}" width="${sw}" height="${sh}" viewBox="0 0 ${sw} ${sh}">` +
