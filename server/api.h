@@ -1,7 +1,10 @@
 /* api.h - the JSON API: one request in, one response out.
  *
- * The only module that parses or builds JSON.  It never touches sockets or
- * libmicrohttpd (http.c hands it a plain request), so tests drive it directly. */
+ * The API (api.c and its api_*.c routes, with instr_json.c) is where JSON is
+ * built and request bodies are parsed; the one reader outside it is
+ * firstscreen.c, which parses the API's own answers (it builds none).  It
+ * never touches sockets or libmicrohttpd (http.c hands it a plain request),
+ * so tests drive it directly. */
 #ifndef SZ_API_H
 #define SZ_API_H
 
