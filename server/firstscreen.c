@@ -581,9 +581,7 @@ static void render_tile(struct fs_ctx *c, struct buf *o, long T, const cJSON *lo
     if (tw > 420 * scale)
         tw = 420 * scale;
     struct tile_geom g = tile_geom(T, tw, scale), g8 = tile_geom(8, tw, scale);
-    long fs = font_for(g.cs, scale), afs = font_for(g.cs, scale);
-    if (afs > 11 * scale)
-        afs = 11 * scale;
+    long fs = font_for(g.cs, scale), afs = fs < 11 * scale ? fs : 11 * scale;   /* maplayout.js afs */
     /* label: elements.js cellLabel (element types) unless rows are shown */
     int eb = st->show_row ? 0 : elem_types[st->elem].bytes;
     long long ub = num(c, get(c, c->d, "unit"), "bytes");
@@ -654,9 +652,10 @@ static void render_tiles(struct fs_ctx *c)
     render_tile(c, &c->part[FS_TILE_SWZ], (long)T, log_of);
     /* the tiles' export buttons (export.js addExport wires these): the
      * caption keeps its height when the JS takes over */
-    for (const char *k = "SVG"; k; k = strcmp(k, "SVG") == 0 ? "PNG" : NULL)
+    static const char *const kinds[][2] = {{"svg", "SVG"}, {"png", "PNG"}};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
         buf_printf(&c->part[FS_XBAR], "<button type=\"button\" class=\"export\" data-export=\"%s\" "
-                   "title=\"Download this view as %s\">%s</button>", strcmp(k, "SVG") == 0 ? "svg" : "png", k, k);
+                   "title=\"Download this view as %s\">%s</button>", kinds[k][0], kinds[k][1], kinds[k][1]);
 }
 
 /* ---- the template ------------------------------------------------------------------ */
@@ -669,15 +668,6 @@ static int mark_of(const char *name, size_t n)
     return -1;
 }
 
-int firstscreen_is_template(const char *tmpl, size_t len)
-{
-    size_t n = sizeof OPEN - 1;
-    for (size_t i = 0; i + n <= len; i++)
-        if (tmpl[i] == '<' && memcmp(tmpl + i, OPEN, n) == 0)
-            return 1;
-    return 0;
-}
-
 static const char *find(const char *p, const char *end, const char *needle)
 {
     size_t n = strlen(needle);
@@ -685,6 +675,11 @@ static const char *find(const char *p, const char *end, const char *needle)
         if (*p == *needle && memcmp(p, needle, n) == 0)
             return p;
     return NULL;
+}
+
+int firstscreen_is_template(const char *tmpl, size_t len)
+{
+    return find(tmpl, tmpl + len, OPEN) != NULL;
 }
 
 /* Copy tmpl to out with each marker replaced: by part[k] when `parts` (a
