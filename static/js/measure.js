@@ -10,6 +10,20 @@ import { UNAVAILABLE, DIFFER, INLINE_ERR } from './classes.js';
 import { esc } from './esc.js';
 
 const $ = (id) => document.getElementById(id);
+
+/**
+ * reasonParts(reason) -> [plain, detail]: /api/health's reason for "cannot
+ * measure" split into its plain sentence and what follows it (the tool's
+ * words: "No GPU on this machine: no NVIDIA driver (libcuda.so.1 ...)").
+ * The sentence ends at the first ': ' or ' (' with text after it; a reason
+ * with neither is all sentence ('' detail). Nothing is dropped: the two
+ * parts hold every word of the reason.
+ */
+export function reasonParts(reason) {
+    const s = String(reason).trim();
+    const m = /^(.+?)(?::\s+|\s+(?=\())(\S.*)$/s.exec(s);
+    return m ? [m[1].replace(/[.\s]+$/, ''), m[2]] : [s.replace(/[.\s]+$/, ''), ''];
+}
 const fmt = (v) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(2)) : '\u2014');
 
 // What an error status means, in plain words.
@@ -24,7 +38,8 @@ function errorWords(err) {
 }
 
 export function createMeasure() {
-    const ui = { btn: $('measure-btn'), status: $('measure-status'), result: $('measure-result'), progress: $('measure-progress') };
+    const ui = { btn: $('measure-btn'), status: $('measure-status'), result: $('measure-result'), progress: $('measure-progress'),
+        why: $('measure-why'), whyText: $('measure-why-text') };
     let health = { available: false, reason: 'checking the server\u2026', device: null };
     let current = null;      // the access view's result
     let running = false;
@@ -33,13 +48,16 @@ export function createMeasure() {
     function deviceName() { return (health.device && health.device.name) || 'the GPU'; }
 
     function refreshButton() {
-        let why = '';
-        if (!health.available) why = `Unavailable: ${health.reason}`;
+        let why = '', detail = '';
+        // A class reads the plain sentence; the driver's words stay one click away.
+        if (!health.available) { const [plain, more] = reasonParts(health.reason); why = `Unavailable: ${plain}${/[\w)]$/.test(plain) ? '.' : ''}`; detail = more; }
         else if (!current) why = 'Nothing to measure: the access view has no instruction.';
         else if (!current.cost.calibrated) why = `The GPU has 32 banks of 4 bytes; this layout uses ${current.cost.banks} \u00d7 ${current.cost.bank_bytes} B. Switch the bank geometry back to measure.`;
         // Written only where they change: this runs on every access answer.
         if (ui.btn.disabled !== (running || !!why)) ui.btn.disabled = running || !!why;
-        const title = why || `Run this instruction on ${deviceName()} and compare`;
+        if (ui.whyText.textContent !== detail) ui.whyText.textContent = detail;
+        if (ui.why.hidden !== !detail) ui.why.hidden = !detail;
+        const title = (detail ? `${why} ${detail}` : why) || `Run this instruction on ${deviceName()} and compare`;
         if (ui.btn.title !== title) ui.btn.title = title;
         if (!running) {
             const text = why || `on ${deviceName()}`;

@@ -39,7 +39,14 @@ export async function measureChecks(t) {
         check('health: this server cannot measure', h.measure && h.measure.available === false);
         check('measure: button disabled', await page.$eval('#measure-btn', (b) => b.disabled));
         const st = await text(page, '#measure-status');
-        check('measure: the health reason is shown', st.includes(h.measure.reason) && st.startsWith('Unavailable'), st);
+        // The reason's plain sentence in the status, the rest (the tool's
+        // words, where there are any) behind "What the server said": together,
+        // the whole reason.
+        const why = await page.$eval('#measure-why', (d) => ({ hidden: d.hidden, text: d.querySelector('#measure-why-text').textContent }));
+        const plain = st.replace(/^Unavailable: /, '').replace(/\.$/, '');
+        check('measure: the health reason is shown, none of it lost', st.startsWith('Unavailable: ') && (why.hidden
+            ? plain === h.measure.reason && why.text === ''
+            : [plain + ': ' + why.text, plain + ' ' + why.text].includes(h.measure.reason)), JSON.stringify({ st, why, reason: h.measure.reason }));
     });
 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'swz-fake-'));
@@ -133,5 +140,40 @@ export async function measureChecks(t) {
         if (page2) await page2.close().catch(() => {});
         if (srv) srv.child.kill('SIGTERM');
         fs.rmSync(dir, { recursive: true, force: true });
+    }
+
+    // A machine without a GPU: the tool's --info fails as cuda/probe.cu's
+    // does there. The status says the plain sentence; the driver's words are
+    // behind "What the server said" (and in the button's title), none lost.
+    const dir3 = fs.mkdtempSync(path.join(os.tmpdir(), 'swz-nogpu-'));
+    const tool3 = path.join(dir3, 'nogpu-measure.sh');
+    const WHY = 'No GPU on this machine: no NVIDIA driver (libcuda.so.1 cannot be loaded: simulated)';
+    fs.writeFileSync(tool3, `#!/bin/sh\necho '{"error":{"code":"no_device","message":"${WHY}"}}'\nexit 3\n`, { mode: 0o755 });
+    let srv3 = null, page3 = null;
+    try {
+        srv3 = await t.startServer(await t.freePort(), ['--measure-tool', tool3]);
+        await step('measure: no GPU, in plain words', async () => {
+            // The server asks the tool in the background: wait for its answer.
+            let h = null;
+            for (let i = 0; i < 100; i++) {
+                h = (await getJSON(srv3.base + 'api/health')).body;
+                if (!/being asked/.test(h.measure.reason)) break;
+                await t.sleep(50);
+            }
+            check('no-GPU tool: health gives the tool\'s reason', h.measure.available === false && h.measure.reason === WHY, JSON.stringify(h.measure));
+            page3 = await t.ctx.newPage();
+            page3.setDefaultTimeout(t.TIMEOUT);
+            t.watch(page3);
+            await gotoReady(page3, srv3.base + '?b=3&m=4&s=3&rows=8');
+            const st = await text(page3, '#measure-status');
+            check('no GPU: the status is the plain sentence', st === 'Unavailable: No GPU on this machine.', st);
+            const why = await page3.$eval('#measure-why', (d) => ({ hidden: d.hidden, open: d.open, text: d.querySelector('#measure-why-text').textContent }));
+            check('no GPU: the driver\'s words are one click away, all of them', !why.hidden && !why.open && why.text === 'no NVIDIA driver (libcuda.so.1 cannot be loaded: simulated)', JSON.stringify(why));
+            check('no GPU: the button\'s title holds the whole reason', (await page3.$eval('#measure-btn', (b) => b.title)).includes(why.text));
+        });
+    } finally {
+        if (page3) await page3.close().catch(() => {});
+        if (srv3) srv3.child.kill('SIGTERM');
+        fs.rmSync(dir3, { recursive: true, force: true });
     }
 }

@@ -186,3 +186,17 @@ const WORDS = [
     ['identity', { yyy: 'the source bits', zzz: 'XORed with YYY' }],
 ];
 for (const [rule, want] of WORDS) test(`fieldWords(${rule})`, () => assert.deepEqual(fieldWords(rule), want));
+
+// measure.js's reasonParts: /api/health's reason as a plain sentence and the
+// tool's words after it (cuda/probe.cu's two no-device messages), every word kept.
+import { reasonParts } from '../../static/js/measure.js';
+const REASONS = [
+    ['No GPU on this machine: no NVIDIA driver (libcuda.so.1 cannot be loaded: x)', ['No GPU on this machine', 'no NVIDIA driver (libcuda.so.1 cannot be loaded: x)']],
+    ['No GPU on this machine (cudaGetDeviceCount: no CUDA-capable device is detected)', ['No GPU on this machine', '(cudaGetDeviceCount: no CUDA-capable device is detected)']],
+    ['no measurement tool configured', ['no measurement tool configured', '']],
+    ['the measurement tool crashed (signal 11): boom', ['the measurement tool crashed', '(signal 11): boom']],
+    ['ends in a colon:', ['ends in a colon:', '']],
+    ['checking the server\u2026', ['checking the server\u2026', '']],
+];
+for (const [r, want] of REASONS) test(`reasonParts(${JSON.stringify(r)})`, () => assert.deepEqual(reasonParts(r), want));
+
