@@ -327,15 +327,36 @@ def run_suite(server, patterns):
         check(cyc_ok and m["name"] == p["name"] and wavefronts_ok(p, m, pred), line)
 
 
-def run_atomics(server, patterns):
+def run_atomic_tool(patterns, what):
+    """The tool on atomic patterns (512 iterations, the counter pass too):
+    their results, in order, or None (checked: the run and its count)."""
     rc, j, err, dt = swzgpu.run_tool(patterns, ["--iters", "512", "--ncu-timeout", "300"],
                                      timeout=420)
     ok = rc == 0 and j is not None and len(j.get("results", [])) == len(patterns)
-    check(ok, f"tool on {len(patterns)} atomics: exit {rc} in {dt:.1f} s"
+    check(ok, f"tool on {len(patterns)} {what}: exit {rc} in {dt:.1f} s"
           + ("" if ok else f": {err.strip()[-300:]}"))
-    if not ok:
-        return
-    for p, m in zip(patterns, j["results"]):
+    return j["results"] if ok else None
+
+
+def check_atomic(m, pred, line, also=True):
+    """One measured native atomic against the model's answer: cycles within 2%
+    (at or above the model's where it marks them inexact), wavefronts exact
+    (cycles only where ncu gave none and counters are not required); `also`
+    joins the caller's own condition."""
+    cyc, wf = m["cycles_per_instr"], m["wavefronts_per_instr"]
+    exact = pred["atomic"]["cycles_exact"]
+    cyc_ok = (swzgpu.cycles_agree(cyc, pred["cycles"]) if exact
+              else cyc >= 0.98 * pred["cycles"])
+    line += "" if exact else " (cycles marked inexact by the model)"
+    if wf is None and not REQUIRE_NCU:
+        check(cyc_ok and also, line + " (cycles only)")
+    else:
+        check(cyc_ok and also and close(wf, pred["wavefronts"]), line)
+
+
+def run_atomics(server, patterns):
+    results = run_atomic_tool(patterns, "atomics")
+    for p, m in zip(patterns, results or []):
         st, pred, _ = server.post("/api/conflicts", swzgpu.api_body(p))
         cyc, wf = m["cycles_per_instr"], m["wavefronts_per_instr"]
         if st != 200:
@@ -347,14 +368,7 @@ def run_atomics(server, patterns):
             check(pred["wavefronts"] is None and pred["cycles"] is None and cyc > 0,
                   line + " (not native: measured, not modelled)")
             continue
-        exact = pred["atomic"]["cycles_exact"]
-        cyc_ok = (swzgpu.cycles_agree(cyc, pred["cycles"]) if exact
-                  else cyc >= 0.98 * pred["cycles"])
-        if wf is None and not REQUIRE_NCU:
-            check(cyc_ok, line + " (cycles only)")
-        else:
-            check(cyc_ok and close(wf, pred["wavefronts"]),
-                  line + ("" if exact else " (cycles marked inexact by the model)"))
+        check_atomic(m, pred, line)
 
 
 def run_forms(server, rows):
@@ -373,30 +387,19 @@ def run_forms(server, rows):
     else:
         skip("forms: no cuobjdump: the kernels' SASS not read")
     pats = [dict(form_body(r), name=r["name"]) for r in rows]
-    rc, j, err, dt = swzgpu.run_tool(pats, ["--iters", "512", "--ncu-timeout", "300"],
-                                     timeout=420)
-    ok = rc == 0 and j is not None and len(j.get("results", [])) == len(pats)
-    check(ok, f"tool on {len(pats)} atomic forms: exit {rc} in {dt:.1f} s"
-          + ("" if ok else f": {err.strip()[-300:]}"))
-    for r, m in zip(rows, (j or {}).get("results", []) if ok else []):
+    results = run_atomic_tool(pats, "atomic forms")
+    for r, m in zip(rows, results or []):
         st, pred, _ = server.post("/api/conflicts", form_body(r))
         if st != 200:
             check(False, f"form {r['name']}: /api/conflicts {st}: {pred}")
             continue
         cyc, wf = m["cycles_per_instr"], m["wavefronts_per_instr"]
-        exact = pred["atomic"]["cycles_exact"]
-        cyc_ok = (swzgpu.cycles_agree(cyc, pred["cycles"]) if exact
-                  else cyc >= 0.98 * pred["cycles"])
         echo = m.get("value") == r["request"]["value"] and m.get("guard") == r["request"]["guard"]
         line = (f"form {r['name']} ({pred['atomic'].get('sass')}, value {r['request']['value']},"
                 f" guard {r['request']['guard']}): cycles {cyc:.3f} vs model {pred['cycles']}"
                 f" (calibration {r['cycles']}), wavefronts {fmt(wf, 2)} vs model "
-                f"{pred['wavefronts']} (calibration {r.get('wavefronts')})"
-                + ("" if exact else " (cycles marked inexact by the model)"))
-        if wf is None and not REQUIRE_NCU:
-            check(cyc_ok and echo, line + " (cycles only)")
-        else:
-            check(cyc_ok and echo and close(wf, pred["wavefronts"]), line)
+                f"{pred['wavefronts']} (calibration {r.get('wavefronts')})")
+        check_atomic(m, pred, line, echo)
     by_name = {r["name"]: r for r in rows}
     for name in FORM_MEASURE:
         r = by_name[name]
