@@ -33,9 +33,22 @@ esac
 export async function measureChecks(t) {
     const { page, base, check, step, getJSON, apiURL, gotoReady, text, SHOTS } = t;
 
+    // /api/health once the server has its tool's answer: it asks the tool
+    // (--info) in the background after it starts listening, and says so
+    // (server/api_measure.c) until the answer is in.
+    async function probedHealth(b) {
+        let h = null;
+        for (let i = 0; i < 100; i++) {
+            h = (await getJSON(b + 'api/health')).body;
+            if (!/being asked/.test(h.measure.reason || '')) break;
+            await t.sleep(50);
+        }
+        return h;
+    }
+
     await step('measure: unavailable without a GPU', async () => {
         await gotoReady(page, base + '?b=3&m=4&s=3&rows=32');
-        const h = (await getJSON(base + 'api/health')).body;
+        const h = await probedHealth(base);
         check('health: this server cannot measure', h.measure && h.measure.available === false);
         check('measure: button disabled', await page.$eval('#measure-btn', (b) => b.disabled));
         const st = await text(page, '#measure-status');
@@ -63,7 +76,7 @@ export async function measureChecks(t) {
         const q = { b: '3', m: '4', s: '3', bank_bytes: '4', banks: '32', match_bank_row: '0' };
 
         await step('measure: on the fake GPU', async () => {
-            const h = (await getJSON(b2 + 'api/health')).body;
+            const h = await probedHealth(b2);
             check('fake tool: health says available on Fake GPU', h.measure.available === true && h.measure.device.name === 'Fake GPU');
             await gotoReady(page2, b2 + '?b=3&m=4&s=3&rows=32');
             check('measure: button enabled', !(await page2.$eval('#measure-btn', (b) => b.disabled)));
@@ -153,13 +166,7 @@ export async function measureChecks(t) {
     try {
         srv3 = await t.startServer(await t.freePort(), ['--measure-tool', tool3]);
         await step('measure: no GPU, in plain words', async () => {
-            // The server asks the tool in the background: wait for its answer.
-            let h = null;
-            for (let i = 0; i < 100; i++) {
-                h = (await getJSON(srv3.base + 'api/health')).body;
-                if (!/being asked/.test(h.measure.reason)) break;
-                await t.sleep(50);
-            }
+            const h = await probedHealth(srv3.base);
             check('no-GPU tool: health gives the tool\'s reason', h.measure.available === false && h.measure.reason === WHY, JSON.stringify(h.measure));
             page3 = await t.ctx.newPage();
             page3.setDefaultTimeout(t.TIMEOUT);
