@@ -8,16 +8,9 @@
 # Usage: bench/peer.sh [rounds, default 7]. Needs make, tests/browser/run.sh once.
 set -eu
 cd "$(dirname "$0")/.."
-PEER_DIR=.gl/peer
-PEER_URL=https://raw.githubusercontent.com/vj-krish/vj-krish.github.io/a0d65bd42aee2f3a9fb9e9935cd192578a85c2dc/assets/swizzle-visualizer.html
-mkdir -p "$PEER_DIR"
-if [ ! -s "$PEER_DIR/index.html" ]; then
-    curl -sfL --max-time 30 -o "$PEER_DIR/index.html" "$PEER_URL" || {
-        rm -f "$PEER_DIR/index.html"
-        echo "cannot fetch the peer page from $PEER_URL: put it at $PEER_DIR/index.html" >&2; exit 1; }
-fi
 . bench/serve.sh
 bench_needs
+peer_page
 trap 'kill $PIDS 2>/dev/null' EXIT INT TERM
 serve static; OURS=$URL
 serve "$PEER_DIR"; PEER=$URL

@@ -24,3 +24,17 @@ serve() {
     done
     URL="http://127.0.0.1:$port/"
 }
+
+# The peer page (seed 003: "GPU Shared Memory Swizzle Visualizer",
+# vj-krish/vj-krish.github.io assets/swizzle-visualizer.html, pinned), in
+# .gl/peer/index.html (ignored; never committed): fetched when missing, or
+# copied there by hand on an offline machine. Sets PEER_DIR.
+peer_page() {
+    PEER_DIR=.gl/peer
+    peer_url=https://raw.githubusercontent.com/vj-krish/vj-krish.github.io/a0d65bd42aee2f3a9fb9e9935cd192578a85c2dc/assets/swizzle-visualizer.html
+    mkdir -p "$PEER_DIR"
+    [ -s "$PEER_DIR/index.html" ] && return 0
+    curl -sfL --max-time 30 -o "$PEER_DIR/index.html" "$peer_url" || {
+        rm -f "$PEER_DIR/index.html"
+        echo "cannot fetch the peer page from $peer_url: put it at $PEER_DIR/index.html" >&2; exit 1; }
+}
