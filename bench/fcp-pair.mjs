@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { quantile } from './render-lib.mjs';
+import { quantile, meanInterval } from './render-lib.mjs';
 
 const require = createRequire(new URL('../tests/browser/package.json', import.meta.url));
 const { chromium } = require('playwright-core');
@@ -60,27 +60,13 @@ await ctx.close();
 fs.rmSync(prof, { recursive: true, force: true });
 
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-// Bootstrap of the mean difference: 4000 resamples of the rounds, with a
-// fixed seed so that a run's output can be reproduced from its data.
-let seed = 12345;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-function interval(d) {
-    const ms = [];
-    for (let b = 0; b < 4000; b++) {
-        let s = 0;
-        for (let k = 0; k < d.length; k++) s += d[Math.floor(rand() * d.length)];
-        ms.push(s / d.length);
-    }
-    return [quantile(ms, 0.05), quantile(ms, 0.95)];
-}
 console.log(`rounds: ${ROUNDS} (ms; difference = this URL's paint minus URL 0's in the same round)`);
 urls.forEach((u, i) => {
     const xs = res[i], f = (x) => x.toFixed(1);
     let line = `fcp median ${f(quantile(xs, 0.5))}  mean ${f(mean(xs))}`;
     if (i > 0) {
-        const d = xs.map((x, k) => x - res[0][k]);
-        const [lo, hi] = interval(d);
-        line += `  difference mean ${f(mean(d))} [90%: ${f(lo)}, ${f(hi)}]  ratio of means ${(mean(xs) / mean(res[0])).toFixed(3)}`;
+        const d = meanInterval(xs.map((x, k) => x - res[0][k]));
+        line += `  difference mean ${f(d.mean)} [90%: ${f(d.lo)}, ${f(d.hi)}]  ratio of means ${(mean(xs) / mean(res[0])).toFixed(3)}`;
     }
     console.log(`${line}  ${u}`);
 });

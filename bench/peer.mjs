@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { stats } from './render-lib.mjs';
+import { stats, meanInterval } from './render-lib.mjs';
 
 const require = createRequire(new URL('../tests/browser/package.json', import.meta.url));
 const { chromium } = require('playwright-core');
@@ -158,6 +158,13 @@ for (const k of ['fcp', 'load', 'drawn', 'screen', 'pre', 'preBig']) {
     const o = stats(res.ours[k]), p = stats(res.peer[k]);
     console.log(`${k.padEnd(7)} ours ${f(o.median)} [${f(o.min)}-${f(o.max)}]  peer ${f(p.median)} [${f(p.min)}-${f(p.max)}]  ratio ${f(o.median / p.median)}`);
 }
+// Ours and the peer load in the same round: the mean of their per-round
+// difference, with an interval (a median of a few rounds of a paint that
+// varies by 10-15 ms cannot tell 5 ms from noise; bench/fcp-pair.sh, with
+// 120 rounds, can). The first round is left out: ours loads first in it, on
+// the fresh profile's cold caches (see its `screen` in the per-round line).
+const dF = meanInterval(res.ours.fcp.map((x, i) => x - res.peer.fcp[i]).slice(ROUNDS > 1 ? 1 : 0));
+console.log(`fcp, ours minus peer in the same round (rounds 2-${ROUNDS}): mean ${f(dF.mean)} [90%: ${f(dF.lo)}, ${f(dF.hi)}] (target <= 0; bench/fcp-pair.sh for 120 rounds)`);
 // Issue 27's target for the first screen is against the peer's first contentful paint.
 const sc = stats(res.ours.screen), pf = stats(res.peer.fcp);
 const vd = stats(res.ours.verdict);

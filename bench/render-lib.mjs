@@ -8,6 +8,22 @@ export function quantile(xs, p) {
     return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)];
 }
 
+// The mean of xs, and a bootstrap 90% interval of it: 4000 resamples with a
+// fixed seed, so that a run's output can be reproduced from its data. For
+// per-round differences of two pages loaded in the same rounds.
+export function meanInterval(xs) {
+    const mean = (a) => a.reduce((x, y) => x + y, 0) / a.length;
+    let seed = 12345;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const ms = [];
+    for (let b = 0; b < 4000; b++) {
+        let s = 0;
+        for (let k = 0; k < xs.length; k++) s += xs[Math.floor(rand() * xs.length)];
+        ms.push(s / xs.length);
+    }
+    return { mean: mean(xs), lo: quantile(ms, 0.05), hi: quantile(ms, 0.95) };
+}
+
 export function stats(xs) {
     return { median: quantile(xs, 0.5), p95: quantile(xs, 0.95), min: Math.min(...xs), max: Math.max(...xs) };
 }
