@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { quantile, meanInterval } from './render-lib.mjs';
+import { quantile, mean, meanInterval, PEER_BROWSER, paintTimes } from './render-lib.mjs';
 
 const require = createRequire(new URL('../tests/browser/package.json', import.meta.url));
 const { chromium } = require('playwright-core');
@@ -24,21 +24,10 @@ if (!(ROUNDS >= 10) || urls.length < 2) {
 }
 const WARM = 2;   // rounds loaded first and left out: cold caches, a new profile
 const prof = fs.mkdtempSync(path.join(os.tmpdir(), 'swz-fcp-'));
-const ctx = await chromium.launchPersistentContext(prof, {
-    executablePath: process.env.SWZ_CHROMIUM || '/usr/bin/chromium', headless: true, viewport: { width: 1440, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const ctx = await chromium.launchPersistentContext(prof, PEER_BROWSER);
 // Chromium's own start-up work (its WebUI renderer) takes a CPU for about
 // 2 s after launch: let it finish before the first timed load.
 await new Promise((r) => setTimeout(r, 3000));
-
-// The paint may come after the load event (the peer paints after its load).
-const fcpOf = () => new Promise((resolve) => {
-    new PerformanceObserver((list, obs) => {
-        const e = list.getEntriesByName('first-contentful-paint')[0];
-        if (e) { obs.disconnect(); resolve(e.startTime); }
-    }).observe({ type: 'paint', buffered: true });
-});
 
 const res = urls.map(() => []);
 for (let i = -WARM; i < ROUNDS; i++) {
@@ -50,7 +39,7 @@ for (let i = -WARM; i < ROUNDS; i++) {
         // bypassed for every page alike. Ours has nothing inline.
         await (await ctx.newCDPSession(page)).send('Page.setBypassCSP', { enabled: true });
         await page.goto(urls[u], { waitUntil: 'load' });
-        const t = await page.evaluate(fcpOf);
+        const t = (await page.evaluate(paintTimes)).fcp;
         await page.waitForTimeout(250);   // idle between loads, as bench/peer.mjs
         if (i >= 0) res[u].push(t);
         await page.close();
@@ -59,7 +48,6 @@ for (let i = -WARM; i < ROUNDS; i++) {
 await ctx.close();
 fs.rmSync(prof, { recursive: true, force: true });
 
-const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 console.log(`rounds: ${ROUNDS} (ms; difference = this URL's paint minus URL 0's in the same round)`);
 urls.forEach((u, i) => {
     const xs = res[i], f = (x) => x.toFixed(1);

@@ -10,29 +10,14 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { stats, meanInterval } from './render-lib.mjs';
+import { stats, meanInterval, PEER_BROWSER, paintTimes } from './render-lib.mjs';
 
 const require = createRequire(new URL('../tests/browser/package.json', import.meta.url));
 const { chromium } = require('playwright-core');
 const [ours, peer, roundsArg] = process.argv.slice(2);
 const ROUNDS = Number(roundsArg || 7);
 const prof = fs.mkdtempSync(path.join(os.tmpdir(), 'swz-peer-'));
-const ctx = await chromium.launchPersistentContext(prof, {
-    executablePath: process.env.SWZ_CHROMIUM || '/usr/bin/chromium', headless: true, viewport: { width: 1440, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-
-// The first contentful paint can come after the load event (the peer draws
-// before load, and paints after it): wait for its entry.
-const paintTimes = () => new Promise((resolve) => {
-    const done = (fcp) => resolve({ fcp, load: performance.getEntriesByType('navigation')[0].loadEventEnd });
-    const have = performance.getEntriesByName('first-contentful-paint')[0];
-    if (have) { done(have.startTime); return; }
-    new PerformanceObserver((list, obs) => {
-        const e = list.getEntriesByName('first-contentful-paint')[0];
-        if (e) { obs.disconnect(); done(e.startTime); }
-    }).observe({ type: 'paint', buffered: true });
-});
+const ctx = await chromium.launchPersistentContext(prof, PEER_BROWSER);
 
 // From a change made in the page to the end of the first frame that shows it
 // (as render-lib.mjs's timedChange): a frame callback asked for before the

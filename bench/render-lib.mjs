@@ -1,6 +1,8 @@
-// render-lib.mjs - what bench/render.mjs and bench/render-pair.mjs share: how
-// one control change is timed in the page, and the quantiles they report.
-// It launches nothing and prints nothing.
+// render-lib.mjs - what the page benches share: how one control change is
+// timed in the page (render.mjs, render-pair.mjs), how a first paint is read
+// in it and the Chromium the page-against-peer benches launch (peer.mjs,
+// fcp-pair.mjs), and the statistics they report. It launches nothing and
+// prints nothing.
 
 // The p-quantile of xs (the smallest value with at least p of xs at or under it).
 export function quantile(xs, p) {
@@ -8,11 +10,12 @@ export function quantile(xs, p) {
     return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)];
 }
 
+export const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
 // The mean of xs, and a bootstrap 90% interval of it: 4000 resamples with a
 // fixed seed, so that a run's output can be reproduced from its data. For
 // per-round differences of two pages loaded in the same rounds.
 export function meanInterval(xs) {
-    const mean = (a) => a.reduce((x, y) => x + y, 0) / a.length;
     let seed = 12345;
     const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
     const ms = [];
@@ -79,3 +82,23 @@ export function timedChange(page, sel, shownKey, readyKey) {
         document.querySelector(target).click();
     }), [sel, shownKey, readyKey]);
 }
+
+// The options of the one headless Chromium (fresh profile, 1440 x 900) in
+// which the page-against-peer benches load both pages.
+export const PEER_BROWSER = {
+    executablePath: process.env.SWZ_CHROMIUM || '/usr/bin/chromium', headless: true, viewport: { width: 1440, height: 900 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+};
+
+// Run in the page (page.evaluate): its first contentful paint and load event
+// end, in ms. The paint can come after the load event (the peer draws before
+// load, and paints after it): its entry is waited for.
+export const paintTimes = () => new Promise((resolve) => {
+    const done = (fcp) => resolve({ fcp, load: performance.getEntriesByType('navigation')[0].loadEventEnd });
+    const have = performance.getEntriesByName('first-contentful-paint')[0];
+    if (have) { done(have.startTime); return; }
+    new PerformanceObserver((list, obs) => {
+        const e = list.getEntriesByName('first-contentful-paint')[0];
+        if (e) { obs.disconnect(); done(e.startTime); }
+    }).observe({ type: 'paint', buffered: true });
+});
