@@ -241,7 +241,6 @@ static void collect_args(struct MHD_Connection *c, struct arg_collect *ac)
     MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, collect_arg, ac);
 }
 
-
 /* An HTML file that is a first-screen template (firstscreen.h) goes out
  * rendered for the request's query: read whole, filled in, sent from memory.
  * Its body varies with the query, so it has no ETag and is revalidated every
@@ -341,7 +340,6 @@ struct slow_job {
     char method[16], path[HTTP_MAX_PATH + 1], ctype[256];
     int has_ctype;
 };
-
 
 static void *slow_main(void *arg)
 {
