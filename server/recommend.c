@@ -68,6 +68,7 @@ int rec_plan(struct rec_work *w, struct sz_error *err)
         uint32_t R;
         w->side_ok[k] = 0;
         w->steps[k] = 0;
+        w->access_bytes[k] = 0;     /* a side that does not fit has no width */
         w->side_why[k][0] = 0;
         memset(&w->shape[k], 0, sizeof w->shape[k]);
         if (k == 0 && is_tma(w)) {
@@ -527,6 +528,11 @@ static void padding(struct rec_work *w)
     w->npads = 0;
     if (is_tma(w))
         return;     /* TMA writes no padded layout */
+    /* A side whose pattern does not fit the view has no access width (a == 0
+     * would make the interval loop divide the tile by zero: issue 36), and no
+     * padded layout could run it anyway: every candidate needs both sides. */
+    if (!w->side_ok[0] || !w->side_ok[1] || a == 0)
+        return;
     lo = lo > eb ? lo : eb;
     for (uint64_t iv = a; iv < tile && w->npads < REC_MAX_PADS; iv *= 2)
         for (uint32_t pad = lo; pad <= 128 && w->npads < REC_MAX_PADS; pad *= 2) {
