@@ -9,12 +9,15 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-CORE    := error buf instr instr_json atomic_form swizzle access atomic pattern trace footprint expr cache f2 linear linear_opt linear_conv linear_hw \
-           layout layout_text layout_cute layout_triton layout_tma rosetta wgmma atoms thread thread_cute ncu_text recommend recommend_code \
-           presets verdict ttgir_attr triton_ll triton_dist triton_shared triton_access ttgir_dump
-SERVER  := $(CORE) stream proc measure api_read api_presets api_layout api_cost api_ops api_access api_fit api_compare api_measure api_linear api_tensor api_tiled api_ncu api_recommend api_distributed api_ttgir api files \
-           addr framing watch firstscreen http
-SRC_H   := $(wildcard server/*.h)
+# The server's folders, lowest layer first (tests/layers.sh holds the rule
+# between them); every .c file in them is part of the server.
+SERVER_DIRS := base model linear triton layout recommend api net
+SERVER_SRC  := $(foreach d,$(SERVER_DIRS),$(wildcard server/$(d)/*.c))
+SERVER  := $(SERVER_SRC:server/%.c=%)
+# Every compile sees server/ as the include root ("base/error.h") and writes
+# the headers it read (-MMD -MP), which the -include at the end loads.
+INC     := -Iserver
+DEP     := -MMD -MP
 
 BIN     := build/swizzlescope
 OBJ     := $(SERVER:%=build/obj/%.o) build/obj/main.o
@@ -32,13 +35,13 @@ deps:
 deps-test:
 	@sh scripts/deps.sh test
 
-build/obj/%.o: server/%.c $(SRC_H) | deps
+build/obj/%.o: server/%.c | deps
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) $(INC) $(DEP) $(PKG_CFLAGS) -c $< -o $@
 
-build/asan/%.o: server/%.c $(SRC_H) | deps
+build/asan/%.o: server/%.c | deps
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(SAN) $(PKG_CFLAGS) -c $< -o $@
+	$(CC) $(WARN) -O1 -g $(SAN) $(INC) $(DEP) $(PKG_CFLAGS) -c $< -o $@
 
 $(BIN): $(OBJ)
 	$(CC) $(CFLAGS) -o $@ $(OBJ) $(PKG_LIBS) -lm
@@ -48,9 +51,13 @@ build/asan/swizzlescope: $(ASAN_OBJ) build/asan/main.o
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) -lm
 
 # tests/client.c is the one HTTP client and API driver every C test shares.
-build/test/%: tests/%.c tests/client.c $(wildcard tests/*.h) $(ASAN_OBJ)
+build/test/client.o: tests/client.c | deps
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(SAN) $(PKG_CFLAGS) -o $@ $< tests/client.c $(ASAN_OBJ) \
+	$(CC) $(WARN) -O1 -g $(SAN) $(INC) $(DEP) $(PKG_CFLAGS) -c $< -o $@
+
+build/test/%: tests/%.c build/test/client.o $(ASAN_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O1 -g $(SAN) $(INC) $(DEP) $(PKG_CFLAGS) -o $@ $< build/test/client.o $(ASAN_OBJ) \
 	    $(PKG_LIBS) -lm -lpthread
 
 # The live measurement tool, built wherever nvcc exists (CI has nvcc and no
@@ -61,7 +68,7 @@ build/test/%: tests/%.c tests/client.c $(wildcard tests/*.h) $(ASAN_OBJ)
 NVCC        ?= nvcc
 HAVE_NVCC   := $(shell command -v $(NVCC) 2>/dev/null)
 TOOL        := build/swizzlescope-measure
-TOOL_SERVER := instr instr_json atomic_form api_read error swizzle proc
+TOOL_SERVER := model/instr api/instr_json model/atomic_form api/api_read base/error model/swizzle base/proc
 TOOL_C      := $(wildcard cuda/*.c) $(TOOL_SERVER:%=server/%.c)
 TOOL_SRC    := $(wildcard cuda/*.cu) $(TOOL_C)
 CUDA_ARCHS  := -gencode arch=compute_80,code=sm_80 -gencode arch=compute_86,code=sm_86 \
@@ -70,27 +77,28 @@ CUDA_ARCHS  := -gencode arch=compute_80,code=sm_80 -gencode arch=compute_86,code
 ifneq ($(HAVE_NVCC),)
 all: $(TOOL)
 test: $(TOOL)
-$(TOOL): $(TOOL_SRC) $(wildcard cuda/*.h) $(SRC_H)
+$(TOOL): $(TOOL_SRC) $(TOOL_H)
 	@mkdir -p $(@D)
-	$(NVCC) -O3 -std=c++17 $(CUDA_ARCHS) -Xcompiler -Wall,-Wextra -o $@ $(TOOL_SRC) -lcjson -lm
+	$(NVCC) -O3 -std=c++17 $(CUDA_ARCHS) $(INC) -Xcompiler -Wall,-Wextra -o $@ $(TOOL_SRC) -lcjson -lm
 else
 all:
 	@echo "build/swizzlescope-measure not built: nvcc not found (live GPU measurement needs the CUDA toolkit)"
 endif
 
 # Host-only tests of the tool's input, CSV and process code (no nvcc needed).
-build/test/test_tool: tests/gpu/test_tool.c $(wildcard tests/*.h tests/gpu/*.h) $(TOOL_C) $(wildcard cuda/*.h) \
-        $(SRC_H)
+# (several sources in one command: -MMD would keep only the last one's
+# headers, so these list theirs)
+TOOL_H := $(wildcard cuda/*.h tests/*.h tests/gpu/*.h server/*/*.h)
+build/test/test_tool: tests/gpu/test_tool.c $(TOOL_C) $(TOOL_H)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(SAN) $(PKG_CFLAGS) -o $@ tests/gpu/test_tool.c $(TOOL_C) \
+	$(CC) $(WARN) -O1 -g $(SAN) $(INC) $(PKG_CFLAGS) -o $@ tests/gpu/test_tool.c $(TOOL_C) \
 	    $(PKG_LIBS) -lm
 
 # The server's /api/measure and the tool's input code (built as in test_tool,
 # and the real binary where it is built) over one table of instruction bodies.
-build/test/test_crosscheck: tests/test_crosscheck.c tests/client.c $(wildcard tests/*.h tests/gpu/*.h) \
-        $(wildcard cuda/*.c cuda/*.h) $(ASAN_OBJ)
+build/test/test_crosscheck: tests/test_crosscheck.c build/test/client.o cuda/input.c $(TOOL_H) $(ASAN_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(SAN) $(PKG_CFLAGS) -o $@ $< tests/client.c cuda/input.c \
+	$(CC) $(WARN) -O1 -g $(SAN) $(INC) $(PKG_CFLAGS) -o $@ $< build/test/client.o cuda/input.c \
 	    $(ASAN_OBJ) $(PKG_LIBS) -lm -lpthread
 
 run: all
@@ -111,10 +119,9 @@ clean:
 
 # Seed 001's whole toggle grid (2^20 memory layouts, formula = simulation),
 # without sanitizers: make test walks 2^15 of them plus a stride (test_linear.c).
-build/plain/test_linear: tests/test_linear.c tests/client.c $(wildcard tests/*.h) \
-        $(SERVER:%=build/plain/%.o)
+build/plain/test_linear: tests/test_linear.c tests/client.c $(wildcard tests/*.h) $(SERVER:%=build/plain/%.o)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O2 -g $(PKG_CFLAGS) -o $@ $< tests/client.c $(SERVER:%=build/plain/%.o) \
+	$(CC) $(WARN) -O2 -g $(INC) $(PKG_CFLAGS) -o $@ $< tests/client.c $(SERVER:%=build/plain/%.o) \
 	    $(PKG_LIBS) -lm -lpthread
 
 .PHONY: linear-sweep
@@ -122,3 +129,6 @@ linear-sweep: build/plain/test_linear
 	SWZ_FULL_SWEEP=1 build/plain/test_linear
 
 include mk/extra.mk
+
+# The headers each object, test and tool read (written by -MMD -MP).
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -40,7 +40,7 @@ async function change(page, fn, done) {
 // Issue 27's "the first screen at 1440x900 completely drawn, verdict
 // included", from navigation start (the base of first contentful paint) to
 // the end of the first frame painted with every part of it in place,
-// whoever drew it (the server writes it into the page, server/firstscreen.c;
+// whoever drew it (the server writes it into the page, server/net/firstscreen.c;
 // the page's JS draws it otherwise). Ours: the verdict sentence
 // (#verdict-line-text) is written; the readout holds its three parameter
 // spans; the stats their 8 values; the bit strip its bits; the colour legend

@@ -11,9 +11,9 @@
 #   bash bench/recommend.sh
 set -eu
 cd "$(dirname "$0")/.."
-CORE="recommend recommend_code presets pattern access atomic instr swizzle linear linear_opt linear_conv linear_hw f2 error"
+CORE="recommend/recommend recommend/recommend_code model/presets model/pattern model/access model/atomic model/instr model/swizzle linear/linear linear/linear_opt linear/linear_conv linear/linear_hw linear/f2 base/error"
 src=""
 for f in $CORE; do src="$src server/$f.c"; done
 mkdir -p build/bench
-${CC:-cc} -std=c11 -O2 -Wall -Wextra -o build/bench/recommend_bench bench/recommend_bench.c $src -lm
+${CC:-cc} -std=c11 -O2 -Wall -Wextra -Iserver -o build/bench/recommend_bench bench/recommend_bench.c $src -lm
 build/bench/recommend_bench "${REC_RUNS:-30}"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../server/recommend.h"
+#include "recommend/recommend.h"
 
 static double now(void)
 {

@@ -1,15 +1,15 @@
 /* input.c - the tool's input (input.h): JSON through the API's readers, lines
  * through a tokenizer, both into struct instr and the schema's checks.  It
  * must not grow validation rules of its own beyond the name, which only the
- * tool has: every rule on an instruction lives in server/instr.c. */
+ * tool has: every rule on an instruction lives in server/model/instr.c. */
 #include "input.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/api_read.h"
-#include "../server/atomic_form.h"
+#include "api/api_read.h"
+#include "model/atomic_form.h"
 
 static const char *const name_field[] = {"name", NULL};
 

@@ -10,8 +10,8 @@
 
 #include <stddef.h>
 
-#include "../server/error.h"
-#include "../server/instr.h"
+#include "base/error.h"
+#include "model/instr.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "../server/instr.h"
+#include "model/instr.h"
 
 enum { ACCESSES_PER_ITER = 8, MAX_WARPS = 32 };
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../server/proc.h"
+#include "base/proc.h"
 
 /* Which counter answers which question, per op: the kind's row (instr.c's
  * instr_kinds[].ncu, where each name is explained).  The Source-page metric

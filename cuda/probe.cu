@@ -1,7 +1,7 @@
 /* probe.cu: swizzlescope-measure, the live measurement tool. Reads warp access
  * patterns (the POST /api/conflicts body as JSON, or input.h's line format)
  * on stdin, checks them with the server's instruction schema before it looks
- * for a GPU (server/instr.c: what the API accepts, the tool accepts), runs
+ * for a GPU (server/model/instr.c: what the API accepts, the tool accepts), runs
  * each on its kernel (kernels.cu) and reports, per pattern, the SM cycles one warp instruction costs
  * when the shared-memory pipe is saturated, the wavefronts Nsight Compute
  * counts for it (by re-running itself under ncu, see ncu.c) and a swizzle
@@ -37,12 +37,12 @@
 #include <signal.h>
 #include <sys/prctl.h>
 
-#include "../server/atomic_form.h"
-#include "../server/proc.h"
+#include "model/atomic_form.h"
+#include "base/proc.h"
 #include "gpu.h"
 #include "input.h"
 #include "kernels.h"
-#include "../server/instr_json.h"
+#include "api/instr_json.h"
 #include "ncu.h"
 #include "tma.h"
 #include "verify.h"

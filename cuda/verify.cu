@@ -2,14 +2,14 @@
  * writes a 16 KiB tile of distinct 32-bit values into shared memory at
  * swizzled addresses, reads every element back through the same swizzle and
  * copies the raw (physical) tile out. It must use the server's address
- * formula (swz_apply_masked, server/swizzle.h) and no other, so that what is
+ * formula (swz_apply_masked, server/model/swizzle.h) and no other, so that what is
  * proven is the formula the pages draw. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/swizzle.h"
+#include "model/swizzle.h"
 #include "gpu.h"
 #include "verify.h"
 

@@ -1,7 +1,7 @@
 /* verify.h: the layout round trip on the GPU. Writes a tile of distinct
  * values into shared memory through each preset swizzle and reads it back
  * through the same swizzle, with the one address formula of
- * server/swizzle.h; the host then checks the physical image against the
+ * server/model/swizzle.h; the host then checks the physical image against the
  * same formula and that no address was written twice (a bijection). */
 #ifndef SZ_VERIFY_H
 #define SZ_VERIFY_H

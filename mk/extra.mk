@@ -1,6 +1,6 @@
 # mk/extra.mk - fuzzing, corpus replay, valgrind and load-test targets.
 # Included at the end of the Makefile (so `all` stays the default goal), after
-# CORE, SERVER, SRC_H, WARN, SAN, PKG_CFLAGS, PKG_LIBS and BIN; it writes only
+# SERVER, INC, DEP, WARN, SAN, PKG_CFLAGS, PKG_LIBS and BIN; it writes only
 # under build/ and never changes those variables.
 #   make fuzz          libFuzzer on each target, FUZZ_SECONDS (default 600) each;
 #                      new inputs go to build/fuzz/new_*, crashes to build/fuzz/
@@ -16,14 +16,14 @@ FUZZ_TARGETS := fuzz_api fuzz_expr fuzz_layout
 FUZZ_SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 # What fuzz_api reaches is the API without the daemon; fuzz_expr needs expr.
 # sort also drops the duplicate once SERVER lists expr itself.
-FUZZ_UNITS   := $(sort $(filter-out http,$(SERVER)) expr error)
+FUZZ_UNITS   := $(filter-out net/http,$(SERVER))
 # Inputs longer than these only exercise length checks: expr's is 512 bytes;
 # API requests that matter fit in a few KiB (bigger bodies are the same loops).
 FUZZ_MAXLEN_api  := 8192
 FUZZ_MAXLEN_expr := 1024
 FUZZ_MAXLEN_layout := 1100
 VALGRIND_TESTS ?= test_api test_expr
-VALGRIND_UNITS := $(sort $(SERVER) expr)
+VALGRIND_UNITS := $(SERVER)
 
 .PHONY: deps-fuzz fuzz fuzz-merge fuzz-replay valgrind bench-load
 # Objects reached only through pattern rules would be deleted as intermediates.
@@ -34,18 +34,18 @@ deps-fuzz:
 
 # The expression tests need only expr and error; an explicit rule so that they
 # build whether or not CORE lists expr yet.
-build/test/test_expr: tests/test_expr.c tests/check.h build/asan/expr.o build/asan/error.o
+build/test/test_expr: tests/test_expr.c build/asan/model/expr.o build/asan/base/error.o
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(SAN) -o $@ $< build/asan/expr.o build/asan/error.o
+	$(CC) $(WARN) -O1 -g $(SAN) $(INC) $(DEP) -o $@ $< build/asan/model/expr.o build/asan/base/error.o
 
 # ---- libFuzzer ---------------------------------------------------------------
 
-build/fuzz/obj/%.o: server/%.c $(SRC_H) | deps-fuzz
+build/fuzz/obj/%.o: server/%.c | deps-fuzz
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) -c $< -o $@
+	$(FUZZ_CC) $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(INC) $(DEP) $(PKG_CFLAGS) -c $< -o $@
 
 $(FUZZ_TARGETS:%=build/fuzz/%): build/fuzz/%: tests/fuzz/%.c $(FUZZ_UNITS:%=build/fuzz/obj/%.o)
-	$(FUZZ_CC) $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer $(PKG_CFLAGS) -o $@ $^ \
+	$(FUZZ_CC) $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer $(INC) $(PKG_CFLAGS) -o $@ $^ \
 	    $(PKG_LIBS) -lm -lpthread
 
 # One target after the other (each gets every core for its time); the
@@ -73,9 +73,9 @@ fuzz-merge: $(FUZZ_TARGETS:%=build/fuzz/%)
 # ---- corpus replay without libFuzzer ---------------------------------------------
 
 $(FUZZ_TARGETS:%=build/fuzz-replay/%): build/fuzz-replay/%: tests/fuzz/%.c \
-        tests/fuzz/replay_main.c $(FUZZ_UNITS:%=build/asan/%.o)
+        tests/fuzz/replay_main.c $(wildcard tests/*.h) $(FUZZ_UNITS:%=build/asan/%.o)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(SAN) $(PKG_CFLAGS) -o $@ $^ $(PKG_LIBS) -lm -lpthread
+	$(CC) $(WARN) -O1 -g $(SAN) $(INC) $(PKG_CFLAGS) -o $@ $(filter %.c %.o,$^) $(PKG_LIBS) -lm -lpthread
 
 # Every target runs even when one fails; a failing input aborts its target
 # with the broken invariant and the input's path on stderr.
@@ -87,14 +87,13 @@ fuzz-replay: $(FUZZ_TARGETS:%=build/fuzz-replay/%)
 # ---- valgrind ------------------------------------------------------------------
 
 # ASan and valgrind cannot share a process: these objects carry no sanitizer.
-build/plain/%.o: server/%.c $(SRC_H) | deps
+build/plain/%.o: server/%.c | deps
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(PKG_CFLAGS) -c $< -o $@
+	$(CC) $(WARN) -O1 -g $(INC) $(DEP) $(PKG_CFLAGS) -c $< -o $@
 
-build/valgrind/%: tests/%.c tests/client.c $(wildcard tests/*.h) \
-        $(VALGRIND_UNITS:%=build/plain/%.o)
+build/valgrind/%: tests/%.c tests/client.c $(wildcard tests/*.h) $(VALGRIND_UNITS:%=build/plain/%.o)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(PKG_CFLAGS) -o $@ $< tests/client.c $(VALGRIND_UNITS:%=build/plain/%.o) \
+	$(CC) $(WARN) -O1 -g $(INC) $(PKG_CFLAGS) -o $@ $< tests/client.c $(VALGRIND_UNITS:%=build/plain/%.o) \
 	    $(PKG_LIBS) -lm -lpthread
 
 valgrind: $(VALGRIND_TESTS:%=build/valgrind/%)

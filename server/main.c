@@ -9,9 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "api.h"
-#include "http.h"
-#include "measure.h"
+#include "api/api.h"
+#include "net/http.h"
+#include "base/measure.h"
 
 static volatile sig_atomic_t stop_requested;
 

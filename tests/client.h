@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../server/api.h"
+#include "api/api.h"
 
 /* Send `len` bytes of `req` verbatim to 127.0.0.1:`port` and read until the
  * server closes (or sends nothing for 5 s).  Returns the malloc'd response,

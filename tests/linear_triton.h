@@ -45,7 +45,7 @@ static const struct tl_case {
 /* Test64x128F16BlockedLinear32Bank and Test64x128F16BlockedMfma64Bank (the
  * same file) use 64-lane waves (6 lane bases) on 32 (MI300) and 64 (MI350)
  * banks: test_linear.c runs them under the published phase rules of
- * server/linear_hw.c (published, not measured here). */
+ * server/linear/linear_hw.c (published, not measured here). */
 static const struct tl_case triton_cases_wave64[] = {
     {"Test64x128F16BlockedLinear32Bank", {64, 128}, 16, 32,
      {5, 6, 2, {{0, 1}, {0, 2}, {0, 4}, {16, 0}, {32, 0}},

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/access.h"
-#include "../server/api_read.h"
-#include "../server/atomic.h"
-#include "../server/atomic_form.h"
-#include "../server/pattern.h"
-#include "../server/swizzle.h"
+#include "model/access.h"
+#include "api/api_read.h"
+#include "model/atomic.h"
+#include "model/atomic_form.h"
+#include "model/pattern.h"
+#include "model/swizzle.h"
 #include "check.h"
 #include "read_json.h"
 

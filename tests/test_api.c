@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/api.h"
-#include "../server/cache.h"
-#include "../server/presets.h"
-#include "../server/swizzle.h"
+#include "api/api.h"
+#include "base/cache.h"
+#include "model/presets.h"
+#include "model/swizzle.h"
 #include "api_cases.h"
 #include "check.h"
 #include "client.h"

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/atoms.h"
-#include "../server/thread.h"
+#include "layout/atoms.h"
+#include "layout/thread.h"
 #include "check.h"
 #include "client.h"
 

@@ -4,9 +4,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../server/bits.h"
-#include "../server/instr.h"
-#include "../server/swizzle.h"
+#include "base/bits.h"
+#include "model/instr.h"
+#include "model/swizzle.h"
 #include "check.h"
 
 /* The brute-force answers: the largest and the smallest k around x. */

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/api.h"
-#include "../server/cache.h"
+#include "api/api.h"
+#include "base/cache.h"
 #include "check.h"
 
 static void test_basic(void)

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../server/api.h"
-#include "../server/error.h"
+#include "api/api.h"
+#include "base/error.h"
 #include "check.h"
 #include "client.h"
 #include "utf8_check.h"

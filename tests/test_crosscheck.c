@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "../cuda/input.h"
-#include "../server/api.h"
-#include "../server/proc.h"
+#include "api/api.h"
+#include "base/proc.h"
 #include "check.h"
 #include "client.h"
 #include "gpu/lanes.h"

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/access.h"
-#include "../server/atoms.h"
-#include "../server/layout.h"
-#include "../server/thread.h"
+#include "model/access.h"
+#include "layout/atoms.h"
+#include "layout/layout.h"
+#include "layout/thread.h"
 #include "check.h"
 #include "client.h"
 #include "jtest.h"

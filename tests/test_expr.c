@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/expr.h"
+#include "model/expr.h"
 #include "check.h"
 
 /* The test's swz(): CuTe Swizzle<3,4,3> on byte offsets in [0, 2^31), the

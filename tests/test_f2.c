@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/f2.h"
+#include "linear/f2.h"
 #include "check.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;

@@ -1,5 +1,5 @@
 /* test_firstscreen.c - the main page's first screen written by the server
- * (server/firstscreen.c): the page's own template rendered for a few states
+ * (server/net/firstscreen.c): the page's own template rendered for a few states
  * holds the API's numbers in the page's words, a 1x1 tile, escaped text; a
  * state it does not render (invalid, predict, a query too long, a tile past
  * 16x16) gets the plain page; a file without markers goes out untouched.
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/api.h"
-#include "../server/firstscreen.h"
+#include "api/api.h"
+#include "net/firstscreen.h"
 #include "check.h"
 #include "client.h"
 

@@ -17,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../server/framing.h"
-#include "../server/http.h"
+#include "net/framing.h"
+#include "net/http.h"
 #include "check.h"
 #include "client.h"
 

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../server/http.h"
+#include "net/http.h"
 #include "api_cases.h"
 #include "check.h"
 #include "client.h"

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/layout.h"
-#include "../server/rosetta.h"
-#include "../server/wgmma.h"
+#include "layout/layout.h"
+#include "layout/rosetta.h"
+#include "layout/wgmma.h"
 #include "check.h"
 #include "read_json.h"
 #include "client.h"

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/f2.h"
-#include "../server/linear.h"
-#include "../server/linear_conv.h"
-#include "../server/linear_opt.h"
-#include "../server/swizzle.h"
+#include "linear/f2.h"
+#include "linear/linear.h"
+#include "linear/linear_conv.h"
+#include "linear/linear_opt.h"
+#include "model/swizzle.h"
 #include "check.h"
 #include "client.h"
 #include "linear_triton.h"
@@ -333,7 +333,7 @@ static void test_triton_cases(void)
         run_triton_case(&triton_cases[k], 32);
 }
 
-/* ---- 64-lane waves: AMD's published phase rules (server/linear_hw.c) ---- */
+/* ---- 64-lane waves: AMD's published phase rules (server/linear/linear_hw.c) ---- */
 
 /* The ds_read_b128 phase tables as triton-lang/triton PR #11365 lists them:
  * each phase is runs of 4 consecutive lanes starting at these lanes. */
@@ -396,7 +396,7 @@ static void test_wave64_rules(void)
         int want[64];
         p.num_banks = b128_tables[k].banks;
         table_phases(k, want);
-        lin_phase_rule(&p, 16, 1, &ph);
+        lin_phase_rule(p.lanes, p.num_banks, 16, 1, &ph);
         CHECK(ph.published && ph.lane_bits == 6 && (64 >> ph.n) == b128_tables[k].phases,
               "%d banks: ds_read_b128 has %d phases, published", p.num_banks,
               b128_tables[k].phases);
@@ -424,7 +424,7 @@ static void test_wave64_rules(void)
     for (size_t k = 0; k < sizeof contig / sizeof contig[0]; k++) {
         int want[64];
         p.num_banks = contig[k].banks;
-        lin_phase_rule(&p, (uint32_t)contig[k].bytes, contig[k].is_load, &ph);
+        lin_phase_rule(p.lanes, p.num_banks, (uint32_t)contig[k].bytes, contig[k].is_load, &ph);
         for (int t = 0; t < 64; t++)
             want[t] = t / contig[k].lanes_per_phase;
         CHECK_QUIET(f, ph.published && (1 << ph.n) == contig[k].lanes_per_phase,
@@ -444,7 +444,7 @@ static void test_wave64_rules(void)
     /* 32 lanes stay NVIDIA's measured rule */
     p.lanes = 32;
     p.num_banks = 32;
-    lin_phase_rule(&p, 16, 1, &ph);
+    lin_phase_rule(p.lanes, p.num_banks, 16, 1, &ph);
     CHECK(!ph.published && ph.n == 3 && ph.lane[2] == 4, "32 lanes: 8 consecutive lanes, measured");
     CHECK(f == 0, "wave64 rules: %d disagreements with the published tables", f);
 }

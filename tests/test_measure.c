@@ -16,8 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../server/api.h"
-#include "../server/http.h"
+#include "api/api.h"
+#include "net/http.h"
 #include "check.h"
 #include "client.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/ncu_text.h"
+#include "model/ncu_text.h"
 #include "check.h"
 #include "client.h"
 #include "jtest.h"

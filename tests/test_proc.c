@@ -1,4 +1,4 @@
-/* test_proc.c - the one child-process runner (server/proc.c) on its own, with
+/* test_proc.c - the one child-process runner (server/base/proc.c) on its own, with
  * sh and coreutils as children: stdin fed in full or abandoned, stdout capped,
  * stderr's head or tail, exit codes and signals, the deadline (the child, its
  * process group, one that lingers after closing its pipes), PATH search and
@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../server/proc.h"
+#include "base/proc.h"
 #include "check.h"
 
 static struct proc run(char **argv, const char *input, size_t len, size_t out_cap,

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/access.h"
-#include "../server/f2.h"
-#include "../server/linear.h"
-#include "../server/pattern.h"
-#include "../server/recommend.h"
+#include "model/access.h"
+#include "linear/f2.h"
+#include "linear/linear.h"
+#include "model/pattern.h"
+#include "recommend/recommend.h"
 #include "check.h"
 
 static const int presets[][3] = {{0, 4, 3}, {1, 4, 3}, {2, 4, 3}, {3, 4, 3}, {2, 5, 2}};

@@ -15,9 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../server/api.h"
-#include "../server/http.h"
-#include "../server/stream.h"
+#include "api/api.h"
+#include "net/http.h"
+#include "base/stream.h"
 #include "check.h"
 #include "client.h"
 

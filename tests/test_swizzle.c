@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/swizzle.h"
+#include "model/swizzle.h"
 #include "check.h"
 
 /* The oracle: CuTe's definition read bit by bit, sharing no code with the

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/layout.h"
+#include "layout/layout.h"
 #include "check.h"
 #include "read_json.h"
 

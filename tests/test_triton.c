@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/triton_access.h"
-#include "../server/triton_dist.h"
-#include "../server/triton_shared.h"
-#include "../server/thread.h"
-#include "../server/triton_ll.h"
-#include "../server/ttgir_attr.h"
+#include "triton/triton_access.h"
+#include "triton/triton_dist.h"
+#include "triton/triton_shared.h"
+#include "layout/thread.h"
+#include "triton/triton_ll.h"
+#include "triton/ttgir_attr.h"
 #include "check.h"
 #include "client.h"
 

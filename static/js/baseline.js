@@ -9,7 +9,7 @@ import { esc } from './esc.js';
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 // What the extra wavefronts are, for the class the API names (verdict_class,
-// server/verdict.c): an atomic's may be same-address serialization, not a
+// server/model/verdict.c): an atomic's may be same-address serialization, not a
 // bank conflict.
 const WORDS = {
     not_native: 'not native: no exact count', conflict_free: 'conflict-free', conflict_free_broadcast: 'conflict-free',

@@ -1,7 +1,7 @@
 // codepanel.js - the swizzle written as code: CuTe's Swizzle<B,M,S>{}, a plain C
 // expression built from the masks the API returns, the element-unit form, the
 // TMA / WGMMA / tcgen05 swizzle mode that names the same map where one does
-// (/api/swizzle's "hardware", server/presets.c), and the formula panel beside
+// (/api/swizzle's "hardware", server/model/presets.c), and the formula panel beside
 // it. Notation only: it must not compute masks, maps, slots or modes.
 
 import { elementSwizzle, elementType } from './elements.js';

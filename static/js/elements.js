@@ -1,6 +1,6 @@
 // elements.js - element-type notation: which element indices a unit holds and
 // the words for the byte swizzle written over element indices (the form
-// itself is the API's: /api/swizzle's "elements", server/swizzle.c).
+// itself is the API's: /api/swizzle's "elements", server/model/swizzle.c).
 // Notation only (the menu's element sizes); it must not compute swizzles,
 // addresses, banks or costs: those come from the API.
 

@@ -1,5 +1,5 @@
 // limits.js - the ranges the API accepts for a map's parameters, as GET
-// /api/presets' `limits` gives them (server/bits.h): the controls take their
+// /api/presets' `limits` gives them (server/base/bits.h): the controls take their
 // min, max and menus from here and hints.js its words. It must not write a
 // range of its own: before setLimits nothing is known.
 

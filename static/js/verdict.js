@@ -25,7 +25,7 @@ export function laneRanges(list) {
 
 // {cls, text}: "conflict-free: 4 wavefronts (ideal 4)" or
 // "8-way conflict: 32 wavefronts, ideal 4", for the class the API names
-// (verdict_class, server/verdict.c): an atomic's extra wavefronts may be bank
+// (verdict_class, server/model/verdict.c): an atomic's extra wavefronts may be bank
 // conflicts, same-address serialization, or both.
 export function verdict(c) {
     const wf = plural(c.wavefronts, 'wavefront', 'wavefronts');

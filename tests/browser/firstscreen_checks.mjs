@@ -1,5 +1,5 @@
 // firstscreen_checks.mjs - the first screen the server writes into the page
-// (server/firstscreen.c, issue 27's speed): for several URLs, the page loaded
+// (server/net/firstscreen.c, issue 27's speed): for several URLs, the page loaded
 // once with JavaScript off (what the first paint shows) and once as a user
 // gets it; what the server wrote must be what the page's JS writes once
 // ready: the readout, stats, verdict sentence, legend, bit strip, bank row,

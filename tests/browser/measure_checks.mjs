@@ -35,7 +35,7 @@ export async function measureChecks(t) {
 
     // /api/health once the server has its tool's answer: it asks the tool
     // (--info) in the background after it starts listening, and says so
-    // (server/api_measure.c) until the answer is in.
+    // (server/api/api_measure.c) until the answer is in.
     async function probedHealth(b) {
         let h = null;
         for (let i = 0; i < 100; i++) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """kinds.py: the instruction kinds the calibration scripts measure, read from
-tests/data/ops.json, which is GET /api/ops's answer (server/instr.c's table;
+tests/data/ops.json, which is GET /api/ops's answer (server/model/instr.c's table;
 test_api fails when the two differ, and `swizzlescope-measure --info --ops`
 prints the same table on a GPU machine).  The scripts take their ncu metric
 names from here instead of keeping a copy.  Stdlib only.

@@ -24,8 +24,8 @@ say "build"
 if [ -z "${PROBE_BIN:-}" ]; then
     # The tool compiles in the server's schema, JSON readers and process
     # runner, and links libcjson (headers needed here: else pass PROBE_BIN).
-    nvcc -O3 -std=c++17 -arch=sm_90 -Xptxas -v -o "$BIN" cuda/*.cu cuda/*.c server/instr.c server/atomic_form.c \
-        server/api_read.c server/error.c server/swizzle.c server/proc.c -lcjson -lm \
+    nvcc -O3 -std=c++17 -arch=sm_90 -Iserver -Xptxas -v -o "$BIN" cuda/*.cu cuda/*.c server/model/instr.c server/model/atomic_form.c \
+        server/api/api_read.c server/base/error.c server/model/swizzle.c server/base/proc.c -lcjson -lm \
         2> "$RAW/ptxas.txt" \
         || { cat "$RAW/ptxas.txt"; echo "build failed"; exit 1; }
 fi

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../server/api.h"
-#include "../../server/error.h"
+#include "api/api.h"
+#include "base/error.h"
 #include "../utf8_check.h"
 
 #define MAX_ARGS 32     /* http.c refuses more with 413 before the API sees them */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../server/layout.h"
+#include "layout/layout.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -16,7 +16,7 @@
 
 #include "../../cuda/input.h"
 #include "../../cuda/ncu.h"
-#include "../../server/proc.h"
+#include "base/proc.h"
 #include "../check.h"
 #include "lanes.h"
 

@@ -7,7 +7,7 @@ as for loads and stores (32 lanes of 4 B, 16 lanes of 8 B); a phase costs the
 most ACTIVE LANES any one bank must serve: lanes on the same address do not
 share a word as loads do, they serialize. cas moves two operands: twice that.
 Cycles (clock64): max(wavefronts, the issue floor of the form's class), the
-rule server/access.c states (A5-A6): 4-byte red 2.04 (lanes off 4.09), atom
+rule server/model/access.c states (A5-A6): 4-byte red 2.04 (lanes off 4.09), atom
 2.2 (cas 2.27; lanes off 4.2); 8-byte forms (A8): (w^16 + g^16)^(1/16) with
 g = F + beta*w per class.  Rows not within
 5% of the wavefronts, and rows not within 2% of the rule, are printed.

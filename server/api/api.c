@@ -1,0 +1,180 @@
+/* api.c - the API's front door: the route table and dispatch (method, cache,
+ * error body).  Routes live in the api_*.c files api_routes.h lists, request
+ * readers in api_read.c; this file parses nothing and computes nothing. */
+#include "api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_routes.h"
+#include "base/buf.h"
+#include "base/cache.h"
+#include "base/error.h"
+#include "base/stream.h"
+
+/* A streamed answer is never one the cache could hold. */
+_Static_assert(API_STREAM_MIN >= CACHE_MAX_BODY, "streamed answers must be uncacheable");
+
+/* ---- dispatch ------------------------------------------------------------ */
+
+/* The route table: every route the API answers, and how.
+ * `cached`: the answer is a pure function of the query, so a repeat is
+ *   served from cache.c (health is not: it reports live state).
+ * `slow`: the route may take seconds (it runs the GPU), so http.c answers it
+ *   off its event threads, where it stalls no other request.
+ * `stream`: large answers are written as the socket takes them (stream.h),
+ *   never whole in memory and never cached. */
+static const struct route {
+    const char *path;
+    const char *method;     /* GET routes also answer HEAD */
+    api_route_fn fn;
+    int cached, slow;
+    api_stream_fn stream;
+} routes[] = {
+    {"/api/health", "GET", api_route_health, 0, 0, NULL},
+    {"/api/presets", "GET", api_route_presets, 1, 0, NULL},
+    {"/api/swizzle", "GET", api_route_swizzle, 1, 0, api_stream_swizzle},
+    {"/api/inspect", "GET", api_route_inspect, 1, 0, NULL},
+    {"/api/apply", "POST", api_route_apply, 0, 0, NULL},
+    {"/api/ops", "GET", api_route_ops, 1, 0, NULL},
+    {"/api/conflicts", "POST", api_route_conflicts, 0, 0, NULL},
+    {"/api/patterns", "GET", api_route_patterns, 1, 0, NULL},
+    {"/api/access", "GET", api_route_access, 1, 0, NULL},
+    {"/api/trace", "GET", api_route_trace, 1, 0, NULL},
+    {"/api/recommend", "GET", api_route_recommend, 1, 0, NULL},
+    {"/api/measure", "POST", api_route_measure, 0, 1, NULL},
+    {"/api/measure/tma", "POST", api_route_measure_tma, 0, 1, NULL},
+    {"/api/linear/evaluate", "POST", api_route_linear_evaluate, 0, 0, NULL},
+    {"/api/linear/optimize", "POST", api_route_linear_optimize, 0, 0, NULL},
+    {"/api/layout", "POST", api_route_layout, 0, 0, NULL},
+    {"/api/layout/access", "POST", api_route_layout_access, 0, 0, NULL},
+    {"/api/layout/distributed", "POST", api_route_layout_distributed, 0, 0, NULL},
+    {"/api/ttgir", "POST", api_route_ttgir, 0, 0, NULL},
+    {"/api/atoms", "GET", api_route_atoms, 1, 0, NULL},
+    {"/api/ncu/explain", "POST", api_route_ncu_explain, 0, 0, NULL},
+};
+
+static const struct route *route_find(const char *path)
+{
+    for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++)
+        if (strcmp(routes[i].path, path) == 0)
+            return &routes[i];
+    return NULL;
+}
+
+int api_is_slow(const char *path)
+{
+    const struct route *r = route_find(path);
+    return r != NULL && r->slow;
+}
+
+int api_route_count(void) { return (int)(sizeof routes / sizeof routes[0]); }
+
+const char *api_route_path(int i, const char **method)
+{
+    if (i < 0 || i >= api_route_count())
+        return NULL;
+    if (method)
+        *method = routes[i].method;
+    return routes[i].path;
+}
+
+/* The cache key: the path and every argument, length-prefixed so that no two
+ * different argument lists (values may hold '&' and '=') share a key. */
+static void cache_key(const struct api_request *req, struct buf *key)
+{
+    buf_puts(key, req->path);
+    for (int i = 0; i < req->nargs; i++)
+        buf_printf(key, "|%zu:%s|%zu:%s", strlen(req->args[i].key), req->args[i].key,
+                   strlen(req->args[i].value), req->args[i].value);
+}
+
+void api_put_key(struct buf *out, const char *key)
+{
+    buf_json_str(out, key);
+    buf_putc(out, ':');
+}
+
+void api_put_str_or_null(struct buf *out, const char *key, const char *v)
+{
+    api_put_key(out, key);
+    if (v)
+        buf_json_str(out, v);
+    else
+        buf_puts(out, "null");
+}
+
+void api_error_response(const struct sz_error *err, struct api_response *resp)
+{
+    struct buf b = {0};
+    buf_puts(&b, "{\"error\":{\"code\":");
+    buf_json_str(&b, sz_code_name(err->code));
+    buf_puts(&b, ",\"field\":");
+    buf_json_str(&b, err->field);
+    buf_puts(&b, ",\"message\":");
+    buf_json_str(&b, err->message);
+    buf_puts(&b, "}}");
+    resp->status = sz_code_status(err->code);
+    resp->body = buf_take(&b, &resp->len);
+    if (resp->body == NULL) {
+        resp->status = 500;
+        resp->len = 0;
+    }
+}
+
+void api_handle(const struct api_request *req, struct api_response *resp)
+{
+    struct sz_error err = {0};
+    struct buf out = {0};
+    resp->stream = NULL;
+    const struct route *r = route_find(req->path);
+    if (r == NULL) {
+        sz_fail(&err, SZ_NOT_FOUND, "path", "no such API route");
+        goto fail;
+    }
+    int head_ok = strcmp(r->method, "GET") == 0 && strcmp(req->method, "HEAD") == 0;
+    if (strcmp(r->method, req->method) != 0 && !head_ok) {
+        sz_fail(&err, SZ_METHOD_NOT_ALLOWED, "method", "%s answers %s only",
+                r->path, r->method);
+        goto fail;
+    }
+    struct buf key = {0};
+    if (r->cached) {
+        cache_key(req, &key);
+        if (key.p && cache_get(key.p, &resp->body, &resp->len)) {
+            buf_free(&key);
+            resp->status = 200;
+            return;
+        }
+    }
+    if (r->stream && req->may_stream) {
+        int rc = r->stream(req, &resp->stream, &err);
+        if (rc != 0) {
+            buf_free(&key);
+            if (rc < 0)
+                goto fail;
+            resp->status = 200;
+            resp->body = NULL;
+            resp->len = stream_len(resp->stream);
+            return;
+        }
+    }
+    if (r->fn(req, &out, &err) < 0) {
+        buf_free(&key);
+        goto fail;
+    }
+    if (key.p && !out.oom)
+        cache_put(key.p, out.p, out.len);
+    buf_free(&key);
+    resp->body = buf_take(&out, &resp->len);
+    if (resp->body == NULL) {
+        sz_fail(&err, SZ_INTERNAL, NULL, "out of memory");
+        goto fail;
+    }
+    resp->status = 200;
+    return;
+fail:
+    buf_free(&out);
+    api_error_response(&err, resp);
+}

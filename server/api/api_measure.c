@@ -1,0 +1,421 @@
+/* api_measure.c - the measurement module of the API: asks the tool at start
+ * which GPU it sees, checks each /api/measure body against that GPU (a client's
+ * mistake is a 400 before the tool runs), runs it through the tool (one at a
+ * time, killed at a deadline: measure.c; "counters":false skips ncu for a fast
+ * cycles-only answer), reports availability in /api/health.  It never runs the
+ * model on its own: the prediction is access.c's, the measurement the tool's. */
+#define _POSIX_C_SOURCE 200809L    /* clock_gettime under -std=c11 */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "model/access.h"
+#include "model/atomic_form.h"
+#include "api_read.h"
+#include "api_routes.h"
+#include "base/measure.h"
+
+#define SZ_VERSION "0.1.0"
+
+/* Set by api_measure_setup before any request; the probe's results
+ * (available, device, gpu, reason) may arrive later from another thread, so
+ * they are read and written under msr_lock. */
+static pthread_mutex_t msr_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t msr_probed = PTHREAD_COND_INITIALIZER;   /* msr.probed became 1 */
+static struct {
+    char tool[4096];
+    int timeout_ms, info_timeout_ms;
+    int probed;             /* the tool answered --info (or there is none) */
+    int available;
+    char *device;           /* the tool's device object, as JSON */
+    struct instr_gpu gpu;   /* its shared memory and cc; zeros while unknown */
+    char reason[320];       /* why measurement is unavailable */
+} msr = {.reason = "no measurement tool configured", .probed = 1};
+
+int api_route_health(const struct api_request *req, struct buf *out,
+                        struct sz_error *err)
+{
+    static const char *const known[] = {NULL};
+    if (api_args_check(req, known, err) < 0)
+        return -1;
+    pthread_mutex_lock(&msr_lock);
+    buf_puts(out, "{\"ok\":true,\"version\":\"" SZ_VERSION "\",\"measure\":{\"available\":");
+    buf_puts(out, msr.available ? "true" : "false");
+    buf_puts(out, ",\"device\":");
+    buf_puts(out, msr.device ? msr.device : "null");
+    buf_puts(out, ",\"reason\":");
+    buf_json_str(out, msr.available ? "" : msr.reason);
+    buf_puts(out, "}}");
+    pthread_mutex_unlock(&msr_lock);
+    return 0;
+}
+
+
+/* ---- measurement ------------------------------------------------------- */
+
+/* The tool's --json answer or error object; NULL when stdout is not JSON. */
+static cJSON *tool_json(const struct proc *mo)
+{
+    if (mo->out_len == 0 || !api_utf8_valid((const unsigned char *)mo->out, mo->out_len))
+        return NULL;
+    cJSON *j = cJSON_ParseWithLength(mo->out, mo->out_len);
+    if (j && !cJSON_IsObject(j)) {
+        cJSON_Delete(j);
+        return NULL;
+    }
+    return j;
+}
+
+/* The tail of the tool's stderr as text an error body can carry: from the
+ * first whole character, anything that is not UTF-8 replaced by '?'. */
+static const char *stderr_text(const struct proc *mo, char *buf, size_t cap)
+{
+    const char *s = mo->err ? mo->err : "";
+    while ((*s & 0xC0) == 0x80)
+        s++;
+    snprintf(buf, cap, "%s", s);
+    if (!api_utf8_valid((const unsigned char *)buf, strlen(buf)))
+        for (char *c = buf; *c; c++)
+            if ((unsigned char)*c >= 0x80)
+                *c = '?';
+    return buf;
+}
+
+/* Why a tool run failed, in one sentence: its own error message when it
+ * printed one, else how it ended. */
+static void tool_failure(const struct proc *mo, const cJSON *j, char *msg, size_t cap)
+{
+    char tail[MEASURE_STDERR_TAIL + 1];
+    const char *err = stderr_text(mo, tail, sizeof tail);
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "error");
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(e, "message");
+    if (mo->timed_out)
+        snprintf(msg, cap, "the measurement tool did not finish in time and was killed");
+    else if (cJSON_IsString(m))
+        snprintf(msg, cap, "%.250s", m->valuestring);
+    else if (mo->signal)
+        snprintf(msg, cap, "the measurement tool crashed (signal %d)%s%.200s", mo->signal,
+                 err[0] ? ": " : "", err);
+    else if (mo->out_truncated)
+        snprintf(msg, cap, "the measurement tool printed more than %u bytes",
+                 MEASURE_MAX_OUTPUT);
+    else if (mo->exit_code != 0)
+        snprintf(msg, cap, "the measurement tool failed (exit %d)%s%.200s", mo->exit_code,
+                 err[0] ? ": " : "", err);
+    else
+        snprintf(msg, cap, "the measurement tool printed something that is not its JSON "
+                 "answer");
+}
+
+/* What the tool's --info device object says the GPU can run: "cc":"9.0" and
+ * "smem_per_block_optin"; a member missing or odd stays 0 (unknown). */
+static void device_limits(const cJSON *dev, struct instr_gpu *gpu)
+{
+    const cJSON *cc = cJSON_GetObjectItemCaseSensitive(dev, "cc");
+    const cJSON *smem = cJSON_GetObjectItemCaseSensitive(dev, "smem_per_block_optin");
+    unsigned major, minor;
+    char end;
+    if (cJSON_IsString(cc) && sscanf(cc->valuestring, "%2u.%1u%c", &major, &minor, &end) == 2)
+        gpu->cc = (int)(major * 10 + minor);
+    if (cJSON_IsNumber(smem) && smem->valuedouble >= 1024 &&
+        smem->valuedouble <= INSTR_SMEM_HARD_LIMIT)
+        gpu->smem_bytes = (uint32_t)smem->valuedouble;
+}
+
+void api_measure_setup(const struct api_config *cfg)
+{
+    pthread_mutex_lock(&msr_lock);
+    msr.available = 0;
+    free(msr.device);
+    msr.device = NULL;
+    msr.gpu = (struct instr_gpu){0, 0};
+    msr.timeout_ms = cfg->measure_timeout_ms > 0 ? cfg->measure_timeout_ms : 30000;
+    msr.info_timeout_ms = cfg->info_timeout_ms > 0 ? cfg->info_timeout_ms : 15000;
+    msr.probed = cfg->measure_tool == NULL;
+    if (cfg->measure_tool == NULL) {
+        msr.tool[0] = '\0';
+        snprintf(msr.reason, sizeof msr.reason, "no measurement tool configured");
+    } else {
+        snprintf(msr.tool, sizeof msr.tool, "%s", cfg->measure_tool);
+        snprintf(msr.reason, sizeof msr.reason,
+                 "the measurement tool is being asked which GPU it sees");
+    }
+    pthread_mutex_unlock(&msr_lock);
+}
+
+void api_measure_probe(void)
+{
+    pthread_mutex_lock(&msr_lock);
+    int skip = msr.probed;
+    char tool[sizeof msr.tool];
+    snprintf(tool, sizeof tool, "%s", msr.tool);
+    int info_ms = msr.info_timeout_ms;
+    pthread_mutex_unlock(&msr_lock);
+    if (skip)
+        return;
+    char *argv[] = {tool, "--info", NULL};
+    struct proc mo;
+    struct sz_error err;
+    char reason[sizeof msr.reason] = "";
+    char *device = NULL;
+    struct instr_gpu gpu = {0, 0};
+    if (measure_run(argv, "", 0, info_ms, &mo, &err) < 0) {
+        snprintf(reason, sizeof reason, "%s", err.message);
+    } else {
+        cJSON *j = tool_json(&mo);
+        const cJSON *dev = cJSON_GetObjectItemCaseSensitive(j, "device");
+        if (mo.exit_code == 0 && !mo.timed_out && !mo.was_cancelled && cJSON_IsObject(dev) &&
+            cJSON_IsString(cJSON_GetObjectItemCaseSensitive(dev, "name"))) {
+            device = cJSON_PrintUnformatted(dev);
+            device_limits(dev, &gpu);
+        } else if (mo.was_cancelled) {
+            snprintf(reason, sizeof reason, "the server is stopping");
+        } else {
+            tool_failure(&mo, j, reason, sizeof reason);
+        }
+        cJSON_Delete(j);
+        proc_free(&mo);
+    }
+    pthread_mutex_lock(&msr_lock);
+    free(msr.device);
+    msr.device = device;
+    msr.available = device != NULL;
+    msr.gpu = gpu;
+    if (device == NULL)
+        snprintf(msr.reason, sizeof msr.reason, "%s", reason);
+    msr.probed = 1;
+    pthread_cond_broadcast(&msr_probed);
+    pthread_mutex_unlock(&msr_lock);
+}
+
+int api_measure_probed(void)
+{
+    pthread_mutex_lock(&msr_lock);
+    int p = msr.probed;
+    pthread_mutex_unlock(&msr_lock);
+    return p;
+}
+
+void api_configure(const struct api_config *cfg)
+{
+    api_measure_setup(cfg);
+    api_measure_probe();
+}
+
+void api_measure_status(char *line, size_t cap)
+{
+    pthread_mutex_lock(&msr_lock);
+    if (msr.available) {
+        cJSON *d = cJSON_Parse(msr.device);
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(d, "name");
+        snprintf(line, cap, "live measurement: on %s", cJSON_IsString(name) ? name->valuestring : "a GPU");
+        cJSON_Delete(d);
+    } else {
+        snprintf(line, cap, "live measurement: unavailable: %s", msr.reason);
+    }
+    pthread_mutex_unlock(&msr_lock);
+}
+
+/* The measure body: one instruction (api_read_instr) and "counters", true
+ * unless the client asks for cycles only with false. */
+static int measure_body(const struct api_request *req, struct instr *in, int *counters,
+                        struct sz_error *err)
+{
+    static const char *const known_args[] = {NULL};
+    static const char *const extra[] = {"counters", NULL};
+    cJSON *root = NULL;
+    if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
+        return -1;
+    int rc = api_read_instr(root, extra, in, err);
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "counters");
+    if (rc == 0 && c != NULL && !cJSON_IsBool(c))
+        rc = sz_fail(err, SZ_INVALID_ARGUMENT, "counters", "must be true (cycles and the "
+                     "ncu counters) or false (cycles only, without the profiler)");
+    *counters = c == NULL || cJSON_IsTrue(c);
+    cJSON_Delete(root);
+    return rc;
+}
+
+static void put_instr(struct buf *b, const struct instr *in)
+{
+    buf_printf(b, "{\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s,",
+               instr_op_name(in->op), in->bytes, in->matrices, in->trans ? "true" : "false");
+    if (instr_is_atomic(in->op)) {
+        buf_printf(b, "\"func\":\"%s\",\"type\":\"%s\",", instr_func_name(in->func),
+                   instr_type_name(in->type));
+        /* the operand and the guard pick the tool's kernel (and the SASS) */
+        char operand[64];
+        buf_printf(b, "%s,", atomic_form_json(in, operand, sizeof operand));
+    }
+    if (instr_is_copy(in->op)) {
+        buf_printf(b, "\"cache\":\"%s\",\"global_offsets\":", in->cg ? "cg" : "ca");
+        buf_u32_array(b, in->global_offsets, INSTR_LANES);
+        buf_putc(b, ',');
+    }
+    buf_puts(b, "\"offsets\":[");
+    for (int t = 0; t < INSTR_LANES; t++) {
+        if (t)
+            buf_putc(b, ',');
+        if (in->offsets[t] == INSTR_INACTIVE)
+            buf_puts(b, "null");
+        else
+            buf_i64(b, in->offsets[t]);
+    }
+    buf_puts(b, "]}");
+}
+
+int api_route_measure(const struct api_request *req, struct buf *out,
+                         struct sz_error *err)
+{
+    struct instr in;
+    int counters;
+    /* What no GPU can run, or this one cannot, is the client's to fix:
+     * refused here, before the availability check and without the tool. */
+    pthread_mutex_lock(&msr_lock);
+    /* Asked while the tool is still being asked which GPU it sees (the server
+     * listens first): wait for that answer, at most its own timeout (a stop
+     * cancels the probe, which ends this wait too).  This runs on a slow
+     * request's own thread. */
+    if (!msr.probed) {
+        struct timespec end;
+        clock_gettime(CLOCK_REALTIME, &end);
+        end.tv_sec += msr.info_timeout_ms / 1000 + 1;
+        while (!msr.probed && pthread_cond_timedwait(&msr_probed, &msr_lock, &end) == 0)
+            ;
+    }
+    struct instr_gpu gpu = msr.gpu;
+    int available = msr.available;
+    char reason[sizeof msr.reason], tool[sizeof msr.tool];
+    snprintf(reason, sizeof reason, "%s", msr.reason);
+    snprintf(tool, sizeof tool, "%s", msr.tool);
+    int timeout_ms = msr.timeout_ms;
+    pthread_mutex_unlock(&msr_lock);
+    if (measure_body(req, &in, &counters, err) < 0 || instr_check_gpu(&in, &gpu, err) < 0)
+        return -1;
+    if (!available)
+        return sz_fail(err, SZ_GPU_UNAVAILABLE, NULL, "%s", reason);
+    if (measure_try_lock(err) < 0)
+        return -1;
+    struct buf body = {0};
+    put_instr(&body, &in);
+    /* Without counters the tool times cycles and skips ncu (--no-ncu): about
+     * a sixth of the round trip; the answer has the same shape, its
+     * wavefronts null and ncu.used false with the tool's reason. */
+    char *argv[] = {tool, "--json", counters ? NULL : "--no-ncu", NULL};
+    struct proc mo;
+    int rc = measure_run(argv, body.p ? body.p : "", body.len, timeout_ms, &mo, err);
+    measure_unlock();
+    buf_free(&body);
+    if (rc < 0)
+        return -1;
+    cJSON *j = tool_json(&mo);
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(j, "results");
+    const cJSON *res = cJSON_GetArrayItem(results, 0);
+    const cJSON *cyc = cJSON_GetObjectItemCaseSensitive(res, "cycles_per_instr");
+    if (mo.was_cancelled) {
+        cJSON_Delete(j);
+        proc_free(&mo);
+        return sz_fail(err, SZ_GPU_UNAVAILABLE, NULL,
+                       "the server is stopping: the measurement was stopped");
+    }
+    if (mo.exit_code != 0 || mo.timed_out || !cJSON_IsObject(res) || !cJSON_IsNumber(cyc)) {
+        char msg[300];
+        tool_failure(&mo, j, msg, sizeof msg);
+        /* The tool refused the input on a field (exit 2): the two checks
+         * drifted apart, but it is still the client's body that is wrong. */
+        const cJSON *field = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(j, "error"), "field");
+        int refused = !mo.timed_out && mo.exit_code == 2 && cJSON_IsString(field) &&
+                      field->valuestring[0];
+        if (refused)
+            sz_fail(err, SZ_INVALID_ARGUMENT, field->valuestring, "%s", msg);
+        else
+            sz_fail(err, SZ_MEASURE_FAILED, NULL, "%s", msg);
+        cJSON_Delete(j);
+        proc_free(&mo);
+        return -1;
+    }
+    struct acc_result r;
+    acc_cost(&in, &r);
+    /* The tool reads two ncu numbers: the Source-page metric, which
+     * source_wavefronts predicts, and for loads the hardware counter, which
+     * wavefronts predicts (for stores that counter over-counts: access.c). */
+    const cJSON *wf = cJSON_GetObjectItemCaseSensitive(res, "wavefronts_per_instr");
+    const cJSON *hw = cJSON_GetObjectItemCaseSensitive(res, "wavefronts_hw_per_instr");
+    int load = instr_is_load(in.op);
+    int wf_ok = cJSON_IsNumber(wf) && fabs(wf->valuedouble - r.source_wavefronts) < 0.01 &&
+                (!load || !cJSON_IsNumber(hw) || fabs(hw->valuedouble - r.wavefronts) < 0.01);
+    double mc = cyc->valuedouble, pc = acc_clock_cycles(&r);
+    /* Cycles agree within 2% (clock64 timing noise); wavefronts are counts.
+     * A non-native atomic has no prediction to agree with (null). */
+    int predicted = !r.atomic.is_atomic || r.atomic.native;
+    int cyc_ok = fabs(mc - pc) <= 0.02 * pc;
+    buf_puts(out, "{\"predicted\":");
+    api_put_cost(out, &in, &r);
+    char *measured = cJSON_PrintUnformatted(res);
+    char *device = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(j, "device"));
+    char *ncu = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(j, "ncu"));
+    char *verify = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(j, "verify"));
+    buf_puts(out, ",\"measured\":");
+    buf_puts(out, measured ? measured : "null");
+    buf_puts(out, ",\"device\":");
+    buf_puts(out, device ? device : "null");
+    buf_puts(out, ",\"ncu\":");
+    buf_puts(out, ncu ? ncu : "null");
+    buf_puts(out, ",\"verify\":");
+    buf_puts(out, verify ? verify : "null");
+    buf_printf(out, ",\"agree\":{\"cycles\":%s,\"wavefronts\":%s}}",
+               !predicted ? "null" : cyc_ok ? "true" : "false",
+               cJSON_IsNumber(wf) && predicted ? (wf_ok ? "true" : "false") : "null");
+    free(measured);
+    free(device);
+    free(ncu);
+    free(verify);
+    cJSON_Delete(j);
+    proc_free(&mo);
+    return 0;
+}
+
+
+int api_measure_tool_json(const char *mode, const char *input, void **answer,
+                          struct sz_error *err)
+{
+    *answer = NULL;
+    if (!msr.available)
+        return sz_fail(err, SZ_GPU_UNAVAILABLE, NULL, "%s", msr.reason);
+    if (measure_try_lock(err) < 0)
+        return -1;
+    char *argv[] = {msr.tool, (char *)mode, NULL};
+    struct proc mo;
+    int rc = measure_run(argv, input, strlen(input), msr.timeout_ms, &mo, err);
+    measure_unlock();
+    if (rc < 0)
+        return -1;
+    cJSON *j = tool_json(&mo);
+    if (mo.was_cancelled) {
+        rc = sz_fail(err, SZ_GPU_UNAVAILABLE, NULL,
+                     "the server is stopping: the measurement was stopped");
+    } else if (mo.exit_code != 0 || mo.timed_out || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "ok"))) {
+        char msg[300];
+        tool_failure(&mo, j, msg, sizeof msg);
+        const cJSON *field = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(j, "error"), "field");
+        /* the tool refused the input on a field (exit 2): the client's body */
+        if (!mo.timed_out && mo.exit_code == 2 && cJSON_IsString(field) && field->valuestring[0])
+            rc = sz_fail(err, SZ_INVALID_ARGUMENT, field->valuestring, "%s", msg);
+        else if (!mo.timed_out && mo.exit_code == 3)
+            rc = sz_fail(err, SZ_GPU_UNAVAILABLE, NULL, "%s", msg);
+        else
+            rc = sz_fail(err, SZ_MEASURE_FAILED, NULL, "%s", msg);
+    }
+    if (rc < 0)
+        cJSON_Delete(j);
+    else
+        *answer = j;
+    proc_free(&mo);
+    return rc;
+}

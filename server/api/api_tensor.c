@@ -1,0 +1,824 @@
+/* api_tensor.c - the tensor-layout routes: POST /api/layout (a pasted CuTe,
+ * Triton or TMA layout -> byte offsets, equivalents, validators), POST
+ * /api/layout/access (a thread layout on that layout: lanes, a named atom or
+ * a thread form's text -> the /api/conflicts answer), GET /api/atoms and
+ * POST /api/measure/tma (a tma: box placed by the GPU, through the tool,
+ * beside the layout's own offsets).
+ * Reads with api_read.c, computes with layout.c, rosetta.c, thread.c and
+ * access.c; holds no layout arithmetic. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/access.h"
+#include "api_read.h"
+#include "api_routes.h"
+#include "api_tiled.h"
+#include "layout/atoms.h"
+#include "layout/layout.h"
+#include "layout/rosetta.h"
+#include "layout/wgmma.h"
+#include "layout/thread.h"
+
+#define LAYOUT_FIELDS "layout", "element_bits", "shape", "base", "descriptor", "descriptor_arch"
+
+/* A layout request's parsed pieces and the arrays the answer needs. */
+struct tensor {
+    struct lay l;
+    uint32_t *off, *sorted, *tmp;       /* l.size each, one allocation */
+    uint32_t collisions, dup, base;
+    int has_desc;
+    struct ros_desc desc;
+};
+
+static void tensor_free(struct tensor *t) { free(t->off); }
+
+/* "0x" and hex digits, or decimal digits (leading zeros allowed): 0 and the
+ * value, 1 when it is 2^64 or more, -1 when it is no such text. */
+static int desc_value(const char *s, uint64_t *out)
+{
+    unsigned base = (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10;
+    const char *p = base == 16 ? s + 2 : s;
+    uint64_t v = 0;
+    int over = 0;
+    if (*p == '\0')
+        return -1;
+    for (; *p; p++) {
+        unsigned dg = *p >= '0' && *p <= '9' ? (unsigned)(*p - '0')
+                    : base == 16 && *p >= 'a' && *p <= 'f' ? (unsigned)(*p - 'a' + 10)
+                    : base == 16 && *p >= 'A' && *p <= 'F' ? (unsigned)(*p - 'A' + 10) : 99;
+        if (dg >= base)
+            return -1;
+        if (v > (UINT64_MAX - dg) / base)
+            over = 1;
+        v = v * base + dg;
+    }
+    *out = v;
+    return over;
+}
+
+static int read_desc(const cJSON *root, struct tensor *t, struct sz_error *err)
+{
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "descriptor");
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "descriptor_arch");
+    int sm100 = 0;
+    if (a && (!cJSON_IsString(a) || (strcmp(a->valuestring, "sm90") != 0 &&
+                                      strcmp(a->valuestring, "sm100") != 0)))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "descriptor_arch", "must be \"sm90\" or \"sm100\"");
+    if (a)
+        sm100 = strcmp(a->valuestring, "sm100") == 0;
+    if (d == NULL)
+        return 0;
+    /* 64 bits do not fit a JSON number: a string, hex (0x...) or decimal */
+    const char *s = cJSON_IsString(d) ? d->valuestring : NULL;
+    uint64_t v = 0;
+    int r = s ? desc_value(s, &v) : -1;
+    if (r < 0)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "descriptor",
+                       "must be a string holding a 64-bit integer, \"0x...\" or decimal");
+    if (r > 0)      /* strtoull would clamp it to 2^64-1: refused instead */
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "descriptor",
+                       "is 2^64 or more: a descriptor has 64 bits");
+    t->has_desc = 1;
+    return ros_desc_decode(v, sm100, &t->desc, err);
+}
+
+/* Read the layout fields of `root` (the others were checked by the caller),
+ * evaluate and sort the offsets. */
+static int tensor_read(const cJSON *root, struct tensor *t, struct sz_error *err)
+{
+    memset(t, 0, sizeof *t);
+    const cJSON *text = cJSON_GetObjectItemCaseSensitive(root, "layout");
+    if (!cJSON_IsString(text))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "layout",
+                       "required, the layout's text (CuTe print, #ttg.* encoding or tma:MODE)");
+    int64_t bits = 0, base = 0;
+    const cJSON *eb = cJSON_GetObjectItemCaseSensitive(root, "element_bits");
+    if (eb && api_num_int(eb, "element_bits", 8, 64, &bits, err) < 0)
+        return -1;
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(root, "base");
+    if (b && api_num_int(b, "base", 0, SZ_OFFSET_LIMIT - 1.0, &base, err) < 0)
+        return -1;
+    t->base = (uint32_t)base;
+    uint32_t shape[LAY_MAX_RANK] = {0};
+    int rank = 0;
+    const cJSON *sh = cJSON_GetObjectItemCaseSensitive(root, "shape");
+    if (sh) {
+        if (!cJSON_IsArray(sh) || cJSON_GetArraySize(sh) < 1 || cJSON_GetArraySize(sh) > 3)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "must be an array of 1 to 3 extents");
+        for (const cJSON *it = sh->child; it; it = it->next) {
+            int64_t v;
+            if (api_num_int(it, "shape", 1, LAY_MAX_SIZE, &v, err) < 0)
+                return -1;
+            shape[rank++] = (uint32_t)v;
+        }
+    }
+    if (read_desc(root, t, err) < 0 || lay_parse(text->valuestring, (int)bits, shape, rank,
+                                                  &t->l, err) < 0)
+        return -1;
+    t->off = malloc((size_t)t->l.size * 3 * sizeof *t->off);
+    if (t->off == NULL)
+        return sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+    t->sorted = t->off + t->l.size;
+    t->tmp = t->sorted + t->l.size;
+    lay_eval(&t->l, t->off);
+    lay_sort(t->off, t->l.size, t->sorted, t->tmp);
+    t->collisions = lay_collisions(t->sorted, t->l.size, &t->dup);
+    return 0;
+}
+
+static void put_coords(struct buf *out, const struct lay *l, uint32_t i)
+{
+    uint32_t c[LAY_MAX_RANK];
+    lay_coords(l, i, c);
+    buf_u32_array(out, c, (size_t)l->rank);
+}
+
+static void put_swz(struct buf *out, const struct swz *z, const char *name)
+{
+    buf_printf(out, "{\"b\":%d,\"m\":%d,\"s\":%d,\"text\":\"%s<%d,%d,%d>\"}", z->b, z->m, z->s,
+               name, z->b, z->m, z->s);
+}
+
+static void put_equivalents(struct buf *out, const struct lay *l, const struct ros_equiv *q)
+{
+    static const char *const dom[] = {"none", "elements", "bytes"};
+    buf_printf(out, ",\"swizzle_domain\":\"%s\",\"swizzle\":", dom[l->domain]);
+    if (q->has_swizzle) {
+        buf_puts(out, "{\"bytes\":");
+        put_swz(out, &q->bytes, "Swizzle");
+        buf_puts(out, ",\"elements\":");
+        if (q->elements_ok)
+            put_swz(out, &q->elems, "Sw");
+        else
+            buf_puts(out, "null");
+        buf_putc(out, '}');
+    } else {
+        buf_puts(out, "null");
+    }
+    buf_printf(out, ",\"alignment_bytes\":%u,\"equivalents\":{\"tma\":", q->alignment);
+    const char *tma = q->tma >= 0 ? ros_tma_name(q->tma) : q->tma_enum;
+    if (tma)
+        buf_json_str(out, tma);
+    else
+        buf_puts(out, "null");
+    buf_puts(out, ",\"tma_status\":");
+    if (tma && q->tma_status)
+        buf_json_str(out, q->tma_status);
+    else
+        buf_puts(out, "null");
+    buf_puts(out, ",\"gmma_layout_type\":");
+    if (q->gmma >= 0)
+        buf_printf(out, "{\"value\":%d,\"name\":\"%s\"}", q->gmma, ros_gmma_name(q->gmma));
+    else
+        buf_puts(out, "null");
+    buf_puts(out, ",\"umma_layout_type\":");
+    if (q->umma >= 0)
+        buf_printf(out, "{\"value\":%d,\"name\":\"%s\"}", q->umma, ros_umma_name(q->umma));
+    else
+        buf_puts(out, "null");
+    buf_printf(out, ",\"f2_linear\":%s,\"contiguous_dim\":%d,\"cute_bytes\":",
+               q->linear ? "true" : "false", q->contiguous_dim);
+    if (q->cute)
+        buf_printf(out, "\"Swizzle<%d,%d,%d>\"", q->cb, q->cm, q->cs);
+    else
+        buf_puts(out, "null");
+    buf_puts(out, ",\"triton_swizzled\":");
+    if (q->triton)
+        buf_printf(out, "\"#ttg.swizzled_shared<{vec = %d, perPhase = %d, maxPhase = %d, "
+                   "order = [%d, %d]}>\"", q->vec, q->per_phase, q->max_phase, q->order[0],
+                   q->order[1]);
+    else
+        buf_puts(out, "null");
+    buf_puts(out, ",\"triton_nvmma\":");
+    if (q->nvmma)
+        buf_printf(out, "\"#ttg.nvmma_shared<{swizzlingByteWidth = %d, transposed = %s, "
+                   "elementBitWidth = %d}>\"", q->nvmma_bytes,
+                   q->nvmma_transposed ? "true" : "false", l->element_bits);
+    else
+        buf_puts(out, "null");
+    buf_putc(out, '}');
+}
+
+static void put_desc(struct buf *out, const struct ros_desc *d)
+{
+    const char *name = d->sm100 ? ros_umma_name(d->layout_type) : ros_gmma_name(d->layout_type);
+    buf_printf(out, ",\"descriptor\":{\"arch\":\"%s\",\"start_address\":%u,"
+               "\"leading_byte_offset\":%u,\"stride_byte_offset\":%u,\"base_offset\":%d,"
+               "\"layout_type\":%d,\"layout_name\":\"%s\",\"swizzle_bytes\":%d,"
+               "\"tma\":\"%s\",\"pattern_bytes\":%u",
+               d->sm100 ? "sm100" : "sm90", d->start, d->lbo, d->sbo, d->base_offset,
+               d->layout_type, name ? name : "?", d->swizzle_bytes,
+               ros_tma_name(d->swizzle_bytes), d->pattern);
+    if (d->sm100)
+        buf_printf(out, ",\"version\":%d,\"lbo_mode\":%d", d->version, d->lbo_mode);
+    buf_putc(out, '}');
+}
+
+/* "wgmma": what a warpgroup wgmma spends reading this tile through the
+ * descriptor (the measured rule, wgmma.h), and, when the descriptor's swizzle
+ * is not the layout's, which elements it reads instead */
+static void put_wgmma(struct buf *out, const struct lay *l, const uint32_t *off,
+                      const struct ros_equiv *q, uint32_t base, const struct ros_desc *d)
+{
+    uint32_t tile = l->size * ((uint32_t)l->element_bits / 8);
+    buf_printf(out, ",\"wgmma\":{\"measured\":true,\"tile_bytes\":%u,\"tile_wavefronts\":%u,"
+               "\"bytes_per_wavefront\":%u,\"conflicts\":0,\"arbitration\":0,\"rule\":",
+               tile, wgmma_wavefronts(tile), WGMMA_BYTES_PER_WAVEFRONT);
+    buf_json_str(out, "a warpgroup wgmma reads its shared operands in (A bytes + B bytes) / 128 "
+                 "wavefronts per instruction with 0 bank conflicts and 0 arbitration, on every "
+                 "layout type (interleave, 32B, 64B, 128B), K- and MN-major, 16-bit, tf32 and "
+                 "8-bit, N 8 to 256, A from registers or shared memory; a descriptor that "
+                 "disagrees with the data (mode, LBO, SBO, base offset) costs the same: it reads "
+                 "the wrong elements, it is not slower");
+    buf_puts(out, ",\"data\":");
+    buf_json_str(out, WGMMA_DATA);
+    struct wgmma_misread m;
+    wgmma_misread(l, off, q, base, d, &m);
+    buf_puts(out, ",\"misread\":");
+    if (!m.applies) {
+        buf_puts(out, "null}");
+        return;
+    }
+    buf_printf(out, "{\"descriptor_swizzle\":\"%s\",\"layout_swizzle\":\"%s\",\"wrong\":%u,"
+               "\"of\":%u,\"cells\":[", ros_tma_name(d->swizzle_bytes), ros_tma_name(q->tma),
+               m.wrong, l->size);
+    for (int i = 0; i < m.ncells; i++) {
+        buf_printf(out, "%s{\"index\":%u,\"coords\":", i ? "," : "", m.cell[i].index);
+        put_coords(out, l, m.cell[i].index);
+        buf_printf(out, ",\"expected\":%u,\"read\":%u,\"reads_coords\":", m.cell[i].expected,
+                   m.cell[i].read);
+        if (m.cell[i].read_index == UINT32_MAX)
+            buf_puts(out, "null");
+        else
+            put_coords(out, l, m.cell[i].read_index);
+        buf_putc(out, '}');
+    }
+    buf_puts(out, "]}}");
+}
+
+/* A tensor print's pointer (CuTe's smem_ptr / swizzle_ptr): the alignment its
+ * value gives, the swizzle's span, and how many elements the pointer's low
+ * bits move (t->sorted is free scratch by now, the banks overwrite it next:
+ * the same layout at an aligned pointer). */
+static void put_address(struct buf *out, struct tensor *t)
+{
+    const struct lay *l = &t->l;
+    if (l->form != &lay_form_cute || !l->a.cute.has_address)
+        return;
+    uint64_t a = l->a.cute.address;
+    uint64_t align = a ? a & (~a + 1) : 0;
+    uint32_t eb = (uint32_t)l->element_bits / 8, span = 0, moved = 0;
+    if (l->domain != LAY_SWZ_NONE && l->z.b > 0) {
+        int hi = (l->z.yyy_lo > l->z.zzz_lo ? l->z.yyy_lo : l->z.zzz_lo) + l->z.b;
+        span = (1u << hi) * (l->domain == LAY_SWZ_ELEMENTS ? eb : 1);
+    }
+    if (l->addr) {
+        struct lay aligned = *l;
+        aligned.addr = 0;
+        lay_eval(&aligned, t->sorted);
+        for (uint32_t i = 0; i < l->size; i++)
+            moved += t->sorted[i] != t->off[i];
+    }
+    buf_printf(out, ",\"address\":{\"value\":\"0x%llx\",\"alignment_bytes\":%llu,"
+               "\"swizzle_span_bytes\":%u,\"aligned_to_span\":%s,\"swizzle_reads_address\":%s,"
+               "\"moved\":%u,\"note\":", (unsigned long long)a, (unsigned long long)align, span,
+               span == 0 || a % span == 0 ? "true" : "false",
+               l->domain == LAY_SWZ_BYTES && l->z.b > 0 ? "true" : "false", moved);
+    char note[320];
+    if (l->domain == LAY_SWZ_BYTES && l->z.b > 0)
+        snprintf(note, sizeof note, "the swizzle acts on the full address (swizzle_ptr): offsets "
+                 "are Z(pointer + x) - pointer, so a pointer off the %u-byte span moves %u of "
+                 "%u elements (tilelang#2379's bug when the kernel assumed an aligned base)",
+                 span, moved, l->size);
+    else if (span)
+        snprintf(note, sizeof note, "the swizzle acts on element offsets from the pointer: the "
+                 "offsets do not depend on it, but the banks do unless it is %u-byte aligned",
+                 span);
+    else
+        snprintf(note, sizeof note, "no swizzle: offsets are from the pointer");
+    buf_json_str(out, note);
+    buf_putc(out, '}');
+}
+
+/* The request's JSON body read as a tensor: no query arguments, no field
+ * outside `fields`.  0 with *root (cJSON_Delete it) and *t (tensor_free it);
+ * -1 with both already freed. */
+static int read_body_tensor(const struct api_request *req, const char *const *fields,
+                            cJSON **root, struct tensor *t, struct sz_error *err)
+{
+    static const char *const known_args[] = {NULL};
+    *root = NULL;
+    memset(t, 0, sizeof *t);
+    if (api_args_check(req, known_args, err) < 0 || api_body_object(req, root, err) < 0)
+        return -1;
+    if (api_fields_check(*root, fields, err) < 0 || tensor_read(*root, t, err) < 0) {
+        cJSON_Delete(*root);
+        *root = NULL;
+        tensor_free(t);
+        return -1;
+    }
+    return 0;
+}
+
+int api_route_layout(const struct api_request *req, struct buf *out, struct sz_error *err)
+{
+    static const char *const fields[] = {LAYOUT_FIELDS, NULL};
+    cJSON *root;
+    struct tensor t;
+    if (read_body_tensor(req, fields, &root, &t, err) < 0)
+        return -1;
+    const struct lay *l = &t.l;
+    struct ros_equiv q;
+    ros_equivalents(l, t.off, t.collisions == 0, &q);
+    struct ros_flags f;
+    uint32_t *actual = t.tmp;       /* free once sorted */
+    ros_validate(l, t.off, &q, t.base, t.has_desc ? &t.desc : NULL, t.collisions, &f, actual);
+    uint32_t eb = (uint32_t)l->element_bits / 8;
+    buf_printf(out, "{\"form\":\"%s\",\"element_bits\":%d,\"element_bytes\":%u,\"rank\":%d,"
+               "\"shape\":", l->form->name, l->element_bits, eb, l->rank);
+    buf_u32_array(out, l->shape, (size_t)l->rank);
+    buf_printf(out, ",\"size\":%u,\"units\":{\"offsets\":\"bytes\",\"shape\":\"elements\","
+               "\"alignment_bytes\":\"bytes\"},\"order\":\"first coordinate fastest\","
+               "\"span_bytes\":%u,\"one_to_one\":%s,\"collisions\":%u,\"shared\":",
+               l->size, t.sorted[l->size - 1] + eb, t.collisions ? "false" : "true",
+               t.collisions);
+    if (t.collisions) {
+        uint32_t first = UINT32_MAX, second = UINT32_MAX;
+        for (uint32_t i = 0; i < l->size && second == UINT32_MAX; i++)
+            if (t.off[i] == t.dup) {
+                if (first == UINT32_MAX)
+                    first = i;
+                else
+                    second = i;
+            }
+        buf_printf(out, "{\"offset\":%u,\"coords\":[", t.dup);
+        put_coords(out, l, first);
+        buf_putc(out, ',');
+        put_coords(out, l, second);
+        buf_puts(out, "]}");
+    } else {
+        buf_puts(out, "null");
+    }
+    put_equivalents(out, l, &q);
+    if (t.has_desc) {
+        put_desc(out, &t.desc);
+        put_wgmma(out, l, t.off, &q, t.base, &t.desc);
+    }
+    put_address(out, &t);
+    buf_printf(out, ",\"base\":%u,\"validators\":[", t.base);
+    for (int i = 0; i < f.n; i++) {
+        buf_printf(out, "%s{\"code\":\"%s\",\"severity\":\"%s\",\"message\":", i ? "," : "",
+                   f.flag[i].code, f.flag[i].severity);
+        buf_json_str(out, f.flag[i].message);
+        buf_putc(out, '}');
+    }
+    buf_printf(out, "],\"moved\":%u,\"moved_cells\":[", f.moved);
+    for (int i = 0; i < f.ncells; i++) {
+        buf_printf(out, "%s{\"index\":%u,\"coords\":", i ? "," : "", f.cells[i].index);
+        put_coords(out, l, f.cells[i].index);
+        buf_printf(out, ",\"expected\":%u,\"actual\":%u}", f.cells[i].expected, f.cells[i].actual);
+    }
+    buf_puts(out, "],\"offsets\":");
+    buf_u32_array(out, t.off, l->size);
+    if (f.moved) {
+        buf_puts(out, ",\"actual_offsets\":");
+        buf_u32_array(out, actual, l->size);
+    }
+    /* the page colours by bank and 16-byte chunk of the NVIDIA geometry (32
+     * banks x 4 bytes, so 8 chunks a 128-byte row); it is told how many of
+     * each there are, and keeps no copy of the geometry */
+    enum { BANKS = 32, BANK_BYTES = 4, CHUNK_BYTES = 16, CHUNKS = BANKS * BANK_BYTES / CHUNK_BYTES };
+    for (uint32_t i = 0; i < l->size; i++)
+        t.sorted[i] = t.off[i] / BANK_BYTES % BANKS;
+    buf_printf(out, ",\"num_banks\":%d,\"banks\":", BANKS);
+    buf_u32_array(out, t.sorted, l->size);
+    for (uint32_t i = 0; i < l->size; i++)
+        t.sorted[i] = t.off[i] / CHUNK_BYTES % CHUNKS;
+    buf_printf(out, ",\"num_chunks\":%d,\"chunks\":", CHUNKS);
+    buf_u32_array(out, t.sorted, l->size);
+    buf_putc(out, '}');
+    tensor_free(&t);
+    cJSON_Delete(root);
+    return 0;
+}
+
+/* ---- access on a layout ------------------------------------------------------ */
+
+/* The thread layout of an access: "lanes" ([[c0, c1], ... 32, null for idle],
+ * read here), or a thread form's text, "atom" (a named atom) or "thread"
+ * (any row of thread.c's table), placed at "origin".  *src is the field
+ * given, which the lane errors name. */
+static int read_thread(const cJSON *root, const struct lay *l, struct thr *t, const char **src,
+                       int64_t *o, struct sz_error *err)
+{
+    const cJSON *lanes = cJSON_GetObjectItemCaseSensitive(root, "lanes");
+    const cJSON *an = cJSON_GetObjectItemCaseSensitive(root, "atom");
+    const cJSON *th = cJSON_GetObjectItemCaseSensitive(root, "thread");
+    const cJSON *org = cJSON_GetObjectItemCaseSensitive(root, "origin");
+    if ((lanes != NULL) + (an != NULL) + (th != NULL) != 1)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, th ? "thread" : lanes ? "atom" : "lanes",
+                       "give either \"lanes\" (32 coordinates) or \"atom\" and \"origin\"%s",
+                       th ? " (or \"thread\", a thread layout's text, and \"origin\")" : "");
+    *src = lanes ? "lanes" : an ? "atom" : "thread";
+    if (lanes) {
+        if (org)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "origin", "goes with \"atom\" or \"thread\" only");
+        if (!cJSON_IsArray(lanes) || cJSON_GetArraySize(lanes) != INSTR_LANES)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "lanes",
+                           "must be 32 coordinates [c0, ...] of rank %d, or null", l->rank);
+        memset(t, 0, sizeof *t);
+        t->kind = THR_LANES;
+        t->rank = l->rank;
+        t->lanes = INSTR_LANES;
+        int k = 0;
+        for (const cJSON *it = lanes->child; it; it = it->next, k++) {
+            char f[24];
+            snprintf(f, sizeof f, "lanes[%d]", k);
+            t->lane[k][0] = THR_IDLE;
+            if (cJSON_IsNull(it))
+                continue;
+            if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != l->rank)
+                return sz_fail(err, SZ_INVALID_ARGUMENT, f,
+                               "must be a coordinate of rank %d or null", l->rank);
+            int d = 0;
+            for (const cJSON *v = it->child; v; v = v->next, d++)
+                if (api_num_int(v, f, 0, (double)l->shape[d] - 1, &t->lane[k][d], err) < 0)
+                    return sz_fail(err, SZ_INVALID_ARGUMENT, f,
+                                   "coordinate %d must be in 0..%u (the shape)", d,
+                                   l->shape[d] - 1);
+        }
+        return 0;
+    }
+    struct thr_ctx ctx = {*src, l->element_bits, l->rank, l->shape};
+    if (an) {       /* the atom row only */
+        if (!cJSON_IsString(an) || !thr_form_atom.match(an->valuestring))
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "atom", "unknown atom (see GET /api/atoms)");
+        memset(t, 0, sizeof *t);
+        t->form = &thr_form_atom;
+        if (thr_form_atom.parse(an->valuestring, &ctx, t, err) < 0)
+            return -1;
+    } else if (!cJSON_IsString(th)) {
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "thread", "must be a thread layout's text");
+    } else if (thr_parse(th->valuestring, &ctx, t, err) < 0) {
+        return -1;
+    }
+    if (org) {
+        if (!cJSON_IsArray(org) || cJSON_GetArraySize(org) != l->rank)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "origin", "must be a coordinate of rank %d",
+                           l->rank);
+        int d = 0;
+        for (const cJSON *v = org->child; v; v = v->next, d++)
+            if (api_num_int(v, "origin", 0, (double)l->shape[d] - 1, &o[d], err) < 0)
+                return -1;
+    }
+    /* TMA lists the innermost extent first (the box's dim 0 is contiguous): a
+     * named atom's (row, contiguous) lanes follow the box's order */
+    if (t->kind == THR_LANES && t->form == &thr_form_atom && l->form == &lay_form_tma &&
+        l->rank >= 2) {
+        for (int k = 0; k < t->lanes; k++)
+            if (t->lane[k][0] != THR_IDLE) {
+                int64_t x = t->lane[k][0];
+                t->lane[k][0] = t->lane[k][1], t->lane[k][1] = x;
+            }
+        t->swapped = 1;
+    }
+    if (t->kind == THR_TV)         /* a tiled copy: api_tiled.c places each instruction */
+        return 0;
+    if (t->kind != THR_LANES)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, *src,
+                       "this thread layout has several instructions; /api/layout/access "
+                       "costs one");
+    return thr_place(t, o, l->shape, l->rank, err);
+}
+
+/* The instruction of an access: the thread form's (which the body may not
+ * override) or the body's op, bytes, matrices, trans; the banks the body's. */
+static int read_access_instr(const cJSON *root, const struct thr *t, struct instr *in,
+                             struct sz_error *err)
+{
+    static const char *const fixed[] = {"op", "bytes", "matrices", "trans"};
+    if (!t->has_instr)
+        return api_read_instr_fields(root, 0, in, err);
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        if (cJSON_GetObjectItemCaseSensitive(root, fixed[i]))
+            return sz_fail(err, SZ_INVALID_ARGUMENT, fixed[i], "is set by the atom %s", t->name);
+    instr_defaults(in, t->op);
+    in->bytes = t->bytes;
+    if (instr_is_matrix(t->op)) {
+        in->matrices = t->matrices;
+        in->trans = t->trans;
+    }
+    return api_read_instr_fields(root, 1, in, err);
+}
+
+/* fit=true on a thread layout that reaches past a CuTe layout's shape: 200
+ * {"fits":false,"why":...,"fix":{"field":"layout","value": CuTe's
+ * tile_to_shape(layout, shape) text, "shape", "label"}} (fix null when the
+ * layout is not CuTe's or does not tile). */
+static void put_tile_fix(struct buf *out, const char *text, const struct lay *l,
+                         const struct thr *th, const int64_t *origin, const struct sz_error *why)
+{
+    int64_t ext[LAY_MAX_RANK];
+    uint32_t target[LAY_MAX_RANK];
+    thr_extent(th, ext);
+    for (int d = 0; d < l->rank; d++) {
+        uint64_t need = (uint64_t)(origin[d] + (d < 2 ? ext[d] : 1));
+        uint64_t r = (need + l->shape[d] - 1) / l->shape[d];
+        target[d] = (uint32_t)(l->shape[d] * (r ? r : 1));
+    }
+    buf_puts(out, "{\"fits\":false,\"why\":{\"code\":");
+    buf_json_str(out, sz_code_name(why->code));
+    buf_puts(out, ",\"field\":");
+    buf_json_str(out, why->field);
+    buf_puts(out, ",\"message\":");
+    buf_json_str(out, why->message);
+    buf_puts(out, "},\"fix\":");
+    char *fixed = malloc(LAY_MAX_TEXT + 1);
+    struct sz_error e2 = {0};
+    if (fixed && lay_cute_tile_to_shape(text, l, target, l->rank, fixed, LAY_MAX_TEXT + 1, &e2) == 0) {
+        buf_puts(out, "{\"field\":\"layout\",\"value\":");
+        buf_json_str(out, fixed);
+        buf_puts(out, ",\"shape\":");
+        buf_u32_array(out, target, (size_t)l->rank);
+        char label[96];
+        int k = snprintf(label, sizeof label, "tile_to_shape(layout, (%u", target[0]);
+        for (int d = 1; d < l->rank && k > 0 && (size_t)k < sizeof label; d++)
+            k += snprintf(label + k, sizeof label - (size_t)k, ", %u", target[d]);
+        if (k > 0 && (size_t)k < sizeof label)
+            snprintf(label + k, sizeof label - (size_t)k, "))");
+        buf_puts(out, ",\"label\":");
+        buf_json_str(out, label);
+        buf_putc(out, '}');
+    } else {
+        buf_puts(out, "null");
+    }
+    free(fixed);
+    buf_putc(out, '}');
+}
+
+/* One instruction's lanes (THR_LANES) on the layout: each lane's offset, its
+ * bytes the tensor's next elements; then instr_check, errors naming the
+ * thread field (`src`) and the lane. */
+static int lane_offsets(const struct tensor *t, const struct thr *th, const char *src,
+                        struct instr *in, int64_t c[][LAY_MAX_RANK], struct sz_error *err)
+{
+    thr_instr(th, 0, 0, c);
+    uint32_t lane_bytes = instr_lane_bytes(in), eb = (uint32_t)t->l.element_bits / 8;
+    for (int k = 0; k < INSTR_LANES; k++) {
+        if (c[k][0] == THR_IDLE)
+            continue;
+        uint32_t cc[LAY_MAX_RANK];
+        for (int d = 0; d < LAY_MAX_RANK; d++)
+            cc[d] = (uint32_t)c[k][d];
+        uint32_t o = t->off[lay_index(&t->l, cc)];
+        for (uint32_t b = eb; b < lane_bytes; b += eb)
+            if (!lay_has_offset(t->sorted, t->l.size, o + b)) {
+                char f[24];
+                snprintf(f, sizeof f, th->form ? "%s" : "%s[%d]", src, k);
+                return sz_fail(err, SZ_INVALID_ARGUMENT, f,
+                               "lane %d's %u bytes from offset %u are not the tensor's next "
+                               "elements in memory (offset %u holds none)", k, lane_bytes, o,
+                               o + b);
+            }
+        in->offsets[k] = o;
+    }
+    if (instr_check(in, err) < 0) {
+        if (strncmp(err->field, "offsets", 7) == 0) {   /* the lanes the caller named */
+            char f[sizeof err->field];
+            snprintf(f, sizeof f, "%s%.20s", src, th->form ? "" : err->field + 7);
+            memcpy(err->field, f, sizeof f);
+        }
+        return -1;
+    }
+    return 0;
+}
+
+int api_route_layout_access(const struct api_request *req, struct buf *out,
+                            struct sz_error *err)
+{
+    static const char *const known_args[] = {NULL};
+    static const char *const fields[] = {LAYOUT_FIELDS, "lanes", "atom", "thread", "origin",
+                                         "instruction", "fit", "op", "bytes", "matrices",
+                                         "trans", "bank_bytes", "banks", NULL};
+    cJSON *root = NULL;
+    struct tensor t = {0};
+    struct thr *th = NULL;      /* 3 KB of lanes and bases: off the stack */
+    struct buf tiled = {0};     /* a tiled copy's instructions (api_tiled.c) */
+    if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
+        return -1;
+    int rc = -1;
+    const char *src = "lanes";
+    struct instr in;
+    if (api_fields_check(root, fields, err) < 0 || tensor_read(root, &t, err) < 0)
+        goto done;
+    if ((th = calloc(1, sizeof *th)) == NULL) {
+        sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+        goto done;
+    }
+    int64_t origin[LAY_MAX_RANK] = {0}, c[THR_MAX_LANES][LAY_MAX_RANK];
+    const cJSON *fit = cJSON_GetObjectItemCaseSensitive(root, "fit");
+    if (fit && !cJSON_IsBool(fit)) {
+        sz_fail(err, SZ_INVALID_ARGUMENT, "fit", "must be true or false");
+        goto done;
+    }
+    int placed = read_thread(root, &t.l, th, &src, origin, err) == 0;
+    if (placed && th->kind == THR_TV)   /* every instruction of a tiled copy; `in` the chosen one */
+        placed = api_tiled_instr(root, &t.l, t.off, th, origin, &in, c, &tiled, err) == 0;
+    else if (placed && cJSON_GetObjectItemCaseSensitive(root, "instruction"))
+        placed = sz_fail(err, SZ_INVALID_ARGUMENT, "instruction", "goes with a thread layout of "
+                         "several instructions (a CuTe tiled copy's print)") == 0;
+    else if (placed)
+        placed = read_access_instr(root, th, &in, err) == 0 &&
+                 lane_offsets(&t, th, src, &in, c, err) == 0;
+    if (!placed) {
+        /* a thread layout past the shape: with fit, offer CuTe's tile_to_shape */
+        if (cJSON_IsTrue(fit) && strcmp(err->field, "origin") == 0 && th->form != NULL &&
+            t.l.form == &lay_form_cute) {
+            put_tile_fix(out, cJSON_GetObjectItemCaseSensitive(root, "layout")->valuestring,
+                         &t.l, th, origin, err);
+            rc = 0;
+        }
+        goto done;
+    }
+    struct acc_result r;
+    acc_cost(&in, &r);
+    struct buf cost = {0};
+    api_put_cost(&cost, &in, &r);
+    if (cost.oom || cost.len < 2) {
+        buf_free(&cost);
+        sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+        goto done;
+    }
+    buf_put(out, cost.p, cost.len - 1);     /* the cost object, left open */
+    buf_free(&cost);
+    buf_puts(out, ",\"offsets\":[");
+    for (int k = 0; k < INSTR_LANES; k++) {
+        if (k)
+            buf_putc(out, ',');
+        if (in.offsets[k] == INSTR_INACTIVE)
+            buf_puts(out, "null");
+        else
+            buf_i64(out, in.offsets[k]);
+    }
+    buf_puts(out, "],\"coords\":[");
+    for (int k = 0; k < INSTR_LANES; k++) {
+        buf_puts(out, k ? "," : "");
+        if (in.offsets[k] == INSTR_INACTIVE) {
+            buf_puts(out, "null");
+            continue;
+        }
+        uint32_t cc[LAY_MAX_RANK];
+        for (int d = 0; d < LAY_MAX_RANK; d++)
+            cc[d] = (uint32_t)c[k][d];
+        buf_u32_array(out, cc, (size_t)t.l.rank);
+    }
+    buf_printf(out, "],\"element_bits\":%d,%s\"atom\":", t.l.element_bits,
+               th->swapped ? "\"atom_axes\":\"swapped: the atom's (row, contiguous) "
+               "coordinates as the box's (dim 1, dim 0), TMA lists the innermost extent "
+               "first\"," : "");
+    if (th->name)
+        buf_json_str(out, th->name);
+    else
+        buf_puts(out, "null");
+    if (tiled.len)
+        buf_put(out, tiled.p, tiled.len);
+    buf_putc(out, '}');
+    rc = 0;
+done:
+    buf_free(&tiled);
+    free(th);
+    tensor_free(&t);
+    cJSON_Delete(root);
+    return rc;
+}
+
+int api_route_atoms(const struct api_request *req, struct buf *out, struct sz_error *err)
+{
+    static const char *const known[] = {NULL};
+    if (api_args_check(req, known, err) < 0)
+        return -1;
+    int n;
+    const struct atom *a = atom_list(&n);
+    buf_puts(out, "{\"atoms\":[");
+    for (int i = 0; i < n; i++) {
+        const char *const text[4][2] = {{"name", a[i].name}, {"label", a[i].label},
+                                        {"coords", a[i].coords}, {"source", a[i].source}};
+        buf_puts(out, i ? ",{" : "{");
+        for (int k = 0; k < 4; k++) {     /* the strings, escaped */
+            api_put_key(out, text[k][0]);
+            buf_json_str(out, text[k][1]);
+            buf_putc(out, ',');
+        }
+        buf_printf(out, "\"op\":\"%s\",\"bytes\":%u,\"matrices\":%u,\"trans\":%s}",
+                   instr_op_name(a[i].op), a[i].bytes, a[i].matrices, a[i].trans ? "true" : "false");
+    }
+    buf_puts(out, "]}");
+    return 0;
+}
+
+/* ---- POST /api/measure/tma ------------------------------------------------ */
+
+/* The probe's limits (cuda/tma.h: a 512-byte-row tensor of 4 planes, half a
+ * 160 KiB window for the box): refused here, before the tool runs. */
+enum { TMA_MAX_INNER = 256, TMA_MAX_PLANES = 4, TMA_MAX_BOX_BYTES = 80 * 1024 };
+#define TMA_MAX_SHOWN 8
+
+int api_route_measure_tma(const struct api_request *req, struct buf *out, struct sz_error *err)
+{
+    static const char *const fields[] = {"layout", "element_bits", "shape", NULL};
+    cJSON *root, *j = NULL;
+    struct tensor t;
+    if (read_body_tensor(req, fields, &root, &t, err) < 0)
+        return -1;
+    int rc = -1;
+    const struct lay *l = &t.l;
+    if (l->form != &lay_form_tma) {
+        sz_fail(err, SZ_INVALID_ARGUMENT, "layout", "the copy engine places tma: boxes "
+                "(tma:CU_TENSOR_MAP_SWIZZLE_NONE|32B|64B|128B with a shape)");
+        goto done;
+    }
+    uint32_t eb = (uint32_t)l->element_bits / 8, inner = l->shape[0] * eb;
+    uint32_t rows = l->rank > 1 ? l->shape[1] : 1, planes = l->rank > 2 ? l->shape[2] : 1;
+    int span = l->a.tma.swizzle_bytes;
+    uint32_t padded = span && inner < (uint32_t)span ? (uint32_t)span : inner;
+    if (inner % 16 || inner > TMA_MAX_INNER || rows > 256 || planes > TMA_MAX_PLANES ||
+        (uint64_t)padded * rows * planes > TMA_MAX_BOX_BYTES) {
+        sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "the probe copies boxes whose inner extent "
+                "is a multiple of 16 bytes up to %d, of up to 256 rows and %d planes, in %d "
+                "bytes of shared memory (got %u bytes x %u x %u)", TMA_MAX_INNER,
+                TMA_MAX_PLANES, TMA_MAX_BOX_BYTES, inner, rows, planes);
+        goto done;
+    }
+    char input[160];
+    snprintf(input, sizeof input, "{\"swizzle_bytes\":%d,\"elem_bytes\":%u,\"box\":[%u,%u%s",
+             span, eb, l->shape[0], rows, planes > 1 ? "," : "");
+    if (planes > 1)
+        snprintf(input + strlen(input), sizeof input - strlen(input), "%u", planes);
+    snprintf(input + strlen(input), sizeof input - strlen(input), "]}");
+    void *answer;
+    if (api_measure_tool_json("--tma", input, &answer, err) < 0)
+        goto done;
+    j = answer;
+    const cJSON *enc = cJSON_GetObjectItemCaseSensitive(j, "encode");
+    const cJSON *slots = cJSON_GetObjectItemCaseSensitive(j, "slots");
+    uint32_t cpr = inner / 16, n = cpr * rows * planes;
+    if (!cJSON_IsNumber(enc) || (enc->valueint == 0 && (uint32_t)cJSON_GetArraySize(slots) != n)) {
+        sz_fail(err, SZ_MEASURE_FAILED, NULL, "the measurement tool's --tma answer is not "
+                "one slot per chunk of the box");
+        goto done;
+    }
+    /* predicted: chunk (x, y, z)'s first element's offset / 16; the whole
+     * chunk moves together (TMA swizzles 16-byte chunks) */
+    buf_printf(out, "{\"form\":\"tma\",\"swizzle_bytes\":%d,\"element_bytes\":%u,\"shape\":", span,
+               eb);
+    buf_u32_array(out, l->shape, (size_t)l->rank);
+    buf_printf(out, ",\"chunks\":%u,\"units\":{\"slots\":\"16-byte chunks from the 1024-byte "
+               "aligned base, box order: plane, row, chunk\"},\"predicted\":[", n);
+    for (uint32_t c = 0; c < n; c++) {
+        uint32_t x = c % cpr, y = c / cpr % rows, z = c / cpr / rows;
+        buf_printf(out, "%s%u", c ? "," : "", t.off[x * 16 / eb + l->shape[0] * (y + rows * z)] / 16);
+    }
+    buf_printf(out, "],\"measured\":{\"encode\":%d,\"encode_name\":", enc->valueint);
+    const cJSON *en = cJSON_GetObjectItemCaseSensitive(j, "encode_name");
+    buf_json_str(out, cJSON_IsString(en) ? en->valuestring : "?");
+    const cJSON *wr = cJSON_GetObjectItemCaseSensitive(j, "written");
+    buf_printf(out, ",\"written\":%d,\"slots\":", cJSON_IsNumber(wr) ? wr->valueint : -1);
+    char *sl = cJSON_PrintUnformatted(slots);
+    buf_puts(out, sl ? sl : "null");
+    free(sl);
+    buf_putc(out, '}');
+    uint32_t wrong = 0;
+    buf_puts(out, ",\"mismatches\":[");
+    for (uint32_t c = 0; enc->valueint == 0 && c < n; c++) {
+        uint32_t x = c % cpr, y = c / cpr % rows, z = c / cpr / rows;
+        uint32_t i = x * 16 / eb + l->shape[0] * (y + rows * z), p = t.off[i] / 16;
+        int m = cJSON_GetArrayItem(slots, (int)c)->valueint;
+        if (m >= 0 && (uint32_t)m == p)
+            continue;
+        if (wrong++ < TMA_MAX_SHOWN) {
+            buf_printf(out, "%s{\"chunk\":%u,\"coords\":", wrong > 1 ? "," : "", c);
+            put_coords(out, l, i);
+            buf_printf(out, ",\"predicted\":%u,\"measured\":%d}", p, m);
+        }
+    }
+    buf_printf(out, "],\"wrong\":%u,\"agree\":%s,\"device\":", wrong,
+               enc->valueint != 0 ? "null" : wrong ? "false" : "true");
+    char *dev = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(j, "device"));
+    buf_puts(out, dev ? dev : "null");
+    free(dev);
+    buf_puts(out, ",\"note\":");
+    buf_json_str(out, enc->valueint != 0
+                          ? "the driver refused this tensor map (cuTensorMapEncodeTiled): no "
+                            "copy ran, so there is no placement to compare"
+                          : "measured: where cp.async.bulk.tensor put each 16-byte chunk of the "
+                            "box (tagged in global memory, found in shared memory)");
+    buf_putc(out, '}');
+    rc = 0;
+done:
+    cJSON_Delete(j);
+    cJSON_Delete(root);
+    tensor_free(&t);
+    return rc;
+}

@@ -1,0 +1,288 @@
+/* layout_text.c - the text of a layout, as users paste it: the form table
+ * (one row per form: CuTe's print, Triton's #ttg.swizzled_shared and
+ * #ttg.nvmma_shared, TMA's tma:CU_TENSOR_MAP_SWIZZLE_*), lay_parse, which
+ * picks the row by the text's opener and runs its parse and build, and the
+ * cursor every row's parser reads with (layout_text.h).  The forms' own
+ * grammars live in layout_cute.c, layout_triton.c and layout_tma.c; layout.c
+ * evaluates what they built. */
+#include "base/bits.h"
+#include "layout_text.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- the form table ------------------------------------------------------- */
+
+/* Tried in order; the first whose opener the text starts with wins, the row
+ * without an opener (CuTe) when none does. */
+static const struct lay_form *const forms[] = {
+    &lay_form_triton_swizzled,
+    &lay_form_triton_nvmma,
+    &lay_form_triton_linear,
+    &lay_form_triton_padded,
+    &lay_form_triton_rotating,
+    &lay_form_tma,
+    &lay_form_cute,
+};
+
+const struct lay_form *const *lay_forms(int *n)
+{
+    *n = (int)(sizeof forms / sizeof forms[0]);
+    return forms;
+}
+
+/* ---- text cursor ----------------------------------------------------------- */
+
+int lay_at(struct lay_cur *c, size_t i, const char *msg, const char *what)
+{
+    return sz_fail(c->err, SZ_INVALID_ARGUMENT, "layout", "at column %zu: %s%s", i + 1, msg,
+                   what ? what : "");
+}
+
+void lay_ws(struct lay_cur *c)
+{
+    while (c->s[c->i] == ' ' || c->s[c->i] == '\t' || c->s[c->i] == '\n' || c->s[c->i] == '\r')
+        c->i++;
+}
+
+int lay_eat(struct lay_cur *c, char ch)
+{
+    lay_ws(c);
+    if (c->s[c->i] != ch)
+        return 0;
+    c->i++;
+    return 1;
+}
+
+int lay_want(struct lay_cur *c, char ch)
+{
+    if (lay_eat(c, ch))
+        return 0;
+    return sz_fail(c->err, SZ_INVALID_ARGUMENT, "layout", "at column %zu: expected '%c'",
+                   c->i + 1, ch);
+}
+
+int lay_word(struct lay_cur *c, const char *w)
+{
+    lay_ws(c);
+    size_t n = strlen(w);
+    if (strncmp(c->s + c->i, w, n) != 0)
+        return 0;
+    c->i += n;
+    return 1;
+}
+
+int lay_int(struct lay_cur *c, uint32_t hi, uint32_t *v)
+{
+    lay_ws(c);
+    if (c->s[c->i] == '_')
+        c->i++;
+    if (c->s[c->i] == '-')
+        return LAY_AT(c, "negative values are not supported");
+    if (c->s[c->i] < '0' || c->s[c->i] > '9')
+        return LAY_AT(c, "expected an integer (_N or N)");
+    size_t start = c->i;
+    uint64_t x = 0;
+    while (c->s[c->i] >= '0' && c->s[c->i] <= '9') {
+        x = x * 10 + (uint64_t)(c->s[c->i++] - '0');
+        if (x > hi)
+            return lay_at(c, start, "integer too large", NULL);
+    }
+    if (c->s[c->i] == '@')
+        return LAY_AT(c, "scaled-basis strides (coordinate layouts) are not memory layouts");
+    *v = (uint32_t)x;
+    return 0;
+}
+
+/* ---- Triton attributes --------------------------------------------------------- */
+
+int lay_bool(struct lay_cur *c, int *v)
+{
+    if (lay_word(c, "true"))
+        return *v = 1, 0;
+    if (lay_word(c, "false"))
+        return *v = 0, 0;
+    return LAY_AT(c, "expected true or false");
+}
+
+int lay_list(struct lay_cur *c, int *v, int *n)
+{
+    *n = 0;
+    if (lay_want(c, '[') < 0)
+        return -1;
+    do {
+        uint32_t x;
+        if (*n == LAY_MAX_SHAPED_RANK)
+            return LAY_AT(c, "more than 3 dimensions");
+        if (lay_int(c, 1u << 20, &x) < 0)
+            return -1;
+        v[(*n)++] = (int)x;
+    } while (lay_eat(c, ','));
+    return lay_want(c, ']');
+}
+
+int lay_key(struct lay_cur *c, const char *name, size_t at)
+{
+    c->i = at;
+    if (lay_word(c, name) && lay_eat(c, '='))
+        return 1;
+    c->i = at;
+    return 0;
+}
+
+static int all_ones(const int *v, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (v[k] != 1)
+            return 0;
+    return 1;
+}
+
+int lay_attrs(struct lay_cur *c, struct lay *l,
+              int (*attr)(struct lay_cur *c, struct lay *l, size_t at), const char *expected)
+{
+    size_t names[16], nnames = 0;   /* where each attribute's name starts */
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    if (lay_want(c, '<') < 0 || lay_want(c, '{') < 0)
+        return -1;
+    do {
+        lay_ws(c);
+        size_t at = c->i;
+        /* `vec = 8, vec = 1` must not pass as its last value: refuse a repeat */
+        size_t len = strspn(c->s + at, letters);
+        for (size_t k = 0; k < nnames && len > 0; k++)
+            if (strspn(c->s + names[k], letters) == len &&
+                memcmp(c->s + names[k], c->s + at, len) == 0) {
+                char name[24];
+                sz_echo(name, sizeof name, c->s + at, len);
+                return lay_at(c, at, "an attribute given twice: ", name);
+            }
+        if (nnames < sizeof names / sizeof names[0])
+            names[nnames++] = at;
+        int list[LAY_MAX_SHAPED_RANK], n, r = attr(c, l, at);
+        if (r < 0)
+            return -1;
+        if (r > 0)
+            continue;
+        if (lay_key(c, "CTAsPerCGA", at) || lay_key(c, "CTASplitNum", at)) {
+            if (lay_list(c, list, &n) < 0)
+                return -1;
+            if (!all_ones(list, n))
+                return lay_at(c, at, "layouts split over several CTAs are not modelled", NULL);
+        } else if (lay_key(c, "CTAOrder", at)) {
+            if (lay_list(c, list, &n) < 0)
+                return -1;
+        } else {
+            return lay_at(c, at, "expected ", expected);
+        }
+    } while (lay_eat(c, ','));
+    if (lay_want(c, '}') < 0 || lay_want(c, '>') < 0)
+        return -1;
+    lay_ws(c);
+    if (c->s[c->i] != '\0')
+        return LAY_AT(c, "unexpected text after the encoding");
+    return 0;
+}
+
+/* ---- lay_parse -------------------------------------------------------------- */
+
+/* The row whose opener the text at the cursor starts with (consumed), the
+ * default row when none does; NULL, with the cursor after the dialect, for
+ * a Triton encoding no row reads. */
+static const struct lay_form *pick(struct lay_cur *c)
+{
+    lay_ws(c);
+    size_t at = c->i;
+    const struct lay_form *dflt = NULL;
+    for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++) {
+        const char *o = forms[k]->opener;
+        c->i = at;
+        if (o == NULL)
+            dflt = forms[k];
+        else if (lay_word(c, o) ||
+                 (strncmp(o, "#ttg.", 5) == 0 && lay_word(c, "#triton_gpu.") && lay_word(c, o + 5)))
+            return forms[k];
+    }
+    c->i = at;
+    if (lay_word(c, "#ttg.") || lay_word(c, "#triton_gpu."))
+        return NULL;
+    return dflt;
+}
+
+/* "expected swizzled_shared or nvmma_shared": the Triton rows, at the cursor. */
+static int unknown_triton(struct lay_cur *c)
+{
+    char names[200] = "";
+    int n = 0, count = 0;
+    for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++)
+        count += forms[k]->opener && strncmp(forms[k]->opener, "#ttg.", 5) == 0;
+    for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++) {
+        const char *o = forms[k]->opener;
+        if (o == NULL || strncmp(o, "#ttg.", 5) != 0)
+            continue;
+        size_t len = strlen(names);
+        snprintf(names + len, sizeof names - len, "%s%s",
+                 n == 0 ? "" : n == count - 1 ? " or " : ", ", o + 5);
+        n++;
+    }
+    return lay_at(c, c->i, "expected ", names);
+}
+
+int lay_parse(const char *text, int element_bits, const uint32_t *shape, int rank,
+              struct lay *l, struct sz_error *err)
+{
+    memset(l, 0, sizeof *l);
+    struct lay_cur c = {text, 0, err};
+    if (strlen(text) > LAY_MAX_TEXT)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "layout", "longer than %d bytes",
+                       LAY_MAX_TEXT);
+    if (element_bits && element_bits != 8 && element_bits != 16 && element_bits != 32 &&
+        element_bits != 64)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "element_bits", "must be 8, 16, 32 or 64");
+    /* 0 until the text has spoken: the row's parse may set it (smem_ptr[Nb],
+     * elementBitWidth), or refuse a request that says otherwise */
+    l->element_bits = element_bits;
+    lay_ws(&c);
+    if (c.s[c.i] == '#') {              /* `#shared = #ttg...` names an alias: skip it */
+        size_t save = c.i;
+        while (c.s[c.i] && c.s[c.i] != '=' && c.s[c.i] != '<')
+            c.i++;
+        if (c.s[c.i] != '=')
+            c.i = save;
+        else
+            c.i++;
+    }
+    if ((l->form = pick(&c)) == NULL)
+        return unknown_triton(&c);
+    if (!l->form->shaped) {
+        if (rank)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
+                           "%s text carries its own shape: leave shape out",
+                           l->form->label);
+        return l->form->parse(&c, l);
+    }
+    if (rank < 1 || rank > LAY_MAX_SHAPED_RANK)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
+                       "is required for Triton and TMA layouts: 1 to 3 extents");
+    uint64_t size = 1;
+    for (int d = 0; d < rank; d++) {
+        if (shape[d] < 1 || shape[d] > LAY_MAX_SIZE)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "extents must be 1..2^20");
+        size *= shape[d];
+        l->shape[d] = shape[d];
+    }
+    if (size > LAY_MAX_SIZE)
+        return sz_fail(err, SZ_TOO_LARGE, "shape", "has %llu elements, more than 2^20",
+                       (unsigned long long)size);
+    l->rank = rank;
+    l->size = (uint32_t)size;
+    if (l->form->parse(&c, l) < 0)
+        return -1;
+    if (!l->element_bits)
+        l->element_bits = 16;
+    if (l->form->build && l->form->build(l, err) < 0)
+        return -1;
+    if ((uint64_t)l->size * (uint32_t)(l->element_bits / 8) > SZ_OFFSET_LIMIT)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "reaches bytes at or above 2^31");
+    return 0;
+}

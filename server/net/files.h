@@ -1,0 +1,36 @@
+/* files.h - the static files the server may serve: which URL paths are safe,
+ * where they lead under the static root, their MIME type and their ETag.
+ *
+ * Plain file-system work, no HTTP library (http.c sends what this opens).  It
+ * must never open a file outside the root: every path is checked, resolved
+ * through symlinks and contained before it is opened. */
+#ifndef SZ_FILES_H
+#define SZ_FILES_H
+
+#include <stddef.h>
+
+#include "base/error.h"
+
+/* Static paths here are short; a longer one is refused as not found. */
+#define FILES_MAX_PATH 1024
+
+struct files_file {
+    int fd;             /* open for reading, close-on-exec; the caller closes it */
+    size_t size;
+    const char *type;   /* the Content-Type, from the resolved name; static storage */
+    char etag[64];      /* quoted; changes with the file's mtime (to the ns) and size */
+};
+
+/* Resolve directory `dir` into `root` (PATH_MAX bytes: its realpath, no trailing
+ * '/').  Fails with SZ_INVALID_ARGUMENT, field "static", when it is not a
+ * readable directory. */
+int files_root(const char *dir, char *root, struct sz_error *err);
+
+/* Open the regular file that the decoded URL path `url` names under `root`
+ * (from files_root); a trailing '/' names that directory's index.html.  Fails
+ * with SZ_NOT_FOUND, field "path", for a path that is unsafe, missing, outside
+ * root once symlinks are resolved, or not a regular file: never says which. */
+int files_open(const char *root, const char *url, struct files_file *out,
+               struct sz_error *err);
+
+#endif

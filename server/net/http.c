@@ -1,0 +1,872 @@
+/* http.c - libmicrohttpd daemon: Host check, limits, headers, sending static
+ * files, and handing /api/ requests to api.c.
+ *
+ * The only file that includes microhttpd.h.  It must not parse or write JSON
+ * bodies (api.c does), decide which file a path names (files.c does), judge
+ * a request head's syntax (framing.c does) nor write the main page's first
+ * screen (firstscreen.c does; this file sends it). */
+#define _GNU_SOURCE 1   /* PATH_MAX under -std=c11 */
+#include "http.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <microhttpd.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "addr.h"
+#include "api/api.h"
+#include "base/buf.h"
+#include "files.h"
+#include "firstscreen.h"
+#include "framing.h"
+#include "base/stream.h"
+#include "watch.h"
+
+/* Limits, each sized for a local tool that a classroom may hit at once:
+ * - connections: ~50 browsers of ~6 connections, plus a load test of 256: 1024
+ *   leaves headroom and bounds file descriptors (--max-connections).
+ * - idle: a stalled client loses its connection after 10 s; requests take
+ *   milliseconds (measurement has measure.c's timeout).
+ * - query arguments: the widest route (/api/access) takes 20 names, none twice
+ *   (api_read.c); 32 leaves room and stops floods early.
+ * - path: a slow request's own copy of the API path (static: files.h's limit).
+ * - request: the idle timeout restarts on every byte, so a slowloris would hold
+ *   a connection for ever: a request, head and body, must arrive within 10 s
+ *   of the connection (or the previous answer).  Browsers send a head in one
+ *   packet and a body at once; 2 MiB in 10 s is 200 KB/s.
+ * - bodies: held whole (the API parses them), so their bytes at once are
+ *   bounded, all connections together (HTTP_BODY_BUDGET, http.h).
+ * - a refused chunked body is read and dropped to its end, up to 64 MiB;
+ *   a streamed answer is written 64 KiB at a time, whatever its size. */
+#define HTTP_MAX_CONNECTIONS 1024
+#define HTTP_IDLE_TIMEOUT_S 10
+#define HTTP_HEAD_TIMEOUT_MS 10000
+#define HTTP_MAX_ARGS 32
+#define HTTP_MAX_PATH 1024
+#define HTTP_MAX_DISCARD ((size_t)64 << 20)
+#define HTTP_STREAM_WINDOW ((size_t)64 << 10)
+/* At stop, a slow request's queued answer (a measurement's 503) gets this long
+ * to reach its client before the daemon closes the connection. */
+#define HTTP_FLUSH_MS 2000
+
+struct http_server {
+    struct MHD_Daemon *daemon;
+    struct watch *watch;            /* head deadlines, lingering close */
+    char static_root[PATH_MAX];     /* realpath of static_dir, no trailing '/' */
+    struct addr addr;               /* bound to; the Host allow-list */
+    uint16_t port;
+    /* bytes reserved by the request bodies being received, and the bound */
+    atomic_size_t body_held;
+    size_t body_budget;
+    /* bytes of large built answers not yet sent, and the bound */
+    atomic_size_t answer_held;
+    size_t answer_budget;
+    /* slow requests running on their own threads; http_stop waits for them */
+    pthread_mutex_t lock;
+    pthread_cond_t idle;
+    int slow_suspended;             /* suspended: MHD must not stop before resumed */
+    int slow_running;               /* started and not yet complete (answer sent or
+                                       client gone), suspended or not */
+    int stopping;                   /* http_stop began: no new slow request starts */
+    char page_csp[1024];            /* the static pages' CSP with embed_origins, or "" */
+};
+
+/* Where a slow route's request stands, for the handler's call after the resume and
+ * for request_done (does `resp` still own a body?).  Slow answers never stream. */
+enum http_slow {
+    HTTP_SLOW_NONE = 0,     /* not a slow route, or not started (calloc'd) */
+    HTTP_SLOW_RUNNING,      /* api_handle runs on its own thread */
+    HTTP_SLOW_ANSWERED,     /* resp is filled and owns its body; not yet queued */
+    HTTP_SLOW_QUEUED        /* resp's body handed to MHD, which frees it */
+};
+
+/* Per-request state from the request line (uri_seen): the query cut, the body, its
+ * overflow, a slow route's progress. */
+struct req_ctx {
+    int started, too_many_args;
+    struct buf body;
+    size_t held;                /* bytes of body_held reserved for body */
+    size_t answer;              /* bytes of answer_held its answer holds */
+    int too_large, over_budget;
+    size_t discarded;
+    enum http_slow slow_state;
+    struct api_response resp;   /* a slow route's answer, filled by its thread */
+};
+
+/* ---- headers ------------------------------------------------------------- */
+
+/* No inline script or style anywhere: the page is ES modules and a stylesheet.
+ * blob:/data: images are for PNG/SVG export; nothing may frame the page. */
+#define CSP_HEAD \
+    "default-src 'self'; script-src 'self'; style-src 'self'; " \
+    "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+#define CSP_TAIL "; form-action 'none'"
+static const char csp[] = CSP_HEAD "frame-ancestors 'none'" CSP_TAIL;
+
+/* page_csp: NULL, or the CSP of --embed-origins (only frame-ancestors differs),
+ * which replaces X-Frame-Options: DENY for the static pages. */
+static void add_security_headers(struct MHD_Response *r, const char *cache,
+                                 const char *page_csp)
+{
+    MHD_add_response_header(r, "Content-Security-Policy", page_csp ? page_csp : csp);
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+    if (!page_csp)
+        MHD_add_response_header(r, "X-Frame-Options", "DENY");
+    MHD_add_response_header(r, "Cross-Origin-Resource-Policy", "same-origin");
+    MHD_add_response_header(r, "Cache-Control", cache);
+}
+
+/* Queue `a`: its body, or its stream written into MHD's window as the socket
+ * takes it, is now MHD's.  `close`: the request's framing cannot be trusted,
+ * so nothing after it on the connection can be either.  `retry_after`: the
+ * Retry-After header's value, or NULL for none. */
+static enum MHD_Result queue_json_h(struct MHD_Connection *c, struct api_response *a,
+                                    int close, const char *retry_after)
+{
+    struct MHD_Response *r;
+    if (a->stream) {
+        r = MHD_create_response_from_callback(a->len, HTTP_STREAM_WINDOW, stream_window,
+                                              a->stream, stream_release);
+    } else if (a->body == NULL) {
+        static const char oom[] = "{\"error\":{\"code\":\"internal\",\"field\":\"\","
+                                  "\"message\":\"out of memory\"}}";
+        r = MHD_create_response_from_buffer(sizeof oom - 1, (void *)oom, MHD_RESPMEM_PERSISTENT);
+        a->status = 500;
+    } else {
+        /* MUST_FREE: no copy of an answer's bytes */
+        r = MHD_create_response_from_buffer(a->len, a->body, MHD_RESPMEM_MUST_FREE);
+    }
+    if (r == NULL) {
+        free(a->body);
+        stream_free(a->stream);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", "application/json; charset=utf-8");
+    /* cheap, and the server may be rebuilt under the page: never cached */
+    add_security_headers(r, "no-store", NULL);
+    if (close)
+        MHD_add_response_header(r, "Connection", "close");
+    if (retry_after)
+        MHD_add_response_header(r, "Retry-After", retry_after);
+    enum MHD_Result ok = MHD_queue_response(c, (unsigned)a->status, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
+static enum MHD_Result queue_json(struct MHD_Connection *c, struct api_response *a, int close)
+{
+    return queue_json_h(c, a, close, NULL);
+}
+
+/* ---- prefetches ------------------------------------------------------------ */
+
+/* A refused prefetch ("X-Swz-Prefetch: 1": the page asking ahead for a state
+ * nobody chose) is 204 with the status it would have had in X-Swz-Refused, not
+ * a 4xx that prints a console error for a request no user made (README). */
+static int is_prefetch(struct MHD_Connection *c)
+{
+    const char *v = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Swz-Prefetch");
+    return v != NULL && strcmp(v, "1") == 0;
+}
+
+static enum MHD_Result queue_refused_prefetch(struct MHD_Connection *c,
+                                              struct api_response *resp)
+{
+    char status[8];
+    snprintf(status, sizeof status, "%d", resp->status);
+    free(resp->body);
+    struct MHD_Response *r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+    if (r == NULL)
+        return MHD_NO;
+    MHD_add_response_header(r, "X-Swz-Refused", status);
+    add_security_headers(r, "no-store", NULL);
+    enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_NO_CONTENT, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
+static enum MHD_Result queue_sz_error(struct MHD_Connection *c, const struct sz_error *err,
+                                     int close)
+{
+    struct api_response resp = {0};
+    api_error_response(err, &resp);
+    return queue_json(c, &resp, close);
+}
+
+static enum MHD_Result queue_error(struct MHD_Connection *c, enum sz_code code,
+                                   const char *field, const char *msg)
+{
+    struct sz_error err;
+    sz_fail(&err, code, field, "%s", msg);
+    return queue_sz_error(c, &err, 0);
+}
+
+/* ---- static files ---------------------------------------------------------- */
+
+struct arg_collect {
+    struct api_arg args[HTTP_MAX_ARGS];
+    int n, overflow;
+};
+
+static enum MHD_Result collect_arg(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   size_t key_size, const char *value, size_t value_size)
+{
+    (void)kind;
+    struct arg_collect *ac = cls;
+    /* No key or value holds a NUL, so none is cut short: libmicrohttpd reads the
+     * target as a C string (a raw NUL ends it) and unescape() turns %00 into
+     * 0x7F (test_framing.c: unescape_never_yields_a_nul,
+     * query_nul_arrives_as_a_bad_value). */
+    (void)key_size, (void)value_size;
+    if (ac->n == HTTP_MAX_ARGS) {
+        ac->overflow = 1;
+        return MHD_NO;
+    }
+    ac->args[ac->n].key = key;
+    ac->args[ac->n].value = value ? value : "";
+    ac->n++;
+    return MHD_YES;
+}
+
+static void collect_args(struct MHD_Connection *c, struct arg_collect *ac)
+{
+    memset(ac, 0, sizeof *ac);
+    MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, collect_arg, ac);
+}
+
+/* An HTML file that is a first-screen template (firstscreen.h) goes out
+ * rendered for the request's query: read whole, filled in, sent from memory.
+ * Its body varies with the query, so it has no ETag and is revalidated every
+ * time (no-cache); the other headers are every page's.  Returns 1 when it
+ * queued the answer (*ok), 0 when f is not a template (f.fd is back at the
+ * file's start, for the plain path). */
+static int serve_page(struct http_server *s, struct MHD_Connection *c, struct files_file *f,
+                      enum MHD_Result *ok)
+{
+    char *t = malloc(f->size + 1);
+    size_t got = 0;
+    while (t && got < f->size) {
+        ssize_t n = pread(f->fd, t + got, f->size - got, (off_t)got);
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    if (t == NULL || got != f->size || !firstscreen_is_template(t, got)) {
+        free(t);
+        return 0;
+    }
+    close(f->fd);
+    struct arg_collect ac;
+    collect_args(c, &ac);
+    struct buf out = {0};
+    struct sz_error err;
+    /* too many arguments: the plain page (the page's own banner says what is wrong) */
+    int rc = firstscreen_render(t, got, ac.args, ac.overflow ? -1 : ac.n, &out, &err);
+    free(t);
+    if (rc < 0) {
+        free(out.p);
+        *ok = queue_sz_error(c, &err, 0);
+        return 1;
+    }
+    struct MHD_Response *r = MHD_create_response_from_buffer(out.len, out.p, MHD_RESPMEM_MUST_FREE);
+    if (r == NULL) {
+        free(out.p);
+        *ok = MHD_NO;
+        return 1;
+    }
+    MHD_add_response_header(r, "Content-Type", f->type);
+    add_security_headers(r, "no-cache", s->page_csp[0] ? s->page_csp : NULL);
+    *ok = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return 1;
+}
+
+static enum MHD_Result serve_static(struct http_server *s, struct MHD_Connection *c,
+                                    const char *url, const char *method)
+{
+    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+        return queue_error(c, SZ_METHOD_NOT_ALLOWED, "method",
+                           "static files answer GET and HEAD only");
+    struct files_file f;
+    struct sz_error err;
+    if (files_open(s->static_root, url, &f, &err) < 0)
+        return queue_sz_error(c, &err, 0);
+    if (strncmp(f.type, "text/html", 9) == 0 && f.size <= FIRSTSCREEN_MAX_TEMPLATE) {
+        enum MHD_Result ok;
+        if (serve_page(s, c, &f, &ok))
+            return ok;
+    }
+    /* no-cache: revalidate (the page may change under a running server); the
+     * ETag makes that a bodiless 304 */
+    const char *inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    int fresh = inm && strcmp(inm, f.etag) == 0;
+    struct MHD_Response *r;
+    if (fresh) {
+        close(f.fd);
+        r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+    } else {
+        /* sendfile(): no copy through user space */
+        r = MHD_create_response_from_fd(f.size, f.fd);
+    }
+    if (r == NULL) {
+        if (!fresh)
+            close(f.fd);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", f.type);
+    MHD_add_response_header(r, "ETag", f.etag);
+    add_security_headers(r, "no-cache", s->page_csp[0] ? s->page_csp : NULL);
+    enum MHD_Result ok = MHD_queue_response(c, fresh ? MHD_HTTP_NOT_MODIFIED : MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
+/* ---- the API ---------------------------------------------------------------- */
+
+/* Everything a slow request needs after its connection is suspended: MHD's strings
+ * live as long as it, but copies make the thread independent of that subtlety. */
+struct slow_job {
+    struct http_server *srv;
+    struct MHD_Connection *conn;
+    struct req_ctx *ctx;
+    struct arg_collect ac;
+    char method[16], path[HTTP_MAX_PATH + 1], ctype[256];
+    int has_ctype;
+};
+
+static void *slow_main(void *arg)
+{
+    struct slow_job *job = arg;
+    struct api_request req = {
+        .method = job->method,
+        .path = job->path,
+        .args = job->ac.args,
+        .nargs = job->ac.n,
+        .content_type = job->has_ctype ? job->ctype : NULL,
+        .body = job->ctx->body.p,
+        .body_len = job->ctx->body.len,
+    };
+    api_handle(&req, &job->ctx->resp);
+    job->ctx->slow_state = HTTP_SLOW_ANSWERED;
+    MHD_resume_connection(job->conn);
+    free(job);
+    return NULL;
+}
+
+/* A slow job is resumed when MHD has its connection back (answer queued, or
+ * client gone): MHD_stop_daemon aborts on a connection still suspended
+ * (0.9.75).  It is done when its request completes (answer sent, or client
+ * gone): http_stop lets it finish so that the answer is not cut off. */
+static void slow_count(struct http_server *s, int suspended, int running)
+{
+    pthread_mutex_lock(&s->lock);
+    s->slow_suspended += suspended;
+    s->slow_running += running;
+    pthread_cond_broadcast(&s->idle);
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* Measurement takes seconds, which would stall every connection of the epoll
+ * worker: suspend the connection, answer on a thread of its own, resume. */
+static enum MHD_Result start_slow(struct http_server *s, struct MHD_Connection *c,
+                                  const char *url, const char *method, struct req_ctx *ctx,
+                                  const char *ctype)
+{
+    struct slow_job *job = calloc(1, sizeof *job);
+    if (job == NULL)
+        return queue_error(c, SZ_INTERNAL, NULL, "out of memory");
+    job->srv = s;
+    job->conn = c;
+    job->ctx = ctx;
+    snprintf(job->method, sizeof job->method, "%s", method);
+    snprintf(job->path, sizeof job->path, "%s", url);
+    if (ctype) {
+        snprintf(job->ctype, sizeof job->ctype, "%s", ctype);
+        job->has_ctype = 1;
+    }
+    collect_args(c, &job->ac);
+    if (job->ac.overflow) {
+        free(job);
+        return queue_error(c, SZ_INVALID_ARGUMENT, "query", "bad query parameters");
+    }
+    pthread_mutex_lock(&s->lock);
+    int stopping = s->stopping;
+    if (!stopping)
+        s->slow_running++, s->slow_suspended++;
+    pthread_mutex_unlock(&s->lock);
+    if (stopping) {
+        free(job);
+        return queue_error(c, SZ_GPU_UNAVAILABLE, NULL, "the server is stopping");
+    }
+    ctx->slow_state = HTTP_SLOW_RUNNING;
+    MHD_suspend_connection(c);
+    pthread_t th;
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    int rc = pthread_create(&th, &at, slow_main, job);
+    pthread_attr_destroy(&at);
+    if (rc != 0)
+        slow_main(job);     /* no thread: answer inline rather than not at all */
+    return MHD_YES;
+}
+
+static enum MHD_Result queue_answer(struct http_server *s, struct MHD_Connection *c,
+                                    struct req_ctx *ctx, struct api_response *a);
+
+static enum MHD_Result serve_api(struct http_server *s, struct MHD_Connection *c,
+                                 const char *url, const char *method, struct req_ctx *ctx)
+{
+    const char *ctype = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+    if (ctx->slow_state == HTTP_SLOW_ANSWERED) {
+        /* released in request_done, once the answer is sent: http_stop waits
+         * for that, or a stop during a measurement closed before its 503 */
+        ctx->slow_state = HTTP_SLOW_QUEUED;
+        slow_count(s, -1, 0);
+        return queue_answer(s, c, ctx, &ctx->resp);
+    }
+    if (ctx->slow_state == HTTP_SLOW_RUNNING)
+        return MHD_YES;     /* resumed spuriously: still running */
+    if (ctx->slow_state == HTTP_SLOW_QUEUED)
+        return MHD_NO;      /* called again after the answer (MHD stopping): never rerun */
+    if (api_is_slow(url))
+        return start_slow(s, c, url, method, ctx, ctype);
+    struct arg_collect ac;
+    collect_args(c, &ac);
+    if (ac.overflow)
+        return queue_error(c, SZ_TOO_LARGE, "query", "too many query parameters");
+    struct api_request req = {
+        .method = method,
+        .path = url,
+        .args = ac.args,
+        .nargs = ac.n,
+        .content_type = ctype,
+        .body = ctx->body.p,
+        .body_len = ctx->body.len,
+        .may_stream = 1,
+    };
+    struct api_response resp = {0};
+    api_handle(&req, &resp);
+    if (resp.status >= 400 && resp.status < 500 && is_prefetch(c))
+        return queue_refused_prefetch(c, &resp);
+    return queue_answer(s, c, ctx, &resp);
+}
+
+/* ---- the handler ------------------------------------------------------------ */
+
+static struct watch_conn *watched(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *i =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return i ? i->socket_context : NULL;
+}
+
+static enum MHD_Result add_field(void *cls, enum MHD_ValueKind kind, const char *key,
+                                 size_t key_size, const char *value, size_t value_size)
+{
+    (void)kind;
+    framing_field(cls, key, key_size, value ? value : "", value_size);
+    return MHD_YES;
+}
+
+/* ---- the body budget ---------------------------------------------------------- */
+
+/* Reserve up to `total` bytes for ctx's body (it holds ctx->held already):
+ * 0, or -1 when that would pass the server's budget (nothing reserved then). */
+static int body_reserve(struct http_server *s, struct req_ctx *ctx, size_t total)
+{
+    if (total <= ctx->held)
+        return 0;
+    size_t more = total - ctx->held;
+    size_t cur = atomic_load(&s->body_held);
+    do {
+        if (cur + more > s->body_budget)
+            return -1;
+    } while (!atomic_compare_exchange_weak(&s->body_held, &cur, cur + more));
+    ctx->held = total;
+    return 0;
+}
+
+static void body_release(struct http_server *s, struct req_ctx *ctx)
+{
+    atomic_fetch_sub(&s->body_held, ctx->held);
+    ctx->held = 0;
+}
+
+/* A large answer built whole (not streamed) is held until sent, for as long
+ * as its client takes to read it: reserve its bytes in the answer budget, or
+ * -1 when that is spent (the answer is then freed and refused).  Small ones
+ * (API_STREAM_MIN or less: every cached one) are not counted. */
+static int answer_reserve(struct http_server *s, struct req_ctx *ctx,
+                          const struct api_response *a)
+{
+    if (a->stream || a->body == NULL || a->len <= API_STREAM_MIN)
+        return 0;
+    size_t cur = atomic_load(&s->answer_held);
+    do {
+        if (cur + a->len > s->answer_budget)
+            return -1;
+    } while (!atomic_compare_exchange_weak(&s->answer_held, &cur, cur + a->len));
+    ctx->answer += a->len;
+    return 0;
+}
+
+static enum MHD_Result queue_overloaded(struct MHD_Connection *c);
+
+/* queue_json for an API answer: within the answer budget, or 503. */
+static enum MHD_Result queue_answer(struct http_server *s, struct MHD_Connection *c,
+                                    struct req_ctx *ctx, struct api_response *a)
+{
+    if (answer_reserve(s, ctx, a) < 0) {
+        free(a->body);
+        return queue_overloaded(c);
+    }
+    return queue_json(c, a, 0);
+}
+
+/* Take `n` more body bytes into ctx->body within the budget: a body whose
+ * Content-Length was reserved at the head never grows past it; a chunked one
+ * grows by doublings, each reserved first.  -1 when the budget is spent. */
+static int body_take(struct http_server *s, struct req_ctx *ctx, const char *data, size_t n)
+{
+    struct buf *b = &ctx->body;
+    if (b->len + n + 1 > b->cap) {
+        size_t want = b->len + n, dbl = 2 * b->len < API_MAX_BODY ? 2 * b->len : API_MAX_BODY;
+        if (want < dbl)
+            want = dbl;
+        if (body_reserve(s, ctx, want + 1) < 0)
+            return -1;
+        buf_reserve(b, want - b->len);
+    }
+    buf_put(b, data, n);
+    return 0;
+}
+
+static enum MHD_Result queue_overloaded(struct MHD_Connection *c)
+{
+    struct sz_error err;
+    sz_fail(&err, SZ_OVERLOADED, "", "the server holds as many request bodies or large "
+            "answers as it will at once: retry in a second");
+    struct api_response resp = {0};
+    api_error_response(&err, &resp);
+    return queue_json_h(c, &resp, 1, "1");
+}
+
+/* The first call: the head is complete, the body not read yet; refuse here what needs
+ * no body.  An answer queued now makes libmicrohttpd close without reading the body,
+ * and a close with input unread resets the connection, losing the answer for a client
+ * that writes its whole body before reading: so the watcher drains it (lingering close). */
+static enum MHD_Result head_arrived(struct http_server *s, struct MHD_Connection *c,
+                                    const char *method, const char *version,
+                                    struct req_ctx *ctx)
+{
+    struct watch_conn *wc = watched(c);
+    ctx->started = 1;
+    struct framing f;
+    framing_begin(&f, version);
+    MHD_get_connection_values_n(c, MHD_HEADER_KIND, add_field, &f);
+    /* the head as parsed in place: from the method to past its blank line */
+    const union MHD_ConnectionInfo *hs =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                 MHD_HTTP_HEADER_CONTENT_LENGTH);
+    unsigned long long length = cl ? strtoull(cl, NULL, 10) : 0;
+    struct sz_error err;
+    enum MHD_Result r;
+    if (framing_check(&f, hs ? method + hs->header_size : NULL, version, &err) < 0)
+        r = queue_sz_error(c, &err, 1);
+    else if (ctx->too_many_args)
+        r = queue_error(c, SZ_TOO_LARGE, "query", "too many query parameters");
+    else if (!addr_host_allowed(&s->addr, s->port, host))
+        r = queue_error(c, SZ_MISDIRECTED, "Host",
+                        "this server answers only to localhost, 127.0.0.1 "
+                        "or [::1] (and the address it is bound to)");
+    else if (length > API_MAX_BODY)
+        r = queue_error(c, SZ_TOO_LARGE, "body", "request bodies are limited to " API_MAX_BODY_TEXT);
+    else if (length > 0 && body_reserve(s, ctx, (size_t)length + 1) < 0)
+        r = queue_overloaded(c);
+    else if (length > 0 && buf_reserve(&ctx->body, (size_t)length) < 0)
+        r = queue_error(c, SZ_INTERNAL, NULL, "out of memory");
+    else
+        return MHD_YES;     /* the deadline runs on until the body is in (handle) */
+    watch_received(wc);
+    if (length > 0 || f.codings > 0)
+        watch_linger(wc);
+    return r;
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
+                              const char *method, const char *version,
+                              const char *upload_data, size_t *upload_data_size,
+                              void **con_cls)
+{
+    struct http_server *s = cls;
+    struct req_ctx *ctx = *con_cls;
+    if (ctx == NULL && (*con_cls = ctx = calloc(1, sizeof *ctx)) == NULL)
+        return MHD_NO;      /* uri_seen was out of memory too */
+    if (!ctx->started)
+        return head_arrived(s, c, method, version, ctx);
+    if (*upload_data_size != 0) {
+        /* Chunked bodies have no Content-Length: count as they arrive, and
+         * past the limit (or the budget) read on, to answer, only so far. */
+        if (!ctx->too_large && !ctx->over_budget) {
+            if (ctx->body.len + *upload_data_size > API_MAX_BODY)
+                ctx->too_large = 1;
+            else if (body_take(s, ctx, upload_data, *upload_data_size) < 0)
+                ctx->over_budget = 1;
+            if (ctx->too_large || ctx->over_budget) {
+                buf_free(&ctx->body);
+                body_release(s, ctx);
+            }
+        } else if ((ctx->discarded += *upload_data_size) > HTTP_MAX_DISCARD) {
+            return MHD_NO;
+        }
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
+    /* The request is all in: its deadline stops (a slow route may take longer). */
+    watch_received(watched(c));
+    if (ctx->too_large)
+        return queue_error(c, SZ_TOO_LARGE, "body", "request bodies are limited to " API_MAX_BODY_TEXT);
+    if (ctx->over_budget)
+        return queue_overloaded(c);
+    if (ctx->body.oom)
+        return queue_error(c, SZ_INTERNAL, NULL, "out of memory");
+    if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0)
+        return serve_api(s, c, url, method, ctx);
+    return serve_static(s, c, url, method);
+}
+
+/* Called with the raw target in MHD's read buffer (writable: the const is its API's)
+ * before the query is split into its 32 KiB pool, where ~470 arguments exhaust it and
+ * the 431 it queues is lost (0.9.75): cutting at '?' here, the one place to stop such
+ * a flood, the handler answers 413. */
+static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *c)
+{
+    (void)cls, (void)c;
+    struct req_ctx *ctx = calloc(1, sizeof *ctx);
+    if (uri && framing_query_args(uri, HTTP_MAX_ARGS) > HTTP_MAX_ARGS) {
+        strchr(uri, '?')[1] = '\0';
+        if (ctx)
+            ctx->too_many_args = 1;
+    }
+    return ctx;
+}
+
+static void request_done(void *cls, struct MHD_Connection *c, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    (void)toe;
+    watch_request_done(watched(c));
+    struct req_ctx *ctx = *con_cls;
+    if (ctx) {
+        if (ctx->slow_state == HTTP_SLOW_ANSWERED) {
+            free(ctx->resp.body);   /* answered but the client left first */
+            slow_count(cls, -1, -1);
+        } else if (ctx->slow_state == HTTP_SLOW_QUEUED) {
+            slow_count(cls, 0, -1);
+        }
+        buf_free(&ctx->body);
+        body_release(cls, ctx);
+        atomic_fetch_sub(&((struct http_server *)cls)->answer_held, ctx->answer);
+        free(ctx);
+        *con_cls = NULL;
+    }
+}
+
+/* Every connection is watched from accept to close (watch.h). */
+static void conn_event(void *cls, struct MHD_Connection *c, void **socket_context,
+                       enum MHD_ConnectionNotificationCode code)
+{
+    struct http_server *s = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *i =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        *socket_context = i ? watch_open(s->watch, i->connect_fd) : NULL;
+    } else {
+        watch_close(s->watch, *socket_context);
+        *socket_context = NULL;
+    }
+}
+
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+    (void)cls, (void)c;
+    return framing_unescape(s);
+}
+
+/* ---- start / stop ------------------------------------------------------------ */
+
+#define EMBED_MAX 8
+
+/* One origin, [p, p+n): http:// or https://, a host of letters, digits, '.'
+ * and '-' (or a bracketed IPv6 address), an optional :port; no path, no
+ * wildcard, nothing that could end the CSP directive. */
+static int embed_origin_ok(const char *p, size_t n)
+{
+    size_t k = strncmp(p, "https://", 8) == 0 ? 8 : strncmp(p, "http://", 7) == 0 ? 7 : 0;
+    if (k == 0 || k == n)
+        return 0;
+    size_t h = k;
+    if (p[h] == '[') {
+        while (h < n && p[h] != ']' && strchr("0123456789abcdefABCDEF:.[", p[h]))
+            h++;
+        if (h == n || p[h] != ']')
+            return 0;
+        h++;
+    } else {
+        while (h < n && (isalnum((unsigned char)p[h]) || p[h] == '.' || p[h] == '-'))
+            h++;
+        if (h == k)
+            return 0;
+    }
+    if (h < n && p[h] == ':') {
+        size_t d = ++h;
+        while (h < n && isdigit((unsigned char)p[h]))
+            h++;
+        if (h == d || h - d > 5)
+            return 0;
+    }
+    return h == n;
+}
+
+/* The static pages' CSP for --embed-origins: frame-ancestors names them,
+ * every other directive is csp's.  "" when origins is NULL or empty. */
+static int embed_csp(const char *origins, char *out, size_t cap, struct sz_error *err)
+{
+    out[0] = '\0';
+    if (origins == NULL || origins[strspn(origins, " ,")] == '\0')
+        return 0;
+    size_t len = (size_t)snprintf(out, cap, "%sframe-ancestors", CSP_HEAD);
+    int count = 0;
+    for (const char *p = origins; *p;) {
+        p += strspn(p, " ,");
+        size_t n = strcspn(p, " ,");
+        if (n == 0)
+            break;
+        if (!embed_origin_ok(p, n) || ++count > EMBED_MAX || len + n + 2 + sizeof CSP_TAIL > cap) {
+            out[0] = '\0';
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "embed_origins",
+                           "'%.*s': up to %d origins, each scheme://host[:port] "
+                           "(http or https, no path, no wildcard)", (int)(n > 80 ? 80 : n), p,
+                           EMBED_MAX);
+        }
+        len += (size_t)snprintf(out + len, cap - len, " %.*s", (int)n, p);
+        p += n;
+    }
+    snprintf(out + len, cap - len, "%s", CSP_TAIL);
+    return 0;
+}
+
+int http_start(const struct http_config *cfg, struct http_server **out,
+               struct sz_error *err)
+{
+    struct http_server *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->idle, NULL);
+    s->body_budget = cfg->body_budget ? cfg->body_budget : HTTP_BODY_BUDGET;
+    s->answer_budget = cfg->answer_budget ? cfg->answer_budget : HTTP_ANSWER_BUDGET;
+    if (files_root(cfg->static_dir ? cfg->static_dir : "static", s->static_root, err) < 0) {
+        free(s);
+        return -1;
+    }
+    if (embed_csp(cfg->embed_origins, s->page_csp, sizeof s->page_csp, err) < 0) {
+        free(s);
+        return -1;
+    }
+    const char *bind = cfg->bind ? cfg->bind : "127.0.0.1";
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO |
+                     MHD_ALLOW_SUSPEND_RESUME;
+    if (addr_parse(bind, cfg->port, &s->addr, err) < 0) {
+        free(s);
+        return -1;
+    }
+    if (s->addr.ipv6)
+        flags |= MHD_USE_IPv6;
+    /* A pool of epoll threads, two per core: requests are short, but a worker
+     * also waits in sendmsg; on 2 cores 4 workers served 20% more than 2
+     * (bench/load.sh).  Never fewer than 2: 0.9.75 with one epoll thread stalls
+     * past 128 open connections (wrk at 256: 180 requests/s, then nothing). */
+    unsigned threads = cfg->threads;
+    if (threads == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n > 0 && n <= 32 ? 2 * (unsigned)n : 8;
+    }
+    if (threads < 2)
+        threads = 2;
+    if (watch_start(cfg->head_timeout_ms ? cfg->head_timeout_ms : HTTP_HEAD_TIMEOUT_MS,
+                    &s->watch, err) < 0) {
+        free(s);
+        return -1;
+    }
+    unsigned cap = cfg->max_connections ? cfg->max_connections : HTTP_MAX_CONNECTIONS;
+    s->daemon = MHD_start_daemon(
+        flags, cfg->port, NULL, NULL, handle, s,
+        MHD_OPTION_SOCK_ADDR, &s->addr.u.sa,
+        MHD_OPTION_THREAD_POOL_SIZE, threads,
+        MHD_OPTION_CONNECTION_LIMIT, cap,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_TIMEOUT_S,
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, cap,
+        MHD_OPTION_NOTIFY_COMPLETED, request_done, s,
+        MHD_OPTION_NOTIFY_CONNECTION, conn_event, s,
+        MHD_OPTION_URI_LOG_CALLBACK, uri_seen, s,
+        MHD_OPTION_UNESCAPE_CALLBACK, unescape, s,
+        MHD_OPTION_END);
+    if (s->daemon == NULL) {
+        watch_stop(s->watch);
+        free(s);
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "port",
+                       "cannot listen on %s port %u (in use, or not permitted)",
+                       bind, (unsigned)cfg->port);
+    }
+    const union MHD_DaemonInfo *info =
+        MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    s->port = info ? info->port : cfg->port;
+    *out = s;
+    return 0;
+}
+
+uint16_t http_port(const struct http_server *srv) { return srv->port; }
+
+int http_is_loopback(const struct http_server *srv) { return srv->addr.loopback; }
+
+void http_stop(struct http_server *srv)
+{
+    if (srv == NULL)
+        return;
+    /* A suspended connection must be resumed before MHD stops; each slow
+     * request ends by its own deadline, so this wait is bounded.  Its answer
+     * is then sent before the daemon closes the connection (a client that
+     * does not read gets HTTP_FLUSH_MS, then the close). */
+    pthread_mutex_lock(&srv->lock);
+    srv->stopping = 1;
+    while (srv->slow_suspended > 0)
+        pthread_cond_wait(&srv->idle, &srv->lock);
+    struct timespec end;
+    clock_gettime(CLOCK_REALTIME, &end);
+    end.tv_sec += HTTP_FLUSH_MS / 1000;
+    end.tv_nsec += (long)(HTTP_FLUSH_MS % 1000) * 1000000L;
+    if (end.tv_nsec >= 1000000000L) {
+        end.tv_sec++;
+        end.tv_nsec -= 1000000000L;
+    }
+    while (srv->slow_running > 0 &&
+           pthread_cond_timedwait(&srv->idle, &srv->lock, &end) == 0)
+        ;
+    pthread_mutex_unlock(&srv->lock);
+    MHD_stop_daemon(srv->daemon);
+    watch_stop(srv->watch);     /* after the daemon: its closes hand over drains */
+    pthread_mutex_destroy(&srv->lock);
+    pthread_cond_destroy(&srv->idle);
+    free(srv);
+}

@@ -1,0 +1,254 @@
+/* triton_access.c - one Triton shared-memory op's cost (triton_access.h).
+ * Elements are flattened row-major (the last dim fastest) into linear.c's
+ * 2-D tile; both layouts are flattened the same way, so every span and
+ * intersection below is Triton's.  Triton's choices are reproduced from
+ * their definitions (LayoutUtils.cpp largestVectorisation, GenericSwizzling.cpp
+ * bankConflicts), not copied.  Pure: no I/O, no allocation. */
+#include "triton_access.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "model/access.h"
+#include "base/bits.h"
+#include "linear/f2.h"
+#include "model/instr.h"
+#include "linear/linear_conv.h"
+
+/* Row-major index of a coordinate. */
+static uint32_t flat(const int32_t *c, const int64_t *shape, int rank)
+{
+    uint32_t v = 0;
+    int sh = 0;
+    for (int d = rank - 1; d >= 0; d--) {
+        v |= (uint32_t)c[d] << sh;
+        sh += bits_log2_ceil((uint32_t)shape[d]);
+    }
+    return v;
+}
+
+/* off(e): the offset holding element e, through the inverse of the offset bases. */
+static uint32_t off_of(const struct f2_mat *inv, uint32_t e)
+{
+    uint32_t o = 0;
+    for (int j = 0; e; j++, e >>= 1)
+        if (e & 1)
+            o ^= inv->col[j];
+    return o;
+}
+
+/* Triton's largestVectorisation: the largest v <= 128 bits of elements whose
+ * offsets 1, 2, ... v/2 are register bases (each used once), while no other
+ * basis touches those low offset bits. */
+static int vectorisation(const uint32_t *reg, int nreg, const uint32_t *other, int nother,
+                         int bits, int64_t cap, int *used_out)
+{
+    for (int v = 128 / bits; v >= 1; v /= 2) {
+        if (v > cap)
+            continue;
+        int lv = bits_log2_ceil((uint32_t)v), used[LIN_MAX_BASES] = {0}, ok = 1;
+        for (int i = 0; i < lv && ok; i++) {
+            ok = 0;
+            for (int j = 0; j < nreg && !ok; j++)
+                if (!used[j] && reg[j] == (1u << i))
+                    used[j] = 1, ok = 1;
+        }
+        for (int j = 0; j < nreg && ok; j++)
+            if (!used[j] && (reg[j] & (uint32_t)(v - 1)))
+                ok = 0;
+        for (int j = 0; j < nother && ok; j++)
+            if (other[j] & (uint32_t)(v - 1))
+                ok = 0;
+        if (ok) {
+            memcpy(used_out, used, sizeof used);
+            return v;
+        }
+    }
+    return 1;
+}
+
+/* Gluon's bank_conflicts: 2^dim(segment span ∩ first-phase lane span) - 1. */
+static int gluon_conflicts(const struct lin_mem *m, const uint32_t *lane, int nlane, int vec,
+                           int bits, int num_banks)
+{
+    int64_t total = (int64_t)1 << m->n;
+    int64_t bank = (int64_t)num_banks * 32 / ((int64_t)vec * bits);
+    if (bank > total)
+        bank = total;
+    if (bank < 1)
+        bank = 1;
+    int start = bits_log2_ceil((uint32_t)vec) + bits_log2_ceil((uint32_t)bank);
+    uint32_t seg[LIN_MAX_BITS], both[LIN_MAX_BITS];
+    int nseg = 0;
+    for (int k = start; k < m->n; k++)
+        seg[nseg++] = m->basis[k];
+    int vbits = (int)((int64_t)vec * bits / 32);
+    int log2vec = bits_log2_ceil(vbits > 1 ? (uint32_t)vbits : 1u);
+    int phase = log2vec + nlane - bits_log2_ceil((uint32_t)num_banks);
+    if (phase < 0)
+        phase = 0;
+    int ntile = nlane - phase > 0 ? nlane - phase : 0;
+    return (1 << f2_intersect(seg, nseg, lane, ntile, both)) - 1;
+}
+
+int triton_access_cost(const struct td_layout *d, const struct tsh_layout *s, int bits,
+                       int is_load, int num_banks, struct tac_result *out, struct sz_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (d->rank != s->rank || memcmp(d->shape, s->shape, sizeof(int64_t) * (size_t)d->rank))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
+                       "the tensor and the shared buffer have different shapes");
+    if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "element_bits", "must be 8, 16, 32 or 64, got %d",
+                       bits);
+    int rank = d->rank;
+    struct lin_problem *p = &out->prob;
+    p->tile.bits1 = bits_log2_ceil((uint32_t)d->shape[rank - 1]);
+    p->tile.bits0 = 0;
+    for (int i = 0; i + 1 < rank; i++)
+        p->tile.bits0 += bits_log2_ceil((uint32_t)d->shape[i]);
+    if (p->tile.bits0 + p->tile.bits1 > LIN_MAX_BITS)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "at most 2^%d elements", LIN_MAX_BITS);
+    if (d->n[TLL_LANE] != 5 && d->n[TLL_LANE] != 6)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "layout",
+                       "a warp of %d lanes is not modelled (32, or 64 for an AMD wave)",
+                       d->lanes);
+    for (int in = 0; in < LIN_NIN; in++)
+        if (d->n[in] > LIN_MAX_BASES)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "layout", "more than %d bases",
+                           LIN_MAX_BASES);
+    p->bitwidth = bits;
+    p->num_banks = num_banks;
+    p->lanes = d->n[TLL_LANE] == 6 ? 64 : 32;
+    out->lanes = p->lanes;
+    for (int in = 0; in < LIN_NIN; in++) {
+        p->a.n[in] = d->n[in];
+        for (int i = 0; i < d->n[in]; i++)
+            p->a.basis[in][i] = flat(d->b[in][i], d->shape, rank);
+    }
+    p->b = p->a;
+    struct lin_mem *m = &out->mem;
+    m->n = s->n;
+    for (int k = 0; k < s->n; k++)
+        m->basis[k] = flat(s->b[k], s->shape, rank);
+    struct f2_mat fwd = {.rows = m->n, .cols = m->n}, inv;
+    for (int k = 0; k < m->n; k++)
+        fwd.col[k] = m->basis[k];
+    if (f2_inverse(&fwd, &inv) < 0)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "shared", "the shared layout is not one to one");
+    /* offsets of the non-broadcast registers, and of everything else */
+    uint32_t reg[LIN_MAX_BASES], other[3 * LIN_MAX_BASES];
+    int nreg = 0, nother = 0;
+    for (int i = 0; i < p->a.n[LIN_REGISTER]; i++)
+        if (p->a.basis[LIN_REGISTER][i])
+            reg[nreg++] = off_of(&inv, p->a.basis[LIN_REGISTER][i]);
+    for (int in = LIN_LANE; in < LIN_NIN; in++)
+        for (int i = 0; i < p->a.n[in]; i++)
+            other[nother++] = off_of(&inv, p->a.basis[in][i]);
+    /* padded: a vector may not cross a padding, nor lose its alignment to one */
+    int64_t cap = INT64_MAX;
+    for (int i = 0; i < s->npad; i++) {
+        if (s->interval[i] < cap)
+            cap = s->interval[i];
+        if (s->pad[i] < cap)
+            cap = s->pad[i];
+    }
+    int used[LIN_MAX_BASES];
+    out->vec_elems = vectorisation(reg, nreg, other, nother, bits, cap, used);
+    out->vec_bits = bits_log2_ceil((uint32_t)out->vec_elems);
+    out->bytes = (uint32_t)(out->vec_elems * bits / 8);
+    out->triton_conflicts =
+        s->npad ? -1
+                : gluon_conflicts(m, p->a.basis[LIN_LANE], p->a.n[LIN_LANE], out->vec_elems, bits,
+                                  num_banks);
+    if (!s->npad) {
+        struct lin_side st, ld;
+        if (lin_evaluate(p, m, out->vec_bits, TAC_LIN_SIM, &st, &ld, err) < 0)
+            return -1;
+        out->side = is_load ? ld : st;
+        out->linear = 1;
+        out->wavefronts = out->side.wavefronts;
+        out->ideal = out->side.lower_bound;
+        out->instructions = out->side.instructions;
+        return 0;
+    }
+    /* padded: each instruction simulated, one register group of the vector
+     * at a time, lane t at its element's padded offset */
+    if (p->lanes != 32)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "layout",
+                       "padded layouts are costed for 32-lane warps only");
+    uint32_t rest[LIN_MAX_BASES];
+    int nrest = 0;
+    for (int j = 0; j < nreg; j++)
+        if (!used[j])
+            rest[nrest++] = reg[j];
+    out->instructions = 1u << nrest;
+    uint32_t sim = out->instructions < TAC_SIM_MAX ? out->instructions : TAC_SIM_MAX;
+    for (uint32_t idx = 0; idx < sim; idx++) {
+        uint32_t base = 0;
+        for (int j = 0; j < nrest; j++)
+            if (idx >> j & 1)
+                base ^= rest[j];
+        struct instr in = {.op = is_load ? INSTR_LD : INSTR_ST, .bytes = out->bytes,
+                           .matrices = 1, .bank_bytes = 4, .banks = (uint32_t)num_banks};
+        for (uint32_t t = 0; t < 32; t++) {
+            uint32_t o = base;
+            for (int i = 0; i < 5; i++)
+                if (t >> i & 1)
+                    o ^= off_of(&inv, p->a.basis[LIN_LANE][i]);
+            in.offsets[t] = (uint32_t)(triton_shared_padded(s, o) * bits / 8);
+        }
+        struct acc_result r;
+        acc_cost(&in, &r);
+        if (r.wavefronts > out->wavefronts)
+            out->wavefronts = r.wavefronts, out->ideal = r.ideal_wavefronts;
+    }
+    return 0;
+}
+
+/* Row-major index -> coordinate. */
+static void unflat(uint32_t e, const int64_t *shape, int rank, int32_t *c)
+{
+    for (int d = rank - 1; d >= 0; d--) {
+        c[d] = (int32_t)(e & (uint32_t)(shape[d] - 1));
+        e >>= bits_log2_ceil((uint32_t)shape[d]);
+    }
+}
+
+int triton_access_fix(const struct tac_result *writer, const struct tac_result *reader,
+                      const int64_t *shape, int rank, struct tac_fix *out, struct sz_error *err)
+{
+    struct lin_problem p = writer->prob;
+    memset(out, 0, sizeof *out);
+    if (memcmp(&p.tile, &reader->prob.tile, sizeof p.tile) || p.bitwidth != reader->prob.bitwidth ||
+        p.lanes != reader->prob.lanes)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "text",
+                       "the buffer's writer and reader differ in shape, element or warp");
+    p.b = reader->prob.a;
+    if (lin_optimize(&p, &out->opt, err) < 0 ||
+        lin_evaluate(&p, &out->opt.mem, out->opt.vec_bits, TAC_LIN_SIM, &out->store, &out->load,
+                     err) < 0)
+        return -1;
+    out->rank = rank;
+    for (int k = 0; k < out->opt.mem.n; k++)
+        unflat(out->opt.mem.basis[k], shape, rank, out->offset[k]);
+    int vec, pp, mp, order[2];
+    if (rank == 2 && lin_to_triton(&p.tile, &out->opt.mem, &vec, &pp, &mp, order)) {
+        out->swizzled = 1;
+        snprintf(out->text, sizeof out->text, "#ttg.swizzled_shared<{vec = %d, perPhase = %d, "
+                 "maxPhase = %d, order = [%d, %d]}>", vec, pp, mp, order[0], order[1]);
+        return 0;
+    }
+    size_t n = (size_t)snprintf(out->text, sizeof out->text, "#ttg.shared_linear<{offset = [");
+    for (int k = 0; k < out->opt.mem.n && n < sizeof out->text; k++) {
+        n += (size_t)snprintf(out->text + n, sizeof out->text - n, "%s[", k ? ", " : "");
+        for (int d = 0; d < rank && n < sizeof out->text; d++)
+            n += (size_t)snprintf(out->text + n, sizeof out->text - n, "%s%d", d ? ", " : "",
+                                  out->offset[k][d]);
+        if (n < sizeof out->text)
+            n += (size_t)snprintf(out->text + n, sizeof out->text - n, "]");
+    }
+    if (n < sizeof out->text)
+        snprintf(out->text + n, sizeof out->text - n, "]}, alignment = 16>");
+    return 0;
+}
