@@ -106,8 +106,9 @@ run: all
 
 # The fuzz corpora replay as regression tests (build/fuzz-replay/*, mk/extra.mk).
 test: deps-test $(TESTS:%=build/test/%) build/asan/swizzlescope $(BIN) \
-      build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr build/fuzz-replay/fuzz_layout
-	@sh tests/run_all.sh $(TESTS:%=build/test/%)
+      build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr build/fuzz-replay/fuzz_layout \
+      build/test/test_census build/plain/test_census build/plain/test_recommend
+	@bash tests/run_all.sh $(TESTS:%=build/test/%)
 
 # The page's pure modules under node (also part of `make test`); api.test.mjs
 # checks their lists against the server's answers.
@@ -117,12 +118,19 @@ check-node: $(BIN)
 clean:
 	rm -rf build
 
-# Seed 001's whole toggle grid (2^20 memory layouts, formula = simulation),
-# without sanitizers: make test walks 2^15 of them plus a stride (test_linear.c).
-build/plain/test_linear: tests/test_linear.c tests/client.c $(wildcard tests/*.h) $(SERVER:%=build/plain/%.o)
+# Test programs without sanitizers, -O2: the long sweeps whole (make test
+# runs their small form under the sanitizers: tests/run_all.sh SWEEPS),
+# issue 36's census (tests/test_census.c), and seed 001's whole toggle grid
+# (2^20 memory layouts, formula = simulation; make test walks 2^15 of them
+# plus a stride in test_linear.c).
+build/plain/test_%: tests/test_%.c tests/client.c $(wildcard tests/*.h) $(SERVER:%=build/plain/%.o)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -O2 -g $(INC) $(PKG_CFLAGS) -o $@ $< tests/client.c $(SERVER:%=build/plain/%.o) \
 	    $(PKG_LIBS) -lm -lpthread
+
+.PHONY: census
+census: build/plain/test_census
+	CENSUS_VIEWS=$${CENSUS_VIEWS:-50} build/plain/test_census
 
 .PHONY: linear-sweep
 linear-sweep: build/plain/test_linear

@@ -1,15 +1,34 @@
-#!/bin/sh
-# run_all.sh - run every test suite given on the command line, then the node
-# tier of the page's modules and the browser test; print each suite's own
-# summary and, last, the total as "N passed, N failed".  Exits non-zero if
-# anything failed or did not run.
+#!/bin/bash
+# run_all.sh - run every test suite given on the command line, then the fuzz
+# corpora, the census, the include rule, the generators, the node tier of the
+# page's modules, the browser test and the GPU suite; print each suite's own
+# summary and its time and, last, the total as "N passed, N failed".  Exits
+# non-zero if anything failed or did not run.
+#
+# Suites that time something (deadlines, timeouts, a process's life) run one
+# after another with the machine to themselves (TIMED below); the others run
+# TEST_JOBS at a time (default: the CPU count, at least 2), longest first.
+# Each suite's output is printed whole, in the order given, once it is done.
 set -u
+TIMED="test_http test_measure test_proc test_stream test_framing test_contract test_main"
+# Suites with long property sweeps: TEST_SMALL=1 under the sanitizers, and
+# whole on the plain build (build/plain/NAME, which the Makefile builds).
+SWEEPS="test_recommend"
+jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+[ "$jobs" -ge 2 ] 2>/dev/null || jobs=2
 passed=0
 failed=0
-tally() {   # $1 = suite name, $2 = its output file, $3 = its exit status
-    line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$2" | tail -n 1)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+names=()
+
+tally() {   # $1 = suite name: its output, exit status and time are in $out
+    local name=$1 rc line p f
+    rc=$(cat "$out/$name.rc" 2>/dev/null || echo 1)
+    cat "$out/$name"
+    line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$out/$name" | tail -n 1)
     if [ -z "$line" ]; then
-        echo "$1: no summary line (exit $3): counted as 1 failure"
+        echo "$name: no summary line (exit $rc): counted as 1 failure"
         failed=$((failed + 1))
         return
     fi
@@ -17,35 +36,78 @@ tally() {   # $1 = suite name, $2 = its output file, $3 = its exit status
     f=$(echo "$line" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+')
     passed=$((passed + p))
     failed=$((failed + f))
-    if [ "$3" -ne 0 ] && [ "$f" -eq 0 ]; then
-        echo "$1: exited $3 with no failed check: counted as 1 failure"
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+        echo "$name: exited $rc with no failed check: counted as 1 failure"
         failed=$((failed + 1))
     fi
 }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-run() {     # $1 = suite name, then its command: run it, show and tally its output
-    name=$1
+suite() {   # $1 = suite name, then its command: run it into $out, timed
+    local name=$1 t0 rc
     shift
+    t0=$(date +%s%N)
     "$@" >"$out/$name" 2>&1
     rc=$?
-    cat "$out/$name"
-    tally "$name" "$out/$name" "$rc"
+    echo "$rc" >"$out/$name.rc"
+    awk -v n="$name" -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%s: %.1f s\n", n, (b - a) / 1e9 }' \
+        >"$out/$name.time"
 }
-for t in "$@" build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr build/fuzz-replay/fuzz_layout; do
+parallel=()     # "name|command..." of the suites that may share the CPUs
+serial=()
+add() {         # $1 = name, then the command
+    names+=("$1")
+    case " $TIMED " in
+        *" $1 "*) serial+=("$*") ;;
+        *) parallel+=("$*") ;;
+    esac
+}
+
+for t in "$@"; do
     name=$(basename "$t")
-    corpus=""   # the fuzz targets replay their committed corpus
-    case "$name" in fuzz_*) corpus="tests/fuzz/corpus_${name#fuzz_}" ;; esac
-    run "$name" "$t" $corpus
+    case " $SWEEPS " in
+        *" $name "*) add "$name" env TEST_SMALL=1 "$t"
+                     add "${name}_plain" "build/plain/$name" ;;
+        *) add "$name" "$t" ;;
+    esac
 done
-# The calibration suites: each generated file matches its generator.
-run calib sh tests/calib/check_generated.sh
-# The node tier: the page's pure modules (node --test, tests/node).
-run node node tests/node/run.mjs
-if [ -f tests/browser/run.sh ]; then
-    run browser env SWZ_BIN=build/asan/swizzlescope sh tests/browser/run.sh
-fi
-run gpu sh tests/gpu/run.sh
-skipped=$(grep -oE '[0-9]+ skipped' "$out/gpu" | grep -oE '[0-9]+' | tail -n 1)
+for c in api expr layout; do   # the fuzz targets replay their committed corpus
+    add "fuzz_$c" build/fuzz-replay/fuzz_$c tests/fuzz/corpus_$c
+done
+# issue 36's census: every pattern pair on the plain build, its crash view under ASan
+add census build/plain/test_census
+add census_asan env CENSUS_FIXED=1 CENSUS_VIEWS=0 build/test/test_census
+add layers python3 tests/layers.py
+add calib sh tests/calib/check_generated.sh    # each generated file matches its generator
+add node node tests/node/run.mjs               # the page's pure modules (node --test)
+[ -f tests/browser/run.sh ] && add browser env SWZ_BIN=build/asan/swizzlescope sh tests/browser/run.sh
+add gpu sh tests/gpu/run.sh
+
+# The parallel group, the browser test (the longest) first; then the timed
+# suites alone.
+start() { local name=${1%% *}; local cmd=${1#* }; suite "$name" $cmd & }
+for first in browser; do
+    for i in "${!parallel[@]}"; do
+        [ "${parallel[$i]%% *}" = "$first" ] && { start "${parallel[$i]}"; unset 'parallel[i]'; }
+    done
+done
+for entry in "${parallel[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+        wait -n
+    done
+    start "$entry"
+done
+wait
+for entry in "${serial[@]}"; do
+    start "$entry"
+    wait
+done
+
+for name in "${names[@]}"; do
+    tally "$name"
+done
+echo "times (wall, $jobs at a time; timed suites alone):"
+for name in "${names[@]}"; do
+    cat "$out/$name.time" 2>/dev/null
+done | sort -t: -k2 -rn | head -n 8 | sed 's/^/  /'
+skipped=$(grep -oE '[0-9]+ skipped' "$out/gpu" 2>/dev/null | grep -oE '[0-9]+' | tail -n 1)
 echo "$passed passed, $failed failed, ${skipped:-0} skipped"
 [ "$failed" -eq 0 ]
