@@ -1,8 +1,11 @@
 /* test_http.c - a real daemon on an ephemeral loopback port, spoken to over raw
  * sockets: routing, static files and their containment, the Host check, the
- * security headers, body limits, and that the server stays healthy after
- * every bad request. */
+ * security headers, body limits, that a request at the first instant sees
+ * the server whole, and that the server stays healthy after every bad
+ * request. */
 #define _GNU_SOURCE 1   /* mkdtemp, symlink under -std=c11 */
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -401,6 +404,63 @@ static void test_answer_budget(void)
     http_stop(srv);
 }
 
+/* Issue 36: the Host check compared with a port set only after MHD's threads
+ * served, so a request at the first instant got 421 (1 start in 40).  The
+ * serving hook sends one from inside http_start, before it returns: the
+ * deterministic form of that race.  With port 0 and with a fixed port (one
+ * just freed), since the two resolve the port differently. */
+struct first_ask {
+    uint16_t fixed;     /* the port configured, or 0 */
+    uint16_t port;      /* http_port in the hook */
+    int status;         /* the answer to a request at the fixed port, else at port */
+};
+
+static void ask_at_once(const struct http_server *srv, void *arg)
+{
+    struct first_ask *a = arg;
+    a->port = http_port(srv);
+    uint16_t to = a->fixed ? a->fixed : a->port;
+    char host[64];
+    snprintf(host, sizeof host, "localhost:%u", (unsigned)to);
+    char *r = to ? client_request(to, "GET", "/api/health", host, NULL, NULL) : NULL;
+    a->status = client_status(r);
+    free(r);
+}
+
+static uint16_t free_port(void)
+{
+    struct sockaddr_in in = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof in;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    uint16_t p = 0;
+    if (fd >= 0 && bind(fd, (struct sockaddr *)&in, len) == 0 &&
+        getsockname(fd, (struct sockaddr *)&in, &len) == 0)
+        p = ntohs(in.sin_port);
+    if (fd >= 0)
+        close(fd);
+    return p;
+}
+
+static void test_first_instant(void)
+{
+    for (int fixed = 0; fixed < 2; fixed++) {
+        struct first_ask a = {fixed ? free_port() : 0, 0, 0};
+        struct http_config cfg = {.bind = "127.0.0.1", .port = a.fixed,
+                                  .static_dir = tmpdir, .threads = 2,
+                                  .serving = ask_at_once, .serving_arg = &a};
+        struct http_server *s;
+        struct sz_error err;
+        int rc = http_start(&cfg, &s, &err);
+        CHECK(rc == 0, "start (%s port): %s", fixed ? "fixed" : "ephemeral", err.message);
+        if (rc < 0)
+            continue;
+        CHECK(a.port != 0 && a.port == http_port(s) && (!fixed || a.port == a.fixed) &&
+              a.status == 200, "%s port: the first request got %d (http_port %u then)",
+              fixed ? "fixed" : "ephemeral", a.status, (unsigned)a.port);
+        http_stop(s);
+    }
+}
+
 int main(void)
 {
     make_static();
@@ -430,6 +490,7 @@ int main(void)
     test_replay_table();
     test_answer_budget();
     test_embed();
+    test_first_instant();
     http_stop(srv);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -455,6 +455,37 @@ static void test_children(void)
     snprintf(pidfile, sizeof pidfile, "%s/holder.pid", dir);
     pid = read_pid(pidfile);
     CHECK(pid > 0 && gone_within(pid, 1.0), "the child holding stdout (pid %d) lives on", pid);
+
+    /* Issue 36: children that clear their environment and leave the session,
+     * one of them orphaned at once (a double fork): dead and reaped when the
+     * answer comes, not a moment later. */
+    char text[2000];
+    snprintf(text, sizeof text,
+             "#!/bin/sh\nif [ \"$1\" = --info ]; then echo '{\"ok\":true,\"device\":"
+             "{\"name\":\"Fake GPU\"}}'; exit 0; fi\ncat >/dev/null\n"
+             "env -i setsid sh -c 'echo $$ > %s/envless1.pid; exec sleep 300' "
+             "</dev/null >/dev/null 2>&1 &\n"
+             "(env -i setsid sh -c 'echo $$ > %s/envless2.pid; exec sleep 300' "
+             "</dev/null >/dev/null 2>&1 &)\n"
+             "while [ ! -s %s/envless1.pid ] || [ ! -s %s/envless2.pid ]; do sleep 0.02; done\n"
+             "echo '{\"device\":{\"name\":\"Fake GPU\"},\"results\":[{\"cycles_per_instr\":"
+             "1.004,\"wavefronts_per_instr\":1.0}],\"ncu\":{\"used\":true},\"verify\":"
+             "{\"ok\":true}}'\n", dir, dir, dir, dir);
+    cfg.measure_tool = write_tool("envless", text);
+    api_configure(&cfg);
+    r = post_measure();
+    CHECK(r.status == 200, "envless tool: %d %.200s", r.status, r.body);
+    free(r.body);
+    for (int i = 1; i <= 2; i++) {
+        snprintf(pidfile, sizeof pidfile, "%s/envless%d.pid", dir, i);
+        pid = read_pid(pidfile);
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d", pid);
+        CHECK(pid > 0 && access(path, F_OK) != 0,
+              "the tool's env -i setsid child #%d (pid %d) outlived the answer", i, pid);
+        if (pid > 0)
+            kill(pid, SIGKILL);
+    }
 }
 
 /* The real server binary on a free port with `tool`, its stdout in `log`:
@@ -491,11 +522,20 @@ static pid_t server_start(const char *tool, const char *log, double wait_s, uint
 /* SIGTERM while a measurement runs: the real server binary stops within a
  * second and takes the tool (and what the tool started) with it.  `round`
  * names the files; `detached`: the tool's child leaves its session (setsid),
- * which survived every stop before issue 28.  The measurement in flight gets
+ * which survived every stop before issue 28, and with 2 also its
+ * environment, which survived every stop before issue 36.  The measurement in flight gets
  * its 503 (it got an empty close in 4 of 18 stops before). */
 static void test_sigterm_round(int round, int detached)
 {
     char text[2400], tool_pid[700], child_pid[700], log[700], name[64];
+    /* detached 2 (issue 36): the child also clears its environment, and
+     * reaches it through a subshell that exits at once (an orphan) */
+    static const char *const children[] = {
+        "sleep 30 & echo $! > PIDFILE",
+        "setsid sh -c 'echo $$ > PIDFILE; exec sleep 30' </dev/null >/dev/null 2>&1 &",
+        "(env -i setsid sh -c 'echo $$ > PIDFILE; exec sleep 300' </dev/null >/dev/null 2>&1 &)"
+        "; sleep 30 &",
+    };
     snprintf(tool_pid, sizeof tool_pid, "%s/term%d-tool.pid", dir, round);
     snprintf(child_pid, sizeof child_pid, "%s/term%d-child.pid", dir, round);
     snprintf(log, sizeof log, "%s/term%d-server.log", dir, round);
@@ -503,9 +543,7 @@ static void test_sigterm_round(int round, int detached)
     snprintf(text, sizeof text,
              "#!/bin/sh\nif [ \"$1\" = --info ]; then echo '{\"ok\":true,\"device\":"
              "{\"name\":\"Fake GPU\"}}'; exit 0; fi\necho $$ > %s\ncat >/dev/null\n%s\nwait\n",
-             tool_pid, detached
-                 ? "setsid sh -c 'echo $$ > PIDFILE; exec sleep 30' </dev/null >/dev/null 2>&1 &"
-                 : "sleep 30 & echo $! > PIDFILE");
+             tool_pid, children[detached]);
     char *ph = strstr(text, "PIDFILE");
     char rest[2400];
     snprintf(rest, sizeof rest, "%s%s", child_pid, ph + 7);
@@ -551,15 +589,15 @@ static void test_sigterm_round(int round, int detached)
           round, tpid);
     CHECK(cpid <= 0 || gone_within(cpid, 1.0),
           "round %d: the tool's %schild (pid %d) outlived the server", round,
-          detached ? "setsid " : "", cpid);
+          detached == 2 ? "env -i setsid " : detached ? "setsid " : "", cpid);
     if (cpid > 0)
         kill(cpid, SIGKILL);    /* whatever the check said: leave nothing behind */
 }
 
 static void test_sigterm(void)
 {
-    for (int round = 0; round < 8; round++)
-        test_sigterm_round(round, round % 2);
+    for (int round = 0; round < 9; round++)
+        test_sigterm_round(round, round % 3);
 }
 
 /* Issue 28: a tool whose --info hangs held the port closed for its 15 s.  The

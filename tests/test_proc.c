@@ -1,11 +1,14 @@
 /* test_proc.c - the one child-process runner (server/base/proc.c) on its own, with
  * sh and coreutils as children: stdin fed in full or abandoned, stdout capped,
  * stderr's head or tail, exit codes and signals, the deadline (the child, its
- * process group, one that lingers after closing its pipes), PATH search and
- * a clean signal state in the child.  test_measure (the server running the
+ * process group, one that lingers after closing its pipes), descendants that
+ * leave the session, clear their environment or are orphaned (none outlives
+ * its run, and two runs at once never kill each other's), PATH search and a
+ * clean signal state in the child.  test_measure (the server running the
  * tool) and test_tool (the tool running ncu) test its two callers. */
 #define _GNU_SOURCE 1
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,21 +74,27 @@ static void test_io(void)
     proc_free(&p);
 }
 
+/* `pid`'s state letter (R, S, Z...), or 0 when it is gone. */
+static char state_of(int pid)
+{
+    char path[64], line[256], st = 0;
+    snprintf(path, sizeof path, "/proc/%d/status", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "State:", 6) == 0)
+            sscanf(line + 6, " %c", &st);
+    fclose(f);
+    return st;
+}
+
 /* Gone, or a zombie its new parent has not reaped yet: within a second. */
 static int dead(int pid)
 {
     for (int i = 0; i < 100; i++) {
-        char path[64], line[256];
-        snprintf(path, sizeof path, "/proc/%d/status", pid);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            return 1;
-        int zombie = 0;
-        while (fgets(line, sizeof line, f))
-            if (strncmp(line, "State:", 6) == 0)
-                zombie = strchr(line, 'Z') != NULL || strchr(line, 'X') != NULL;
-        fclose(f);
-        if (zombie)
+        char st = state_of(pid);
+        if (st == 0 || st == 'Z' || st == 'X')
             return 1;
         struct timespec ts = {0, 10 * 1000 * 1000};
         nanosleep(&ts, NULL);
@@ -203,6 +212,129 @@ static void test_setsid_descendants(void)
     }
 }
 
+static int alive(int pid)
+{
+    char st = state_of(pid);
+    return st != 0 && st != 'Z' && st != 'X';
+}
+
+/* Leave nothing behind, whatever a check said. */
+static void bury(int a, int b)
+{
+    if (a > 0)
+        kill(a, SIGKILL);
+    if (b > 0)
+        kill(b, SIGKILL);
+}
+
+/* Issue 36: a descendant that clears its environment (env -i) and leaves the
+ * session sheds every mark a child can carry; one started by a subshell that
+ * exits at once (a double fork) is an orphan before the child ends.  Both
+ * must be dead and reaped when proc_wait returns: when the child exits, at
+ * the deadline, in its own group or in ours. */
+static void envless_cmd(char *cmd, size_t cap, const char *f1, const char *f2, const char *end)
+{
+    snprintf(cmd, cap,
+             "env -i setsid sh -c 'echo $$ > %s; exec sleep 300' </dev/null >/dev/null 2>&1 & "
+             "(env -i setsid sh -c 'echo $$ > %s; exec sleep 300' </dev/null >/dev/null 2>&1 &); "
+             "while [ ! -s %s ] || [ ! -s %s ]; do sleep 0.02; done; %s", f1, f2, f1, f2, end);
+}
+
+/* Whether `pid` is gone, not even a zombie, now. */
+static int gone_now(int pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d", pid);
+    return access(path, F_OK) != 0;
+}
+
+static void test_envless_descendants(void)
+{
+    for (int mode = 0; mode < 4; mode++) {
+        char f1[] = "/tmp/swz-proc-XXXXXX", f2[] = "/tmp/swz-proc-XXXXXX", cmd[1200];
+        close(mkstemp(f1));
+        close(mkstemp(f2));
+        int timeout = mode >= 2;
+        envless_cmd(cmd, sizeof cmd, f1, f2, timeout ? "sleep 30" : "exit 0");
+        char *sh[] = {"sh", "-c", cmd, NULL};
+        double t0 = proc_now();
+        struct proc p = run(sh, NULL, 0, 100, 100, 0, mode % 2, timeout ? 1.0 : 20);
+        double dt = proc_now() - t0;
+        int a = pid_from(f1), b = pid_from(f2);
+        CHECK(a > 0 && b > 0 && gone_now(a) && gone_now(b) && p.timed_out == timeout &&
+              dt < 3.0, "mode %d: env -i setsid %d and double-forked %d outlived the run "
+              "(timed out %d, %.2f s)", mode, a, b, p.timed_out, dt);
+        bury(a, b);
+        unlink(f1);
+        unlink(f2);
+        proc_free(&p);
+    }
+}
+
+/* Two runs at once: the end of one kills its own envless descendants, never
+ * the other's, which die when their own run ends. */
+struct bg_run {
+    char f1[32], f2[32], release[32];   /* it ends once `release` exists */
+    struct proc p;
+};
+
+static void *bg_main(void *arg)
+{
+    struct bg_run *r = arg;
+    char cmd[1200], end[100];
+    snprintf(end, sizeof end, "while [ ! -e %s ]; do sleep 0.02; done", r->release);
+    envless_cmd(cmd, sizeof cmd, r->f1, r->f2, end);
+    char *sh[] = {"sh", "-c", cmd, NULL};
+    r->p = run(sh, NULL, 0, 100, 100, 0, 1, 20);
+    return NULL;
+}
+
+static void test_concurrent_runs(void)
+{
+    struct bg_run bg;
+    snprintf(bg.f1, sizeof bg.f1, "/tmp/swz-proc-XXXXXX");
+    snprintf(bg.f2, sizeof bg.f2, "/tmp/swz-proc-XXXXXX");
+    snprintf(bg.release, sizeof bg.release, "/tmp/swz-proc-XXXXXX");
+    close(mkstemp(bg.f1));
+    close(mkstemp(bg.f2));
+    close(mkstemp(bg.release));
+    unlink(bg.release);
+    pthread_t t;
+    pthread_create(&t, NULL, bg_main, &bg);
+    int ba = pid_from(bg.f1), bb = pid_from(bg.f2);
+    char f1[] = "/tmp/swz-proc-XXXXXX", f2[] = "/tmp/swz-proc-XXXXXX", cmd[1200];
+    close(mkstemp(f1));
+    close(mkstemp(f2));
+    envless_cmd(cmd, sizeof cmd, f1, f2, "exit 0");
+    char *sh[] = {"sh", "-c", cmd, NULL};
+    for (int group = 0; group < 2; group++) {
+        unlink(f1);
+        unlink(f2);
+        struct proc p = run(sh, NULL, 0, 100, 100, 0, group, 20);
+        int a = pid_from(f1), b = pid_from(f2);
+        CHECK(a > 0 && b > 0 && gone_now(a) && gone_now(b),
+              "group %d: the quick run's descendants %d %d outlived it", group, a, b);
+        CHECK(ba > 0 && bb > 0 && alive(ba) && alive(bb),
+              "group %d: the quick run killed the other run's descendants %d %d", group, ba,
+              bb);
+        proc_free(&p);
+        bury(a, b);
+    }
+    FILE *rel = fopen(bg.release, "w");
+    if (rel)
+        fclose(rel);
+    pthread_join(t, NULL);
+    CHECK(bg.p.exit_code == 0 && !bg.p.timed_out && gone_now(ba) && gone_now(bb),
+          "the slow run (exit %d) left %d %d behind", bg.p.exit_code, ba, bb);
+    proc_free(&bg.p);
+    bury(ba, bb);
+    unlink(f1);
+    unlink(f2);
+    unlink(bg.f1);
+    unlink(bg.f2);
+    unlink(bg.release);
+}
+
 static void test_start(void)
 {
     char *none[] = {"swz-no-such-program", NULL};
@@ -247,6 +379,8 @@ int main(void)
     test_io();
     test_endings();
     test_setsid_descendants();
+    test_envless_descendants();
+    test_concurrent_runs();
     test_start();
     return check_summary("test_proc");
 }

@@ -1,23 +1,22 @@
 /* proc.c - child processes with a deadline (proc.h), for the server (the
  * measurement tool) and the tool (ncu).  Must not leave a child behind on any
- * path: every proc_start that succeeds is matched by a reap in proc_wait,
- * which kills at the deadline, and every descendant (even one that left the
- * group with setsid) is found by its run's tag and killed and reaped after.
+ * path: every run's program is started by a shepherd process of its own (a
+ * child subreaper, so every descendant the program orphans comes back to it,
+ * whatever it shed: group, session, environment), and the shepherd kills and
+ * reaps all of them before it exits; proc_wait reaps the shepherd.
  * Must not interpret what the child prints. */
 #define _GNU_SOURCE 1   /* pipe2 */
 #include "proc.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -57,185 +56,255 @@ int proc_which(const char *name, const char *const *fallbacks, char *out, size_t
     return -1;
 }
 
-/* ---- descendants ---------------------------------------------------------------
- * A child's own process group dies whole at the end, but a descendant that calls
- * setsid leaves the group and survived every stop of the server.  So: this
- * process is a child subreaper (orphans of our descendants become our children
- * instead of init's), every child runs with PROC_TAG_VAR<our pid>_<run>=1 in its
- * environment (inherited by what it starts, and kept beside the tags of the
- * runs that started us: the tool's ncu run carries the server's tag too), and
- * after the child is reaped each
- * live child of ours carrying that tag is killed, until none is left (their own
- * orphans come to us in turn).  Children proc_start made are registered, so
- * that the zombies reaped here are only orphans, never another run's child. */
-#define PROC_TAG_VAR "SWZ_PROC_RUN_"
-#define PROC_MAX_LIVE 64
+/* ---- the shepherd ------------------------------------------------------------------
+ * A run's program used to be our child, marked by a variable in its
+ * environment so that its descendants could be found after it; one that ran
+ * `env -i setsid ...` shed the mark and outlived the run and the server
+ * (issue 36).  What no process can shed is its place in the tree: an orphan
+ * goes to its nearest living ancestor that is a child subreaper.  So each run
+ * gets its own: proc_start forks a shepherd, which makes itself a subreaper,
+ * forks and execs the program, and waits.  Every orphan of the program's
+ * tree is then the shepherd's child, never ours nor another run's.  When the
+ * program exits, or when the control pipe closes (proc_wait at the deadline
+ * or on cancellation, or this process dying in any way), the shepherd kills
+ * the program (its group with own_group), then every child it has until it
+ * has none (killing one hands its children to the shepherd), reaps them,
+ * writes the program's wait status on the report pipe and exits.
+ *
+ * The shepherd is a fork of a threaded process: until it exits it calls only
+ * async-signal-safe functions and raw system calls (no malloc, no stdio), and
+ * it keeps every signal blocked (a handler of ours must never run in it). */
 
-static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
-static pid_t live[PROC_MAX_LIVE];   /* children proc_wait has yet to reap; 0 = free */
-static atomic_uint run_seq;
+/* The descriptors a shepherd keeps, at these numbers; it closes every other. */
+enum { SH_IN, SH_OUT, SH_ERR, SH_REPORT, SH_CONTROL, SH_NFDS };
 
-static int live_add(pid_t pid)      /* under live_lock */
+/* How long a shepherd goes on killing what its program left (processes in
+ * uninterruptible sleep may not die at once); past it, it exits anyway. */
+#define SHEPHERD_KILL_MS 1000
+
+struct shepherd_args {
+    int fds[SH_NFDS];       /* the child's ends of the pipes, in SH_ order */
+    const char *path;
+    char *const *argv;
+    int own_group;
+};
+
+static void sh_sleep_ms(long ms)
 {
-    for (int i = 0; i < PROC_MAX_LIVE; i++)
-        if (live[i] == 0) {
-            live[i] = pid;
-            return 0;
-        }
+    struct timespec ts = {0, ms * 1000 * 1000};
+    nanosleep(&ts, NULL);
+}
+
+/* Has `pid`, a child, exited?  It stays a zombie (WNOWAIT): its pid, and so
+ * its process group's id, cannot be reused before it is reaped. */
+static int has_exited(pid_t pid)
+{
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
+}
+
+/* A descriptor that polls readable when the child exits (Linux 5.3+), or -1:
+ * then the wait looks every PROC_TICK_MS instead. */
+static int exit_fd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
     return -1;
+#endif
 }
 
-static int live_has(pid_t pid)      /* under live_lock */
+/* `pid`'s parent from /proc/PID/stat, or -1 when it is gone or a zombie
+ * (a zombie child is reaped, not killed).  Async-signal-safe. */
+static pid_t sh_live_parent(const char *pid_name)
 {
-    for (int i = 0; i < PROC_MAX_LIVE; i++)
-        if (live[i] == pid)
-            return 1;
-    return 0;
-}
-
-static void live_remove(pid_t pid)
-{
-    pthread_mutex_lock(&live_lock);
-    for (int i = 0; i < PROC_MAX_LIVE; i++)
-        if (live[i] == pid)
-            live[i] = 0;
-    pthread_mutex_unlock(&live_lock);
-}
-
-/* `pid`'s parent, state and start time (clock ticks since boot; NULL: not
- * wanted) from /proc/PID/stat; -1 when it is gone. */
-static int proc_stat_t(pid_t pid, pid_t *ppid, char *state, unsigned long long *start);
-static int proc_stat(pid_t pid, pid_t *ppid, char *state)
-{
-    return proc_stat_t(pid, ppid, state, NULL);
-}
-
-static int proc_stat_t(pid_t pid, pid_t *ppid, char *state, unsigned long long *start)
-{
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    char path[64] = "/proc/", buf[512];
+    size_t n = 6, k = strlen(pid_name);
+    if (k > 20)
+        return -1;
+    memcpy(path + n, pid_name, k);
+    memcpy(path + n + k, "/stat", 6);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
+    ssize_t r = read(fd, buf, sizeof buf - 1);
     close(fd);
-    if (n <= 0)
+    if (r <= 0)
         return -1;
-    buf[n] = '\0';
+    buf[r] = '\0';
     const char *rp = strrchr(buf, ')');     /* the name may hold spaces and ')' */
-    int pp;
-    unsigned long long st = 0;
-    /* fields 3 and 4, then 22 (starttime): 17 skipped between */
-    if (rp == NULL || sscanf(rp + 1, " %c %d %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
-                             "%*s %*s %*s %*s %*s %*s %llu", state, &pp, &st) < 2)
+    if (rp == NULL || rp[1] != ' ' || rp[2] == '\0' || rp[2] == 'Z' || rp[2] == 'X')
         return -1;
-    *ppid = (pid_t)pp;
-    if (start)
-        *start = st;
-    return 0;
+    long pp = 0;
+    for (rp += 4; *rp >= '0' && *rp <= '9'; rp++)
+        pp = pp * 10 + (*rp - '0');
+    return (pid_t)pp;
 }
 
-/* Whether `pid`'s environment holds `tag` ("VAR=value") as one entry. */
-static int has_tag(pid_t pid, const char *tag)
+/* Send SIGKILL to every live child of ours; whether there was one. */
+static int sh_kill_children(pid_t self)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    int d = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (d < 0)
         return 0;
-    static _Thread_local char env[1 << 16];
-    size_t len = 0;
-    ssize_t n;
-    while (len < sizeof env - 1 && (n = read(fd, env + len, sizeof env - 1 - len)) > 0)
-        len += (size_t)n;
-    close(fd);
-    env[len] = '\0';
-    size_t tl = strlen(tag);
-    for (size_t i = 0; i + tl <= len; i += strlen(env + i) + 1)
-        if (memcmp(env + i, tag, tl + 1) == 0)
-            return 1;
-    return 0;
-}
-
-/* Kill every live process of run `tag` (its child is reaped by now: these are
- * what it left), and reap those that are, or become when their parent dies,
- * children of ours.  A zombie child of ours is reaped when it was killed here,
- * or started no earlier than the run's child (`since`: an orphan of this or a
- * later run that exited on its own), and is no registered child: no other
- * run's, nor the caller's own older children's, exit status is taken.
- * Bounded: 1 s. */
-#define PROC_MAX_KILLED 256
-static void reap_tagged(const char *tag, unsigned long long since)
-{
-    pid_t self = getpid(), killed[PROC_MAX_KILLED];
-    int nkilled = 0;
-    double end = proc_now() + 1.0;
-    for (;;) {
-        int left = 0;
-        DIR *d = opendir("/proc");
-        if (d == NULL)
-            return;
-        struct dirent *e;
-        pthread_mutex_lock(&live_lock);
-        while ((e = readdir(d)) != NULL) {
-            char *endp;
-            long v = strtol(e->d_name, &endp, 10);
-            pid_t pid = (pid_t)v, pp;
-            char st;
-            unsigned long long started;
-            if (*endp != '\0' || v <= 0 || pid == self || proc_stat_t(pid, &pp, &st, &started) < 0)
+    int any = 0;
+    char buf[8192];
+    long n;
+    while ((n = syscall(SYS_getdents64, d, buf, sizeof buf)) > 0) {
+        for (long off = 0; off < n;) {
+            /* struct linux_dirent64: ino 8, off 8, reclen 2, type 1, name */
+            unsigned short reclen;
+            memcpy(&reclen, buf + off + 16, sizeof reclen);
+            const char *name = buf + off + 19;
+            off += reclen;
+            long pid = 0;
+            const char *c = name;
+            for (; *c >= '0' && *c <= '9'; c++)
+                pid = pid * 10 + (*c - '0');
+            if (*c != '\0' || c == name || sh_live_parent(name) != self)
                 continue;
-            if (st == 'Z') {
-                if (pp == self && since && started >= since && !live_has(pid))
-                    waitpid(pid, NULL, WNOHANG);
-                continue;
-            }
-            if (!has_tag(pid, tag))
-                continue;
-            kill(pid, SIGKILL);
-            left = 1;
-            int seen = 0;
-            for (int i = 0; i < nkilled; i++)
-                seen |= killed[i] == pid;
-            if (!seen && nkilled < PROC_MAX_KILLED)
-                killed[nkilled++] = pid;
+            kill((pid_t)pid, SIGKILL);
+            any = 1;
         }
-        /* reap what is ours; forget what is gone or another's to reap */
-        for (int i = 0; i < nkilled; i++) {
-            pid_t pp;
-            char st;
-            int gone = proc_stat(killed[i], &pp, &st) < 0;
-            if (!gone && st == 'Z' && pp == self && !live_has(killed[i]))
-                gone = waitpid(killed[i], NULL, WNOHANG) == killed[i];
-            if (gone) {
-                killed[i--] = killed[--nkilled];
-            } else {
-                left = 1;
-            }
-        }
-        pthread_mutex_unlock(&live_lock);
-        closedir(d);
-        if (!left || proc_now() > end)
-            return;
-        struct timespec ts = {0, 1000 * 1000};
-        nanosleep(&ts, NULL);
     }
+    close(d);
+    return any;
 }
 
-/* environ and `tag`; NULL when out of memory.  Free the array only: the
- * strings are environ's and the caller's. */
-static char **tagged_env(char *tag)
+/* Close every descriptor from `first` up. */
+static void sh_close_from(int first)
 {
-    size_t n = 0;
-    while (environ[n])
-        n++;
-    char **env = malloc((n + 2) * sizeof *env);
-    if (env == NULL)
-        return NULL;
-    memcpy(env, environ, n * sizeof *env);
-    env[n] = tag;
-    env[n + 1] = NULL;
-    return env;
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, (unsigned)first, ~0u, 0u) == 0)
+        return;
+#endif
+    struct rlimit rl;
+    long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 65536 ? (long)rl.rlim_cur
+                                                                        : 65536;
+    for (long fd = first; fd < max; fd++)
+        close((int)fd);
+}
+
+/* The program's side of the fork: never returns. */
+static void sh_exec(const struct shepherd_args *a, int exec_fd)
+{
+    close(SH_REPORT);
+    close(SH_CONTROL);
+    if (a->own_group)
+        setpgid(0, 0);
+    /* We ignore SIGPIPE and the shepherd blocks everything: the program gets
+     * neither (both survive exec). */
+    signal(SIGPIPE, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    execve(a->path, a->argv, environ);
+    int e = errno;
+    ssize_t w = write(exec_fd, &e, sizeof e);
+    (void)w;
+    _exit(127);
+}
+
+static void sh_report(const void *rec, size_t len)
+{
+    ssize_t w;
+    do
+        w = write(SH_REPORT, rec, len);
+    while (w < 0 && errno == EINTR);
+}
+
+/* The shepherd: never returns.  Reports an int on SH_REPORT when the program
+ * started (0) or could not (its errno), then its wait status at the end. */
+static void shepherd(const struct shepherd_args *a)
+{
+    /* Our descriptors to 0..4 (through copies above 4, so that none clobbers
+     * another), then nothing else: a copy of another run's pipe or of a
+     * client's socket would hold it open as long as this run lasts. */
+    int hi[SH_NFDS];
+    for (int i = 0; i < SH_NFDS; i++)
+        if ((hi[i] = fcntl(a->fds[i], F_DUPFD, SH_NFDS)) < 0)
+            _exit(126);
+    for (int i = 0; i < SH_NFDS; i++)
+        if (dup2(hi[i], i) < 0)
+            _exit(126);
+    sh_close_from(SH_NFDS);
+    int started = 0;
+#ifdef PR_SET_CHILD_SUBREAPER
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+        started = errno;
+#else
+    started = ENOSYS;
+#endif
+    int ep[2] = {-1, -1};
+    if (started == 0 && pipe2(ep, O_CLOEXEC) != 0)
+        started = errno;
+    pid_t prog = -1;
+    if (started == 0 && (prog = fork()) == 0)
+        sh_exec(a, ep[1]);
+    if (started == 0 && prog < 0)
+        started = errno;
+    close(ep[1]);
+    if (prog > 0) {
+        ssize_t r;
+        do
+            r = read(ep[0], &started, sizeof started);
+        while (r < 0 && errno == EINTR);
+        if (r != (ssize_t)sizeof started)
+            started = 0;    /* end of file: the exec succeeded */
+    }
+    close(ep[0]);
+    /* The pipes are the program's now: their ends here must not keep them
+     * open (a program that exits without reading its input gets EPIPE). */
+    close(SH_IN);
+    close(SH_OUT);
+    close(SH_ERR);
+    sh_report(&started, sizeof started);
+    if (started != 0) {
+        if (prog > 0)
+            waitpid(prog, NULL, 0);
+        _exit(0);
+    }
+
+    /* Wait for the program's exit or the control pipe's end (we never write
+     * on it: readable means closed). */
+    int xfd = exit_fd(prog), stop = 0;
+    while (!has_exited(prog)) {
+        struct pollfd fds[2] = {{.fd = SH_CONTROL, .events = POLLIN}, {.fd = xfd, .events = POLLIN}};
+        int r = poll(fds, xfd >= 0 ? 2 : 1, xfd >= 0 ? -1 : PROC_TICK_MS);
+        if (r > 0 && fds[0].revents) {
+            stop = 1;
+            break;
+        }
+    }
+    if (xfd >= 0)
+        close(xfd);
+    /* Killed before it is reaped: its pid, and so its group, cannot be reused
+     * by then. */
+    if (stop)
+        kill(a->own_group ? -prog : prog, SIGKILL);
+    else if (a->own_group)
+        kill(-prog, SIGKILL);       /* what it left behind in its group */
+    int status = 0;
+    while (waitpid(prog, &status, 0) < 0 && errno == EINTR)
+        ;
+    /* Then whatever it left: every child of ours is of its tree. */
+    pid_t self = getpid();
+    double end = proc_now() + SHEPHERD_KILL_MS / 1000.0;
+    for (;;) {
+        pid_t w = waitpid(-1, NULL, WNOHANG);
+        if (w < 0 && errno != EINTR)
+            break;          /* ECHILD: none left, so no descendant either */
+        if (proc_now() > end)
+            break;
+        if (w == 0) {
+            sh_kill_children(self);
+            sh_sleep_ms(1);
+        }
+    }
+    sh_report(&status, sizeof status);
+    _exit(0);
 }
 
 static void close_fd(int *fd)
@@ -247,90 +316,81 @@ static void close_fd(int *fd)
 
 int proc_start(struct proc *p, const struct proc_spec *spec, struct sz_error *err)
 {
-    int in[2] = {-1, -1}, so[2] = {-1, -1}, se[2] = {-1, -1};
+    int in[2] = {-1, -1}, so[2] = {-1, -1}, se[2] = {-1, -1}, rep[2] = {-1, -1},
+        ctl[2] = {-1, -1};
     memset(p, 0, sizeof *p);
     p->pid = -1;
-    p->in_fd = p->out_fd = p->err_fd = -1;
+    p->in_fd = p->out_fd = p->err_fd = p->report_fd = p->control_fd = -1;
     p->out_cap = spec->out_cap;
     p->err_cap = spec->err_cap;
     p->err_tail = spec->err_tail;
-    p->own_group = spec->own_group;
     p->cancelled = spec->cancelled;
     p->out = malloc(1);
     p->err = malloc(1);
     if (!p->out || !p->err)
         return sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
     p->out[0] = p->err[0] = '\0';
+    char *const *argv = spec->argv;
+    /* PATH is searched here: the shepherd may not (execvp may allocate). */
+    char path[4096];
+    if (strchr(argv[0], '/') == NULL && proc_which(argv[0], NULL, path, sizeof path) < 0) {
+        p->spawn_errno = ENOENT;
+        return sz_fail(err, SZ_INTERNAL, NULL, "cannot start %s: %s", argv[0],
+                       strerror(ENOENT));
+    }
+    struct shepherd_args sa = {.path = strchr(argv[0], '/') ? argv[0] : path, .argv = argv,
+                               .own_group = spec->own_group};
     /* O_CLOEXEC: another thread may spawn at the same time and must not
      * inherit our pipe ends, or EOF would never come. */
-    if (pipe2(in, O_CLOEXEC) || pipe2(so, O_CLOEXEC) || pipe2(se, O_CLOEXEC)) {
+    if (pipe2(in, O_CLOEXEC) || pipe2(so, O_CLOEXEC) || pipe2(se, O_CLOEXEC) ||
+        pipe2(rep, O_CLOEXEC) || pipe2(ctl, O_CLOEXEC)) {
         sz_fail(err, SZ_INTERNAL, NULL, "pipe: %s", strerror(errno));
         goto fail;
     }
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t at;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-    posix_spawn_file_actions_adddup2(&fa, so[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, se[1], 2);
-    posix_spawnattr_init(&at);
-    /* A server thread may block signals, and we ignore SIGPIPE: the child
-     * gets neither (both survive exec). */
-    sigset_t none, pipe_sig;
-    sigemptyset(&none);
-    sigemptyset(&pipe_sig);
-    sigaddset(&pipe_sig, SIGPIPE);
-    posix_spawnattr_setsigmask(&at, &none);
-    posix_spawnattr_setsigdefault(&at, &pipe_sig);
-    short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
-    if (spec->own_group) {
-        /* A timeout then kills whatever it started too (ncu runs the program
-         * it profiles as a grandchild). */
-        posix_spawnattr_setpgroup(&at, 0);
-        flags |= POSIX_SPAWN_SETPGROUP;
-    }
-    posix_spawnattr_setflags(&at, flags);
-#ifdef PR_SET_CHILD_SUBREAPER
-    static atomic_int subreaper;
-    if (atomic_exchange(&subreaper, 1) == 0)
-        prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-#endif
-    snprintf(p->tag, sizeof p->tag, PROC_TAG_VAR "%d_%u=1", (int)getpid(),
-             atomic_fetch_add(&run_seq, 1));
-    char **env = tagged_env(p->tag);
-    char *const *argv = spec->argv;
-    int rc = ENOMEM;
-    /* Registered before reap_tagged (another thread's) can see it as an orphan. */
-    pthread_mutex_lock(&live_lock);
-    if (env != NULL)
-        rc = strchr(argv[0], '/') ? posix_spawn(&p->pid, argv[0], &fa, &at, argv, env)
-                                  : posix_spawnp(&p->pid, argv[0], &fa, &at, argv, env);
-    if (rc == 0 && live_add(p->pid) < 0) {
-        kill(p->pid, SIGKILL);      /* more children at once than anyone runs */
-        waitpid(p->pid, NULL, 0);
-        rc = EAGAIN;
-    }
-    pthread_mutex_unlock(&live_lock);
-    char st;
-    pid_t pp;
-    if (rc == 0 && proc_stat_t(p->pid, &pp, &st, &p->since) < 0)
-        p->since = 0;
-    free(env);
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&at);
+    sa.fds[SH_IN] = in[0];
+    sa.fds[SH_OUT] = so[1];
+    sa.fds[SH_ERR] = se[1];
+    sa.fds[SH_REPORT] = rep[1];
+    sa.fds[SH_CONTROL] = ctl[0];
+    /* Every signal blocked across the fork: the shepherd keeps them so, and a
+     * handler of ours (the server's SIGTERM) must never run in it. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pid_t pid = fork();
+    if (pid == 0)
+        shepherd(&sa);
+    int fork_errno = errno;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     close_fd(&in[0]);
     close_fd(&so[1]);
     close_fd(&se[1]);
-    if (rc != 0) {
-        p->pid = -1;
-        p->spawn_errno = rc;
-        sz_fail(err, SZ_INTERNAL, NULL, "cannot start %s: %s", argv[0], strerror(rc));
+    close_fd(&rep[1]);
+    close_fd(&ctl[0]);
+    int started = pid < 0 ? fork_errno : EAGAIN;
+    if (pid > 0) {
+        ssize_t r;
+        do
+            r = read(rep[0], &started, sizeof started);
+        while (r < 0 && errno == EINTR);
+        if (r != (ssize_t)sizeof started)
+            started = EAGAIN;   /* the shepherd died before it could say */
+        if (started != 0)
+            while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+    }
+    if (started != 0) {
+        p->spawn_errno = started;
+        sz_fail(err, SZ_INTERNAL, NULL, "cannot start %s: %s", argv[0], strerror(started));
         goto fail;
     }
+    p->pid = pid;
     p->in_fd = in[1], p->out_fd = so[0], p->err_fd = se[0];
+    p->report_fd = rep[0], p->control_fd = ctl[1];
     fcntl(p->in_fd, F_SETFL, O_NONBLOCK);
     fcntl(p->out_fd, F_SETFL, O_NONBLOCK);
     fcntl(p->err_fd, F_SETFL, O_NONBLOCK);
+    fcntl(p->report_fd, F_SETFL, O_NONBLOCK);
     p->input = spec->input;
     p->input_len = spec->input ? spec->input_len : 0;
     if (p->input_len == 0)
@@ -341,6 +401,8 @@ fail:
         close_fd(&in[i]);
         close_fd(&so[i]);
         close_fd(&se[i]);
+        close_fd(&rep[i]);
+        close_fd(&ctl[i]);
     }
     return -1;
 }
@@ -384,32 +446,6 @@ static int drain(int fd, char **buf, size_t *len, size_t cap, int tail, int *tru
         *buf = nb;
     }
     return 1;
-}
-
-static void kill_child(const struct proc *p)
-{
-    kill(p->own_group ? -p->pid : p->pid, SIGKILL);
-}
-
-/* A descriptor that polls readable when the child exits (Linux 5.3+), or -1:
- * then the wait looks every PROC_TICK_MS instead. */
-static int exit_fd(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-    return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-    (void)pid;
-    return -1;
-#endif
-}
-
-/* Has the child exited?  It stays a zombie (WNOWAIT): its pid, and so its
- * process group's id, cannot be reused before we reap it. */
-static int has_exited(pid_t pid)
-{
-    siginfo_t si;
-    memset(&si, 0, sizeof si);
-    return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
 }
 
 /* Read what is already in the pipes, without waiting for more. */
@@ -480,14 +516,11 @@ void proc_wait(struct proc *p, double deadline)
         close(xfd);
     int status = 0;
     for (;;) {
-        /* Killed before it is reaped: its pid, and so its group, cannot be
-         * reused by then. */
+        /* The shepherd ends the run when the control pipe closes: at the
+         * deadline, on cancellation, and by itself when the program exits. */
         if (p->timed_out || p->was_cancelled)
-            kill_child(p);
-        else if (p->own_group && (exited || has_exited(p->pid)))
-            kill(-p->pid, SIGKILL);     /* what it left behind in its group */
-        pid_t w = waitpid(p->pid, &status,
-                          p->timed_out || p->was_cancelled || exited ? 0 : WNOHANG);
+            close_fd(&p->control_fd);
+        pid_t w = waitpid(p->pid, &status, p->control_fd < 0 || exited ? 0 : WNOHANG);
         if (w == p->pid || (w < 0 && errno != EINTR))
             break;
         if (w == 0 && proc_now() >= deadline) {
@@ -501,6 +534,13 @@ void proc_wait(struct proc *p, double deadline)
         struct timespec ts = {0, 2 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
+    /* The program's wait status, which the shepherd wrote before it exited;
+     * none if the shepherd itself was killed (from outside: we never do). */
+    int prog_status = 0;
+    if (read(p->report_fd, &prog_status, sizeof prog_status) == (ssize_t)sizeof prog_status)
+        status = prog_status;
+    else if (!WIFSIGNALED(status))
+        status = SIGKILL;   /* as a wait status: killed by SIGKILL */
     if (WIFEXITED(status)) {
         p->exit_code = WEXITSTATUS(status);
     } else if (WIFSIGNALED(status)) {
@@ -510,9 +550,9 @@ void proc_wait(struct proc *p, double deadline)
     close_fd(&p->in_fd);
     close_fd(&p->out_fd);
     close_fd(&p->err_fd);
-    live_remove(p->pid);
+    close_fd(&p->report_fd);
+    close_fd(&p->control_fd);
     p->pid = -1;
-    reap_tagged(p->tag, p->since);
 }
 
 int proc_run(const struct proc_spec *spec, double timeout_s, struct proc *p,

@@ -4,10 +4,11 @@
  * knowledge of what the child is.  It must never block past the deadline and
  * never leave a child unreaped: one still running then is killed with SIGKILL,
  * with its whole process group when it leads one of its own, and so is every
- * descendant it left behind, even one in a session of its own (setsid).  For
- * that the calling process becomes a child subreaper (Linux) at the first
- * proc_start, and each child carries SWZ_PROC_RUN_<pid>_<run>=1 in its
- * environment. */
+ * descendant it left behind, even one in a session of its own with an
+ * emptied environment (env -i setsid).  For that each run's child is started
+ * by a shepherd process of ours (a Linux child subreaper) that every orphan
+ * of the child's tree comes back to, and that kills them all when the run
+ * ends or this process dies. */
 #ifndef SZ_PROC_H
 #define SZ_PROC_H
 
@@ -41,14 +42,16 @@ struct proc_spec {
 
 /* A started child; read the results after proc_wait. */
 struct proc {
-    pid_t pid;                      /* -1 once reaped or never started */
+    pid_t pid;                      /* the run's shepherd (the child's parent);
+                                       -1 once reaped or never started */
     int in_fd, out_fd, err_fd;      /* parent ends; -1 once closed */
+    int report_fd, control_fd;      /* from and to the shepherd; -1 once closed */
     const char *input;
     size_t input_len, written;
     char *out, *err;                /* malloc'd, always NUL-terminated (proc_free frees) */
     size_t out_len, err_len;
     size_t out_cap, err_cap;
-    int err_tail, own_group;
+    int err_tail;
     int (*cancelled)(void);
     int out_truncated, err_truncated;   /* output past the cap was dropped */
     int exit_code;                  /* exit status, or -1 when a signal ended it */
@@ -56,25 +59,25 @@ struct proc {
     int timed_out;                  /* killed by proc_wait at the deadline */
     int was_cancelled;              /* killed by proc_wait because spec->cancelled said so */
     int spawn_errno;                /* proc_start: why the program could not start, or 0 */
-    char tag[48];                   /* in its environment: finds its descendants */
-    unsigned long long since;       /* when it started (clock ticks since boot) */
 };
 
 /* Monotonic seconds, for deadlines. */
 double proc_now(void);
 
-/* Start spec->argv[0] with its signal mask empty and SIGPIPE at its default.
- * 0, or -1 (SZ_INTERNAL; p->spawn_errno set when the program itself could not
- * be started) with nothing left running; proc_free is safe either way.  The
- * caller must ignore SIGPIPE: a child may quit without reading its input. */
+/* Start spec->argv[0] (through its shepherd, a fork of this process) with
+ * its signal mask empty and SIGPIPE at its default.  0, or -1 (SZ_INTERNAL;
+ * p->spawn_errno set when the program itself could not be started) with
+ * nothing left running; proc_free is safe either way.  The caller must ignore
+ * SIGPIPE: a child may quit without reading its input. */
 int proc_start(struct proc *p, const struct proc_spec *spec, struct sz_error *err);
 
 /* Feed stdin and collect stdout/stderr until the child exits (what it wrote
- * by then is kept, even if a descendant still holds its pipes open), or until
- * `deadline` (proc_now() seconds) or cancellation, when it is killed; then
- * reap it.  With own_group, whatever is left of its group is killed first;
- * then every descendant still alive (found by its tag) is killed and reaped
- * (at most a second more). */
+ * by then is kept, even if a descendant still held its pipes open), or until
+ * `deadline` (proc_now() seconds) or cancellation, when it is killed.  With
+ * own_group, whatever is left of its group is killed first; then every
+ * descendant still alive is killed.  When it returns, the child and every
+ * descendant are dead and reaped (but one that would not die within a second
+ * more, which is left to run on). */
 void proc_wait(struct proc *p, double deadline);
 
 /* proc_start, then proc_wait with a deadline `timeout_s` from now.  0 when the

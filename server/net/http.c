@@ -766,6 +766,33 @@ static int embed_csp(const char *origins, char *out, size_t cap, struct sz_error
     return 0;
 }
 
+/* A socket bound to `a` and listening (SO_REUSEADDR, and IPv6 only on an IPv6
+ * address, as MHD sets its own), with the port bind chose in *port; -1 when
+ * it cannot be bound.  MHD owns it once started (MHD_stop_daemon closes it). */
+static int listen_socket(const struct addr *a, unsigned backlog, uint16_t *port)
+{
+    int fd = socket(a->u.sa.sa_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0)
+        return -1;
+    int on = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    if (a->ipv6)
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof on);
+    union {
+        struct sockaddr sa;
+        struct sockaddr_in in4;
+        struct sockaddr_in6 in6;
+    } got;
+    socklen_t len = a->ipv6 ? sizeof a->u.in6 : sizeof a->u.in4;
+    if (bind(fd, &a->u.sa, len) != 0 || listen(fd, (int)backlog) != 0 ||
+        getsockname(fd, &got.sa, &len) != 0) {
+        close(fd);
+        return -1;
+    }
+    *port = ntohs(a->ipv6 ? got.in6.sin6_port : got.in4.sin_port);
+    return fd;
+}
+
 int http_start(const struct http_config *cfg, struct http_server **out,
                struct sz_error *err)
 {
@@ -810,28 +837,39 @@ int http_start(const struct http_config *cfg, struct http_server **out,
         return -1;
     }
     unsigned cap = cfg->max_connections ? cfg->max_connections : HTTP_MAX_CONNECTIONS;
-    s->daemon = MHD_start_daemon(
-        flags, cfg->port, NULL, NULL, handle, s,
-        MHD_OPTION_SOCK_ADDR, &s->addr.u.sa,
-        MHD_OPTION_THREAD_POOL_SIZE, threads,
-        MHD_OPTION_CONNECTION_LIMIT, cap,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_TIMEOUT_S,
-        MHD_OPTION_LISTEN_BACKLOG_SIZE, cap,
-        MHD_OPTION_NOTIFY_COMPLETED, request_done, s,
-        MHD_OPTION_NOTIFY_CONNECTION, conn_event, s,
-        MHD_OPTION_URI_LOG_CALLBACK, uri_seen, s,
-        MHD_OPTION_UNESCAPE_CALLBACK, unescape, s,
-        MHD_OPTION_END);
-    if (s->daemon == NULL) {
+    /* Bound and listening before MHD's threads exist: the port the Host check
+     * compares with (port 0 is only resolved by bind) is then set before any
+     * request can be read.  When MHD bound it, a request at the first instant
+     * met s->port still 0 and got 421 (issue 36, 1 start in 40). */
+    int fd = listen_socket(&s->addr, cap, &s->port);
+    if (fd < 0) {
         watch_stop(s->watch);
         free(s);
         return sz_fail(err, SZ_INVALID_ARGUMENT, "port",
                        "cannot listen on %s port %u (in use, or not permitted)",
                        bind, (unsigned)cfg->port);
     }
-    const union MHD_DaemonInfo *info =
-        MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
-    s->port = info ? info->port : cfg->port;
+    s->daemon = MHD_start_daemon(
+        flags, s->port, NULL, NULL, handle, s,
+        MHD_OPTION_LISTEN_SOCKET, fd,
+        MHD_OPTION_THREAD_POOL_SIZE, threads,
+        MHD_OPTION_CONNECTION_LIMIT, cap,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_TIMEOUT_S,
+        MHD_OPTION_NOTIFY_COMPLETED, request_done, s,
+        MHD_OPTION_NOTIFY_CONNECTION, conn_event, s,
+        MHD_OPTION_URI_LOG_CALLBACK, uri_seen, s,
+        MHD_OPTION_UNESCAPE_CALLBACK, unescape, s,
+        MHD_OPTION_END);
+    if (s->daemon == NULL) {
+        /* fd is not closed here: whether a failed start closed it is
+         * MHD's business, and a double close could hit another thread's. */
+        watch_stop(s->watch);
+        free(s);
+        return sz_fail(err, SZ_INTERNAL, NULL, "cannot start the HTTP daemon on %s port %u",
+                       bind, (unsigned)cfg->port);
+    }
+    if (cfg->serving)
+        cfg->serving(s, cfg->serving_arg);
     *out = s;
     return 0;
 }

@@ -11,6 +11,8 @@
 
 #include "base/error.h"
 
+struct http_server;
+
 struct http_config {
     const char *bind;        /* numeric IPv4 or IPv6 address; NULL = 127.0.0.1 */
     uint16_t port;           /* 0 = an ephemeral port (see http_port) */
@@ -32,6 +34,12 @@ struct http_config {
                                    (scheme://host[:port], space or comma separated) that
                                    may frame the static pages (CSP frame-ancestors, no
                                    X-Frame-Options); the API's answers stay unframeable */
+    void (*serving)(const struct http_server *srv, void *arg);
+                                /* may be NULL: called once on http_start's thread as
+                                   soon as the daemon's threads serve, before
+                                   http_start returns (a test sends its request at
+                                   that first instant); srv is complete by then */
+    void *serving_arg;
 };
 
 /* The default body budget: 32 bodies of the largest size at once (2 MiB each,
@@ -43,8 +51,6 @@ struct http_config {
  * was held whole for a client that never reads (200 such clients: 2.6 GB);
  * 256 MiB holds 20 of them at once, and any number of small answers. */
 #define HTTP_ANSWER_BUDGET ((size_t)256 << 20)
-
-struct http_server;
 
 /* Start serving in background threads.  Fails (and starts nothing) when the
  * address does not parse, the port cannot be bound, static_dir is not a
