@@ -6,8 +6,11 @@
 # non-zero if anything failed or did not run.
 #
 # Suites that time something (deadlines, timeouts, a process's life) run one
-# after another with the machine to themselves (TIMED below); the others run
-# TEST_JOBS at a time (default: the CPU count, at least 2), longest first.
+# after another with the machine to themselves (TIMED below).  The browser
+# test runs as BROWSER_SHARDS shards at once (each its own server and
+# Chromium; mostly waiting on the page, and some checks type with pauses), and
+# beside them the other suites TEST_JOBS at a time (default: the CPU count, at
+# least 2) under nice, so that the browsers keep the CPUs they ask for.
 # Each suite's output is printed whole, in the order given, once it is done.
 set -u
 TIMED="test_http test_measure test_proc test_stream test_framing test_contract test_main"
@@ -78,26 +81,40 @@ add census_asan env CENSUS_FIXED=1 CENSUS_VIEWS=0 build/test/test_census
 add layers python3 tests/layers.py
 add calib sh tests/calib/check_generated.sh    # each generated file matches its generator
 add node node tests/node/run.mjs               # the page's pure modules (node --test)
-[ -f tests/browser/run.sh ] && add browser env SWZ_BIN=build/asan/swizzlescope sh tests/browser/run.sh
+shards=${BROWSER_SHARDS:-3}
+browsers=()
+if [ -f tests/browser/run.sh ]; then
+    for i in $(seq 1 "$shards"); do
+        names+=("browser_$i")
+        browsers+=("browser_$i env SWZ_SHARD=$i/$shards SWZ_BIN=build/asan/swizzlescope sh tests/browser/run.sh")
+    done
+fi
 add gpu sh tests/gpu/run.sh
 
-# The parallel group, the browser test (the longest) first; then the timed
-# suites alone.
-start() { local name=${1%% *}; local cmd=${1#* }; suite "$name" $cmd & }
-for first in browser; do
-    for i in "${!parallel[@]}"; do
-        [ "${parallel[$i]%% *}" = "$first" ] && { start "${parallel[$i]}"; unset 'parallel[i]'; }
-    done
+# The browser shards (the longest) first, the parallel group beside them;
+# then the timed suites alone.
+start() {   # $1 = "name command...", $2 = what to run it under ("" or nice)
+    local name=${1%% *} cmd=${1#* }
+    # shellcheck disable=SC2086  # the command and the prefix are words
+    suite "$name" $2 $cmd &
+}
+for entry in "${browsers[@]}"; do
+    start "$entry" ""
 done
+running=()
 for entry in "${parallel[@]}"; do
-    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
-        wait -n
+    while [ "${#running[@]}" -ge "$jobs" ]; do
+        wait -n "${running[@]}"
+        alive=()
+        for p in "${running[@]}"; do kill -0 "$p" 2>/dev/null && alive+=("$p"); done
+        running=("${alive[@]}")
     done
-    start "$entry"
+    start "$entry" "nice -n 10"
+    running+=($!)
 done
 wait
 for entry in "${serial[@]}"; do
-    start "$entry"
+    start "$entry" ""
     wait
 done
 
