@@ -2,7 +2,7 @@
  * pattern, expression or given offsets and the cells it touches
  * (/api/access; its fit= answer is api_fit.c's, compare= api_compare.c's),
  * the column trace (/api/trace).  Costs come from access.c (written by
- * api_cost.c), cells from footprint.c, the trace from trace.c: this file only
+ * api_write.c), cells from footprint.c, the trace from trace.c: this file only
  * reads requests and writes answers. */
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include "api_access.h"
 #include "api_read.h"
 #include "api_routes.h"
+#include "api_write.h"
 #include "model/expr.h"
 #include "model/footprint.h"
 #include "model/pattern.h"

@@ -18,16 +18,4 @@
 int api_pattern_on(const char *name, const struct swz *z, const struct swz_geom *g,
                    uint32_t step, struct instr *in, uint32_t *steps, struct sz_error *err);
 
-/* The fit=1 answer for a view (pattern NULL) or a pattern on it (rows_now its
- * rows) that does not fit: `why` it would be refused, and the one value of
- * why->field that would fit, or null.  Never fails. */
-int api_put_unfit(const struct api_request *req, struct buf *out, const char *pattern,
-                  long rows_now, const struct sz_error *why);
-
-/* The "compare" member: instruction `in` on swizzle z, read as logical
- * offsets, on each swizzle of `list` ("b,m,s;b,m,s", at most 8); fails
- * naming "compare" on a malformed list. */
-int api_put_compare(struct buf *out, const char *list, const struct instr *in,
-                    const struct swz *z, struct sz_error *err);
-
 #endif

@@ -10,6 +10,7 @@
 
 #include "api_read.h"
 #include "api_routes.h"
+#include "api_write.h"
 #include "triton/triton_dist.h"
 
 #define DIST_MAX_TEXT (1 << 20)     /* bytes of layout plus alias text */
@@ -50,31 +51,6 @@ int api_dist_read(const cJSON *layout, const cJSON *aliases, const int64_t *shap
     int rc = triton_dist_layout(ta_space_init(sp), layout->valuestring, al, shape, rank, out, err);
     free(sp);
     return rc;
-}
-
-static void put_bases(struct buf *out, const struct td_layout *l, int in)
-{
-    buf_putc(out, '[');
-    for (int i = 0; i < l->n[in]; i++) {
-        buf_puts(out, i ? ",[" : "[");
-        for (int d = 0; d < l->rank; d++)
-            buf_printf(out, "%s%d", d ? "," : "", l->b[in][i][d]);
-        buf_putc(out, ']');
-    }
-    buf_putc(out, ']');
-}
-
-void api_put_dist(struct buf *out, const struct td_layout *l)
-{
-    static const char *const names[TLL_NIN] = {"register", "lane", "warp", "block"};
-    buf_printf(out, "\"encoding\":\"%s\",\"shape\":[", l->encoding);
-    for (int d = 0; d < l->rank; d++)
-        buf_printf(out, "%s%lld", d ? "," : "", (long long)l->shape[d]);
-    buf_printf(out, "],\"lanes_per_warp\":%d,\"warps\":%d", l->lanes, l->warps);
-    for (int in = 0; in < TLL_NIN; in++) {
-        buf_printf(out, ",\"%s\":", names[in]);
-        put_bases(out, l, in);
-    }
 }
 
 int api_route_layout_distributed(const struct api_request *req, struct buf *out,

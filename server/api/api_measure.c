@@ -17,6 +17,7 @@
 #include "model/atomic_form.h"
 #include "api_read.h"
 #include "api_routes.h"
+#include "api_write.h"
 #include "base/measure.h"
 
 #define SZ_VERSION "0.1.0"

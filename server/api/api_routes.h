@@ -27,11 +27,6 @@ typedef int (*api_stream_fn)(const struct api_request *req, struct stream **out,
 
 /* api_presets.c: the named swizzles (presets.c) and limits; what names a map. */
 int api_route_presets(const struct api_request *, struct buf *, struct sz_error *);
-/* "hardware" (the preset whose map z is, with its TMA / GMMA / UMMA modes, or
- * null) and "elements" (z on 1-, 2-, 4- and 8-byte element indices), as two
- * JSON members, no comma around them. */
-struct swz;
-void api_put_names(struct buf *out, const struct swz *z);
 
 /* api_layout.c: maps, the inspector, apply. */
 int api_route_swizzle(const struct api_request *, struct buf *, struct sz_error *);
@@ -69,11 +64,6 @@ int api_route_measure_tma(const struct api_request *, struct buf *, struct sz_er
 /* POST /api/ncu/explain: a pasted ncu result explained against an access's model count (api_ncu.c). */
 int api_route_ncu_explain(const struct api_request *, struct buf *, struct sz_error *);
 
-/* api_linear.c: F2 vectors of tile t as "[[dim0,dim1],...]" (what /api/linear
- * and /api/recommend call offset bases). */
-struct lin_tile;
-void api_put_bases(struct buf *out, const struct lin_tile *t, const uint32_t *v, int n);
-
 /* api_ops.c: the instruction-kind table. */
 int api_route_ops(const struct api_request *, struct buf *, struct sz_error *);
 
@@ -89,23 +79,9 @@ int api_dist_shape(const struct cJSON *obj, int64_t *shape, int *rank, struct sz
 /* `layout` (TTGIR text) and optional `aliases` (text) on shape -> *out. */
 int api_dist_read(const struct cJSON *layout, const struct cJSON *aliases, const int64_t *shape, int rank,
                   struct td_layout *out, struct sz_error *err);
-/* "encoding":..,"shape":[..],"lanes_per_warp":..,"warps":..,"register":[..],... (no braces) */
-void api_put_dist(struct buf *out, const struct td_layout *l);
 
 /* api_ttgir.c: a TTGIR dump's shared-memory ops, costed. */
 int api_route_ttgir(const struct api_request *, struct buf *, struct sz_error *);
-
-/* `"key":` */
-void api_put_key(struct buf *out, const char *key);
-
-/* `"key":"v"`, or `"key":null` when v is NULL (a name no source gives). */
-void api_put_str_or_null(struct buf *out, const char *key, const char *v);
-
-/* "[t,...]": the lanes set in `mask`, in order. */
-void api_put_lanes(struct buf *out, uint32_t mask);
-
-/* The /api/conflicts answer for `in` (which passed instr_check) costed as `r`. */
-void api_put_cost(struct buf *out, const struct instr *in, const struct acc_result *r);
 
 /* A POST body that is one instruction, and no query arguments. */
 int api_instr_body(const struct api_request *req, struct instr *in, struct sz_error *err);

@@ -14,6 +14,7 @@
 #include "model/access.h"
 #include "api_read.h"
 #include "api_routes.h"
+#include "api_write.h"
 #include "api_tiled.h"
 #include "layout/atoms.h"
 #include "layout/layout.h"
