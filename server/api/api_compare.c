@@ -5,7 +5,6 @@
 #include <stdlib.h>
 
 #include "model/access.h"
-#include "api_access.h"
 #include "api_read.h"
 #include "api_write.h"
 #include "model/swizzle.h"

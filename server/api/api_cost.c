@@ -3,32 +3,10 @@
  * counts, phases, lanes, bank hits, ncu metric names and, for atomics, what
  * serializes).  The numbers are access.c's; this file only reads the body and
  * writes JSON. */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "model/access.h"
-#include "model/atomic_form.h"
-#include "model/atomic.h"
 #include "api_read.h"
 #include "api_routes.h"
 #include "api_write.h"
-#include "model/verdict.h"
-
-/* A POST body that is one instruction, and no query arguments. */
-int api_instr_body(const struct api_request *req, struct instr *in,
-                              struct sz_error *err)
-{
-    static const char *const known_args[] = {NULL};
-    cJSON *root = NULL;
-    if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
-        return -1;
-    int rc = api_read_instr(root, NULL, in, err);
-    cJSON_Delete(root);
-    return rc;
-}
-
 
 int api_route_conflicts(const struct api_request *req, struct buf *out,
                            struct sz_error *err)

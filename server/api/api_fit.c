@@ -5,10 +5,9 @@
  * pattern check); it costs nothing and is no route. */
 #include <string.h>
 
-#include "api_access.h"
 #include "api_read.h"
+#include "api_read_layout.h"
 #include "api_write.h"
-#include "model/pattern.h"
 #include "model/swizzle.h"
 
 /* The view's parameters as numbers; rows 0 is the default grid. */

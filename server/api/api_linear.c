@@ -11,6 +11,7 @@
 
 #include "base/bits.h"
 #include "api_read.h"
+#include "api_read_layout.h"
 #include "api_routes.h"
 #include "api_write.h"
 #include "linear/linear.h"

@@ -71,19 +71,9 @@ int api_route_ops(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_recommend(const struct api_request *, struct buf *, struct sz_error *);
 
 /* api_distributed.c: Triton distributed encodings (TTGIR text) -> bases. */
-struct td_layout;
-struct cJSON;
 int api_route_layout_distributed(const struct api_request *, struct buf *, struct sz_error *);
-/* The body's "shape": 1..3 integers (powers of two checked when built). */
-int api_dist_shape(const struct cJSON *obj, int64_t *shape, int *rank, struct sz_error *err);
-/* `layout` (TTGIR text) and optional `aliases` (text) on shape -> *out. */
-int api_dist_read(const struct cJSON *layout, const struct cJSON *aliases, const int64_t *shape, int rank,
-                  struct td_layout *out, struct sz_error *err);
 
 /* api_ttgir.c: a TTGIR dump's shared-memory ops, costed. */
 int api_route_ttgir(const struct api_request *, struct buf *, struct sz_error *);
-
-/* A POST body that is one instruction, and no query arguments. */
-int api_instr_body(const struct api_request *req, struct instr *in, struct sz_error *err);
 
 #endif
