@@ -41,15 +41,12 @@ int api_route_patterns(const struct api_request *, struct buf *, struct sz_error
 int api_route_access(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_trace(const struct api_request *, struct buf *, struct sz_error *);
 
-/* api_measure.c: the live measurement, and the health answer that reports it. */
+/* api_measure.c: the live measurements (an instruction; a tma: box placed by
+ * the GPU's copy engine beside /api/layout's offsets), and the health answer
+ * that reports them. */
 int api_route_health(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_measure(const struct api_request *, struct buf *, struct sz_error *);
-/* Run the tool in `mode` ("--tma") with `input` on stdin, one measurement at
- * a time: 0 and *answer (a cJSON object with "ok": true; cJSON_Delete it), or
- * -1: SZ_GPU_UNAVAILABLE (no tool or GPU, or the server is stopping), SZ_BUSY,
- * SZ_INVALID_ARGUMENT on the field the tool names, SZ_MEASURE_FAILED. */
-int api_measure_tool_json(const char *mode, const char *input, void **answer,
-                          struct sz_error *err);
+int api_route_measure_tma(const struct api_request *, struct buf *, struct sz_error *);
 
 /* api_linear.c: the F2 view of a (store, load) pair, and its optimal layout. */
 int api_route_linear_evaluate(const struct api_request *, struct buf *, struct sz_error *);
@@ -59,8 +56,6 @@ int api_route_linear_optimize(const struct api_request *, struct buf *, struct s
 int api_route_layout(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_layout_access(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_atoms(const struct api_request *, struct buf *, struct sz_error *);
-/* api_tensor.c: a tma: box placed by the GPU's copy engine beside /api/layout's. */
-int api_route_measure_tma(const struct api_request *, struct buf *, struct sz_error *);
 /* POST /api/ncu/explain: a pasted ncu result explained against an access's model count (api_ncu.c). */
 int api_route_ncu_explain(const struct api_request *, struct buf *, struct sz_error *);
 

@@ -1,6 +1,7 @@
 /* api_write.c - the answer writers that more than one route uses, in one file as
  * redis keeps its reply writers for every command file: keys, the names of a
- * swizzle, lanes, the cost object, F2 bases and a distributed layout's bases.
+ * swizzle, lanes, the cost object, F2 bases, a distributed layout's bases and
+ * a pasted layout's coordinates.
  * Each writes JSON text into a buf from what the core computed; none reads a
  * request or computes a number, and none is a route (api_routes.h's are). */
 #include "api_write.h"
@@ -8,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "layout/layout.h"
 #include "linear/linear.h"
 #include "model/access.h"
 #include "model/atomic.h"
@@ -255,4 +257,13 @@ void api_put_dist(struct buf *out, const struct td_layout *l)
         buf_printf(out, ",\"%s\":", names[in]);
         put_bases(out, l, in);
     }
+}
+
+/* ---- coordinates --------------------------------------------------------- */
+
+void api_put_coords(struct buf *out, const struct lay *l, uint32_t i)
+{
+    uint32_t c[LAY_MAX_RANK];
+    lay_coords(l, i, c);
+    buf_u32_array(out, c, (size_t)l->rank);
 }

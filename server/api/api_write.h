@@ -13,6 +13,7 @@
 struct acc_result;
 struct api_request;
 struct instr;
+struct lay;
 struct lin_tile;
 struct preset;
 struct swz;
@@ -50,6 +51,9 @@ void api_put_bases(struct buf *out, const struct lin_tile *t, const uint32_t *v,
  * "lanes_per_warp":..,"warps":..,"register":[..],"lane":[..],"warp":[..],
  * "block":[..]. */
 void api_put_dist(struct buf *out, const struct td_layout *l);
+
+/* "[c0,c1,...]": the coordinates of element index i of layout l (rank of them). */
+void api_put_coords(struct buf *out, const struct lay *l, uint32_t i);
 
 /* ---- /api/access's members (api_fit.c, api_compare.c) --------------------- */
 
