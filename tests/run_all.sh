@@ -40,6 +40,8 @@ for t in "$@" build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr build/fuzz-
 done
 # The calibration suites: each generated file matches its generator.
 run calib sh tests/calib/check_generated.sh
+# The include rule between the server's folders (tests/layers.py).
+run layers python3 tests/layers.py
 # The node tier: the page's pure modules (node --test, tests/node).
 run node node tests/node/run.mjs
 if [ -f tests/browser/run.sh ]; then
