@@ -206,13 +206,14 @@ void api_put_cost(struct buf *out, const struct instr *in, const struct acc_resu
     /* The kind's row names the metrics; null where it names none (atom and
      * red: no bank-conflict counter was measured, instr.c). */
     const struct instr_ncu *m = &instr_kind(in->op)->ncu;
+    const char *const metric[][2] = {{"wavefronts_metric", m->wavefronts},
+                                     {"conflicts_metric", m->conflicts},
+                                     {"source_metric", m->source}};
     buf_puts(out, ",\"ncu\":{");
-    api_put_str_or_null(out, "wavefronts_metric", m->wavefronts);
-    buf_putc(out, ',');
-    api_put_str_or_null(out, "conflicts_metric", m->conflicts);
-    buf_putc(out, ',');
-    api_put_str_or_null(out, "source_metric", m->source);
-    buf_putc(out, ',');
+    for (size_t k = 0; k < sizeof metric / sizeof metric[0]; k++) {
+        api_put_str_or_null(out, metric[k][0], metric[k][1]);
+        buf_putc(out, ',');
+    }
     put_count(out, "wavefronts_per_instruction", known, r->wavefronts);
     put_count(out, "conflicts_per_instruction", known, r->bank_conflicts);
     if (known)
