@@ -1,16 +1,14 @@
 /* api_routes.h - what the route files (api_layout.c, api_cost.c, api_access.c,
- * api_measure.c, api_linear.c, api_tensor.c, api_recommend.c) give the
- * dispatcher (api.c) and one another: one function per route, and the answer
- * writers more than one route uses.  Internal to the API: nothing outside
- * server/api*.c includes it. */
+ * api_measure.c, api_linear.c, api_tensor.c, api_recommend.c, ...) give the
+ * dispatcher (api.c): the route types and one function per route, nothing
+ * else.  What routes share is read with api_read*.h and written with
+ * api_write.h.  Internal to the API: nothing outside server/api/ includes it. */
 #ifndef SZ_API_ROUTES_H
 #define SZ_API_ROUTES_H
 
-#include "model/access.h"
 #include "api.h"
 #include "base/buf.h"
 #include "base/error.h"
-#include "model/instr.h"
 
 /* A route: validate every input of `req`, then write the JSON answer to `out`,
  * or fail with an sz_error (4xx for anything the client sent). */
