@@ -1,6 +1,7 @@
 /* api.c - the API's front door: the route table and dispatch (method, cache,
  * error body).  Routes live in the api_*.c files api_routes.h lists, request
- * readers in api_read.c; this file parses nothing and computes nothing. */
+ * readers in api_read.c, the answer writers they share in api_write.c; this
+ * file parses nothing and computes nothing. */
 #include "api.h"
 
 #include <stdio.h>
@@ -88,21 +89,6 @@ static void cache_key(const struct api_request *req, struct buf *key)
     for (int i = 0; i < req->nargs; i++)
         buf_printf(key, "|%zu:%s|%zu:%s", strlen(req->args[i].key), req->args[i].key,
                    strlen(req->args[i].value), req->args[i].value);
-}
-
-void api_put_key(struct buf *out, const char *key)
-{
-    buf_json_str(out, key);
-    buf_putc(out, ':');
-}
-
-void api_put_str_or_null(struct buf *out, const char *key, const char *v)
-{
-    api_put_key(out, key);
-    if (v)
-        buf_json_str(out, v);
-    else
-        buf_puts(out, "null");
 }
 
 void api_error_response(const struct sz_error *err, struct api_response *resp)

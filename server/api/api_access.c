@@ -1,8 +1,9 @@
 /* api_access.c - the access routes over a layout: the named patterns, a
  * pattern, expression or given offsets and the cells it touches
- * (/api/access; its fit= answer is api_fit.c's, compare= api_compare.c's),
+ * (/api/access; its fit= answer is api_fit.c's, compare= api_compare.c's,
+ * both declared in api_write.h; a named pattern is read by api_read_layout.c),
  * the column trace (/api/trace).  Costs come from access.c (written by
- * api_cost.c), cells from footprint.c, the trace from trace.c: this file only
+ * api_write.c), cells from footprint.c, the trace from trace.c: this file only
  * reads requests and writes answers. */
 #include <stdint.h>
 #include <stdio.h>
@@ -10,9 +11,10 @@
 #include <string.h>
 
 #include "model/access.h"
-#include "api_access.h"
 #include "api_read.h"
+#include "api_read_layout.h"
 #include "api_routes.h"
+#include "api_write.h"
 #include "model/expr.h"
 #include "model/footprint.h"
 #include "model/pattern.h"
@@ -174,23 +176,6 @@ static int access_from_offsets(const struct api_request *req, const struct swz *
         return -1;
     }
     *steps = 1;
-    return 0;
-}
-
-/* Step `step` of named pattern `name` on the layout (z, g): pattern_fill,
- * then refuse a swizzle whose units are narrower than the pattern's accesses. */
-int api_pattern_on(const char *name, const struct swz *z, const struct swz_geom *g,
-                      uint32_t step, struct instr *in, uint32_t *steps, struct sz_error *err)
-{
-    if (pattern_fill(name, z, g->row_bytes, g->rows, step, in, steps, err) < 0)
-        return -1;
-    uint32_t w = instr_lane_bytes(in);
-    if (z->b > 0 && g->unit_bytes < w)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "m",
-                       "Swizzle<%d,%d,%d> moves %u-byte units, narrower than this "
-                       "pattern's %u-byte accesses: the vectors would be torn apart "
-                       "(misaligned). Use M >= %d", z->b, z->m, z->s, g->unit_bytes, w,
-                       w == 16 ? 4 : w == 8 ? 3 : 2);
     return 0;
 }
 

@@ -1,11 +1,12 @@
-/* api_compare.c - /api/access's compare=b,m,s;...: the same access (its
- * logical offsets) on other swizzles, each costed by access.c, and the best.
- * Reads the list and writes the "compare" member; holds no cost rule. */
+/* api_compare.c - /api/access's compare=b,m,s;... member (declared in
+ * api_write.h): the same access (its logical offsets) on other swizzles, each
+ * costed by access.c, and the best.  Reads the list and writes the "compare"
+ * member; holds no cost rule and is no route. */
 #include <stdlib.h>
 
 #include "model/access.h"
-#include "api_access.h"
 #include "api_read.h"
+#include "api_write.h"
 #include "model/swizzle.h"
 #include "model/verdict.h"
 

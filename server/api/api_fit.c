@@ -1,12 +1,13 @@
-/* api_fit.c - /api/access's fit=1: a view (or a named pattern on it) that the
- * layout routes would refuse is answered with the error it would get and the
- * one value of one field that would make it fit.  It tries views through
- * api_swz_args' rules and api_access.c's pattern check; it costs nothing. */
+/* api_fit.c - /api/access's fit=1 member (declared in api_write.h): a view (or
+ * a named pattern on it) that the layout routes would refuse is answered with
+ * the error it would get and the one value of one field that would make it
+ * fit.  It tries views through the readers' rules (api_geom_make and the
+ * pattern check); it costs nothing and is no route. */
 #include <string.h>
 
-#include "api_access.h"
 #include "api_read.h"
-#include "model/pattern.h"
+#include "api_read_layout.h"
+#include "api_write.h"
 #include "model/swizzle.h"
 
 /* The view's parameters as numbers; rows 0 is the default grid. */

@@ -10,6 +10,7 @@
 
 #include "api_read.h"
 #include "api_routes.h"
+#include "api_write.h"
 #include "base/stream.h"
 #include "model/swizzle.h"
 
@@ -56,7 +57,7 @@ static void put_map_head(struct buf *out, const struct swz *z, const struct swz_
     buf_putc(out, ',');
     put_masks(out, z);
     buf_putc(out, ',');
-    api_put_names(out, z);   /* api_presets.c */
+    api_put_names(out, z);   /* api_write.c */
     buf_printf(out, ",\"unit\":{\"bytes\":%u,\"banks_spanned\":%u,\"per_bank\":%u}",
                g->unit_bytes, swz_unit_banks(g), swz_units_per_bank(g));
     buf_printf(out, ",\"bank_row_bytes\":%u", g->bank_row_bytes);

@@ -11,7 +11,9 @@
 
 #include "base/bits.h"
 #include "api_read.h"
+#include "api_read_layout.h"
 #include "api_routes.h"
+#include "api_write.h"
 #include "linear/linear.h"
 #include "linear/linear_conv.h"
 #include "linear/linear_opt.h"
@@ -245,17 +247,6 @@ static int read_mem(const cJSON *obj, const struct lin_problem *p, struct lin_me
 }
 
 /* ---- answers ------------------------------------------------------------- */
-
-void api_put_bases(struct buf *out, const struct lin_tile *t, const uint32_t *v, int n)
-{
-    buf_putc(out, '[');
-    for (int i = 0; i < n; i++) {
-        uint32_t c0, c1;
-        lin_coords(t, v[i], &c0, &c1);
-        buf_printf(out, "%s[%u,%u]", i ? "," : "", c0, c1);
-    }
-    buf_putc(out, ']');
-}
 
 static void put_side(struct buf *out, const struct lin_tile *t, const char *op,
                      const struct lin_side *s)

@@ -1,9 +1,9 @@
 /* api_measure.c - the measurement module of the API: asks the tool at start
- * which GPU it sees, checks each /api/measure body against that GPU (a client's
- * mistake is a 400 before the tool runs), runs it through the tool (one at a
- * time, killed at a deadline: measure.c; "counters":false skips ncu for a fast
- * cycles-only answer), reports availability in /api/health.  It never runs the
- * model on its own: the prediction is access.c's, the measurement the tool's. */
+ * which GPU it sees, checks each /api/measure and /api/measure/tma body (a
+ * client's mistake is a 400 before the tool runs), runs it through the tool
+ * (one at a time, killed at a deadline: measure.c; "counters":false skips ncu
+ * for a fast cycles-only answer), reports availability in /api/health.  The
+ * prediction is access.c's or layout.c's, the measurement the tool's. */
 #define _POSIX_C_SOURCE 200809L    /* clock_gettime under -std=c11 */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -16,8 +16,11 @@
 #include "model/access.h"
 #include "model/atomic_form.h"
 #include "api_read.h"
+#include "api_read_layout.h"
 #include "api_routes.h"
+#include "api_write.h"
 #include "base/measure.h"
+#include "layout/layout.h"
 
 #define SZ_VERSION "0.1.0"
 
@@ -380,9 +383,12 @@ int api_route_measure(const struct api_request *req, struct buf *out,
     return 0;
 }
 
-
-int api_measure_tool_json(const char *mode, const char *input, void **answer,
-                          struct sz_error *err)
+/* Run the tool in `mode` ("--tma") with `input` on stdin, one measurement at
+ * a time: 0 and *answer (a cJSON object with "ok": true; cJSON_Delete it), or
+ * -1: SZ_GPU_UNAVAILABLE (no tool or GPU, or the server is stopping), SZ_BUSY,
+ * SZ_INVALID_ARGUMENT on the field the tool names, SZ_MEASURE_FAILED. */
+static int tool_run_json(const char *mode, const char *input, cJSON **answer,
+                         struct sz_error *err)
 {
     *answer = NULL;
     if (!msr.available)
@@ -417,5 +423,108 @@ int api_measure_tool_json(const char *mode, const char *input, void **answer,
     else
         *answer = j;
     proc_free(&mo);
+    return rc;
+}
+
+/* ---- POST /api/measure/tma ------------------------------------------------ */
+
+/* The probe's limits (cuda/tma.h: a 512-byte-row tensor of 4 planes, half a
+ * 160 KiB window for the box): refused here, before the tool runs. */
+enum { TMA_MAX_INNER = 256, TMA_MAX_PLANES = 4, TMA_MAX_BOX_BYTES = 80 * 1024 };
+#define TMA_MAX_SHOWN 8
+
+int api_route_measure_tma(const struct api_request *req, struct buf *out, struct sz_error *err)
+{
+    static const char *const fields[] = {"layout", "element_bits", "shape", NULL};
+    cJSON *root, *j = NULL;
+    struct api_tensor t;
+    if (api_tensor_body(req, fields, &root, &t, err) < 0)
+        return -1;
+    int rc = -1;
+    const struct lay *l = &t.l;
+    if (l->form != &lay_form_tma) {
+        sz_fail(err, SZ_INVALID_ARGUMENT, "layout", "the copy engine places tma: boxes "
+                "(tma:CU_TENSOR_MAP_SWIZZLE_NONE|32B|64B|128B with a shape)");
+        goto done;
+    }
+    uint32_t eb = (uint32_t)l->element_bits / 8, inner = l->shape[0] * eb;
+    uint32_t rows = l->rank > 1 ? l->shape[1] : 1, planes = l->rank > 2 ? l->shape[2] : 1;
+    int span = l->a.tma.swizzle_bytes;
+    uint32_t padded = span && inner < (uint32_t)span ? (uint32_t)span : inner;
+    if (inner % 16 || inner > TMA_MAX_INNER || rows > 256 || planes > TMA_MAX_PLANES ||
+        (uint64_t)padded * rows * planes > TMA_MAX_BOX_BYTES) {
+        sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "the probe copies boxes whose inner extent "
+                "is a multiple of 16 bytes up to %d, of up to 256 rows and %d planes, in %d "
+                "bytes of shared memory (got %u bytes x %u x %u)", TMA_MAX_INNER,
+                TMA_MAX_PLANES, TMA_MAX_BOX_BYTES, inner, rows, planes);
+        goto done;
+    }
+    char input[160];
+    snprintf(input, sizeof input, "{\"swizzle_bytes\":%d,\"elem_bytes\":%u,\"box\":[%u,%u%s",
+             span, eb, l->shape[0], rows, planes > 1 ? "," : "");
+    if (planes > 1)
+        snprintf(input + strlen(input), sizeof input - strlen(input), "%u", planes);
+    snprintf(input + strlen(input), sizeof input - strlen(input), "]}");
+    if (tool_run_json("--tma", input, &j, err) < 0)
+        goto done;
+    const cJSON *enc = cJSON_GetObjectItemCaseSensitive(j, "encode");
+    const cJSON *slots = cJSON_GetObjectItemCaseSensitive(j, "slots");
+    uint32_t cpr = inner / 16, n = cpr * rows * planes;
+    if (!cJSON_IsNumber(enc) || (enc->valueint == 0 && (uint32_t)cJSON_GetArraySize(slots) != n)) {
+        sz_fail(err, SZ_MEASURE_FAILED, NULL, "the measurement tool's --tma answer is not "
+                "one slot per chunk of the box");
+        goto done;
+    }
+    /* predicted: chunk (x, y, z)'s first element's offset / 16; the whole
+     * chunk moves together (TMA swizzles 16-byte chunks) */
+    buf_printf(out, "{\"form\":\"tma\",\"swizzle_bytes\":%d,\"element_bytes\":%u,\"shape\":", span,
+               eb);
+    buf_u32_array(out, l->shape, (size_t)l->rank);
+    buf_printf(out, ",\"chunks\":%u,\"units\":{\"slots\":\"16-byte chunks from the 1024-byte "
+               "aligned base, box order: plane, row, chunk\"},\"predicted\":[", n);
+    for (uint32_t c = 0; c < n; c++) {
+        uint32_t x = c % cpr, y = c / cpr % rows, z = c / cpr / rows;
+        buf_printf(out, "%s%u", c ? "," : "", t.off[x * 16 / eb + l->shape[0] * (y + rows * z)] / 16);
+    }
+    buf_printf(out, "],\"measured\":{\"encode\":%d,\"encode_name\":", enc->valueint);
+    const cJSON *en = cJSON_GetObjectItemCaseSensitive(j, "encode_name");
+    buf_json_str(out, cJSON_IsString(en) ? en->valuestring : "?");
+    const cJSON *wr = cJSON_GetObjectItemCaseSensitive(j, "written");
+    buf_printf(out, ",\"written\":%d,\"slots\":", cJSON_IsNumber(wr) ? wr->valueint : -1);
+    char *sl = cJSON_PrintUnformatted(slots);
+    buf_puts(out, sl ? sl : "null");
+    free(sl);
+    buf_putc(out, '}');
+    uint32_t wrong = 0;
+    buf_puts(out, ",\"mismatches\":[");
+    for (uint32_t c = 0; enc->valueint == 0 && c < n; c++) {
+        uint32_t x = c % cpr, y = c / cpr % rows, z = c / cpr / rows;
+        uint32_t i = x * 16 / eb + l->shape[0] * (y + rows * z), p = t.off[i] / 16;
+        int m = cJSON_GetArrayItem(slots, (int)c)->valueint;
+        if (m >= 0 && (uint32_t)m == p)
+            continue;
+        if (wrong++ < TMA_MAX_SHOWN) {
+            buf_printf(out, "%s{\"chunk\":%u,\"coords\":", wrong > 1 ? "," : "", c);
+            api_put_coords(out, l, i);
+            buf_printf(out, ",\"predicted\":%u,\"measured\":%d}", p, m);
+        }
+    }
+    buf_printf(out, "],\"wrong\":%u,\"agree\":%s,\"device\":", wrong,
+               enc->valueint != 0 ? "null" : wrong ? "false" : "true");
+    char *dev = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(j, "device"));
+    buf_puts(out, dev ? dev : "null");
+    free(dev);
+    buf_puts(out, ",\"note\":");
+    buf_json_str(out, enc->valueint != 0
+                          ? "the driver refused this tensor map (cuTensorMapEncodeTiled): no "
+                            "copy ran, so there is no placement to compare"
+                          : "measured: where cp.async.bulk.tensor put each 16-byte chunk of the "
+                            "box (tagged in global memory, found in shared memory)");
+    buf_putc(out, '}');
+    rc = 0;
+done:
+    cJSON_Delete(j);
+    cJSON_Delete(root);
+    api_tensor_free(&t);
     return rc;
 }

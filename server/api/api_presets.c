@@ -1,59 +1,15 @@
-/* api_presets.c - GET /api/presets (the named swizzles of presets.c and the
- * ranges the controls accept) and the names every map answer carries: the
- * hardware modes of the swizzle and its element-unit forms.  It names what
- * presets.c and swizzle.c say; it holds no table and no rule of its own. */
+/* api_presets.c - GET /api/presets: the named swizzles of presets.c, each with
+ * its hardware modes (api_write.c's api_put_hardware, which every map answer's
+ * names share), and the ranges the controls accept.  It names what presets.c
+ * and bits.h say; it holds no table and no rule of its own. */
 #include <stdio.h>
 
 #include "base/bits.h"
 #include "api_read.h"
 #include "api_routes.h"
+#include "api_write.h"
 #include "model/presets.h"
 #include "model/swizzle.h"
-
-/* The widest element the answer gives a form for: 2^3 = 8 bytes (fp64). */
-#define ELEM_LOG_MAX 3
-
-static void put_hardware(struct buf *out, const struct preset *p)
-{
-    buf_puts(out, "{\"preset\":");
-    buf_json_str(out, p->id);
-    buf_putc(out, ',');
-    api_put_str_or_null(out, "tma", p->tma);
-    buf_putc(out, ',');
-    api_put_str_or_null(out, "tma_cuda", p->tma_cuda);
-    buf_putc(out, ',');
-    api_put_str_or_null(out, "tma_status", p->tma_status);
-    buf_printf(out, ",\"gmma\":%d,", p->gmma);
-    api_put_str_or_null(out, "gmma_name", p->gmma_name);
-    buf_putc(out, ',');
-    api_put_str_or_null(out, "gmma_atom", p->gmma_atom);
-    buf_printf(out, ",\"umma\":%d,", p->umma);
-    api_put_str_or_null(out, "umma_name", p->umma_name);
-    buf_putc(out, ',');
-    api_put_str_or_null(out, "umma_words", p->umma_words);
-    buf_putc(out, '}');
-}
-
-void api_put_names(struct buf *out, const struct swz *z)
-{
-    const struct preset *p = presets_find(z->b, z->m, z->s);
-    buf_puts(out, "\"hardware\":");
-    if (p)
-        put_hardware(out, p);
-    else
-        buf_puts(out, "null");
-    buf_puts(out, ",\"elements\":[");
-    for (int k = 0; k <= ELEM_LOG_MAX; k++) {
-        struct swz e;
-        buf_printf(out, "%s{\"bytes\":%u,\"log2\":%d,", k ? "," : "", 1u << k, k);
-        if (swz_on_elements(z, k, &e, NULL) == 0)
-            buf_printf(out, "\"ok\":true,\"b\":%d,\"m\":%d,\"s\":%d,"
-                       "\"name\":\"Swizzle<%d,%d,%d>\"}", e.b, e.m, e.s, e.b, e.m, e.s);
-        else
-            buf_printf(out, "\"ok\":false,\"needs_m\":%d}", k);
-    }
-    buf_putc(out, ']');
-}
 
 int api_route_presets(const struct api_request *req, struct buf *out,
                       struct sz_error *err)
@@ -73,7 +29,7 @@ int api_route_presets(const struct api_request *req, struct buf *out,
         buf_printf(out, ",\"b\":%d,\"m\":%d,\"s\":%d,\"name\":\"Swizzle<%d,%d,%d>\",",
                    p->b, p->m, p->s, p->b, p->m, p->s);
         api_put_key(out, "hardware");
-        put_hardware(out, p);
+        api_put_hardware(out, p);
         buf_putc(out, '}');
     }
     /* The ranges the map routes take (bits.h's, each once), so that a

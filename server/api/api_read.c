@@ -584,3 +584,16 @@ int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
         return -1;
     return instr_check(in, err);
 }
+
+/* A POST body that is one instruction, and no query arguments. */
+int api_instr_body(const struct api_request *req, struct instr *in,
+                              struct sz_error *err)
+{
+    static const char *const known_args[] = {NULL};
+    cJSON *root = NULL;
+    if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
+        return -1;
+    int rc = api_read_instr(root, NULL, in, err);
+    cJSON_Delete(root);
+    return rc;
+}

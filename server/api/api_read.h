@@ -87,4 +87,8 @@ int api_read_instr_fields(const cJSON *obj, int op_set, struct instr *in,
 int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
                    struct sz_error *err);
 
+/* A POST body that is one instruction (api_read_instr, no extra members) and
+ * no query arguments: what /api/conflicts takes. */
+int api_instr_body(const struct api_request *req, struct instr *in, struct sz_error *err);
+
 #endif

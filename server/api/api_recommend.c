@@ -9,6 +9,7 @@
 
 #include "api_read.h"
 #include "api_routes.h"
+#include "api_write.h"
 #include "model/pattern.h"
 #include "recommend/recommend.h"
 

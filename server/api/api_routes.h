@@ -1,16 +1,14 @@
 /* api_routes.h - what the route files (api_layout.c, api_cost.c, api_access.c,
- * api_measure.c, api_linear.c, api_tensor.c, api_recommend.c) give the
- * dispatcher (api.c) and one another: one function per route, and the answer
- * writers more than one route uses.  Internal to the API: nothing outside
- * server/api*.c includes it. */
+ * api_measure.c, api_linear.c, api_tensor.c, api_recommend.c, ...) give the
+ * dispatcher (api.c): the route types and one function per route, nothing
+ * else.  What routes share is read with api_read*.h and written with
+ * api_write.h.  Internal to the API: nothing outside server/api/ includes it. */
 #ifndef SZ_API_ROUTES_H
 #define SZ_API_ROUTES_H
 
-#include "model/access.h"
 #include "api.h"
 #include "base/buf.h"
 #include "base/error.h"
-#include "model/instr.h"
 
 /* A route: validate every input of `req`, then write the JSON answer to `out`,
  * or fail with an sz_error (4xx for anything the client sent). */
@@ -27,11 +25,6 @@ typedef int (*api_stream_fn)(const struct api_request *req, struct stream **out,
 
 /* api_presets.c: the named swizzles (presets.c) and limits; what names a map. */
 int api_route_presets(const struct api_request *, struct buf *, struct sz_error *);
-/* "hardware" (the preset whose map z is, with its TMA / GMMA / UMMA modes, or
- * null) and "elements" (z on 1-, 2-, 4- and 8-byte element indices), as two
- * JSON members, no comma around them. */
-struct swz;
-void api_put_names(struct buf *out, const struct swz *z);
 
 /* api_layout.c: maps, the inspector, apply. */
 int api_route_swizzle(const struct api_request *, struct buf *, struct sz_error *);
@@ -46,15 +39,12 @@ int api_route_patterns(const struct api_request *, struct buf *, struct sz_error
 int api_route_access(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_trace(const struct api_request *, struct buf *, struct sz_error *);
 
-/* api_measure.c: the live measurement, and the health answer that reports it. */
+/* api_measure.c: the live measurements (an instruction; a tma: box placed by
+ * the GPU's copy engine beside /api/layout's offsets), and the health answer
+ * that reports them. */
 int api_route_health(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_measure(const struct api_request *, struct buf *, struct sz_error *);
-/* Run the tool in `mode` ("--tma") with `input` on stdin, one measurement at
- * a time: 0 and *answer (a cJSON object with "ok": true; cJSON_Delete it), or
- * -1: SZ_GPU_UNAVAILABLE (no tool or GPU, or the server is stopping), SZ_BUSY,
- * SZ_INVALID_ARGUMENT on the field the tool names, SZ_MEASURE_FAILED. */
-int api_measure_tool_json(const char *mode, const char *input, void **answer,
-                          struct sz_error *err);
+int api_route_measure_tma(const struct api_request *, struct buf *, struct sz_error *);
 
 /* api_linear.c: the F2 view of a (store, load) pair, and its optimal layout. */
 int api_route_linear_evaluate(const struct api_request *, struct buf *, struct sz_error *);
@@ -64,15 +54,8 @@ int api_route_linear_optimize(const struct api_request *, struct buf *, struct s
 int api_route_layout(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_layout_access(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_atoms(const struct api_request *, struct buf *, struct sz_error *);
-/* api_tensor.c: a tma: box placed by the GPU's copy engine beside /api/layout's. */
-int api_route_measure_tma(const struct api_request *, struct buf *, struct sz_error *);
 /* POST /api/ncu/explain: a pasted ncu result explained against an access's model count (api_ncu.c). */
 int api_route_ncu_explain(const struct api_request *, struct buf *, struct sz_error *);
-
-/* api_linear.c: F2 vectors of tile t as "[[dim0,dim1],...]" (what /api/linear
- * and /api/recommend call offset bases). */
-struct lin_tile;
-void api_put_bases(struct buf *out, const struct lin_tile *t, const uint32_t *v, int n);
 
 /* api_ops.c: the instruction-kind table. */
 int api_route_ops(const struct api_request *, struct buf *, struct sz_error *);
@@ -81,33 +64,9 @@ int api_route_ops(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_recommend(const struct api_request *, struct buf *, struct sz_error *);
 
 /* api_distributed.c: Triton distributed encodings (TTGIR text) -> bases. */
-struct td_layout;
-struct cJSON;
 int api_route_layout_distributed(const struct api_request *, struct buf *, struct sz_error *);
-/* The body's "shape": 1..3 integers (powers of two checked when built). */
-int api_dist_shape(const struct cJSON *obj, int64_t *shape, int *rank, struct sz_error *err);
-/* `layout` (TTGIR text) and optional `aliases` (text) on shape -> *out. */
-int api_dist_read(const struct cJSON *layout, const struct cJSON *aliases, const int64_t *shape, int rank,
-                  struct td_layout *out, struct sz_error *err);
-/* "encoding":..,"shape":[..],"lanes_per_warp":..,"warps":..,"register":[..],... (no braces) */
-void api_put_dist(struct buf *out, const struct td_layout *l);
 
 /* api_ttgir.c: a TTGIR dump's shared-memory ops, costed. */
 int api_route_ttgir(const struct api_request *, struct buf *, struct sz_error *);
-
-/* `"key":` */
-void api_put_key(struct buf *out, const char *key);
-
-/* `"key":"v"`, or `"key":null` when v is NULL (a name no source gives). */
-void api_put_str_or_null(struct buf *out, const char *key, const char *v);
-
-/* "[t,...]": the lanes set in `mask`, in order. */
-void api_put_lanes(struct buf *out, uint32_t mask);
-
-/* The /api/conflicts answer for `in` (which passed instr_check) costed as `r`. */
-void api_put_cost(struct buf *out, const struct instr *in, const struct acc_result *r);
-
-/* A POST body that is one instruction, and no query arguments. */
-int api_instr_body(const struct api_request *req, struct instr *in, struct sz_error *err);
 
 #endif

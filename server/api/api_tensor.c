@@ -1,11 +1,9 @@
 /* api_tensor.c - the tensor-layout routes: POST /api/layout (a pasted CuTe,
  * Triton or TMA layout -> byte offsets, equivalents, validators), POST
- * /api/layout/access (a thread layout on that layout: lanes, a named atom or
- * a thread form's text -> the /api/conflicts answer), GET /api/atoms and
- * POST /api/measure/tma (a tma: box placed by the GPU, through the tool,
- * beside the layout's own offsets).
- * Reads with api_read.c, computes with layout.c, rosetta.c, thread.c and
- * access.c; holds no layout arithmetic. */
+ * /api/layout/access (a thread layout on that layout: lanes, a named atom, a
+ * thread form's text or a tiled copy's print -> the /api/conflicts answer)
+ * and GET /api/atoms.  Reads with api_read.c and api_read_layout.c, computes
+ * with layout.c, rosetta.c, thread.c and access.c; holds no layout arithmetic. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +11,9 @@
 
 #include "model/access.h"
 #include "api_read.h"
+#include "api_read_layout.h"
 #include "api_routes.h"
-#include "api_tiled.h"
+#include "api_write.h"
 #include "layout/atoms.h"
 #include "layout/layout.h"
 #include "layout/rosetta.h"
@@ -22,118 +21,6 @@
 #include "layout/thread.h"
 
 #define LAYOUT_FIELDS "layout", "element_bits", "shape", "base", "descriptor", "descriptor_arch"
-
-/* A layout request's parsed pieces and the arrays the answer needs. */
-struct tensor {
-    struct lay l;
-    uint32_t *off, *sorted, *tmp;       /* l.size each, one allocation */
-    uint32_t collisions, dup, base;
-    int has_desc;
-    struct ros_desc desc;
-};
-
-static void tensor_free(struct tensor *t) { free(t->off); }
-
-/* "0x" and hex digits, or decimal digits (leading zeros allowed): 0 and the
- * value, 1 when it is 2^64 or more, -1 when it is no such text. */
-static int desc_value(const char *s, uint64_t *out)
-{
-    unsigned base = (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10;
-    const char *p = base == 16 ? s + 2 : s;
-    uint64_t v = 0;
-    int over = 0;
-    if (*p == '\0')
-        return -1;
-    for (; *p; p++) {
-        unsigned dg = *p >= '0' && *p <= '9' ? (unsigned)(*p - '0')
-                    : base == 16 && *p >= 'a' && *p <= 'f' ? (unsigned)(*p - 'a' + 10)
-                    : base == 16 && *p >= 'A' && *p <= 'F' ? (unsigned)(*p - 'A' + 10) : 99;
-        if (dg >= base)
-            return -1;
-        if (v > (UINT64_MAX - dg) / base)
-            over = 1;
-        v = v * base + dg;
-    }
-    *out = v;
-    return over;
-}
-
-static int read_desc(const cJSON *root, struct tensor *t, struct sz_error *err)
-{
-    const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "descriptor");
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "descriptor_arch");
-    int sm100 = 0;
-    if (a && (!cJSON_IsString(a) || (strcmp(a->valuestring, "sm90") != 0 &&
-                                      strcmp(a->valuestring, "sm100") != 0)))
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "descriptor_arch", "must be \"sm90\" or \"sm100\"");
-    if (a)
-        sm100 = strcmp(a->valuestring, "sm100") == 0;
-    if (d == NULL)
-        return 0;
-    /* 64 bits do not fit a JSON number: a string, hex (0x...) or decimal */
-    const char *s = cJSON_IsString(d) ? d->valuestring : NULL;
-    uint64_t v = 0;
-    int r = s ? desc_value(s, &v) : -1;
-    if (r < 0)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "descriptor",
-                       "must be a string holding a 64-bit integer, \"0x...\" or decimal");
-    if (r > 0)      /* strtoull would clamp it to 2^64-1: refused instead */
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "descriptor",
-                       "is 2^64 or more: a descriptor has 64 bits");
-    t->has_desc = 1;
-    return ros_desc_decode(v, sm100, &t->desc, err);
-}
-
-/* Read the layout fields of `root` (the others were checked by the caller),
- * evaluate and sort the offsets. */
-static int tensor_read(const cJSON *root, struct tensor *t, struct sz_error *err)
-{
-    memset(t, 0, sizeof *t);
-    const cJSON *text = cJSON_GetObjectItemCaseSensitive(root, "layout");
-    if (!cJSON_IsString(text))
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "layout",
-                       "required, the layout's text (CuTe print, #ttg.* encoding or tma:MODE)");
-    int64_t bits = 0, base = 0;
-    const cJSON *eb = cJSON_GetObjectItemCaseSensitive(root, "element_bits");
-    if (eb && api_num_int(eb, "element_bits", 8, 64, &bits, err) < 0)
-        return -1;
-    const cJSON *b = cJSON_GetObjectItemCaseSensitive(root, "base");
-    if (b && api_num_int(b, "base", 0, SZ_OFFSET_LIMIT - 1.0, &base, err) < 0)
-        return -1;
-    t->base = (uint32_t)base;
-    uint32_t shape[LAY_MAX_RANK] = {0};
-    int rank = 0;
-    const cJSON *sh = cJSON_GetObjectItemCaseSensitive(root, "shape");
-    if (sh) {
-        if (!cJSON_IsArray(sh) || cJSON_GetArraySize(sh) < 1 || cJSON_GetArraySize(sh) > 3)
-            return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "must be an array of 1 to 3 extents");
-        for (const cJSON *it = sh->child; it; it = it->next) {
-            int64_t v;
-            if (api_num_int(it, "shape", 1, LAY_MAX_SIZE, &v, err) < 0)
-                return -1;
-            shape[rank++] = (uint32_t)v;
-        }
-    }
-    if (read_desc(root, t, err) < 0 || lay_parse(text->valuestring, (int)bits, shape, rank,
-                                                  &t->l, err) < 0)
-        return -1;
-    t->off = malloc((size_t)t->l.size * 3 * sizeof *t->off);
-    if (t->off == NULL)
-        return sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
-    t->sorted = t->off + t->l.size;
-    t->tmp = t->sorted + t->l.size;
-    lay_eval(&t->l, t->off);
-    lay_sort(t->off, t->l.size, t->sorted, t->tmp);
-    t->collisions = lay_collisions(t->sorted, t->l.size, &t->dup);
-    return 0;
-}
-
-static void put_coords(struct buf *out, const struct lay *l, uint32_t i)
-{
-    uint32_t c[LAY_MAX_RANK];
-    lay_coords(l, i, c);
-    buf_u32_array(out, c, (size_t)l->rank);
-}
 
 static void put_swz(struct buf *out, const struct swz *z, const char *name)
 {
@@ -246,13 +133,13 @@ static void put_wgmma(struct buf *out, const struct lay *l, const uint32_t *off,
                m.wrong, l->size);
     for (int i = 0; i < m.ncells; i++) {
         buf_printf(out, "%s{\"index\":%u,\"coords\":", i ? "," : "", m.cell[i].index);
-        put_coords(out, l, m.cell[i].index);
+        api_put_coords(out, l, m.cell[i].index);
         buf_printf(out, ",\"expected\":%u,\"read\":%u,\"reads_coords\":", m.cell[i].expected,
                    m.cell[i].read);
         if (m.cell[i].read_index == UINT32_MAX)
             buf_puts(out, "null");
         else
-            put_coords(out, l, m.cell[i].read_index);
+            api_put_coords(out, l, m.cell[i].read_index);
         buf_putc(out, '}');
     }
     buf_puts(out, "]}}");
@@ -262,7 +149,7 @@ static void put_wgmma(struct buf *out, const struct lay *l, const uint32_t *off,
  * value gives, the swizzle's span, and how many elements the pointer's low
  * bits move (t->sorted is free scratch by now, the banks overwrite it next:
  * the same layout at an aligned pointer). */
-static void put_address(struct buf *out, struct tensor *t)
+static void put_address(struct buf *out, struct api_tensor *t)
 {
     const struct lay *l = &t->l;
     if (l->form != &lay_form_cute || !l->a.cute.has_address)
@@ -302,32 +189,12 @@ static void put_address(struct buf *out, struct tensor *t)
     buf_putc(out, '}');
 }
 
-/* The request's JSON body read as a tensor: no query arguments, no field
- * outside `fields`.  0 with *root (cJSON_Delete it) and *t (tensor_free it);
- * -1 with both already freed. */
-static int read_body_tensor(const struct api_request *req, const char *const *fields,
-                            cJSON **root, struct tensor *t, struct sz_error *err)
-{
-    static const char *const known_args[] = {NULL};
-    *root = NULL;
-    memset(t, 0, sizeof *t);
-    if (api_args_check(req, known_args, err) < 0 || api_body_object(req, root, err) < 0)
-        return -1;
-    if (api_fields_check(*root, fields, err) < 0 || tensor_read(*root, t, err) < 0) {
-        cJSON_Delete(*root);
-        *root = NULL;
-        tensor_free(t);
-        return -1;
-    }
-    return 0;
-}
-
 int api_route_layout(const struct api_request *req, struct buf *out, struct sz_error *err)
 {
     static const char *const fields[] = {LAYOUT_FIELDS, NULL};
     cJSON *root;
-    struct tensor t;
-    if (read_body_tensor(req, fields, &root, &t, err) < 0)
+    struct api_tensor t;
+    if (api_tensor_body(req, fields, &root, &t, err) < 0)
         return -1;
     const struct lay *l = &t.l;
     struct ros_equiv q;
@@ -354,9 +221,9 @@ int api_route_layout(const struct api_request *req, struct buf *out, struct sz_e
                     second = i;
             }
         buf_printf(out, "{\"offset\":%u,\"coords\":[", t.dup);
-        put_coords(out, l, first);
+        api_put_coords(out, l, first);
         buf_putc(out, ',');
-        put_coords(out, l, second);
+        api_put_coords(out, l, second);
         buf_puts(out, "]}");
     } else {
         buf_puts(out, "null");
@@ -377,7 +244,7 @@ int api_route_layout(const struct api_request *req, struct buf *out, struct sz_e
     buf_printf(out, "],\"moved\":%u,\"moved_cells\":[", f.moved);
     for (int i = 0; i < f.ncells; i++) {
         buf_printf(out, "%s{\"index\":%u,\"coords\":", i ? "," : "", f.cells[i].index);
-        put_coords(out, l, f.cells[i].index);
+        api_put_coords(out, l, f.cells[i].index);
         buf_printf(out, ",\"expected\":%u,\"actual\":%u}", f.cells[i].expected, f.cells[i].actual);
     }
     buf_puts(out, "],\"offsets\":");
@@ -399,7 +266,7 @@ int api_route_layout(const struct api_request *req, struct buf *out, struct sz_e
     buf_printf(out, ",\"num_chunks\":%d,\"chunks\":", CHUNKS);
     buf_u32_array(out, t.sorted, l->size);
     buf_putc(out, '}');
-    tensor_free(&t);
+    api_tensor_free(&t);
     cJSON_Delete(root);
     return 0;
 }
@@ -484,7 +351,7 @@ static int read_thread(const cJSON *root, const struct lay *l, struct thr *t, co
             }
         t->swapped = 1;
     }
-    if (t->kind == THR_TV)         /* a tiled copy: api_tiled.c places each instruction */
+    if (t->kind == THR_TV)         /* a tiled copy: tiled_instr places each instruction */
         return 0;
     if (t->kind != THR_LANES)
         return sz_fail(err, SZ_INVALID_ARGUMENT, *src,
@@ -561,7 +428,7 @@ static void put_tile_fix(struct buf *out, const char *text, const struct lay *l,
 /* One instruction's lanes (THR_LANES) on the layout: each lane's offset, its
  * bytes the tensor's next elements; then instr_check, errors naming the
  * thread field (`src`) and the lane. */
-static int lane_offsets(const struct tensor *t, const struct thr *th, const char *src,
+static int lane_offsets(const struct api_tensor *t, const struct thr *th, const char *src,
                         struct instr *in, int64_t c[][LAY_MAX_RANK], struct sz_error *err)
 {
     thr_instr(th, 0, 0, c);
@@ -595,6 +462,172 @@ static int lane_offsets(const struct tensor *t, const struct thr *th, const char
     return 0;
 }
 
+/* ---- a tiled copy: every warp instruction of the tile ----------------------- */
+
+/* A CuTe tiled copy (or an MMA operand's thread-value layout) costed on the
+ * pasted layout: one warp instruction per (warp, instruction index), each with
+ * its wavefronts, and the chosen one for the picture.  The (thread, value) ->
+ * (m, n) map is thread_cute.c's, the cost access.c's. */
+#define TILED_MAX_INSTR 4096        /* a 128x128 tile of 16-bit values by 4-byte lanes */
+
+/* The instruction: the atom's when the print fixes it (ldmatrix/stmatrix),
+ * else the request's op, with a one-thread atom's width as its bytes. */
+static int tiled_op(const cJSON *root, const struct thr *th, struct instr *in,
+                    struct sz_error *err)
+{
+    static const char *const fixed[] = {"op", "bytes", "matrices", "trans"};
+    if (th->has_instr) {
+        for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+            if (cJSON_GetObjectItemCaseSensitive(root, fixed[i]))
+                return sz_fail(err, SZ_INVALID_ARGUMENT, fixed[i],
+                               "is set by the copy atom (%s)", th->name);
+        instr_defaults(in, th->op);
+        in->bytes = 16;
+        in->matrices = th->matrices;
+        in->trans = th->trans;
+        return api_read_instr_fields(root, 1, in, err);
+    }
+    const cJSON *op = cJSON_GetObjectItemCaseSensitive(root, "op");
+    enum instr_op o;
+    if (op == NULL)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "op",
+                       "required: %s name no instruction; give ld or ldmatrix (shared memory "
+                       "is the source, S) or st or stmatrix (the destination, D)",
+                       th->tv.atom == THR_ATOM_ONE_THREAD ?
+                       "the one-thread copy atom's layouts (UniversalCopy, cp.async)" :
+                       th->tv.atom == THR_ATOM_MMA ? "an MMA's layout lines" : "print_latex's TV lines");
+    if (instr_op_parse(cJSON_IsString(op) ? op->valuestring : NULL, &o, err) < 0)
+        return -1;
+    instr_defaults(in, o);
+    if (th->tv.atom == THR_ATOM_ONE_THREAD && !instr_is_matrix(o))
+        in->bytes = th->tv.atom_bytes;
+    return api_read_instr_fields(root, 1, in, err);
+}
+
+/* The instruction of `root` (op, bytes, matrices, trans, banks: the print's
+ * atom fixes what it says), every warp instruction of th (THR_TV) placed at
+ * `origin` on layout l (offsets `off`), each costed into `tiled` as the JSON
+ * member `,"tiled":{...}`; the one of index `instruction` (default 0) into
+ * *in (offsets set, instr_check passed) and its lane coordinates into c.
+ * Errors name "thread", "instruction", "op", "bytes" or "origin". */
+static int tiled_instr(const cJSON *root, const struct lay *l, const uint32_t *off, struct thr *th,
+                       const int64_t *origin, struct instr *in, int64_t c[][LAY_MAX_RANK],
+                       struct buf *tiled, struct sz_error *err)
+{
+    struct thr_tv *tv = &th->tv;
+    if (tiled_op(root, th, in, err) < 0 || instr_check_shape(in, err) < 0 ||
+        thr_tv_side(th, in->op, instr_lane_bytes(in), l->element_bits, "thread", err) < 0)
+        return -1;
+    if (l->rank < 2)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "thread",
+                       "a tiled copy's (m, n) needs a layout of rank 2 or more");
+    uint64_t n = thr_instructions(th, 0);
+    if (n > TILED_MAX_INSTR)
+        return sz_fail(err, SZ_TOO_LARGE, "thread", "%llu warp instructions, more than %d",
+                       (unsigned long long)n, TILED_MAX_INSTR);
+    int64_t sel = 0;
+    const cJSON *js = cJSON_GetObjectItemCaseSensitive(root, "instruction");
+    if (js && api_num_int(js, "instruction", 0, (double)n - 1, &sel, err) < 0)
+        return -1;
+    int side = tv->side;
+    uint32_t g = (uint32_t)tv->group, groups = tv->values[side] / g;
+    uint32_t eb = (uint32_t)l->element_bits / 8, used = instr_used_lanes(in);
+    uint64_t wf = 0, ideal = 0, cyc = 0, worst = 0;
+    buf_printf(tiled, ",\"tiled\":{\"form\":\"%s\",\"side\":\"%s\",\"label\":",
+               th->form ? th->form->name : "?", side ? "D" : "S");
+    buf_json_str(tiled, tv->label[side]);
+    buf_printf(tiled, ",\"coords\":\"%s\",\"threads\":%u,\"values\":%u,"
+               "\"values_per_instruction\":%u,\"warps\":%u,\"instructions\":%llu,"
+               "\"origin\":", tv->coords, tv->threads[side], tv->values[side], g, (tv->threads[side] + 31) / 32,
+               (unsigned long long)n);
+    buf_printf(tiled, "[%lld", (long long)origin[0]);
+    for (int d = 1; d < l->rank; d++)
+        buf_printf(tiled, ",%lld", (long long)origin[d]);
+    buf_puts(tiled, "],\"note\":");
+    if (tv->atom == THR_ATOM_ONE_THREAD && tv->atom_bytes == 16 && in->op == INSTR_ST)
+        buf_json_str(tiled, "a one-thread 16-byte atom is UniversalCopy<uint128_t> or cp.async "
+                     "(SM80_CP_ASYNC_*): the print does not say which. Its shared-memory side is "
+                     "costed as st.shared.v4 (16 bytes per lane); the model has no cp.async kind "
+                     "yet, and cp.async's cost also depends on .ca/.cg and the global addresses");
+    else if (!tv->has[1 - side] && tv->atom != THR_ATOM_MMA)
+        buf_json_str(tiled, "print_latex's lines name no atom: the instruction is the request's");
+    else
+        buf_puts(tiled, "null");
+    buf_puts(tiled, ",\"list\":[");
+    for (uint64_t k = 0; k < n; k++) {
+        struct instr ik = *in;
+        int64_t lc[THR_MAX_LANES][LAY_MAX_RANK];
+        uint64_t warp = k / groups, grp = k % groups;
+        for (int ln = 0; ln < INSTR_LANES; ln++) {
+            uint64_t thread = warp * 32 + (uint64_t)ln;
+            ik.offsets[ln] = INSTR_INACTIVE;
+            lc[ln][0] = THR_IDLE;
+            if (thread >= tv->threads[side] || (uint32_t)ln >= used)
+                continue;
+            uint32_t prev = 0;
+            for (uint32_t j = 0; j < g; j++) {      /* the lane's values: consecutive bytes */
+                int64_t p[LAY_MAX_RANK], m, nn;
+                thr_tv_coord(tv, side, (uint32_t)thread, (uint32_t)(grp * g + j), &m, &nn);
+                p[0] = m + origin[0], p[1] = nn + origin[1];
+                uint32_t cc[LAY_MAX_RANK] = {0};
+                for (int d = 0; d < l->rank; d++) {
+                    if (d >= 2)
+                        p[d] = origin[d];
+                    if (p[d] < 0 || p[d] >= l->shape[d])
+                        return sz_fail(err, SZ_INVALID_ARGUMENT, "origin",
+                                       "thread %llu's value %llu is at (%lld, %lld) of the "
+                                       "tile: coordinate %lld of dim %d is outside the shape "
+                                       "(%u)", (unsigned long long)thread,
+                                       (unsigned long long)(grp * g + j), (long long)m,
+                                       (long long)nn, (long long)p[d], d, l->shape[d]);
+                    cc[d] = (uint32_t)p[d];
+                }
+                uint32_t o = off[lay_index(l, cc)];
+                if (j == 0) {
+                    ik.offsets[ln] = o;
+                    memcpy(lc[ln], p, sizeof p);
+                } else if (o != prev + eb) {
+                    return sz_fail(err, SZ_INVALID_ARGUMENT, "thread",
+                                   "instruction %llu: thread %llu's values %llu..%llu are not "
+                                   "consecutive in memory on this layout (value %llu at byte "
+                                   "%u, not %u): a %u-byte %s cannot move them",
+                                   (unsigned long long)k, (unsigned long long)thread,
+                                   (unsigned long long)(grp * g),
+                                   (unsigned long long)(grp * g + g - 1),
+                                   (unsigned long long)(grp * g + j), o, prev + eb,
+                                   instr_lane_bytes(in), instr_op_name(in->op));
+                }
+                prev = o;
+            }
+        }
+        if (instr_check(&ik, err) < 0) {     /* the lane errors, said of this instruction */
+            char msg[sizeof err->message];
+            memcpy(msg, err->message, sizeof msg);
+            msg[sizeof msg - 24] = '\0';
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "thread", "instruction %llu, %s",
+                           (unsigned long long)k, msg);
+        }
+        struct acc_result r;
+        acc_cost(&ik, &r);
+        wf += r.wavefronts, ideal += r.ideal_wavefronts, cyc += r.cycles;
+        worst = r.wavefronts > worst ? r.wavefronts : worst;
+        buf_printf(tiled, "%s{\"index\":%llu,\"warp\":%llu,\"step\":%llu,\"wavefronts\":%u,"
+                   "\"ideal_wavefronts\":%u,\"bank_conflicts\":%u,\"cycles\":%u}", k ? "," : "",
+                   (unsigned long long)k, (unsigned long long)warp, (unsigned long long)grp,
+                   r.wavefronts, r.ideal_wavefronts, r.bank_conflicts, r.cycles);
+        if ((int64_t)k == sel) {
+            *in = ik;
+            memcpy(c, lc, sizeof lc);
+        }
+    }
+    buf_printf(tiled, "],\"selected\":%lld,\"totals\":{\"wavefronts\":%llu,"
+               "\"ideal_wavefronts\":%llu,\"bank_conflicts\":%llu,\"cycles\":%llu,"
+               "\"worst_wavefronts\":%llu}}", (long long)sel, (unsigned long long)wf,
+               (unsigned long long)ideal, (unsigned long long)(wf - ideal),
+               (unsigned long long)cyc, (unsigned long long)worst);
+    return tiled->oom ? sz_fail(err, SZ_INTERNAL, NULL, "out of memory") : 0;
+}
+
 int api_route_layout_access(const struct api_request *req, struct buf *out,
                             struct sz_error *err)
 {
@@ -603,15 +636,15 @@ int api_route_layout_access(const struct api_request *req, struct buf *out,
                                          "instruction", "fit", "op", "bytes", "matrices",
                                          "trans", "bank_bytes", "banks", NULL};
     cJSON *root = NULL;
-    struct tensor t = {0};
+    struct api_tensor t = {0};
     struct thr *th = NULL;      /* 3 KB of lanes and bases: off the stack */
-    struct buf tiled = {0};     /* a tiled copy's instructions (api_tiled.c) */
+    struct buf tiled = {0};     /* a tiled copy's instructions (tiled_instr) */
     if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
         return -1;
     int rc = -1;
     const char *src = "lanes";
     struct instr in;
-    if (api_fields_check(root, fields, err) < 0 || tensor_read(root, &t, err) < 0)
+    if (api_fields_check(root, fields, err) < 0 || api_tensor_read(root, &t, err) < 0)
         goto done;
     if ((th = calloc(1, sizeof *th)) == NULL) {
         sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
@@ -625,7 +658,7 @@ int api_route_layout_access(const struct api_request *req, struct buf *out,
     }
     int placed = read_thread(root, &t.l, th, &src, origin, err) == 0;
     if (placed && th->kind == THR_TV)   /* every instruction of a tiled copy; `in` the chosen one */
-        placed = api_tiled_instr(root, &t.l, t.off, th, origin, &in, c, &tiled, err) == 0;
+        placed = tiled_instr(root, &t.l, t.off, th, origin, &in, c, &tiled, err) == 0;
     else if (placed && cJSON_GetObjectItemCaseSensitive(root, "instruction"))
         placed = sz_fail(err, SZ_INVALID_ARGUMENT, "instruction", "goes with a thread layout of "
                          "several instructions (a CuTe tiled copy's print)") == 0;
@@ -689,7 +722,7 @@ int api_route_layout_access(const struct api_request *req, struct buf *out,
 done:
     buf_free(&tiled);
     free(th);
-    tensor_free(&t);
+    api_tensor_free(&t);
     cJSON_Delete(root);
     return rc;
 }
@@ -716,109 +749,4 @@ int api_route_atoms(const struct api_request *req, struct buf *out, struct sz_er
     }
     buf_puts(out, "]}");
     return 0;
-}
-
-/* ---- POST /api/measure/tma ------------------------------------------------ */
-
-/* The probe's limits (cuda/tma.h: a 512-byte-row tensor of 4 planes, half a
- * 160 KiB window for the box): refused here, before the tool runs. */
-enum { TMA_MAX_INNER = 256, TMA_MAX_PLANES = 4, TMA_MAX_BOX_BYTES = 80 * 1024 };
-#define TMA_MAX_SHOWN 8
-
-int api_route_measure_tma(const struct api_request *req, struct buf *out, struct sz_error *err)
-{
-    static const char *const fields[] = {"layout", "element_bits", "shape", NULL};
-    cJSON *root, *j = NULL;
-    struct tensor t;
-    if (read_body_tensor(req, fields, &root, &t, err) < 0)
-        return -1;
-    int rc = -1;
-    const struct lay *l = &t.l;
-    if (l->form != &lay_form_tma) {
-        sz_fail(err, SZ_INVALID_ARGUMENT, "layout", "the copy engine places tma: boxes "
-                "(tma:CU_TENSOR_MAP_SWIZZLE_NONE|32B|64B|128B with a shape)");
-        goto done;
-    }
-    uint32_t eb = (uint32_t)l->element_bits / 8, inner = l->shape[0] * eb;
-    uint32_t rows = l->rank > 1 ? l->shape[1] : 1, planes = l->rank > 2 ? l->shape[2] : 1;
-    int span = l->a.tma.swizzle_bytes;
-    uint32_t padded = span && inner < (uint32_t)span ? (uint32_t)span : inner;
-    if (inner % 16 || inner > TMA_MAX_INNER || rows > 256 || planes > TMA_MAX_PLANES ||
-        (uint64_t)padded * rows * planes > TMA_MAX_BOX_BYTES) {
-        sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "the probe copies boxes whose inner extent "
-                "is a multiple of 16 bytes up to %d, of up to 256 rows and %d planes, in %d "
-                "bytes of shared memory (got %u bytes x %u x %u)", TMA_MAX_INNER,
-                TMA_MAX_PLANES, TMA_MAX_BOX_BYTES, inner, rows, planes);
-        goto done;
-    }
-    char input[160];
-    snprintf(input, sizeof input, "{\"swizzle_bytes\":%d,\"elem_bytes\":%u,\"box\":[%u,%u%s",
-             span, eb, l->shape[0], rows, planes > 1 ? "," : "");
-    if (planes > 1)
-        snprintf(input + strlen(input), sizeof input - strlen(input), "%u", planes);
-    snprintf(input + strlen(input), sizeof input - strlen(input), "]}");
-    void *answer;
-    if (api_measure_tool_json("--tma", input, &answer, err) < 0)
-        goto done;
-    j = answer;
-    const cJSON *enc = cJSON_GetObjectItemCaseSensitive(j, "encode");
-    const cJSON *slots = cJSON_GetObjectItemCaseSensitive(j, "slots");
-    uint32_t cpr = inner / 16, n = cpr * rows * planes;
-    if (!cJSON_IsNumber(enc) || (enc->valueint == 0 && (uint32_t)cJSON_GetArraySize(slots) != n)) {
-        sz_fail(err, SZ_MEASURE_FAILED, NULL, "the measurement tool's --tma answer is not "
-                "one slot per chunk of the box");
-        goto done;
-    }
-    /* predicted: chunk (x, y, z)'s first element's offset / 16; the whole
-     * chunk moves together (TMA swizzles 16-byte chunks) */
-    buf_printf(out, "{\"form\":\"tma\",\"swizzle_bytes\":%d,\"element_bytes\":%u,\"shape\":", span,
-               eb);
-    buf_u32_array(out, l->shape, (size_t)l->rank);
-    buf_printf(out, ",\"chunks\":%u,\"units\":{\"slots\":\"16-byte chunks from the 1024-byte "
-               "aligned base, box order: plane, row, chunk\"},\"predicted\":[", n);
-    for (uint32_t c = 0; c < n; c++) {
-        uint32_t x = c % cpr, y = c / cpr % rows, z = c / cpr / rows;
-        buf_printf(out, "%s%u", c ? "," : "", t.off[x * 16 / eb + l->shape[0] * (y + rows * z)] / 16);
-    }
-    buf_printf(out, "],\"measured\":{\"encode\":%d,\"encode_name\":", enc->valueint);
-    const cJSON *en = cJSON_GetObjectItemCaseSensitive(j, "encode_name");
-    buf_json_str(out, cJSON_IsString(en) ? en->valuestring : "?");
-    const cJSON *wr = cJSON_GetObjectItemCaseSensitive(j, "written");
-    buf_printf(out, ",\"written\":%d,\"slots\":", cJSON_IsNumber(wr) ? wr->valueint : -1);
-    char *sl = cJSON_PrintUnformatted(slots);
-    buf_puts(out, sl ? sl : "null");
-    free(sl);
-    buf_putc(out, '}');
-    uint32_t wrong = 0;
-    buf_puts(out, ",\"mismatches\":[");
-    for (uint32_t c = 0; enc->valueint == 0 && c < n; c++) {
-        uint32_t x = c % cpr, y = c / cpr % rows, z = c / cpr / rows;
-        uint32_t i = x * 16 / eb + l->shape[0] * (y + rows * z), p = t.off[i] / 16;
-        int m = cJSON_GetArrayItem(slots, (int)c)->valueint;
-        if (m >= 0 && (uint32_t)m == p)
-            continue;
-        if (wrong++ < TMA_MAX_SHOWN) {
-            buf_printf(out, "%s{\"chunk\":%u,\"coords\":", wrong > 1 ? "," : "", c);
-            put_coords(out, l, i);
-            buf_printf(out, ",\"predicted\":%u,\"measured\":%d}", p, m);
-        }
-    }
-    buf_printf(out, "],\"wrong\":%u,\"agree\":%s,\"device\":", wrong,
-               enc->valueint != 0 ? "null" : wrong ? "false" : "true");
-    char *dev = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(j, "device"));
-    buf_puts(out, dev ? dev : "null");
-    free(dev);
-    buf_puts(out, ",\"note\":");
-    buf_json_str(out, enc->valueint != 0
-                          ? "the driver refused this tensor map (cuTensorMapEncodeTiled): no "
-                            "copy ran, so there is no placement to compare"
-                          : "measured: where cp.async.bulk.tensor put each 16-byte chunk of the "
-                            "box (tagged in global memory, found in shared memory)");
-    buf_putc(out, '}');
-    rc = 0;
-done:
-    cJSON_Delete(j);
-    cJSON_Delete(root);
-    tensor_free(&t);
-    return rc;
 }

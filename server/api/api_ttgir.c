@@ -11,6 +11,7 @@
 
 #include "api_read.h"
 #include "api_routes.h"
+#include "api_write.h"
 #include "linear/linear.h"
 #include "triton/triton_access.h"
 #include "triton/ttgir_dump.h"

@@ -4,7 +4,7 @@
  * TiledLayout_TV, the Copy_Atom's ThrID and ValLayoutSrc/Dst/Ref) and CuTe
  * DSL's print of a TiledCopy ("Tiled Copy / Tiler MN / TV Layout tiled").
  * It reads them into struct thr_tv and evaluates (thread, value) -> (m, n) as
- * CuTe's TiledCopy::tidfrg_S/D does; it costs nothing (api_tiled.c does).
+ * CuTe's TiledCopy::tidfrg_S/D does; it costs nothing (api_tensor.c does).
  * Pure core: no I/O, no allocation; errors name the request's field, with
  * the line and column. */
 #include <stdio.h>
