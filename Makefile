@@ -18,6 +18,11 @@ SERVER  := $(SERVER_SRC:server/%.c=%)
 # the headers it read (-MMD -MP), which the -include at the end loads.
 INC     := -Iserver
 DEP     := -MMD -MP
+# The C tests in three tiers (tests/unit: the core; tests/api: answers through
+# api_handle; tests/net: a real server, sockets, processes), sharing the
+# harness in tests/ (check.h, client.c): -Itests.
+vpath test_%.c tests/unit tests/api tests/net
+TINC    := $(INC) -Itests
 
 BIN     := build/swizzlescope
 OBJ     := $(SERVER:%=build/obj/%.o) build/obj/main.o
@@ -53,11 +58,11 @@ build/asan/swizzlescope: $(ASAN_OBJ) build/asan/main.o
 # tests/client.c is the one HTTP client and API driver every C test shares.
 build/test/client.o: tests/client.c | deps
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(SAN) $(INC) $(DEP) $(PKG_CFLAGS) -c $< -o $@
+	$(CC) $(WARN) -O1 -g $(SAN) $(TINC) $(DEP) $(PKG_CFLAGS) -c $< -o $@
 
-build/test/%: tests/%.c build/test/client.o $(ASAN_OBJ)
+build/test/test_%: test_%.c build/test/client.o $(ASAN_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(SAN) $(INC) $(DEP) $(PKG_CFLAGS) -o $@ $< build/test/client.o $(ASAN_OBJ) \
+	$(CC) $(WARN) -O1 -g $(SAN) $(TINC) $(DEP) $(PKG_CFLAGS) -o $@ $< build/test/client.o $(ASAN_OBJ) \
 	    $(PKG_LIBS) -lm -lpthread
 
 # The live measurement tool, built wherever nvcc exists (CI has nvcc and no
@@ -91,14 +96,14 @@ endif
 TOOL_H := $(wildcard cuda/*.h tests/*.h tests/gpu/*.h server/*/*.h)
 build/test/test_tool: tests/gpu/test_tool.c $(TOOL_C) $(TOOL_H)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(SAN) $(INC) $(PKG_CFLAGS) -o $@ tests/gpu/test_tool.c $(TOOL_C) \
+	$(CC) $(WARN) -O1 -g $(SAN) $(TINC) $(PKG_CFLAGS) -o $@ tests/gpu/test_tool.c $(TOOL_C) \
 	    $(PKG_LIBS) -lm
 
 # The server's /api/measure and the tool's input code (built as in test_tool,
 # and the real binary where it is built) over one table of instruction bodies.
-build/test/test_crosscheck: tests/test_crosscheck.c build/test/client.o cuda/input.c $(TOOL_H) $(ASAN_OBJ)
+build/test/test_crosscheck: tests/api/test_crosscheck.c build/test/client.o cuda/input.c $(TOOL_H) $(ASAN_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(SAN) $(INC) $(PKG_CFLAGS) -o $@ $< build/test/client.o cuda/input.c \
+	$(CC) $(WARN) -O1 -g $(SAN) $(TINC) $(PKG_CFLAGS) -o $@ $< build/test/client.o cuda/input.c \
 	    $(ASAN_OBJ) $(PKG_LIBS) -lm -lpthread
 
 run: all
@@ -120,12 +125,12 @@ clean:
 
 # Test programs without sanitizers, -O2: the long sweeps whole (make test
 # runs their small form under the sanitizers: tests/run_all.sh SWEEPS),
-# issue 36's census (tests/test_census.c), and seed 001's whole toggle grid
+# issue 36's census (tests/api/test_census.c), and seed 001's whole toggle grid
 # (2^20 memory layouts, formula = simulation; make test walks 2^15 of them
 # plus a stride in test_linear.c).
-build/plain/test_%: tests/test_%.c tests/client.c $(wildcard tests/*.h) $(SERVER:%=build/plain/%.o)
+build/plain/test_%: test_%.c tests/client.c $(wildcard tests/*.h) $(SERVER:%=build/plain/%.o)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O2 -g $(INC) $(PKG_CFLAGS) -o $@ $< tests/client.c $(SERVER:%=build/plain/%.o) \
+	$(CC) $(WARN) -O2 -g $(TINC) $(PKG_CFLAGS) -o $@ $< tests/client.c $(SERVER:%=build/plain/%.o) \
 	    $(PKG_LIBS) -lm -lpthread
 
 .PHONY: census

@@ -10,7 +10,7 @@ warm round trip of one POST /api/measure through the server.
 instead of measuring again. Prints one table row per pattern:
   pattern | predicted wavefronts | ncu wavefronts | predicted cycles | measured cycles | agree
 "ncu wavefronts" is the count the model predicts: the hardware counter for
-loads, the Source-page metric for stores (tests/test_access.c says why);
+loads, the Source-page metric for stores (tests/unit/test_access.c says why);
 where the Source-page metric differs it is shown beside it.
 """
 import argparse

@@ -34,9 +34,9 @@ deps-fuzz:
 
 # The expression tests need only expr and error; an explicit rule so that they
 # build whether or not CORE lists expr yet.
-build/test/test_expr: tests/test_expr.c build/asan/model/expr.o build/asan/base/error.o
+build/test/test_expr: tests/unit/test_expr.c build/asan/model/expr.o build/asan/base/error.o
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(SAN) $(INC) $(DEP) -o $@ $< build/asan/model/expr.o build/asan/base/error.o
+	$(CC) $(WARN) -O1 -g $(SAN) $(TINC) $(DEP) -o $@ $< build/asan/model/expr.o build/asan/base/error.o
 
 # ---- libFuzzer ---------------------------------------------------------------
 
@@ -75,7 +75,7 @@ fuzz-merge: $(FUZZ_TARGETS:%=build/fuzz/%)
 $(FUZZ_TARGETS:%=build/fuzz-replay/%): build/fuzz-replay/%: tests/fuzz/%.c \
         tests/fuzz/replay_main.c $(wildcard tests/*.h) $(FUZZ_UNITS:%=build/asan/%.o)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(SAN) $(INC) $(PKG_CFLAGS) -o $@ $(filter %.c %.o,$^) $(PKG_LIBS) -lm -lpthread
+	$(CC) $(WARN) -O1 -g $(SAN) $(TINC) $(PKG_CFLAGS) -o $@ $(filter %.c %.o,$^) $(PKG_LIBS) -lm -lpthread
 
 # Every target runs even when one fails; a failing input aborts its target
 # with the broken invariant and the input's path on stderr.
@@ -91,9 +91,9 @@ build/plain/%.o: server/%.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -O1 -g $(INC) $(DEP) $(PKG_CFLAGS) -c $< -o $@
 
-build/valgrind/%: tests/%.c tests/client.c $(wildcard tests/*.h) $(VALGRIND_UNITS:%=build/plain/%.o)
+build/valgrind/test_%: test_%.c tests/client.c $(wildcard tests/*.h) $(VALGRIND_UNITS:%=build/plain/%.o)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(INC) $(PKG_CFLAGS) -o $@ $< tests/client.c $(VALGRIND_UNITS:%=build/plain/%.o) \
+	$(CC) $(WARN) -O1 -g $(TINC) $(PKG_CFLAGS) -o $@ $< tests/client.c $(VALGRIND_UNITS:%=build/plain/%.o) \
 	    $(PKG_LIBS) -lm -lpthread
 
 valgrind: $(VALGRIND_TESTS:%=build/valgrind/%)

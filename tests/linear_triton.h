@@ -3,7 +3,7 @@
  * generic-swizzling tests, SwizzleTest.Test*: optimalSwizzlingLdSt(src, dst,
  * bitwidth) must give zero read and zero write bank conflicts).  Coordinates
  * are [dim0, dim1] as Triton prints them; matrix_t is the transpose of matrix.
- * Only data lives here; tests/test_linear.c runs them. */
+ * Only data lives here; tests/unit/test_linear.c runs them. */
 #ifndef SZ_LINEAR_TRITON_H
 #define SZ_LINEAR_TRITON_H
 

@@ -1,7 +1,7 @@
 /* f2.c - linear algebra over F2 on 32-bit vectors (f2.h): echelon bases,
  * Zassenhaus intersection, unit-vector complements, matrix inverse and kernel.
  * Pure: no I/O, no allocation.  Everything here is Gaussian elimination with
- * XOR as addition; the brute-force oracles live in tests/test_f2.c. */
+ * XOR as addition; the brute-force oracles live in tests/unit/test_f2.c. */
 #include "f2.h"
 
 #include <string.h>

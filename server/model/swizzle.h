@@ -123,7 +123,7 @@ void swz_tile_maps(const struct swz *z, uint32_t *log_of, uint32_t *phys_of);
 /* Elements [from, from+n) of the maps swz_grid_maps and swz_tile_maps fill
  * (from + n <= g->cells, resp. (2^B)^2), into out[0..n) of each non-NULL
  * array: a map written in windows, for an answer streamed to the socket.
- * Equal element for element to the whole maps (tests/test_swizzle.c). */
+ * Equal element for element to the whole maps (tests/unit/test_swizzle.c). */
 void swz_grid_range(const struct swz *z, const struct swz_geom *g, uint32_t from,
                     uint32_t n, uint32_t *log_of, uint32_t *phys_of, uint32_t *bank_of);
 void swz_tile_range(const struct swz *z, uint32_t from, uint32_t n, uint32_t *log_of,

@@ -140,7 +140,7 @@ class Server:
 
 
 def truth_wavefronts(p, result):
-    """The ncu number the model's `wavefronts` predicts (tests/test_access.c):
+    """The ncu number the model's `wavefronts` predicts (tests/unit/test_access.c):
     the hardware counter for loads, the Source-page metric for stores (whose
     hardware counter over-counts by a non-integral amount)."""
     if p["op"] in ("ld", "ldmatrix"):

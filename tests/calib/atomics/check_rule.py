@@ -11,7 +11,7 @@ rule server/model/access.c states (A5-A6): 4-byte red 2.04 (lanes off 4.09), ato
 2.2 (cas 2.27; lanes off 4.2); 8-byte forms (A8): (w^16 + g^16)^(1/16) with
 g = F + beta*w per class.  Rows not within
 5% of the wavefronts, and rows not within 2% of the rule, are printed.
-The model itself is checked by tests/test_access.c; this is the data's own
+The model itself is checked by tests/unit/test_access.c; this is the data's own
 check, in the words of the groundwork.
 Usage: check_rule.py [tests/data/atomics_h100-80gb-hbm3.json]
 """
