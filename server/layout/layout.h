@@ -39,19 +39,13 @@ struct lay_cute {
     uint64_t address;
     int body_col;                   /* 0-based index where shape:stride begins */
 };
-struct lay_swizzled {               /* #ttg.swizzled_shared */
-    int vec, per_phase, max_phase, order[LAY_MAX_RANK], norder;
-};
-struct lay_nvmma {                  /* #ttg.nvmma_shared */
-    int swizzle_bytes, transposed;  /* 0, 32, 64 or 128 */
-    int seen_swizzle, element_bits; /* the text's swizzlingByteWidth, elementBitWidth (0: none) */
-};
 struct lay_tma {                    /* tma:CU_TENSOR_MAP_SWIZZLE_* */
     int swizzle_bytes;              /* 0, 32, 64 or 128 */
 };
-struct lay_tlinear {                /* #ttg.shared_linear, #ttg.padded_shared */
+struct lay_tlinear {                /* every Triton shared encoding (triton_shared.c's bases) */
     int n;                          /* offset bits: the element (coordinate) at offset 2^k */
     int32_t b[LIN_MAX_BITS][LAY_MAX_RANK];
+    int nvmma_bytes;                /* nvmma_shared's swizzlingByteWidth; else 0 */
 };
 
 /* ---- the evaluator (the row's build fills it; lay_eval runs it) --------- */
@@ -69,8 +63,6 @@ struct lay {
     uint32_t size;                  /* product of shape, 1..LAY_MAX_SIZE */
     union {                         /* the form's attributes, as the text wrote them */
         struct lay_cute cute;
-        struct lay_swizzled swizzled;
-        struct lay_nvmma nvmma;
         struct lay_tma tma;
         struct lay_tlinear tlinear;
     } a;

@@ -1,7 +1,7 @@
 /* layout_text.h - the text cursor the layout forms' parsers share (one row
  * of the form table per form, layout.h): whitespace, words, integers as CuTe
- * prints them, Triton's `<{name = value, ...}>` attribute lists, and errors
- * that name "layout" and say "at column N:".  Reads text only. */
+ * prints them, and errors that name "layout" and say "at column N:" (the
+ * Triton rows read with ttgir_attr.h instead).  Reads text only. */
 #ifndef SZ_LAYOUT_TEXT_H
 #define SZ_LAYOUT_TEXT_H
 
@@ -32,22 +32,5 @@ int lay_word(struct lay_cur *c, const char *w);
 
 /* A CuTe integer as print writes it: `_N` (static) or `N` (dynamic), N <= hi. */
 int lay_int(struct lay_cur *c, uint32_t hi, uint32_t *v);
-
-/* Triton attribute values: true/false; [a, b, c] (at most LAY_MAX_RANK). */
-int lay_bool(struct lay_cur *c, int *v);
-int lay_list(struct lay_cur *c, int *v, int *n);
-
-/* `<{name = value, ...}>` up to the end of the text.  For each entry, `attr`
- * is called with the cursor on the name (at column `at`): it consumes
- * `name = value` and returns 1, returns 0 when the name is not its own
- * (the cursor back at `at`), or -1 on an error.  CTAsPerCGA, CTASplitNum
- * (all ones) and CTAOrder are read here; any other name is refused with
- * "expected <expected>". */
-int lay_attrs(struct lay_cur *c, struct lay *l,
-              int (*attr)(struct lay_cur *c, struct lay *l, size_t at), const char *expected);
-
-/* After an attribute name: `=`; 1 when present (consumed), else 0 with the
- * cursor back at `at`. */
-int lay_key(struct lay_cur *c, const char *name, size_t at);
 
 #endif

@@ -5,24 +5,24 @@
  * builds; the box limits are rosetta.c's validators. */
 #include "base/bits.h"
 #include "layout_text.h"
+#include "model/presets.h"
 
 
 static int parse(struct lay_cur *c, struct lay *l)
 {
-    static const struct { const char *name; int bytes; } modes[] = {
-        {"CU_TENSOR_MAP_SWIZZLE_NONE", 0}, {"CU_TENSOR_MAP_SWIZZLE_32B", 32},
-        {"CU_TENSOR_MAP_SWIZZLE_64B", 64}, {"CU_TENSOR_MAP_SWIZZLE_128B", 128}};
+    /* presets.c's classic modes (tma_span >= 0), the widest first */
+    static const int spans[] = {128, 64, 32, 0};
     lay_ws(c);
     size_t at = c->i;
-    for (int k = 3; k >= 0; k--) {
+    for (int k = 0; k < 4; k++) {
         c->i = at;
-        if (!lay_word(c, modes[k].name))
+        if (!lay_word(c, presets_tma(spans[k])->tma))
             continue;
         lay_ws(c);
         if (c->s[c->i] != '\0')
             return LAY_AT(c, "unexpected text after the swizzle mode (the 128B_ATOM_* modes "
                              "are not modelled)");
-        l->a.tma.swizzle_bytes = modes[k].bytes;
+        l->a.tma.swizzle_bytes = spans[k];
         return 0;
     }
     return LAY_AT(c, "expected CU_TENSOR_MAP_SWIZZLE_NONE, _32B, _64B or _128B");

@@ -14,30 +14,23 @@
 #include "linear/linear_conv.h"
 #include "model/presets.h"
 
+/* The names are presets.c's table (its sources are cited there). */
 const char *ros_tma_name(int b)
 {
-    switch (b) {
-    case 0: return "CU_TENSOR_MAP_SWIZZLE_NONE";
-    case 32: return "CU_TENSOR_MAP_SWIZZLE_32B";
-    case 64: return "CU_TENSOR_MAP_SWIZZLE_64B";
-    case 128: return "CU_TENSOR_MAP_SWIZZLE_128B";
-    default: return NULL;
-    }
+    const struct preset *p = presets_tma(b);
+    return p ? p->tma : NULL;
 }
 
-/* CuTe arch/mma_sm90_desc.hpp, GMMA::LayoutType */
 const char *ros_gmma_name(int t)
 {
-    static const char *const n[] = {"INTERLEAVE", "B128", "B64", "B32"};
-    return t >= 0 && t < 4 ? n[t] : NULL;
+    const struct preset *p = presets_gmma(t);
+    return p ? p->gmma_name : NULL;
 }
 
-/* CuTe arch/mma_sm100_desc.hpp, UMMA::LayoutType (3, 5, 7 are reserved) */
 const char *ros_umma_name(int t)
 {
-    static const char *const n[] = {"SWIZZLE_NONE", "SWIZZLE_128B_BASE32B", "SWIZZLE_128B",
-                                    NULL, "SWIZZLE_64B", NULL, "SWIZZLE_32B", NULL};
-    return t >= 0 && t < 8 ? n[t] : NULL;
+    const struct preset *p = presets_umma(t);
+    return p ? p->umma_name : NULL;
 }
 
 /* The hardware modes of a byte swizzle: presets.c's table (its sources are
@@ -137,18 +130,18 @@ int ros_desc_decode(uint64_t d, int sm100, struct ros_desc *o, struct sz_error *
     o->base_offset = (int)(d >> 49 & 7);
     o->swizzle_bytes = -1;
     if (!sm100) {
-        /* GmmaDescriptor: layout_type in bits [62,64): 0 none, 1 128B, 2 64B, 3 32B */
-        static const int sw[] = {0, 128, 64, 32};
+        /* GmmaDescriptor: layout_type in bits [62,64) (0 none, 1 128B, 2 64B, 3 32B) */
         o->layout_type = (int)(d >> 62);
-        o->swizzle_bytes = sw[o->layout_type];
+        o->swizzle_bytes = presets_gmma(o->layout_type)->row_bytes;
     } else {
         /* UMMA SmemDescriptor: version [46,48) must be 1, lbo_mode bit 52,
-         * layout_type [61,64): 0 none, 1 128B/32B atoms, 2 128B, 4 64B, 6 32B */
-        static const int sw[] = {0, 128, 128, -1, 64, -1, 32, -1};
+         * layout_type [61,64) (0 none, 1 128B/32B atoms, 2 128B, 4 64B, 6 32B;
+         * the others reserved: no row) */
+        const struct preset *p;
         o->version = (int)(d >> 46 & 3);
         o->lbo_mode = (int)(d >> 52 & 1);
         o->layout_type = (int)(d >> 61);
-        o->swizzle_bytes = sw[o->layout_type];
+        o->swizzle_bytes = (p = presets_umma(o->layout_type)) ? p->row_bytes : -1;
         if (o->version != 1)
             return sz_fail(err, SZ_INVALID_ARGUMENT, "descriptor",
                            "sm100 descriptors carry version 1 in bits 46-47, got %d",

@@ -34,9 +34,9 @@ struct ros_equiv {
 void ros_equivalents(const struct lay *l, const uint32_t *bytes, int one_to_one,
                      struct ros_equiv *q);
 
-/* The names: "CU_TENSOR_MAP_SWIZZLE_128B", "B128" (GMMA LayoutType, CuTe
- * arch/mma_sm90_desc.hpp), "SWIZZLE_128B" (UMMA, arch/mma_sm100_desc.hpp);
- * NULL when out of range. */
+/* The names, from presets.c's table: "CU_TENSOR_MAP_SWIZZLE_128B", "B128"
+ * (GMMA LayoutType, CuTe arch/mma_sm90_desc.hpp), "SWIZZLE_128B" (UMMA,
+ * arch/mma_sm100_desc.hpp); NULL when out of range. */
 const char *ros_tma_name(int swizzle_bytes);
 const char *ros_gmma_name(int type);
 const char *ros_umma_name(int type);

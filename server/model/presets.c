@@ -28,20 +28,20 @@
 const struct preset presets[] = {
     {"none", "None", 0, 4, 3, "CU_TENSOR_MAP_SWIZZLE_NONE", NULL, 0,
      0, "INTERLEAVE", "Layout_K_INTER_Atom", 0, "SWIZZLE_NONE", "no swizzling",
-     "measured on sm_90 (H100, H200, driver 580.159.04, 2026-11-24): every box lands where /api/layout's tma: form says (tests/data/tma_placement_*.json)"},
+     "measured on sm_90 (H100, H200, driver 580.159.04, 2026-11-24): every box lands where /api/layout's tma: form says (tests/data/tma_placement_*.json)", 0},
     {"32B", "32B", 1, 4, 3, "CU_TENSOR_MAP_SWIZZLE_32B", NULL, 32,
      3, "B32", "Layout_K_SW32_Atom", 6, "SWIZZLE_32B", "32-byte swizzling",
-     "measured on sm_90 (H100, H200, driver 580.159.04, 2026-11-24): every box lands where /api/layout's tma: form says (tests/data/tma_placement_*.json)"},
+     "measured on sm_90 (H100, H200, driver 580.159.04, 2026-11-24): every box lands where /api/layout's tma: form says (tests/data/tma_placement_*.json)", 32},
     {"64B", "64B", 2, 4, 3, "CU_TENSOR_MAP_SWIZZLE_64B", NULL, 64,
      2, "B64", "Layout_K_SW64_Atom", 4, "SWIZZLE_64B", "64-byte swizzling",
-     "measured on sm_90 (H100, H200, driver 580.159.04, 2026-11-24): every box lands where /api/layout's tma: form says (tests/data/tma_placement_*.json)"},
+     "measured on sm_90 (H100, H200, driver 580.159.04, 2026-11-24): every box lands where /api/layout's tma: form says (tests/data/tma_placement_*.json)", 64},
     {"128B", "128B", 3, 4, 3, "CU_TENSOR_MAP_SWIZZLE_128B", NULL, 128,
      1, "B128", "Layout_K_SW128_Atom", 2, "SWIZZLE_128B", "128-byte swizzling",
-     "measured on sm_90 (H100, H200, driver 580.159.04, 2026-11-24): every box lands where /api/layout's tma: form says (tests/data/tma_placement_*.json)"},
+     "measured on sm_90 (H100, H200, driver 580.159.04, 2026-11-24): every box lands where /api/layout's tma: form says (tests/data/tma_placement_*.json)", 128},
     {"128B-32Bunit", "128B, 32B unit", 2, 5, 2, "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B", "12.8",
      -1, -1, NULL, NULL, 1, "SWIZZLE_128B_BASE32B",
      "128-byte with 32-byte atomic swizzling",
-     "the driver refuses it on sm_90 (measured, H100/H200, driver 580.159.04, 2026-11-24)"},
+     "the driver refuses it on sm_90 (measured, H100/H200, driver 580.159.04, 2026-11-24)", 128},
 };
 const size_t presets_count = sizeof presets / sizeof presets[0];
 
@@ -54,3 +54,17 @@ const struct preset *presets_find(int b, int m, int s)
     }
     return NULL;
 }
+
+static const struct preset *find_mode(int which, int v)
+{
+    for (size_t i = 0; i < presets_count; i++) {
+        const struct preset *p = &presets[i];
+        if ((which == 0 ? p->tma_span : which == 1 ? p->gmma : p->umma) == v && v >= 0)
+            return p;
+    }
+    return NULL;
+}
+
+const struct preset *presets_tma(int span) { return find_mode(0, span); }
+const struct preset *presets_gmma(int t) { return find_mode(1, t); }
+const struct preset *presets_umma(int t) { return find_mode(2, t); }

@@ -201,13 +201,16 @@ static int nvmma(const struct ta_parser *p, int attr, const int64_t *shape, int 
                                        "fp4Padded", "rank", CGA_KEYS, NULL};
     int64_t swz, ebw, r;
     int tr, fp4;
+    /* `rank`: Triton prints it when it is not 2 and reads 2 without it; here
+     * a text without it takes the tensor's rank, so that a hand-written 3-D
+     * text (which /api/layout has always taken) reads the same on both routes */
     if (ta_check_keys(p, attr, keys, "nvmma_shared", err) < 0 ||
         ta_single_cta(p, attr, err) < 0 ||
         ta_int(p, attr, "swizzlingByteWidth", "nvmma_shared", 1, 0, 0, 128, &swz, err) < 0 ||
         ta_bool(p, attr, "transposed", &tr, err) < 0 ||
         ta_int(p, attr, "elementBitWidth", "nvmma_shared", 0, bits, 1, 64, &ebw, err) < 0 ||
         ta_bool(p, attr, "fp4Padded", &fp4, err) < 0 ||
-        ta_int(p, attr, "rank", "nvmma_shared", 0, 2, 1, 5, &r, err) < 0)
+        ta_int(p, attr, "rank", "nvmma_shared", 0, rank, 1, 5, &r, err) < 0)
         return -1;
     if (swz != 0 && swz != 32 && swz != 64 && swz != 128)
         return ta_fail(p, ta_get(p, attr, "swizzlingByteWidth"), err,
@@ -245,8 +248,10 @@ static int nvmma(const struct ta_parser *p, int attr, const int64_t *shape, int 
         rot[i] = i - 1;
     a->rank = rank;
     if (swz == 0) {
+        /* no swizzle: the box row-major whatever `transposed` says (Triton's
+         * nvmmaSharedToLinearLayout returns before it transposes) */
         for (int d = rank - 1; d >= 0; d--)
-            grow_id(a, d, mt[d]);
+            grow_id(a, d, tma[d]);
     } else {
         if (rank < 2)
             return ta_shape_fail(p, attr, err, "a swizzled nvmma_shared layout is 2-D or more");
@@ -281,7 +286,7 @@ static int nvmma(const struct ta_parser *p, int attr, const int64_t *shape, int 
             return ta_shape_fail(p, attr, err, "the TMA box does not reshape to the tile");
         reshape(a, coll, 2, mt, rank);
     }
-    if (tr)
+    if (tr && swz)
         permute(a, rot, rank);
     not_smaller(a, order_std, rank, shape);
     return 0;

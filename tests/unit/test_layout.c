@@ -12,6 +12,7 @@
 #include "layout/layout.h"
 #include "layout/rosetta.h"
 #include "layout/wgmma.h"
+#include "model/presets.h"
 #include "check.h"
 #include "read_json.h"
 #include "client.h"
@@ -438,11 +439,11 @@ static const struct {
     {"#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhas = 8, order = [1, 0]}>", 16, 2,
      {64, 64}, "layout", 46},
     {"#ttg.nvmma_shared<{swizzlingByteWidth = 96, transposed = false}>", 16, 2, {64, 64},
-     "layout", 20},
+     "layout", 41},
     {"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>",
      32, 2, {64, 64}, "element_bits", 0},
     {"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>",
-     16, 2, {64, 32}, "layout", 0},
+     16, 2, {64, 32}, "shape", 0},
     {"#ttg.foo<{}>", 16, 2, {8, 8}, "layout", 6},
     {"tma:CU_TENSOR_MAP_SWIZZLE_256B", 16, 2, {64, 8}, "layout", 5},
     {"tma:CU_TENSOR_MAP_SWIZZLE_128B", 16, 2, {2048, 1024}, "shape", 0},
@@ -457,7 +458,9 @@ static void test_errors(void)
         int rc = lay_parse(bad_cases[i].text, bad_cases[i].bits, bad_cases[i].shape,
                            bad_cases[i].rank, &l, &err);
         int col = 0;
-        sscanf(err.message, "at column %d:", &col);
+        const char *at = strstr(err.message, "column ");
+        if (at)
+            sscanf(at, "column %d", &col);
         CHECK(rc < 0 && strcmp(err.field, bad_cases[i].field) == 0 &&
                   (bad_cases[i].column == 0 || col == bad_cases[i].column),
               "\"%s\": want %s at column %d, got rc %d %s \"%s\"", bad_cases[i].text,
@@ -767,6 +770,55 @@ static void test_api(void)
     }
 }
 
+/* The hardware-mode names have one table (presets.c): every name it holds
+ * comes back from the look-ups that rosetta.c and the descriptor decoder
+ * use, every classic TMA mode parses as the tma: form with its span, and the
+ * GMMA / UMMA layout types the descriptors carry (CuTe mma_sm90_desc.hpp,
+ * mma_sm100_desc.hpp) decode to the row's bytes; the reserved UMMA types to none. */
+static void test_hardware_names_are_the_preset_table(void)
+{
+    int bad = 0;
+    for (size_t i = 0; i < presets_count; i++) {
+        const struct preset *p = &presets[i];
+        if (p->tma_span >= 0) {
+            char text[80];
+            uint32_t shape[2] = {64, 8};
+            struct lay l;
+            struct sz_error err = {0};
+            snprintf(text, sizeof text, "tma:%s", p->tma);
+            CHECK_QUIET(bad, strcmp(ros_tma_name(p->tma_span), p->tma) == 0 &&
+                             lay_parse(text, 16, shape, 2, &l, &err) == 0 &&
+                             l.a.tma.swizzle_bytes == p->tma_span,
+                        "%s: named and parsed back (%s)", p->tma, err.message);
+        }
+        if (p->gmma >= 0) {
+            struct ros_desc d;
+            struct sz_error err = {0};
+            CHECK_QUIET(bad, strcmp(ros_gmma_name(p->gmma), p->gmma_name) == 0 &&
+                             ros_desc_decode((uint64_t)p->gmma << 62, 0, &d, &err) == 0 &&
+                             d.swizzle_bytes == p->row_bytes,
+                        "GMMA %s: named, decoded to %d bytes", p->gmma_name, p->row_bytes);
+        }
+        if (p->umma >= 0) {
+            struct ros_desc d;
+            struct sz_error err = {0};
+            CHECK_QUIET(bad, strcmp(ros_umma_name(p->umma), p->umma_name) == 0 &&
+                             ros_desc_decode((uint64_t)p->umma << 61 | 1ull << 46, 1, &d,
+                                             &err) == 0 && d.swizzle_bytes == p->row_bytes,
+                        "UMMA %s: named, decoded to %d bytes", p->umma_name, p->row_bytes);
+        }
+    }
+    for (int t = 3; t < 8; t += 2) {
+        struct ros_desc d;
+        struct sz_error err = {0};
+        CHECK_QUIET(bad, ros_umma_name(t) == NULL &&
+                         ros_desc_decode((uint64_t)t << 61 | 1ull << 46, 1, &d, &err) < 0,
+                    "UMMA layout_type %d is reserved", t);
+    }
+    CHECK(bad == 0 && ros_gmma_name(4) == NULL && ros_tma_name(16) == NULL,
+          "every hardware-mode name of presets.c reads back through rosetta.c and the tma: form");
+}
+
 int main(void)
 {
     test_cute_prints();
@@ -776,6 +828,7 @@ int main(void)
     test_triton_sweep();
     test_errors();
     test_rosetta();
+    test_hardware_names_are_the_preset_table();
     test_wgmma_rule_reproduces_every_row();
     test_wgmma_misread();
     test_api();

@@ -821,6 +821,148 @@ static void test_layout_forms(void)
     free(r.body);
 }
 
+/* ---- one reader: every shared expectation through /api/layout too (issue 37) ---- */
+
+/* POST /api/layout {layout, shape, element_bits}; the offsets (first
+ * coordinate fastest) or NULL, the status in *status. */
+static cJSON *layout_offsets(const char *text, const int64_t *shape, int rank, int bits,
+                             int *status, char *why, size_t nwhy)
+{
+    int sh[TLL_MAX_RANK];
+    for (int d = 0; d < rank; d++)
+        sh[d] = (int)shape[d];
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddStringToObject(b, "layout", text);
+    cJSON_AddItemToObject(b, "shape", cJSON_CreateIntArray(sh, rank));
+    cJSON_AddNumberToObject(b, "element_bits", bits);
+    char *p = cJSON_PrintUnformatted(b);
+    cJSON_Delete(b);
+    struct api_response r = client_api_call("POST", "/api/layout", NULL, "application/json", p, 0);
+    free(p);
+    *status = r.status;
+    snprintf(why, nwhy, "%.200s", r.body ? r.body : "");
+    cJSON *j = r.status == 200 && r.body ? cJSON_Parse(r.body) : NULL;
+    free(r.body);
+    return j;
+}
+
+/* The index of a coordinate in /api/layout's offsets: the first fastest. */
+static uint32_t first_fastest(const int64_t *c, const int64_t *shape, int rank)
+{
+    uint32_t i = 0;
+    for (int d = rank - 1; d >= 0; d--)
+        i = i * (uint32_t)shape[d] + (uint32_t)c[d];
+    return i;
+}
+
+/* triton_ll_cases.json's 18 shared expectations (offset bases from Triton's
+ * LinearLayoutConversionsTest.cpp) through /api/layout: offset o holds the
+ * element that XORs the bases of o's set bits, so its byte is o * bits / 8.
+ * The 4-D one meets the request's rank limit (LAY_MAX_SHAPED_RANK), not the reader. */
+static void test_shared_cases_on_layout(void)
+{
+    char *txt = client_slurp("tests/data/triton_ll_cases.json");
+    cJSON *root = txt ? cJSON_Parse(txt) : NULL;
+    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(root, "cases");
+    int n = 0, ok_n = 0;
+    for (const cJSON *c = cases ? cases->child : NULL; c; c = c->next) {
+        const cJSON *ws = cJSON_GetObjectItemCaseSensitive(c, "expected_shared");
+        if (!ws)
+            continue;
+        int64_t shape[TLL_MAX_RANK];
+        int rank = read_shape(cJSON_GetObjectItemCaseSensitive(c, "shape"), shape), st;
+        const char *m = strstr(str(c, "layout"), "elementBitWidth = ");
+        int bits = m ? atoi(m + 18) : 16;
+        char why[256];
+        cJSON *j = layout_offsets(str(c, "layout"), shape, rank, bits, &st, why, sizeof why);
+        const cJSON *offs = cJSON_GetObjectItemCaseSensitive(j, "offsets");
+        const cJSON *off = cJSON_GetObjectItemCaseSensitive(ws, "offset");
+        int nb = cJSON_GetArraySize(off), ok = j != NULL;
+        uint32_t size = 1;
+        for (int d = 0; d < rank; d++)
+            size *= (uint32_t)shape[d];
+        ok = ok && (uint32_t)cJSON_GetArraySize(offs) == size && size == 1u << nb;
+        static double got[1 << 16];
+        int k = 0;
+        for (const cJSON *x = offs ? offs->child : NULL; ok && x; x = x->next)
+            got[k++] = x->valuedouble;
+        for (uint32_t o = 0; ok && o < size; o++) {
+            int64_t e[TLL_MAX_RANK] = {0};
+            int i = 0;
+            for (const cJSON *bb = off->child; bb; bb = bb->next, i++)
+                if (o >> i & 1) {
+                    int d = 0;
+                    for (const cJSON *x = bb->child; x && d < rank; x = x->next, d++)
+                        e[d] ^= x->valueint;
+                }
+            ok = got[first_fastest(e, shape, rank)] == (double)o * bits / 8;
+        }
+        n++;
+        if (rank > 3) {     /* the request's shape, not the reader: 1 to 3 extents */
+            CHECK(st == 400 && strstr(why, "\"field\":\"shape\""),
+                  "%s: /api/layout takes shapes of 1 to 3 extents: %d %s", str(c, "test"), st,
+                  why);
+            cJSON_Delete(j);
+            continue;
+        }
+        ok_n += ok;
+        CHECK(ok, "%s (%s) through /api/layout: the offsets are the expected bases': %d %s",
+              str(c, "test"), str(c, "layout"), st, why);
+        cJSON_Delete(j);
+    }
+    CHECK(n == 18 && ok_n == 17, "18 shared expectations through /api/layout, the 17 of rank "
+          "1 to 3 exact: %d %d", n, ok_n);
+    cJSON_Delete(root);
+    free(txt);
+}
+
+/* nvmma_shared with Triton's own `rank = 3` (the text /api/layout refused
+ * and /api/ttgir took): its offsets against CuTe's byte swizzle, written from
+ * the definition (an 8-row atom of swizzlingByteWidth-byte rows with
+ * Swizzle<log2(sw/16),4,3> on its bytes, the batch dims collapsed into rows,
+ * atoms down the rows first, then along the columns). */
+static void test_nvmma_rank3_on_layout(void)
+{
+    static const struct { int sw, bits; int64_t shape[3]; } cs[] = {
+        {64, 32, {32, 4, 64}}, {32, 16, {2, 8, 64}}, {128, 16, {4, 16, 128}},
+        {128, 8, {2, 8, 256}}, {64, 8, {8, 2, 64}}, {0, 32, {4, 4, 8}},
+    };
+    for (size_t t = 0; t < sizeof cs / sizeof cs[0]; t++) {
+        int sw = cs[t].sw, bits = cs[t].bits, st;
+        const int64_t *sh = cs[t].shape;
+        char text[200], why[256];
+        snprintf(text, sizeof text, "#ttg.nvmma_shared<{swizzlingByteWidth = %d, transposed = "
+                 "false, elementBitWidth = %d, rank = 3}>", sw, bits);
+        cJSON *j = layout_offsets(text, sh, 3, bits, &st, why, sizeof why);
+        const cJSON *offs = cJSON_GetObjectItemCaseSensitive(j, "offsets");
+        uint32_t eb = (uint32_t)bits / 8, rows = (uint32_t)(sh[0] * sh[1]);
+        uint32_t row_bytes = sw ? (uint32_t)sw : (uint32_t)sh[2] * eb;
+        uint32_t per_row = row_bytes / eb, yy = 0;
+        while (sw && (16u << yy) < (uint32_t)sw)
+            yy++;   /* Swizzle<yy,4,3>: bits 4.. XOR bits 7.. */
+        int ok = j && cJSON_GetArraySize(offs) == (int)(rows * sh[2]);
+        const cJSON *x = offs ? offs->child : NULL;
+        for (int64_t c2 = 0; ok && c2 < sh[2]; c2++)
+            for (int64_t c1 = 0; ok && c1 < sh[1]; c1++)
+                for (int64_t c0 = 0; ok && c0 < sh[0]; c0++, x = x->next) {
+                    int64_t c[3] = {c0, c1, c2};
+                    uint32_t r = (uint32_t)(c[0] * sh[1] + c[1]), col = (uint32_t)c[2];
+                    uint32_t a = r * row_bytes + (col % per_row) * eb;
+                    a ^= ((a >> 7) & ((1u << yy) - 1)) << 4;
+                    uint32_t want = (col / per_row) * rows * row_bytes + a;
+                    ok = x && x->valuedouble == (double)want;
+                    if (!ok)
+                        snprintf(why, sizeof why, "[%lld,%lld,%lld]: %g, oracle %u",
+                                 (long long)c0, (long long)c1, (long long)c2,
+                                 x ? x->valuedouble : -1.0, want);
+                }
+        CHECK(ok && strcmp(str(j, "form"), "triton_nvmma") == 0,
+              "%s on [%lld,%lld,%lld] through /api/layout: CuTe's byte swizzle: %d %s", text,
+              (long long)sh[0], (long long)sh[1], (long long)sh[2], st, why);
+        cJSON_Delete(j);
+    }
+}
+
 /* The fix /api/ttgir proposes, pasted back in place of the buffer's
  * encoding, costs what the fix said; Gluon's case 9 (3 conflicts) gets one. */
 static void test_fix(void)
@@ -882,6 +1024,8 @@ int main(void)
     test_dump();
     test_thread_row();
     test_layout_forms();
+    test_shared_cases_on_layout();
+    test_nvmma_rank3_on_layout();
     test_fix();
     return check_summary("test_triton");
 }
