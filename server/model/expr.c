@@ -403,7 +403,7 @@ int expr_eval(const struct expr *e, int64_t t, int64_t r, expr_swz_fn swz, void 
         case OP_SWZ: {
             if (swz == NULL)
                 return eval_fail(err, op, t, r, "swz() needs a swizzle and none is set");
-            struct sz_error cb = {SZ_INVALID_ARGUMENT, "", "failed"};
+            struct sz_error cb = {.code = SZ_INVALID_ARGUMENT, .message = "failed"};
             if (swz(ctx, a, &v, &cb) < 0)
                 return sz_fail(err, cb.code == SZ_OK ? SZ_INVALID_ARGUMENT : cb.code,
                                "expr", "at column %u: swz(%lld): %s (t=%lld, r=%lld)",
