@@ -68,7 +68,8 @@ static int fail_at(struct parser *p, size_t col, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return sz_fail(p->err, SZ_INVALID_ARGUMENT, "expr", "at column %zu: %s", col, msg);
+    sz_fail(p->err, SZ_INVALID_ARGUMENT, "expr", "at column %zu: %s", col, msg);
+    return sz_fail_pos(p->err, p->src, p->len, col - 1);
 }
 
 static int is_digit(int c) { return c >= '0' && c <= '9'; }

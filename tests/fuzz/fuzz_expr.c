@@ -28,9 +28,17 @@ static void check_error(const struct sz_error *err, size_t len, const char *src)
     int col = -1;
     if (err->code != SZ_INVALID_ARGUMENT || strcmp(err->field, "expr") != 0 ||
         sscanf(err->message, "at column %d:", &col) != 1 || col < 1 ||
-        (size_t)col > len + 1) {
+        (size_t)col > len + 1 || (err->line == 0) != (err->column == 0)) {
         fprintf(stderr, "fuzz_expr: bad error for \"%s\": code %d field '%s' \"%s\"\n",
                 src, err->code, err->field, err->message);
+        abort();
+    }
+    /* a position, where there is one (compile errors), is the message's column's */
+    int line = 0, column = 0;
+    sz_text_pos(src, len, (size_t)col - 1, &line, &column);
+    if (err->line != 0 && (err->line != line || err->column != column)) {
+        fprintf(stderr, "fuzz_expr: \"%s\": at %d:%d, but column %d is %d:%d\n", src, err->line,
+                err->column, col, line, column);
         abort();
     }
     for (const char *m = err->message; *m; m++)

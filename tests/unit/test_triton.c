@@ -363,6 +363,45 @@ static void test_errors(void)
     }
 }
 
+/* Issue 37: a distributed encoding's error, as a thread layout or through the
+ * reader, carries its position (err.line, err.column) in a multi-line text;
+ * so does an alias's, in the aliases text. */
+static void test_error_positions(void)
+{
+    static const struct {
+        const char *layout, *aliases, *field;
+        int line, column;
+    } cases[] = {
+        {"#ttg.blocked<{sizePerThread = [1, 8],\n  threadsPerWarp = [4, x8], warpsPerCTA = [4, 1],"
+         " order = [1, 0]}>", NULL, "layout", 2, 24},
+        {"#ttg.linear<{register = [[0, 1]],\n  lane = [[0, 2], [0, 4], [0, 8], [1, 0], [2 0]],"
+         " warp = [], block = []}>", NULL, "layout", 2, 46},
+        {"\n  #ttg.blocked<{sizePerThread = [1, 3], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+         "order = [1, 0]}>", NULL, "layout", 2, 37},
+        {"#d", "#s = #ttg.swizzled_shared<{}>\n#d = #ttg.dot_op<{opIdx = 0, parent = #d, kWidth = 2}>",
+         "aliases", 2, 39},
+    };
+    int64_t shape[2] = {64, 64};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct td_layout l;
+        struct sz_error err = {0};
+        int rc = triton_dist_layout(&parser, cases[i].layout, cases[i].aliases, shape, 2, &l, &err);
+        CHECK(rc < 0 && strcmp(err.field, cases[i].field) == 0 && err.line == cases[i].line &&
+                  err.column == cases[i].column,
+              "position %zu: want %s at %d:%d, got rc %d %s at %d:%d '%s'", i, cases[i].field,
+              cases[i].line, cases[i].column, rc, err.field, err.line, err.column, err.message);
+    }
+    /* the same text as a thread layout (the layout page's thread field) */
+    uint32_t ushape[2] = {64, 64};
+    struct thr_ctx ctx = {"thread", 16, 2, ushape};
+    static struct thr t;
+    struct sz_error err = {0};
+    CHECK(thr_parse(cases[0].layout, &ctx, &t, &err) < 0 && strcmp(err.field, "thread") == 0 &&
+              err.line == 2 && err.column == 24,
+          "a thread layout's error is at 2:24, got %s at %d:%d '%s'", err.field, err.line,
+          err.column, err.message);
+}
+
 /* ---- cases beyond the transcription ------------------------------------------ */
 
 static void test_more(void)
@@ -875,6 +914,7 @@ int main(void)
     test_linear_texts();
     test_algebra();
     test_errors();
+    test_error_positions();
     test_more();
     test_api();
     test_workbench();
