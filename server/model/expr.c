@@ -183,6 +183,9 @@ static int emit(struct parser *p, int code, int64_t imm, size_t col)
     e->op[e->n].code = (uint8_t)code;
     e->op[e->n].imm = imm;
     e->op[e->n].col = (uint16_t)col;
+    int line, column;
+    sz_text_pos(p->src, p->len, col - 1, &line, &column);
+    e->op[e->n].line = (uint16_t)line, e->op[e->n].column = (uint16_t)column;
     e->n++;
     p->sp += 1 - op_pops[code];
     if (p->sp > e->max_stack)
@@ -350,8 +353,9 @@ fail:
 static int eval_fail(struct sz_error *err, const struct expr_op *op, int64_t t, int64_t r,
                      const char *what)
 {
-    return sz_fail(err, SZ_INVALID_ARGUMENT, "expr", "at column %u: %s (t=%lld, r=%lld)",
-                   (unsigned)op->col, what, (long long)t, (long long)r);
+    sz_fail(err, SZ_INVALID_ARGUMENT, "expr", "at column %u: %s (t=%lld, r=%lld)",
+            (unsigned)op->col, what, (long long)t, (long long)r);
+    return sz_set_at(err, op->line, op->column);
 }
 
 /* a << n as a * 2^n and a >> n as floor(a / 2^n), both defined for negative a
@@ -405,11 +409,13 @@ int expr_eval(const struct expr *e, int64_t t, int64_t r, expr_swz_fn swz, void 
             if (swz == NULL)
                 return eval_fail(err, op, t, r, "swz() needs a swizzle and none is set");
             struct sz_error cb = {.code = SZ_INVALID_ARGUMENT, .message = "failed"};
-            if (swz(ctx, a, &v, &cb) < 0)
-                return sz_fail(err, cb.code == SZ_OK ? SZ_INVALID_ARGUMENT : cb.code,
-                               "expr", "at column %u: swz(%lld): %s (t=%lld, r=%lld)",
-                               (unsigned)op->col, (long long)a, cb.message,
-                               (long long)t, (long long)r);
+            if (swz(ctx, a, &v, &cb) < 0) {
+                sz_fail(err, cb.code == SZ_OK ? SZ_INVALID_ARGUMENT : cb.code,
+                        "expr", "at column %u: swz(%lld): %s (t=%lld, r=%lld)",
+                        (unsigned)op->col, (long long)a, cb.message,
+                        (long long)t, (long long)r);
+                return sz_set_at(err, op->line, op->column);
+            }
             break;
         }
         case OP_MUL:

@@ -2,8 +2,9 @@
  * the source text (up to its first NUL), compiled and then evaluated on every
  * lane at a few steps with a swizzle callback that can fail.  Beyond ASan and
  * UBSan it checks the contract of expr.h: errors carry field "expr" and
- * "at column N:" with N inside the text, messages are printable ASCII, and a
- * compiled program stays within its limits.  Must not allocate per input. */
+ * "at column N:" with N inside the text (and a position, "at", that is N's),
+ * messages are printable ASCII, and a compiled program stays within its
+ * limits.  Must not allocate per input. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,10 +34,10 @@ static void check_error(const struct sz_error *err, size_t len, const char *src)
                 src, err->code, err->field, err->message);
         abort();
     }
-    /* a position, where there is one (compile errors), is the message's column's */
+    /* its position ("at") is the message's column's */
     int line = 0, column = 0;
     sz_text_pos(src, len, (size_t)col - 1, &line, &column);
-    if (err->line != 0 && (err->line != line || err->column != column)) {
+    if (err->line != line || err->column != column) {
         fprintf(stderr, "fuzz_expr: \"%s\": at %d:%d, but column %d is %d:%d\n", src, err->line,
                 err->column, col, line, column);
         abort();

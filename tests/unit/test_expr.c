@@ -632,6 +632,11 @@ static void test_error_positions(void)
           "'$' on line 2 is at 2:8, got %d:%d (%s)", err.line, err.column, err.message);
     CHECK(expr_compile("(t +\n r", &e, &err) < 0 && err.line == 2 && err.column == 3,
           "the missing ')' is at 2:3, got %d:%d (%s)", err.line, err.column, err.message);
+    /* an evaluation error points at its operator */
+    int64_t v;
+    CHECK(expr_compile("t +\n  (r / 0)", &e, &err) == 0 &&
+              expr_eval(&e, 1, 2, NULL, NULL, &v, &err) < 0 && err.line == 2 && err.column == 6,
+          "'/ 0' on line 2 is at 2:6, got %d:%d (%s)", err.line, err.column, err.message);
     int line, col;
     sz_text_pos("ab\n\xc3\xa9x\xe2\x82\xacy", SIZE_MAX, 9, &line, &col);
     CHECK(line == 2 && col == 4, "'y' after two 2- and 3-byte characters is at 2:4, got %d:%d",
