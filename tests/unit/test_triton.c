@@ -729,6 +729,25 @@ static void test_dump(void)
           "nothing to cost: 400 naming the line and column: %d %s", st,
           e ? str(e, "message") : "");
     cJSON_Delete(j);
+    /* issue 37: "at" is where the reason points (the unknown alias #d on line 2), or the op's
+     * name where the reason has no column (no types after ' : ' on line 2) */
+    static const struct { const char *text; int line, column; } why[] = {
+        {"#smem = #ttg.shared_memory\n"
+         "%1 = ttg.local_load %0 : !ttg.memdesc<64x64xf16, #s, #smem> -> tensor<64x64xf16, #d>\n",
+         2, 82},
+        {"#smem = #ttg.shared_memory\n  %1 = ttg.local_load %0\n", 2, 8},
+    };
+    for (size_t i = 0; i < sizeof why / sizeof why[0]; i++) {
+        j = ttgir(why[i].text, &st);
+        e = cJSON_GetObjectItemCaseSensitive(j, "error");
+        const cJSON *at = cJSON_GetObjectItemCaseSensitive(e, "at");
+        int line = cJSON_IsObject(at) ? cJSON_GetObjectItemCaseSensitive(at, "line")->valueint : 0;
+        int col = cJSON_IsObject(at) ? cJSON_GetObjectItemCaseSensitive(at, "column")->valueint : 0;
+        CHECK(st == 400 && line == why[i].line && col == why[i].column,
+              "nothing to cost %zu: at %d:%d, got %d at %d:%d (%s)", i, why[i].line,
+              why[i].column, st, line, col, e ? str(e, "message") : "");
+        cJSON_Delete(j);
+    }
 }
 
 /* The encodings are a row of the thread-form table: thr_parse reads them. */
