@@ -100,6 +100,8 @@ void api_error_response(const struct sz_error *err, struct api_response *resp)
     buf_json_str(&b, err->field);
     buf_puts(&b, ",\"message\":");
     buf_json_str(&b, err->message);
+    if (err->line > 0 && err->column > 0)
+        buf_printf(&b, ",\"at\":{\"line\":%d,\"column\":%d}", err->line, err->column);
     buf_puts(&b, "}}");
     resp->status = sz_code_status(err->code);
     resp->body = buf_take(&b, &resp->len);

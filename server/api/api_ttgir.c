@@ -305,6 +305,7 @@ int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_er
     tdump_scan(t, strlen(t), &w->d);
     int costed = 0, first_skip = 1, mark = ta_mark(w->p), nmemo = 0;
     char first_reason[160] = "";
+    int first_line = 0, first_column = 0;   /* its position, where it has one */
     struct buf skipped = {0}, frags = {0};
     for (int i = 0; i < w->d.nops; i++) {
         const struct tdump_op *o = &w->d.op[i];
@@ -326,8 +327,10 @@ int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_er
             struct sz_error why = {0};
             ta_reset(w->p, mark);
             if (cost_op(w, o, w->d.num_banks, &dn, &sn, &bits, &why) < 0) {
-                if (first_skip)
+                if (first_skip) {
                     snprintf(first_reason, sizeof first_reason, "%s", why.message);
+                    first_line = why.line, first_column = why.column;
+                }
                 put_skip(&skipped, &first_skip, o, why.message, why.field);
                 continue;
             }
@@ -396,9 +399,15 @@ int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_er
             sz_fail(err, SZ_INVALID_ARGUMENT, "text",
                     "no shared-memory op found (ttg.local_load, ttg.local_store, ttg.local_alloc "
                     "with a value, ttg.async_copy_global_to_local)");
-        else
+        else {
             sz_fail(err, SZ_INVALID_ARGUMENT, "text", "nothing to cost: %.*s on line %d: %s",
                     o->name_len, o->name, o->line, first_reason);
+            /* "at": where the reason points, else the op's name */
+            if (first_line > 0)
+                sz_set_at(err, first_line, first_column);
+            else
+                ta_fail_pos(w->p, 0, o->pos, err);
+        }
         buf_free(&skipped);
         buf_free(&frags);
         goto done;

@@ -83,6 +83,7 @@ int sz_fail(struct sz_error *err, enum sz_code code, const char *field,
     if (err == NULL)
         return -1;
     err->code = code;
+    err->line = err->column = 0;
     snprintf(err->field, sizeof err->field, "%s", field ? field : "");
     va_list ap;
     va_start(ap, fmt);
@@ -91,6 +92,34 @@ int sz_fail(struct sz_error *err, enum sz_code code, const char *field,
     utf8_scrub(err->field);
     utf8_scrub(err->message);
     return -1;
+}
+
+void sz_text_pos(const char *text, size_t len, size_t off, int *line, int *column)
+{
+    int l = 1, c = 1;
+    for (size_t k = 0; k < off && k < len && text[k]; k++) {
+        if (text[k] == '\n')
+            l++, c = 1;
+        else if (((unsigned char)text[k] & 0xC0) != 0x80)
+            c++;
+    }
+    *line = l, *column = c;
+}
+
+int sz_set_at(struct sz_error *err, int line, int column)
+{
+    if (err != NULL && line > 0 && column > 0)
+        err->line = line, err->column = column;
+    return -1;
+}
+
+int sz_fail_pos(struct sz_error *err, const char *text, size_t len, size_t off)
+{
+    int line, column;
+    if (text == NULL)
+        return -1;
+    sz_text_pos(text, len, off, &line, &column);
+    return sz_set_at(err, line, column);
 }
 
 const char *sz_code_name(enum sz_code code)

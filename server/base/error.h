@@ -28,6 +28,8 @@ struct sz_error {
     enum sz_code code;
     char field[32];         /* "" when the error is not about one field */
     char message[160];
+    int line, column;       /* where in pasted text, 1-based; 0 when the error points
+                               at no text (sz_fail clears both; sz_set_at sets them) */
 };
 
 /* Fill `err` (if not NULL) and return -1, so callers can `return sz_fail(...)`.
@@ -40,6 +42,22 @@ int sz_fail(struct sz_error *err, enum sz_code code, const char *field,
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+
+/* The position of byte `off` of text[0..len) (stopping at a NUL): line 1 + the
+ * newlines before it; column 1 + the characters (UTF-8 code points: every byte
+ * but a continuation byte 10xxxxxx) between the line's start and it, which is
+ * where the page's caret goes when it walks the line by code points.  An `off`
+ * past the end is the end.  This is the one text-position function of the C
+ * side; the messages keep their own words ("at column N:" counts bytes). */
+void sz_text_pos(const char *text, size_t len, size_t off, int *line, int *column);
+
+/* Set the position an error points at (after sz_fail, which clears it) and
+ * return -1, so callers can `sz_fail(...); return sz_set_at(err, l, c);`.
+ * `err` may be NULL.  api_error_response writes it as "at". */
+int sz_set_at(struct sz_error *err, int line, int column);
+
+/* sz_text_pos then sz_set_at: the error points at byte `off` of text[0..len). */
+int sz_fail_pos(struct sz_error *err, const char *text, size_t len, size_t off);
 
 /* Copy at most `n` bytes of `s` (stopping at a NUL) into dst[0..cap) for
  * echoing in a message: printable ASCII as is, every other byte as '?', so

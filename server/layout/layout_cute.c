@@ -229,13 +229,15 @@ static int address_bits(struct lay_cur *c, struct lay *l, int eb_log)
     l->addr = (uint32_t)(l->a.cute.address & ((1ull << hi) - 1));
     /* flips stay below bit hi: x >= 2^hi cannot come out below the pointer */
     for (uint64_t x = 0; x < (1ull << hi) && x < (1ull << 22); x += 1u << eb_log)
-        if (swz_apply(&l->z, l->addr + (uint32_t)x) < l->addr)
-            return sz_fail(c->err, SZ_INVALID_ARGUMENT, "layout",
-                           "at column %d: at this pointer (low bits %u) the swizzle on the full "
-                           "address puts byte %llu at %u, before the pointer: CuTe's offsets "
-                           "from it go negative; paste it at a pointer aligned to %u bytes",
-                           l->a.cute.ptr_col, l->addr, (unsigned long long)x,
-                           swz_apply(&l->z, l->addr + (uint32_t)x), 1u << hi);
+        if (swz_apply(&l->z, l->addr + (uint32_t)x) < l->addr) {
+            sz_fail(c->err, SZ_INVALID_ARGUMENT, "layout",
+                    "at column %d: at this pointer (low bits %u) the swizzle on the full "
+                    "address puts byte %llu at %u, before the pointer: CuTe's offsets "
+                    "from it go negative; paste it at a pointer aligned to %u bytes",
+                    l->a.cute.ptr_col, l->addr, (unsigned long long)x,
+                    swz_apply(&l->z, l->addr + (uint32_t)x), 1u << hi);
+            return sz_fail_pos(c->err, c->s, SIZE_MAX, (size_t)l->a.cute.ptr_col - 1);
+        }
     return 0;
 }
 

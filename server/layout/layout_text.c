@@ -35,8 +35,9 @@ const struct lay_form *const *lay_forms(int *n)
 
 int lay_at(struct lay_cur *c, size_t i, const char *msg, const char *what)
 {
-    return sz_fail(c->err, SZ_INVALID_ARGUMENT, "layout", "at column %zu: %s%s", i + 1, msg,
-                   what ? what : "");
+    sz_fail(c->err, SZ_INVALID_ARGUMENT, "layout", "at column %zu: %s%s", i + 1, msg,
+            what ? what : "");
+    return sz_fail_pos(c->err, c->s, SIZE_MAX, i);
 }
 
 void lay_ws(struct lay_cur *c)
@@ -58,8 +59,8 @@ int lay_want(struct lay_cur *c, char ch)
 {
     if (lay_eat(c, ch))
         return 0;
-    return sz_fail(c->err, SZ_INVALID_ARGUMENT, "layout", "at column %zu: expected '%c'",
-                   c->i + 1, ch);
+    sz_fail(c->err, SZ_INVALID_ARGUMENT, "layout", "at column %zu: expected '%c'", c->i + 1, ch);
+    return sz_fail_pos(c->err, c->s, SIZE_MAX, c->i);
 }
 
 int lay_word(struct lay_cur *c, const char *w)

@@ -16,7 +16,8 @@ struct lay_cur {
     struct sz_error *err;
 };
 
-/* Fail naming "layout": "at column <i+1>: <msg><what>" (what may be NULL). */
+/* Fail naming "layout": "at column <i+1>: <msg><what>" (what may be NULL),
+ * the error's position (error.h) that of byte i.  lay_want fails the same way. */
 int lay_at(struct lay_cur *c, size_t i, const char *msg, const char *what);
 #define LAY_AT(c, msg) lay_at((c), (c)->i, (msg), NULL)
 

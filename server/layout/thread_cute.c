@@ -28,8 +28,9 @@ static int fail_at(struct cur *c, size_t at, const char *msg)
     for (size_t k = 0; k < at && c->s[k]; k++)
         if (c->s[k] == '\n')
             line++, bol = k + 1;
-    return sz_fail(c->err, SZ_INVALID_ARGUMENT, c->field, "at line %d, column %zu: %s", line,
-                   at - bol + 1, msg);
+    sz_fail(c->err, SZ_INVALID_ARGUMENT, c->field, "at line %d, column %zu: %s", line,
+            at - bol + 1, msg);
+    return sz_fail_pos(c->err, c->s, SIZE_MAX, at);
 }
 
 static void ws(struct cur *c)

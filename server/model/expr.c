@@ -68,7 +68,8 @@ static int fail_at(struct parser *p, size_t col, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return sz_fail(p->err, SZ_INVALID_ARGUMENT, "expr", "at column %zu: %s", col, msg);
+    sz_fail(p->err, SZ_INVALID_ARGUMENT, "expr", "at column %zu: %s", col, msg);
+    return sz_fail_pos(p->err, p->src, p->len, col - 1);
 }
 
 static int is_digit(int c) { return c >= '0' && c <= '9'; }
@@ -182,6 +183,9 @@ static int emit(struct parser *p, int code, int64_t imm, size_t col)
     e->op[e->n].code = (uint8_t)code;
     e->op[e->n].imm = imm;
     e->op[e->n].col = (uint16_t)col;
+    int line, column;
+    sz_text_pos(p->src, p->len, col - 1, &line, &column);
+    e->op[e->n].line = (uint16_t)line, e->op[e->n].column = (uint16_t)column;
     e->n++;
     p->sp += 1 - op_pops[code];
     if (p->sp > e->max_stack)
@@ -349,8 +353,9 @@ fail:
 static int eval_fail(struct sz_error *err, const struct expr_op *op, int64_t t, int64_t r,
                      const char *what)
 {
-    return sz_fail(err, SZ_INVALID_ARGUMENT, "expr", "at column %u: %s (t=%lld, r=%lld)",
-                   (unsigned)op->col, what, (long long)t, (long long)r);
+    sz_fail(err, SZ_INVALID_ARGUMENT, "expr", "at column %u: %s (t=%lld, r=%lld)",
+            (unsigned)op->col, what, (long long)t, (long long)r);
+    return sz_set_at(err, op->line, op->column);
 }
 
 /* a << n as a * 2^n and a >> n as floor(a / 2^n), both defined for negative a
@@ -403,12 +408,14 @@ int expr_eval(const struct expr *e, int64_t t, int64_t r, expr_swz_fn swz, void 
         case OP_SWZ: {
             if (swz == NULL)
                 return eval_fail(err, op, t, r, "swz() needs a swizzle and none is set");
-            struct sz_error cb = {SZ_INVALID_ARGUMENT, "", "failed"};
-            if (swz(ctx, a, &v, &cb) < 0)
-                return sz_fail(err, cb.code == SZ_OK ? SZ_INVALID_ARGUMENT : cb.code,
-                               "expr", "at column %u: swz(%lld): %s (t=%lld, r=%lld)",
-                               (unsigned)op->col, (long long)a, cb.message,
-                               (long long)t, (long long)r);
+            struct sz_error cb = {.code = SZ_INVALID_ARGUMENT, .message = "failed"};
+            if (swz(ctx, a, &v, &cb) < 0) {
+                sz_fail(err, cb.code == SZ_OK ? SZ_INVALID_ARGUMENT : cb.code,
+                        "expr", "at column %u: swz(%lld): %s (t=%lld, r=%lld)",
+                        (unsigned)op->col, (long long)a, cb.message,
+                        (long long)t, (long long)r);
+                return sz_set_at(err, op->line, op->column);
+            }
             break;
         }
         case OP_MUL:

@@ -37,6 +37,7 @@ struct expr_op {
     int64_t imm;
     uint16_t col;
     uint8_t code;
+    uint16_t line, column;  /* col as a position in the text (sz_text_pos), for "at" */
 };
 
 /* A compiled expression: plain data, no pointers; copy it freely. */

@@ -40,8 +40,9 @@ static int fail_at(const char *text, size_t at, struct sz_error *err, const char
     for (size_t k = 0; k < at && text[k]; k++)
         if (text[k] == '\n')
             line++, bol = k + 1;
-    return sz_fail(err, SZ_INVALID_ARGUMENT, "ncu", "at line %d, column %zu: %s", line,
-                   at - bol + 1, msg);
+    sz_fail(err, SZ_INVALID_ARGUMENT, "ncu", "at line %d, column %zu: %s", line,
+            at - bol + 1, msg);
+    return sz_fail_pos(err, text, SIZE_MAX, at);
 }
 
 /* "5,713,107", "6", "1.5e3": a number with thousands separators; 1 if it is one. */

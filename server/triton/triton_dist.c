@@ -672,8 +672,8 @@ static int ts_fail(const struct ts_cur *c, struct sz_error *err, const char *msg
 {
     int line, col;
     ta_line_col(c->p, 0, (int)c->i, &line, &col);
-    return sz_fail(err, SZ_INVALID_ARGUMENT, c->p->field[0], "line %d, column %d: %s", line, col,
-                   msg);
+    sz_fail(err, SZ_INVALID_ARGUMENT, c->p->field[0], "line %d, column %d: %s", line, col, msg);
+    return ta_fail_pos(c->p, 0, (int)c->i, err);
 }
 
 static char ts_ch(const struct ts_cur *c) { return c->i < c->p->len[0] ? c->p->text[0][c->i] : 0; }

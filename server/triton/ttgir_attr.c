@@ -19,6 +19,13 @@ struct cur {
     int depth;
 };
 
+int ta_fail_pos(const struct ta_parser *p, int src, int pos, struct sz_error *err)
+{
+    int line, col;
+    sz_text_pos(p->text[src], p->len[src], pos < 0 ? 0 : (size_t)pos, &line, &col);
+    return sz_set_at(err, line + p->line0[src] - 1, col);
+}
+
 void ta_line_col(const struct ta_parser *p, int src, int pos, int *line, int *col)
 {
     int l = p->line0[src], c = 1;
@@ -38,8 +45,8 @@ static int vfail_at(const struct ta_parser *p, int src, int pos, struct sz_error
     int line, col;
     vsnprintf(msg, sizeof msg, fmt, ap);
     ta_line_col(p, src, pos, &line, &col);
-    return sz_fail(err, SZ_INVALID_ARGUMENT, p->field[src], "line %d, column %d: %s", line, col,
-                   msg);
+    sz_fail(err, SZ_INVALID_ARGUMENT, p->field[src], "line %d, column %d: %s", line, col, msg);
+    return ta_fail_pos(p, src, pos, err);
 }
 
 static int fail_at(const struct cur *c, struct sz_error *err, const char *fmt, ...)
@@ -557,8 +564,9 @@ int ta_shape_fail(const struct ta_parser *p, int node, struct sz_error *err, con
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     ta_line_col(p, p->node[node].src, p->node[node].pos, &line, &col);
-    return sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "%s line %d, column %d: %s",
-                   p->field[p->node[node].src], line, col, msg);
+    sz_fail(err, SZ_INVALID_ARGUMENT, "shape", "%s line %d, column %d: %s",
+            p->field[p->node[node].src], line, col, msg);
+    return ta_fail_pos(p, p->node[node].src, p->node[node].pos, err);
 }
 
 int ta_check_keys(const struct ta_parser *p, int attr, const char *const *known, const char *what,

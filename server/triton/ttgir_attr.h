@@ -102,6 +102,10 @@ int ta_fail(const struct ta_parser *p, int node, struct sz_error *err, const cha
 /* The line and column (1-based) of offset pos in text src. */
 void ta_line_col(const struct ta_parser *p, int src, int pos, int *line, int *col);
 
+/* Set err's position ("at") to offset pos in text src (sz_text_pos, from line0);
+ * returns -1.  Call it after sz_fail. */
+int ta_fail_pos(const struct ta_parser *p, int src, int pos, struct sz_error *err);
+
 /* ---- typed readers ------------------------------------------------------------ */
 
 /* Refuse keys of `attr` not in `known` (NULL-terminated); `what` names it ("blocked"). */

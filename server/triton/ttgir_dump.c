@@ -187,16 +187,17 @@ int tdump_type(struct ta_parser *p, int pos, int64_t *shape, int *rank, int *bit
         if (i >= n || t[i] != 'x') {
             int line, col;
             ta_line_col(p, 0, (int)i, &line, &col);
-            return sz_fail(err, SZ_INVALID_ARGUMENT, p->field[0],
-                           "line %d, column %d: expected 'x' after a dimension", line, col);
+            sz_fail(err, SZ_INVALID_ARGUMENT, p->field[0],
+                    "line %d, column %d: expected 'x' after a dimension", line, col);
+            return ta_fail_pos(p, 0, (int)i, err);
         }
         i++;
         if (*rank >= TLL_MAX_RANK - 1) {
             int line, col;
             ta_line_col(p, 0, (int)i, &line, &col);
-            return sz_fail(err, SZ_INVALID_ARGUMENT, p->field[0],
-                           "line %d, column %d: more than %d dimensions", line, col,
-                           TLL_MAX_RANK - 1);
+            sz_fail(err, SZ_INVALID_ARGUMENT, p->field[0],
+                    "line %d, column %d: more than %d dimensions", line, col, TLL_MAX_RANK - 1);
+            return ta_fail_pos(p, 0, (int)i, err);
         }
         shape[(*rank)++] = v;
     }
@@ -210,9 +211,10 @@ int tdump_type(struct ta_parser *p, int pos, int64_t *shape, int *rank, int *bit
     if (*rank == 0 || *bits == 0 || i >= n || t[i] != ',') {
         int line, col;
         ta_line_col(p, 0, (int)s, &line, &col);
-        return sz_fail(err, SZ_INVALID_ARGUMENT, p->field[0],
-                       "line %d, column %d: expected dims, an element type (f16, bf16, f32, "
-                       "i8, ...) and an encoding", line, col);
+        sz_fail(err, SZ_INVALID_ARGUMENT, p->field[0],
+                "line %d, column %d: expected dims, an element type (f16, bf16, f32, "
+                "i8, ...) and an encoding", line, col);
+        return ta_fail_pos(p, 0, (int)s, err);
     }
     return ta_parse(p, 0, (int)i + 1, 0, 0, enc, err);
 }

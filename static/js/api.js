@@ -1,6 +1,6 @@
 // api.js - the page's only door to the server: every fetch lives here.
 // Returns the parsed JSON body, or throws ApiError carrying the contract's
-// {code, field, message}. It must not interpret the model's numbers.
+// {code, field, message} and `at`. It must not interpret the model's numbers.
 //
 // Answers are kept in memory: the model has no state, so the answer to a
 // request (a GET's URL) never changes while the page
@@ -12,12 +12,13 @@
 import { stamp } from './stamps.js';
 
 export class ApiError extends Error {
-    constructor(status, code, field, message) {
+    constructor(status, code, field, message, at = null) {
         super(message);
         this.name = 'ApiError';
         this.status = status;   // HTTP status, 0 when the server was not reached
         this.code = code;
         this.field = field;     // parameter the server blamed, or null
+        this.at = at;           // {line, column} in that field's text, or null (issue 37)
     }
 }
 
@@ -65,7 +66,7 @@ async function exchange(path, init) {
     if (!res.ok || (body && body.error)) {
         const e = (body && body.error) || {};
         throw new ApiError(res.status, e.code || 'http_' + res.status, e.field ?? null,
-            e.message || res.statusText || 'request failed');
+            e.message || res.statusText || 'request failed', e.at ?? null);
     }
     return { body, size: text.length };
 }

@@ -20,7 +20,7 @@ const MODULES = [
     'measure.js', 'display.js', 'maps.js', 'mapview.js', 'maplayout.js', 'paint.js',
     'elements.js', 'viewcache.js', 'marks.js', 'selection.js', 'bankcell.js', 'banner.js',
     'url.js', 'readout.js', 'explain.js', 'peek.js', 'lesson.js', 'lessondata.js', 'predict.js',
-    'typing.js', 'verdictline.js', 'export.js', 'later.js'
+    'typing.js', 'verdictline.js', 'export.js', 'later.js', 'caret.js'
 ];
 // The rest of the page, not preloaded: app.js imports them (import()) once
 // the first screen is drawn (extras.js), so that they do not share the

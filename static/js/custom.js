@@ -9,6 +9,7 @@ import { parseOffsets, formatOffsets } from './offsets.js';
 import { isMatrix, instrQuery, menuOps } from './ops.js';
 import { OFF } from './classes.js';
 import { esc } from './esc.js';
+import { caretAt } from './caret.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -32,13 +33,17 @@ export function customLabel(st, name) {
         : `custom offsets, taken as logical: ${name} applied`;
 }
 
-// "at column 7: ..." (the API's expression errors): the expression with that
-// column marked, or '' when the message names none.
-export function caretHTML(expr, message) {
-    const m = /^at column (\d+)/.exec(message || '');
-    if (!m) return '';
-    const i = Math.max(0, Math.min(expr.length, Number(m[1]) - 1));
-    return `${esc(expr.slice(0, i))}<mark id="acc-expr-mark">${esc(expr.slice(i, i + 1) || ' ')}</mark>${esc(expr.slice(i + 1))}\n${' '.repeat(i)}^ column ${m[1]}`;
+// The expression with the character the API's error points at (its `at`,
+// caret.js) marked and a caret under it, or '' when the error has no `at`.
+export function caretHTML(expr, at) {
+    const c = caretAt(expr, at);
+    if (!c) return '';
+    // the caret line goes under the error's line; the lines after it follow
+    const i = c.index, first = Array.from(expr.slice(i))[0] || '', ch = first === '\n' ? '' : first;
+    const after = expr.slice(i + ch.length), nl = after.indexOf('\n');
+    const where = c.row > 1 ? `line ${c.row}, column ${c.col}` : `column ${c.col}`;
+    return `${esc(expr.slice(0, i))}<mark id="acc-expr-mark">${esc(ch || ' ')}</mark>${esc(nl < 0 ? after : after.slice(0, nl))}` +
+        `\n${esc(c.mark)} ${where}${nl < 0 ? '' : esc(after.slice(nl))}`;
 }
 
 export function createCustomForm() {
@@ -89,7 +94,7 @@ export function createCustomForm() {
 
     // The expression error's column under the expression (null: none).
     function showCaret(st, err) {
-        const html = err && st.acc === 'expr' && err.field === 'expr' ? caretHTML(st.expr, err.message) : '';
+        const html = err && st.acc === 'expr' && err.field === 'expr' ? caretHTML(st.expr, err.at) : '';
         ui.caret.hidden = !html;
         ui.caret.innerHTML = html;
     }

@@ -75,6 +75,7 @@ function renderRosetta(d) {
 
 function renderAccess(cost, err) {
     $('acc-error').textContent = err ? `${err.field ? err.field + ': ' : ''}${err.message}` : '';
+    showCaret($('acc-caret'), err, 'thread', state.thread);
     if (!cost) { $('acc-verdict').textContent = ''; $('acc-banks').innerHTML = ''; $('acc-hits').innerHTML = ''; return; }
     const w = cost.wavefronts, k = cost.ideal_wavefronts;
     $('acc-verdict').innerHTML = `<b>${w}</b> wavefront${w === 1 ? '' : 's'} (ideal ${k}) &middot; ` +
@@ -86,13 +87,19 @@ function renderAccess(cost, err) {
     hitsChart($('acc-hits'), cost, availW);
 }
 
+// A caret under the place an error points at (its `at`, issue 37) in the text
+// of the field it names, the layout or the thread layout; hidden for none.
+function showCaret(el, e, field, text) {
+    const c = e && e.field === field ? caretAt(text || '', e.at) : null;
+    el.hidden = !c;
+    el.textContent = c ? `${c.line}\n${c.mark} ${c.row > 1 ? `line ${c.row}, ` : ''}column ${c.col}` : '';
+}
+
 // On an error, what belongs to the last good text is greyed and marked stale,
-// and a caret goes under the column the error names (issue 27.9).
+// and a caret goes under the place the error points at (issue 27.9).
 function stale(on, e) {
     $('lay-results').dataset.stale = on ? '1' : '';
-    const c = on && e.field === 'layout' ? caretAt(state.layout || '', e.message) : null;
-    $('lay-caret').hidden = !c;
-    $('lay-caret').textContent = c ? `${c.line}\n${c.mark} column ${c.col}` : '';
+    showCaret($('lay-caret'), on ? e : null, 'layout', state.layout);
 }
 
 async function load() {

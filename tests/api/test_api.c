@@ -12,6 +12,7 @@
 #include "api_cases.h"
 #include "check.h"
 #include "client.h"
+#include "jtest.h"
 
 static void test_table(void)
 {
@@ -744,6 +745,50 @@ static void conflicts_names_the_rows_metrics(void)
     cJSON_Delete(ops);
 }
 
+/* Issue 37: an error inside pasted text carries "at": {"line", "column"} in
+ * the error body (1-based, the column in characters), the page's caret reads
+ * it; an error about no place in a text carries no "at". */
+static void errors_carry_their_position_in_the_text(void)
+{
+    static const struct {
+        const char *path, *body, *field;
+        int line, column;
+    } pos[] = {
+        {"/api/layout", "{\"layout\":\"#ttg.swizzled_shared<{vec = 8,\\n  perPhase = 1,\\n"
+         "  maxPhase = x, order = [1, 0]}>\",\"element_bits\":16,\"shape\":[64,64]}",
+         "layout", 3, 14},
+        /* a thread layout (a Triton distributed encoding) on the layout page */
+        {"/api/layout/access", "{\"layout\":\"Sw<3,4,3> o _0 o (_8,_64):(_64,_1)\","
+         "\"element_bits\":16,\"origin\":[0,0],\"thread\":\"#ttg.blocked<{sizePerThread = "
+         "[1, 8],\\n  threadsPerWarp = [4, x8], warpsPerCTA = [4, 1], order = [1, 0]}>\"}",
+         "thread", 2, 24},
+        /* a CuTe thread-value print in the same field */
+        {"/api/layout/access", "{\"layout\":\"Sw<3,4,3> o _0 o (_8,_64):(_64,_1)\","
+         "\"element_bits\":16,\"origin\":[0,0],\"thread\":\"% Layout S TV: "
+         "ArithTuple(_0,_0) o (_16,_8):(_1@0,_1@1)\\nfoo bar\\n\"}", "thread", 2, 1},
+        {"/api/layout", "{\"layout\":\"#ttg.nvmma_shared<{swizzlingByteWidth = 128,\\n  "
+         "transposed = false, elementBitWidth = 16}>\",\"element_bits\":32,\"shape\":[64,64]}",
+         "element_bits", 0, 0},
+    };
+    for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++) {
+        int status;
+        cJSON *j = jtest_post(pos[i].path, pos[i].body, &status);
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "error");
+        const cJSON *at = cJSON_GetObjectItemCaseSensitive(e, "at");
+        int has = cJSON_IsObject(at);
+        CHECK(status == 400 && strcmp(jtest_str(e, "field"), pos[i].field) == 0 &&
+                  (pos[i].line == 0 ? !has
+                                      : has && cJSON_GetArraySize(at) == 2 &&
+                                            jtest_num(at, "line") == pos[i].line &&
+                                            jtest_num(at, "column") == pos[i].column),
+              "%s case %zu: want %s at %d:%d, got %d %s at %s%g:%g (%s)", pos[i].path, i,
+              pos[i].field, pos[i].line, pos[i].column, status, jtest_str(e, "field"),
+              has ? "" : "(none) ", jtest_num(at, "line"), jtest_num(at, "column"),
+              jtest_str(e, "message"));
+        cJSON_Delete(j);
+    }
+}
+
 int main(void)
 {
     test_table();
@@ -763,6 +808,7 @@ int main(void)
     test_apply_limits();
     the_ops_fixture_is_the_ops_answer();
     conflicts_names_the_rows_metrics();
+    errors_carry_their_position_in_the_text();
     cache_clear();  /* so that valgrind sees every byte returned */
     return check_summary("test_api");
 }

@@ -2,7 +2,8 @@
 // a preset drawn with the Rosetta the API gives, the seed 004 access (8-way
 // without a swizzle, clean with Sw<3,3,3>) shown as the API costs it, the
 // state in the URL, a Triton and a TMA layout, and a screenshot at 1440x900
-// (build/screenshots/layout.png). Only requests the API answers 200.
+// (build/screenshots/layout.png). Only requests the API answers 200, but for
+// the thread-layout errors (phase 'thread-error': a caret from the API's `at`).
 
 import path from 'node:path';
 
@@ -12,7 +13,7 @@ async function postJSON(url, body) {
 }
 
 export async function layoutChecks(t) {
-    const { page, base, check, step, gotoReady, afterLoad, text, SHOTS } = t;
+    const { page, base, check, step, gotoReady, afterLoad, text, SHOTS, setPhase } = t;
     const lay = (q) => base + 'layout.html' + (q ? '?' + new URLSearchParams(q).toString() : '');
     const verdict = () => page.$eval('#acc-verdict', (e) => Number(e.dataset.wavefronts || -1));
 
@@ -73,6 +74,31 @@ export async function layoutChecks(t) {
         const v = await page.$eval('.lay-ncu-verdict', (e) => [e.dataset.verdict, e.dataset.predicted]);
         check('layout: ncu explained: 100 tiles x 4 x (32 - 4) = 11200 reproduced', v[0] === 'reproduced' && v[1] === '11200', v.join(' '));
         await page.screenshot({ path: path.join(SHOTS, 'layout_tiled.png'), fullPage: true });
+    });
+
+    // Issue 37: an error in the thread field (a Triton distributed encoding, a
+    // CuTe TV print) gets a caret under the place the API's `at` names.
+    await step('layout page: a thread-layout error gets its caret', async () => {
+        const layout = '(_32,_64):(_64,_1)';
+        setPhase('thread-error');
+        for (const [what, thread] of [
+            ['a Triton distributed encoding', '#ttg.blocked<{sizePerThread = [1, 8],\n  threadsPerWarp = [4, x8], warpsPerCTA = [4, 1], order = [1, 0]}>'],
+            ['a CuTe TV print', ldsm + '\nfoo bar\n'],
+        ]) {
+            await gotoReady(page, lay({ layout, thread }));
+            const { status, body } = await postJSON(base + 'api/layout/access', { layout, element_bits: 16, thread, origin: [0, 0], fit: true });
+            const at = body.error && body.error.at;
+            check(`37: ${what}: the API points at a line and column of the thread field`,
+                status === 400 && body.error.field === 'thread' && !!at && at.line === 2, JSON.stringify(body));
+            const caret = await page.$eval('#acc-caret', (x) => (x.hidden ? null : x.textContent));
+            const lines = caret ? caret.split('\n') : [];
+            const line = at ? thread.split('\n')[at.line - 1] : '';
+            check(`37: ${what}: a caret under the place \`at\` names`, !!caret && !!at && lines[0] === line &&
+                lines[1].indexOf('^') === at.column - 1 && lines[1].endsWith(`line ${at.line}, column ${at.column}`), JSON.stringify(caret));
+        }
+        await gotoReady(page, lay({ layout }));
+        setPhase('valid');
+        check('37: no thread error, no caret', await page.$eval('#acc-caret', (x) => x.hidden));
     });
 
     await step('layout page: an atom that does not fit, tiled in one click', async () => {

@@ -608,6 +608,8 @@ async function main() {
             (r.phase === 'measure-errors' && (r.status === 409 || r.status === 502) && /\/api\/measure$/.test(r.url)) ||
             // issue 27 (teach_checks): a layout text with an error, and a page framed by an origin the server does not name
             (r.phase === 'layout-error' && r.status === 400 && /\/api\/layout$/.test(r.url)) ||
+            // issue 37 (layout_checks): a thread layout with an error
+            (r.phase === 'thread-error' && r.status === 400 && /\/api\/layout\/access$/.test(r.url)) ||
             (r.phase === 'frame-refused' && /ERR_BLOCKED_BY_RESPONSE/.test(r.text || ''));
         // A prefetch the server refuses is a 204 (never a 4xx: no console line);
         // one the page stops on the wire when the state moves on is aborted.
@@ -621,7 +623,7 @@ async function main() {
         const unexpectedCon = consoleErrors.filter((c) => !(
             ((c.phase === 'invalid' || c.phase === 'bad-access') && /status of 400/.test(c.text)) ||
             (c.phase === 'measure-errors' && /status of (409|502)/.test(c.text)) ||
-            (c.phase === 'layout-error' && /status of 400/.test(c.text)) ||
+            ((c.phase === 'layout-error' || c.phase === 'thread-error') && /status of 400/.test(c.text)) ||
             (c.phase === 'frame-refused' && /violates the following Content Security Policy directive: "frame-ancestors 'none'"/.test(c.text))));
         check('no console errors', unexpectedCon.length === 0, unexpectedCon.map((c) => c.text).join(' | '));
     } finally {

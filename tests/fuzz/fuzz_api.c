@@ -117,6 +117,16 @@ static void check_response(const struct api_response *resp)
             }
         if (!known)
             fail("unknown error code", resp);
+        /* "at", where present, is {"line", "column"}: two integers from 1 */
+        const cJSON *at = cJSON_GetObjectItemCaseSensitive(e, "at");
+        if (at != NULL) {
+            const cJSON *l = cJSON_GetObjectItemCaseSensitive(at, "line");
+            const cJSON *c = cJSON_GetObjectItemCaseSensitive(at, "column");
+            if (!cJSON_IsObject(at) || cJSON_GetArraySize(at) != 2 || !cJSON_IsNumber(l) ||
+                !cJSON_IsNumber(c) || l->valuedouble < 1 || c->valuedouble < 1 ||
+                l->valuedouble != (int)l->valuedouble || c->valuedouble != (int)c->valuedouble)
+                fail("\"at\" is not {\"line\", \"column\"} from 1", resp);
+        }
         /* 5xx only for what the client cannot cause: memory, or no GPU (the
          * tool is never configured here, so measure_failed cannot happen). */
         if (st >= 500 && strcmp(code->valuestring, "internal") != 0 &&

@@ -2,8 +2,9 @@
  * the source text (up to its first NUL), compiled and then evaluated on every
  * lane at a few steps with a swizzle callback that can fail.  Beyond ASan and
  * UBSan it checks the contract of expr.h: errors carry field "expr" and
- * "at column N:" with N inside the text, messages are printable ASCII, and a
- * compiled program stays within its limits.  Must not allocate per input. */
+ * "at column N:" with N inside the text (and a position, "at", that is N's),
+ * messages are printable ASCII, and a compiled program stays within its
+ * limits.  Must not allocate per input. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,9 +29,17 @@ static void check_error(const struct sz_error *err, size_t len, const char *src)
     int col = -1;
     if (err->code != SZ_INVALID_ARGUMENT || strcmp(err->field, "expr") != 0 ||
         sscanf(err->message, "at column %d:", &col) != 1 || col < 1 ||
-        (size_t)col > len + 1) {
+        (size_t)col > len + 1 || (err->line == 0) != (err->column == 0)) {
         fprintf(stderr, "fuzz_expr: bad error for \"%s\": code %d field '%s' \"%s\"\n",
                 src, err->code, err->field, err->message);
+        abort();
+    }
+    /* its position ("at") is the message's column's */
+    int line = 0, column = 0;
+    sz_text_pos(src, len, (size_t)col - 1, &line, &column);
+    if (err->line != line || err->column != column) {
+        fprintf(stderr, "fuzz_expr: \"%s\": at %d:%d, but column %d is %d:%d\n", src, err->line,
+                err->column, col, line, column);
         abort();
     }
     for (const char *m = err->message; *m; m++)

@@ -2,7 +2,8 @@
  * "ELEMENT_BITS SHAPE0 SHAPE1 SHAPE2\nTEXT" (a missing first line means CuTe
  * text at 16 bits); the text goes through lay_parse, and a parsed layout is
  * evaluated.  Beyond ASan and UBSan it checks the contract of layout.h:
- * errors name "layout" (with "at column N:", N inside the text), "shape" or
+ * errors name "layout" (with "at column N:", N inside the text, and a
+ * position, error.h's "at", that is byte N-1's: sz_text_pos), "shape" or
  * "element_bits"; a parsed layout has 1..2^20 elements, every offset below
  * 2^31 and aligned to its element.  Must not allocate per input. */
 #include <stdint.h>
@@ -20,17 +21,22 @@ static void check_error(const struct sz_error *err, size_t len, const char *src)
 {
     int col = -1;
     int ok = err->code == SZ_INVALID_ARGUMENT || err->code == SZ_TOO_LARGE;
-    if (strcmp(err->field, "layout") == 0 && strncmp(err->message, "at column", 9) == 0)
+    if (strcmp(err->field, "layout") == 0 && strncmp(err->message, "at column", 9) == 0) {
         ok &= sscanf(err->message, "at column %d:", &col) == 1 && col >= 1 &&
               (size_t)col <= len + 1;
-    else
+        int line = 0, column = 0;
+        if (ok)
+            sz_text_pos(src, len, (size_t)col - 1, &line, &column);
+        ok &= err->line == line && err->column == column;
+    } else
         ok &= strcmp(err->field, "layout") == 0 || strcmp(err->field, "shape") == 0 ||
               strcmp(err->field, "element_bits") == 0;
+    ok &= (err->line == 0) == (err->column == 0);
     for (const char *m = err->message; *m; m++)
         ok &= *m >= 0x20 && *m <= 0x7E;
     if (!ok) {
-        fprintf(stderr, "fuzz_layout: bad error for \"%s\": code %d field '%s' \"%s\"\n", src,
-                err->code, err->field, err->message);
+        fprintf(stderr, "fuzz_layout: bad error for \"%s\": code %d field '%s' \"%s\" at %d:%d\n",
+                src, err->code, err->field, err->message, err->line, err->column);
         abort();
     }
 }

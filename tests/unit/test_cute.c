@@ -341,6 +341,28 @@ static void test_tv_errors(void)
     }
 }
 
+/* Issue 37: a thread-value print's error carries its position (err.line,
+ * err.column), in the middle of a multi-line paste. */
+static void test_tv_error_positions(void)
+{
+    static const struct { const char *text; int line, column; } bad[] = {
+        {"% Layout S TV: ArithTuple(_0,_0) o (_16,_8):(_1@0,_1@1)\nfoo bar\n", 2, 1},
+        {"% Layout S TV: ArithTuple(_0,_0) o (_16,_8):(_1@0,_1@1)\n"
+         "% Layout D TV: ArithTuple(_0,_0) o ((_16,_2),(_8,_1)):((_1@0,_8@2),(_1@1,_0))\n", 2, 65},
+    };
+    uint32_t shape[2] = {64, 64};
+    struct thr_ctx ctx = {"thread", 16, 2, shape};
+    static struct thr t;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct sz_error err = {0};
+        int rc = thr_parse(bad[i].text, &ctx, &t, &err);
+        CHECK(rc < 0 && strcmp(err.field, "thread") == 0 && err.line == bad[i].line &&
+                  (bad[i].column == 0 ? err.column > 1 : err.column == bad[i].column),
+              "%s: want at line %d, column %d, got at %d:%d: %s", bad[i].text, bad[i].line,
+              bad[i].column, err.line, err.column, err.message);
+    }
+}
+
 /* ---- a tiled copy costed on a layout, through /api/layout/access ------------- */
 
 static cJSON *access_call(const char *layout, const char *thread, const char *extra, int *status)
@@ -633,6 +655,7 @@ int main(void)
     test_address_answer();
     test_tiled_copies();
     test_tv_errors();
+    test_tv_error_positions();
     test_tiled_costing();
     test_tiled_errors();
     test_tile_to_shape();

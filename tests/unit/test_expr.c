@@ -621,10 +621,37 @@ static void test_differential(void)
            trees, skipped, ok, errs);
 }
 
+/* Issue 37: a compile error carries its position (err.line, err.column), on
+ * the second line of a multi-line expression; the one text-position function
+ * counts a column in characters, a line from each '\n'. */
+static void test_error_positions(void)
+{
+    struct expr e;
+    struct sz_error err = {0};
+    CHECK(expr_compile("t * 2\n  + (r $ 3)", &e, &err) < 0 && err.line == 2 && err.column == 8,
+          "'$' on line 2 is at 2:8, got %d:%d (%s)", err.line, err.column, err.message);
+    CHECK(expr_compile("(t +\n r", &e, &err) < 0 && err.line == 2 && err.column == 3,
+          "the missing ')' is at 2:3, got %d:%d (%s)", err.line, err.column, err.message);
+    /* an evaluation error points at its operator */
+    int64_t v;
+    CHECK(expr_compile("t +\n  (r / 0)", &e, &err) == 0 &&
+              expr_eval(&e, 1, 2, NULL, NULL, &v, &err) < 0 && err.line == 2 && err.column == 6,
+          "'/ 0' on line 2 is at 2:6, got %d:%d (%s)", err.line, err.column, err.message);
+    int line, col;
+    sz_text_pos("ab\n\xc3\xa9x\xe2\x82\xacy", SIZE_MAX, 9, &line, &col);
+    CHECK(line == 2 && col == 4, "'y' after two 2- and 3-byte characters is at 2:4, got %d:%d",
+          line, col);
+    sz_text_pos("ab\ncd", 4, 99, &line, &col);
+    CHECK(line == 2 && col == 2, "an offset past the end is the end, got %d:%d", line, col);
+    sz_fail(&err, SZ_INVALID_ARGUMENT, "expr", "x");
+    CHECK(err.line == 0 && err.column == 0, "sz_fail clears the position");
+}
+
 int main(void)
 {
     test_values();
     test_compile_errors();
+    test_error_positions();
     test_eval_errors();
     test_limits();
     test_differential();

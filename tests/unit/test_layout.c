@@ -468,6 +468,43 @@ static void test_errors(void)
     }
 }
 
+/* Issue 37: an error inside pasted text carries its position (err.line,
+ * err.column: 1-based, the column in characters from the line's start), here
+ * on the second or third line of a multi-line text, for every layout form. */
+static void test_error_positions(void)
+{
+    static const struct {
+        const char *text;
+        int bits, rank;
+        uint32_t shape[2];
+        int line, column;
+    } cases[] = {
+        {"Sw<3,4,3> o _0 o\n  (_8,_64):(_64,@_1)", 16, 0, {0}, 2, 17},
+        {"#ttg.swizzled_shared<{vec = 8,\n  perPhase = 1,\n  maxPhase = x, order = [1, 0]}>",
+         16, 2, {64, 64}, 3, 14},
+        {"#ttg.nvmma_shared<{swizzlingByteWidth = 128,\n  transposed = maybe}>", 16, 2,
+         {64, 64}, 2, 16},
+        {"tma:\nCU_TENSOR_MAP_SWIZZLE_256B", 16, 2, {64, 8}, 2, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct lay l;
+        struct sz_error err = {0};
+        int rc = lay_parse(cases[i].text, cases[i].bits, cases[i].rank ? cases[i].shape : NULL,
+                           cases[i].rank, &l, &err);
+        CHECK(rc < 0 && strcmp(err.field, "layout") == 0 && err.line == cases[i].line &&
+                  err.column == cases[i].column,
+              "\"%s\": want at line %d, column %d, got rc %d at %d:%d %s \"%s\"", cases[i].text,
+              cases[i].line, cases[i].column, rc, err.line, err.column, err.field, err.message);
+    }
+    /* an error about no place in the text carries none */
+    struct lay l;
+    struct sz_error err = {0};
+    uint32_t shape[2] = {2048, 1024};
+    CHECK(lay_parse("tma:CU_TENSOR_MAP_SWIZZLE_128B", 16, shape, 2, &l, &err) < 0 &&
+              err.line == 0 && err.column == 0,
+          "a shape error has no position: %d:%d %s", err.line, err.column, err.message);
+}
+
 /* ---- collisions, equivalents, validators ------------------------------------------- */
 
 static int parse_eval(const char *text, int bits, const uint32_t *shape, int rank, struct lay *l)
@@ -827,6 +864,7 @@ int main(void)
     test_cute_sweep();
     test_triton_sweep();
     test_errors();
+    test_error_positions();
     test_rosetta();
     test_hardware_names_are_the_preset_table();
     test_wgmma_rule_reproduces_every_row();

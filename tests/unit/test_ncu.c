@@ -278,6 +278,18 @@ static void test_errors(void)
               str(e, "field"), str(e, "message"));
         cJSON_Delete(j);
     }
+    /* issue 37: a CSV error inside the pasted text carries "at" (line, column) */
+    int st;
+    cJSON *j = explain("\"ID\",\"Kernel Name\",\"l1tex__x.sum\"\n\"0\",\"k\",\"1\" x\n",
+                       access_of("ld", 4, 4), NULL, &st);
+    const cJSON *at = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(j, "error"), "at");
+    const cJSON *l = cJSON_GetObjectItemCaseSensitive(at, "line");
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(at, "column");
+    CHECK(st == 400 && cJSON_IsNumber(l) && cJSON_IsNumber(c) && l->valueint == 2 &&
+              c->valueint == 12,
+          "the CSV error on line 2 is at 2:12: %d %s", st, at ? "(at)" : "(no at)");
+    cJSON_Delete(j);
 }
 
 int main(void)

@@ -363,6 +363,45 @@ static void test_errors(void)
     }
 }
 
+/* Issue 37: a distributed encoding's error, as a thread layout or through the
+ * reader, carries its position (err.line, err.column) in a multi-line text;
+ * so does an alias's, in the aliases text. */
+static void test_error_positions(void)
+{
+    static const struct {
+        const char *layout, *aliases, *field;
+        int line, column;
+    } cases[] = {
+        {"#ttg.blocked<{sizePerThread = [1, 8],\n  threadsPerWarp = [4, x8], warpsPerCTA = [4, 1],"
+         " order = [1, 0]}>", NULL, "layout", 2, 24},
+        {"#ttg.linear<{register = [[0, 1]],\n  lane = [[0, 2], [0, 4], [0, 8], [1, 0], [2 0]],"
+         " warp = [], block = []}>", NULL, "layout", 2, 46},
+        {"\n  #ttg.blocked<{sizePerThread = [1, 3], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+         "order = [1, 0]}>", NULL, "layout", 2, 37},
+        {"#d", "#s = #ttg.swizzled_shared<{}>\n#d = #ttg.dot_op<{opIdx = 0, parent = #d, kWidth = 2}>",
+         "aliases", 2, 39},
+    };
+    int64_t shape[2] = {64, 64};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct td_layout l;
+        struct sz_error err = {0};
+        int rc = triton_dist_layout(&parser, cases[i].layout, cases[i].aliases, shape, 2, &l, &err);
+        CHECK(rc < 0 && strcmp(err.field, cases[i].field) == 0 && err.line == cases[i].line &&
+                  err.column == cases[i].column,
+              "position %zu: want %s at %d:%d, got rc %d %s at %d:%d '%s'", i, cases[i].field,
+              cases[i].line, cases[i].column, rc, err.field, err.line, err.column, err.message);
+    }
+    /* the same text as a thread layout (the layout page's thread field) */
+    uint32_t ushape[2] = {64, 64};
+    struct thr_ctx ctx = {"thread", 16, 2, ushape};
+    static struct thr t;
+    struct sz_error err = {0};
+    CHECK(thr_parse(cases[0].layout, &ctx, &t, &err) < 0 && strcmp(err.field, "thread") == 0 &&
+              err.line == 2 && err.column == 24,
+          "a thread layout's error is at 2:24, got %s at %d:%d '%s'", err.field, err.line,
+          err.column, err.message);
+}
+
 /* ---- cases beyond the transcription ------------------------------------------ */
 
 static void test_more(void)
@@ -690,6 +729,25 @@ static void test_dump(void)
           "nothing to cost: 400 naming the line and column: %d %s", st,
           e ? str(e, "message") : "");
     cJSON_Delete(j);
+    /* issue 37: "at" is where the reason points (the unknown alias #d on line 2), or the op's
+     * name where the reason has no column (no types after ' : ' on line 2) */
+    static const struct { const char *text; int line, column; } why[] = {
+        {"#smem = #ttg.shared_memory\n"
+         "%1 = ttg.local_load %0 : !ttg.memdesc<64x64xf16, #s, #smem> -> tensor<64x64xf16, #d>\n",
+         2, 82},
+        {"#smem = #ttg.shared_memory\n  %1 = ttg.local_load %0\n", 2, 8},
+    };
+    for (size_t i = 0; i < sizeof why / sizeof why[0]; i++) {
+        j = ttgir(why[i].text, &st);
+        e = cJSON_GetObjectItemCaseSensitive(j, "error");
+        const cJSON *at = cJSON_GetObjectItemCaseSensitive(e, "at");
+        int line = cJSON_IsObject(at) ? cJSON_GetObjectItemCaseSensitive(at, "line")->valueint : 0;
+        int col = cJSON_IsObject(at) ? cJSON_GetObjectItemCaseSensitive(at, "column")->valueint : 0;
+        CHECK(st == 400 && line == why[i].line && col == why[i].column,
+              "nothing to cost %zu: at %d:%d, got %d at %d:%d (%s)", i, why[i].line,
+              why[i].column, st, line, col, e ? str(e, "message") : "");
+        cJSON_Delete(j);
+    }
 }
 
 /* The encodings are a row of the thread-form table: thr_parse reads them. */
@@ -1017,6 +1075,7 @@ int main(void)
     test_linear_texts();
     test_algebra();
     test_errors();
+    test_error_positions();
     test_more();
     test_api();
     test_workbench();
