@@ -228,7 +228,7 @@ static int nvmma(const struct ta_parser *p, int attr, const int64_t *shape, int 
     for (int i = 0; i < rank; i++)
         order_std[i] = i;
     /* the TMA box: every dim at most 256, the contiguous one one swizzle row */
-    int64_t tma[TLL_MAX_RANK], mt[TLL_MAX_RANK];
+    int64_t tma[TLL_MAX_RANK] = {0}, mt[TLL_MAX_RANK] = {0};   /* (gcc -O2 cannot see rank <= TLL_MAX_RANK) */
     int contig = tr ? 0 : rank - 1;
     for (int i = 0; i < rank; i++)
         tma[i] = shape[i] < 256 ? shape[i] : 256;
