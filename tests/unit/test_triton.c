@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "triton/triton_access.h"
 #include "triton/triton_dist.h"
@@ -15,6 +16,7 @@
 #include "layout/thread.h"
 #include "triton/triton_ll.h"
 #include "triton/ttgir_attr.h"
+#include "base/buf.h"
 #include "check.h"
 #include "client.h"
 #include "utf8_check.h"
@@ -738,6 +740,35 @@ static void test_dump_target_cut(void)
     cJSON_Delete(b);
 }
 
+/* Issue 36 item 4: a 1,020-alias chain and 510 failing ops (bench/
+ * ttgir_alias_chain.py, less its padding).  A linear alias lookup per hop and
+ * a line count from the start per error took seconds here; bounded now. */
+static void test_dump_alias_chain_cost(void)
+{
+    struct buf t = {0};
+    for (int i = 0; i < 1019; i++)
+        buf_printf(&t, "#a%d = #a%d\n", i, i + 1);
+    buf_puts(&t, "#a1019 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], "
+                 "warpsPerCTA = [4, 1], order = [1, 0]}>\n#s = #ttg.swizzled_shared<{vec = 8, "
+                 "perPhase = 1, maxPhase = 8, order = [1, 0]}>\n#smem = #ttg.shared_memory\n");
+    for (int i = 0; i < 510; i++)
+        buf_printf(&t, "// %0800d\n%%%d = ttg.local_load %%0 : !ttg.memdesc<64x64xf16, #nope%d, "
+                   "#smem> -> tensor<64x64xf16, #a0>\n", 0, i + 1, i);
+    buf_puts(&t, "%x = ttg.local_load %0 : !ttg.memdesc<64x64xf16, #s, #smem> -> "
+                 "tensor<64x64xf16, #a0>\n");
+    int st;
+    clock_t c0 = clock();
+    cJSON *j = ttgir(t.p, &st);
+    double s = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    CHECK(st == 200 && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "ops")) == 1 &&
+              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "skipped")) == 510 &&
+              s < 0.5,
+          "a 1,020-alias chain and 510 failing ops: 1 op, 510 skipped, %.3f s of CPU (< 0.5)", s);
+    printf("alias chain dump: %.3f s of CPU\n", s);
+    cJSON_Delete(j);
+    buf_free(&t);
+}
+
 /* The encodings are a row of the thread-form table: thr_parse reads them. */
 static void test_thread_row(void)
 {
@@ -927,6 +958,7 @@ int main(void)
     test_gluon_cases();
     test_dump();
     test_dump_target_cut();
+    test_dump_alias_chain_cost();
     test_thread_row();
     test_layout_forms();
     test_fix();
