@@ -99,16 +99,16 @@ static void tool_failure(const struct proc *mo, const cJSON *j, char *msg, size_
     if (mo->timed_out)
         snprintf(msg, cap, "the measurement tool did not finish in time and was killed");
     else if (cJSON_IsString(m))
-        snprintf(msg, cap, "%.250s", m->valuestring);
+        snprintf(msg, cap, "%.*s", sz_utf8_prec(m->valuestring, 250), m->valuestring);
     else if (mo->signal)
-        snprintf(msg, cap, "the measurement tool crashed (signal %d)%s%.200s", mo->signal,
-                 err[0] ? ": " : "", err);
+        snprintf(msg, cap, "the measurement tool crashed (signal %d)%s%.*s", mo->signal,
+                 err[0] ? ": " : "", sz_utf8_prec(err, 200), err);
     else if (mo->out_truncated)
         snprintf(msg, cap, "the measurement tool printed more than %u bytes",
                  MEASURE_MAX_OUTPUT);
     else if (mo->exit_code != 0)
-        snprintf(msg, cap, "the measurement tool failed (exit %d)%s%.200s", mo->exit_code,
-                 err[0] ? ": " : "", err);
+        snprintf(msg, cap, "the measurement tool failed (exit %d)%s%.*s", mo->exit_code,
+                 err[0] ? ": " : "", sz_utf8_prec(err, 200), err);
     else
         snprintf(msg, cap, "the measurement tool printed something that is not its JSON "
                  "answer");

@@ -75,11 +75,8 @@ static void put_attr_text(struct buf *out, const struct ta_parser *p, int node)
         n++;
     }
     char tmp[1024];
-    if (n >= sizeof tmp) {
-        n = sizeof tmp - 1;
-        while (n > 0 && ((unsigned char)t[n] & 0xC0) == 0x80)
-            n--;                /* not inside a UTF-8 sequence */
-    }
+    if (n >= sizeof tmp)
+        n = sz_utf8_cut(t, sizeof tmp - 1);     /* not inside a UTF-8 sequence */
     memcpy(tmp, t, n);
     tmp[n] = '\0';
     buf_json_str(out, tmp);
@@ -382,8 +379,8 @@ int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_er
                skipped.p ? skipped.p : "", w->d.num_banks);
     if (w->d.target) {
         char tg[64];
-        int n = w->d.target_len < 63 ? w->d.target_len : 63;
-        memcpy(tg, w->d.target, (size_t)n);
+        size_t n = sz_utf8_cut(w->d.target, w->d.target_len < 63 ? (size_t)w->d.target_len : 63);
+        memcpy(tg, w->d.target, n);
         tg[n] = '\0';
         buf_json_str(out, tg);
     } else {

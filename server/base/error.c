@@ -64,6 +64,27 @@ static void utf8_scrub(char *s)
     }
 }
 
+size_t sz_utf8_cut(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = n;
+    while (i > 0 && n - i < 3 && (p[i - 1] & 0xC0) == 0x80)
+        i--;
+    if (i == 0)
+        return n;
+    unsigned c = p[i - 1];
+    size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    return need > 1 && n - (i - 1) < need ? i - 1 : n;
+}
+
+int sz_utf8_prec(const char *s, size_t budget)
+{
+    size_t n = 0;
+    while (n < budget && s[n])
+        n++;
+    return (int)sz_utf8_cut(s, n);
+}
+
 size_t sz_echo(char *dst, size_t cap, const char *s, size_t n)
 {
     if (cap == 0)
@@ -87,8 +108,10 @@ int sz_fail(struct sz_error *err, enum sz_code code, const char *field,
     snprintf(err->field, sizeof err->field, "%s", field ? field : "");
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    int len = vsnprintf(err->message, sizeof err->message, fmt, ap);
     va_end(ap);
+    if (len >= (int)sizeof err->message)    /* cut by the buffer: at a character's start */
+        err->message[sz_utf8_cut(err->message, strlen(err->message))] = '\0';
     utf8_scrub(err->field);
     utf8_scrub(err->message);
     return -1;

@@ -64,6 +64,15 @@ int sz_fail_pos(struct sz_error *err, const char *text, size_t len, size_t off);
  * an echo is text and never cuts a character.  Returns the length written. */
 size_t sz_echo(char *dst, size_t cap, const char *s, size_t n);
 
+/* The length of s[0..n) less a character cut short at its end: a copy of a
+ * string cut at a byte budget (n = min(len, budget)) keeps whole characters
+ * only, so user text copied into a fixed buffer stays valid UTF-8. */
+size_t sz_utf8_cut(const char *s, size_t n);
+
+/* The precision for "%.*s" that prints at most budget bytes of the
+ * NUL-terminated s, whole characters only (sz_utf8_cut on its prefix). */
+int sz_utf8_prec(const char *s, size_t budget);
+
 /* The wire name of a code ("invalid_argument", ...); never NULL. */
 const char *sz_code_name(enum sz_code code);
 

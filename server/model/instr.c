@@ -315,8 +315,8 @@ int instr_form_parse(const char *name, struct instr *in, struct sz_error *err)
     }
     for (const char *p = name ? name : "";; n++) {
         if (n == 3)
-            return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "'%.40s': expected op or "
-                           "op.func.type (atom.add.u32)", name);
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "'%.*s': expected op or "
+                           "op.func.type (atom.add.u32)", sz_utf8_prec(name, 40), name);
         size_t len = strcspn(p, ".");
         /* a part too long for any name is cut: its lookup fails */
         memcpy(part[n], p, len < sizeof part[n] ? len : sizeof part[n] - 1);
@@ -334,8 +334,9 @@ int instr_form_parse(const char *name, struct instr *in, struct sz_error *err)
         return 0;
     if (!instr_is_atomic(op) || n != 3) {
         char who[96];
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "'%.40s': an atomic's form is "
-                       "op.func.type (atom.add.u32); only %s take func and type", name,
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "op", "'%.*s': an atomic's form is "
+                       "op.func.type (atom.add.u32); only %s take func and type",
+                       sz_utf8_prec(name, 40), name,
                        instr_kind_names(0, INSTR_O_FUNC, 0, NULL, who, sizeof who));
     }
     if (instr_func_parse(part[1], &in->func, err) < 0 ||

@@ -194,7 +194,7 @@ static int parse_csv(const char *text, size_t i, const char *kernel, struct ncu_
         rows++;
         if (strlen(names) < 180)
             snprintf(names + strlen(names), sizeof names - strlen(names), "%s'%.*s'",
-                     rows > 1 ? ", " : "", (int)(kn_len < 40 ? kn_len : 40), text + kn_at);
+                     rows > 1 ? ", " : "", (int)sz_utf8_cut(text + kn_at, kn_len < 40 ? kn_len : 40), text + kn_at);
         int ok = 1;
         if (kernel && *kernel) {
             ok = 0;
@@ -214,7 +214,7 @@ static int parse_csv(const char *text, size_t i, const char *kernel, struct ncu_
         return sz_fail(err, SZ_INVALID_ARGUMENT, "kernel", "the CSV holds %d launches (%s): "
                        "give \"kernel\", a part of one Kernel Name", matches, names);
     t->csv = 1;
-    klen = klen < NCU_NAME - 1 ? klen : NCU_NAME - 1;
+    klen = sz_utf8_cut(text + kat, klen < NCU_NAME - 1 ? klen : NCU_NAME - 1);
     memcpy(t->kernel, text + kat, klen);
     t->kernel[klen] = '\0';
     int kept = 0, line = line_of(text, pick);
@@ -351,8 +351,11 @@ static void say(char *buf, size_t cap, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     size_t len = strlen(buf);
-    if (len < cap)
+    if (len < cap) {
         vsnprintf(buf + len, cap - len, fmt, ap);
+        /* a kernel name cut at the buffer's end must not end inside a character */
+        buf[sz_utf8_cut(buf, strlen(buf))] = '\0';
+    }
     va_end(ap);
 }
 

@@ -707,35 +707,55 @@ static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 
 #define EMBED_MAX 8
 
-/* One origin, [p, p+n): http:// or https://, a host of letters, digits, '.'
- * and '-' (or a bracketed IPv6 address), an optional :port; no path, no
- * wildcard, nothing that could end the CSP directive. */
-static int embed_origin_ok(const char *p, size_t n)
+/* One origin, [p, p+n), normalised into o (cap bytes) as a CSP host-source:
+ * scheme and host lower-cased, one trailing '/' dropped; then http:// or
+ * https://, a host of dot-separated labels (1..63 letters, digits or '-', no
+ * '-' at either end; an IPv4 literal is such a host) or a bracketed IPv6
+ * literal, an optional :port in 1..65535; no path, no wildcard, nothing that
+ * could end the CSP directive.  The normalised length, or 0 when invalid. */
+static size_t embed_origin(const char *p, size_t n, char *o, size_t cap)
 {
-    size_t k = strncmp(p, "https://", 8) == 0 ? 8 : strncmp(p, "http://", 7) == 0 ? 7 : 0;
+    if (n > 0 && p[n - 1] == '/')
+        n--;
+    if (n == 0 || n >= cap)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        o[i] = (char)tolower((unsigned char)p[i]);
+    o[n] = '\0';
+    size_t k = strncmp(o, "https://", 8) == 0 ? 8 : strncmp(o, "http://", 7) == 0 ? 7 : 0;
     if (k == 0 || k == n)
         return 0;
     size_t h = k;
-    if (p[h] == '[') {
-        while (h < n && p[h] != ']' && strchr("0123456789abcdefABCDEF:.[", p[h]))
+    if (o[h] == '[') {
+        size_t d = ++h;
+        while (h < n && o[h] && strchr("0123456789abcdef:.", o[h]))
             h++;
-        if (h == n || p[h] != ']')
+        if (h == d || h == n || o[h] != ']' || !memchr(o + d, ':', h - d))
             return 0;
         h++;
     } else {
-        while (h < n && (isalnum((unsigned char)p[h]) || p[h] == '.' || p[h] == '-'))
+        for (;;) {                      /* one label, then '.' and the next */
+            size_t d = h;
+            while (h < n && (isalnum((unsigned char)o[h]) || o[h] == '-'))
+                h++;
+            if (h == d || h - d > 63 || o[d] == '-' || o[h - 1] == '-')
+                return 0;
+            if (h == n || o[h] != '.')
+                break;
             h++;
-        if (h == k)
+        }
+        if (h - k > 253)
             return 0;
     }
-    if (h < n && p[h] == ':') {
+    if (h < n && o[h] == ':') {
         size_t d = ++h;
-        while (h < n && isdigit((unsigned char)p[h]))
-            h++;
-        if (h == d || h - d > 5)
+        unsigned long port = 0;
+        while (h < n && isdigit((unsigned char)o[h]) && h - d < 5)
+            port = port * 10 + (unsigned long)(o[h++] - '0');
+        if (h == d || port < 1 || port > 65535)
             return 0;
     }
-    return h == n;
+    return h == n ? n : 0;
 }
 
 /* The static pages' CSP for --embed-origins: frame-ancestors names them,
@@ -752,14 +772,16 @@ static int embed_csp(const char *origins, char *out, size_t cap, struct sz_error
         size_t n = strcspn(p, " ,");
         if (n == 0)
             break;
-        if (!embed_origin_ok(p, n) || ++count > EMBED_MAX || len + n + 2 + sizeof CSP_TAIL > cap) {
+        char o[300];
+        size_t on = embed_origin(p, n, o, sizeof o);
+        if (on == 0 || ++count > EMBED_MAX || len + on + 2 + sizeof CSP_TAIL > cap) {
             out[0] = '\0';
             return sz_fail(err, SZ_INVALID_ARGUMENT, "embed_origins",
                            "'%.*s': up to %d origins, each scheme://host[:port] "
-                           "(http or https, no path, no wildcard)", (int)(n > 80 ? 80 : n), p,
-                           EMBED_MAX);
+                           "(http or https, no path, no wildcard, a port in 1..65535)",
+                           (int)sz_utf8_cut(p, n > 80 ? 80 : n), p, EMBED_MAX);
         }
-        len += (size_t)snprintf(out + len, cap - len, " %.*s", (int)n, p);
+        len += (size_t)snprintf(out + len, cap - len, " %s", o);
         p += n;
     }
     snprintf(out + len, cap - len, "%s", CSP_TAIL);

@@ -28,13 +28,21 @@ int ta_fail_pos(const struct ta_parser *p, int src, int pos, struct sz_error *er
 
 void ta_line_col(const struct ta_parser *p, int src, int pos, int *line, int *col)
 {
-    int l = p->line0[src], c = 1;
-    for (int i = 0; i < pos && (size_t)i < p->len[src]; i++) {
+    /* A dump's errors come in text order: count on from the last answer, not
+     * from the text's start, so n errors cost the text once, not n times.
+     * The cache is no part of the parser's value: writing it through a cast
+     * keeps every caller's const. */
+    struct ta_parser *q = (struct ta_parser *)p;
+    int i = 0, l = p->line0[src], c = 1;
+    if (pos >= p->lc_pos[src])
+        i = p->lc_pos[src], l = p->lc_line[src], c = p->lc_col[src];
+    for (; i < pos && (size_t)i < p->len[src]; i++) {
         if (p->text[src][i] == '\n')
             l++, c = 1;
         else
             c++;
     }
+    q->lc_pos[src] = i, q->lc_line[src] = l, q->lc_col[src] = c;
     *line = l, *col = c;
 }
 
@@ -428,6 +436,25 @@ struct ta_parser *ta_space_init(struct ta_space *s)
     return &s->p;
 }
 
+/* The alias name's bucket (FNV-1a): a lookup compares one bucket's names,
+ * not every alias, so a chain of n aliases resolves in O(n), not O(n^2). */
+static int alias_bucket(const char *name, int n)
+{
+    uint32_t h = 2166136261u;
+    for (int i = 0; i < n; i++)
+        h = (h ^ (unsigned char)name[i]) * 16777619u;
+    return (int)(h & (TA_ALIAS_BUCKETS - 1));
+}
+
+/* The alias named name[0..n), or NULL. */
+static struct ta_alias *alias_find(const struct ta_parser *p, const char *name, int n)
+{
+    for (int k = p->bucket[alias_bucket(name, n)]; k >= 0; k = p->alias[k].next)
+        if (p->alias[k].name_len == n && !memcmp(p->alias[k].name, name, (size_t)n))
+            return &p->alias[k];
+    return NULL;
+}
+
 int ta_init(struct ta_parser *p, const char *text, const char *field, const char *aliases,
             const char *aliases_field, struct sz_error *err)
 {
@@ -438,8 +465,12 @@ int ta_init(struct ta_parser *p, const char *text, const char *field, const char
     p->len[1] = strlen(p->text[1]);
     p->field[1] = aliases_field ? aliases_field : "aliases";
     p->line0[0] = p->line0[1] = 1;
+    for (int k = 0; k < 2; k++)
+        p->lc_pos[k] = 0, p->lc_line[k] = 1, p->lc_col[k] = 1;
     p->nnodes = 0;
     p->nalias = 0;
+    for (int k = 0; k < TA_ALIAS_BUCKETS; k++)
+        p->bucket[k] = -1;
     struct cur c = {.p = p, .src = 1};
     while (!at_end(&c)) {
         /* one line: `#name = ...` defines an alias */
@@ -459,13 +490,10 @@ int ta_init(struct ta_parser *p, const char *text, const char *field, const char
              * only four bytes that are there (the fuzzer's read past the end) */
             int is_loc = v + 4 <= p->len[1] && !memcmp(p->text[1] + v, "loc(", 4);
             if (n > 0 && ch(&c) == '=' && !is_loc && !memchr(p->text[1] + s, '.', (size_t)n)) {
-                for (int k = 0; k < p->nalias; k++)
-                    if (p->alias[k].name_len == n && !memcmp(p->alias[k].name, p->text[1] + s,
-                                                             (size_t)n)) {
-                        c.i = at;
-                        return fail_at(&c, err, "alias #%.*s is defined twice", n,
-                                       p->text[1] + s);
-                    }
+                if (alias_find(p, p->text[1] + s, n)) {
+                    c.i = at;
+                    return fail_at(&c, err, "alias #%.*s is defined twice", n, p->text[1] + s);
+                }
                 if (p->nalias >= p->max_aliases) {
                     c.i = at;
                     return fail_at(&c, err, "more than %d aliases", p->max_aliases);
@@ -474,6 +502,8 @@ int ta_init(struct ta_parser *p, const char *text, const char *field, const char
                 a->name = p->text[1] + s, a->name_len = n;
                 a->pos = (int)c.i + 1;
                 a->node = -1, a->state = 0;
+                int b = alias_bucket(a->name, n);
+                a->next = p->bucket[b], p->bucket[b] = p->nalias - 1;
             }
         }
         while (!at_end(&c) && ch(&c) != '\n')
@@ -498,11 +528,7 @@ int ta_resolve(struct ta_parser *p, int node, int *out, struct sz_error *err)
 {
     for (int hops = 0; p->node[node].kind == TA_ALIAS; hops++) {
         const struct ta_node *r = &p->node[node];
-        struct ta_alias *a = NULL;
-        for (int k = 0; k < p->nalias && !a; k++)
-            if (p->alias[k].name_len == r->name_len &&
-                !memcmp(p->alias[k].name, r->name, (size_t)r->name_len))
-                a = &p->alias[k];
+        struct ta_alias *a = alias_find(p, r->name, r->name_len);
         if (a == NULL)
             return ta_fail(p, node, err, "unknown alias #%.*s: no line `#%.*s = ...` in %s",
                            r->name_len, r->name, r->name_len, r->name, p->field[1]);

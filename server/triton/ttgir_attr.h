@@ -14,6 +14,7 @@
 
 #define TA_MAX_NODES 2048
 #define TA_MAX_ALIASES 1024     /* `#loc` lines are not counted */
+#define TA_ALIAS_BUCKETS 1024  /* the alias names' hash table (a power of two) */
 #define TA_MAX_DEPTH 16         /* nesting of arrays, attributes and alias chains */
 
 enum ta_kind { TA_INT, TA_BOOL, TA_ARRAY, TA_ATTR, TA_ALIAS, TA_ENTRY, TA_STRING };
@@ -35,6 +36,7 @@ struct ta_alias {
     const char *name;
     int name_len, pos;      /* pos: the value's offset in the aliases text */
     int node, state;        /* state 0: not read, 1: being read (a loop), 2: node */
+    int next;               /* the next alias in its hash bucket, or -1 */
 };
 
 struct ta_parser {
@@ -46,6 +48,8 @@ struct ta_parser {
     int nnodes, max_nodes;
     struct ta_alias *alias;
     int nalias, max_aliases;
+    int bucket[TA_ALIAS_BUCKETS];   /* first alias of each hash bucket, or -1 */
+    int lc_pos[2], lc_line[2], lc_col[2];   /* ta_line_col's last answer per text */
 };
 
 /* Storage for a whole dump (TA_MAX_NODES values, TA_MAX_ALIASES aliases):

@@ -337,6 +337,9 @@ static void test_embed(void)
     static const char *const bad[] = {"*", "http://a.example/path", "javascript:alert(1)",
         "http://a.example;script-src *", "https://*.example.org", "ftp://a.example",
         "http://a.example:123456", "'self'", "http://",
+        "http://a.com:99999", "http://-", "http://a.com:0", "http://-a.com", "http://a-.com",
+        "http://a..com", "http://a.com.", "http://[]", "http://[1.2.3.4]", "http://a.com//",
+        "http://a.com:", "http://a\xc3\xa9.com",
         "http://a http://b http://c http://d http://e http://f http://g http://h http://i"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cfg.embed_origins = bad[i];
@@ -346,6 +349,21 @@ static void test_embed(void)
         if (rc == 0)
             http_stop(s3);
     }
+    /* harmless spellings are normalised (issue 36 item 8): case, one trailing '/' */
+    cfg.embed_origins = "HTTPS://Slides.Example.ORG/ http://[::1]:8080 http://10.0.0.1:65535/";
+    if (http_start(&cfg, &srv, &err) < 0) {
+        CHECK(0, "embed: upper case and a trailing '/' accepted: %s", err.message);
+        return;
+    }
+    p2 = http_port(srv);
+    snprintf(host, sizeof host, "127.0.0.1:%u", p2);
+    page = client_request(p2, "GET", "/", host, NULL, NULL);
+    CHECK(client_status(page) == 200 &&
+              strstr(page, "frame-ancestors https://slides.example.org http://[::1]:8080 "
+                           "http://10.0.0.1:65535; form-action"),
+          "embed: origins normalised to lower case without the trailing '/'");
+    free(page);
+    http_stop(srv);
 }
 
 /* A 2^20-element layout asked on a new connection whose answer is never read:

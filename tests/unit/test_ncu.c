@@ -12,6 +12,7 @@
 #include "check.h"
 #include "client.h"
 #include "jtest.h"
+#include "utf8_check.h"
 
 static cJSON *explain(const char *ncu, const char *access, const char *extra, int *status)
 {
@@ -292,6 +293,34 @@ static void test_errors(void)
     cJSON_Delete(j);
 }
 
+/* A Kernel Name longer than the 127 bytes kept is cut on a character
+ * boundary: "kernel" and "command" stay UTF-8 (issue 36 item 5). */
+static void test_long_kernel_name(void)
+{
+    char name[160], csv[1024];
+    memset(name, 'k', 126);
+    snprintf(name + 126, sizeof name - 126, "\xc3\xa9(int)");
+    snprintf(csv, sizeof csv, "\"ID\",\"Kernel Name\","
+             "\"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum\"\n"
+             "\"0\",\"%s\",\"6\"\n", name);
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddStringToObject(b, "ncu", csv);
+    cJSON_AddItemToObject(b, "access", cJSON_Parse(access_of("ld", 4, 16)));
+    cJSON_AddNumberToObject(b, "instructions", 2);
+    char *body = cJSON_PrintUnformatted(b);
+    struct api_response r = client_api_call("POST", "/api/ncu/explain", NULL, "application/json",
+                                            body, 0);
+    cJSON *j = r.body ? cJSON_Parse(r.body) : NULL;
+    CHECK(r.status == 200 && r.body && utf8_ok((const unsigned char *)r.body, r.len) &&
+              strlen(str(j, "kernel")) == 126 && strstr(str(j, "command"), "regex:kkk"),
+          "a Kernel Name cut inside a character: 200, valid UTF-8, 126 whole bytes: %d %s",
+          r.status, str(j, "kernel"));
+    cJSON_Delete(j);
+    free(r.body);
+    free(body);
+    cJSON_Delete(b);
+}
+
 int main(void)
 {
     test_worked_examples();
@@ -299,5 +328,6 @@ int main(void)
     test_arbitration_h100();
     test_csv_and_arbitration();
     test_errors();
+    test_long_kernel_name();
     return check_summary("test_ncu");
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "triton/triton_access.h"
 #include "triton/triton_dist.h"
@@ -15,8 +16,10 @@
 #include "layout/thread.h"
 #include "triton/triton_ll.h"
 #include "triton/ttgir_attr.h"
+#include "base/buf.h"
 #include "check.h"
 #include "client.h"
+#include "utf8_check.h"
 
 static struct ta_space space;
 #define parser (*ta_space_init(&space))
@@ -750,6 +753,80 @@ static void test_dump(void)
     }
 }
 
+/* The dump's target is cut at 63 bytes: on a character boundary, so the 200
+ * stays UTF-8 (issue 36 item 5: 62 ASCII bytes then a 2-byte character). */
+static void test_dump_target_cut(void)
+{
+    char name[80], body[1024];
+    memset(name, 'a', 62);
+    memcpy(name + 62, "\xc3\xa9", 3);
+    cJSON *b = cJSON_CreateObject();
+    snprintf(body, sizeof body,
+             "module attributes {ttg.target = \"%s\"} {\n#smem = #ttg.shared_memory\n"
+             "%%2 = ttg.local_alloc %%1 : (tensor<64x64xf16, #ttg.blocked<{sizePerThread = [1, 8], "
+             "threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>) -> "
+             "!ttg.memdesc<64x64xf16, #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, "
+             "order = [1, 0]}>, #smem>\n}\n", name);
+    cJSON_AddStringToObject(b, "text", body);
+    char *req = cJSON_PrintUnformatted(b);
+    int st;
+    char *r = post("/api/ttgir", req, &st);
+    cJSON *j = cJSON_Parse(r ? r : "");
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "target");
+    CHECK(st == 200 && r && utf8_ok((const unsigned char *)r, strlen(r)) && cJSON_IsString(t) &&
+              strlen(t->valuestring) == 62,
+          "a target cut inside a character: 200, valid UTF-8, the 62 whole bytes: %d %s", st,
+          cJSON_IsString(t) ? t->valuestring : "?");
+    /* the helper itself: whole characters kept, a cut one dropped */
+    CHECK(sz_utf8_cut("ab\xc3\xa9", 4) == 4 && sz_utf8_cut("ab\xc3\xa9", 3) == 2 &&
+              sz_utf8_cut("\xf0\x9f\x98\x80", 3) == 0 && sz_utf8_cut("\xf0\x9f\x98\x80", 4) == 4 &&
+              sz_utf8_cut("a\xe2\x82", 3) == 1 && sz_utf8_cut("abc", 2) == 2 && sz_utf8_cut("", 0) == 0,
+          "sz_utf8_cut keeps whole characters only");
+    /* sz_fail's message cut by its buffer drops the cut character, not '?' for it */
+    struct sz_error e = {0};
+    char longer[sizeof e.message + 16];
+    memset(longer, 'a', sizeof e.message - 2);
+    memcpy(longer + sizeof e.message - 2, "\xc3\xa9 and more", 12);
+    sz_fail(&e, SZ_INVALID_ARGUMENT, "x", "%s", longer);
+    CHECK(strlen(e.message) == sizeof e.message - 2 && !strchr(e.message, '?'),
+          "sz_fail cuts its message at a character's start: %zu bytes", strlen(e.message));
+    CHECK(sz_utf8_prec("ab\xc3\xa9", 3) == 2 && sz_utf8_prec("ab", 40) == 2,
+          "sz_utf8_prec: whole characters within the budget");
+    cJSON_Delete(j);
+    free(r);
+    free(req);
+    cJSON_Delete(b);
+}
+
+/* Issue 36 item 4: a 1,020-alias chain and 510 failing ops (bench/
+ * ttgir_alias_chain.py, less its padding).  A linear alias lookup per hop and
+ * a line count from the start per error took seconds here; bounded now. */
+static void test_dump_alias_chain_cost(void)
+{
+    struct buf t = {0};
+    for (int i = 0; i < 1019; i++)
+        buf_printf(&t, "#a%d = #a%d\n", i, i + 1);
+    buf_puts(&t, "#a1019 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], "
+                 "warpsPerCTA = [4, 1], order = [1, 0]}>\n#s = #ttg.swizzled_shared<{vec = 8, "
+                 "perPhase = 1, maxPhase = 8, order = [1, 0]}>\n#smem = #ttg.shared_memory\n");
+    for (int i = 0; i < 510; i++)
+        buf_printf(&t, "// %0800d\n%%%d = ttg.local_load %%0 : !ttg.memdesc<64x64xf16, #nope%d, "
+                   "#smem> -> tensor<64x64xf16, #a0>\n", 0, i + 1, i);
+    buf_puts(&t, "%x = ttg.local_load %0 : !ttg.memdesc<64x64xf16, #s, #smem> -> "
+                 "tensor<64x64xf16, #a0>\n");
+    int st;
+    clock_t c0 = clock();
+    cJSON *j = ttgir(t.p, &st);
+    double s = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    CHECK(st == 200 && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "ops")) == 1 &&
+              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "skipped")) == 510 &&
+              s < 0.5,
+          "a 1,020-alias chain and 510 failing ops: 1 op, 510 skipped, %.3f s of CPU (< 0.5)", s);
+    printf("alias chain dump: %.3f s of CPU\n", s);
+    cJSON_Delete(j);
+    buf_free(&t);
+}
+
 /* The encodings are a row of the thread-form table: thr_parse reads them. */
 static void test_thread_row(void)
 {
@@ -1081,6 +1158,8 @@ int main(void)
     test_workbench();
     test_gluon_cases();
     test_dump();
+    test_dump_target_cut();
+    test_dump_alias_chain_cost();
     test_thread_row();
     test_layout_forms();
     test_shared_cases_on_layout();
