@@ -81,14 +81,35 @@ const char *api_route_path(int i, const char **method)
     return routes[i].path;
 }
 
-/* The cache key: the path and every argument, length-prefixed so that no two
- * different argument lists (values may hold '&' and '=') share a key. */
-static void cache_key(const struct api_request *req, struct buf *key)
+/* Arguments in the cache key's order: by key, then value (api_read.c refuses a
+ * repeated key, but the key must not depend on that). */
+static int arg_cmp(const void *a, const void *b)
 {
+    const struct api_arg *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : strcmp(x->value, y->value);
+}
+
+void api_cache_key(const struct api_request *req, struct buf *key)
+{
+    /* Sorted: the answer does not depend on the arguments' order, so a
+     * reordered query is a hit (a client that shuffles it missed every time
+     * and made every request a full search, issue 36). */
+    enum { ON_STACK = 32 };
+    struct api_arg stack[ON_STACK], *a = stack;
+    if (req->nargs > ON_STACK && (a = malloc((size_t)req->nargs * sizeof *a)) == NULL) {
+        key->oom = 1;
+        return;
+    }
+    if (req->nargs > 0)
+        memcpy(a, req->args, (size_t)req->nargs * sizeof *a);
+    qsort(a, (size_t)req->nargs, sizeof *a, arg_cmp);
     buf_puts(key, req->path);
     for (int i = 0; i < req->nargs; i++)
-        buf_printf(key, "|%zu:%s|%zu:%s", strlen(req->args[i].key), req->args[i].key,
-                   strlen(req->args[i].value), req->args[i].value);
+        buf_printf(key, "|%zu:%s|%zu:%s", strlen(a[i].key), a[i].key,
+                   strlen(a[i].value), a[i].value);
+    if (a != stack)
+        free(a);
 }
 
 void api_error_response(const struct sz_error *err, struct api_response *resp)
@@ -127,8 +148,8 @@ void api_handle(const struct api_request *req, struct api_response *resp)
     }
     struct buf key = {0};
     if (r->cached) {
-        cache_key(req, &key);
-        if (key.p && cache_get(key.p, &resp->body, &resp->len)) {
+        api_cache_key(req, &key);
+        if (key.p && !key.oom && cache_get(key.p, &resp->body, &resp->len)) {
             buf_free(&key);
             resp->status = 200;
             return;
@@ -150,7 +171,7 @@ void api_handle(const struct api_request *req, struct api_response *resp)
         buf_free(&key);
         goto fail;
     }
-    if (key.p && !out.oom)
+    if (key.p && !key.oom && !out.oom)
         cache_put(key.p, out.p, out.len);
     buf_free(&key);
     resp->body = buf_take(&out, &resp->len);

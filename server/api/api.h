@@ -101,6 +101,13 @@ const char *api_route_path(int i, const char **method);
  * req->may_stream.  Thread-safe. */
 void api_handle(const struct api_request *req, struct api_response *resp);
 
+/* The key a cached route's answer is stored under: the path and every
+ * argument, sorted by key then value and length-prefixed, so that two queries
+ * that differ only in their arguments' order share it and no two different
+ * argument lists do.  Appended to `key` (key->oom when memory runs out). */
+struct buf;
+void api_cache_key(const struct api_request *req, struct buf *key);
+
 /* Write the JSON error body for `code`, `field`, `message` into `resp`
  * (used by http.c for errors it finds before the API sees the request). */
 struct sz_error;
