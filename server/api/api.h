@@ -24,6 +24,12 @@ struct api_request {
     const char *body;           /* NULL or body_len bytes, not NUL-terminated */
     size_t body_len;
     int may_stream;             /* the caller can send an api_response's stream */
+    /* The caller's bound on answers held in memory (http.c's answer budget), or
+     * NULL for none: reserve(reserve_cls, n) makes this request's reservation n
+     * bytes (it only grows), 0, or -1 when the budget cannot hold that much.
+     * See api_reserve. */
+    int (*reserve)(void *cls, size_t bytes);
+    void *reserve_cls;
 };
 
 struct stream;
@@ -107,6 +113,15 @@ void api_handle(const struct api_request *req, struct api_response *resp);
  * argument lists do.  Appended to `key` (key->oom when memory runs out). */
 struct buf;
 void api_cache_key(const struct api_request *req, struct buf *key);
+
+/* Before a route builds a large answer whole: reserve `bytes` (its answer's
+ * size bound plus the scratch it holds while building) in the caller's answer
+ * budget, so that the memory is counted before it is taken, not after (issue
+ * 36: a hundred clients that never read held 389 MB of answers the budget
+ * refused only once built).  0, or -1 with SZ_OVERLOADED; 0 when the caller
+ * has no budget.  The caller trues the reservation up to the answer's length. */
+struct sz_error;
+int api_reserve(const struct api_request *req, size_t bytes, struct sz_error *err);
 
 /* Write the JSON error body for `code`, `field`, `message` into `resp`
  * (used by http.c for errors it finds before the API sees the request). */

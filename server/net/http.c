@@ -421,6 +421,16 @@ static enum MHD_Result start_slow(struct http_server *s, struct MHD_Connection *
 static enum MHD_Result queue_answer(struct http_server *s, struct MHD_Connection *c,
                                     struct req_ctx *ctx, struct api_response *a);
 
+/* api_request's reserve: a route about to build a large answer takes its
+ * bytes first (api_reserve), so that answers being built count too. */
+struct answer_cls {
+    struct http_server *s;
+    struct req_ctx *ctx;
+    int refused;        /* the budget refused it: the route answers 503 overloaded */
+};
+static int answer_reserve_cb(void *cls, size_t bytes);
+static int answer_hold(struct http_server *s, struct req_ctx *ctx, size_t total);
+
 static enum MHD_Result serve_api(struct http_server *s, struct MHD_Connection *c,
                                  const char *url, const char *method, struct req_ctx *ctx)
 {
@@ -452,8 +462,15 @@ static enum MHD_Result serve_api(struct http_server *s, struct MHD_Connection *c
         .body_len = ctx->body.len,
         .may_stream = 1,
     };
+    struct answer_cls acls = {s, ctx, 0};
+    req.reserve = answer_reserve_cb;
+    req.reserve_cls = &acls;
     struct api_response resp = {0};
     api_handle(&req, &resp);
+    if (acls.refused && resp.status == 503) {
+        answer_hold(s, ctx, 0);     /* as queue_overloaded answers: retry in a second */
+        return queue_json_h(c, &resp, 1, "1");
+    }
     if (resp.status >= 400 && resp.status < 500 && is_prefetch(c))
         return queue_refused_prefetch(c, &resp);
     return queue_answer(s, c, ctx, &resp);
@@ -500,22 +517,44 @@ static void body_release(struct http_server *s, struct req_ctx *ctx)
     ctx->held = 0;
 }
 
+/* Make ctx's share of the answer budget `total` bytes: 0, or -1 when growing it
+ * would pass the budget (the share is unchanged then). */
+static int answer_hold(struct http_server *s, struct req_ctx *ctx, size_t total)
+{
+    if (total <= ctx->answer) {
+        atomic_fetch_sub(&s->answer_held, ctx->answer - total);
+        ctx->answer = total;
+        return 0;
+    }
+    size_t more = total - ctx->answer;
+    size_t cur = atomic_load(&s->answer_held);
+    do {
+        if (cur + more > s->answer_budget)
+            return -1;
+    } while (!atomic_compare_exchange_weak(&s->answer_held, &cur, cur + more));
+    ctx->answer = total;
+    return 0;
+}
+
+static int answer_reserve_cb(void *cls, size_t bytes)
+{
+    struct answer_cls *a = cls;
+    if (bytes <= a->ctx->answer || answer_hold(a->s, a->ctx, bytes) == 0)
+        return 0;
+    a->refused = 1;
+    return -1;
+}
+
 /* A large answer built whole (not streamed) is held until sent, for as long
- * as its client takes to read it: reserve its bytes in the answer budget, or
- * -1 when that is spent (the answer is then freed and refused).  Small ones
+ * as its client takes to read it: its share of the answer budget becomes its
+ * length (what its route reserved before building is trued up), or -1 when
+ * the budget is spent (the answer is then freed and refused).  Small ones
  * (API_STREAM_MIN or less: every cached one) are not counted. */
 static int answer_reserve(struct http_server *s, struct req_ctx *ctx,
                           const struct api_response *a)
 {
-    if (a->stream || a->body == NULL || a->len <= API_STREAM_MIN)
-        return 0;
-    size_t cur = atomic_load(&s->answer_held);
-    do {
-        if (cur + a->len > s->answer_budget)
-            return -1;
-    } while (!atomic_compare_exchange_weak(&s->answer_held, &cur, cur + a->len));
-    ctx->answer += a->len;
-    return 0;
+    int large = !a->stream && a->body != NULL && a->len > API_STREAM_MIN;
+    return answer_hold(s, ctx, large ? a->len : 0);
 }
 
 static enum MHD_Result queue_overloaded(struct MHD_Connection *c);
@@ -525,6 +564,7 @@ static enum MHD_Result queue_answer(struct http_server *s, struct MHD_Connection
                                     struct req_ctx *ctx, struct api_response *a)
 {
     if (answer_reserve(s, ctx, a) < 0) {
+        answer_hold(s, ctx, 0);
         free(a->body);
         return queue_overloaded(c);
     }
