@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "api_routes.h"
+#include "api_write.h"
 #include "base/buf.h"
 #include "base/cache.h"
 #include "base/error.h"
@@ -123,13 +124,9 @@ int api_reserve(const struct api_request *req, size_t bytes, struct sz_error *er
 void api_error_response(const struct sz_error *err, struct api_response *resp)
 {
     struct buf b = {0};
-    buf_puts(&b, "{\"error\":{\"code\":");
-    buf_json_str(&b, sz_code_name(err->code));
-    buf_puts(&b, ",\"field\":");
-    buf_json_str(&b, err->field);
-    buf_puts(&b, ",\"message\":");
-    buf_json_str(&b, err->message);
-    buf_puts(&b, "}}");
+    buf_puts(&b, "{\"error\":");
+    api_put_error(&b, err);
+    buf_putc(&b, '}');
     resp->status = sz_code_status(err->code);
     resp->body = buf_take(&b, &resp->len);
     if (resp->body == NULL) {

@@ -421,13 +421,9 @@ static void put_tile_fix(struct buf *out, const char *text, const struct lay *l,
         uint64_t r = (need + l->shape[d] - 1) / l->shape[d];
         target[d] = (uint32_t)(l->shape[d] * (r ? r : 1));
     }
-    buf_puts(out, "{\"fits\":false,\"why\":{\"code\":");
-    buf_json_str(out, sz_code_name(why->code));
-    buf_puts(out, ",\"field\":");
-    buf_json_str(out, why->field);
-    buf_puts(out, ",\"message\":");
-    buf_json_str(out, why->message);
-    buf_puts(out, "},\"fix\":");
+    buf_puts(out, "{\"fits\":false,\"why\":");
+    api_put_error(out, why);
+    buf_puts(out, ",\"fix\":");
     char *fixed = malloc(LAY_MAX_TEXT + 1);
     struct sz_error e2 = {0};
     if (fixed && lay_cute_tile_to_shape(text, l, target, l->rank, fixed, LAY_MAX_TEXT + 1, &e2) == 0) {
