@@ -23,8 +23,12 @@ _Static_assert(API_STREAM_MIN >= CACHE_MAX_BODY, "streamed answers must be uncac
 /* The route table: every route the API answers, and how.
  * `cached`: the answer is a pure function of the query, so a repeat is
  *   served from cache.c (health is not: it reports live state).
- * `slow`: the route may take seconds (it runs the GPU), so http.c answers it
- *   off its event threads, where it stalls no other request.
+ * `slow`: API_SLOW_GPU: the route may take seconds (it runs the GPU), so
+ *   http.c answers it off its event threads, where it stalls no other request;
+ *   API_SLOW_CPU: one request may cost tenths of a second of CPU (its work is
+ *   bounded, but a flood of them would hold every event thread and /api/health
+ *   with them, issue 36), so http.c answers it off its event threads too while
+ *   few such are running.
  * `stream`: large answers are written as the socket takes them (stream.h),
  *   never whole in memory and never cached. */
 static const struct route {
@@ -42,19 +46,19 @@ static const struct route {
     {"/api/ops", "GET", api_route_ops, 1, 0, NULL},
     {"/api/conflicts", "POST", api_route_conflicts, 0, 0, NULL},
     {"/api/patterns", "GET", api_route_patterns, 1, 0, NULL},
-    {"/api/access", "GET", api_route_access, 1, 0, NULL},
-    {"/api/trace", "GET", api_route_trace, 1, 0, NULL},
-    {"/api/recommend", "GET", api_route_recommend, 1, 0, NULL},
-    {"/api/measure", "POST", api_route_measure, 0, 1, NULL},
-    {"/api/measure/tma", "POST", api_route_measure_tma, 0, 1, NULL},
-    {"/api/linear/evaluate", "POST", api_route_linear_evaluate, 0, 0, NULL},
-    {"/api/linear/optimize", "POST", api_route_linear_optimize, 0, 0, NULL},
+    {"/api/access", "GET", api_route_access, 1, API_SLOW_CPU, NULL},
+    {"/api/trace", "GET", api_route_trace, 1, API_SLOW_CPU, NULL},
+    {"/api/recommend", "GET", api_route_recommend, 1, API_SLOW_CPU, NULL},
+    {"/api/measure", "POST", api_route_measure, 0, API_SLOW_GPU, NULL},
+    {"/api/measure/tma", "POST", api_route_measure_tma, 0, API_SLOW_GPU, NULL},
+    {"/api/linear/evaluate", "POST", api_route_linear_evaluate, 0, API_SLOW_CPU, NULL},
+    {"/api/linear/optimize", "POST", api_route_linear_optimize, 0, API_SLOW_CPU, NULL},
     {"/api/layout", "POST", api_route_layout, 0, 0, NULL},
-    {"/api/layout/access", "POST", api_route_layout_access, 0, 0, NULL},
-    {"/api/layout/distributed", "POST", api_route_layout_distributed, 0, 0, NULL},
-    {"/api/ttgir", "POST", api_route_ttgir, 0, 0, NULL},
+    {"/api/layout/access", "POST", api_route_layout_access, 0, API_SLOW_CPU, NULL},
+    {"/api/layout/distributed", "POST", api_route_layout_distributed, 0, API_SLOW_CPU, NULL},
+    {"/api/ttgir", "POST", api_route_ttgir, 0, API_SLOW_CPU, NULL},
     {"/api/atoms", "GET", api_route_atoms, 1, 0, NULL},
-    {"/api/ncu/explain", "POST", api_route_ncu_explain, 0, 0, NULL},
+    {"/api/ncu/explain", "POST", api_route_ncu_explain, 0, API_SLOW_CPU, NULL},
 };
 
 static const struct route *route_find(const char *path)
@@ -68,7 +72,7 @@ static const struct route *route_find(const char *path)
 int api_is_slow(const char *path)
 {
     const struct route *r = route_find(path);
-    return r != NULL && r->slow;
+    return r != NULL ? r->slow : 0;
 }
 
 int api_route_count(void) { return (int)(sizeof routes / sizeof routes[0]); }

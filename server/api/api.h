@@ -90,9 +90,13 @@ int api_measure_probed(void);
 /* One line for the terminal: which GPU measures, or why none does. */
 void api_measure_status(char *line, size_t cap);
 
-/* True for routes that may take seconds (measurement): http.c runs them off
- * its event threads so that they never stall other requests.  The route
- * table's `slow` flag says which. */
+/* API_SLOW_GPU for routes that may take seconds (measurement): http.c runs
+ * them off its event threads so that they never stall other requests;
+ * API_SLOW_CPU for routes whose one request may cost tenths of a second of
+ * CPU: off the event threads while few are running; 0 for the rest.  The
+ * route table's `slow` field says which. */
+#define API_SLOW_GPU 1
+#define API_SLOW_CPU 2
 int api_is_slow(const char *path);
 
 /* The route table, for tests and docs: api_route_path(i) for i in

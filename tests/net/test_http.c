@@ -463,6 +463,49 @@ static void test_first_instant(void)
     }
 }
 
+/* Issue 36 item 2: a costly request (an uncached /api/recommend search, tenths
+ * of a second here, more under ASan) held its event thread, and /api/health
+ * asked on that thread, or on any once all were busy, waited behind it.  With
+ * 2 event threads and 4 such searches sent first, health must answer while
+ * every search is still running: they run off the event threads. */
+static void test_health_busy(void)
+{
+    struct http_config cfg = {.bind = "127.0.0.1", .port = 0, .static_dir = tmpdir,
+                              .threads = 2};
+    struct http_server *srv;
+    struct sz_error err;
+    CHECK(http_start(&cfg, &srv, &err) == 0, "start: %s", err.message);
+    uint16_t p = http_port(srv);
+    static const char *const reads[4] = {"row_store", "row_load_32", "col_read", "transpose_read"};
+    int fd[4];
+    for (int i = 0; i < 4; i++) {
+        char req[300];
+        int n = snprintf(req, sizeof req, "GET /api/recommend?b=3&m=4&s=3&rows=1024&"
+                         "write=row_store&read=%s HTTP/1.1\r\nHost: localhost\r\n\r\n",
+                         reads[i]);
+        fd[i] = client_connect(p);
+        CHECK(fd[i] >= 0 && client_write(fd[i], req, (size_t)n) == (size_t)n, "search %d sent", i);
+    }
+    struct timespec settle = {0, 50 * 1000 * 1000};    /* the searches have begun */
+    nanosleep(&settle, NULL);
+    char *h = client_request(p, "GET", "/api/health", "localhost", NULL, NULL);
+    int answered = 0;
+    for (int i = 0; i < 4; i++) {
+        struct pollfd pfd = {.fd = fd[i], .events = POLLIN};
+        answered += poll(&pfd, 1, 0) > 0;
+    }
+    CHECK(client_status(h) == 200 && answered == 0,
+          "health answered (%d) while the 4 searches ran: %d of them answered before it",
+          client_status(h), answered);
+    free(h);
+    for (int i = 0; i < 4; i++) {
+        char *r = client_finish(fd[i]);
+        CHECK(client_status(r) == 200, "search %d: %d", i, client_status(r));
+        free(r);
+    }
+    http_stop(srv);
+}
+
 int main(void)
 {
     make_static();
@@ -491,6 +534,7 @@ int main(void)
     test_prefetch();
     test_replay_table();
     test_answer_budget();
+    test_health_busy();
     test_embed();
     test_first_instant();
     http_stop(srv);
