@@ -24,6 +24,12 @@ struct api_request {
     const char *body;           /* NULL or body_len bytes, not NUL-terminated */
     size_t body_len;
     int may_stream;             /* the caller can send an api_response's stream */
+    /* The caller's bound on answers held in memory (http.c's answer budget), or
+     * NULL for none: reserve(reserve_cls, n) makes this request's reservation n
+     * bytes (it only grows), 0, or -1 when the budget cannot hold that much.
+     * See api_reserve. */
+    int (*reserve)(void *cls, size_t bytes);
+    void *reserve_cls;
 };
 
 struct stream;
@@ -84,9 +90,13 @@ int api_measure_probed(void);
 /* One line for the terminal: which GPU measures, or why none does. */
 void api_measure_status(char *line, size_t cap);
 
-/* True for routes that may take seconds (measurement): http.c runs them off
- * its event threads so that they never stall other requests.  The route
- * table's `slow` flag says which. */
+/* API_SLOW_GPU for routes that may take seconds (measurement): http.c runs
+ * them off its event threads so that they never stall other requests;
+ * API_SLOW_CPU for routes whose one request may cost tenths of a second of
+ * CPU: off the event threads while few are running; 0 for the rest.  The
+ * route table's `slow` field says which. */
+#define API_SLOW_GPU 1
+#define API_SLOW_CPU 2
 int api_is_slow(const char *path);
 
 /* The route table, for tests and docs: api_route_path(i) for i in
@@ -100,6 +110,22 @@ const char *api_route_path(int i, const char **method);
  * instead of a body for a large answer of a streaming route when
  * req->may_stream.  Thread-safe. */
 void api_handle(const struct api_request *req, struct api_response *resp);
+
+/* The key a cached route's answer is stored under: the path and every
+ * argument, sorted by key then value and length-prefixed, so that two queries
+ * that differ only in their arguments' order share it and no two different
+ * argument lists do.  Appended to `key` (key->oom when memory runs out). */
+struct buf;
+void api_cache_key(const struct api_request *req, struct buf *key);
+
+/* Before a route builds a large answer whole: reserve `bytes` (its answer's
+ * size bound plus the scratch it holds while building) in the caller's answer
+ * budget, so that the memory is counted before it is taken, not after (issue
+ * 36: a hundred clients that never read held 389 MB of answers the budget
+ * refused only once built).  0, or -1 with SZ_OVERLOADED; 0 when the caller
+ * has no budget.  The caller trues the reservation up to the answer's length. */
+struct sz_error;
+int api_reserve(const struct api_request *req, size_t bytes, struct sz_error *err);
 
 /* Write the JSON error body for `code`, `field`, `message` into `resp`
  * (used by http.c for errors it finds before the API sees the request). */

@@ -122,12 +122,9 @@ int api_put_unfit(const struct api_request *req, struct buf *out, const char *pa
         buf_json_str(out, pattern);
     else
         buf_puts(out, "null");
-    buf_printf(out, ",\"fits\":false,\"why\":{\"code\":\"%s\",\"field\":",
-               sz_code_name(why->code));
-    buf_json_str(out, why->field);
-    buf_puts(out, ",\"message\":");
-    buf_json_str(out, why->message);
-    buf_puts(out, "},\"fix\":");
+    buf_puts(out, ",\"fits\":false,\"why\":");
+    api_put_error(out, why);
+    buf_puts(out, ",\"fix\":");
     if (fit_read(req, pattern, rows_now, &v) == 0 && fit_fix(&v, why->field, &value) == 0) {
         buf_puts(out, "{\"field\":");
         buf_json_str(out, why->field);

@@ -279,6 +279,21 @@ static void put_recommended(struct buf *out, const struct rec_work *w)
     buf_putc(out, '}');
 }
 
+/* fit=1's answer when the view is fine but the recommender cannot take it
+ * (err: why, a 4xx): 200 with the reason, err cleared.  Returns 0. */
+static int put_cannot(struct buf *out, const char *const names[2], struct sz_error *err)
+{
+    buf_puts(out, "{\"fits\":true,\"write\":");
+    buf_json_str(out, names[0]);
+    buf_puts(out, ",\"read\":");
+    buf_json_str(out, names[1]);
+    buf_puts(out, ",\"recommended\":null,\"why\":");
+    api_put_error(out, err);
+    buf_putc(out, '}');
+    memset(err, 0, sizeof *err);
+    return 0;
+}
+
 int api_route_recommend(const struct api_request *req, struct buf *out, struct sz_error *err)
 {
     static const char *const known[] = {"b", "m", "s", "bank_bytes", "banks", "rows",
@@ -296,11 +311,9 @@ int api_route_recommend(const struct api_request *req, struct buf *out, struct s
     if (api_swz_args(req, &z, err) < 0 || api_geom_args(req, &z, &g, err) < 0) {
         if (!fit || err->code != SZ_INVALID_ARGUMENT)
             return -1;
-        buf_puts(out, "{\"fits\":false,\"why\":{\"code\":\"invalid_argument\",\"field\":");
-        buf_json_str(out, err->field);
-        buf_puts(out, ",\"message\":");
-        buf_json_str(out, err->message);
-        buf_puts(out, "}}");
+        buf_puts(out, "{\"fits\":false,\"why\":");
+        api_put_error(out, err);     /* invalid_argument, as tested above */
+        buf_putc(out, '}');
         return 0;
     }
     struct rec_work *w = calloc(1, sizeof *w);
@@ -318,19 +331,21 @@ int api_route_recommend(const struct api_request *req, struct buf *out, struct s
         if (!fit || err->code != SZ_INVALID_ARGUMENT)
             return -1;
         /* fit=1: the view is fine, the recommender cannot take it: say why */
-        buf_puts(out, "{\"fits\":true,\"write\":");
-        buf_json_str(out, names[0]);
-        buf_puts(out, ",\"read\":");
-        buf_json_str(out, names[1]);
-        buf_puts(out, ",\"recommended\":null,\"why\":{\"code\":\"invalid_argument\",\"field\":");
-        buf_json_str(out, err->field);
-        buf_puts(out, ",\"message\":");
-        buf_json_str(out, err->message);
-        buf_puts(out, "}}");
-        memset(err, 0, sizeof *err);
-        return 0;
+        return put_cannot(out, names, err);
     }
+    /* A deterministic bound on one request's work (issue 36): past it the
+     * search stops and its partial results are refused, never shown. */
+    struct rec_meter meter = {.budget = REC_MAX_WORK};
+    w->meter = &meter;
     rec_search(w);
+    if (meter.over) {
+        free(w);
+        sz_fail(err, SZ_TOO_LARGE, "rows", "the search of this view needs more than %u units "
+                "of work (warp instructions costed): use fewer rows", REC_MAX_WORK);
+        if (!fit)
+            return -1;
+        return put_cannot(out, names, err);
+    }
     buf_printf(out, "{%s\"write\":", fit ? "\"fits\":true," : "");
     buf_json_str(out, names[0]);
     buf_puts(out, ",\"read\":");

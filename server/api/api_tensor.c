@@ -189,6 +189,20 @@ static void put_address(struct buf *out, struct api_tensor *t)
     buf_putc(out, '}');
 }
 
+/* Bytes of /api/layout's answer, at most, for `size` elements whose largest
+ * offset is `max_off`: its offsets (digits and a comma each), actual_offsets
+ * when `moved` (any 32-bit value), banks ("31,") and chunks ("7,"), and 64 KiB
+ * for the rest (validators, moved_cells, equivalents: each bounded apart from
+ * the size).  A 2^20-element TMA layout's bound is 13.7 MB for 12.7 MB. */
+static size_t layout_answer_bound(uint32_t size, uint32_t max_off, int moved)
+{
+    size_t digits = 1;
+    for (uint32_t v = max_off; v >= 10; v /= 10)
+        digits++;
+    size_t per = (digits + 1) + (moved ? 11 : 0) + 3 + 2;
+    return (size_t)size * per + ((size_t)64 << 10);
+}
+
 int api_route_layout(const struct api_request *req, struct buf *out, struct sz_error *err)
 {
     static const char *const fields[] = {LAYOUT_FIELDS, NULL};
@@ -202,6 +216,18 @@ int api_route_layout(const struct api_request *req, struct buf *out, struct sz_e
     struct ros_flags f;
     uint32_t *actual = t.tmp;       /* free once sorted */
     ros_validate(l, t.off, &q, t.base, t.has_desc ? &t.desc : NULL, t.collisions, &f, actual);
+    /* The answer's size is known before it is built: take it, and the scratch
+     * held meanwhile (12 bytes an element), from the answer budget first, and
+     * build into one allocation of that size.  Counting only the answer left
+     * 100 clients that never read at 300 MB: 256 MB of answers, and 4 workers'
+     * scratch on top. */
+    size_t bound = layout_answer_bound(l->size, t.sorted[l->size - 1], f.moved != 0);
+    if (api_reserve(req, bound + (size_t)l->size * 3 * sizeof *t.off, err) < 0 ||
+        buf_reserve(out, bound) < 0) {
+        api_tensor_free(&t);
+        cJSON_Delete(root);
+        return out->oom ? sz_fail(err, SZ_INTERNAL, NULL, "out of memory") : -1;
+    }
     uint32_t eb = (uint32_t)l->element_bits / 8;
     buf_printf(out, "{\"form\":\"%s\",\"element_bits\":%d,\"element_bytes\":%u,\"rank\":%d,"
                "\"shape\":", l->form->name, l->element_bits, eb, l->rank);
@@ -395,13 +421,9 @@ static void put_tile_fix(struct buf *out, const char *text, const struct lay *l,
         uint64_t r = (need + l->shape[d] - 1) / l->shape[d];
         target[d] = (uint32_t)(l->shape[d] * (r ? r : 1));
     }
-    buf_puts(out, "{\"fits\":false,\"why\":{\"code\":");
-    buf_json_str(out, sz_code_name(why->code));
-    buf_puts(out, ",\"field\":");
-    buf_json_str(out, why->field);
-    buf_puts(out, ",\"message\":");
-    buf_json_str(out, why->message);
-    buf_puts(out, "},\"fix\":");
+    buf_puts(out, "{\"fits\":false,\"why\":");
+    api_put_error(out, why);
+    buf_puts(out, ",\"fix\":");
     char *fixed = malloc(LAY_MAX_TEXT + 1);
     struct sz_error e2 = {0};
     if (fixed && lay_cute_tile_to_shape(text, l, target, l->rank, fixed, LAY_MAX_TEXT + 1, &e2) == 0) {

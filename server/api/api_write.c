@@ -268,3 +268,16 @@ void api_put_coords(struct buf *out, const struct lay *l, uint32_t i)
     lay_coords(l, i, c);
     buf_u32_array(out, c, (size_t)l->rank);
 }
+
+void api_put_error(struct buf *out, const struct sz_error *e)
+{
+    buf_puts(out, "{\"code\":");
+    buf_json_str(out, sz_code_name(e->code));
+    buf_puts(out, ",\"field\":");
+    buf_json_str(out, e->field);
+    buf_puts(out, ",\"message\":");
+    buf_json_str(out, e->message);
+    if (e->line > 0 && e->column > 0)   /* where in the pasted text (issue 37) */
+        buf_printf(out, ",\"at\":{\"line\":%d,\"column\":%d}", e->line, e->column);
+    buf_putc(out, '}');
+}

@@ -55,6 +55,11 @@ void api_put_dist(struct buf *out, const struct td_layout *l);
 /* "[c0,c1,...]": the coordinates of element index i of layout l (rank of them). */
 void api_put_coords(struct buf *out, const struct lay *l, uint32_t i);
 
+/* `{"code":...,"field":...,"message":...}` (and `"at":{"line","column"}` when
+ * it points into pasted text): an error as every answer names
+ * one (the error body's inner object, a refusal's "why"). */
+void api_put_error(struct buf *out, const struct sz_error *e);
+
 /* ---- /api/access's members (api_fit.c, api_compare.c) --------------------- */
 
 /* The fit=1 answer for a view (pattern NULL) or a pattern on it (rows_now its

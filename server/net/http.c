@@ -54,6 +54,11 @@
 /* At stop, a slow request's queued answer (a measurement's 503) gets this long
  * to reach its client before the daemon closes the connection. */
 #define HTTP_FLUSH_MS 2000
+/* Costly requests (API_SLOW_CPU) answered off the event threads at once: each
+ * holds a thread and its scratch (a recommender's search: about 1 MB) for up
+ * to tenths of a second of CPU, so past this many the CPU is spent anyway;
+ * the next ones run on their event thread, as every request did before. */
+#define HTTP_MAX_CPU_JOBS 16
 
 struct http_server {
     struct MHD_Daemon *daemon;
@@ -74,6 +79,7 @@ struct http_server {
     int slow_running;               /* started and not yet complete (answer sent or
                                        client gone), suspended or not */
     int stopping;                   /* http_stop began: no new slow request starts */
+    int cpu_jobs;                   /* API_SLOW_CPU requests running off the event threads */
     char page_csp[1024];            /* the static pages' CSP with embed_origins, or "" */
 };
 
@@ -96,6 +102,8 @@ struct req_ctx {
     int too_large, over_budget;
     size_t discarded;
     enum http_slow slow_state;
+    int costly;                 /* an API_SLOW_CPU route answered off the event threads */
+    int refused;                /* its answer budget refused it (answer_cls.refused) */
     struct api_response resp;   /* a slow route's answer, filled by its thread */
 };
 
@@ -341,9 +349,40 @@ struct slow_job {
     int has_ctype;
 };
 
+/* api_request's reserve: a route about to build a large answer takes its
+ * bytes first (api_reserve), so that answers being built count too. */
+struct answer_cls {
+    struct http_server *s;
+    struct req_ctx *ctx;
+    int refused;        /* the budget refused it: the route answers 503 overloaded */
+};
+static int answer_reserve_cb(void *cls, size_t bytes);
+
+/* A place among the HTTP_MAX_CPU_JOBS costly requests off the event threads:
+ * 1 taken, 0 all taken (or stopping: the request runs on its event thread). */
+static int cpu_job_take(struct http_server *s)
+{
+    pthread_mutex_lock(&s->lock);
+    int ok = !s->stopping && s->cpu_jobs < HTTP_MAX_CPU_JOBS;
+    s->cpu_jobs += ok;
+    pthread_mutex_unlock(&s->lock);
+    return ok;
+}
+
+static void cpu_job_done(struct http_server *s, int costly)
+{
+    if (!costly)
+        return;
+    pthread_mutex_lock(&s->lock);
+    s->cpu_jobs--;
+    pthread_mutex_unlock(&s->lock);
+}
+
 static void *slow_main(void *arg)
 {
     struct slow_job *job = arg;
+    struct http_server *s = job->srv;
+    struct answer_cls acls = {s, job->ctx, 0};
     struct api_request req = {
         .method = job->method,
         .path = job->path,
@@ -353,7 +392,14 @@ static void *slow_main(void *arg)
         .body = job->ctx->body.p,
         .body_len = job->ctx->body.len,
     };
+    if (job->ctx->costly) {
+        /* as serve_api asks it: its answer budget, taken before building */
+        req.reserve = answer_reserve_cb;
+        req.reserve_cls = &acls;
+    }
     api_handle(&req, &job->ctx->resp);
+    job->ctx->refused = acls.refused;
+    cpu_job_done(s, job->ctx->costly);
     job->ctx->slow_state = HTTP_SLOW_ANSWERED;
     MHD_resume_connection(job->conn);
     free(job);
@@ -374,14 +420,20 @@ static void slow_count(struct http_server *s, int suspended, int running)
 }
 
 /* Measurement takes seconds, which would stall every connection of the epoll
- * worker: suspend the connection, answer on a thread of its own, resume. */
+ * worker: suspend the connection, answer on a thread of its own, resume.  A
+ * costly route's request (API_SLOW_CPU) goes the same way, so that /api/health
+ * and every cheap request on the same worker never wait behind it; `costly`
+ * says it is one (it counts in cpu_jobs, taken by the caller). */
 static enum MHD_Result start_slow(struct http_server *s, struct MHD_Connection *c,
                                   const char *url, const char *method, struct req_ctx *ctx,
-                                  const char *ctype)
+                                  const char *ctype, int costly)
 {
     struct slow_job *job = calloc(1, sizeof *job);
-    if (job == NULL)
+    ctx->costly = costly;
+    if (job == NULL) {
+        cpu_job_done(s, costly);
         return queue_error(c, SZ_INTERNAL, NULL, "out of memory");
+    }
     job->srv = s;
     job->conn = c;
     job->ctx = ctx;
@@ -394,6 +446,9 @@ static enum MHD_Result start_slow(struct http_server *s, struct MHD_Connection *
     collect_args(c, &job->ac);
     if (job->ac.overflow) {
         free(job);
+        cpu_job_done(s, costly);
+        if (costly)     /* as serve_api answers it on its event thread */
+            return queue_error(c, SZ_TOO_LARGE, "query", "too many query parameters");
         return queue_error(c, SZ_INVALID_ARGUMENT, "query", "bad query parameters");
     }
     pthread_mutex_lock(&s->lock);
@@ -403,6 +458,7 @@ static enum MHD_Result start_slow(struct http_server *s, struct MHD_Connection *
     pthread_mutex_unlock(&s->lock);
     if (stopping) {
         free(job);
+        cpu_job_done(s, costly);
         return queue_error(c, SZ_GPU_UNAVAILABLE, NULL, "the server is stopping");
     }
     ctx->slow_state = HTTP_SLOW_RUNNING;
@@ -421,6 +477,10 @@ static enum MHD_Result start_slow(struct http_server *s, struct MHD_Connection *
 static enum MHD_Result queue_answer(struct http_server *s, struct MHD_Connection *c,
                                     struct req_ctx *ctx, struct api_response *a);
 
+static enum MHD_Result queue_api(struct http_server *s, struct MHD_Connection *c,
+                                 struct req_ctx *ctx, struct api_response *resp, int refused);
+static int answer_hold(struct http_server *s, struct req_ctx *ctx, size_t total);
+
 static enum MHD_Result serve_api(struct http_server *s, struct MHD_Connection *c,
                                  const char *url, const char *method, struct req_ctx *ctx)
 {
@@ -430,14 +490,19 @@ static enum MHD_Result serve_api(struct http_server *s, struct MHD_Connection *c
          * for that, or a stop during a measurement closed before its 503 */
         ctx->slow_state = HTTP_SLOW_QUEUED;
         slow_count(s, -1, 0);
+        if (ctx->costly)
+            return queue_api(s, c, ctx, &ctx->resp, ctx->refused);
         return queue_answer(s, c, ctx, &ctx->resp);
     }
     if (ctx->slow_state == HTTP_SLOW_RUNNING)
         return MHD_YES;     /* resumed spuriously: still running */
     if (ctx->slow_state == HTTP_SLOW_QUEUED)
         return MHD_NO;      /* called again after the answer (MHD stopping): never rerun */
-    if (api_is_slow(url))
-        return start_slow(s, c, url, method, ctx, ctype);
+    int slow = api_is_slow(url);
+    if (slow == API_SLOW_GPU)
+        return start_slow(s, c, url, method, ctx, ctype, 0);
+    if (slow == API_SLOW_CPU && cpu_job_take(s))
+        return start_slow(s, c, url, method, ctx, ctype, 1);
     struct arg_collect ac;
     collect_args(c, &ac);
     if (ac.overflow)
@@ -452,11 +517,25 @@ static enum MHD_Result serve_api(struct http_server *s, struct MHD_Connection *c
         .body_len = ctx->body.len,
         .may_stream = 1,
     };
+    struct answer_cls acls = {s, ctx, 0};
+    req.reserve = answer_reserve_cb;
+    req.reserve_cls = &acls;
     struct api_response resp = {0};
     api_handle(&req, &resp);
-    if (resp.status >= 400 && resp.status < 500 && is_prefetch(c))
-        return queue_refused_prefetch(c, &resp);
-    return queue_answer(s, c, ctx, &resp);
+    return queue_api(s, c, ctx, &resp, acls.refused);
+}
+
+/* Queue an API answer; `refused`: the answer budget refused its route. */
+static enum MHD_Result queue_api(struct http_server *s, struct MHD_Connection *c,
+                                 struct req_ctx *ctx, struct api_response *resp, int refused)
+{
+    if (refused && resp->status == 503) {
+        answer_hold(s, ctx, 0);     /* as queue_overloaded answers: retry in a second */
+        return queue_json_h(c, resp, 1, "1");
+    }
+    if (resp->status >= 400 && resp->status < 500 && is_prefetch(c))
+        return queue_refused_prefetch(c, resp);
+    return queue_answer(s, c, ctx, resp);
 }
 
 /* ---- the handler ------------------------------------------------------------ */
@@ -500,22 +579,44 @@ static void body_release(struct http_server *s, struct req_ctx *ctx)
     ctx->held = 0;
 }
 
+/* Make ctx's share of the answer budget `total` bytes: 0, or -1 when growing it
+ * would pass the budget (the share is unchanged then). */
+static int answer_hold(struct http_server *s, struct req_ctx *ctx, size_t total)
+{
+    if (total <= ctx->answer) {
+        atomic_fetch_sub(&s->answer_held, ctx->answer - total);
+        ctx->answer = total;
+        return 0;
+    }
+    size_t more = total - ctx->answer;
+    size_t cur = atomic_load(&s->answer_held);
+    do {
+        if (cur + more > s->answer_budget)
+            return -1;
+    } while (!atomic_compare_exchange_weak(&s->answer_held, &cur, cur + more));
+    ctx->answer = total;
+    return 0;
+}
+
+static int answer_reserve_cb(void *cls, size_t bytes)
+{
+    struct answer_cls *a = cls;
+    if (bytes <= a->ctx->answer || answer_hold(a->s, a->ctx, bytes) == 0)
+        return 0;
+    a->refused = 1;
+    return -1;
+}
+
 /* A large answer built whole (not streamed) is held until sent, for as long
- * as its client takes to read it: reserve its bytes in the answer budget, or
- * -1 when that is spent (the answer is then freed and refused).  Small ones
+ * as its client takes to read it: its share of the answer budget becomes its
+ * length (what its route reserved before building is trued up), or -1 when
+ * the budget is spent (the answer is then freed and refused).  Small ones
  * (API_STREAM_MIN or less: every cached one) are not counted. */
 static int answer_reserve(struct http_server *s, struct req_ctx *ctx,
                           const struct api_response *a)
 {
-    if (a->stream || a->body == NULL || a->len <= API_STREAM_MIN)
-        return 0;
-    size_t cur = atomic_load(&s->answer_held);
-    do {
-        if (cur + a->len > s->answer_budget)
-            return -1;
-    } while (!atomic_compare_exchange_weak(&s->answer_held, &cur, cur + a->len));
-    ctx->answer += a->len;
-    return 0;
+    int large = !a->stream && a->body != NULL && a->len > API_STREAM_MIN;
+    return answer_hold(s, ctx, large ? a->len : 0);
 }
 
 static enum MHD_Result queue_overloaded(struct MHD_Connection *c);
@@ -525,6 +626,7 @@ static enum MHD_Result queue_answer(struct http_server *s, struct MHD_Connection
                                     struct req_ctx *ctx, struct api_response *a)
 {
     if (answer_reserve(s, ctx, a) < 0) {
+        answer_hold(s, ctx, 0);
         free(a->body);
         return queue_overloaded(c);
     }

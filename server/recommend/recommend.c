@@ -188,6 +188,17 @@ void rec_side_total(const struct rec_work *w, int k, const struct rec_layout *l,
      * whole but not costed again (test_recommend compares with exhaustive). */
     int fast = !w->exhaustive && w->translate[k] && l->kind != REC_PADDED && t->how.sched == 0;
     uint32_t n = fast ? np : t->steps;
+    /* Charged before the work, whole: a search stops at the same instruction
+     * on every run, so an answer never depends on the machine's speed. */
+    if (w->meter) {
+        uint64_t units = n + (fast ? ((uint64_t)t->steps + 31) / 32 : 0);
+        if (w->meter->over || w->meter->spent + units > w->meter->budget) {
+            w->meter->over = 1;
+            snprintf(t->why, sizeof t->why, "over the search's work budget");
+            return;
+        }
+        w->meter->spent += units;
+    }
     if (fast)
         for (uint32_t r = 0; r < w->steps[k]; r++)
             for (uint32_t j = 0; j < np; j++)
@@ -545,6 +556,8 @@ static void padding(struct rec_work *w)
             if (tile + c.extra_bytes > INSTR_SMEM_HARD_LIMIT)
                 continue;
             cand_cost(w, &c, NULL);
+            if (w->meter && w->meter->over)
+                return;
             w->npads++;
             if (c.ok && (!w->pad.ok || c.total < w->pad.total ||
                          (c.total == w->pad.total && c.extra_bytes < w->pad.extra_bytes)))
@@ -609,6 +622,8 @@ void rec_search(struct rec_work *w)
     w->best = -1;
     for (int i = 0; i < w->n; i++) {
         cand_cost(w, &w->c[i], NULL);
+        if (w->meter && w->meter->over)
+            return;     /* partial: the caller refuses it */
         if (w->c[i].ok && (w->best < 0 || better(&w->c[i], &w->c[w->best])))
             w->best = i;
     }
@@ -617,6 +632,8 @@ void rec_search(struct rec_work *w)
     bound(w);
     padding(w);
     schedules(w, &w->cur_lay);
+    if (w->meter && w->meter->over)
+        return;
 
     /* the recommendation: the best swizzle, or the optimizer's layout when it
      * costs less and keeps every access whole */

@@ -18,6 +18,23 @@
 #define REC_MAX_PADS 128    /* padding layouts tried */
 #define REC_TMA "tma_box"   /* the write "pattern" of a TMA load into shared memory */
 
+/* The most work one search may do, in warp instructions costed (access.c's
+ * cost of one instruction of 32 lanes; a translating walk's check of its steps
+ * counts one for every 32 steps).  The search's time is about proportional to
+ * it (about 1.2 us a unit at -O2 on the 2-CPU VM), and it, unlike time, is the
+ * same on every machine and every run, so the answer is too.  The costliest
+ * named (write, read) pair over B 0..5, rows up to 16384 and both bank
+ * settings spends 202,646 (0.24 s there): every such view is answered, and a
+ * search past 250,000 (about 0.3 s) is refused, whatever grows the search. */
+#define REC_MAX_WORK 250000u
+
+/* What a search may spend and has spent (rec_work.meter). */
+struct rec_meter {
+    uint64_t budget;        /* in: warp instructions the search may cost */
+    uint64_t spent;         /* out: what it costed, at most budget */
+    int over;               /* out: it stopped at the budget: its results are partial */
+};
+
 /* Where a logical byte offset of the tile lives. */
 enum rec_kind { REC_SWIZZLE, REC_LINEAR, REC_PADDED };
 struct rec_layout {
@@ -92,6 +109,7 @@ struct rec_work {
     int translate[2];           /* every step is step 0 XOR one offset (a linear walk): under a
                                  * linear layout every step then costs what step 0 costs */
     int exhaustive;             /* in: cost every step even so (the tests' cross-check) */
+    struct rec_meter *meter;    /* in: the work bound (NULL: none, for the core's tests) */
     /* out */
     int tried, n;               /* (B,M,S) valid for the view; distinct on the tile */
     struct rec_cand c[REC_MAX_CANDS];
@@ -121,13 +139,16 @@ int rec_default_elem(const char *const names[2]);
 int rec_plan(struct rec_work *w, struct sz_error *err);
 
 /* Cost side k over the tile under layout l, issued as `how` says (NULL: as
- * the pattern is). */
+ * the pattern is).  Past w->meter's budget it costs nothing: t->ok is 0 and
+ * the meter says over. */
 void rec_side_total(const struct rec_work *w, int k, const struct rec_layout *l,
                     const struct rec_how *how, struct rec_total *t);
 
 /* The whole search after rec_plan: candidates (current first, presets, then
  * every valid (B,M,S) in order, one per distinct map of the tile), costs,
- * ranking, the optimizer's bound, padding and lane schedules. */
+ * ranking, the optimizer's bound, padding and lane schedules.  When w->meter's
+ * budget runs out it stops there (meter->over): the results are partial and
+ * must not be shown as the answer. */
 void rec_search(struct rec_work *w);
 
 /* The F2 problem of the pair (tile in elements of w->elem_bits; lane, vector

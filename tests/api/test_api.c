@@ -789,6 +789,65 @@ static void errors_carry_their_position_in_the_text(void)
     }
 }
 
+/* A reserve hook that records what it was asked and grants up to `grant`. */
+struct reserve_probe {
+    size_t grant, asked;
+    int calls;
+};
+
+static int reserve_probe_cb(void *cls, size_t bytes)
+{
+    struct reserve_probe *p = cls;
+    p->calls++;
+    p->asked = bytes;
+    return bytes <= p->grant ? 0 : -1;
+}
+
+/* Issue 36 item 3: a 2^20-element /api/layout answer (12.7 MB) was built whole
+ * and only then turned away by the answer budget, so a hundred clients that
+ * never read held 389 MB.  The route must ask the budget for at least its
+ * answer's size before building it: refused, it answers 503 overloaded (and
+ * builds nothing); granted, the answer is byte for byte the unbudgeted one. */
+static void layout_reserves_before_building(void)
+{
+    static const char body[] = "{\"layout\":\"tma:CU_TENSOR_MAP_SWIZZLE_128B\","
+                               "\"shape\":[1024,1024]}";
+    struct api_request req = {.method = "POST", .path = "/api/layout",
+                              .content_type = "application/json", .body = body,
+                              .body_len = sizeof body - 1};
+    struct api_response free_run = {0}, refused = {0}, granted = {0};
+    api_handle(&req, &free_run);
+    CHECK(free_run.status == 200 && free_run.len > API_STREAM_MIN, "unbudgeted: %d, %zu bytes",
+          free_run.status, free_run.len);
+    struct reserve_probe p = {.grant = 1u << 20};
+    req.reserve = reserve_probe_cb;
+    req.reserve_cls = &p;
+    api_handle(&req, &refused);
+    CHECK(p.calls == 1 && p.asked >= free_run.len, "asked once for at least the answer's %zu "
+          "bytes: %d calls, %zu bytes", free_run.len, p.calls, p.asked);
+    CHECK(refused.status == 503 && refused.body &&
+          strstr(refused.body, "\"code\":\"overloaded\""), "refused: %d %.200s",
+          refused.status, refused.body ? refused.body : "");
+    /* the bound is close: a budget of 256 MiB holds 18 such answers, not 9 */
+    CHECK(p.asked < 2 * free_run.len + (size_t)(13u << 20), "asked %zu bytes", p.asked);
+    p = (struct reserve_probe){.grant = SIZE_MAX};
+    api_handle(&req, &granted);
+    CHECK(granted.status == 200 && granted.len == free_run.len &&
+          memcmp(granted.body, free_run.body, free_run.len) == 0,
+          "granted: the same answer, byte for byte");
+    /* small layouts ask too, and are never refused by a roomy budget */
+    static const char small[] = "{\"layout\":\"(8,8):(1,8)\"}";
+    struct api_response sm = {0};
+    req.body = small, req.body_len = sizeof small - 1;
+    p = (struct reserve_probe){.grant = 1u << 20};
+    api_handle(&req, &sm);
+    CHECK(sm.status == 200 && p.calls == 1, "a small layout: %d, %d calls", sm.status, p.calls);
+    free(sm.body);
+    free(free_run.body);
+    free(refused.body);
+    free(granted.body);
+}
+
 int main(void)
 {
     test_table();
@@ -809,6 +868,7 @@ int main(void)
     the_ops_fixture_is_the_ops_answer();
     conflicts_names_the_rows_metrics();
     errors_carry_their_position_in_the_text();
+    layout_reserves_before_building();
     cache_clear();  /* so that valgrind sees every byte returned */
     return check_summary("test_api");
 }

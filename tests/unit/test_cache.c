@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "base/buf.h"
 #include "base/cache.h"
 #include "check.h"
 
@@ -163,11 +164,55 @@ static void test_api_cached(void)
     cache_clear();
 }
 
+/* The key does not depend on the arguments' order (issue 36: a client that
+ * shuffled its query missed the cache every time, and each miss of
+ * /api/recommend was a full search): an answer stored under one order is
+ * served to every other.  A sentinel stored under the sorted key shows the
+ * shuffled request was a hit, not a recomputation. */
+static void test_key_ignores_order(void)
+{
+    cache_clear();
+    struct api_arg sorted[] = {{"b", "3"}, {"m", "4"}, {"rows", "16"}, {"s", "3"}};
+    struct api_arg shuffled[][4] = {
+        {{"s", "3"}, {"rows", "16"}, {"m", "4"}, {"b", "3"}},
+        {{"rows", "16"}, {"b", "3"}, {"s", "3"}, {"m", "4"}},
+        {{"m", "4"}, {"s", "3"}, {"b", "3"}, {"rows", "16"}},
+    };
+    struct api_request req = {.method = "GET", .path = "/api/swizzle", .args = sorted, .nargs = 4};
+    struct buf k0 = {0};
+    api_cache_key(&req, &k0);
+    CHECK(k0.p && strcmp(k0.p, "/api/swizzle|1:b|1:3|1:m|1:4|4:rows|2:16|1:s|1:3") == 0,
+          "the key lists the arguments sorted by key: %s", k0.p ? k0.p : "(null)");
+    static const char sentinel[] = "{\"sentinel\":true}";
+    cache_put(k0.p, sentinel, sizeof sentinel - 1);
+    for (size_t i = 0; i < sizeof shuffled / sizeof shuffled[0]; i++) {
+        struct buf k = {0};
+        req.args = shuffled[i];
+        api_cache_key(&req, &k);
+        CHECK(k.p && strcmp(k.p, k0.p) == 0, "order %zu has the sorted order's key", i);
+        buf_free(&k);
+        struct api_response r = get("/api/swizzle", shuffled[i], 4);
+        CHECK(r.status == 200 && r.len == sizeof sentinel - 1 &&
+              memcmp(r.body, sentinel, r.len) == 0, "order %zu is a cache hit", i);
+        free(r.body);
+    }
+    /* same keys, values swapped between them: a different key */
+    struct api_arg swapped[] = {{"b", "4"}, {"m", "3"}, {"rows", "16"}, {"s", "3"}};
+    struct buf k = {0};
+    req.args = swapped;
+    api_cache_key(&req, &k);
+    CHECK(k.p && strcmp(k.p, k0.p) != 0, "values stay with their keys");
+    buf_free(&k);
+    buf_free(&k0);
+    cache_clear();
+}
+
 int main(void)
 {
     test_basic();
     test_total_cap();
     test_threads();
     test_api_cached();
+    test_key_ignores_order();
     return check_summary("test_cache");
 }

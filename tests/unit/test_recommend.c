@@ -22,6 +22,7 @@ static const int presets[][3] = {{0, 4, 3}, {1, 4, 3}, {2, 4, 3}, {3, 4, 3}, {2,
 /* The view (b, m, s, rows, match) with write wr and read rd: rec_plan and
  * rec_search as GET /api/recommend runs them.  Returns 0 when rec_plan fails. */
 static int exhaustive;     /* run() costs every step (no translation shortcut) */
+static struct rec_meter *meter;    /* run()'s work bound (NULL: none) */
 static int small;          /* TEST_SMALL: the sweeps' first row count only */
 
 static int run(struct rec_work *w, const char *wr, const char *rd, int b, int m, int s,
@@ -31,6 +32,7 @@ static int run(struct rec_work *w, const char *wr, const char *rd, int b, int m,
     struct sz_error e;
     memset(w, 0, sizeof *w);
     w->exhaustive = exhaustive;
+    w->meter = meter;
     w->names[0] = wr, w->names[1] = rd;
     if (swz_init(&w->cur, b, m, s, &e) < 0 || swz_geom_init(&g, &w->cur, 4, 32, rows, match, &e) < 0)
         return 0;
@@ -332,6 +334,38 @@ static void shortcut(struct rec_work *w)
     CHECK(fails == 0 && compared > 50, "%d differences over %d pairs", fails, compared);
 }
 
+/* The work budget (issue 36: one GET held a thread for seconds): the
+ * costliest named pair found (row_store both ways, 1024 rows of 128 B: 202,646
+ * warp instructions in a sweep of every pair, B 0..5, rows up to 16384, both
+ * bank settings) fits REC_MAX_WORK and answers as the unbounded search does;
+ * one unit less than it spends stops it (over), at the same point every run. */
+static void budget(struct rec_work *w)
+{
+    struct rec_work *x = malloc(sizeof *x);
+    struct rec_meter m = {.budget = REC_MAX_WORK}, m2;
+    if (x == NULL)
+        return;
+    meter = NULL;
+    int ran = run(x, "row_store", "row_store", 3, 4, 3, 1024, 0, 0);
+    meter = &m;
+    ran &= run(w, "row_store", "row_store", 3, 4, 3, 1024, 0, 0);
+    CHECK(ran && !m.over && m.spent == 202646, "the costliest named view fits the budget: "
+          "spent %llu (202646), over %d", (unsigned long long)m.spent, m.over);
+    CHECK(w->n == x->n && w->best == x->best && w->pick_opt == x->pick_opt &&
+          w->c[w->best].total == x->c[x->best].total,
+          "under the budget the answer is the unbounded one");
+    m2 = m = (struct rec_meter){.budget = 202645};
+    run(w, "row_store", "row_store", 3, 4, 3, 1024, 0, 0);
+    CHECK(m.over && m.spent <= m.budget, "one unit short stops it: over %d, spent %llu",
+          m.over, (unsigned long long)m.spent);
+    meter = &m2;
+    run(w, "row_store", "row_store", 3, 4, 3, 1024, 0, 0);
+    CHECK(m2.over && m2.spent == m.spent, "it stops at the same work every run: %llu, %llu",
+          (unsigned long long)m2.spent, (unsigned long long)m.spent);
+    meter = NULL;
+    free(x);
+}
+
 int main(void)
 {
     struct rec_work *w = malloc(sizeof *w);
@@ -344,6 +378,7 @@ int main(void)
     ldmatrix(w);
     property(w);
     shortcut(w);
+    budget(w);
     free(w);
     return check_summary("test_recommend");
 }
