@@ -21,9 +21,15 @@ struct cur {
 
 int ta_fail_pos(const struct ta_parser *p, int src, int pos, struct sz_error *err)
 {
-    int line, col;
-    sz_text_pos(p->text[src], p->len[src], pos < 0 ? 0 : (size_t)pos, &line, &col);
-    return sz_set_at(err, line + p->line0[src] - 1, col);
+    /* The line from ta_line_col's running count (a dump's n errors cost the
+     * text once, not n times: issue 36), the column in characters as
+     * sz_text_pos counts them, from that line's start. */
+    int line, bytes, col = 1;
+    pos = pos < 0 ? 0 : (size_t)pos > p->len[src] ? (int)p->len[src] : pos;
+    ta_line_col(p, src, pos, &line, &bytes);
+    for (int k = pos - (bytes - 1); k < pos; k++)
+        col += ((unsigned char)p->text[src][k] & 0xC0) != 0x80;
+    return sz_set_at(err, line, col);
 }
 
 void ta_line_col(const struct ta_parser *p, int src, int pos, int *line, int *col)

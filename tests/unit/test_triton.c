@@ -799,8 +799,10 @@ static void test_dump_target_cut(void)
 }
 
 /* Issue 36 item 4: a 1,020-alias chain and 510 failing ops (bench/
- * ttgir_alias_chain.py, less its padding).  A linear alias lookup per hop and
- * a line count from the start per error took seconds here; bounded now. */
+ * ttgir_alias_chain.py, less its padding) answer whole: one op costed, every
+ * failing op skipped with its reason.  How long it takes is the bench's to
+ * say (bench/README.md: 0.70 s before the alias hash and the running line
+ * count, 0.04 s after, -O2); a unit test times nothing (DESIGN.md sec. 5). */
 static void test_dump_alias_chain_cost(void)
 {
     struct buf t = {0};
@@ -815,14 +817,10 @@ static void test_dump_alias_chain_cost(void)
     buf_puts(&t, "%x = ttg.local_load %0 : !ttg.memdesc<64x64xf16, #s, #smem> -> "
                  "tensor<64x64xf16, #a0>\n");
     int st;
-    clock_t c0 = clock();
     cJSON *j = ttgir(t.p, &st);
-    double s = (double)(clock() - c0) / CLOCKS_PER_SEC;
     CHECK(st == 200 && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "ops")) == 1 &&
-              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "skipped")) == 510 &&
-              s < 0.5,
-          "a 1,020-alias chain and 510 failing ops: 1 op, 510 skipped, %.3f s of CPU (< 0.5)", s);
-    printf("alias chain dump: %.3f s of CPU\n", s);
+              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "skipped")) == 510,
+          "a 1,020-alias chain and 510 failing ops: 1 op, 510 skipped (status %d)", st);
     cJSON_Delete(j);
     buf_free(&t);
 }
