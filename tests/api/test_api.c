@@ -14,7 +14,7 @@
 #include "client.h"
 #include "jtest.h"
 
-static void test_table(void)
+static void every_case_of_api_cases_h(void)
 {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const struct api_case *c = &cases[i];
@@ -850,7 +850,7 @@ static void layout_reserves_before_building(void)
 
 int main(void)
 {
-    test_table();
+    every_case_of_api_cases_h();
     test_maps_match_core();
     test_verdict_classes();
     test_swizzle_names();

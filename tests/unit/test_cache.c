@@ -11,7 +11,7 @@
 #include "base/cache.h"
 #include "check.h"
 
-static void test_basic(void)
+static void hits_misses_replacements_and_no_cross_answers(void)
 {
     char *b;
     size_t n;
@@ -209,7 +209,7 @@ static void test_key_ignores_order(void)
 
 int main(void)
 {
-    test_basic();
+    hits_misses_replacements_and_no_cross_answers();
     test_total_cap();
     test_threads();
     test_api_cached();

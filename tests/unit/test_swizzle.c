@@ -34,7 +34,7 @@ static int valid_rule(int b, int m, int s)
     return b >= 0 && m >= 0 && m <= 30 && as <= 30 && as >= b && m + as + b <= 31;
 }
 
-static void test_table(void)
+static void hand_derived_apply_table(void)
 {
     /* Each row derived by hand from yyy_msk/zzz_msk and apply(o) = o ^ shiftr(o & yyy, S). */
     static const struct {
@@ -722,7 +722,7 @@ static void the_slot_rules_fixture_is_the_servers_names(void)
 
 int main(void)
 {
-    test_table();
+    hand_derived_apply_table();
     test_sweep();
     test_bijection();
     test_rejects();

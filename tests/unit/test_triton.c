@@ -407,7 +407,7 @@ static void test_error_positions(void)
 
 /* ---- cases beyond the transcription ------------------------------------------ */
 
-static void test_more(void)
+static void aliases_dialects_and_larger_shapes(void)
 {
     /* a `#name = ...` line as the layout, the older dialect prefix, and the
      * CTAsPerCGA form; a linear encoding on a larger shape grows registers */
@@ -1151,7 +1151,7 @@ int main(void)
     test_algebra();
     test_errors();
     test_error_positions();
-    test_more();
+    aliases_dialects_and_larger_shapes();
     test_api();
     test_workbench();
     test_gluon_cases();
