@@ -81,7 +81,7 @@ CUDA_ARCHS  := -gencode arch=compute_80,code=sm_80 -gencode arch=compute_86,code
                -gencode arch=compute_90,code=compute_90
 ifneq ($(HAVE_NVCC),)
 all: $(TOOL)
-test: $(TOOL)
+test-build: $(TOOL)
 $(TOOL): $(TOOL_SRC) $(TOOL_H)
 	@mkdir -p $(@D)
 	$(NVCC) -O3 -std=c++17 $(CUDA_ARCHS) $(INC) -Xcompiler -Wall,-Wextra -o $@ $(TOOL_SRC) -lcjson -lm
@@ -110,10 +110,17 @@ run: all
 	./$(BIN) --port 8080
 
 # The fuzz corpora replay as regression tests (build/fuzz-replay/*, mk/extra.mk).
-test: deps-test $(TESTS:%=build/test/%) build/asan/swizzlescope $(BIN) \
+# make test builds with every CPU (a sub-make with -j: the build is half of
+# the run on a 2-CPU machine), then runs the suites.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+test: deps-test
+	@$(MAKE) --no-print-directory -j$(NPROC) test-build
+	@bash tests/run_all.sh $(TESTS:%=build/test/%)
+
+.PHONY: test-build
+test-build: $(TESTS:%=build/test/%) build/asan/swizzlescope $(BIN) \
       build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr build/fuzz-replay/fuzz_layout \
       build/test/test_census build/plain/test_census build/plain/test_recommend
-	@bash tests/run_all.sh $(TESTS:%=build/test/%)
 
 # The page's pure modules under node (also part of `make test`); api.test.mjs
 # checks their lists against the server's answers.
