@@ -16,6 +16,7 @@ case "$1" in
 --info) echo '{"ok":true,"device":{"name":"Fake GPU","cc":"9.0"}}' ;;
 --json)
   req=$(cat)
+  touch "$(dirname "$0")/started"     # the browser test waits for this (409 step)
   case "$req" in
   *stmatrix*) echo '{"error":{"message":"simulated failure: the probe kernel faulted"}}'; exit 1 ;;
   esac
@@ -135,9 +136,13 @@ export async function measureChecks(t) {
             check('measure 502: button usable again', !(await page2.$eval('#measure-btn', (b) => b.disabled)));
             // 409: Node holds the GPU while the page asks.
             await gotoReady(page2, b2 + '?b=3&m=4&s=3&rows=8');
+            const started = path.join(dir, 'started');
+            fs.rmSync(started, { force: true });
             const held = fetch(b2 + 'api/measure', { method: 'POST', headers: { 'Content-Type': 'application/json' },
                 body: JSON.stringify({ op: 'ld', bytes: 4, offsets: Array.from({ length: 32 }, (_, i) => 4 * i), bank_bytes: 4, banks: 32 }) });
-            await t.sleep(300);
+            // Click while the held one runs: once the fake tool has started
+            // it (a fixed 300 ms raced a loaded machine, where it had not).
+            for (let i = 0; i < 200 && !fs.existsSync(started); i++) await t.sleep(25);
             await page2.click('#measure-btn');
             await page2.waitForFunction(() => document.body.dataset.measured === '1');
             check('measure 409: busy, in plain words', /busy with another measurement/.test(await text(page2, '#measure-error')), await text(page2, '#measure-error'));
