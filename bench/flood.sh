@@ -12,13 +12,10 @@ set -eu
 cd "$(dirname "$0")/.."
 SERVER=${FLOOD_SERVER:-build/swizzlescope}
 [ -n "${FLOOD_SERVER:-}" ] || make -s build/swizzlescope >/dev/null
-out=$(mktemp)
-"$SERVER" --port 0 --static static --measure-tool none >"$out" 2>&1 &
-PID=$!
-trap 'kill $PID 2>/dev/null; rm -f "$out"' EXIT
-for _ in $(seq 100); do grep -q serving "$out" && break; sleep 0.05; done
-URL=$(grep -o 'http://[^ ]*' "$out" | head -1)
-[ -n "$URL" ] || { echo "server did not start" >&2; exit 1; }
+. bench/serve.sh
+trap 'kill $PIDS 2>/dev/null' EXIT
+serve static "$SERVER"
+PID=$SERVED
 echo "server: $SERVER ($URL), $(nproc) CPUs, ${FLOOD_CLIENTS:-4} clients, ${FLOOD_SECONDS:-20} s"
 python3 bench/flood.py "$URL" "${FLOOD_SECONDS:-20}" "${FLOOD_CLIENTS:-4}"
 kill -0 $PID 2>/dev/null || { echo "the server died" >&2; exit 1; }

@@ -11,13 +11,10 @@ set -eu
 cd "$(dirname "$0")/.."
 SERVER=${IDLE_SERVER:-build/swizzlescope}
 [ -n "${IDLE_SERVER:-}" ] || make -s build/swizzlescope >/dev/null
-out=$(mktemp)
-"$SERVER" --port 0 --static static --measure-tool none >"$out" 2>&1 &
-PID=$!
-trap 'kill $PID 2>/dev/null; rm -f "$out"' EXIT
-for _ in $(seq 100); do grep -q serving "$out" && break; sleep 0.05; done
-URL=$(grep -o 'http://[^ ]*' "$out" | head -1)
-[ -n "$URL" ] || { echo "server did not start" >&2; exit 1; }
+. bench/serve.sh
+trap 'kill $PIDS 2>/dev/null' EXIT
+serve static "$SERVER"
+PID=$SERVED
 echo "server: $SERVER ($URL), ${IDLE_CLIENTS:-100} clients, ${IDLE_SECONDS:-15} s"
 python3 - "$URL" "$PID" "${IDLE_CLIENTS:-100}" "${IDLE_SECONDS:-15}" <<'PY'
 import json, socket, sys, time, urllib.parse

@@ -1,5 +1,6 @@
 # serve.sh - sourced by the render benches (bench/render.sh, render-ab.sh,
-# render-pair.sh) from the repository root: what they need before they start,
+# render-pair.sh) and the load benches (flood.sh, idle_clients.sh) from the
+# repository root: what they need before they start,
 # and build/swizzlescope serving a static/ on a free port. It runs no bench.
 
 PIDS=   # every server started here; the caller's trap kills them
@@ -10,11 +11,12 @@ bench_needs() {
     [ -d tests/browser/node_modules/playwright-core ] || (cd tests/browser && npm ci --no-audit --no-fund >&2)
 }
 
-# serve DIR: build/swizzlescope serving DIR on a free port, returning once it
-# answers; sets URL, and SERVED to its pid (also added to PIDS).
+# serve DIR [BIN]: BIN (default build/swizzlescope) serving DIR on a free
+# port, returning once it answers; sets URL, and SERVED to its pid (also added
+# to PIDS).
 serve() {
     port=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-    build/swizzlescope --port "$port" --static "$1" --measure-tool none >/dev/null 2>&1 &
+    "${2:-build/swizzlescope}" --port "$port" --static "$1" --measure-tool none >/dev/null 2>&1 &
     SERVED=$!
     PIDS="$PIDS $SERVED"
     i=0
