@@ -557,20 +557,33 @@ static enum MHD_Result add_field(void *cls, enum MHD_ValueKind kind, const char 
 
 /* ---- the body budget ---------------------------------------------------------- */
 
-/* Reserve up to `total` bytes for ctx's body (it holds ctx->held already):
- * 0, or -1 when that would pass the server's budget (nothing reserved then). */
+/* Make *mine, one holder's share of a pool (`held` of at most `budget` bytes
+ * in all), `total` bytes: 0, or -1 when growing it would pass the budget (the
+ * share is unchanged then); a smaller total gives the difference back.  One
+ * compare-and-swap loop for the body and the answer budgets alike. */
+static int share_set(atomic_size_t *held, size_t budget, size_t *mine, size_t total)
+{
+    if (total <= *mine) {
+        atomic_fetch_sub(held, *mine - total);
+        *mine = total;
+        return 0;
+    }
+    size_t more = total - *mine;
+    size_t cur = atomic_load(held);
+    do {
+        if (cur + more > budget)
+            return -1;
+    } while (!atomic_compare_exchange_weak(held, &cur, cur + more));
+    *mine = total;
+    return 0;
+}
+
+/* Reserve up to `total` bytes for ctx's body (it holds ctx->held already;
+ * a body's share only grows until it is released): 0, or -1 when that would
+ * pass the server's budget (nothing reserved then). */
 static int body_reserve(struct http_server *s, struct req_ctx *ctx, size_t total)
 {
-    if (total <= ctx->held)
-        return 0;
-    size_t more = total - ctx->held;
-    size_t cur = atomic_load(&s->body_held);
-    do {
-        if (cur + more > s->body_budget)
-            return -1;
-    } while (!atomic_compare_exchange_weak(&s->body_held, &cur, cur + more));
-    ctx->held = total;
-    return 0;
+    return total <= ctx->held ? 0 : share_set(&s->body_held, s->body_budget, &ctx->held, total);
 }
 
 static void body_release(struct http_server *s, struct req_ctx *ctx)
@@ -583,19 +596,7 @@ static void body_release(struct http_server *s, struct req_ctx *ctx)
  * would pass the budget (the share is unchanged then). */
 static int answer_hold(struct http_server *s, struct req_ctx *ctx, size_t total)
 {
-    if (total <= ctx->answer) {
-        atomic_fetch_sub(&s->answer_held, ctx->answer - total);
-        ctx->answer = total;
-        return 0;
-    }
-    size_t more = total - ctx->answer;
-    size_t cur = atomic_load(&s->answer_held);
-    do {
-        if (cur + more > s->answer_budget)
-            return -1;
-    } while (!atomic_compare_exchange_weak(&s->answer_held, &cur, cur + more));
-    ctx->answer = total;
-    return 0;
+    return share_set(&s->answer_held, s->answer_budget, &ctx->answer, total);
 }
 
 static int answer_reserve_cb(void *cls, size_t bytes)
