@@ -29,7 +29,7 @@ OBJ     := $(SERVER:%=build/obj/%.o) build/obj/main.o
 ASAN_OBJ := $(SERVER:%=build/asan/%.o)
 TESTS   := test_swizzle test_access test_api test_http test_measure test_tool test_crosscheck \
            test_proc test_expr test_cache test_main test_f2 test_linear test_framing test_layout test_atoms \
-           test_stream test_bits test_recommend test_tma test_contract test_triton test_cute test_ncu test_firstscreen
+           test_stream test_stream_answers test_bits test_recommend test_tma test_contract test_triton test_cute test_ncu test_firstscreen
 
 .PHONY: all run test clean deps deps-test check-unit check-browser check-node
 all: $(BIN)
@@ -120,7 +120,7 @@ test: deps-test
 .PHONY: test-build
 test-build: $(TESTS:%=build/test/%) build/asan/swizzlescope $(BIN) \
       build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr build/fuzz-replay/fuzz_layout \
-      build/test/test_census build/plain/test_census build/plain/test_recommend
+      build/test/test_census build/plain/test_census build/plain/test_recommend build/plain/test_stream_answers
 
 # The page's pure modules under node (also part of `make test`); api.test.mjs
 # checks their lists against the server's answers.
