@@ -872,11 +872,13 @@ static void layout_reserves_before_building(void)
     small_asks_too("a small layout", "/api/layout", "{\"layout\":\"(8,8):(1,8)\"}");
 }
 
-/* The same of /api/apply, whose 65,536 offsets answer 0.7 MB, and of
- * /api/layout/access, which holds a 2^20-element layout's offsets (12 MB)
- * while it lists a tiled copy's 4,096 instructions (0.4 MB): both built their
- * answers whole before the budget saw them. */
-static void apply_and_access_reserve_before_building(void)
+/* The same of every other route whose answer passes API_STREAM_MIN: they
+ * built it whole before the budget saw it.  /api/apply: 65,536 offsets answer
+ * 0.7 MB; /api/layout/access holds a 2^20-element layout's offsets (12 MB)
+ * while it lists a tiled copy's 4,096 instructions (0.4 MB); /api/ttgir
+ * repeats each op's answer (512 ops: 0.9 MB); /api/linear/evaluate's bank
+ * view lists 65,536 elements (0.5 MB). */
+static void routes_reserve_before_building(void)
 {
     struct buf b = {0};
     buf_puts(&b, "{\"b\":3,\"m\":4,\"s\":3,\"offsets\":[");
@@ -904,6 +906,36 @@ static void apply_and_access_reserve_before_building(void)
     small_asks_too("a small access", "/api/layout/access",
                    "{\"layout\":\"(_16,_64):(_64,_1)\",\"element_bits\":16,"
                    "\"atom\":\"mma_m16n8k16_a_ldmatrix_x4\",\"origin\":[0,0]}");
+    /* 512 loads, each through its own (identical) swizzled alias, so that
+     * none shares another's answer */
+    static const char op[] = "%%%d = ttg.local_load %%0 : !ttg.memdesc<64x64xf16, #s%d, #smem> "
+                             "-> tensor<64x64xf16, #b>\\n";
+    buf_puts(&b, "{\"text\":\"#smem = #ttg.shared_memory\\n#b = #ttg.blocked<{sizePerThread = "
+                 "[1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>\\n");
+    for (int i = 0; i < 512; i++)
+        buf_printf(&b, "#s%d = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, "
+                   "order = [1, 0]}>\\n", i);
+    for (int i = 0; i < 512; i++)
+        buf_printf(&b, op, i + 1, i);
+    buf_puts(&b, "\"}");
+    asked = reserves_before_building("a 512-op dump", "/api/ttgir", b.p, API_STREAM_MIN, &len);
+    CHECK(asked < 3 * len, "ttgir: asked %zu bytes for %zu", asked, len);
+    buf_free(&b);
+    small_asks_too("a one-op dump", "/api/ttgir",
+                   "{\"text\":\"#smem = #ttg.shared_memory\\n%1 = ttg.local_load %0 : "
+                   "!ttg.memdesc<64x64xf16, #ttg.swizzled_shared<{vec = 8, perPhase = 1, "
+                   "maxPhase = 8, order = [1, 0]}>, #smem> -> tensor<64x64xf16, "
+                   "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], "
+                   "warpsPerCTA = [4, 1], order = [1, 0]}>>\\n\"}");
+    static const char lin[] =
+        "{\"shape\":[4096,4096],\"bitwidth\":8,\"A\":{\"layout\":\"#ttg.blocked<{sizePerThread = "
+        "[1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>\"},\"B\":{"
+        "\"layout\":\"#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], "
+        "warpsPerCTA = [1, 4], order = [0, 1]}>\"},\"triton\":{\"vec\":8,\"per_phase\":1,"
+        "\"max_phase\":8}}";
+    asked = reserves_before_building("a 4096 x 4096 bank view", "/api/linear/evaluate", lin,
+                                     API_STREAM_MIN, &len);
+    CHECK(asked < 3 * len, "linear/evaluate: asked %zu bytes for %zu", asked, len);
 }
 
 int main(void)
@@ -927,7 +959,7 @@ int main(void)
     conflicts_names_the_rows_metrics();
     errors_carry_their_position_in_the_text();
     layout_reserves_before_building();
-    apply_and_access_reserve_before_building();
+    routes_reserve_before_building();
     cache_clear();  /* so that valgrind sees every byte returned */
     return check_summary("test_api");
 }
