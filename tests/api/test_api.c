@@ -804,24 +804,25 @@ static int reserve_probe_cb(void *cls, size_t bytes)
     return bytes <= p->grant ? 0 : -1;
 }
 
-/* The route at `path` given `body` asks the answer budget for at least its
- * answer's size before building it, once: refused (a budget one byte short
- * of the answer), it answers 503 overloaded and builds nothing; granted, the answer is byte for
- * byte the unbudgeted one.  `what` names the case; the unbudgeted answer's
- * length must pass `min_len`.  Returns the bytes it asked for. */
-static size_t reserves_before_building(const char *what, const char *path, const char *body,
-                                       size_t min_len, size_t *answer_len)
+/* The route `req` names asks the answer budget for at least its answer's
+ * size before building it, once: refused (a budget one byte short of the
+ * answer), it answers 503 overloaded and builds nothing; granted, the answer
+ * is byte for byte the unbudgeted one.  The cache is emptied before each call
+ * (a cached route's repeat is a hit, which builds nothing).  `what` names the
+ * case; the unbudgeted answer's length must pass `min_len`.  Returns the
+ * bytes it asked for. */
+static size_t reserves_before(const char *what, struct api_request req, size_t min_len,
+                              size_t *answer_len)
 {
-    struct api_request req = {.method = "POST", .path = path,
-                              .content_type = "application/json", .body = body,
-                              .body_len = strlen(body)};
     struct api_response free_run = {0}, refused = {0}, granted = {0};
+    cache_clear();
     api_handle(&req, &free_run);
     CHECK(free_run.status == 200 && free_run.len > min_len, "%s unbudgeted: %d, %zu bytes",
           what, free_run.status, free_run.len);
     struct reserve_probe p = {.grant = free_run.len - 1};
     req.reserve = reserve_probe_cb;
     req.reserve_cls = &p;
+    cache_clear();
     api_handle(&req, &refused);
     CHECK(p.calls == 1 && p.asked >= free_run.len, "%s: asked once for at least the answer's "
           "%zu bytes: %d calls, %zu bytes", what, free_run.len, p.calls, p.asked);
@@ -830,6 +831,7 @@ static size_t reserves_before_building(const char *what, const char *path, const
           refused.status, refused.body ? refused.body : "");
     size_t asked = p.asked;
     p = (struct reserve_probe){.grant = SIZE_MAX};
+    cache_clear();
     api_handle(&req, &granted);
     CHECK(granted.status == 200 && granted.len == free_run.len &&
           memcmp(granted.body, free_run.body, free_run.len) == 0,
@@ -839,6 +841,16 @@ static size_t reserves_before_building(const char *what, const char *path, const
     free(refused.body);
     free(granted.body);
     return asked;
+}
+
+/* reserves_before of a POST of `body` to `path`. */
+static size_t reserves_before_building(const char *what, const char *path, const char *body,
+                                       size_t min_len, size_t *answer_len)
+{
+    struct api_request req = {.method = "POST", .path = path,
+                              .content_type = "application/json", .body = body,
+                              .body_len = strlen(body)};
+    return reserves_before(what, req, min_len, answer_len);
 }
 
 /* A small request of a route that reserves asks too, and is answered under a
@@ -877,7 +889,8 @@ static void layout_reserves_before_building(void)
  * 0.7 MB; /api/layout/access holds a 2^20-element layout's offsets (12 MB)
  * while it lists a tiled copy's 4,096 instructions (0.4 MB); /api/ttgir
  * repeats each op's answer (512 ops: 0.9 MB); /api/linear/evaluate's bank
- * view lists 65,536 elements (0.5 MB). */
+ * view lists 65,536 elements (0.5 MB); /api/recommend lists up to 1,024
+ * candidates (617: 0.26 MB). */
 static void routes_reserve_before_building(void)
 {
     struct buf b = {0};
@@ -936,6 +949,15 @@ static void routes_reserve_before_building(void)
     asked = reserves_before_building("a 4096 x 4096 bank view", "/api/linear/evaluate", lin,
                                      API_STREAM_MIN, &len);
     CHECK(asked < 3 * len, "linear/evaluate: asked %zu bytes for %zu", asked, len);
+    /* the recommender's candidates (617 distinct swizzles here: 0.26 MB) */
+    static const struct api_arg rec[] = {{"b", "3"}, {"m", "4"}, {"s", "3"}, {"rows", "1024"},
+                                         {"bank_bytes", "4"}, {"banks", "64"},
+                                         {"write", "col_read"}, {"read", "row_load_32"}};
+    struct api_request get = {.method = "GET", .path = "/api/recommend", .args = rec,
+                              .nargs = (int)(sizeof rec / sizeof rec[0])};
+    asked = reserves_before("617 candidates", get, 200000, &len);
+    CHECK(asked < 3 * len + (size_t)(3u << 19),
+          "recommend: asked %zu bytes for %zu and the search's 1.2 MB of work", asked, len);
 }
 
 int main(void)
