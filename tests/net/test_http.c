@@ -596,7 +596,8 @@ static void test_health_held(void)
     int fd[HELD], held = 0;
     for (int i = 0; i < HELD; i++) {
         static const char req[] = "GET /api/recommend?b=3&m=4&s=3&write=row_store&"
-                                  "read=row_load_32 HTTP/1.1\r\nHost: localhost\r\n\r\n";
+                                  "read=row_load_32 HTTP/1.1\r\nHost: localhost\r\n"
+                                  "Connection: close\r\n\r\n";
         fd[i] = client_connect(p);
         CHECK(fd[i] >= 0 && client_write(fd[i], req, sizeof req - 1) == sizeof req - 1,
               "costly request %d sent", i);
