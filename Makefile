@@ -65,6 +65,20 @@ build/test/test_%: test_%.c build/test/client.o $(ASAN_OBJ)
 	$(CC) $(WARN) -O1 -g $(SAN) $(TINC) $(DEP) $(PKG_CFLAGS) -o $@ $< build/test/client.o $(ASAN_OBJ) \
 	    $(PKG_LIBS) -lm -lpthread
 
+# test_http with api.c built with SZ_TEST_GATE (api.h: a gate every costly
+# request waits at until the test opens it), so that it can hold more of them
+# than there are event threads and show /api/health answering meanwhile.  Test
+# only: the gate is in no other object, so in no server binary.
+build/hook/api/api.o: server/api/api.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O1 -g $(SAN) -DSZ_TEST_GATE $(INC) $(DEP) $(PKG_CFLAGS) -c $< -o $@
+
+build/test/test_http: tests/net/test_http.c build/test/client.o build/hook/api/api.o \
+        $(filter-out build/asan/api/api.o,$(ASAN_OBJ))
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O1 -g $(SAN) -DSZ_TEST_GATE $(TINC) $(DEP) $(PKG_CFLAGS) -o $@ $(filter %.c %.o,$^) \
+	    $(PKG_LIBS) -lm -lpthread
+
 # The live measurement tool, built wherever nvcc exists (CI has nvcc and no
 # GPU: it must compile there).  sm_80..sm_90 SASS plus compute_90 PTX.  nvcc
 # compiles the .c files with the host compiler: the tool's own (cuda/*.c) and

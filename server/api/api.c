@@ -155,6 +155,10 @@ void api_handle(const struct api_request *req, struct api_response *resp)
                 r->path, r->method);
         goto fail;
     }
+#ifdef SZ_TEST_GATE
+    if (r->slow == API_SLOW_CPU)
+        api_test_gate(req->path);       /* test builds only: api.h */
+#endif
     struct buf key = {0};
     if (r->cached) {
         api_cache_key(req, &key);

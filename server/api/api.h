@@ -99,6 +99,16 @@ void api_measure_status(char *line, size_t cap);
 #define API_SLOW_CPU 2
 int api_is_slow(const char *path);
 
+#ifdef SZ_TEST_GATE
+/* TEST BUILD ONLY: the Makefile compiles api.c with SZ_TEST_GATE for
+ * test_http alone (build/hook/), never for build/swizzlescope nor
+ * build/asan/swizzlescope.  api_handle calls it, on the request's own
+ * thread, before an API_SLOW_CPU route runs; the test defines it and makes it
+ * wait until the test releases it, so that it can hold more costly requests
+ * than the server has event threads without timing anything (issue 36). */
+void api_test_gate(const char *path);
+#endif
+
 /* The route table, for tests and docs: api_route_path(i) for i in
  * 0..api_route_count()-1 is the path of route i (NULL past the end), and
  * *method (if not NULL) its method. */

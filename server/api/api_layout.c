@@ -343,6 +343,12 @@ int api_route_apply(const struct api_request *req, struct buf *out,
                 API_MAX_OFFSETS, n);
         goto done;
     }
+    /* The answer's bound (an offset below 2^31 swizzles to at most ten digits
+     * and a comma: 0.7 MB for API_MAX_OFFSETS) and the offsets held while it
+     * is built, from the answer budget before either is taken (issue 36 item
+     * 3, as /api/layout does). */
+    if (api_reserve(req, (size_t)n * (11 + sizeof *offs) + 64, err) < 0)
+        goto done;
     offs = malloc(((size_t)n + 1) * sizeof *offs);
     if (offs == NULL) {
         sz_fail(err, SZ_INTERNAL, NULL, "out of memory");

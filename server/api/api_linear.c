@@ -463,6 +463,18 @@ static void put_bank_view(struct buf *out, const struct lin_problem *p, const st
     buf_putc(out, '}');
 }
 
+/* Bytes of /api/linear/evaluate's answer, at most, for `shown` elements in
+ * the bank view: its two lists (an element index below 2^24 and a bank below
+ * 128 as text, with their commas: 13 bytes an element), two instructions (each
+ * at most 64 offsets, a cost of 64 lanes and LIN_TOUCH_MAX touched slots of
+ * 72 bytes and 3 for each of its lanes, 64 lanes x 32 elements in all: under
+ * 192 KiB) and 64 KiB for the rest (the evaluation's bases and counts,
+ * bounded apart from the tile).  A 4096 x 4096 tile answers 0.57 MB. */
+static size_t evaluate_answer_bound(uint32_t shown)
+{
+    return (size_t)shown * 13 + 2 * ((size_t)192 << 10) + ((size_t)64 << 10);
+}
+
 /* What both routes read and answer. */
 struct job {
     struct lin_problem p;
@@ -508,6 +520,12 @@ int api_route_linear_evaluate(const struct api_request *req, struct buf *out,
     struct job j;
     if (begin(req, known, evaluate_fields, &j, err) < 0 ||
         lin_evaluate(&j.p, &j.m, j.vec_bits, LIN_SIM_MAX, &j.st, &j.ld, err) < 0)
+        return -1;
+    /* the bank view lists up to BANK_VIEW_MAX elements: its bound from the
+     * answer budget before it is built (issue 36 item 3) */
+    uint32_t total = 1u << (j.p.tile.bits0 + j.p.tile.bits1);
+    if (api_reserve(req, evaluate_answer_bound(total < BANK_VIEW_MAX ? total : BANK_VIEW_MAX),
+                    err) < 0)
         return -1;
     buf_putc(out, '{');
     put_eval(out, &j.p, &j.m, j.vec_bits, &j.st, &j.ld);

@@ -71,6 +71,14 @@ static void put_total(struct buf *out, const struct rec_work *w, int k, const st
                t->worst_step);
 }
 
+/* Bytes of one candidate in the answer, at most: put_layout_head and
+ * put_sides write numbers and fixed names in fixed formats (about 420 bytes;
+ * 1 KiB leaves the numbers their widest).  The rest of the answer (the
+ * recommended layout with its two worst instructions' costs and code, the
+ * bound, the fixes: 13 KB seen) fits 64 KiB. */
+#define REC_CAND_JSON_MAX 1024u
+#define REC_REST_JSON_MAX ((size_t)64 << 10)
+
 static void put_layout_head(struct buf *out, const struct rec_cand *c)
 {
     const struct rec_layout *l = &c->lay;
@@ -345,6 +353,14 @@ int api_route_recommend(const struct api_request *req, struct buf *out, struct s
         if (!fit)
             return -1;
         return put_cannot(out, names, err);
+    }
+    /* The answer lists every distinct candidate (up to REC_MAX_CANDS): its
+     * bound, and the search's work held meanwhile, from the answer budget
+     * before it is built (issue 36 item 3). */
+    if (api_reserve(req, (size_t)w->n * REC_CAND_JSON_MAX + REC_REST_JSON_MAX + sizeof *w,
+                    err) < 0) {
+        free(w);
+        return -1;
     }
     buf_printf(out, "{%s\"write\":", fit ? "\"fits\":true," : "");
     buf_json_str(out, names[0]);

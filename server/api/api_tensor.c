@@ -650,6 +650,30 @@ static int tiled_instr(const cJSON *root, const struct lay *l, const uint32_t *o
     return tiled->oom ? sz_fail(err, SZ_INTERNAL, NULL, "out of memory") : 0;
 }
 
+/* Bytes of one entry of a tiled copy's list, at most: its keys and
+ * punctuation (89), index, warp and step (below TILED_MAX_INSTR: 4 digits
+ * each) and the four costs (32-bit: 10 each). */
+#define TILED_ENTRY_MAX (89 + 3 * 4 + 4 * 10)
+/* The rest of /api/layout/access's answer, at most: the cost object, 32
+ * lanes' offsets and coordinates, the atom, the tiled copy's head and totals
+ * (each bounded apart from the layout's size; the largest seen is 5 KB). */
+#define ACCESS_ANSWER_REST ((size_t)64 << 10)
+
+/* Before /api/layout/access builds its answer: take from the answer budget
+ * the layout's scratch, held until the answer is written (12 bytes an
+ * element: 12 MB for 2^20), and the answer's bound (a tiled copy lists up to
+ * TILED_MAX_INSTR instructions: 0.5 MB), as /api/layout does (issue 36 item
+ * 3: counted before it is taken, not after).  0, or -1 with SZ_OVERLOADED. */
+static int access_reserve(const struct api_request *req, const struct api_tensor *t,
+                          const struct thr *th, struct sz_error *err)
+{
+    uint64_t n = th->kind == THR_TV ? thr_instructions(th, 0) : 0;
+    if (n > TILED_MAX_INSTR)
+        n = 0;                  /* tiled_instr refuses it before writing */
+    return api_reserve(req, (size_t)t->l.size * 3 * sizeof *t->off + ACCESS_ANSWER_REST +
+                                (size_t)n * TILED_ENTRY_MAX, err);
+}
+
 int api_route_layout_access(const struct api_request *req, struct buf *out,
                             struct sz_error *err)
 {
@@ -679,6 +703,8 @@ int api_route_layout_access(const struct api_request *req, struct buf *out,
         goto done;
     }
     int placed = read_thread(root, &t.l, th, &src, origin, err) == 0;
+    if (placed && access_reserve(req, &t, th, err) < 0)
+        goto done;
     if (placed && th->kind == THR_TV)   /* every instruction of a tiled copy; `in` the chosen one */
         placed = tiled_instr(root, &t.l, t.off, th, origin, &in, c, &tiled, err) == 0;
     else if (placed && cJSON_GetObjectItemCaseSensitive(root, "instruction"))

@@ -361,6 +361,22 @@ int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_er
         fix_len[ngroups] = fixes.len - fix_off[ngroups];
         ngroups++;
     }
+    /* The answer repeats each op's fragment and its buffer's fix (a dump
+     * repeats its ops: 512 of them answered 1.3 MB from 2.6 KB each): its
+     * bound (64 bytes an op for its line, name and buffer; 1 KiB for the
+     * rest, the target's 63 bytes escaped included), and the fragments held
+     * meanwhile, from the answer budget before it is built (issue 36 item
+     * 3, as /api/layout does). */
+    size_t bound = 1024 + skipped.len;
+    for (int i = 0; i < w->d.nops; i++)
+        if (w->op_entry[i] >= 0)
+            bound += 64 + w->memo[w->op_entry[i]].len + fix_len[w->memo[w->op_entry[i]].group];
+    if (api_reserve(req, bound + frags.len + fixes.len + skipped.len + sizeof *w, err) < 0) {
+        buf_free(&fixes);
+        buf_free(&skipped);
+        buf_free(&frags);
+        goto done;
+    }
     buf_puts(out, "{\"ops\":[");
     for (int i = 0, n = 0; i < w->d.nops; i++) {
         int k = w->op_entry[i];

@@ -29,6 +29,7 @@ int ta_fail_pos(const struct ta_parser *p, int src, int pos, struct sz_error *er
     ta_line_col(p, src, pos, &line, &bytes);
     for (int k = pos - (bytes - 1); k < pos; k++)
         col += ((unsigned char)p->text[src][k] & 0xC0) != 0x80;
+    ((struct ta_parser *)p)->work.scanned += bytes - 1;
     return sz_set_at(err, line, col);
 }
 
@@ -42,12 +43,14 @@ void ta_line_col(const struct ta_parser *p, int src, int pos, int *line, int *co
     int i = 0, l = p->line0[src], c = 1;
     if (pos >= p->lc_pos[src])
         i = p->lc_pos[src], l = p->lc_line[src], c = p->lc_col[src];
+    int start = i;
     for (; i < pos && (size_t)i < p->len[src]; i++) {
         if (p->text[src][i] == '\n')
             l++, c = 1;
         else
             c++;
     }
+    q->work.scanned += i - start;
     q->lc_pos[src] = i, q->lc_line[src] = l, q->lc_col[src] = c;
     *line = l, *col = c;
 }
@@ -455,9 +458,13 @@ static int alias_bucket(const char *name, int n)
 /* The alias named name[0..n), or NULL. */
 static struct ta_alias *alias_find(const struct ta_parser *p, const char *name, int n)
 {
-    for (int k = p->bucket[alias_bucket(name, n)]; k >= 0; k = p->alias[k].next)
+    struct ta_work *w = &((struct ta_parser *)p)->work;    /* counts only: see ta_line_col */
+    w->lookups++;
+    for (int k = p->bucket[alias_bucket(name, n)]; k >= 0; k = p->alias[k].next) {
+        w->probes++;
         if (p->alias[k].name_len == n && !memcmp(p->alias[k].name, name, (size_t)n))
             return &p->alias[k];
+    }
     return NULL;
 }
 
@@ -475,6 +482,7 @@ int ta_init(struct ta_parser *p, const char *text, const char *field, const char
         p->lc_pos[k] = 0, p->lc_line[k] = 1, p->lc_col[k] = 1;
     p->nnodes = 0;
     p->nalias = 0;
+    memset(&p->work, 0, sizeof p->work);
     for (int k = 0; k < TA_ALIAS_BUCKETS; k++)
         p->bucket[k] = -1;
     struct cur c = {.p = p, .src = 1};

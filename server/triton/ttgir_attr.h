@@ -50,6 +50,11 @@ struct ta_parser {
     int nalias, max_aliases;
     int bucket[TA_ALIAS_BUCKETS];   /* first alias of each hash bucket, or -1 */
     int lc_pos[2], lc_line[2], lc_col[2];   /* ta_line_col's last answer per text */
+    struct ta_work {        /* what the parser has done since ta_init, for tests that */
+        long lookups;       /* bound a dump's cost by counts, not a clock (issue 36): */
+        long probes;        /* alias lookups, the alias names they compared, and the */
+        long scanned;       /* text bytes stepped over to find errors' lines and columns */
+    } work;
 };
 
 /* Storage for a whole dump (TA_MAX_NODES values, TA_MAX_ALIASES aliases):

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "base/buf.h"
 #include "base/cache.h"
 #include "model/presets.h"
 #include "model/swizzle.h"
@@ -803,49 +804,160 @@ static int reserve_probe_cb(void *cls, size_t bytes)
     return bytes <= p->grant ? 0 : -1;
 }
 
-/* Issue 36 item 3: a 2^20-element /api/layout answer (12.7 MB) was built whole
- * and only then turned away by the answer budget, so a hundred clients that
- * never read held 389 MB.  The route must ask the budget for at least its
- * answer's size before building it: refused, it answers 503 overloaded (and
- * builds nothing); granted, the answer is byte for byte the unbudgeted one. */
-static void layout_reserves_before_building(void)
+/* The route `req` names asks the answer budget for at least its answer's
+ * size before building it, once: refused (a budget one byte short of the
+ * answer), it answers 503 overloaded and builds nothing; granted, the answer
+ * is byte for byte the unbudgeted one.  The cache is emptied before each call
+ * (a cached route's repeat is a hit, which builds nothing).  `what` names the
+ * case; the unbudgeted answer's length must pass `min_len`.  Returns the
+ * bytes it asked for. */
+static size_t reserves_before(const char *what, struct api_request req, size_t min_len,
+                              size_t *answer_len)
 {
-    static const char body[] = "{\"layout\":\"tma:CU_TENSOR_MAP_SWIZZLE_128B\","
-                               "\"shape\":[1024,1024]}";
-    struct api_request req = {.method = "POST", .path = "/api/layout",
-                              .content_type = "application/json", .body = body,
-                              .body_len = sizeof body - 1};
     struct api_response free_run = {0}, refused = {0}, granted = {0};
+    cache_clear();
     api_handle(&req, &free_run);
-    CHECK(free_run.status == 200 && free_run.len > API_STREAM_MIN, "unbudgeted: %d, %zu bytes",
-          free_run.status, free_run.len);
-    struct reserve_probe p = {.grant = 1u << 20};
+    CHECK(free_run.status == 200 && free_run.len > min_len, "%s unbudgeted: %d, %zu bytes",
+          what, free_run.status, free_run.len);
+    struct reserve_probe p = {.grant = free_run.len - 1};
     req.reserve = reserve_probe_cb;
     req.reserve_cls = &p;
+    cache_clear();
     api_handle(&req, &refused);
-    CHECK(p.calls == 1 && p.asked >= free_run.len, "asked once for at least the answer's %zu "
-          "bytes: %d calls, %zu bytes", free_run.len, p.calls, p.asked);
+    CHECK(p.calls == 1 && p.asked >= free_run.len, "%s: asked once for at least the answer's "
+          "%zu bytes: %d calls, %zu bytes", what, free_run.len, p.calls, p.asked);
     CHECK(refused.status == 503 && refused.body &&
-          strstr(refused.body, "\"code\":\"overloaded\""), "refused: %d %.200s",
+          strstr(refused.body, "\"code\":\"overloaded\""), "%s refused: %d %.200s", what,
           refused.status, refused.body ? refused.body : "");
-    /* the bound is close: a budget of 256 MiB holds 18 such answers, not 9 */
-    CHECK(p.asked < 2 * free_run.len + (size_t)(13u << 20), "asked %zu bytes", p.asked);
+    size_t asked = p.asked;
     p = (struct reserve_probe){.grant = SIZE_MAX};
+    cache_clear();
     api_handle(&req, &granted);
     CHECK(granted.status == 200 && granted.len == free_run.len &&
           memcmp(granted.body, free_run.body, free_run.len) == 0,
-          "granted: the same answer, byte for byte");
-    /* small layouts ask too, and are never refused by a roomy budget */
-    static const char small[] = "{\"layout\":\"(8,8):(1,8)\"}";
-    struct api_response sm = {0};
-    req.body = small, req.body_len = sizeof small - 1;
-    p = (struct reserve_probe){.grant = 1u << 20};
-    api_handle(&req, &sm);
-    CHECK(sm.status == 200 && p.calls == 1, "a small layout: %d, %d calls", sm.status, p.calls);
-    free(sm.body);
+          "%s granted: the same answer, byte for byte", what);
+    *answer_len = free_run.len;
     free(free_run.body);
     free(refused.body);
     free(granted.body);
+    return asked;
+}
+
+/* reserves_before of a POST of `body` to `path`. */
+static size_t reserves_before_building(const char *what, const char *path, const char *body,
+                                       size_t min_len, size_t *answer_len)
+{
+    struct api_request req = {.method = "POST", .path = path,
+                              .content_type = "application/json", .body = body,
+                              .body_len = strlen(body)};
+    return reserves_before(what, req, min_len, answer_len);
+}
+
+/* A small request of a route that reserves asks too, and is answered under a
+ * budget of 1 MiB. */
+static void small_asks_too(const char *what, const char *path, const char *body)
+{
+    struct api_request req = {.method = "POST", .path = path,
+                              .content_type = "application/json", .body = body,
+                              .body_len = strlen(body)};
+    struct reserve_probe p = {.grant = 1u << 20};
+    req.reserve = reserve_probe_cb;
+    req.reserve_cls = &p;
+    struct api_response sm = {0};
+    api_handle(&req, &sm);
+    CHECK(sm.status == 200 && p.calls == 1, "%s: %d, %d calls", what, sm.status, p.calls);
+    free(sm.body);
+}
+
+/* Issue 36 item 3: a 2^20-element /api/layout answer (12.7 MB) was built whole
+ * and only then turned away by the answer budget, so a hundred clients that
+ * never read held 389 MB.  The route must ask the budget for at least its
+ * answer's size before building it. */
+static void layout_reserves_before_building(void)
+{
+    size_t len, asked = reserves_before_building(
+        "a 2^20-element layout", "/api/layout",
+        "{\"layout\":\"tma:CU_TENSOR_MAP_SWIZZLE_128B\",\"shape\":[1024,1024]}", API_STREAM_MIN,
+        &len);
+    /* the bound is close: a budget of 256 MiB holds 18 such answers, not 9 */
+    CHECK(asked < 2 * len + (size_t)(13u << 20), "asked %zu bytes", asked);
+    small_asks_too("a small layout", "/api/layout", "{\"layout\":\"(8,8):(1,8)\"}");
+}
+
+/* The same of every other route whose answer passes API_STREAM_MIN: they
+ * built it whole before the budget saw it.  /api/apply: 65,536 offsets answer
+ * 0.7 MB; /api/layout/access holds a 2^20-element layout's offsets (12 MB)
+ * while it lists a tiled copy's 4,096 instructions (0.4 MB); /api/ttgir
+ * repeats each op's answer (512 ops: 0.9 MB); /api/linear/evaluate's bank
+ * view lists 65,536 elements (0.5 MB); /api/recommend lists up to 1,024
+ * candidates (617: 0.26 MB). */
+static void routes_reserve_before_building(void)
+{
+    struct buf b = {0};
+    buf_puts(&b, "{\"b\":3,\"m\":4,\"s\":3,\"offsets\":[");
+    for (int i = 0; i < API_MAX_OFFSETS; i++)
+        buf_printf(&b, "%s%d", i ? "," : "", 2147483647 - i);
+    buf_puts(&b, "]}");
+    size_t len, asked = reserves_before_building("65,536 offsets", "/api/apply", b.p,
+                                                 API_STREAM_MIN, &len);
+    CHECK(asked < 2 * len, "apply: asked %zu bytes for %zu", asked, len);
+    small_asks_too("one offset", "/api/apply", "{\"b\":3,\"m\":4,\"s\":3,\"offsets\":[16]}");
+    buf_free(&b);
+    /* 1,024 threads of 128 4-byte values each on a 1024 x 1024 tile of f32:
+     * 32 warps x 128 steps = 4,096 warp instructions */
+    static const char tiled[] =
+        "{\"layout\":\"(_1024,_1024):(_1,_1024)\",\"element_bits\":32,\"op\":\"st\","
+        "\"thread\":\"TiledCopy\\n  Tiler_MN:       (_1024,_128)\\n  TiledLayout_TV: "
+        "(_1024,_128):(_1,_1024)\\nCopy_Atom\\n  ThrID:        _1:_0\\n  ValLayoutSrc: "
+        "(_1,_1):(_0,_1)\\n  ValLayoutDst: (_1,_1):(_0,_1)\\n  ValLayoutRef: (_1,_1):(_0,_1)\\n"
+        "  ValueType:    32b\\n\"}";
+    asked = reserves_before_building("a 4,096-instruction tiled copy on 2^20 elements",
+                                     "/api/layout/access", tiled, API_STREAM_MIN, &len);
+    CHECK(asked >= (size_t)12 << 20 && asked < 2 * len + (size_t)(13u << 20),
+          "layout/access: asked %zu bytes for a %zu-byte answer and 12 MiB of offsets", asked,
+          len);
+    small_asks_too("a small access", "/api/layout/access",
+                   "{\"layout\":\"(_16,_64):(_64,_1)\",\"element_bits\":16,"
+                   "\"atom\":\"mma_m16n8k16_a_ldmatrix_x4\",\"origin\":[0,0]}");
+    /* 512 loads, each through its own (identical) swizzled alias, so that
+     * none shares another's answer */
+    static const char op[] = "%%%d = ttg.local_load %%0 : !ttg.memdesc<64x64xf16, #s%d, #smem> "
+                             "-> tensor<64x64xf16, #b>\\n";
+    buf_puts(&b, "{\"text\":\"#smem = #ttg.shared_memory\\n#b = #ttg.blocked<{sizePerThread = "
+                 "[1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>\\n");
+    for (int i = 0; i < 512; i++)
+        buf_printf(&b, "#s%d = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, "
+                   "order = [1, 0]}>\\n", i);
+    for (int i = 0; i < 512; i++)
+        buf_printf(&b, op, i + 1, i);
+    buf_puts(&b, "\"}");
+    asked = reserves_before_building("a 512-op dump", "/api/ttgir", b.p, API_STREAM_MIN, &len);
+    CHECK(asked < 3 * len, "ttgir: asked %zu bytes for %zu", asked, len);
+    buf_free(&b);
+    small_asks_too("a one-op dump", "/api/ttgir",
+                   "{\"text\":\"#smem = #ttg.shared_memory\\n%1 = ttg.local_load %0 : "
+                   "!ttg.memdesc<64x64xf16, #ttg.swizzled_shared<{vec = 8, perPhase = 1, "
+                   "maxPhase = 8, order = [1, 0]}>, #smem> -> tensor<64x64xf16, "
+                   "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], "
+                   "warpsPerCTA = [4, 1], order = [1, 0]}>>\\n\"}");
+    static const char lin[] =
+        "{\"shape\":[4096,4096],\"bitwidth\":8,\"A\":{\"layout\":\"#ttg.blocked<{sizePerThread = "
+        "[1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>\"},\"B\":{"
+        "\"layout\":\"#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], "
+        "warpsPerCTA = [1, 4], order = [0, 1]}>\"},\"triton\":{\"vec\":8,\"per_phase\":1,"
+        "\"max_phase\":8}}";
+    asked = reserves_before_building("a 4096 x 4096 bank view", "/api/linear/evaluate", lin,
+                                     API_STREAM_MIN, &len);
+    CHECK(asked < 3 * len, "linear/evaluate: asked %zu bytes for %zu", asked, len);
+    /* the recommender's candidates (617 distinct swizzles here: 0.26 MB) */
+    static const struct api_arg rec[] = {{"b", "3"}, {"m", "4"}, {"s", "3"}, {"rows", "1024"},
+                                         {"bank_bytes", "4"}, {"banks", "64"},
+                                         {"write", "col_read"}, {"read", "row_load_32"}};
+    struct api_request get = {.method = "GET", .path = "/api/recommend", .args = rec,
+                              .nargs = (int)(sizeof rec / sizeof rec[0])};
+    asked = reserves_before("617 candidates", get, 200000, &len);
+    CHECK(asked < 3 * len + (size_t)(3u << 19),
+          "recommend: asked %zu bytes for %zu and the search's 1.2 MB of work", asked, len);
 }
 
 int main(void)
@@ -869,6 +981,7 @@ int main(void)
     conflicts_names_the_rows_metrics();
     errors_carry_their_position_in_the_text();
     layout_reserves_before_building();
+    routes_reserve_before_building();
     cache_clear();  /* so that valgrind sees every byte returned */
     return check_summary("test_api");
 }

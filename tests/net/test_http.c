@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -481,6 +482,19 @@ static void test_first_instant(void)
     }
 }
 
+/* A server on an ephemeral port with its fewest event threads (2), for the
+ * tests that keep them busy; its port in *p. */
+static struct http_server *start_fewest(uint16_t *p)
+{
+    struct http_config cfg = {.bind = "127.0.0.1", .port = 0, .static_dir = tmpdir,
+                              .threads = 2};
+    struct http_server *srv = NULL;
+    struct sz_error err;
+    CHECK(http_start(&cfg, &srv, &err) == 0, "start: %s", err.message);
+    *p = srv ? http_port(srv) : 0;
+    return srv;
+}
+
 /* Issue 36 item 2: a costly request (an uncached /api/recommend search, tenths
  * of a second here, more under ASan) held its event thread, and /api/health
  * asked on that thread, or on any once all were busy, waited behind it.  With
@@ -488,12 +502,8 @@ static void test_first_instant(void)
  * every search is still running: they run off the event threads. */
 static void test_health_busy(void)
 {
-    struct http_config cfg = {.bind = "127.0.0.1", .port = 0, .static_dir = tmpdir,
-                              .threads = 2};
-    struct http_server *srv;
-    struct sz_error err;
-    CHECK(http_start(&cfg, &srv, &err) == 0, "start: %s", err.message);
-    uint16_t p = http_port(srv);
+    uint16_t p;
+    struct http_server *srv = start_fewest(&p);
     static const char *const reads[4] = {"row_store", "row_load_32", "col_read", "transpose_read"};
     int fd[4];
     for (int i = 0; i < 4; i++) {
@@ -519,6 +529,92 @@ static void test_health_busy(void)
     for (int i = 0; i < 4; i++) {
         char *r = client_finish(fd[i]);
         CHECK(client_status(r) == 200, "search %d: %d", i, client_status(r));
+        free(r);
+    }
+    http_stop(srv);
+}
+
+/* ---- the costly-route gate ------------------------------------------------------ */
+
+/* api_test_gate (api.h), which this test's build of api.c alone calls before
+ * every API_SLOW_CPU route: open, it lets the request through at once; closed,
+ * it holds the request on whatever thread runs it until the test opens it. */
+static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
+static int gate_closed, gate_held;
+
+void api_test_gate(const char *path)
+{
+    (void)path;
+    pthread_mutex_lock(&gate_lock);
+    gate_held++;
+    pthread_cond_broadcast(&gate_cond);
+    while (gate_closed)
+        pthread_cond_wait(&gate_cond, &gate_lock);
+    gate_held--;
+    pthread_mutex_unlock(&gate_lock);
+}
+
+static void gate_set(int closed)
+{
+    pthread_mutex_lock(&gate_lock);
+    gate_closed = closed;
+    pthread_cond_broadcast(&gate_cond);
+    pthread_mutex_unlock(&gate_lock);
+}
+
+/* Wait until n requests are held at the gate (at most 10 s: a bound for a
+ * broken server, never a pace); how many are. */
+static int gate_wait(int n)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 10;
+    pthread_mutex_lock(&gate_lock);
+    while (gate_held < n && pthread_cond_timedwait(&gate_cond, &gate_lock, &until) == 0)
+        ;
+    int held = gate_held;
+    pthread_mutex_unlock(&gate_lock);
+    return held;
+}
+
+/* Issue 36 item 2, without timing: costly requests (API_SLOW_CPU) run off
+ * the event threads.  With the fewest event threads (2), costly requests are
+ * sent one at a time, each once the one before is held at the gate, so that
+ * none can end: all four must be held at once, and /api/health must answer
+ * meanwhile.  Were they answered on event threads, the first two would hold
+ * both (each sent when its predecessor's thread is busy, so a free one takes
+ * it), the third would never reach the gate and nothing would read health.
+ * Then the gate opens and all four are answered.  (test_health_busy asks the
+ * same of real searches, whose time decides whether it can fail.) */
+static void test_health_held(void)
+{
+    enum { HELD = 4 };
+    uint16_t p;
+    struct http_server *srv = start_fewest(&p);
+    gate_set(1);
+    int fd[HELD], held = 0;
+    for (int i = 0; i < HELD; i++) {
+        static const char req[] = "GET /api/recommend?b=3&m=4&s=3&write=row_store&"
+                                  "read=row_load_32 HTTP/1.1\r\nHost: localhost\r\n"
+                                  "Connection: close\r\n\r\n";
+        fd[i] = client_connect(p);
+        CHECK(fd[i] >= 0 && client_write(fd[i], req, sizeof req - 1) == sizeof req - 1,
+              "costly request %d sent", i);
+        if (held == i)
+            held = gate_wait(i + 1);
+    }
+    char *h = client_request(p, "GET", "/api/health", "localhost", NULL, NULL);
+    CHECK(held == HELD, "2 event threads: %d costly requests held at once, want %d", held,
+          HELD);
+    CHECK(client_status(h) == 200 && strstr(h, "\"ok\":true"),
+          "/api/health while %d costly requests were held: %d, want 200", held,
+          client_status(h));
+    free(h);
+    gate_set(0);
+    for (int i = 0; i < HELD; i++) {
+        char *r = client_finish(fd[i]);
+        CHECK(client_status(r) == 200, "held request %d, released: %d", i, client_status(r));
         free(r);
     }
     http_stop(srv);
@@ -553,6 +649,7 @@ int main(void)
     test_replay_table();
     test_answer_budget();
     test_health_busy();
+    test_health_held();
     test_embed();
     test_first_instant();
     http_stop(srv);

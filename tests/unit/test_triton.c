@@ -16,6 +16,7 @@
 #include "layout/thread.h"
 #include "triton/triton_ll.h"
 #include "triton/ttgir_attr.h"
+#include "triton/ttgir_dump.h"
 #include "base/buf.h"
 #include "check.h"
 #include "client.h"
@@ -798,30 +799,100 @@ static void test_dump_target_cut(void)
     cJSON_Delete(b);
 }
 
-/* Issue 36 item 4: a 1,020-alias chain and 510 failing ops (bench/
- * ttgir_alias_chain.py, less its padding) answer whole: one op costed, every
- * failing op skipped with its reason.  How long it takes is the bench's to
- * say (bench/README.md: 0.70 s before the alias hash and the running line
- * count, 0.04 s after, -O2); a unit test times nothing (DESIGN.md sec. 5). */
+/* Issue 36 item 4's crafted dump (bench/ttgir_alias_chain.py, with 800-byte
+ * padding lines instead of 3,000): a 1,020-alias chain #a0 = #a1 = ... = a
+ * blocked encoding, and 510 ops that walk the whole chain, then fail on an
+ * unknown alias #nopeK, then one op that costs. */
+static void alias_chain_text(struct buf *t)
+{
+    for (int i = 0; i < 1019; i++)
+        buf_printf(t, "#a%d = #a%d\n", i, i + 1);
+    buf_puts(t, "#a1019 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], "
+                "warpsPerCTA = [4, 1], order = [1, 0]}>\n#s = #ttg.swizzled_shared<{vec = 8, "
+                "perPhase = 1, maxPhase = 8, order = [1, 0]}>\n#smem = #ttg.shared_memory\n");
+    for (int i = 0; i < 510; i++)
+        buf_printf(t, "// %0800d\n%%%d = ttg.local_load %%0 : !ttg.memdesc<64x64xf16, #nope%d, "
+                   "#smem> -> tensor<64x64xf16, #a0>\n", 0, i + 1, i);
+    buf_puts(t, "%x = ttg.local_load %0 : !ttg.memdesc<64x64xf16, #s, #smem> -> "
+                "tensor<64x64xf16, #a0>\n");
+}
+
+/* The dump answers whole: one op costed, every failing op skipped with its
+ * reason.  How long it takes is the bench's to say (bench/README.md: 0.70 s
+ * before the alias hash and the running line count, 0.04 s after, -O2); a
+ * unit test times nothing (DESIGN.md sec. 5): test_dump_alias_chain_work
+ * bounds the work by counts. */
 static void test_dump_alias_chain_cost(void)
 {
     struct buf t = {0};
-    for (int i = 0; i < 1019; i++)
-        buf_printf(&t, "#a%d = #a%d\n", i, i + 1);
-    buf_puts(&t, "#a1019 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], "
-                 "warpsPerCTA = [4, 1], order = [1, 0]}>\n#s = #ttg.swizzled_shared<{vec = 8, "
-                 "perPhase = 1, maxPhase = 8, order = [1, 0]}>\n#smem = #ttg.shared_memory\n");
-    for (int i = 0; i < 510; i++)
-        buf_printf(&t, "// %0800d\n%%%d = ttg.local_load %%0 : !ttg.memdesc<64x64xf16, #nope%d, "
-                   "#smem> -> tensor<64x64xf16, #a0>\n", 0, i + 1, i);
-    buf_puts(&t, "%x = ttg.local_load %0 : !ttg.memdesc<64x64xf16, #s, #smem> -> "
-                 "tensor<64x64xf16, #a0>\n");
+    alias_chain_text(&t);
     int st;
     cJSON *j = ttgir(t.p, &st);
     CHECK(st == 200 && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "ops")) == 1 &&
               cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "skipped")) == 510,
           "a 1,020-alias chain and 510 failing ops: 1 op, 510 skipped (status %d)", st);
     cJSON_Delete(j);
+    buf_free(&t);
+}
+
+/* Issue 36 item 4, by the parser's work counters (ta_work), not a clock: the
+ * crafted dump read as api_ttgir.c reads it (one parser over the dump as
+ * text and aliases, its nodes reset before each op, both types read, both
+ * encodings resolved; 510 of them fail on #nopeK, whose error names its line
+ * and column).  The bounds, and why:
+ * - probes <= 2 x lookups: a lookup compares the names of one hash bucket
+ *   (1,022 names in 1,024 buckets); the linear lookup it replaced compared
+ *   every alias before the one it found (about 510 a lookup here).
+ * - scanned <= 2 x the text: the errors come in text order, so the line count
+ *   runs on from the last error (the text once), and each column is counted
+ *   from its line's start (one op line each, under 130 bytes); counting from
+ *   the text's start for every error stepped over about 250 texts.
+ * How many lookups there are (the chain once per op: ops x hops) is the
+ * reset's design and is asserted too, so that neither bound is met by
+ * looking up less than the dump needs. */
+static void test_dump_alias_chain_work(void)
+{
+    struct buf t = {0};
+    alias_chain_text(&t);
+    static struct ta_space sp;
+    static struct tdump d;
+    struct ta_parser *p = ta_space_init(&sp);
+    struct sz_error err = {0};
+    CHECK(ta_init(p, t.p, "text", t.p, "text", &err) == 0, "init: %s", err.message);
+    tdump_scan(t.p, t.len, &d);
+    int mark = ta_mark(p), failed = 0, resolved = 0, wrong_at = 0;
+    for (int i = 0; i < d.nops; i++) {
+        int64_t shape[TLL_MAX_RANK];
+        int rank, bits, dn, sn, v;
+        struct sz_error why = {0};
+        ta_reset(p, mark);
+        if (tdump_type(p, d.op[i].tensor, shape, &rank, &bits, &dn, &why) < 0 ||
+            tdump_type(p, d.op[i].memdesc, shape, &rank, &bits, &sn, &why) < 0 ||
+            ta_resolve(p, dn, &v, &why) < 0)
+            break;
+        resolved++;
+        if (ta_resolve(p, sn, &v, &why) < 0) {
+            failed++;
+            /* op i is on text line 1022 + 2i + 2 (1,022 alias lines, then a
+             * padding line and the op) */
+            wrong_at += why.line != 1022 + 2 * i + 2 || !strstr(why.message, "unknown alias");
+        }
+    }
+    CHECK(d.nops == 511 && resolved == 511 && failed == 510 && wrong_at == 0,
+          "the crafted dump: 511 ops, each chain resolved, 510 failed where they should "
+          "(%d ops, %d resolved, %d failed, %d at the wrong line)", d.nops, resolved, failed,
+          wrong_at);
+    long lookups = p->work.lookups, probes = p->work.probes, scanned = p->work.scanned;
+    printf("alias chain: %ld lookups, %ld names compared, %ld bytes scanned for positions "
+           "(text: %zu bytes)\n", lookups, probes, scanned, t.len);
+    CHECK(lookups >= 511L * 1020 && lookups <= 511L * 1024 + 1024,
+          "lookups: the chain once per op, 511 x 1,020 to 511 x 1,024 + 1,024: %ld", lookups);
+    CHECK(probes <= 2 * lookups,
+          "an alias lookup compares one hash bucket: %ld names compared in %ld lookups "
+          "(bound: 2 a lookup)", probes, lookups);
+    CHECK(scanned <= 2 * (long)t.len,
+          "errors' lines and columns step over the text once: %ld bytes for a %zu-byte text "
+          "(bound: twice the text)", scanned, t.len);
     buf_free(&t);
 }
 
@@ -1158,6 +1229,7 @@ int main(void)
     test_dump();
     test_dump_target_cut();
     test_dump_alias_chain_cost();
+    test_dump_alias_chain_work();
     test_thread_row();
     test_layout_forms();
     test_shared_cases_on_layout();
