@@ -170,7 +170,7 @@ static int swizzle_prefix(struct cute_cur *c, struct lay *l)
         return cute_word(c, "o") ? 0 : CUTE_AT(c, "expected 'o' after smem_ptr");
     }
     size_t save = c->i;
-    uint32_t off;
+    uint32_t off = 0;   /* set where read; -O2 cannot see through mixed_bits */
     if (c->s[c->i] == 'M' && c->s[c->i + 1] == '_') {
         if (mixed_bits(c, &off) < 0)
             return -1;
