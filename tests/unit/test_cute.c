@@ -744,6 +744,35 @@ static void test_one_reader(void)
                   e.message);
         }
     }
+    /* and through the API: /api/layout's "layout" and /api/layout/access's
+     * "thread" answer the same words with their own "at" */
+    for (int i = 0; i < n; i++) {
+        if (!same[i].has)
+            continue;
+        cJSON *b = cJSON_CreateObject();
+        cJSON_AddStringToObject(b, "layout", same[i].text);
+        char *body = cJSON_PrintUnformatted(b);
+        int st1, st2;
+        cJSON *j1 = jtest_post("/api/layout", body, &st1);
+        snprintf(buf, sizeof buf, "%s%s", head, same[i].text);
+        cJSON *j2 = access_call("(_64,_64):(_64,_1)", buf, NULL, &st2);
+        const cJSON *e1 = cJSON_GetObjectItemCaseSensitive(j1, "error");
+        const cJSON *e2 = cJSON_GetObjectItemCaseSensitive(j2, "error");
+        const cJSON *a1 = cJSON_GetObjectItemCaseSensitive(e1, "at");
+        const cJSON *a2 = cJSON_GetObjectItemCaseSensitive(e2, "at");
+        const char *m1 = str(e1, "message"), *m2 = str(e2, "message");
+        const char *w1 = strstr(m1, ": "), *w2 = strstr(m2, ": ");
+        CHECK(st1 == 400 && st2 == 400 && strcmp(str(e1, "field"), "layout") == 0 &&
+                  strcmp(str(e2, "field"), "thread") == 0 && w1 && w2 && strcmp(w1, w2) == 0 &&
+                  jtest_num(a1, "line") == 1 && jtest_num(a1, "column") == same[i].at + 1 &&
+                  jtest_num(a2, "line") == 1 &&
+                  jtest_num(a2, "column") == (double)strlen(head) + same[i].at + 1,
+              "API %s: %d %s / %d %s", same[i].text, st1, m1, st2, m2);
+        cJSON_Delete(j1);
+        cJSON_Delete(j2);
+        cJSON_free(body);
+        cJSON_Delete(b);
+    }
     /* every two-mode layout CuTe printed for tests/data/cute_layouts.json
      * (the body after any swizzle): the same leaves read by both paths */
     char *txt = client_slurp("tests/data/cute_layouts.json");
