@@ -82,12 +82,14 @@ build/test/test_http: tests/net/test_http.c build/test/client.o build/hook/api/a
 # The live measurement tool, built wherever nvcc exists (CI has nvcc and no
 # GPU: it must compile there).  sm_80..sm_90 SASS plus compute_90 PTX.  nvcc
 # compiles the .c files with the host compiler: the tool's own (cuda/*.c) and
-# the server's that hold the instruction schema, its JSON readers and the
-# process runner (TOOL_SERVER), so that it accepts exactly what the API does.
+# the server's that hold the instruction schema, its JSON readers, the
+# process runner and the ncu CSV reader (TOOL_SERVER), so that it accepts
+# exactly what the API does.
 NVCC        ?= nvcc
 HAVE_NVCC   := $(shell command -v $(NVCC) 2>/dev/null)
 TOOL        := build/swizzlescope-measure
-TOOL_SERVER := model/instr api/instr_json model/atomic_form api/api_read base/error model/swizzle base/proc
+TOOL_SERVER := model/instr api/instr_json model/atomic_form api/api_read base/error model/swizzle base/proc \
+               model/ncu_csv
 TOOL_C      := $(wildcard cuda/*.c) $(TOOL_SERVER:%=server/%.c)
 TOOL_SRC    := $(wildcard cuda/*.cu) $(TOOL_C)
 CUDA_ARCHS  := -gencode arch=compute_80,code=sm_80 -gencode arch=compute_86,code=sm_86 \

@@ -1,12 +1,12 @@
 /* ncu.c: the counter pass of ncu.h. Re-runs this tool under Nsight Compute
  * in --ncu-iters mode (one launch per pattern, in input order, as
- * tests/calib/run_calib.sh does) and reads ncu's raw CSV page. It must
- * never take the tool down: every failure - no ncu, no permission, a crash,
- * a timeout, an unexpected CSV - ends as a sentence in ncu_status.reason. */
+ * tests/calib/run_calib.sh does) and reads ncu's raw CSV page with the
+ * server's reader (model/ncu_csv.h). It must never take the tool down:
+ * every failure - no ncu, no permission, a crash, a timeout, an unexpected
+ * CSV - ends as a sentence in ncu_status.reason. */
 #define _GNU_SOURCE 1
 #include "ncu.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/proc.h"
+#include "model/ncu_csv.h"
 
 /* Which counter answers which question, per op: the kind's row (instr.c's
  * instr_kinds[].ncu, where each name is explained).  The Source-page metric
@@ -99,135 +100,75 @@ void ncu_version_finish(struct ncu_status *st, double deadline)
     proc_free(&version_proc);
 }
 
-/* ---- CSV ------------------------------------------------------------------ */
+/* ---- CSV: model/ncu_csv.h reads it; this keeps each pattern's counters ---- */
 
-enum { MAX_FIELDS = 512 };
+/* The counters of one launch, in the order names() lists them; -1 where the
+ * CSV lacks the column or holds no number ("n/a"). */
+enum { V_EXEC, V_SRC, V_HW, V_BC, V_SM, V_ARB, NV };
 
-/* Splits one CSV line (RFC 4180 quoting) in place; returns the field count. */
-static int csv_split(char *line, char **fields, int max)
+static void names(enum instr_op op, const char *name[NV])
 {
-    int n = 0;
-    char *p = line;
-    for (;;) {
-        if (n == max)
-            return n;
-        if (*p == '"') {
-            char *w = ++p;
-            fields[n++] = w;
-            for (;;) {
-                if (*p == '\0')
-                    break;
-                if (*p == '"') {
-                    if (p[1] == '"') {
-                        *w++ = '"';
-                        p += 2;
-                        continue;
-                    }
-                    p++;
-                    break;
-                }
-                *w++ = *p++;
-            }
-            *w = '\0';
-            while (*p && *p != ',')
-                p++;
-        } else {
-            fields[n++] = p;
-            while (*p && *p != ',')
-                p++;
-        }
-        if (*p != ',')
-            return n;
-        *p++ = '\0';
+    const struct instr_ncu *m = metrics_of(op);
+    name[V_EXEC] = m->executed, name[V_SRC] = m->source, name[V_HW] = m->wavefronts;
+    name[V_BC] = m->conflicts, name[V_SM] = sm_twin(op), name[V_ARB] = ARB;
+}
+
+struct rows {
+    const struct input_pattern *pats;
+    int n;
+    double (*v)[NV];                /* [n]: the launches matched to patterns by position */
+    unsigned char (*seen)[NV];      /* the first column of a name counts, as ncu writes one */
+};
+
+static int on_metric(void *ctx, const struct ncu_launch *l, const struct ncu_cell *m)
+{
+    struct rows *r = (struct rows *)ctx;
+    const char *name[NV];
+    if (l->index >= r->n)
+        return 0;
+    names(r->pats[l->index].in.op, name);
+    for (int k = 0; k < NV; k++) {
+        double x;
+        if (!name[k] || r->seen[l->index][k] || !ncu_field_is(&m->name, name[k]))
+            continue;
+        r->seen[l->index][k] = 1;
+        r->v[l->index][k] = ncu_number(m->value.s, m->value.len, &x) && x >= 0 ? x : -1;
     }
-}
-
-/* A metric value: digits with optional thousands separators, or -1 (n/a). */
-static double value(const char *s)
-{
-    char buf[64];
-    size_t n = 0;
-    for (; *s && n + 1 < sizeof buf; s++)
-        if (*s != ',' && *s != ' ')
-            buf[n++] = *s;
-    buf[n] = '\0';
-    if (n == 0 || !(isdigit((unsigned char)buf[0]) || buf[0] == '.'))
-        return -1;
-    char *end;
-    double v = strtod(buf, &end);
-    return *end == '\0' && isfinite(v) ? v : -1;
-}
-
-static int column(char **hdr, int nh, const char *name)
-{
-    if (!name)
-        return -1;
-    for (int i = 0; i < nh; i++)
-        if (strcmp(hdr[i], name) == 0)
-            return i;
-    return -1;
+    return 0;
 }
 
 int ncu_parse_csv(const char *text, const struct input_pattern *pats, int n, int launched,
                   struct ncu_counts *counts)
 {
-    char *copy = strdup(text ? text : "");
-    char **hdr = (char **)calloc(MAX_FIELDS, sizeof *hdr);
-    char **f = (char **)calloc(MAX_FIELDS, sizeof *f);
-    int nh = 0, rows = 0;
-    if (!copy || !hdr || !f) {
-        free(copy), free(hdr), free(f);
+    struct rows r = {pats, n, NULL, NULL};
+    struct ncu_csv_sink sink = {&r, NULL, on_metric};
+    struct ncu_csv info;
+    r.v = (double (*)[NV])malloc(sizeof *r.v * (size_t)(n > 0 ? n : 1));
+    r.seen = (unsigned char (*)[NV])calloc((size_t)(n > 0 ? n : 1), sizeof *r.seen);
+    if (!r.v || !r.seen || ncu_csv_read(text ? text : "", &sink, &info, NULL) != 0) {
+        free(r.v), free(r.seen);
         return -1;
     }
-    for (char *line = copy, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        size_t len = strlen(line);
-        if (len && line[len - 1] == '\r')
-            line[len - 1] = '\0';
-        if (line[0] != '"')
-            continue; /* ==PROF== lines, the target's own output */
-        if (nh == 0) {
-            int k = csv_split(line, hdr, MAX_FIELDS);
-            if (k > 0 && strcmp(hdr[0], "ID") == 0)
-                nh = k;
-            continue;
-        }
-        int k = csv_split(line, f, MAX_FIELDS);
-        if (k != nh || !isdigit((unsigned char)f[0][0]))
-            continue; /* the units row, or something else */
-        if (rows < n) {
-            enum instr_op op = pats[rows].in.op;
-            struct ncu_counts *c = &counts[rows];
-            int ci = column(hdr, nh, metrics_of(op)->executed);
-            double inst = ci >= 0 ? value(f[ci]) : -1;
-            if (inst <= 0)
-                inst = launched;
-            int cs = column(hdr, nh, metrics_of(op)->source);
-            int cw = column(hdr, nh, metrics_of(op)->wavefronts);
-            int cb = column(hdr, nh, metrics_of(op)->conflicts);
-            double vs = cs >= 0 ? value(f[cs]) : -1;
-            double vw = cw >= 0 ? value(f[cw]) : -1;
-            double vb = cb >= 0 ? value(f[cb]) : -1;
-            int cm = column(hdr, nh, sm_twin(op)), ca = column(hdr, nh, ARB);
-            double vm = cm >= 0 ? value(f[cm]) : -1, va = ca >= 0 ? value(f[ca]) : -1;
-            if ((c->has_sm = vm >= 0))
-                c->wavefronts_sm = vm / inst;
-            if ((c->has_arb = va >= 0))
-                c->arbitration = va / inst;
-            c->instructions = inst;
-            if ((c->has_src = vs >= 0))
-                c->wavefronts = vs / inst;
-            if ((c->has_hw = vw >= 0))
-                c->wavefronts_hw = vw / inst;
-            if ((c->has_bc = vb >= 0))
-                c->bank_conflicts = vb / inst;
-        }
-        rows++;
+    for (int i = 0; i < n && i < info.launches; i++) {
+        struct ncu_counts *c = &counts[i];
+        double *v = r.v[i];
+        for (int k = 0; k < NV; k++)
+            v[k] = r.seen[i][k] ? v[k] : -1;
+        double inst = v[V_EXEC] > 0 ? v[V_EXEC] : launched;
+        if ((c->has_sm = v[V_SM] >= 0))
+            c->wavefronts_sm = v[V_SM] / inst;
+        if ((c->has_arb = v[V_ARB] >= 0))
+            c->arbitration = v[V_ARB] / inst;
+        c->instructions = inst;
+        if ((c->has_src = v[V_SRC] >= 0))
+            c->wavefronts = v[V_SRC] / inst;
+        if ((c->has_hw = v[V_HW] >= 0))
+            c->wavefronts_hw = v[V_HW] / inst;
+        if ((c->has_bc = v[V_BC] >= 0))
+            c->bank_conflicts = v[V_BC] / inst;
     }
-    free(copy), free(hdr), free(f);
-    return nh ? rows : -1;
+    free(r.v), free(r.seen);
+    return info.launches;
 }
 
 /* ---- the pass -------------------------------------------------------------- */

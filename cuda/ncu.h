@@ -60,9 +60,10 @@ void ncu_version_finish(struct ncu_status *st, double deadline);
 void ncu_profile(const struct ncu_config *cfg, const struct input_pattern *pats, int n,
                  struct ncu_counts *counts, struct ncu_status *st);
 
-/* Exposed for tests: parses one ncu --csv --page raw output (stdout) into
- * counts for the n patterns of one chunk. Returns the number of data rows,
- * or -1 when there is no header. */
+/* Exposed for tests: reads one ncu --csv --page raw output (stdout) with
+ * model/ncu_csv.h into counts for the n patterns of one chunk (launch i is
+ * pattern i). Returns the number of launches, or -1 when there is no
+ * header or the CSV is malformed. */
 int ncu_parse_csv(const char *text, const struct input_pattern *pats, int n, int launched,
                   struct ncu_counts *counts);
 

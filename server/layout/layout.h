@@ -92,7 +92,7 @@ struct lay {
 
 /* ---- the form table: one row per layout form ------------------------------ */
 
-struct lay_cur;     /* a cursor in the text (layout_text.h) */
+struct cute_cur;    /* a cursor in the text (cute_text.h) */
 
 struct lay_form {
     const char *name;       /* wire name: "cute", "triton_swizzled", ... */
@@ -104,7 +104,7 @@ struct lay_form {
     /* Read the text after the opener into l->a (and, for a form that carries
      * its shape, l->shape/rank/size); errors through the cursor, naming
      * "layout" and its column, or "shape" / "element_bits". */
-    int (*parse)(struct lay_cur *c, struct lay *l);
+    int (*parse)(struct cute_cur *c, struct lay *l);
     /* Fill the evaluator from l->a and the shape (l->element_bits is final);
      * NULL when parse did.  Fails naming "shape" or "layout". */
     int (*build)(struct lay *l, struct sz_error *err);

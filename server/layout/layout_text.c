@@ -1,8 +1,8 @@
 /* layout_text.c - the text of a layout, as users paste it: the form table
  * (one row per form: CuTe's print, Triton's #ttg.swizzled_shared and
  * #ttg.nvmma_shared, TMA's tma:CU_TENSOR_MAP_SWIZZLE_*), lay_parse, which
- * picks the row by the text's opener and runs its parse and build, and the
- * cursor every row's parser reads with (layout_text.h).  The forms' own
+ * picks the row by the text's opener and runs its parse and build on the
+ * cursor of cute_text.h (layout_text.h).  The forms' own
  * grammars live in layout_cute.c, layout_triton.c and layout_tma.c; layout.c
  * evaluates what they built. */
 #include "base/bits.h"
@@ -31,78 +31,14 @@ const struct lay_form *const *lay_forms(int *n)
     return forms;
 }
 
-/* ---- text cursor ----------------------------------------------------------- */
-
-int lay_at(struct lay_cur *c, size_t i, const char *msg, const char *what)
-{
-    sz_fail(c->err, SZ_INVALID_ARGUMENT, "layout", "at column %zu: %s%s", i + 1, msg,
-            what ? what : "");
-    return sz_fail_pos(c->err, c->s, SIZE_MAX, i);
-}
-
-void lay_ws(struct lay_cur *c)
-{
-    while (c->s[c->i] == ' ' || c->s[c->i] == '\t' || c->s[c->i] == '\n' || c->s[c->i] == '\r')
-        c->i++;
-}
-
-int lay_eat(struct lay_cur *c, char ch)
-{
-    lay_ws(c);
-    if (c->s[c->i] != ch)
-        return 0;
-    c->i++;
-    return 1;
-}
-
-int lay_want(struct lay_cur *c, char ch)
-{
-    if (lay_eat(c, ch))
-        return 0;
-    sz_fail(c->err, SZ_INVALID_ARGUMENT, "layout", "at column %zu: expected '%c'", c->i + 1, ch);
-    return sz_fail_pos(c->err, c->s, SIZE_MAX, c->i);
-}
-
-int lay_word(struct lay_cur *c, const char *w)
-{
-    lay_ws(c);
-    size_t n = strlen(w);
-    if (strncmp(c->s + c->i, w, n) != 0)
-        return 0;
-    c->i += n;
-    return 1;
-}
-
-int lay_int(struct lay_cur *c, uint32_t hi, uint32_t *v)
-{
-    lay_ws(c);
-    if (c->s[c->i] == '_')
-        c->i++;
-    if (c->s[c->i] == '-')
-        return LAY_AT(c, "negative values are not supported");
-    if (c->s[c->i] < '0' || c->s[c->i] > '9')
-        return LAY_AT(c, "expected an integer (_N or N)");
-    size_t start = c->i;
-    uint64_t x = 0;
-    while (c->s[c->i] >= '0' && c->s[c->i] <= '9') {
-        x = x * 10 + (uint64_t)(c->s[c->i++] - '0');
-        if (x > hi)
-            return lay_at(c, start, "integer too large", NULL);
-    }
-    if (c->s[c->i] == '@')
-        return LAY_AT(c, "scaled-basis strides (coordinate layouts) are not memory layouts");
-    *v = (uint32_t)x;
-    return 0;
-}
-
 /* ---- lay_parse -------------------------------------------------------------- */
 
 /* The row whose opener the text at the cursor starts with (consumed), the
  * default row when none does; NULL, with the cursor after the dialect, for
  * a Triton encoding no row reads. */
-static const struct lay_form *pick(struct lay_cur *c)
+static const struct lay_form *pick(struct cute_cur *c)
 {
-    lay_ws(c);
+    cute_ws(c);
     size_t at = c->i;
     const struct lay_form *dflt = NULL;
     for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++) {
@@ -110,18 +46,18 @@ static const struct lay_form *pick(struct lay_cur *c)
         c->i = at;
         if (o == NULL)
             dflt = forms[k];
-        else if (lay_word(c, o) ||
-                 (strncmp(o, "#ttg.", 5) == 0 && lay_word(c, "#triton_gpu.") && lay_word(c, o + 5)))
+        else if (cute_word(c, o) ||
+                 (strncmp(o, "#ttg.", 5) == 0 && cute_word(c, "#triton_gpu.") && cute_word(c, o + 5)))
             return forms[k];
     }
     c->i = at;
-    if (lay_word(c, "#ttg.") || lay_word(c, "#triton_gpu."))
+    if (cute_word(c, "#ttg.") || cute_word(c, "#triton_gpu."))
         return NULL;
     return dflt;
 }
 
 /* "expected swizzled_shared or nvmma_shared": the Triton rows, at the cursor. */
-static int unknown_triton(struct lay_cur *c)
+static int unknown_triton(struct cute_cur *c)
 {
     char names[200] = "";
     int n = 0, count = 0;
@@ -136,14 +72,14 @@ static int unknown_triton(struct lay_cur *c)
                  n == 0 ? "" : n == count - 1 ? " or " : ", ", o + 5);
         n++;
     }
-    return lay_at(c, c->i, "expected ", names);
+    return cute_fail(c, c->i, "expected %s", names);
 }
 
 int lay_parse(const char *text, int element_bits, const uint32_t *shape, int rank,
               struct lay *l, struct sz_error *err)
 {
     memset(l, 0, sizeof *l);
-    struct lay_cur c = {text, 0, err};
+    struct cute_cur c = {text, 0, err, "layout", 0};
     if (strlen(text) > LAY_MAX_TEXT)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "layout", "longer than %d bytes",
                        LAY_MAX_TEXT);
@@ -153,7 +89,7 @@ int lay_parse(const char *text, int element_bits, const uint32_t *shape, int ran
     /* 0 until the text has spoken: the row's parse may set it (smem_ptr[Nb],
      * elementBitWidth), or refuse a request that says otherwise */
     l->element_bits = element_bits;
-    lay_ws(&c);
+    cute_ws(&c);
     if (c.s[c.i] == '#') {              /* `#shared = #ttg...` names an alias: skip it */
         size_t save = c.i;
         while (c.s[c.i] && c.s[c.i] != '=' && c.s[c.i] != '<')

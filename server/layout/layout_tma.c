@@ -8,24 +8,24 @@
 #include "model/presets.h"
 
 
-static int parse(struct lay_cur *c, struct lay *l)
+static int parse(struct cute_cur *c, struct lay *l)
 {
     /* presets.c's classic modes (tma_span >= 0), the widest first */
     static const int spans[] = {128, 64, 32, 0};
-    lay_ws(c);
+    cute_ws(c);
     size_t at = c->i;
     for (int k = 0; k < 4; k++) {
         c->i = at;
-        if (!lay_word(c, presets_tma(spans[k])->tma))
+        if (!cute_word(c, presets_tma(spans[k])->tma))
             continue;
-        lay_ws(c);
+        cute_ws(c);
         if (c->s[c->i] != '\0')
-            return LAY_AT(c, "unexpected text after the swizzle mode (the 128B_ATOM_* modes "
+            return CUTE_AT(c, "unexpected text after the swizzle mode (the 128B_ATOM_* modes "
                              "are not modelled)");
         l->a.tma.swizzle_bytes = spans[k];
         return 0;
     }
-    return LAY_AT(c, "expected CU_TENSOR_MAP_SWIZZLE_NONE, _32B, _64B or _128B");
+    return CUTE_AT(c, "expected CU_TENSOR_MAP_SWIZZLE_NONE, _32B, _64B or _128B");
 }
 
 static int build(struct lay *l, struct sz_error *err)

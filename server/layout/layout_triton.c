@@ -34,7 +34,7 @@ static int element_bits(const struct ta_parser *p, int attr, struct lay *l, stru
 /* The whole text (from its first byte: an alias line's `#x =` included):
  * its offset bases and padding on the request's shape, and for nvmma_shared
  * the byte swizzle its swizzlingByteWidth names. */
-static int parse_triton(struct lay_cur *c, struct lay *l)
+static int parse_triton(struct cute_cur *c, struct lay *l)
 {
     struct ta_node nodes[TLIN_NODES];
     struct ta_parser p;

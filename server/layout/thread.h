@@ -13,6 +13,7 @@
 
 #include "base/error.h"
 #include "model/instr.h"
+#include "cute_text.h"
 #include "layout.h"
 
 #define THR_MAX_LANES 64        /* an AMD wave; a warp is 32 */
@@ -27,17 +28,6 @@ enum thr_kind {
     THR_TV          /* a CuTe thread-value layout (thread_cute.c): (thread, value) -> (m, n) */
 };
 
-/* A CuTe layout as printed, flattened: leaves colexicographic within each
- * top-level mode; a stride is an integer or a scaled basis `N@d`. */
-#define THR_CL_LEAVES 24
-struct thr_cl {
-    int n, modes;                   /* leaves; top-level modes (0: a bare integer) */
-    uint32_t shape[THR_CL_LEAVES];
-    int64_t stride[THR_CL_LEAVES];
-    int8_t dim[THR_CL_LEAVES];      /* d of `N@d`; -1 for an integer stride */
-    int8_t mode[THR_CL_LEAVES];
-};
-
 /* What a CuTe tiled copy or MMA print says (thread_cute.c reads it): side 0
  * is the source (S; an MMA's one layout), side 1 the destination (D). */
 struct thr_tv {
@@ -46,10 +36,10 @@ struct thr_tv {
     const char *label[2];           /* "Layout S TV", "LayoutA", ... */
     const char *coords;             /* what (m, n) are: "(m, n)", an MMA's "(m, k)", "(n, k)" */
     int64_t origin[2][2];           /* ArithTuple(m0, n0) */
-    struct thr_cl tv[2];            /* latex: (thread, value) -> (m, n) */
+    struct cute_layout tv[2];            /* latex: (thread, value) -> (m, n) */
     /* print(tiled_copy): Tiler_MN, TiledLayout_TV, ValLayoutSrc/Dst, right_inverse(Ref) */
     uint32_t tiler[2];
-    struct thr_cl tiled, val[2], ref_inv;
+    struct cute_layout tiled, val[2], ref_inv;
     uint32_t atom_thr, atom_val;    /* size<0> and size<1> of ValLayoutRef */
     uint32_t threads[2], values[2];
     int value_bits;                 /* ValueType's bits; 0 when not printed */

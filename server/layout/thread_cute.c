@@ -10,161 +10,27 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cute_text.h"
 #include "thread.h"
 
-/* ---- a cursor over the pasted text (line and column in errors) --------------- */
+/* ---- reading: cute_text.h's cursor, over lines -------------------------------- */
 
-struct cur {
-    const char *s;
-    size_t i;
-    const char *field;
-    struct sz_error *err;
+/* What a thread-value print admits of shape:stride: any rank, signed
+ * strides, 2^30 at the most; the scaled basis only in print_latex's
+ * ArithTuple heads (rules_basis). */
+#define TV_INT (1 << 30)
+static const struct cute_rules rules = {
+    .leaves = CUTE_MAX_LEAVES, .depth = CUTE_MAX_DEPTH, .rank = 0,
+    .shape_hi = TV_INT, .stride_lo = -TV_INT, .stride_hi = TV_INT, .basis = 0,
+};
+static const struct cute_rules rules_basis = {
+    .leaves = CUTE_MAX_LEAVES, .depth = CUTE_MAX_DEPTH, .rank = 0,
+    .shape_hi = TV_INT, .stride_lo = -TV_INT, .stride_hi = TV_INT, .basis = 1,
 };
 
-static int fail_at(struct cur *c, size_t at, const char *msg)
-{
-    int line = 1;
-    size_t bol = 0;
-    for (size_t k = 0; k < at && c->s[k]; k++)
-        if (c->s[k] == '\n')
-            line++, bol = k + 1;
-    sz_fail(c->err, SZ_INVALID_ARGUMENT, c->field, "at line %d, column %zu: %s", line,
-            at - bol + 1, msg);
-    return sz_fail_pos(c->err, c->s, SIZE_MAX, at);
-}
+/* ---- CuTe layouts as (thread, value) maps ------------------------------------ */
 
-static void ws(struct cur *c)
-{
-    while (c->s[c->i] == ' ' || c->s[c->i] == '\t' || c->s[c->i] == '\r')
-        c->i++;
-}
-
-static int eat(struct cur *c, char ch)
-{
-    ws(c);
-    if (c->s[c->i] != ch)
-        return 0;
-    c->i++;
-    return 1;
-}
-
-static int want(struct cur *c, char ch)
-{
-    char msg[32];
-    if (eat(c, ch))
-        return 0;
-    snprintf(msg, sizeof msg, "expected '%c'", ch);
-    return fail_at(c, c->i, msg);
-}
-
-/* After blanks on the line: consume `w` (1) or nothing (0). */
-static int word(struct cur *c, const char *w)
-{
-    ws(c);
-    int here = strncmp(c->s + c->i, w, strlen(w)) == 0;
-    c->i += here ? strlen(w) : 0;
-    return here;
-}
-
-/* `_N` or `N` (CuTe DSL prints no underscore), then `@d` where allowed. */
-static int num(struct cur *c, int64_t *v, int *dim, int basis_ok)
-{
-    ws(c);
-    size_t at = c->i;
-    if (c->s[c->i] == '_')
-        c->i++;
-    int neg = c->s[c->i] == '-';
-    c->i += (size_t)neg;
-    if (c->s[c->i] < '0' || c->s[c->i] > '9')
-        return fail_at(c, at, "expected an integer (_N or N)");
-    int64_t x = 0;
-    while (c->s[c->i] >= '0' && c->s[c->i] <= '9') {
-        x = x * 10 + (c->s[c->i++] - '0');
-        if (x > (1 << 30))
-            return fail_at(c, at, "integer too large");
-    }
-    *v = neg ? -x : x;
-    *dim = -1;
-    if (c->s[c->i] == '@') {
-        if (!basis_ok)
-            return fail_at(c, c->i, "a scaled basis (N@d) is not allowed here");
-        c->i++;
-        if (c->s[c->i] != '0' && c->s[c->i] != '1')
-            return fail_at(c, c->i, "expected the basis 0 (m) or 1 (n) after '@'");
-        *dim = c->s[c->i++] - '0';
-    }
-    return 0;
-}
-
-/* ---- CuTe layouts: shape:stride, nested tuples, flattened ------------------- */
-
-struct side {
-    int n, top;
-    int64_t v[THR_CL_LEAVES];
-    int dim[THR_CL_LEAVES], mode[THR_CL_LEAVES];
-    char tok[4 * THR_CL_LEAVES + 16];
-    int ntok;
-};
-
-static int tuple(struct cur *c, struct side *sd, int basis_ok, int depth)
-{
-    ws(c);
-    if ((size_t)sd->ntok + 1 >= sizeof sd->tok)
-        return fail_at(c, c->i, "layout too deeply nested");
-    if (c->s[c->i] != '(') {
-        if (sd->n == THR_CL_LEAVES)
-            return fail_at(c, c->i, "more than 24 modes");
-        sd->tok[sd->ntok++] = 'x';
-        if (num(c, &sd->v[sd->n], &sd->dim[sd->n], basis_ok) < 0)
-            return -1;
-        sd->mode[sd->n++] = depth == 0 ? 0 : sd->top - 1;
-        return 0;
-    }
-    if (depth == 8)
-        return fail_at(c, c->i, "tuples nested too deeply");
-    sd->tok[sd->ntok++] = '(';
-    c->i++;
-    do {
-        if (depth == 0)
-            sd->top++;
-        if (tuple(c, sd, basis_ok, depth + 1) < 0)
-            return -1;
-        if ((size_t)sd->ntok + 1 >= sizeof sd->tok)
-            return fail_at(c, c->i, "layout too deeply nested");
-        sd->tok[sd->ntok++] = ',';
-    } while (eat(c, ','));
-    sd->tok[sd->ntok++] = ')';
-    return want(c, ')');
-}
-
-/* `shape:stride` into L; `basis_ok`: strides may be N@d (coordinate layouts). */
-static int layout(struct cur *c, struct thr_cl *L, int basis_ok)
-{
-    struct side shp, str;
-    memset(&shp, 0, sizeof shp);
-    memset(&str, 0, sizeof str);
-    memset(L, 0, sizeof *L);
-    if (tuple(c, &shp, 0, 0) < 0 || want(c, ':') < 0)
-        return -1;
-    size_t at = c->i;
-    if (tuple(c, &str, basis_ok, 0) < 0)
-        return -1;
-    if (shp.ntok != str.ntok || memcmp(shp.tok, str.tok, (size_t)shp.ntok) != 0)
-        return fail_at(c, at, "the stride's tuple structure does not match the shape's");
-    L->n = shp.n;
-    L->modes = shp.top;
-    for (int k = 0; k < shp.n; k++) {
-        if (shp.v[k] <= 0)
-            return fail_at(c, at, "shapes must be positive");
-        L->shape[k] = (uint32_t)shp.v[k];
-        L->stride[k] = str.v[k];
-        L->dim[k] = (int8_t)str.dim[k];
-        L->mode[k] = (int8_t)shp.mode[k];
-    }
-    return 0;
-}
-
-static uint64_t mode_size(const struct thr_cl *L, int mode)
+static uint64_t mode_size(const struct cute_layout *L, int mode)
 {
     uint64_t s = 1;
     for (int k = 0; k < L->n; k++)
@@ -176,7 +42,7 @@ static uint64_t mode_size(const struct thr_cl *L, int mode)
 /* Mode `mode` of L at index i, CuTe's way: colexicographic over its leaves,
  * the last leaf taking what is left.  acc[0], acc[1]: the @0, @1 parts;
  * acc[2]: the integer part. */
-static void eval_mode(const struct thr_cl *L, int mode, uint64_t i, int64_t acc[3])
+static void eval_mode(const struct cute_layout *L, int mode, uint64_t i, int64_t acc[3])
 {
     int last = -1;
     for (int k = 0; k < L->n; k++)
@@ -192,7 +58,7 @@ static void eval_mode(const struct thr_cl *L, int mode, uint64_t i, int64_t acc[
 }
 
 /* A layout of integers at (thread, value) (two top-level modes). */
-static int64_t eval2(const struct thr_cl *L, uint64_t t, uint64_t v)
+static int64_t eval2(const struct cute_layout *L, uint64_t t, uint64_t v)
 {
     int64_t acc[3] = {0, 0, 0};
     eval_mode(L, 0, t, acc);
@@ -201,9 +67,9 @@ static int64_t eval2(const struct thr_cl *L, uint64_t t, uint64_t v)
 }
 
 /* A layout of integers at a flat index: colexicographic over all leaves. */
-static int64_t eval1(const struct thr_cl *L, uint64_t i)
+static int64_t eval1(const struct cute_layout *L, uint64_t i)
 {
-    struct thr_cl flat = *L;
+    struct cute_layout flat = *L;
     flat.modes = 0;
     int64_t acc[3] = {0, 0, 0};
     eval_mode(&flat, 0, i, acc);
@@ -213,10 +79,10 @@ static int64_t eval1(const struct thr_cl *L, uint64_t i)
 /* CuTe's right_inverse (layout.hpp): drop shape-1 leaves, sort by stride
  * (stable), and follow strides from 1: each leaf whose stride is the current
  * one joins with the prefix product of its position as its stride. */
-static void right_inverse(const struct thr_cl *L, struct thr_cl *R)
+static void right_inverse(const struct cute_layout *L, struct cute_layout *R)
 {
-    uint32_t shp[THR_CL_LEAVES];
-    int64_t str[THR_CL_LEAVES], pre[THR_CL_LEAVES];
+    uint32_t shp[CUTE_MAX_LEAVES];
+    int64_t str[CUTE_MAX_LEAVES], pre[CUTE_MAX_LEAVES];
     int n = 0;
     int64_t p = 1;
     for (int k = 0; k < L->n; k++)
@@ -225,7 +91,7 @@ static void right_inverse(const struct thr_cl *L, struct thr_cl *R)
             p *= L->shape[k];
             n++;
         }
-    int order[THR_CL_LEAVES];
+    int order[CUTE_MAX_LEAVES];
     for (int k = 0; k < n; k++)
         order[k] = k;
     for (int a = 1; a < n; a++)         /* insertion sort: stable */
@@ -269,7 +135,7 @@ void thr_tv_coord(const struct thr_tv *tv, int side, uint32_t thread, uint32_t v
      * the thread splits as (atom thread, rest), the value as (atom value, rest);
      * the atom's (thread, value) goes through Ref's inverse to Ref's own
      * (thread, value), which indexes TiledLayout_TV; its index is colex (m, n). */
-    const struct thr_cl *val = &tv->val[side];
+    const struct cute_layout *val = &tv->val[side];
     uint64_t ts = mode_size(val, 0), vs = mode_size(val, 1);
     uint64_t r = (uint64_t)eval1(&tv->ref_inv, (uint64_t)eval2(val, thread % ts, value % vs));
     uint64_t at = r % tv->atom_thr, av = r / tv->atom_thr;
@@ -308,21 +174,21 @@ static int cute_match(const char *text)
 }
 
 /* `ArithTuple(m0,n0) o L` of a print_latex head. */
-static int latex_tv(struct cur *c, struct thr_tv *tv, int side, const char *label)
+static int latex_tv(struct cute_cur *c, struct thr_tv *tv, int side, const char *label)
 {
-    if (!word(c, "ArithTuple"))
-        return fail_at(c, c->i, "expected ArithTuple(...) o, as print_latex prints the TV layout");
-    int dim;
-    if (want(c, '(') < 0 || num(c, &tv->origin[side][0], &dim, 0) < 0 || want(c, ',') < 0 ||
-        num(c, &tv->origin[side][1], &dim, 0) < 0 || want(c, ')') < 0)
+    if (!cute_word(c, "ArithTuple"))
+        return CUTE_AT(c, "expected ArithTuple(...) o, as print_latex prints the TV layout");
+    if (cute_want(c, '(') < 0 || cute_int(c, -TV_INT, TV_INT, &tv->origin[side][0], NULL) < 0 ||
+        cute_want(c, ',') < 0 || cute_int(c, -TV_INT, TV_INT, &tv->origin[side][1], NULL) < 0 ||
+        cute_want(c, ')') < 0)
         return -1;
-    if (!word(c, "o"))
-        return fail_at(c, c->i, "expected 'o' after ArithTuple(...)");
+    if (!cute_word(c, "o"))
+        return cute_fail(c, c->i, "%s", "expected 'o' after ArithTuple(...)");
     size_t at = c->i;
-    if (layout(c, &tv->tv[side], 1) < 0)
+    if (cute_layout(c, &rules_basis, &tv->tv[side], NULL) < 0)
         return -1;
     if (tv->tv[side].modes != 2)
-        return fail_at(c, at, "a TV layout has two modes, (thread, value)");
+        return cute_fail(c, at, "%s", "a TV layout has two modes, (thread, value)");
     tv->latex[side] = tv->has[side] = 1;
     tv->label[side] = label;
     tv->threads[side] = (uint32_t)mode_size(&tv->tv[side], 0);
@@ -331,22 +197,21 @@ static int latex_tv(struct cur *c, struct thr_tv *tv, int side, const char *labe
 }
 
 /* `16b` (C++) or `f16`, `bf16`, `Float32`, ... (CuTe DSL): the first digits. */
-static int value_type(struct cur *c, int *bits)
+static int value_type(struct cute_cur *c, int *bits)
 {
-    ws(c);
+    cute_ws(c);
     size_t at = c->i;
     while (c->s[c->i] && c->s[c->i] != '\n' && (c->s[c->i] < '0' || c->s[c->i] > '9'))
         c->i++;
     int64_t v;
-    int dim;
-    if (c->s[c->i] < '0' || c->s[c->i] > '9' || num(c, &v, &dim, 0) < 0)
-        return fail_at(c, at, "expected the value type's bits (16b, f16, Float32, ...)");
+    if (c->s[c->i] < '0' || c->s[c->i] > '9' || cute_int(c, 0, TV_INT, &v, NULL) < 0)
+        return cute_fail(c, at, "%s", "expected the value type's bits (16b, f16, Float32, ...)");
     if (c->s[c->i] == 'b')
         c->i++;
     while (c->s[c->i] && c->s[c->i] != '\n' && c->s[c->i] != ' ')
         c->i++;         /* the rest of a DSL type name: E4M3FN, ... */
     if (v != 8 && v != 16 && v != 32 && v != 64)
-        return fail_at(c, at, "value types of 8, 16, 32 or 64 bits are modelled");
+        return cute_fail(c, at, "%s", "value types of 8, 16, 32 or 64 bits are modelled");
     *bits = (int)v;
     return 0;
 }
@@ -354,7 +219,7 @@ static int value_type(struct cur *c, int *bits)
 /* Whether each thread's values are consecutive elements from one start (a
  * 16-byte row per lane: the shared-memory side of ldmatrix/stmatrix), and
  * how many distinct starts the first 32 threads give. */
-static int row_per_thread(const struct thr_cl *L, int bits, int *rows)
+static int row_per_thread(const struct cute_layout *L, int bits, int *rows)
 {
     uint64_t ts = mode_size(L, 0), vs = mode_size(L, 1);
     if (ts != 32 || vs * (uint64_t)bits != 128)
@@ -376,7 +241,7 @@ static int row_per_thread(const struct thr_cl *L, int bits, int *rows)
 
 /* The register side of ldmatrix/stmatrix: thread t holds row t/4 of each
  * 8x8 matrix (non-transposed, PTX's fragment) or column t/4 (.trans). */
-static int fragment_trans(const struct thr_cl *L, int bits, int *trans)
+static int fragment_trans(const struct cute_layout *L, int bits, int *trans)
 {
     int64_t epr = 128 / bits;           /* elements per 16-byte row */
     int n = 1, t_ok = bits == 16;
@@ -390,32 +255,36 @@ static int fragment_trans(const struct thr_cl *L, int bits, int *trans)
 }
 
 /* The Copy_Atom's instruction, from its layouts (the print names no atom). */
-static int classify(struct cur *c, struct thr_tv *tv, uint64_t thr_id, size_t at)
+static int classify(struct cute_cur *c, struct thr_tv *tv, uint64_t thr_id, size_t at)
 {
     int bits = tv->value_bits, rows;
     uint64_t vs = mode_size(&tv->val[0], 1), vd = mode_size(&tv->val[1], 1);
     if (thr_id == 1) {
         if (vs != vd)
-            return fail_at(c, at, "a one-thread copy atom whose source and destination move "
-                                  "different values is not modelled");
+            return cute_fail(c, at, "%s",
+                             "a one-thread copy atom whose source and destination move "
+                             "different values is not modelled");
         tv->atom = THR_ATOM_ONE_THREAD;
         tv->atom_bytes = (uint32_t)(vs * (uint64_t)bits / 8);
         return 0;
     }
     if (thr_id != 32)
-        return fail_at(c, at, "copy atoms of 1 thread (UniversalCopy, cp.async) or 32 "
-                              "(ldmatrix, stmatrix) are modelled");
+        return cute_fail(c, at, "%s",
+                         "copy atoms of 1 thread (UniversalCopy, cp.async) or 32 "
+                         "(ldmatrix, stmatrix) are modelled");
     int src_row = row_per_thread(&tv->val[0], bits, &rows);
     int dst_row = !src_row && row_per_thread(&tv->val[1], bits, &rows);
     if (!src_row && !dst_row)
-        return fail_at(c, at, "a 32-thread copy atom with no 16-byte row per thread on either "
-                              "side is not ldmatrix or stmatrix: not modelled");
-    const struct thr_cl *reg = src_row ? &tv->val[1] : &tv->val[0];
+        return cute_fail(c, at, "%s",
+                         "a 32-thread copy atom with no 16-byte row per thread on either "
+                         "side is not ldmatrix or stmatrix: not modelled");
+    const struct cute_layout *reg = src_row ? &tv->val[1] : &tv->val[0];
     if (rows != 8 && rows != 16 && rows != 32)
-        return fail_at(c, at, "ldmatrix/stmatrix address 8, 16 or 32 rows");
+        return cute_fail(c, at, "%s", "ldmatrix/stmatrix address 8, 16 or 32 rows");
     if (!fragment_trans(reg, bits, &tv->trans))
-        return fail_at(c, at, "the register side is neither ldmatrix's fragment nor its "
-                              ".trans: not modelled");
+        return cute_fail(c, at, "%s",
+                         "the register side is neither ldmatrix's fragment nor its "
+                         ".trans: not modelled");
     tv->atom = src_row ? THR_ATOM_LDSM : THR_ATOM_STSM;
     tv->matrices = rows / 8;
     tv->atom_bytes = 16;
@@ -425,15 +294,15 @@ static int classify(struct cur *c, struct thr_tv *tv, uint64_t thr_id, size_t at
 static int cute_parse(const char *text, const struct thr_ctx *ctx, struct thr *t,
                       struct sz_error *err)
 {
-    struct cur c = {text, 0, ctx->field, err};
+    struct cute_cur c = {text, 0, err, ctx->field, 1};
     struct thr_tv *tv = &t->tv;
     int seen[W_MMA_PRINT + 1] = {0}, has_ref = 0, mma = 0;
     int64_t thr_id = 0;
     size_t atom_at = 0;
-    struct thr_cl ref, thr_layout;
+    struct cute_layout ref, thr_layout;
     memset(tv, 0, sizeof *tv);
     while (text[c.i]) {
-        ws(&c);
+        cute_ws(&c);
         size_t bol = c.i;
         if (text[c.i] == '\n') {
             c.i++;
@@ -450,12 +319,13 @@ static int cute_parse(const char *text, const struct thr_ctx *ctx, struct thr *t
                     c.i++;
                 continue;
             }
-            return fail_at(&c, bol, "expected a CuTe print's line (% Layout S TV:, % LayoutA:, "
-                                    "Tiler_MN:, TiledLayout_TV:, ThrID:, ValLayoutSrc:, ...)");
+            return cute_fail(&c, bol, "%s",
+                             "expected a CuTe print's line (% Layout S TV:, % LayoutA:, "
+                             "Tiler_MN:, TiledLayout_TV:, ThrID:, ValLayoutSrc:, ...)");
         }
         enum what w = labels[k].w;
         if (seen[w]++)
-            return fail_at(&c, bol, "this line appears twice");
+            return cute_fail(&c, bol, "%s", "this line appears twice");
         c.i += strlen(labels[k].label);
         int rc = 0, side = w == W_D || w == W_DST;
         switch (w) {
@@ -464,44 +334,45 @@ static int cute_parse(const char *text, const struct thr_ctx *ctx, struct thr *t
             break;
         case W_MMA_C: case W_MMA_A: case W_MMA_B:
             if (mma++)
-                return fail_at(&c, bol, "paste one of print_latex(tiled_mma)'s LayoutC, LayoutA "
-                                        "and LayoutB lines: the one whose operand shared "
-                                        "memory holds");
+                return cute_fail(&c, bol, "%s",
+                                 "paste one of print_latex(tiled_mma)'s LayoutC, LayoutA "
+                                 "and LayoutB lines: the one whose operand shared "
+                                 "memory holds");
             rc = latex_tv(&c, tv, 0, w == W_MMA_C ? "LayoutC (m, n)" :
                           w == W_MMA_A ? "LayoutA (m, k)" : "LayoutB (n, k)");
             tv->atom = THR_ATOM_MMA;
             tv->coords = w == W_MMA_C ? "(m, n)" : w == W_MMA_A ? "(m, k)" : "(n, k)";
             break;
         case W_MMA_PRINT:
-            return fail_at(&c, bol, "print(tiled_mma) gives the atom, not each thread's "
-                                    "elements: paste print_latex(tiled_mma)'s % LayoutA / "
-                                    "% LayoutB / % LayoutC line");
+            return cute_fail(&c, bol, "%s",
+                             "print(tiled_mma) gives the atom, not each thread's "
+                             "elements: paste print_latex(tiled_mma)'s % LayoutA / "
+                             "% LayoutB / % LayoutC line");
         case W_COPY: case W_ATOM:
             break;
         case W_TILER: {
-            struct side sd;
-            memset(&sd, 0, sizeof sd);
+            struct cute_layout tl;
             size_t at = c.i;
-            if (tuple(&c, &sd, 0, 0) < 0)
+            if (cute_shape(&c, &rules, &tl) < 0)
                 return -1;
-            if (sd.top != 2 || sd.n != 2)
-                return fail_at(&c, at, "expected the tile's (M, N), as Tiler_MN prints it");
-            tv->tiler[0] = (uint32_t)sd.v[0], tv->tiler[1] = (uint32_t)sd.v[1];
+            if (tl.modes != 2 || tl.n != 2)
+                return cute_fail(&c, at, "%s", "expected the tile's (M, N), as Tiler_MN prints it");
+            tv->tiler[0] = tl.shape[0], tv->tiler[1] = tl.shape[1];
             break;
         }
         case W_TILED: case W_SRC: case W_DST: case W_REF: {
             size_t at = c.i;
-            struct thr_cl *L = w == W_TILED ? &tv->tiled : w == W_REF ? &ref : &tv->val[side];
-            if (layout(&c, L, 0) < 0)
+            struct cute_layout *L = w == W_TILED ? &tv->tiled : w == W_REF ? &ref : &tv->val[side];
+            if (cute_layout(&c, &rules, L, NULL) < 0)
                 return -1;
             if (L->modes != 2)
-                return fail_at(&c, at, "expected a (thread, value) layout of two modes");
+                return cute_fail(&c, at, "%s", "expected a (thread, value) layout of two modes");
             has_ref |= w == W_REF;
             break;
         }
         case W_THRID:
             atom_at = c.i;
-            if (layout(&c, &thr_layout, 0) < 0)
+            if (cute_layout(&c, &rules, &thr_layout, NULL) < 0)
                 return -1;
             thr_id = (int64_t)mode_size(&thr_layout, 0) * (thr_layout.modes > 1 ?
                                                            (int64_t)mode_size(&thr_layout, 1) : 1);
@@ -512,9 +383,9 @@ static int cute_parse(const char *text, const struct thr_ctx *ctx, struct thr *t
         }
         if (rc < 0)
             return -1;
-        ws(&c);
+        cute_ws(&c);
         if (text[c.i] && text[c.i] != '\n')
-            return fail_at(&c, c.i, "unexpected text after the line's layout");
+            return cute_fail(&c, c.i, "%s", "unexpected text after the line's layout");
     }
     int print_lines = seen[W_TILER] + seen[W_TILED] + seen[W_THRID] + seen[W_SRC] + seen[W_DST] +
                       seen[W_REF] + seen[W_VALTYPE];

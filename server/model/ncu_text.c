@@ -1,11 +1,12 @@
-/* ncu_text.c - a pasted Nsight Compute result (raw-page CSV or the Details
- * page's metric lines) read into metrics, and a bank-conflict count explained
+/* ncu_text.c - a pasted Nsight Compute result (its CSV, through ncu_csv.h,
+ * or the Details page's metric lines) read into metrics, and a bank-conflict count explained
  * against the model: conflicts = instructions x (wavefronts - ideal); what is
  * left is not an address conflict, and l1tex__data_bank_conflicts_type_
  * arbitration (L1 fills and other clients winning a bank) says whether it is
  * arbitration.  Each kind's metric names are instr.c's table's; the others
  * are those the public threads quote.  Pure: no I/O, no JSON. */
 #include "ncu_text.h"
+#include "ncu_csv.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -31,43 +32,6 @@ const char *ncu_looked_for(void)
            "smsp__inst_executed_op_shared_ld/st, smsp__inst_executed_op_ldsm, "
            "sass__inst_executed_shared_loads/stores, " ARB " (each with or without .sum; "
            "the kinds' own names are GET /api/ops's ncu)";
-}
-
-static int fail_at(const char *text, size_t at, struct sz_error *err, const char *msg)
-{
-    int line = 1;
-    size_t bol = 0;
-    for (size_t k = 0; k < at && text[k]; k++)
-        if (text[k] == '\n')
-            line++, bol = k + 1;
-    sz_fail(err, SZ_INVALID_ARGUMENT, "ncu", "at line %d, column %zu: %s", line,
-            at - bol + 1, msg);
-    return sz_fail_pos(err, text, SIZE_MAX, at);
-}
-
-/* "5,713,107", "6", "1.5e3": a number with thousands separators; 1 if it is one. */
-static int number(const char *s, size_t n, double *v)
-{
-    char buf[64];
-    size_t k = 0;
-    while (n && isspace((unsigned char)*s))
-        s++, n--;
-    while (n && isspace((unsigned char)s[n - 1]))
-        n--;
-    if (n == 0)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == ',')
-            continue;
-        if (k + 1 >= sizeof buf || !(isdigit((unsigned char)s[i]) || s[i] == '.' ||
-                                     s[i] == 'e' || s[i] == 'E' || s[i] == '+' || s[i] == '-'))
-            return 0;
-        buf[k++] = s[i];
-    }
-    buf[k] = '\0';
-    char *end;
-    *v = strtod(buf, &end);
-    return *end == '\0' && isfinite(*v);
 }
 
 /* A metric name as ncu prints it: unit__counter[.rollup] */
@@ -96,7 +60,7 @@ static void add(struct ncu_text *t, const char *name, size_t n, double v, int li
     t->n++;
 }
 
-/* ---- the CSV of ncu --csv --page raw --------------------------------------- */
+/* ---- a CSV: ncu_csv.h reads it, this keeps one launch ------------------------ */
 
 /* The counters the explanation reads (the rest of a raw page, hundreds of
  * device__, launch__ and other columns, is passed over). */
@@ -109,131 +73,72 @@ static int wanted(const char *name, size_t n)
     return 0;
 }
 
-/* One CSV field from *i: [*at, *at + *len) (quotes stripped); *eol is set
- * when it ends its line (*i then starts the next). */
-static int csv_field(const char *text, size_t *i, size_t *at, size_t *len, int *eol,
-                     struct sz_error *err)
+/* The launch to explain: the first whose Kernel Name holds `kernel` (any
+ * when it is NULL or ""); the others are counted and named, not kept. */
+struct pick {
+    struct ncu_text *t;
+    const char *kernel;
+    int matches, chosen;            /* chosen: the kept launch's index, -1 none yet */
+    char names[256];                /* the launches' names, cut, for a message */
+};
+
+static int on_launch(void *ctx, const struct ncu_launch *l)
 {
-    size_t k = *i;
-    if (text[k] == '"') {
-        *at = ++k;
-        /* ncu puts no line break inside a field: one ends an unterminated quote */
-        while (text[k] && text[k] != '\n' && !(text[k] == '"' && text[k + 1] != '"'))
-            k += text[k] == '"' ? 2 : 1;
-        if (text[k] != '"')
-            return fail_at(text, *at - 1, err, "unterminated quoted field");
-        *len = k - *at;
-        k++;
-    } else {
-        *at = k;
-        while (text[k] && text[k] != ',' && text[k] != '\n' && text[k] != '\r')
-            k++;
-        *len = k - *at;
+    struct pick *p = ctx;
+    const struct ncu_field *k = &l->kernel;
+    size_t len = strlen(p->names);
+    if (len < 180)
+        snprintf(p->names + len, sizeof p->names - len, "%s'%.*s'", l->index ? ", " : "",
+                 (int)sz_utf8_cut(k->s, k->len < 40 ? k->len : 40), k->s);
+    int ok = 1;
+    if (p->kernel && *p->kernel) {
+        size_t n = strlen(p->kernel);
+        ok = 0;
+        for (size_t s = 0; s + n <= k->len && !ok; s++)
+            ok = strncmp(k->s + s, p->kernel, n) == 0;
     }
-    if (text[k] == '\r')
-        k++;
-    if (text[k] == ',') {
-        *i = k + 1;
-        *eol = 0;
-        return 0;
+    if (ok && p->matches++ == 0) {
+        p->chosen = l->index;
+        ncu_field_copy(k, p->t->kernel, NCU_NAME);
     }
-    if (text[k] && text[k] != '\n')
-        return fail_at(text, k, err, "expected ',' or the end of the line after a field");
-    *i = text[k] ? k + 1 : k;
-    *eol = 1;
     return 0;
 }
 
-static int line_of(const char *text, size_t at)
+static int on_metric(void *ctx, const struct ncu_launch *l, const struct ncu_cell *m)
 {
-    int line = 1;
-    for (size_t k = 0; k < at; k++)
-        line += text[k] == '\n';
-    return line;
+    struct pick *p = ctx;
+    double v;
+    if (l->index == p->chosen && metric_name(m->name.s, m->name.len) &&
+        wanted(m->name.s, m->name.len) && ncu_number(m->value.s, m->value.len, &v))
+        add(p->t, m->name.s, m->name.len, v, m->line);  /* "n/a" and the like are not kept */
+    return 0;
 }
 
-static int parse_csv(const char *text, size_t i, const char *kernel, struct ncu_text *t,
+/* 0: a CSV read into t; 1: no CSV (*start: where the text begins, after
+ * ==PROF== and blank lines); -1: refused. */
+static int parse_csv(const char *text, const char *kernel, struct ncu_text *t, size_t *start,
                      struct sz_error *err)
 {
-    int col[NCU_MAX_METRICS], ncols = 0, kcol = -1, eol = 0;
-    size_t at, len, hat = i;
-    for (int c = 0; !eol; c++) {            /* the header: which columns to keep */
-        if (csv_field(text, &i, &at, &len, &eol, err) < 0)
-            return -1;
-        if (len == 11 && strncmp(text + at, "Kernel Name", 11) == 0)
-            kcol = c;
-        if (metric_name(text + at, len) && wanted(text + at, len) && t->n < NCU_MAX_METRICS) {
-            col[t->n] = c;
-            add(t, text + at, len, 0, 0);
-        }
-        ncols = c + 1;
+    struct pick p = {t, kernel, 0, -1, ""};
+    struct ncu_csv_sink sink = {&p, on_launch, on_metric};
+    struct ncu_csv info;
+    int rc = ncu_csv_read(text, &sink, &info, err);
+    *start = info.header_at;
+    if (rc != 0)
+        return rc;
+    if (info.launches == 0) {
+        sz_fail(err, SZ_INVALID_ARGUMENT, "ncu", "at line %d, column 1: a CSV header with no "
+                "data row (ncu --csv --page raw prints one row per profiled launch)",
+                info.header_line);
+        return sz_fail_pos(err, text, SIZE_MAX, info.header_at);
     }
-    size_t pick = 0, kat = 0, klen = 0;
-    int rows = 0, matches = 0;
-    char names[256] = "";
-    while (text[i]) {                       /* the rows: the launch to explain */
-        size_t row = i, id_at = 0, id_len = 0, kn_at = 0, kn_len = 0;
-        if (text[i] == '\n' || text[i] == '\r') {
-            i++;
-            continue;
-        }
-        int c = 0;
-        for (eol = 0; !eol; c++) {
-            if (csv_field(text, &i, &at, &len, &eol, err) < 0)
-                return -1;
-            if (c == 0)
-                id_at = at, id_len = len;
-            if (c == kcol)
-                kn_at = at, kn_len = len;
-        }
-        if (c != ncols)
-            return fail_at(text, row, err, "this row's column count differs from the header's");
-        double id;
-        if (!number(text + id_at, id_len, &id))
-            continue;           /* the units row */
-        rows++;
-        if (strlen(names) < 180)
-            snprintf(names + strlen(names), sizeof names - strlen(names), "%s'%.*s'",
-                     rows > 1 ? ", " : "", (int)sz_utf8_cut(text + kn_at, kn_len < 40 ? kn_len : 40), text + kn_at);
-        int ok = 1;
-        if (kernel && *kernel) {
-            ok = 0;
-            for (size_t s = 0; s + strlen(kernel) <= kn_len && !ok; s++)
-                ok = strncmp(text + kn_at + s, kernel, strlen(kernel)) == 0;
-        }
-        if (ok && matches++ == 0)
-            pick = row, kat = kn_at, klen = kn_len;
-    }
-    if (rows == 0)
-        return fail_at(text, hat, err, "a CSV header with no data row (ncu --csv --page raw "
-                                       "prints one row per profiled launch)");
-    if (matches == 0)
+    if (p.matches == 0)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "kernel", "no launch's Kernel Name holds "
-                       "'%s' (the CSV has %s)", kernel, names);
-    if (matches > 1)
+                       "'%s' (the CSV has %s)", kernel, p.names);
+    if (p.matches > 1)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "kernel", "the CSV holds %d launches (%s): "
-                       "give \"kernel\", a part of one Kernel Name", matches, names);
+                       "give \"kernel\", a part of one Kernel Name", p.matches, p.names);
     t->csv = 1;
-    klen = sz_utf8_cut(text + kat, klen < NCU_NAME - 1 ? klen : NCU_NAME - 1);
-    memcpy(t->kernel, text + kat, klen);
-    t->kernel[klen] = '\0';
-    int kept = 0, line = line_of(text, pick);
-    i = pick;
-    for (int c = 0, m = 0; m < t->n; c++) {  /* the chosen row's values */
-        if (csv_field(text, &i, &at, &len, &eol, err) < 0)
-            return -1;
-        if (c != col[m])
-            continue;
-        double v;
-        if (number(text + at, len, &v)) {   /* "n/a" and the like are not kept */
-            t->m[kept] = t->m[m];
-            t->m[kept].value = v;
-            t->m[kept].line = line;
-            kept++;
-        }
-        m++;
-    }
-    t->n = kept;
     return 0;
 }
 
@@ -241,7 +146,9 @@ static int parse_csv(const char *text, size_t i, const char *kernel, struct ncu_
 
 static void parse_lines(const char *text, size_t i, struct ncu_text *t)
 {
-    int line = line_of(text, i);
+    int line = 1;
+    for (size_t k = 0; k < i; k++)
+        line += text[k] == '\n';
     while (text[i]) {
         size_t bol = i;
         while (text[i] && text[i] != '\n')
@@ -262,7 +169,7 @@ static void parse_lines(const char *text, size_t i, struct ncu_text *t)
         while (y > b && !isspace((unsigned char)text[y - 1]))
             y--;
         double v;
-        if (metric_name(text + a, b - a) && y > b && number(text + y, z - y, &v))
+        if (metric_name(text + a, b - a) && y > b && ncu_number(text + y, z - y, &v))
             add(t, text + a, b - a, v, line);
         else if (!t->kernel[0] && strstr(text + bol, ", Context ") &&
                  (size_t)(strstr(text + bol, ", Context ") - text) < eol) {
@@ -286,35 +193,14 @@ int ncu_parse(const char *text, const char *kernel, struct ncu_text *t, struct s
     memset(t, 0, sizeof *t);
     if (strlen(text) > NCU_MAX_TEXT)
         return sz_fail(err, SZ_TOO_LARGE, "ncu", "longer than %u bytes", NCU_MAX_TEXT);
-    size_t i = 0;
-    /* ==PROF== lines and blank lines before a CSV header */
-    while (text[i]) {
-        size_t b = i;
-        while (text[b] == ' ' || text[b] == '\t')
-            b++;
-        if (strncmp(text + b, "==", 2) == 0 || text[b] == '\n' || text[b] == '\r') {
-            while (text[i] && text[i] != '\n')
-                i++;
-            if (text[i])
-                i++;
-            continue;
-        }
-        break;
-    }
     /* ncu --csv writes the program's own output and ==PROF== lines around
-     * the CSV: its header is the line that opens with "ID", */
-    const char *head = NULL;
-    for (const char *l = text + i; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-        if (strncmp(l, "\"ID\",", 5) == 0) {
-            head = l;
-            break;
-        }
-    if (head || text[i] == '"') {
-        if (parse_csv(text, head ? (size_t)(head - text) : i, kernel, t, err) < 0)
-            return -1;
-    } else {
-        parse_lines(text, i, t);
-    }
+     * the CSV (ncu_csv.h finds it); else the text is the Details page's lines */
+    size_t start;
+    int rc = parse_csv(text, kernel, t, &start, err);
+    if (rc < 0)
+        return -1;
+    if (rc == 1)
+        parse_lines(text, start, t);
     if (t->n == 0)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "ncu",   /* the full list: ncu_looked_for */
                        "no ncu metric: looked for l1tex__data_bank_conflicts_{pipe_lsu_mem_"

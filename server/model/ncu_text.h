@@ -1,5 +1,6 @@
 /* ncu_text.h - what a pasted Nsight Compute result says about shared memory:
- * the metrics of `ncu --csv --page raw` or of the Details page's metric lines
+ * the metrics of one launch of ncu's CSV (wide `--page raw` or the long
+ * details form, read by ncu_csv.h) or of the Details page's metric lines
  * (`name  [unit]  value`), and the explanation of a bank-conflict count
  * against the model's (instructions x (wavefronts - ideal)): what the access
  * explains, what is left, whether the arbitration counter says what it is,
@@ -24,15 +25,15 @@ struct ncu_metric {
 };
 
 struct ncu_text {
-    int csv;                        /* 1: ncu --csv --page raw; 0: metric lines */
+    int csv;                        /* 1: ncu's CSV (either form); 0: metric lines */
     int n;
     struct ncu_metric m[NCU_MAX_METRICS];
     char kernel[NCU_NAME];          /* the CSV's Kernel Name, or a Details header's; "" if none */
 };
 
 /* Read `text` (NUL-terminated, at most NCU_MAX_TEXT bytes).  A CSV with
- * several kernel rows needs `kernel` (a substring of one row's Kernel Name;
- * NULL for none).  Fails naming "ncu" ("at line N, column C: ...") on a
+ * several launches needs `kernel` (a substring of one launch's Kernel Name;
+ * NULL for none); only that launch's counters are kept.  Fails naming "ncu" ("at line N, column C: ...") on a
  * malformed CSV, or naming "kernel". */
 int ncu_parse(const char *text, const char *kernel, struct ncu_text *t, struct sz_error *err);
 

@@ -328,6 +328,26 @@ static void test_csv(void)
     memset(c, 0, sizeof c);
     ncu_parse_csv(csv_two, pats, 2, 512, c);
     CHECK(!c[0].has_sm && !c[0].has_arb, "no sm__sass or arbitration column: unset");
+    /* the server's reader (model/ncu_csv.h) reads ncu's long form too: one
+     * row per (launch, metric), a launch's rows sharing its ID; a malformed
+     * CSV is no counters */
+    static const char csv_long[] =
+        "\"ID\",\"Process ID\",\"Kernel Name\",\"Section Name\",\"Metric Name\","
+        "\"Metric Unit\",\"Metric Value\"\n"
+        "\"0\",\"77\",\"void probe_kernel<2>(ProbeArgs, int)\",\"Command line profiler "
+        "metrics\",\"smsp__inst_executed_op_shared_ld.sum\",\"inst\",\"512\"\n"
+        "\"0\",\"77\",\"void probe_kernel<2>(ProbeArgs, int)\",\"Command line profiler "
+        "metrics\",\"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum\",\"\","
+        "\"1,536\"\n"
+        "\"1\",\"77\",\"void probe_kernel<19>(ProbeArgs)\",\"Command line profiler "
+        "metrics\",\"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum\",\"\",\"2,275\"\n";
+    memset(c, 0, sizeof c);
+    CHECK(ncu_parse_csv(csv_long, pats, 2, 512, c) == 2 && c[0].has_src && !c[0].has_hw &&
+              fabs(c[0].wavefronts - 3.0) < 1e-9 && c[0].instructions == 512 && c[1].has_hw &&
+              fabs(c[1].wavefronts_hw - 2275.0 / 512) < 1e-9,
+          "the long form: 2 launches, %g and %g", c[0].wavefronts, c[1].wavefronts_hw);
+    CHECK(ncu_parse_csv("\"ID\",\"Kernel Name\"\n\"0\",\"k\",\"1\"\n", pats, 2, 512, c) == -1,
+          "a row of another column count: no counters");
 }
 
 static char dir[] = "/tmp/swz-tool-XXXXXX";

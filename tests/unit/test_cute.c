@@ -644,6 +644,161 @@ static void test_atoms_that_do_not_fit(void)
     CHECK(ok, "ldmatrix.x2.trans (n, k): lanes 0-15 = CuTe's LDSM_T tiled copy, 16-31 idle");
 }
 
+/* ---- one reader of shape:stride (issue 37) ----------------------------------- */
+
+/* What follows the position in an error ("at column N: " or "at line L,
+ * column C: "), the words the reader chose. */
+static const char *words(const struct sz_error *e)
+{
+    const char *p = strstr(e->message, ": ");
+    return p ? p + 2 : e->message;
+}
+
+/* Issue 37: a memory layout (/api/layout) and a thread-value print
+ * (print_latex's TV head) read shape:stride with one reader, so the same
+ * text is taken or refused by both with the same words at the same byte:
+ * the layout alone (column = byte + 1) and after the print's head on a
+ * print's first or second line (the head's 35 bytes before it).  Where the
+ * two admit different things (a scaled basis, a sign, how many leaves, how
+ * deep, what rank) each says so in the reader's words; `mem`/`thr` hold them. */
+static void test_one_reader(void)
+{
+    static const struct { const char *text; int at; const char *has; } same[] = {
+        {"((_8,_2),(_4,_8)):((_16,_1),(_2,_32))", -1, NULL},
+        {"( _16 , _8 ) : ( _1 , _16 ) ", -1, NULL},
+        {"(16,8):(1,16)", -1, NULL},                    /* dynamic ints, CuTe DSL's print */
+        {"(_16,_8):(_1,_16", 16, "expected ')'"},
+        {"(_16,_8) (_1,_16)", 9, "expected ':'"},
+        {"(_16,x):(_1,_16)", 5, "expected an integer (_N or N)"},
+        {"(_16,_):(_1,_16)", 6, "expected an integer (_N or N)"},
+        {"(_16,_8):", 9, "expected an integer (_N or N)"},
+        {"(_16,_8):(_1,(_16,_2))", 13, "the stride's tuple structure does not match the shape's"},
+        {"(_16,_8):(_1)", 9, "the stride's tuple structure does not match the shape's"},
+        {"(_16,(_4,_2)):(_1,(_16,_64,_8))", 18,
+         "the stride's tuple structure does not match the shape's"},
+        {"(_16,_8):_1", 9, "the stride's tuple structure does not match the shape's"},
+        {"(_16,_0):(_1,_16)", 5, "a shape of 0 holds no element"},
+        {"(_16,_-8):(_1,_16)", 6, "negative values are not supported"},
+        {"(_16,_8):(_1,_99999999999)", 14, "integer too large"},
+        {"(_16,_99999999999):(_1,_16)", 6, "integer too large"},
+    };
+    static const struct {
+        const char *text;
+        int mem_at; const char *mem;    /* -1, NULL: taken */
+        int thr_at; const char *thr;
+    } differ[] = {
+        {"(_16,_8):(_1@0,_1@1)", 12, "a scaled basis (N@d) is a coordinate: not allowed here",
+         -1, NULL},
+        {"(_16,_8):(_1@0,_1@2)", 12, "a scaled basis (N@d) is a coordinate: not allowed here",
+         18, "expected the basis 0 (m) or 1 (n) after '@'"},
+        {"(_16,_8):(_-1,_16)", 11, "negative values are not supported", -1, NULL},
+        {"((_1,_1,_1,_1,_1,_1,_1,_1,_1,_1,_1,_1,_1,_1,_1,_1,_1),_8):"
+         "((_0,_0,_0,_0,_0,_0,_0,_0,_0,_0,_0,_0,_0,_0,_0,_0,_0),_1)", 50, "more than 16 modes",
+         -1, NULL},
+        {"(((((((_2)))))),_8):(((((((_1)))))),_2)", 6, "tuples nested too deeply", -1, NULL},
+        {"(_2,_2,_2,_2,_2):(_1,_2,_4,_8,_16)", 13, "rank above 4",
+         -1, "a TV layout has two modes, (thread, value)"},   /* at the blank before it */
+    };
+    static const char head[] = "% Layout S TV: ArithTuple(_0,_0) o ";
+    static const char line1[] = "% Layout D TV: ArithTuple(_0,_0) o (_16,_8):(_1@0,_1@1)\n";
+    uint32_t shape[2] = {64, 64};
+    struct thr_ctx ctx = {"thread", 16, 2, shape};
+    static struct thr t;
+    char buf[512];
+    int n = (int)(sizeof same / sizeof same[0]), m = (int)(sizeof differ / sizeof differ[0]);
+    for (int i = 0; i < n + m; i++) {
+        const char *text = i < n ? same[i].text : differ[i - n].text;
+        int mat = i < n ? same[i].at : differ[i - n].mem_at;
+        int tat = i < n ? same[i].at : differ[i - n].thr_at;
+        const char *mhas = i < n ? same[i].has : differ[i - n].mem;
+        const char *thas = i < n ? same[i].has : differ[i - n].thr;
+        struct lay l;
+        struct sz_error e = {0};
+        int rc = lay_parse(text, 16, NULL, 0, &l, &e);
+        CHECK(mhas ? rc < 0 && strcmp(e.field, "layout") == 0 && strcmp(words(&e), mhas) == 0 &&
+                         e.line == 1 && e.column == mat + 1
+                   : rc == 0,
+              "memory layout %s: want %s at byte %d, got %s at %d:%d: %s", text,
+              mhas ? mhas : "taken", mat, rc ? "refused" : "taken", e.line, e.column, e.message);
+        /* the same layout on a layout's second line: the same words, the line's column */
+        snprintf(buf, sizeof buf, "Sw<0,4,3> o _0 o\n%s", text);
+        e = (struct sz_error){0};
+        rc = lay_parse(buf, 16, NULL, 0, &l, &e);
+        CHECK(mhas ? rc < 0 && strcmp(words(&e), mhas) == 0 && e.line == 2 && e.column == mat + 1
+                   : rc == 0,
+              "memory layout on line 2 %s: got %s at %d:%d: %s", text, rc ? "refused" : "taken",
+              e.line, e.column, e.message);
+        for (int second = 0; second < 2; second++) {
+            snprintf(buf, sizeof buf, "%s%s%s", second ? line1 : "", head, text);
+            e = (struct sz_error){0};
+            rc = thr_parse(buf, &ctx, &t, &e);
+            int col = (int)strlen(head) + tat + 1;
+            char where[64];
+            snprintf(where, sizeof where, "at line %d, column %d: ", 1 + second, col);
+            CHECK(thas ? rc < 0 && strcmp(e.field, "thread") == 0 &&
+                             strcmp(words(&e), thas) == 0 && e.line == 1 + second &&
+                             e.column == col && strncmp(e.message, where, strlen(where)) == 0
+                       : rc == 0,
+                  "TV print, line %d, %s: want %s at byte %d, got %s at %d:%d: %s", 1 + second,
+                  text, thas ? thas : "taken", tat, rc ? "refused" : "taken", e.line, e.column,
+                  e.message);
+        }
+    }
+    /* and through the API: /api/layout's "layout" and /api/layout/access's
+     * "thread" answer the same words with their own "at" */
+    for (int i = 0; i < n; i++) {
+        if (!same[i].has)
+            continue;
+        cJSON *b = cJSON_CreateObject();
+        cJSON_AddStringToObject(b, "layout", same[i].text);
+        char *body = cJSON_PrintUnformatted(b);
+        int st1, st2;
+        cJSON *j1 = jtest_post("/api/layout", body, &st1);
+        snprintf(buf, sizeof buf, "%s%s", head, same[i].text);
+        cJSON *j2 = access_call("(_64,_64):(_64,_1)", buf, NULL, &st2);
+        const cJSON *e1 = cJSON_GetObjectItemCaseSensitive(j1, "error");
+        const cJSON *e2 = cJSON_GetObjectItemCaseSensitive(j2, "error");
+        const cJSON *a1 = cJSON_GetObjectItemCaseSensitive(e1, "at");
+        const cJSON *a2 = cJSON_GetObjectItemCaseSensitive(e2, "at");
+        const char *m1 = str(e1, "message"), *m2 = str(e2, "message");
+        const char *w1 = strstr(m1, ": "), *w2 = strstr(m2, ": ");
+        CHECK(st1 == 400 && st2 == 400 && strcmp(str(e1, "field"), "layout") == 0 &&
+                  strcmp(str(e2, "field"), "thread") == 0 && w1 && w2 && strcmp(w1, w2) == 0 &&
+                  jtest_num(a1, "line") == 1 && jtest_num(a1, "column") == same[i].at + 1 &&
+                  jtest_num(a2, "line") == 1 &&
+                  jtest_num(a2, "column") == (double)strlen(head) + same[i].at + 1,
+              "API %s: %d %s / %d %s", same[i].text, st1, m1, st2, m2);
+        cJSON_Delete(j1);
+        cJSON_Delete(j2);
+        cJSON_free(body);
+        cJSON_Delete(b);
+    }
+    /* every two-mode layout CuTe printed for tests/data/cute_layouts.json
+     * (the body after any swizzle): the same leaves read by both paths */
+    char *txt = client_slurp("tests/data/cute_layouts.json");
+    cJSON *lays = txt ? cJSON_Parse(txt) : NULL;
+    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(lays, "cases");
+    int both = 0, bad = 0;
+    for (const cJSON *c = cases ? cases->child : NULL; c; c = c->next) {
+        const char *text = str(c, "text");
+        struct lay l;
+        struct sz_error e = {0};
+        if (lay_parse(text, 0, NULL, 0, &l, &e) < 0 || l.rank != 2)
+            continue;
+        snprintf(buf, sizeof buf, "%s%s", head, text + l.a.cute.body_col);
+        int ok = thr_parse(buf, &ctx, &t, &e) == 0 && t.tv.tv[0].n == l.nleaves;
+        for (int k = 0; ok && k < l.nleaves; k++)
+            ok = t.tv.tv[0].shape[k] == l.leaf_shape[k] &&
+                 t.tv.tv[0].stride[k] == (int64_t)l.leaf_stride[k];
+        CHECK_QUIET(bad, ok, "%s: the TV path reads other leaves (%s)", text, e.message);
+        both++;
+    }
+    CHECK(both >= 10 && bad == 0, "%d two-mode layouts of cute_layouts.json: the same leaves "
+          "through the memory and the thread-value paths", both);
+    cJSON_Delete(lays);
+    free(txt);
+}
+
 int main(void)
 {
     char *txt = client_slurp("tests/data/cute_prints.json");
@@ -656,6 +811,7 @@ int main(void)
     test_tiled_copies();
     test_tv_errors();
     test_tv_error_positions();
+    test_one_reader();
     test_tiled_costing();
     test_tiled_errors();
     test_tile_to_shape();

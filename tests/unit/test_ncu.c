@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/ncu_csv.h"
 #include "model/ncu_text.h"
 #include "check.h"
 #include "client.h"
@@ -205,6 +206,20 @@ static void test_arbitration_h100(void)
     free(txt);
 }
 
+/* A CSV of kernel2's ld.shared launch whose counters say 46 conflicts, 40
+ * of them arbitration, over 2 instructions: the model's 6 and 40 left. */
+static void six_and_forty(const char *csv, const char *what)
+{
+    int st;
+    cJSON *j = explain(csv, access_of("ld", 4, 16), NULL, &st);
+    CHECK(st == 200 && strcmp(str(j, "source"), "csv") == 0 && num(j, "instructions") == 2 &&
+              num(j, "predicted") == 6 && num(j, "remainder") == 40 &&
+              strcmp(str(j, "verdict"), "arbitration") == 0 &&
+              strcmp(str(j, "kernel"), "kernel2(const float *, float *)") == 0,
+          "%s: 6 address conflicts + 40 arbitration: %d %s", what, st, str(j, "message"));
+    cJSON_Delete(j);
+}
+
 /* The raw page's CSV, as `ncu --csv --page raw` prints it (header, units,
  * one row per launch), and the arbitration split: the model's 6, the
  * counter's 6 + 40, arbitration 40 (constructed for the arithmetic). */
@@ -221,13 +236,8 @@ static void test_csv_and_arbitration(void)
         "\"0\",\"1\",\"app\",\"127.0.0.1\",\"kernel2(const float *, float *)\",\"1\",\"7\","
         "\"(32, 1, 1)\",\"(2, 1, 1)\",\"0\",\"8.6\",\"46\",\"40\",\"2\"\n";
     int st;
-    cJSON *j = explain(csv, access_of("ld", 4, 16), NULL, &st);
-    CHECK(st == 200 && strcmp(str(j, "source"), "csv") == 0 && num(j, "instructions") == 2 &&
-              num(j, "predicted") == 6 && num(j, "remainder") == 40 &&
-              strcmp(str(j, "verdict"), "arbitration") == 0 &&
-              strcmp(str(j, "kernel"), "kernel2(const float *, float *)") == 0,
-          "CSV: 6 address conflicts + 40 arbitration: %d %s", st, str(j, "message"));
-    cJSON_Delete(j);
+    six_and_forty(csv, "CSV");
+    cJSON *j;
     /* two launches: "kernel" picks one; without it, a 400 naming kernel */
     char two[2048];
     snprintf(two, sizeof two, "%s\"1\",\"1\",\"app\",\"127.0.0.1\",\"other()\",\"1\",\"7\","
@@ -321,6 +331,189 @@ static void test_long_kernel_name(void)
     cJSON_Delete(b);
 }
 
+/* ---- the reader of ncu's CSV (model/ncu_csv.h), both forms ------------------- */
+
+/* What the reader handed on, as text: "L<index>@<line>:<id>|<kernel>;" per
+ * launch and "<name>[<unit>]=<value>@<line>;" per metric whose name is a
+ * counter's (it holds "__": the wide form's launch columns are left out). */
+struct record {
+    char s[2048];
+    int stop_after;                 /* stop reading after this many metrics; 0: never */
+    int metrics;
+};
+
+static void rec_put(struct record *r, const struct ncu_field *f)
+{
+    size_t len = strlen(r->s);
+    ncu_field_copy(f, r->s + len, sizeof r->s - len);
+}
+
+static int rec_launch(void *ctx, const struct ncu_launch *l)
+{
+    struct record *r = ctx;
+    size_t len = strlen(r->s);
+    snprintf(r->s + len, sizeof r->s - len, "L%d@%d:", l->index, l->line);
+    rec_put(r, &l->id);
+    strncat(r->s, "|", sizeof r->s - strlen(r->s) - 1);
+    rec_put(r, &l->kernel);
+    strncat(r->s, ";", sizeof r->s - strlen(r->s) - 1);
+    return 0;
+}
+
+static int rec_metric(void *ctx, const struct ncu_launch *l, const struct ncu_cell *m)
+{
+    struct record *r = ctx;
+    char name[128];
+    (void)l;
+    ncu_field_copy(&m->name, name, sizeof name);
+    if (!strstr(name, "__"))
+        return 0;
+    rec_put(r, &m->name);
+    strncat(r->s, "[", sizeof r->s - strlen(r->s) - 1);
+    rec_put(r, &m->unit);
+    strncat(r->s, "]=", sizeof r->s - strlen(r->s) - 1);
+    rec_put(r, &m->value);
+    size_t len = strlen(r->s);
+    snprintf(r->s + len, sizeof r->s - len, "@%d;", m->line);
+    return ++r->metrics == r->stop_after;
+}
+
+/* The long form's header as ncu 2023-2025 writes it for --csv (the details
+ * page), and a row of it for launch `id` of kernel `k`. */
+#define LONG_HEAD                                                                                 \
+    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\","          \
+    "\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\","                \
+    "\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+#define LONG_ROW(id, k, name, unit, value)                                                       \
+    "\"" id "\",\"4242\",\"app\",\"127.0.0.1\",\"" k "\",\"1\",\"7\",\"(256, 1, 1)\","          \
+    "\"(64, 1, 1)\",\"0\",\"9.0\",\"Command line profiler metrics\",\"" name "\",\"" unit       \
+    "\",\"" value "\"\n"
+#define CONF_LD "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
+#define INST_LD "smsp__inst_executed_op_shared_ld.sum"
+#define ARB_SUM "l1tex__data_bank_conflicts_type_arbitration.sum"
+
+static const struct csv_case {
+    const char *what, *text;
+    int rc, form, launches, stop_after;
+    const char *events;             /* rc 0: what the callbacks saw */
+    int line, column;               /* rc -1: where the error points */
+    const char *has;
+} csv_cases[] = {
+    {"wide: ==PROF== lines, the program's output, a units row, two launches, a Kernel Name "
+     "with commas and a doubled quote, thousands separators, n/a",
+     "==PROF== Connected to process 4242 (/tmp/app)\n"
+     "kernel2: no error\n"
+     "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\","
+     "\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"" CONF_LD "\",\"" INST_LD
+     "\",\"" ARB_SUM "\"\n"
+     "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"inst\",\"\"\n"
+     "\"0\",\"4242\",\"app\",\"127.0.0.1\",\"void k<8, \"\"a\"\">(float *, int)\",\"1\",\"7\","
+     "\"(256, 1, 1)\",\"(64, 1, 1)\",\"0\",\"9.0\",\"1,536\",\"512\",\"n/a\"\n"
+     "==PROF== Disconnected from process 4242\n"
+     "\"1\",\"4242\",\"app\",\"127.0.0.1\",\"other()\",\"1\",\"7\",\"(32, 1, 1)\",\"(1, 1, 1)\","
+     "\"0\",\"9.0\",\"0\",\"1,024\",\"12\"\n",
+     0, NCU_CSV_WIDE, 2, 0,
+     "L0@5:0|void k<8, \"a\">(float *, int);" CONF_LD "[]=1,536@5;" INST_LD "[inst]=512@5;"
+     ARB_SUM "[]=n/a@5;L1@7:1|other();" CONF_LD "[]=0@7;" INST_LD "[inst]=1,024@7;" ARB_SUM
+     "[]=12@7;", 0, 0, NULL},
+    {"wide without a units row, CRLF line ends",
+     "\"ID\",\"Kernel Name\",\"" CONF_LD "\"\r\n\"0\",\"k\",\"6\"\r\n", 0, NCU_CSV_WIDE, 1, 0,
+     "L0@2:0|k;" CONF_LD "[]=6@2;", 0, 0, NULL},
+    {"long (--csv --metrics): one launch of three metrics is one launch",
+     "==PROF== Connected to process 4242 (/tmp/app)\n" LONG_HEAD
+     LONG_ROW("0", "kernel2(const float *, float *)", CONF_LD, "", "46")
+     LONG_ROW("0", "kernel2(const float *, float *)", ARB_SUM, "", "40")
+     LONG_ROW("0", "kernel2(const float *, float *)", INST_LD, "inst", "2"),
+     0, NCU_CSV_LONG, 1, 0,
+     "L0@3:0|kernel2(const float *, float *);" CONF_LD "[]=46@3;" ARB_SUM "[]=40@4;" INST_LD
+     "[inst]=2@5;", 0, 0, NULL},
+    {"long: two launches, thousands separators and n/a, the program's output between",
+     LONG_HEAD LONG_ROW("0", "a(int)", CONF_LD, "", "5,713,107")
+     "a: done\n"
+     LONG_ROW("0", "a(int)", INST_LD, "inst", "n/a")
+     LONG_ROW("1", "b<\"\"x\"\">(int)", CONF_LD, "", "0"),
+     0, NCU_CSV_LONG, 2, 0,
+     "L0@2:0|a(int);" CONF_LD "[]=5,713,107@2;" INST_LD "[inst]=n/a@4;L1@5:1|b<\"x\">(int);"
+     CONF_LD "[]=0@5;", 0, 0, NULL},
+    {"long, older ncu (Kernel Time, no Block Size) with the rules' columns",
+     "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Kernel Time\","
+     "\"Context\",\"Stream\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\","
+     "\"Rule Name\",\"Rule Type\",\"Rule Description\"\n"
+     "\"3\",\"1\",\"app\",\"h\",\"k\",\"2024-Jan-01 00:00:00\",\"1\",\"7\",\"Memory Workload "
+     "Analysis\",\"" CONF_LD "\",\"\",\"2,484\",\"\",\"\",\"\"\n",
+     0, NCU_CSV_LONG, 1, 0, "L0@2:3|k;" CONF_LD "[]=2,484@2;", 0, 0, NULL},
+    {"a callback that has what it wants stops the read",
+     LONG_HEAD LONG_ROW("0", "k", CONF_LD, "", "1") LONG_ROW("0", "k", INST_LD, "inst", "2")
+     LONG_ROW("1", "k", CONF_LD, "", "3"),
+     0, NCU_CSV_LONG, 1, 1, "L0@2:0|k;" CONF_LD "[]=1@2;", 0, 0, NULL},
+    {"no header: the Details page's lines are no CSV",
+     "    l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum    6\n", 1, 0, 0, 0, "", 0, 0,
+     NULL},
+    {"unterminated quote", "\"ID\",\"Kernel Name\",\"l1tex__x.sum\n\"0\",\"k\",\"1\"\n", -1, 0, 0,
+     0, NULL, 1, 20, "unterminated quoted field"},
+    {"text after a closing quote",
+     "==PROF== x\n\"ID\",\"Kernel Name\",\"l1tex__x.sum\"\n\"0\",\"k\",\"1\" x\n", -1, 0, 0, 0,
+     NULL, 3, 12, "expected ',' or the end of the line after a field"},
+    {"a long row of another column count", LONG_HEAD "\"0\",\"1\",\"app\"\n", -1, 0, 0, 0, NULL,
+     2, 1, "this row's column count differs from the header's"},
+};
+
+static void test_csv_reader(void)
+{
+    for (size_t i = 0; i < sizeof csv_cases / sizeof csv_cases[0]; i++) {
+        const struct csv_case *c = &csv_cases[i];
+        struct record r = {"", c->stop_after, 0};
+        struct ncu_csv_sink sink = {&r, rec_launch, rec_metric};
+        struct ncu_csv info;
+        struct sz_error e = {0};
+        int rc = ncu_csv_read(c->text, &sink, &info, &e);
+        if (c->rc >= 0)
+            CHECK(rc == c->rc && (rc == 1 || ((int)info.form == c->form &&
+                                              info.launches == c->launches)) &&
+                      strcmp(r.s, c->events) == 0,
+                  "%s: rc %d form %d, %d launches, saw %s", c->what, rc, (int)info.form,
+                  info.launches, r.s);
+        else
+            CHECK(rc == -1 && strcmp(e.field, "ncu") == 0 && e.line == c->line &&
+                      e.column == c->column && strstr(e.message, c->has),
+                  "%s: refused at %d:%d saying '%s': rc %d at %d:%d %s", c->what, c->line,
+                  c->column, c->has, rc, e.line, e.column, e.message);
+    }
+    /* fields: doubled quotes read as one; a copy cut short keeps whole characters */
+    static const char q[] = "a \"\"b\"\" \xc3\xa9";
+    struct ncu_field f = {q, sizeof q - 1, 0};
+    char small[8];
+    CHECK(ncu_field_is(&f, "a \"b\" \xc3\xa9") && !ncu_field_is(&f, "a \"\"b\"\" \xc3\xa9") &&
+              ncu_field_copy(&f, small, sizeof small) == 6 && strcmp(small, "a \"b\" ") == 0,
+          "a doubled quote is one; a cut copy ends before a character: '%s'", small);
+    /* numbers as ncu prints them */
+    static const struct { const char *s; int ok; double v; } nums[] = {
+        {"5,713,107", 1, 5713107}, {" 6 ", 1, 6}, {"1.5", 1, 1.5}, {"1e3", 1, 1000},
+        {"n/a", 0, 0}, {"", 0, 0}, {"12 MB", 0, 0},
+    };
+    int bad = 0;
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+        double v = -1;
+        int ok = ncu_number(nums[i].s, strlen(nums[i].s), &v);
+        CHECK_QUIET(bad, ok == nums[i].ok && (!ok || v == nums[i].v), "'%s': %d %g", nums[i].s,
+                    ok, v);
+    }
+    CHECK(bad == 0, "numbers: thousands separators, blanks, n/a");
+}
+
+/* Issue 39 item 5, the part the one reader brings: `ncu --csv --metrics`
+ * (the long form) of one launch is that launch, explained as the wide form
+ * of the same numbers is (test_csv_and_arbitration's 6 + 40). */
+static void test_long_form_explained(void)
+{
+    static const char long_csv[] =
+        "==PROF== Connected to process 1 (./app)\n" LONG_HEAD
+        LONG_ROW("0", "kernel2(const float *, float *)", CONF_LD, "", "46")
+        LONG_ROW("0", "kernel2(const float *, float *)", ARB_SUM, "", "40")
+        LONG_ROW("0", "kernel2(const float *, float *)", INST_LD, "inst", "2");
+    six_and_forty(long_csv, "the long form of one launch");
+}
+
 int main(void)
 {
     test_worked_examples();
@@ -329,5 +522,7 @@ int main(void)
     test_csv_and_arbitration();
     test_errors();
     test_long_kernel_name();
+    test_csv_reader();
+    test_long_form_explained();
     return check_summary("test_ncu");
 }

@@ -1,0 +1,256 @@
+/* ncu_csv.c - the reader of Nsight Compute's CSV (ncu_csv.h): the header
+ * found and its form told, then each quoted row checked against the
+ * header's field count and handed on as a launch and its metrics.  It keeps
+ * offsets into the caller's text, never a copy, so what it holds does not
+ * grow with the text.  Pure: no I/O, no allocation. */
+#include "ncu_csv.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int fail_at(const char *text, size_t at, struct sz_error *err, const char *msg)
+{
+    int line = 1;
+    size_t bol = 0;
+    for (size_t k = 0; k < at && text[k]; k++)
+        if (text[k] == '\n')
+            line++, bol = k + 1;
+    sz_fail(err, SZ_INVALID_ARGUMENT, "ncu", "at line %d, column %zu: %s", line,
+            at - bol + 1, msg);
+    return sz_fail_pos(err, text, SIZE_MAX, at);
+}
+
+int ncu_number(const char *s, size_t n, double *v)
+{
+    char buf[64];
+    size_t k = 0;
+    while (n && isspace((unsigned char)*s))
+        s++, n--;
+    while (n && isspace((unsigned char)s[n - 1]))
+        n--;
+    if (n == 0)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == ',')            /* a thousands separator */
+            continue;
+        if (k + 1 >= sizeof buf || !(isdigit((unsigned char)s[i]) || s[i] == '.' ||
+                                     s[i] == 'e' || s[i] == 'E' || s[i] == '+' || s[i] == '-'))
+            return 0;
+        buf[k++] = s[i];
+    }
+    buf[k] = '\0';
+    char *end;
+    *v = strtod(buf, &end);
+    return k > 0 && *end == '\0' && isfinite(*v);
+}
+
+int ncu_field_is(const struct ncu_field *f, const char *s)
+{
+    size_t i = 0;
+    for (; i < f->len; i++, s++) {
+        if (*s != f->s[i])
+            return 0;
+        i += f->s[i] == '"' && i + 1 < f->len && f->s[i + 1] == '"';
+    }
+    return *s == '\0';
+}
+
+size_t ncu_field_copy(const struct ncu_field *f, char *dst, size_t cap)
+{
+    size_t i = 0, k = 0;
+    if (cap == 0)
+        return 0;
+    for (; i < f->len && k + 1 < cap; i++) {
+        dst[k++] = f->s[i];
+        i += f->s[i] == '"' && i + 1 < f->len && f->s[i + 1] == '"';
+    }
+    k = sz_utf8_cut(dst, k);        /* cut short, or text that was: whole characters */
+    dst[k] = '\0';
+    return k;
+}
+
+/* One field from *i into f; *eol is set when it ends its line (*i then
+ * starts the next line). */
+static int field(const char *text, size_t *i, struct ncu_field *f, int *eol, struct sz_error *err)
+{
+    size_t k = *i;
+    if (text[k] == '"') {
+        f->at = ++k;
+        /* ncu puts no line break inside a field: one ends an unterminated quote */
+        while (text[k] && text[k] != '\n' && !(text[k] == '"' && text[k + 1] != '"'))
+            k += text[k] == '"' ? 2 : 1;
+        if (text[k] != '"')
+            return fail_at(text, f->at - 1, err, "unterminated quoted field");
+        f->len = k - f->at;
+        k++;
+    } else {
+        f->at = k;
+        while (text[k] && text[k] != ',' && text[k] != '\n' && text[k] != '\r')
+            k++;
+        f->len = k - f->at;
+    }
+    f->s = text + f->at;
+    if (text[k] == '\r')
+        k++;
+    if (text[k] == ',') {
+        *i = k + 1;
+        *eol = 0;
+        return 0;
+    }
+    if (text[k] && text[k] != '\n')
+        return fail_at(text, k, err, "expected ',' or the end of the line after a field");
+    *i = text[k] ? k + 1 : k;
+    *eol = 1;
+    return 0;
+}
+
+/* The fields of the row at `at`, counted (and so checked) before any is used. */
+static int count(const char *text, size_t at, int *n, struct sz_error *err)
+{
+    struct ncu_field f;
+    int eol = 0;
+    for (*n = 0; !eol; (*n)++)
+        if (field(text, &at, &f, &eol, err) < 0)
+            return -1;
+    return 0;
+}
+
+static size_t next_line(const char *text, size_t i)
+{
+    while (text[i] && text[i] != '\n')
+        i++;
+    return text[i] ? i + 1 : i;
+}
+
+/* The header: the first line opening with "ID", else the first line after
+ * ==PROF== and blank lines when it opens with a quote; 0 if found, else 1
+ * with *at where that first line starts. */
+static int header(const char *text, size_t *at)
+{
+    size_t i = 0;
+    while (text[i]) {
+        size_t b = i;
+        while (text[b] == ' ' || text[b] == '\t')
+            b++;
+        if (strncmp(text + b, "==", 2) != 0 && text[b] != '\n' && text[b] != '\r')
+            break;
+        i = next_line(text, i);
+    }
+    *at = i;
+    for (size_t k = i; text[k]; k = next_line(text, k))
+        if (strncmp(text + k, "\"ID\",", 5) == 0) {
+            *at = k;
+            return 0;
+        }
+    return text[i] == '"' ? 0 : 1;
+}
+
+static int line_of(const char *text, size_t at)
+{
+    int line = 1;
+    for (size_t k = 0; k < at; k++)
+        line += text[k] == '\n';
+    return line;
+}
+
+/* The columns a row is read by (-1: absent); the ID is the first, as both
+ * forms print it (and a header without "ID" is read so too). */
+enum { C_ID, C_KERNEL, C_NAME, C_UNIT, C_VALUE, NCOLS };
+static const char *const col_names[NCOLS] = {NULL, "Kernel Name", "Metric Name", "Metric Unit",
+                                             "Metric Value"};
+
+int ncu_csv_read(const char *text, const struct ncu_csv_sink *sink, struct ncu_csv *out,
+                 struct sz_error *err)
+{
+    static const struct ncu_csv_sink none;
+    struct ncu_csv info = {NCU_CSV_WIDE, 0, 0, 0};
+    size_t h;
+    if (!sink)
+        sink = &none;
+    if (out)
+        *out = info;
+    int absent = header(text, &h);
+    info.header_at = h;
+    if (absent) {
+        if (out)
+            *out = info;
+        return 1;
+    }
+    info.header_line = line_of(text, h);
+    int ncols, col[NCOLS] = {0, -1, -1, -1, -1};
+    if (count(text, h, &ncols, err) < 0)
+        return -1;
+    size_t i = h;
+    for (int c = 0, eol = 0; !eol; c++) {
+        struct ncu_field f;
+        field(text, &i, &f, &eol, err);         /* counted above: cannot fail */
+        for (int k = 1; k < NCOLS; k++)
+            if (col[k] < 0 && ncu_field_is(&f, col_names[k]))
+                col[k] = c;
+    }
+    if (col[C_NAME] >= 0 && col[C_VALUE] >= 0)
+        info.form = NCU_CSV_LONG;
+    int line = line_of(text, i);
+    size_t units = 0;               /* the wide form's units row; 0: none */
+    int rc = 0;
+    struct ncu_launch l = {-1, 0, 0, {0}, {0}};
+    for (; text[i] && rc == 0; line++, i = next_line(text, i)) {
+        if (text[i] != '"')
+            continue;               /* blank, ==PROF==, the program's own output */
+        int n;
+        if (count(text, i, &n, err) < 0)
+            return -1;
+        if (n != ncols)
+            return fail_at(text, i, err, "this row's column count differs from the header's");
+        struct ncu_field f[NCOLS] = {{0}};
+        size_t k = i;
+        for (int c = 0, eol = 0; !eol; c++) {
+            struct ncu_field x;
+            field(text, &k, &x, &eol, err);
+            for (int j = 0; j < NCOLS; j++)
+                if (c == col[j])
+                    f[j] = x;
+        }
+        double id;
+        if (!ncu_number(f[C_ID].s, f[C_ID].len, &id)) {
+            if (info.form == NCU_CSV_WIDE && info.launches == 0 && units == 0)
+                units = i;          /* the units row, under the header */
+            continue;
+        }
+        int fresh = info.form == NCU_CSV_WIDE || l.index < 0 || f[C_ID].len != l.id.len ||
+                    memcmp(f[C_ID].s, l.id.s, l.id.len) != 0;
+        if (fresh) {
+            l = (struct ncu_launch){info.launches, line, i, f[C_ID], f[C_KERNEL]};
+            if (!l.kernel.s)
+                l.kernel = (struct ncu_field){"", 0, i};
+            info.launches++;
+            if (sink->launch && (rc = sink->launch(sink->ctx, &l)) != 0)
+                break;
+        }
+        if (!sink->metric)
+            continue;
+        struct ncu_cell m = {{0}, {"", 0, i}, {0}, line};
+        if (info.form == NCU_CSV_LONG) {
+            m.name = f[C_NAME], m.value = f[C_VALUE];
+            if (col[C_UNIT] >= 0)
+                m.unit = f[C_UNIT];
+            rc = sink->metric(sink->ctx, &l, &m);
+            continue;
+        }
+        /* wide: the header, the units and the row side by side, column by column */
+        size_t hi = h, ui = units, ri = i;
+        for (int eol = 0; !eol && rc == 0;) {
+            field(text, &hi, &m.name, &eol, err);
+            if (units)
+                field(text, &ui, &m.unit, &eol, err);
+            field(text, &ri, &m.value, &eol, err);
+            rc = sink->metric(sink->ctx, &l, &m);
+        }
+    }
+    if (out)
+        *out = info;
+    return rc < 0 ? -1 : 0;
+}
