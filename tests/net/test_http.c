@@ -495,45 +495,6 @@ static struct http_server *start_fewest(uint16_t *p)
     return srv;
 }
 
-/* Issue 36 item 2: a costly request (an uncached /api/recommend search, tenths
- * of a second here, more under ASan) held its event thread, and /api/health
- * asked on that thread, or on any once all were busy, waited behind it.  With
- * 2 event threads and 4 such searches sent first, health must answer while
- * every search is still running: they run off the event threads. */
-static void test_health_busy(void)
-{
-    uint16_t p;
-    struct http_server *srv = start_fewest(&p);
-    static const char *const reads[4] = {"row_store", "row_load_32", "col_read", "transpose_read"};
-    int fd[4];
-    for (int i = 0; i < 4; i++) {
-        char req[300];
-        int n = snprintf(req, sizeof req, "GET /api/recommend?b=3&m=4&s=3&rows=1024&"
-                         "write=row_store&read=%s HTTP/1.1\r\nHost: localhost\r\n\r\n",
-                         reads[i]);
-        fd[i] = client_connect(p);
-        CHECK(fd[i] >= 0 && client_write(fd[i], req, (size_t)n) == (size_t)n, "search %d sent", i);
-    }
-    struct timespec settle = {0, 50 * 1000 * 1000};    /* the searches have begun */
-    nanosleep(&settle, NULL);
-    char *h = client_request(p, "GET", "/api/health", "localhost", NULL, NULL);
-    int answered = 0;
-    for (int i = 0; i < 4; i++) {
-        struct pollfd pfd = {.fd = fd[i], .events = POLLIN};
-        answered += poll(&pfd, 1, 0) > 0;
-    }
-    CHECK(client_status(h) == 200 && answered == 0,
-          "health answered (%d) while the 4 searches ran: %d of them answered before it",
-          client_status(h), answered);
-    free(h);
-    for (int i = 0; i < 4; i++) {
-        char *r = client_finish(fd[i]);
-        CHECK(client_status(r) == 200, "search %d: %d", i, client_status(r));
-        free(r);
-    }
-    http_stop(srv);
-}
-
 /* ---- the costly-route gate ------------------------------------------------------ */
 
 /* api_test_gate (api.h), which this test's build of api.c alone calls before
@@ -585,8 +546,9 @@ static int gate_wait(int n)
  * meanwhile.  Were they answered on event threads, the first two would hold
  * both (each sent when its predecessor's thread is busy, so a free one takes
  * it), the third would never reach the gate and nothing would read health.
- * Then the gate opens and all four are answered.  (test_health_busy asks the
- * same of real searches, whose time decides whether it can fail.) */
+ * Then the gate opens and all four are answered.  (It replaced a test that
+ * raced four real searches against health: their speed decided whether it
+ * could fail, and on a loaded machine it failed either way.) */
 static void test_health_held(void)
 {
     enum { HELD = 4 };
@@ -648,7 +610,6 @@ int main(void)
     test_prefetch();
     test_replay_table();
     test_answer_budget();
-    test_health_busy();
     test_health_held();
     test_embed();
     test_first_instant();
