@@ -3,7 +3,7 @@
 // Each step is a URL (lesson=k and its state); it outlines what to look at,
 // scrolls it above the bar, and narrates from the answers on screen through
 // the step's placeholders; a question step hides the answer until the
-// student guesses (predict.js). It must not compute the model.
+// student guesses or the first forward key reveals it (predict.js). It must not compute the model.
 
 import * as api from './api.js';
 import { stamp } from './stamps.js';
@@ -44,7 +44,7 @@ export function createLesson(ctx, parts) {
         el.innerHTML = `<div class="lesson-head"><span id="lesson-step"></span><b id="lesson-title"></b>
 <span class="lesson-keys">Space / &rarr; / PageDown next &middot; &larr; back &middot; Esc leaves</span>
 <button type="button" class="btn icon" id="lesson-prev" aria-label="Previous step">&#9664;</button><button type="button" class="btn icon" id="lesson-next" aria-label="Next step">&#9654;</button><button type="button" class="btn" id="lesson-print" title="Every step on its own page: state, map, verdict, narration">Print lesson</button><button type="button" class="btn" id="lesson-exit">Leave</button></div>
-<p id="lesson-text"></p><p id="lesson-ask" class="lesson-ask">Your guess first: answer above and press Reveal. The narration follows the answer.</p><div id="lesson-numbers-box"></div>`;
+<p id="lesson-text"></p><p id="lesson-ask" class="lesson-ask">Your guess first: answer above and press Reveal (or the next key: Space, &rarr;, PageDown). The narration follows the answer.</p><div id="lesson-numbers-box"></div>`;
         document.body.appendChild(el);
         el.querySelector('#lesson-prev').addEventListener('click', () => go(ctx.state().lesson - 1));
         el.querySelector('#lesson-next').addEventListener('click', () => go(ctx.state().lesson + 1));
@@ -144,6 +144,9 @@ export function createLesson(ctx, parts) {
         const own = ui.bar && ui.bar.contains(e.target);
         if (!own && e.target.closest && e.target.closest('input, select, textarea, button, [contenteditable]')) return false;
         const step = { ' ': 1, ArrowRight: 1, PageDown: 1, ArrowLeft: -1, PageUp: -1 }[e.key];
+        // On a question not yet answered, the first forward key reveals it (a
+        // clicker has no Reveal button); the next one moves on.
+        if (step === 1 && parts.predict.asking()) { e.preventDefault(); parts.predict.reveal(); return true; }
         if (step) { e.preventDefault(); go(k + step); return true; }
         if (e.key === 'Escape') { e.preventDefault(); leave(); return true; }
         return false;

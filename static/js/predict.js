@@ -1,8 +1,8 @@
 // predict.js - predict, then reveal: while the mode is on (?predict=1, the P
 // key, or a lesson step marked as a question) the verdicts, the wavefront
 // numbers and the bank charts stay hidden (style.css, html[data-predict="ask"])
-// until the student commits a guess: how many wavefronts, and which bank is
-// hit hardest. The reveal puts the guess beside the API's answer. It must not
+// until the student commits a guess (how many wavefronts, and which bank is
+// hit hardest) or the teacher's clicker reveals it without one. The reveal puts the guess beside the API's answer. It must not
 // compute the model: the answer is the access view's cost, printed.
 
 import { esc } from './esc.js';
@@ -45,21 +45,23 @@ export function createPredict(ctx) {
         const mark = (ok) => (ok ? '<span class="predict-ok">right</span>' : '<span class="predict-no">not quite</span>');
         card.innerHTML = `<h3>Your guess beside the answer</h3>
 <table class="predict-table" id="predict-table"><thead><tr><th></th><th>Your guess</th><th>The answer</th><th></th></tr></thead><tbody>
-<tr><th>Wavefronts</th><td id="predict-guess-wf">${guess.wavefronts}</td><td id="predict-answer-wf">${c.wavefronts}</td><td>${mark(guess.wavefronts === c.wavefronts)}</td></tr>
+<tr><th>Wavefronts</th><td id="predict-guess-wf">${guess.wavefronts === null ? 'no guess' : guess.wavefronts}</td><td id="predict-answer-wf">${c.wavefronts}</td><td>${guess.wavefronts === null ? '' : mark(guess.wavefronts === c.wavefronts)}</td></tr>
 ${guess.bank === null ? '' : `<tr><th>Hardest-hit bank</th><td id="predict-guess-bank">${guess.bank}</td><td id="predict-answer-bank">${worst === null ? '\u2014' : worst}</td><td>${mark(guess.bank === worst)}</td></tr>`}
 </tbody></table><p class="${VERDICT} ${v.cls}" id="predict-verdict">${esc(v.text)}</p>
 <button type="button" class="btn" id="predict-again">Guess again</button>`;
         stamp('predict', 'shown');
     }
 
-    card.addEventListener('submit', (e) => {
-        e.preventDefault();
+    // The guess in the form; `blank` allows none (a clicker's key reveals a
+    // question whatever the boxes hold: an empty box is no guess).
+    function commit(blank) {
         const wf = $('predict-wf').value.trim(), bank = $('predict-bank').value.trim();
-        if (!/^\d+$/.test(wf)) { $('predict-wf').focus(); return; }
-        guess = { wavefronts: Number(wf), bank: /^\d+$/.test(bank) ? Number(bank) : null };
+        if (!blank && !/^\d+$/.test(wf)) { $('predict-wf').focus(); return; }
+        guess = { wavefronts: /^\d+$/.test(wf) ? Number(wf) : null, bank: /^\d+$/.test(bank) ? Number(bank) : null };
         view = viewKey();
         draw();
-    });
+    }
+    card.addEventListener('submit', (e) => { e.preventDefault(); commit(false); });
     card.addEventListener('click', (e) => { if (e.target.id === 'predict-again') { guess = null; draw(); } });
 
     // P toggles the mode (not while typing in a field).
@@ -76,6 +78,10 @@ ${guess.bank === null ? '' : `<tr><th>Hardest-hit bank</th><td id="predict-guess
         update(r) { result = r; draw(); },
         sync: () => draw(),
         setQuestion(q) { if (q !== question) { question = q; guess = null; } draw(); },
+        /** True while the mode hides an answer this view has (a reveal would show it). */
+        asking: () => on() && !(guess && view === viewKey()),
+        /** Reveal with what the form holds, a guess or none (the clicker's first key). */
+        reveal: () => { if (card.querySelector('#predict-form')) commit(true); },
         onKey,
     };
 }

@@ -224,6 +224,14 @@ export async function classroomChecks(t) {
         const at = (k) => page.waitForFunction((k) => document.body.dataset.lesson === String(k), k, { timeout: t.TIMEOUT });
         await at(0);
         const say = () => text(page, '#lesson-text');
+        // Forward as a clicker: an unanswered question takes one key to reveal (issue 40.1).
+        const fwd = async (k) => {
+            if (await page.evaluate(() => document.body.dataset.predict === 'ask')) {
+                await page.keyboard.press('ArrowRight');
+                await page.waitForFunction(() => document.body.dataset.predict === 'shown', null, { timeout: t.TIMEOUT });
+            }
+            await page.keyboard.press('ArrowRight'); await at(k);
+        };
         const d0 = await api('swizzle', { b: '0', m: '4', s: '3', rows: '8', ...L });
         check('lesson 1: the URL is the step, with its state', new URL(page.url()).searchParams.get('lesson') === '0' && new URL(page.url()).searchParams.get('pat') === 'row_load_32');
         check('lesson 1: narration from the API (bank row, verdict)', (await say()).includes(`one bank row is ${d0.bank_row_bytes} bytes`) && /conflict-free/.test(await say()), await say());
@@ -234,19 +242,19 @@ export async function classroomChecks(t) {
         check('lesson 2: space steps on; the URL holds the step and its state', u.searchParams.get('lesson') === '1' && u.searchParams.get('rows') === '32' && (u.searchParams.get('pat') || 'col_read') === 'col_read', u.search);
         check(`lesson 2: narration says the API's ${a1.cost.ways}-way, ${a1.cost.wavefronts} wavefronts`, (await say()).includes(`${a1.cost.ways}-way conflict: ${a1.cost.wavefronts} wavefronts`), await say());
         check('lesson 2: the access view is outlined', await page.$eval('#access', (e) => e.classList.contains('look')));
-        await page.keyboard.press('ArrowRight'); await at(2);
+        await fwd(2);
         const ins = await api('inspect', { b: '3', m: '4', s: '3', rows: '8', ...L, row: '1', col: '0' });
         check('lesson 3: the XOR from /api/inspect', (await say()).includes(`slot ${ins.tile.col_in_tile} XOR ${ins.tile.row_mod} = ${ins.tile.slot}`), await say());
-        await page.keyboard.press('ArrowRight'); await at(3);
-        await page.keyboard.press('ArrowRight'); await at(4);
+        await fwd(3);
+        await fwd(4);
         const a4 = await api('access', { b: '0', m: '4', s: '3', rows: '8', ...L, pattern: 'ldmatrix_x4' });
         check('lesson 5: ldmatrix 8-way, from the API', a4.cost.ways === 8 && (await say()).includes(`8-way conflict: ${a4.cost.wavefronts} wavefronts`), await say());
         await page.keyboard.press('ArrowLeft'); await at(3);
         check('lesson: the left arrow steps back', new URL(page.url()).searchParams.get('lesson') === '3');
-        for (let k = 4; k <= 8; k++) { await page.keyboard.press('ArrowRight'); await at(k); }
+        for (let k = 4; k <= 8; k++) { await fwd(k); }
         const a8 = await api('access', { b: '4', m: '3', s: '4', rows: '16', ...L, pattern: 'transpose_read' });
         check('lesson 9: the transpose ends at the API\'s 1 wavefront', a8.cost.wavefronts === 1 && (await say()).includes('conflict-free: 1 wavefront'), await say());
-        await page.keyboard.press('ArrowRight'); await at(9);
+        await fwd(9);
         const a9 = await api('access', { b: '3', m: '4', s: '3', rows: '8', ...L, pattern: 'ldmatrix_x4' });
         const h = (await getJSON(base + 'api/health')).body;
         if (h.measure && h.measure.available) check('lesson 10: measured live', /Measured on/.test(await say()), await say());

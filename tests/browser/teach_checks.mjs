@@ -35,10 +35,12 @@ export async function teachChecks(t) {
         await gotoReady(page, base + '?present=1');
         await page.click('#lesson-start');
         await lessonAt(0);
-        for (const [key, k] of [['Space', 1], ['ArrowRight', 2], ['PageDown', 3]]) {
+        // Step 2 is a question: its first forward key reveals (issue 40.1), the next moves on.
+        for (const [key, k, shown] of [['Space', 1, 'ask'], ['ArrowRight', 1, 'shown'], ['ArrowRight', 2, ''], ['PageDown', 3, '']]) {
             await page.keyboard.press(key);
             await lessonAt(k);
-            check(`27.2: ${key} right after a click steps on (step ${k + 1})`, true);
+            await page.waitForFunction((p) => document.body.dataset.predict === p, shown, { timeout: t.TIMEOUT });
+            check(`27.2: ${key} right after a click ${shown === 'shown' ? 'reveals the question' : 'steps on'} (step ${k + 1})`, true);
         }
         check('27.2: the lesson holds the focus', await page.evaluate(() => !!document.activeElement.closest('#lesson')));
         await page.focus('#lesson-next');
@@ -65,6 +67,10 @@ export async function teachChecks(t) {
         check('27.3: the built-in lesson is a data file, and the bar plays all its steps', !!(lessonJSON && lessonJSON.steps) &&
             (await page.evaluate(() => Number(document.getElementById('lesson').dataset.steps))) === n, `${n}`);
         for (let k = 0; k < n; k++) {
+            if (k && lessonJSON.steps[k - 1].question) {   // its first key reveals (issue 40.1)
+                await page.keyboard.press('ArrowRight');
+                await page.waitForFunction(() => document.body.dataset.predict === 'shown', null, { timeout: t.TIMEOUT });
+            }
             if (k) { await page.keyboard.press('ArrowRight'); await lessonAt(k); }
             const vis = await page.evaluate(() => {
                 const bar = document.getElementById('lesson').getBoundingClientRect();
@@ -284,6 +290,34 @@ export async function teachChecks(t) {
         check('27 predict: after the guess the narration shows', !(await hidden('#lesson-text')) && await hidden('#lesson-ask'));
         await page.evaluate(() => document.getElementById('predict').scrollIntoView({ block: 'start' }));
         await page.screenshot({ path: t.SHOTS + '/teach-question-shown.png' });
+        await page.keyboard.press('Escape');
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
+
+    // ---- issue 40.1: a clicker reveals a question, then moves on ----
+    await step('issue 40.1: a clicker reveals a question before it moves on', async () => {
+        await page.setViewportSize({ width: 1920, height: 1080 });
+        await gotoReady(page, base + '?lesson=4&present=1&side=hide');
+        await lessonAt(4);
+        await page.waitForFunction(() => document.body.dataset.predict === 'ask', null, { timeout: t.TIMEOUT });
+        await page.screenshot({ path: t.SHOTS + '/class-clicker-before.png' });
+        await page.keyboard.press('PageDown');          // a clicker, the guess box empty
+        await page.waitForFunction(() => document.body.dataset.predict === 'shown', null, { timeout: t.TIMEOUT });
+        const shownWf = await page.$eval('#acc-wavefronts', (e) => e.textContent.trim());
+        check('40.1: PageDown on an unanswered question reveals it (no guess beside the answer), the step stays', (await page.evaluate(() => document.body.dataset.lesson)) === '4'
+            && (await text(page, '#predict-guess-wf')) === 'no guess' && (await text(page, '#predict-answer-wf')) === shownWf && Number(shownWf) > 0,
+            `step ${await page.evaluate(() => document.body.dataset.lesson)}, guess ${await text(page, '#predict-guess-wf')}, answer ${await text(page, '#predict-answer-wf')}, access panel ${shownWf}`);
+        await page.screenshot({ path: t.SHOTS + '/class-clicker-after.png' });
+        await page.keyboard.press('PageDown');
+        await lessonAt(5);
+        check('40.1: the next PageDown moves on', true);
+        await page.keyboard.press('PageUp');
+        await lessonAt(4);
+        await page.waitForFunction(() => document.body.dataset.predict === 'ask', null, { timeout: t.TIMEOUT });
+        await page.fill('#predict-wf', '8');
+        await page.keyboard.press('Space');     // typed in the box: Space is the box's, not the clicker's
+        check('40.1: Space typed in the guess box neither reveals nor steps', (await page.evaluate(() => [document.body.dataset.lesson, document.body.dataset.predict].join())) === '4,ask');
+        await page.focus('#lesson');
         await page.keyboard.press('Escape');
         await page.setViewportSize({ width: 1440, height: 1000 });
     });
