@@ -16,6 +16,7 @@
 
 #include "../../cuda/input.h"
 #include "../../cuda/ncu.h"
+#include "../../cuda/ptxhost.h"
 #include "base/proc.h"
 #include "../check.h"
 #include "lanes.h"
@@ -438,6 +439,144 @@ static void test_profile(void)
     CHECK(!st.used && strstr(st.reason, "ran out"), "no time left: '%s'", st.reason);
 }
 
+/* ---- --ptx mode (issue 38): the command line, the entry's parameters, ncu's pages ---- */
+
+static int ptx_args(struct ptxm_args *a, char *msg, const char *line)
+{
+    static char buf[1024];
+    char *argv[64];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "swizzlescope-measure %s", line);
+    for (char *t = strtok(buf, " "); t && argc < 63; t = strtok(NULL, " "))
+        argv[argc++] = t;
+    argv[argc] = NULL;
+    return ptxm_parse_args(argc, argv, a, msg, PTXM_MSG);
+}
+
+static void test_ptx_args(void)
+{
+    struct ptxm_args a;
+    char msg[PTXM_MSG];
+    int rc = ptx_args(&a, msg, "--ptx k.ptx --kernel _Z1kPf --block 32,8 --grid 2,2,1 "
+                      "--param null --param 64 --param -1.5 --dynamic-shared 65536 --json");
+    CHECK(rc == 0 && a.block[0] == 32 && a.block[1] == 8 && a.block[2] == 1 && a.grid[0] == 2 &&
+          a.grid[2] == 1 && a.nparams == 3 && a.params[0].is_null && !a.params[1].is_null &&
+          !strcmp(a.params[2].text, "-1.5") && a.dynamic_shared == 65536 && a.json &&
+          a.global_bytes == 65536 && !strcmp(a.kernel, "_Z1kPf"), "good line: %s", msg);
+    CHECK(ptx_args(&a, msg, "--ptx k.ptx --block 256") == 0 && a.grid[0] == 1 && !a.kernel &&
+          a.block[0] == 256 && a.block[1] == 1, "defaults: %s", msg);
+    static const struct { const char *line, *says; } bad[] = {
+        {"--block 32", "--ptx needs a file"},
+        {"--ptx k.ptx", "--block"},
+        {"--ptx k.ptx --block 0", "positive"},
+        {"--ptx k.ptx --block 32,x", "positive"},
+        {"--ptx k.ptx --block 1,2,3,4", "positive"},
+        {"--ptx k.ptx --block 2048", "1024 threads"},
+        {"--ptx k.ptx --block 32 --grid 1,70000", "65535"},
+        {"--ptx k.ptx --block 32 --dynamic-shared -1", "--dynamic-shared"},
+        {"--ptx k.ptx --block 32 --global-bytes 0", "--global-bytes"},
+        {"--ptx k.ptx --block 32 --frobnicate 1", "unknown option"},
+        {"--ptx k.ptx --block 32 --param", "needs a value"},
+        {"--ptx k.ptx --block 32 --timeout 0", "seconds"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        msg[0] = '\0';
+        rc = ptx_args(&a, msg, bad[i].line);
+        CHECK(rc < 0 && strstr(msg, bad[i].says), "'%s' -> %d '%s'", bad[i].line, rc, msg);
+    }
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+static void test_ptx_entry(void)
+{
+    struct ptxm_param ps[PTXM_MAX_PARAMS];
+    char name[256], msg[PTXM_MSG];
+    int n = -1;
+    /* the corpus's SGEMM (tests/data/ptx/corpus/sgemm_tiled.ptx): 3 pointers, 3 ints */
+    char *ptx = slurp("tests/data/ptx/corpus/sgemm_tiled.ptx");
+    CHECK(ptx != NULL, "the corpus PTX is readable from the repository root");
+    if (ptx) {
+        int rc = ptxm_find_entry(ptx, NULL, name, sizeof name, ps, PTXM_MAX_PARAMS, &n, msg,
+                                 sizeof msg);
+        CHECK(rc == 0 && !strcmp(name, "_Z11sgemm_tiledPKfS0_Pfiii") && n == 6 &&
+              ps[0].size == 8 && !strcmp(ps[0].type, "u64") && ps[3].size == 4 &&
+              !strcmp(ps[5].type, "u32") && strstr(ps[5].name, "param_5"),
+              "sgemm: %d %s n=%d %s", rc, name, n, msg);
+        rc = ptxm_find_entry(ptx, "sgemm_tiled", name, sizeof name, ps, PTXM_MAX_PARAMS, &n,
+                             msg, sizeof msg);
+        CHECK(rc < 0 && strstr(msg, "no entry named 'sgemm_tiled'") &&
+              strstr(msg, "_Z11sgemm_tiledPKfS0_Pfiii"), "demangled name: %s", msg);
+        free(ptx);
+    }
+    static const char two[] =
+        ".version 8.8\n.target sm_90a\n.address_size 64\n"
+        ".visible .entry first(\n\t.param .align 16 .b8 first_param_0[24],\n"
+        "\t.param .f32 first_param_1,\n\t.param .u64 .ptr .global .align 4 first_param_2\n)\n{ ret; }\n"
+        ".visible .entry second\n{ ret; }\n"
+        "// .entry inside a comment is still found; a name is what follows\n";
+    int rc = ptxm_find_entry(two, "first", name, sizeof name, ps, PTXM_MAX_PARAMS, &n, msg,
+                             sizeof msg);
+    CHECK(rc == 0 && n == 3 && ps[0].size == 24 && !strcmp(ps[0].type, "b8") &&
+          ps[1].size == 4 && !strcmp(ps[1].type, "f32") && ps[2].size == 8 &&
+          !strcmp(ps[2].name, "first_param_2"), "aggregate, f32, .ptr: %d n=%d %s", rc, n, msg);
+    rc = ptxm_find_entry(two, "second", name, sizeof name, ps, PTXM_MAX_PARAMS, &n, msg, sizeof msg);
+    CHECK(rc == 0 && n == 0, "no parameter list: %d %s", rc, msg);
+    rc = ptxm_find_entry(two, NULL, name, sizeof name, ps, PTXM_MAX_PARAMS, &n, msg, sizeof msg);
+    CHECK(rc < 0 && strstr(msg, "--kernel"), "two entries, none named: %s", msg);
+    rc = ptxm_find_entry("hello", NULL, name, sizeof name, ps, PTXM_MAX_PARAMS, &n, msg, sizeof msg);
+    CHECK(rc < 0 && strstr(msg, "no .entry"), "not PTX: %s", msg);
+
+    unsigned char v[8] = {0};
+    struct ptxm_param u32 = {"u32", 4, "a"}, s32 = {"s32", 4, "b"}, f32 = {"f32", 4, "c"},
+                      u64 = {"u64", 8, "d"}, u8 = {"u8", 1, "e"}, agg = {"b8", 24, "f"};
+    CHECK(ptxm_encode_param(&u32, 0, "64", v, msg, sizeof msg) == 0 && v[0] == 64 && v[1] == 0,
+          "u32 64: %s", msg);
+    CHECK(ptxm_encode_param(&u32, 0, "0x10000", v, msg, sizeof msg) == 0 && v[2] == 1, "hex");
+    CHECK(ptxm_encode_param(&s32, 0, "-1", v, msg, sizeof msg) == 0 && v[0] == 0xff && v[3] == 0xff,
+          "s32 -1: %s", msg);
+    float f;
+    CHECK(ptxm_encode_param(&f32, 0, "1.5", v, msg, sizeof msg) == 0 &&
+          (memcpy(&f, v, 4), f == 1.5f), "f32 1.5: %s", msg);
+    CHECK(ptxm_encode_param(&u64, 1, "null", v, msg, sizeof msg) == 0, "u64 null");
+    CHECK(ptxm_encode_param(&u32, 1, "null", v, msg, sizeof msg) < 0 && strstr(msg, "8-byte"),
+          "u32 null: %s", msg);
+    CHECK(ptxm_encode_param(&u8, 0, "256", v, msg, sizeof msg) < 0 && strstr(msg, "range"),
+          "u8 256: %s", msg);
+    CHECK(ptxm_encode_param(&u32, 0, "12ab", v, msg, sizeof msg) < 0 && strstr(msg, "integer"),
+          "u32 12ab: %s", msg);
+    CHECK(ptxm_encode_param(&agg, 0, "1", v, msg, sizeof msg) < 0 && strstr(msg, "scalars"),
+          "aggregate: %s", msg);
+    static const struct { const char *sass; int kind; } k[] = {
+        {"      LDS R0, [R3+UR7]", PTXM_LD}, {"@!P0  STS [R9+UR4], RZ", PTXM_ST},
+        {"      LDS.U.128 R4, [R2]", PTXM_LD}, {"      LDSM.16.M88.4 R4, [R4+UR5]", PTXM_LDSM},
+        {"      STSM.16.M88.4 [R2], R4", PTXM_STSM}, {"      ATOMS.POPC.INC.32 RZ, [R8+UR4]", PTXM_ATOM},
+        {"      ATOMS.CAST.SPIN P0, [R2], R4, R5", PTXM_ATOM}, {"      LDGSTS.E.BYPASS.128 [R1], desc[UR4][R2.64]", PTXM_LDGSTS},
+        {"      LDG.E R2, desc[UR4][R2.64]", -1}, {"      LDSM", PTXM_LDSM}, {"      BAR.SYNC 0x0", -1},
+        {"      STG.E desc[UR6][R2.64], R7", -1}, {"      LDC R1, c[0x0][0x28]", -1},
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+        CHECK(ptxm_sass_kind(k[i].sass) == k[i].kind, "'%s' -> %d", k[i].sass,
+              ptxm_sass_kind(k[i].sass));
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);   /* proc.h: a fake ncu may not read its input */
@@ -447,5 +586,7 @@ int main(void)
     test_suites();
     test_csv();
     test_profile();
+    test_ptx_args();
+    test_ptx_entry();
     return check_summary("test_tool");
 }
