@@ -132,6 +132,8 @@ int ptxm_parse_args(int argc, char **argv, struct ptxm_args *a, char *msg, size_
             a->ncu_path = v;
         } else if (!strcmp(o, "--keep")) {
             a->keep_dir = v;
+        } else if (!strcmp(o, "--from-csv")) {
+            a->from_csv = v;
         } else if (!strcmp(o, "--timeout") || !strcmp(o, "--ncu-timeout")) {
             char *end;
             double d = strtod(v, &end);
@@ -439,7 +441,7 @@ int ptxm_sass_kind(const char *s)
     return -1;
 }
 
-enum { MAX_FIELDS = 256 };
+enum { MAX_FIELDS = 4096 }; /* the raw page has ~440 columns with SourceCounters */
 
 /* Splits one CSV line (RFC 4180 quoting) in place; returns the field count. */
 static int csv_split(char *line, char **f, int max)
@@ -528,7 +530,8 @@ static int each_row(const char *text, int (*row)(char **, int, void *), void *ct
 }
 
 struct raw_ctx {
-    char hdr[MAX_FIELDS][128];
+    char *hdr[MAX_FIELDS];            /* into hdr_copy */
+    char *hdr_copy;
     int nh, rows;
     struct ptxm_result *r;
 };
@@ -538,17 +541,21 @@ static int raw_row(char **f, int n, void *vctx)
     struct raw_ctx *c = vctx;
     if (c->nh == 0) {
         if (n > 0 && !strcmp(f[0], "ID")) {
-            c->nh = n;
+            /* the fields are NUL-separated in the caller's buffer: copy them in one piece */
+            size_t len = (size_t)(f[n - 1] + strlen(f[n - 1]) + 1 - f[0]);
+            c->hdr_copy = malloc(len);
+            if (!c->hdr_copy)
+                return -1;
+            memcpy(c->hdr_copy, f[0], len);
             for (int i = 0; i < n; i++)
-                snprintf(c->hdr[i], sizeof c->hdr[i], "%s", f[i]);
+                c->hdr[i] = c->hdr_copy + (f[i] - f[0]);
+            c->nh = n;
         }
         return 0;
     }
     if (n != c->nh || !isdigit((unsigned char)f[0][0]) || c->rows++ > 0)
         return 0; /* the units row; a second launch (the tool makes one) */
-    char *h[MAX_FIELDS];
-    for (int i = 0; i < c->nh; i++)
-        h[i] = c->hdr[i];
+    char **h = c->hdr;
     for (int k = 0; k < PTXM_NKINDS; k++) {
         int ce = col(h, c->nh, exec_metric[k]), cw = col(h, c->nh, wave_metric[k]);
         c->r->totals[k].executions = ce >= 0 ? num(f[ce]) : -1;
@@ -569,6 +576,7 @@ int ptxm_parse_raw(const char *csv, struct ptxm_result *r)
     c->r = r;
     each_row(csv, raw_row, c);
     int ok = c->rows > 0;
+    free(c->hdr_copy);
     free(c);
     r->has_raw = ok;
     return ok ? 0 : -1;

@@ -30,6 +30,7 @@ struct ptxm_args {
     int json, child, no_ncu, require_ncu, device;
     const char *ncu_path;             /* --ncu PATH */
     const char *keep_dir;             /* --keep DIR: ncu's three CSV pages are written there */
+    const char *from_csv;             /* --from-csv DIR: no GPU, the pages --keep left there */
     double timeout;                   /* the kernel's deadline, seconds (--timeout, 10) */
     double ncu_timeout;               /* the whole counter pass, seconds (--ncu-timeout, 120) */
     int alarm_s;                      /* --alarm: the profiled child ends itself (from ncu.c) */

@@ -549,6 +549,37 @@ static void print_table(const struct launch *L, const struct ptxm_result *r,
         printf("\nncu: %s\n", nr->reason);
 }
 
+/* --from-csv DIR: the answer from the pages an earlier --keep left (no driver, no GPU):
+ * how a measurement is read again, and how tests check the reading without a GPU. */
+static int from_csv(struct launch *L, struct ncu_run *nr)
+{
+    char path[3][1200];
+    const char *names[3] = {"raw.csv", "sass.csv", "cuda_sass.csv"};
+    char *text[3];
+    for (int i = 0; i < 3; i++) {
+        snprintf(path[i], sizeof path[i], "%s/%s", L->a.from_csv, names[i]);
+        text[i] = read_file(path[i], 256u << 20);
+    }
+    struct ptxm_result r;
+    memset(&r, 0, sizeof r);
+    snprintf(L->name, sizeof L->name, "(from %s)", L->a.from_csv);
+    snprintf(nr->path, sizeof nr->path, "%s", L->a.from_csv);
+    if (ptxm_parse_raw(text[0], &r) < 0)
+        snprintf(nr->reason, sizeof nr->reason, "%.600s holds no launch", path[0]);
+    if (ptxm_parse_source(text[1], text[2][0] ? text[2] : NULL, &r) < 0)
+        snprintf(nr->reason, sizeof nr->reason, "%.600s holds no SASS instruction", path[1]);
+    nr->used = r.has_raw || r.has_source;
+    if (L->a.json)
+        print_json(L, &r, nr);
+    else
+        print_table(L, &r, nr);
+    fflush(stdout);
+    for (int i = 0; i < 3; i++)
+        free(text[i]);
+    ptxm_result_free(&r);
+    return 0;
+}
+
 int ptxrun_main(int argc, char **argv)
 {
     static struct launch L;
@@ -564,6 +595,8 @@ int ptxrun_main(int argc, char **argv)
     check_input(&L);
     struct ncu_run nr;
     memset(&nr, 0, sizeof nr);
+    if (L.a.from_csv)
+        return from_csv(&L, &nr);
     int want = !L.a.child && !L.a.no_ncu;
     if (!want && !L.a.child)
         snprintf(nr.reason, sizeof nr.reason, "--no-ncu was given");
