@@ -659,6 +659,12 @@ static int sass_row(char **f, int n, void *vctx)
     return 0;
 }
 
+/* A header of the CUDA toolkit (device_atomic_functions.hpp and the like). */
+static int toolkit_header(const char *path)
+{
+    return strstr(path, "/targets/") || (strstr(path, "cuda") && strstr(path, "/include/"));
+}
+
 struct cs_ctx {
     struct src_cols c;
     int have;
@@ -682,20 +688,25 @@ static int cuda_sass_row(char **f, int n, void *vctx)
             x->have = 1;
         return 0;
     }
-    if (n != x->c.n)
-        return 0;
-    if (x->c.line >= 0 && f[x->c.line][0]) {
-        x->line = atoi(f[x->c.line]);
+    /* A line's row is read by its first field alone: ncu quotes the source text without
+     * doubling the quotes inside it (an asm statement's "r"(x) splits the row wrongly). */
+    if (x->c.line == 0 && n >= 1 && isdigit((unsigned char)f[0][0])) {
+        x->line = atoi(f[0]);
         return 0;
     }
-    if (strncmp(f[x->c.addr], "0x", 2) != 0)
+    if (n != x->c.n || strncmp(f[x->c.addr], "0x", 2) != 0)
         return 0;
     unsigned long pc = strtoul(f[x->c.addr], NULL, 16) - x->base;
     for (int i = 0; i < r->ninstrs; i++) {
         struct ptxm_instr *in = &r->instrs[i];
         if (in->pc != pc)
             continue;
-        if (!in->file[0]) { /* the first line ncu files it under */
+        if (in->nat < 4) {
+            snprintf(in->at[in->nat].file, sizeof in->at[0].file, "%s", x->file);
+            in->at[in->nat++].line = x->line;
+        }
+        /* inlined code is filed under the header's line and the caller's: prefer the caller */
+        if (!in->file[0] || (toolkit_header(in->file) && !toolkit_header(x->file))) {
             snprintf(in->file, sizeof in->file, "%s", x->file);
             in->line = x->line;
         }
@@ -831,7 +842,13 @@ void ptxm_print_result_json(FILE *f, const struct ptxm_result *r)
             ptxm_json_str(f, in->file);
         else
             fputs("null", f);
-        fprintf(f, ",\"line\":%d,\"executions\":", in->line);
+        fprintf(f, ",\"line\":%d,\"at\":[", in->line);
+        for (int j = 0; j < in->nat; j++) {
+            fputs(j ? ",[" : "[", f);
+            ptxm_json_str(f, in->at[j].file);
+            fprintf(f, ",%d]", in->at[j].line);
+        }
+        fputs("],\"executions\":", f);
         jnum(f, in->executions);
         fputs(",\"threads\":", f);
         jnum(f, in->threads);

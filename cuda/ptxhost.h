@@ -75,8 +75,12 @@ struct ptxm_line {
 struct ptxm_instr {
     unsigned long pc;                 /* offset from the function's first instruction */
     char sass[160];
-    char file[256];                   /* the first source line ncu files it under ("" none) */
+    char file[256];                   /* its source line: the first ncu files it under outside
+                                       * the CUDA toolkit's headers, else the first ("" none) */
     int line;
+    struct { char file[256]; int line; } at[4];   /* every line ncu files it under (inlined
+                                                   * code: the header's and the caller's) */
+    int nat;
     int kind;
     double executions, threads, wavefronts, ideal;  /* threads: predicated-on thread count */
 };
