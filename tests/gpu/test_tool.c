@@ -577,6 +577,139 @@ static void test_ptx_entry(void)
               ptxm_sass_kind(k[i].sass));
 }
 
+static const struct ptxm_instr *instr_at(const struct ptxm_result *r, unsigned long pc)
+{
+    for (int i = 0; i < r->ninstrs; i++)
+        if (r->instrs[i].pc == pc)
+            return &r->instrs[i];
+    return NULL;
+}
+
+static const struct ptxm_line *line_of(const struct ptxm_result *r, const char *file_end,
+                                       int line, int kind)
+{
+    for (int i = 0; i < r->nlines; i++) {
+        size_t a = strlen(r->lines[i].file), b = strlen(file_end);
+        if (r->lines[i].line == line && r->lines[i].kind == kind && a >= b &&
+            !strcmp(r->lines[i].file + a - b, file_end))
+            return &r->lines[i];
+    }
+    return NULL;
+}
+
+/* ncu's pages of three corpus launches on an H200 (tests/data/ptx/ncu_csv/, kept by
+ * --keep; their numbers are those of tests/data/ptx/measured_h200.json). */
+static int read_pages(const char *name, struct ptxm_result *r)
+{
+    char path[256];
+    char *t[3];
+    const char *f[3] = {"raw", "sass", "cuda_sass"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "tests/data/ptx/ncu_csv/%s/%s.csv", name, f[i]);
+        t[i] = slurp(path);
+    }
+    memset(r, 0, sizeof *r);
+    int rc = t[0] && t[1] && t[2] ? 0 : -2;
+    if (rc == 0 && ptxm_parse_raw(t[0], r) < 0)
+        rc = -3;
+    if (rc == 0 && ptxm_parse_source(t[1], t[2], r) < 0)
+        rc = -4;
+    for (int i = 0; i < 3; i++)
+        free(t[i]);
+    return rc;
+}
+
+static void test_ptx_pages(void)
+{
+    struct ptxm_result r;
+    const struct ptxm_instr *in;
+    const struct ptxm_line *l;
+    /* inline asm: the source text of its lines holds quotes ncu does not double */
+    int rc = read_pages("inline_ptx", &r);
+    CHECK(rc == 0 && r.totals[PTXM_LD].executions == 16 && r.totals[PTXM_LD].wavefronts == 24 &&
+          r.totals[PTXM_LD].ideal == 24 && r.totals[PTXM_ST].executions == 16 &&
+          r.totals[PTXM_ST].wavefronts == 24 && r.totals[PTXM_ATOM].executions == 0 &&
+          r.wavefronts_all == 48 && r.ideal_all == 48 && r.ninstrs == 4, "inline_ptx totals: %d", rc);
+    CHECK((l = line_of(&r, "inline_ptx.cu", 11, PTXM_ST)) && l->c.executions == 8 &&
+          l->c.wavefronts == 8, "inline_ptx.cu:11, the first asm's st.shared.u32");
+    CHECK((l = line_of(&r, "inline_ptx.cu", 18, PTXM_LD)) && l->c.wavefronts == 16 &&
+          l->c.ideal == 16, "inline_ptx.cu:18, ld.shared.v2.u32 as LDS.64");
+    CHECK((l = line_of(&r, "inline_ptx.cu", 20, PTXM_ST)) && l->c.wavefronts == 16,
+          "inline_ptx.cu:20, st.shared.b64");
+    CHECK((in = instr_at(&r, 0xf0)) && !strcmp(in->sass, "LDS.64 R4, [R2+UR4]") &&
+          in->line == 18 && in->threads == 256, "pc 0xf0");
+    ptxm_result_free(&r);
+
+    /* inlined atomics: filed under the header's line, and under the caller's only sometimes */
+    rc = read_pages("hist_lane", &r);
+    CHECK(rc == 0 && r.totals[PTXM_ATOM].executions == 80 && r.totals[PTXM_ATOM].wavefronts == 128 &&
+          r.totals[PTXM_ATOM].ideal == 80 && r.totals[PTXM_ST].executions == 20 &&
+          r.source_totals[PTXM_ST].executions == 32, "hist_lane totals: %d", rc);
+    CHECK((in = instr_at(&r, 0x170)) && in->kind == PTXM_ATOM && in->nat == 2 && in->line == 12 &&
+          strstr(in->file, "hist_lane.cu") && in->executions == 64 && in->wavefronts == 64,
+          "ATOMS.ADD RZ: the caller's line preferred");
+    CHECK((in = instr_at(&r, 0x1d0)) && in->nat == 1 && in->line == 112 &&
+          strstr(in->file, "device_atomic_functions.hpp") && in->wavefronts == 64 && in->ideal == 16,
+          "ATOMS.ADD R5: only the header's line");
+    CHECK((l = line_of(&r, "device_atomic_functions.hpp", 112, PTXM_ATOM)) &&
+          l->c.executions == 80, "the header's line sums both atomics");
+    ptxm_result_free(&r);
+
+    /* cp.async: LDGSTS, and ptxas's never-executing @!PT LDS that the Source page counts */
+    rc = read_pages("cp_async_pipeline", &r);
+    CHECK(rc == 0 && r.totals[PTXM_LDGSTS].executions == 64 && r.totals[PTXM_LDGSTS].wavefronts == 160 &&
+          r.totals[PTXM_LDGSTS].ideal == 160 && r.totals[PTXM_LD].executions == 64 &&
+          r.source_totals[PTXM_LD].executions == 160 && r.totals[PTXM_LD].wavefronts == 192,
+          "cp_async totals: %d", rc);
+    CHECK((in = instr_at(&r, 0x170)) && in->kind == PTXM_LD && in->executions == 8 &&
+          in->threads == 0 && in->wavefronts == 0, "@!PT LDS RZ, [RZ]");
+    CHECK((in = instr_at(&r, 0x1a0)) && in->kind == PTXM_LDGSTS && in->wavefronts == 32,
+          "LDGSTS.E.BYPASS.128");
+    ptxm_result_free(&r);
+
+    memset(&r, 0, sizeof r);
+    CHECK(ptxm_parse_raw("==PROF== nothing\n", &r) < 0 && !r.has_raw, "no raw page");
+    CHECK(ptxm_parse_source("\"Address\",\"Source\"\n", NULL, &r) < 0, "no sass view");
+    ptxm_result_free(&r);
+}
+
+/* The tool's refusals of bad input, before any GPU (where the tool is built here). */
+static void test_ptx_refusals(void)
+{
+    const char *tool = "build/swizzlescope-measure";
+    if (access(tool, X_OK) != 0) {
+        printf("test_tool: %s not built: its --ptx refusals not run\n", tool);
+        return;
+    }
+    static const struct { const char *args[12]; const char *says; } bad[] = {
+        {{"--ptx", "/nonexistent/k.ptx", "--block", "32"}, "cannot read"},
+        {{"--ptx", "tests/data/ptx/corpus/sgemm_tiled.ptx", "--block", "8,8", "--param", "null"},
+         "takes 6 parameters"},
+        {{"--ptx", "tests/data/ptx/corpus/sgemm_tiled.ptx", "--kernel", "sgemm", "--block", "8"},
+         "no entry named"},
+        {{"--ptx", "tests/data/ptx/corpus/hist_const.ptx", "--block", "256", "--param", "null",
+          "--param", "null"}, "8-byte"},
+        {{"--ptx", "tests/data/ptx/corpus/hist_const.ptx", "--block", "256", "--param", "null",
+          "--param", "x", "--json"}, "\"code\":\"bad_input\""},
+        {{"--ptx", "Makefile", "--block", "32"}, "no .entry"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *argv[16] = {(char *)tool};
+        int n = 1;
+        for (int j = 0; bad[i].args[j]; j++)
+            argv[n++] = (char *)bad[i].args[j];
+        argv[n] = NULL;
+        struct proc_spec spec = {.argv = argv, .out_cap = 1 << 16, .err_cap = 1 << 16};
+        struct proc p;
+        struct sz_error e;
+        int rc = proc_run(&spec, 20.0, &p, &e);
+        CHECK(rc == 0 && p.exit_code == 2 &&
+              ((p.err && strstr(p.err, bad[i].says)) || (p.out && strstr(p.out, bad[i].says))),
+              "refusal %zu: exit %d, '%s'", i, p.exit_code, p.err ? p.err : "");
+        proc_free(&p);
+    }
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);   /* proc.h: a fake ncu may not read its input */
@@ -588,5 +721,7 @@ int main(void)
     test_profile();
     test_ptx_args();
     test_ptx_entry();
+    test_ptx_pages();
+    test_ptx_refusals();
     return check_summary("test_tool");
 }
