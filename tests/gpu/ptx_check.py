@@ -42,6 +42,35 @@ def main():
         skipped += 1
         done()
     measured = {l["name"]: l for l in json.load(open(path))["launches"] if "totals" in l}
+
+    # The tool's failures on a GPU machine: answers, never crashes or hangs.
+    os.makedirs("build", exist_ok=True)
+    fake = {"fails": "#!/bin/sh\necho '==ERROR== fake failure' >&2\nexit 1\n",
+            "hangs": "#!/bin/sh\ncase \"$1\" in --version) echo 'Version 0';; *) sleep 60;; esac\n"}
+    base = [tool, "--ptx", "tests/data/ptx/corpus/global_index.ptx", "--block", "256",
+            "--param", "null", "--param", "null", "--json"]
+    for name, text in fake.items():
+        f = f"build/fake-ncu-{name}"
+        open(f, "w").write(text)
+        os.chmod(f, 0o755)
+        r = subprocess.run(base + ["--ncu", f, "--ncu-timeout", "5"], capture_output=True,
+                           text=True, timeout=60)
+        try:
+            ncu = json.loads(r.stdout).get("ncu", {})
+        except ValueError:
+            ncu = {}
+        ok = r.returncode == 0 and ncu.get("used") is False and ncu.get("reason")
+        passed, failed = passed + bool(ok), failed + (not ok)
+        print(f"{'ok' if ok else 'FAIL'} an ncu that {name}: exit {r.returncode}, {ncu.get('reason')}")
+    open("build/bad.ptx", "w").write(".version 8.8\n.target sm_90a\n.address_size 64\n"
+                                     ".visible .entry k()\n{\n\tfrobnicate.u32 %r1;\n\tret;\n}\n")
+    for what, args, code in [
+            ("PTX the driver refuses", [tool, "--ptx", "build/bad.ptx", "--block", "32", "--json"], 2),
+            ("too much dynamic shared memory", base + ["--dynamic-shared", "1000000"], 2)]:
+        r = subprocess.run(args + ["--no-ncu"], capture_output=True, text=True, timeout=60)
+        ok = r.returncode == code and '"error"' in r.stdout
+        passed, failed = passed + ok, failed + (not ok)
+        print(f"{'ok' if ok else 'FAIL'} {what}: exit {r.returncode} {r.stderr.strip()[:200]}")
     for e in json.load(open("tests/data/ptx/corpus.json")):
         if args and e["name"] not in args:
             continue
