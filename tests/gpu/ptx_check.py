@@ -64,10 +64,10 @@ def main():
         print(f"{'ok' if ok else 'FAIL'} an ncu that {name}: exit {r.returncode}, {ncu.get('reason')}")
     open("build/bad.ptx", "w").write(".version 8.8\n.target sm_90a\n.address_size 64\n"
                                      ".visible .entry k()\n{\n\tfrobnicate.u32 %r1;\n\tret;\n}\n")
-    for what, args, code in [
+    for what, cmd, code in [
             ("PTX the driver refuses", [tool, "--ptx", "build/bad.ptx", "--block", "32", "--json"], 2),
             ("too much dynamic shared memory", base + ["--dynamic-shared", "1000000"], 2)]:
-        r = subprocess.run(args + ["--no-ncu"], capture_output=True, text=True, timeout=60)
+        r = subprocess.run(cmd + ["--no-ncu"], capture_output=True, text=True, timeout=60)
         ok = r.returncode == code and '"error"' in r.stdout
         passed, failed = passed + ok, failed + (not ok)
         print(f"{'ok' if ok else 'FAIL'} {what}: exit {r.returncode} {r.stderr.strip()[:200]}")
