@@ -1,5 +1,5 @@
 // float4_rows: 16-byte shared stores and loads: a row of float4 written by consecutive
-// lanes (4 wavefronts a warp), then read with a stride of two float4 (lanes 0 and 16 collide).
+// lanes (4 wavefronts a warp), then read with a stride of two float4 (lanes 0 and 4 share banks: 2-way).
 __global__ void float4_rows(float4 *out)
 {
     __shared__ float4 rows[512];
