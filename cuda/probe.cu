@@ -44,6 +44,7 @@
 #include "kernels.h"
 #include "api/instr_json.h"
 #include "ncu.h"
+#include "ptxrun.h"
 #include "tma.h"
 #include "verify.h"
 #include <cjson/cJSON.h>
@@ -185,6 +186,16 @@ static void usage(FILE *f)
 "                   written, slots: each 16-byte chunk's shared offset / 16, -1 lost}\n"
 "  --ncu-iters N    profiler target: N iterations, exactly one launch per pattern,\n"
 "                   CSV out (what the counter pass runs under ncu)\n"
+"  --ptx FILE --kernel NAME --block X,Y,Z [--grid X,Y,Z] [--param V|null ...]\n"
+"      [--dynamic-shared N] [--global-bytes N] [--json] [--keep DIR]\n"
+"                   a kernel as compiled (issue 38): loads the PTX with the driver\n"
+"                   (line info on), launches the entry once (each null param: its own\n"
+"                   zero-filled buffer of --global-bytes, default 65536; scalars as the\n"
+"                   entry's .param types read them), then under ncu (SourceCounters)\n"
+"                   reports per kind ld/st/ldsm/stsm/atom/ldgsts the executed warp\n"
+"                   instructions, Source-page wavefronts and ideal, per source line and\n"
+"                   per SASS instruction (--keep DIR: ncu's CSV pages are left there;\n"
+"                   --ncu-timeout there defaults to 120 s)\n"
 "Options:\n"
 "  --iters N        loop iterations (8 accesses each) per warp, default 2048\n"
 "  --reps N         timed launches per pattern, the fastest is kept, default 5\n"
@@ -739,6 +750,11 @@ int main(int argc, char **argv)
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)
         return EXIT_NO_DEVICE;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--ptx")) { /* a kernel as compiled: its own mode (ptxrun.cu) */
+            signal(SIGPIPE, SIG_IGN);
+            return ptxrun_main(argc, argv);
+        }
     parse_options(argc, argv, &o);
     signal(SIGPIPE, SIG_IGN); /* proc.h: ncu may quit without reading its input */
     if (o.alarm_s)

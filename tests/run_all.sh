@@ -90,6 +90,7 @@ if [ -f tests/browser/run.sh ]; then
     done
 fi
 add gpu sh tests/gpu/run.sh
+add ptx_gpu python3 tests/gpu/ptx_check.py       # issue 38's corpus on a GPU, else skipped
 
 # The browser shards (the longest) first, the parallel group beside them;
 # then the timed suites, together.

@@ -16,6 +16,7 @@
 
 #include "../../cuda/input.h"
 #include "../../cuda/ncu.h"
+#include "../../cuda/ptxhost.h"
 #include "base/proc.h"
 #include "../check.h"
 #include "lanes.h"
@@ -458,6 +459,277 @@ static void test_profile(void)
     CHECK(!st.used && strstr(st.reason, "ran out"), "no time left: '%s'", st.reason);
 }
 
+/* ---- --ptx mode (issue 38): the command line, the entry's parameters, ncu's pages ---- */
+
+static int ptx_args(struct ptxm_args *a, char *msg, const char *line)
+{
+    static char buf[1024];
+    char *argv[64];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "swizzlescope-measure %s", line);
+    for (char *t = strtok(buf, " "); t && argc < 63; t = strtok(NULL, " "))
+        argv[argc++] = t;
+    argv[argc] = NULL;
+    return ptxm_parse_args(argc, argv, a, msg, PTXM_MSG);
+}
+
+static void test_ptx_args(void)
+{
+    struct ptxm_args a;
+    char msg[PTXM_MSG];
+    int rc = ptx_args(&a, msg, "--ptx k.ptx --kernel _Z1kPf --block 32,8 --grid 2,2,1 "
+                      "--param null --param 64 --param -1.5 --dynamic-shared 65536 --json");
+    CHECK(rc == 0 && a.block[0] == 32 && a.block[1] == 8 && a.block[2] == 1 && a.grid[0] == 2 &&
+          a.grid[2] == 1 && a.nparams == 3 && a.params[0].is_null && !a.params[1].is_null &&
+          !strcmp(a.params[2].text, "-1.5") && a.dynamic_shared == 65536 && a.json &&
+          a.global_bytes == 65536 && !strcmp(a.kernel, "_Z1kPf"), "good line: %s", msg);
+    CHECK(ptx_args(&a, msg, "--ptx k.ptx --block 256") == 0 && a.grid[0] == 1 && !a.kernel &&
+          a.block[0] == 256 && a.block[1] == 1, "defaults: %s", msg);
+    static const struct { const char *line, *says; } bad[] = {
+        {"--block 32", "--ptx needs a file"},
+        {"--ptx k.ptx", "--block"},
+        {"--ptx k.ptx --block 0", "positive"},
+        {"--ptx k.ptx --block 32,x", "positive"},
+        {"--ptx k.ptx --block 1,2,3,4", "positive"},
+        {"--ptx k.ptx --block 2048", "1024 threads"},
+        {"--ptx k.ptx --block 32 --grid 1,70000", "65535"},
+        {"--ptx k.ptx --block 32 --dynamic-shared -1", "--dynamic-shared"},
+        {"--ptx k.ptx --block 32 --global-bytes 0", "--global-bytes"},
+        {"--ptx k.ptx --block 32 --frobnicate 1", "unknown option"},
+        {"--ptx k.ptx --block 32 --param", "needs a value"},
+        {"--ptx k.ptx --block 32 --timeout 0", "seconds"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        msg[0] = '\0';
+        rc = ptx_args(&a, msg, bad[i].line);
+        CHECK(rc < 0 && strstr(msg, bad[i].says), "'%s' -> %d '%s'", bad[i].line, rc, msg);
+    }
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+static void test_ptx_entry(void)
+{
+    struct ptxm_param ps[PTXM_MAX_PARAMS];
+    char name[256], msg[PTXM_MSG];
+    int n = -1;
+    /* the corpus's SGEMM (tests/data/ptx/corpus/sgemm_tiled.ptx): 3 pointers, 3 ints */
+    char *ptx = slurp("tests/data/ptx/corpus/sgemm_tiled.ptx");
+    CHECK(ptx != NULL, "the corpus PTX is readable from the repository root");
+    if (ptx) {
+        int rc = ptxm_find_entry(ptx, NULL, name, sizeof name, ps, PTXM_MAX_PARAMS, &n, msg,
+                                 sizeof msg);
+        CHECK(rc == 0 && !strcmp(name, "_Z11sgemm_tiledPKfS0_Pfiii") && n == 6 &&
+              ps[0].size == 8 && !strcmp(ps[0].type, "u64") && ps[3].size == 4 &&
+              !strcmp(ps[5].type, "u32") && strstr(ps[5].name, "param_5"),
+              "sgemm: %d %s n=%d %s", rc, name, n, msg);
+        rc = ptxm_find_entry(ptx, "sgemm_tiled", name, sizeof name, ps, PTXM_MAX_PARAMS, &n,
+                             msg, sizeof msg);
+        CHECK(rc < 0 && strstr(msg, "no entry named 'sgemm_tiled'") &&
+              strstr(msg, "_Z11sgemm_tiledPKfS0_Pfiii"), "demangled name: %s", msg);
+        free(ptx);
+    }
+    static const char two[] =
+        ".version 8.8\n.target sm_90a\n.address_size 64\n"
+        ".visible .entry first(\n\t.param .align 16 .b8 first_param_0[24],\n"
+        "\t.param .f32 first_param_1,\n\t.param .u64 .ptr .global .align 4 first_param_2\n)\n{ ret; }\n"
+        ".visible .entry second\n{ ret; }\n"
+        "// .entry inside a comment is still found; a name is what follows\n";
+    int rc = ptxm_find_entry(two, "first", name, sizeof name, ps, PTXM_MAX_PARAMS, &n, msg,
+                             sizeof msg);
+    CHECK(rc == 0 && n == 3 && ps[0].size == 24 && !strcmp(ps[0].type, "b8") &&
+          ps[1].size == 4 && !strcmp(ps[1].type, "f32") && ps[2].size == 8 &&
+          !strcmp(ps[2].name, "first_param_2"), "aggregate, f32, .ptr: %d n=%d %s", rc, n, msg);
+    rc = ptxm_find_entry(two, "second", name, sizeof name, ps, PTXM_MAX_PARAMS, &n, msg, sizeof msg);
+    CHECK(rc == 0 && n == 0, "no parameter list: %d %s", rc, msg);
+    rc = ptxm_find_entry(two, NULL, name, sizeof name, ps, PTXM_MAX_PARAMS, &n, msg, sizeof msg);
+    CHECK(rc < 0 && strstr(msg, "--kernel"), "two entries, none named: %s", msg);
+    rc = ptxm_find_entry("hello", NULL, name, sizeof name, ps, PTXM_MAX_PARAMS, &n, msg, sizeof msg);
+    CHECK(rc < 0 && strstr(msg, "no .entry"), "not PTX: %s", msg);
+
+    unsigned char v[8] = {0};
+    struct ptxm_param u32 = {"u32", 4, "a"}, s32 = {"s32", 4, "b"}, f32 = {"f32", 4, "c"},
+                      u64 = {"u64", 8, "d"}, u8 = {"u8", 1, "e"}, agg = {"b8", 24, "f"};
+    CHECK(ptxm_encode_param(&u32, 0, "64", v, msg, sizeof msg) == 0 && v[0] == 64 && v[1] == 0,
+          "u32 64: %s", msg);
+    CHECK(ptxm_encode_param(&u32, 0, "0x10000", v, msg, sizeof msg) == 0 && v[2] == 1, "hex");
+    CHECK(ptxm_encode_param(&s32, 0, "-1", v, msg, sizeof msg) == 0 && v[0] == 0xff && v[3] == 0xff,
+          "s32 -1: %s", msg);
+    float f;
+    CHECK(ptxm_encode_param(&f32, 0, "1.5", v, msg, sizeof msg) == 0 &&
+          (memcpy(&f, v, 4), f == 1.5f), "f32 1.5: %s", msg);
+    CHECK(ptxm_encode_param(&u64, 1, "null", v, msg, sizeof msg) == 0, "u64 null");
+    CHECK(ptxm_encode_param(&u32, 1, "null", v, msg, sizeof msg) < 0 && strstr(msg, "8-byte"),
+          "u32 null: %s", msg);
+    CHECK(ptxm_encode_param(&u8, 0, "256", v, msg, sizeof msg) < 0 && strstr(msg, "range"),
+          "u8 256: %s", msg);
+    CHECK(ptxm_encode_param(&u32, 0, "12ab", v, msg, sizeof msg) < 0 && strstr(msg, "integer"),
+          "u32 12ab: %s", msg);
+    CHECK(ptxm_encode_param(&agg, 0, "1", v, msg, sizeof msg) < 0 && strstr(msg, "scalars"),
+          "aggregate: %s", msg);
+    static const struct { const char *sass; int kind; } k[] = {
+        {"      LDS R0, [R3+UR7]", PTXM_LD}, {"@!P0  STS [R9+UR4], RZ", PTXM_ST},
+        {"      LDS.U.128 R4, [R2]", PTXM_LD}, {"      LDSM.16.M88.4 R4, [R4+UR5]", PTXM_LDSM},
+        {"      STSM.16.M88.4 [R2], R4", PTXM_STSM}, {"      ATOMS.POPC.INC.32 RZ, [R8+UR4]", PTXM_ATOM},
+        {"      ATOMS.CAST.SPIN P0, [R2], R4, R5", PTXM_ATOM}, {"      LDGSTS.E.BYPASS.128 [R1], desc[UR4][R2.64]", PTXM_LDGSTS},
+        {"      LDG.E R2, desc[UR4][R2.64]", -1}, {"      LDSM", PTXM_LDSM}, {"      BAR.SYNC 0x0", -1},
+        {"      STG.E desc[UR6][R2.64], R7", -1}, {"      LDC R1, c[0x0][0x28]", -1},
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+        CHECK(ptxm_sass_kind(k[i].sass) == k[i].kind, "'%s' -> %d", k[i].sass,
+              ptxm_sass_kind(k[i].sass));
+}
+
+static const struct ptxm_instr *instr_at(const struct ptxm_result *r, unsigned long pc)
+{
+    for (int i = 0; i < r->ninstrs; i++)
+        if (r->instrs[i].pc == pc)
+            return &r->instrs[i];
+    return NULL;
+}
+
+static const struct ptxm_line *line_of(const struct ptxm_result *r, const char *file_end,
+                                       int line, int kind)
+{
+    for (int i = 0; i < r->nlines; i++) {
+        size_t a = strlen(r->lines[i].file), b = strlen(file_end);
+        if (r->lines[i].line == line && r->lines[i].kind == kind && a >= b &&
+            !strcmp(r->lines[i].file + a - b, file_end))
+            return &r->lines[i];
+    }
+    return NULL;
+}
+
+/* ncu's pages of three corpus launches on an H200 (tests/data/ptx/ncu_csv/, kept by
+ * --keep; their numbers are those of tests/data/ptx/measured_h200.json). */
+static int read_pages(const char *name, struct ptxm_result *r)
+{
+    char path[256];
+    char *t[3];
+    const char *f[3] = {"raw", "sass", "cuda_sass"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "tests/data/ptx/ncu_csv/%s/%s.csv", name, f[i]);
+        t[i] = slurp(path);
+    }
+    memset(r, 0, sizeof *r);
+    int rc = t[0] && t[1] && t[2] ? 0 : -2;
+    if (rc == 0 && ptxm_parse_raw(t[0], r) < 0)
+        rc = -3;
+    if (rc == 0 && ptxm_parse_source(t[1], t[2], r) < 0)
+        rc = -4;
+    for (int i = 0; i < 3; i++)
+        free(t[i]);
+    return rc;
+}
+
+static void test_ptx_pages(void)
+{
+    struct ptxm_result r;
+    const struct ptxm_instr *in;
+    const struct ptxm_line *l;
+    /* inline asm: the source text of its lines holds quotes ncu does not double */
+    int rc = read_pages("inline_ptx", &r);
+    CHECK(rc == 0 && r.totals[PTXM_LD].executions == 16 && r.totals[PTXM_LD].wavefronts == 24 &&
+          r.totals[PTXM_LD].ideal == 24 && r.totals[PTXM_ST].executions == 16 &&
+          r.totals[PTXM_ST].wavefronts == 24 && r.totals[PTXM_ATOM].executions == 0 &&
+          r.wavefronts_all == 48 && r.ideal_all == 48 && r.ninstrs == 4, "inline_ptx totals: %d", rc);
+    CHECK((l = line_of(&r, "inline_ptx.cu", 11, PTXM_ST)) && l->c.executions == 8 &&
+          l->c.wavefronts == 8, "inline_ptx.cu:11, the first asm's st.shared.u32");
+    CHECK((l = line_of(&r, "inline_ptx.cu", 18, PTXM_LD)) && l->c.wavefronts == 16 &&
+          l->c.ideal == 16, "inline_ptx.cu:18, ld.shared.v2.u32 as LDS.64");
+    CHECK((l = line_of(&r, "inline_ptx.cu", 20, PTXM_ST)) && l->c.wavefronts == 16,
+          "inline_ptx.cu:20, st.shared.b64");
+    CHECK((in = instr_at(&r, 0xf0)) && !strcmp(in->sass, "LDS.64 R4, [R2+UR4]") &&
+          in->line == 18 && in->threads == 256, "pc 0xf0");
+    ptxm_result_free(&r);
+
+    /* inlined atomics: filed under the header's line, and under the caller's only sometimes */
+    rc = read_pages("hist_lane", &r);
+    CHECK(rc == 0 && r.totals[PTXM_ATOM].executions == 80 && r.totals[PTXM_ATOM].wavefronts == 128 &&
+          r.totals[PTXM_ATOM].ideal == 80 && r.totals[PTXM_ST].executions == 20 &&
+          r.source_totals[PTXM_ST].executions == 32, "hist_lane totals: %d", rc);
+    CHECK((in = instr_at(&r, 0x170)) && in->kind == PTXM_ATOM && in->nat == 2 && in->line == 12 &&
+          strstr(in->file, "hist_lane.cu") && in->executions == 64 && in->wavefronts == 64,
+          "ATOMS.ADD RZ: the caller's line preferred");
+    CHECK((in = instr_at(&r, 0x1d0)) && in->nat == 1 && in->line == 112 &&
+          strstr(in->file, "device_atomic_functions.hpp") && in->wavefronts == 64 && in->ideal == 16,
+          "ATOMS.ADD R5: only the header's line");
+    CHECK((l = line_of(&r, "device_atomic_functions.hpp", 112, PTXM_ATOM)) &&
+          l->c.executions == 80, "the header's line sums both atomics");
+    ptxm_result_free(&r);
+
+    /* cp.async: LDGSTS, and ptxas's never-executing @!PT LDS that the Source page counts */
+    rc = read_pages("cp_async_pipeline", &r);
+    CHECK(rc == 0 && r.totals[PTXM_LDGSTS].executions == 64 && r.totals[PTXM_LDGSTS].wavefronts == 160 &&
+          r.totals[PTXM_LDGSTS].ideal == 160 && r.totals[PTXM_LD].executions == 64 &&
+          r.source_totals[PTXM_LD].executions == 160 && r.totals[PTXM_LD].wavefronts == 192,
+          "cp_async totals: %d", rc);
+    CHECK((in = instr_at(&r, 0x170)) && in->kind == PTXM_LD && in->executions == 8 &&
+          in->threads == 0 && in->wavefronts == 0, "@!PT LDS RZ, [RZ]");
+    CHECK((in = instr_at(&r, 0x1a0)) && in->kind == PTXM_LDGSTS && in->wavefronts == 32,
+          "LDGSTS.E.BYPASS.128");
+    ptxm_result_free(&r);
+
+    memset(&r, 0, sizeof r);
+    CHECK(ptxm_parse_raw("==PROF== nothing\n", &r) < 0 && !r.has_raw, "no raw page");
+    CHECK(ptxm_parse_source("\"Address\",\"Source\"\n", NULL, &r) < 0, "no sass view");
+    ptxm_result_free(&r);
+}
+
+/* The tool's refusals of bad input, before any GPU (where the tool is built here). */
+static void test_ptx_refusals(void)
+{
+    const char *tool = "build/swizzlescope-measure";
+    if (access(tool, X_OK) != 0) {
+        printf("test_tool: %s not built: its --ptx refusals not run\n", tool);
+        return;
+    }
+    static const struct { const char *args[12]; const char *says; } bad[] = {
+        {{"--ptx", "/nonexistent/k.ptx", "--block", "32"}, "cannot read"},
+        {{"--ptx", "tests/data/ptx/corpus/sgemm_tiled.ptx", "--block", "8,8", "--param", "null"},
+         "takes 6 parameters"},
+        {{"--ptx", "tests/data/ptx/corpus/sgemm_tiled.ptx", "--kernel", "sgemm", "--block", "8"},
+         "no entry named"},
+        {{"--ptx", "tests/data/ptx/corpus/hist_const.ptx", "--block", "256", "--param", "null",
+          "--param", "null"}, "8-byte"},
+        {{"--ptx", "tests/data/ptx/corpus/hist_const.ptx", "--block", "256", "--param", "null",
+          "--param", "x", "--json"}, "\"code\":\"bad_input\""},
+        {{"--ptx", "Makefile", "--block", "32"}, "no .entry"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *argv[16] = {(char *)tool};
+        int n = 1;
+        for (int j = 0; bad[i].args[j]; j++)
+            argv[n++] = (char *)bad[i].args[j];
+        argv[n] = NULL;
+        struct proc_spec spec = {.argv = argv, .out_cap = 1 << 16, .err_cap = 1 << 16};
+        struct proc p;
+        struct sz_error e;
+        int rc = proc_run(&spec, 20.0, &p, &e);
+        CHECK(rc == 0 && p.exit_code == 2 &&
+              ((p.err && strstr(p.err, bad[i].says)) || (p.out && strstr(p.out, bad[i].says))),
+              "refusal %zu: exit %d, '%s'", i, p.exit_code, p.err ? p.err : "");
+        proc_free(&p);
+    }
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);   /* proc.h: a fake ncu may not read its input */
@@ -467,5 +739,9 @@ int main(void)
     test_suites();
     test_csv();
     test_profile();
+    test_ptx_args();
+    test_ptx_entry();
+    test_ptx_pages();
+    test_ptx_refusals();
     return check_summary("test_tool");
 }
