@@ -348,7 +348,7 @@ static int space_of(const struct parser *p)
 static int var_decl(struct parser *p, int space, int is_extern, struct ptx_var **out, int *nout,
                     size_t *cap, int body)
 {
-    uint64_t align = 0, vec = 1, v;
+    uint64_t align = 0, vec = 1, v = 0;
     enum ptx_type type = PT_NONE;
     int got;
     for (;;) {
@@ -595,6 +595,14 @@ static int reg_operand(struct parser *p, struct ptx_operand *o)
 
 static int operand(struct parser *p, int is_branch);
 
+/* Whether the current token names a register: %-names, and names declared
+ * by .reg without one (inline asm's "a"). */
+static int at_reg(const struct parser *p)
+{
+    return p->t.kind == TK_IDENT &&
+           (p->s[p->t.off] == '%' || reg_lookup(p, p->t.off, p->t.len) >= 0);
+}
+
 /* [ base (+|-) offset ] */
 static int addr_operand(struct parser *p, struct ptx_operand *o)
 {
@@ -602,7 +610,7 @@ static int addr_operand(struct parser *p, struct ptx_operand *o)
     o->kind = PO_ADDR;
     if (next(p) < 0)
         return -1;
-    if (p->t.kind == TK_IDENT && p->s[p->t.off] == '%') {
+    if (at_reg(p)) {
         if (reg_operand(p, o) < 0)
             return -1;
         if (o->kind == PO_SPECIAL)
@@ -662,7 +670,7 @@ static int operand(struct parser *p, int is_branch)
                 r->kind = PO_SINK;
                 if (next(p) < 0)
                     return -1;
-            } else if (p->t.kind == TK_IDENT && p->s[p->t.off] == '%') {
+            } else if (at_reg(p)) {
                 if (reg_operand(p, r) < 0)
                     return -1;
             } else if (p->t.kind == TK_INT || is(p, "-")) {
@@ -706,7 +714,7 @@ static int operand(struct parser *p, int is_branch)
     } else if (is(p, "_")) {
         o->kind = PO_SINK;
         return next(p);
-    } else if (p->t.kind == TK_IDENT && p->s[p->t.off] == '%') {
+    } else if (at_reg(p)) {
         if (reg_operand(p, o) < 0)
             return -1;
         if (is(p, "|")) {   /* d|p: a second destination (setp, shfl) */
@@ -780,7 +788,7 @@ static int pop_scope(struct parser *p)
 /* .loc file line col [, function_name name [+ off], inlined_at file line col] */
 static int loc_directive(struct parser *p)
 {
-    uint64_t f, l, c;
+    uint64_t f = 0, l = 0, c = 0;
     int got;
     if (next(p) < 0 || expect_int(p, &f) < 0 || expect_int(p, &l) < 0 || expect_int(p, &c) < 0)
         return -1;
@@ -1028,7 +1036,7 @@ static int entry(struct parser *p)
             if (next(p) < 0)
                 return -1;
             if (is(p, "[")) {
-                uint64_t k;
+                uint64_t k = 0;
                 if (next(p) < 0 || expect_int(p, &k) < 0 || expect(p, "]") < 0)
                     return -1;
                 if (k == 0 || k > 65536)
@@ -1129,13 +1137,13 @@ static int module(struct parser *p)
             continue;
         }
         if (is(p, ".address_size")) {
-            uint64_t v;
+            uint64_t v = 0;
             if (next(p) < 0 || expect_int(p, &v) < 0)
                 return -1;
             continue;
         }
         if (is(p, ".file")) {
-            uint64_t idx;
+            uint64_t idx = 0;
             if (next(p) < 0 || expect_int(p, &idx) < 0)
                 return -1;
             if (idx > 65535)
