@@ -1536,6 +1536,8 @@ int ptx_exec_run(struct ptx_entry *e, const struct ptx_launch *l, struct ptx_rep
         r->blocks_run++;
     }
     r->lane_insns = x.used > x.budget ? x.budget : x.used;
+    if (l->out && x.nbuf)
+        memcpy(l->out, x.gmem, l->out_bytes < x.gbytes ? l->out_bytes : x.gbytes);
     rc = 0;
 out:
     free(x.R);

@@ -26,6 +26,9 @@ struct ptx_launch {
     uint64_t dynamic_shared;        /* bytes */
     uint64_t global_bytes;          /* each buffer; 0: PTX_DEFAULT_GLOBAL */
     uint64_t budget;                /* lane-instructions; 0: PTX_DEFAULT_BUDGET */
+    uint8_t *out;                   /* optional: gets the first null pointer's buffer
+                                     * after the run (out_bytes of it), for checks */
+    uint64_t out_bytes;
 };
 
 /* Check the launch against `e` (threads 1..1024 per block, grid >= 1, one

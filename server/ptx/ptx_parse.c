@@ -353,10 +353,11 @@ static int var_decl(struct parser *p, int space, int is_extern, struct ptx_var *
     int got;
     for (;;) {
         if (is(p, ".align")) {
-            if (next(p) < 0 || expect_int(p, &align) < 0)
+            size_t at = p->t.off;
+            if (next(p) < 0 || (at = p->t.off, expect_int(p, &align)) < 0)
                 return -1;
             if (align == 0 || (align & (align - 1)) || align > 4096)
-                return fail_at(p, p->t.off, SZ_INVALID_ARGUMENT,
+                return fail_at(p, at, SZ_INVALID_ARGUMENT,
                                ".align must be a power of two up to 4096%s", "");
         } else if (is(p, ".v2") || is(p, ".v4") || is(p, ".v8")) {
             vec = (uint64_t)(p->s[p->t.off + 2] - '0');
@@ -1129,10 +1130,11 @@ static int module(struct parser *p)
                 return -1;
             snprintf(m->target, sizeof m->target, "%.*s", (int)(p->t.len > 31 ? 31 : p->t.len),
                      p->s + p->t.off);
-            while (next(p) == 0 && is(p, ","))
+            do {    /* .target sm_90a, texmode_independent, debug */
                 if (next(p) < 0)
                     return -1;
-            if (p->err && p->err->code)
+            } while (is(p, ",") && next(p) == 0);
+            if (p->err->code)
                 return -1;
             continue;
         }
@@ -1244,6 +1246,8 @@ int ptx_parse(const char *text, size_t len, struct ptx_module *m, struct sz_erro
     m->textlen = len;
     struct parser p;
     memset(&p, 0, sizeof p);
+    if (err)
+        memset(err, 0, sizeof *err);    /* the .target loop reads its code */
     p.s = m->text;
     p.n = len;
     p.m = m;
