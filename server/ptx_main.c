@@ -143,6 +143,8 @@ static void print_report(const struct ptx_module *m, const struct ptx_entry *e,
     printf("%llu blocks run, %llu lane-instructions, %llu warp-instructions\n\n",
            (unsigned long long)r->blocks_run, (unsigned long long)r->lane_insns,
            (unsigned long long)r->warp_insns);
+    /* the Source page's columns: executions count a warp whose lanes were all
+     * predicated off */
     printf("%-32s %-6s %12s %12s %12s %12s\n", "file:line", "kind", "executions", "wavefronts",
            "ideal", "excess");
     for (uint32_t i = 0; i < r->nlines; i++) {
@@ -153,19 +155,21 @@ static void print_report(const struct ptx_module *m, const struct ptx_entry *e,
         else
             snprintf(where, sizeof where, "(no .loc)");
         printf("%-32s %-6s %12llu %12llu %12llu %12llu", where, ptx_cost_kind_name(ln->kind),
-               (unsigned long long)ln->count.executions, (unsigned long long)ln->count.wavefronts,
+               (unsigned long long)ln->count.source_executions,
+               (unsigned long long)ln->count.wavefronts,
                (unsigned long long)ln->count.ideal, (unsigned long long)ln->excess);
         if (ln->at_file)
             printf("  (inlined at %s:%d)", file_name(m, ln->at_file), ln->at_line);
         putchar('\n');
     }
-    printf("\ntotals\n");
+    printf("\ntotals (executions: warps with a lane on, as smsp__sass_inst_executed_op_*)\n");
     for (int k = 0; k < PK_NKINDS; k++) {
         const struct ptx_count *c = &r->totals[k];
-        if (!c->executions)
+        if (!c->source_executions)
             continue;
-        printf("  %-6s executions %llu  wavefronts %llu  ideal %llu  excess %llu\n",
-               ptx_cost_kind_name(k), (unsigned long long)c->executions,
+        printf("  %-6s executions %llu (Source page %llu)  wavefronts %llu  ideal %llu  "
+               "excess %llu\n", ptx_cost_kind_name(k), (unsigned long long)c->executions,
+               (unsigned long long)c->source_executions,
                (unsigned long long)c->wavefronts, (unsigned long long)c->ideal,
                (unsigned long long)(c->wavefronts - c->ideal));
     }

@@ -68,13 +68,15 @@ int ptx_cost_add(struct ptx_report *r, uint32_t insn, enum ptx_kind kind, const 
     struct ptx_site *s = site(r, insn, kind);
     if (!s)
         return sz_fail(err, SZ_INTERNAL, NULL, "out of memory costing the accesses");
-    s->count.executions++;
-    r->totals[kind].executions++;
+    s->count.source_executions++;
+    r->totals[kind].source_executions++;
     int any = 0;
     for (uint32_t t = 0; t < INSTR_LANES; t++)
         any |= in->offsets[t] != INSTR_INACTIVE;
     if (!any)
         return 0;
+    s->count.executions++;
+    r->totals[kind].executions++;
     if (instr_check(in, err) < 0)
         return -1;
     struct acc_result res;
@@ -137,10 +139,47 @@ static int by_excess(const void *a, const void *b)
     return (int)x->kind - (int)y->kind;
 }
 
+/* The row of (file, line, kind) in r->lines, added when new. */
+static struct ptx_line *line_row(struct ptx_report *r, int file, int line, uint8_t kind)
+{
+    uint32_t k = 0;
+    while (k < r->nlines && !(r->lines[k].file == file && r->lines[k].line == line &&
+                              r->lines[k].kind == kind))
+        k++;
+    struct ptx_line *ln = &r->lines[k];
+    if (k == r->nlines) {
+        r->nlines++;
+        ln->file = file;
+        ln->line = line;
+        ln->kind = kind;
+    }
+    return ln;
+}
+
+static void line_add(struct ptx_line *ln, const struct ptx_count *c)
+{
+    ln->count.executions += c->executions;
+    ln->count.source_executions += c->source_executions;
+    ln->count.wavefronts += c->wavefronts;
+    ln->count.ideal += c->ideal;
+}
+
+/* Whether instruction i lies inside a loop: a backward branch spans it. */
+static int in_loop(const struct ptx_entry *e, uint32_t i)
+{
+    for (uint32_t j = i; j < e->ninsns; j++) {
+        const struct ptx_insn *b = &e->insns[j];
+        if (b->oc.op == OP_BRA && b->nops == 1 && e->opnds[b->ops].kind == PO_LABEL &&
+            e->opnds[b->ops].reg >= 0 && (uint32_t)e->opnds[b->ops].reg <= i)
+            return 1;
+    }
+    return 0;
+}
+
 int ptx_cost_lines(struct ptx_report *r, const struct ptx_entry *e, struct sz_error *err)
 {
     free(r->lines);
-    r->lines = calloc((size_t)r->nsites + 1, sizeof *r->lines);
+    r->lines = calloc(2 * (size_t)r->nsites + 1, sizeof *r->lines);
     r->nlines = 0;
     if (!r->lines)
         return sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
@@ -148,22 +187,14 @@ int ptx_cost_lines(struct ptx_report *r, const struct ptx_entry *e, struct sz_er
         const struct ptx_site *s = &r->sites[i];
         int l = e->insns[s->insn].loc;
         struct ptx_loc loc = l >= 0 ? e->locs[l] : (struct ptx_loc){0, 0, 0, 0};
-        uint32_t k = 0;
-        while (k < r->nlines && !(r->lines[k].file == loc.file && r->lines[k].line == loc.line &&
-                                  r->lines[k].kind == s->kind))
-            k++;
-        struct ptx_line *ln = &r->lines[k];
-        if (k == r->nlines) {
-            r->nlines++;
-            ln->file = loc.file;
-            ln->line = loc.line;
-            ln->at_file = loc.at_file;
-            ln->at_line = loc.at_line;
-            ln->kind = s->kind;
-        }
-        ln->count.executions += s->count.executions;
-        ln->count.wavefronts += s->count.wavefronts;
-        ln->count.ideal += s->count.ideal;
+        struct ptx_line *ln = line_row(r, loc.file, loc.line, s->kind);
+        ln->at_file = loc.at_file;
+        ln->at_line = loc.at_line;
+        line_add(ln, &s->count);
+        /* inlined: the caller's line too, where the Source page files it
+         * (PTX_RULE_INLINED: inside a loop, the CAS loop ptxas makes included) */
+        if (loc.at_file && (in_loop(e, s->insn) || (e->insns[s->insn].rule & PTX_R_CAS)))
+            line_add(line_row(r, loc.at_file, loc.at_line, s->kind), &s->count);
     }
     for (uint32_t k = 0; k < r->nlines; k++)
         r->lines[k].excess = r->lines[k].count.wavefronts - r->lines[k].count.ideal;

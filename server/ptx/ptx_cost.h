@@ -18,8 +18,11 @@
 enum ptx_kind { PK_LD, PK_ST, PK_LDSM, PK_STSM, PK_ATOM, PK_LDGSTS, PK_NKINDS };
 
 struct ptx_count {
-    uint64_t executions;    /* warp-level executions (a predicated-off warp included
-                             * where ptxas predicates: ptx_rules.h) */
+    uint64_t executions;    /* warp-level executions with at least one lane predicated
+                             * on: smsp__sass_inst_executed_op_shared_* (the totals) */
+    uint64_t source_executions; /* every warp-level execution, a warp whose lanes are all
+                             * predicated off included (where ptxas predicates: ptx_rules.h):
+                             * the Source page's "Instructions Executed" (the lines) */
     uint64_t wavefronts;    /* acc_result.source_wavefronts summed */
     uint64_t ideal;         /* acc_result.ideal_wavefronts summed */
 };
@@ -35,7 +38,10 @@ struct ptx_site {
     struct instr worst;     /* the access with the most excess wavefronts */
 };
 
-/* One source line: file, line and kind (a line with loads and stores has two). */
+/* One source line: file, line and kind (a line with loads and stores has two).
+ * An inlined instruction is filed under its own line and its caller's (at_file
+ * 0 on the caller's row), as Nsight Compute's Source page files it
+ * (tests/data/ptx/README.md, "Lines of inlined code"). */
 struct ptx_line {
     int file, line, at_file, at_line;
     uint8_t kind;

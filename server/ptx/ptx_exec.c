@@ -350,23 +350,6 @@ static const struct ptx_operand *opnd(const struct ex *x, const struct ptx_insn 
     return o;
 }
 
-static int map_type(enum ptx_type t, enum instr_type *out)
-{
-    switch (t) {
-    case PT_U32: *out = INSTR_U32; return 0;
-    case PT_S32: *out = INSTR_S32; return 0;
-    case PT_B32: *out = INSTR_B32; return 0;
-    case PT_F32: *out = INSTR_F32; return 0;
-    case PT_U64: *out = INSTR_U64; return 0;
-    case PT_S64: *out = INSTR_S64; return 0;
-    case PT_B64: *out = INSTR_B64; return 0;
-    case PT_F64: *out = INSTR_F64; return 0;
-    case PT_F16X2: *out = INSTR_F16X2; return 0;
-    case PT_BF16X2: *out = INSTR_BF16X2; return 0;
-    default: return -1;
-    }
-}
-
 /* The high 64 bits of a 64 x 64-bit product (ISO C has no 128-bit type):
  * four 32-bit partial products, then the signed correction. */
 static uint64_t mulhi64(uint64_t a, uint64_t b, int sg)
@@ -700,7 +683,7 @@ static int exec_atom(struct ex *x, uint32_t w, uint32_t pc, const struct ptx_ins
     unsigned bits = ptx_op_bits(in->oc.type);
     uint32_t size = bits / 8;
     enum instr_type it;
-    int mapped = map_type(in->oc.type, &it) == 0;
+    int mapped = ptx_rules_atomic_type(in->oc.type, &it) == 0;
     struct instr acc;
     instr_defaults(&acc, is_red || (in->rule & PTX_R_NORET) ? INSTR_RED : INSTR_ATOM);
     acc.func = in->oc.mode;
@@ -762,7 +745,7 @@ static int exec_atom(struct ex *x, uint32_t w, uint32_t pc, const struct ptx_ins
              x->r ? "its type" : "");
         return 0;
     }
-    if (acc.op == INSTR_RED && !is_red)
+    if (acc.op == INSTR_RED && !is_red && instr_form_native(acc.op, acc.func, acc.type))
         note_rule(x, PTX_RULE_RED, pc);
     if ((in->rule & PTX_R_CONST) && b->kind == PO_REG)
         note_rule(x, PTX_RULE_CONST, pc);
@@ -864,7 +847,17 @@ static int exec_cp_async(struct ex *x, uint32_t w, uint32_t pc, const struct ptx
         acc.global_offsets[l] = (uint32_t)(sa & 0x7fffffffu);
         check_taint(x, pc, am, "a cp.async shared address");
     }
-    return cost(x, pc, PK_LDGSTS, &acc);
+    if (cost(x, pc, PK_LDGSTS, &acc) < 0)
+        return -1;
+    if (in->rule & PTX_R_CP_FIRST) {
+        struct instr none;
+        instr_defaults(&none, INSTR_LD);
+        for (int k = 0; k < PTX_CP_PLACEHOLDERS; k++)
+            if (cost(x, pc, PK_LD, &none) < 0)
+                return -1;
+        note_rule(x, PTX_RULE_CP_PLACEHOLDER, pc);
+    }
+    return 0;
 }
 
 static void unsupported(struct ex *x, uint32_t pc, uint32_t mask, const char *why)

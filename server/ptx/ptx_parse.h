@@ -60,6 +60,16 @@ struct ptx_loc {
     int file, line, at_file, at_line;
 };
 
+/* ptx_insn.rule bits, which ptx_rules sets */
+enum {
+    PTX_R_NORET = 1u << 0,      /* atom whose result no instruction reads: a red */
+    PTX_R_CONST = 1u << 1,      /* atomic operand constant (ptx_insn.cval) */
+    PTX_R_PREDICATED = 1u << 2, /* a forward branch over a short region ptxas predicates */
+    PTX_R_MERGED = 1u << 3,     /* a member of a merge group (ptx_insn.group) */
+    PTX_R_CP_FIRST = 1u << 4,   /* the first cp.async of a straight-line run */
+    PTX_R_CAS = 1u << 5         /* a shared atomic ptxas makes a compare-and-swap loop */
+};
+
 /* One instruction, pre-decoded (ptx_op.h holds the opcode's fields). */
 struct ptx_insn {
     struct ptx_opcode oc;

@@ -29,22 +29,48 @@ static const char *const rule_text[PTX_NRULES] = {
         "an atomic's register operand set once by mov of an immediate is that constant to "
         "ptxas (assumed, not measured)",
     [PTX_RULE_CAS] =
-        "a shared atomic sm_90 lacks natively (float add, 64-bit add, ...) is a load and a "
-        "compare-and-swap loop: one lane per address succeeds per round (the loop's shape is "
-        "assumed, not measured; tests/data/atomics_*.json measured only that it is not native)",
+        "a shared atomic sm_90 lacks natively (float add, 64-bit add, ...) is a compare-and-swap "
+        "loop: each trip a load and an ATOMS.CAST.SPIN, one lane per word succeeding per trip "
+        "(tests/data/ptx/measured_h200.json, atomic_float: pairs of lanes on a word and one "
+        "word per lane; other patterns assumed)",
     [PTX_RULE_PREDICATE] =
         "a forward branch over at most 16 instructions with no branch, barrier or label target "
-        "inside is predicated by ptxas: a warp whose lanes all skip still executes the "
-        "region's shared instructions with no active lane (DESIGN section 4 says ptxas does "
-        "it; the 16-instruction bound is assumed, not measured)",
+        "inside is if-converted by ptxas: a warp whose lanes all skip still executes the "
+        "region's shared instructions, counted by the Source page with no lane on; a branch to "
+        "the kernel's end is an @P EXIT instead (tests/data/ptx/measured_h200.json: "
+        "reduce_*, predicated_if, hist_const; the 16-instruction bound is assumed)",
+    [PTX_RULE_CP_PLACEHOLDER] =
+        "ptxas puts three never-true loads (@!PT LDS RZ, [RZ]) before each run of cp.async: "
+        "the Source page counts them executed, with no thread and no wavefront; "
+        "smsp__sass_inst_executed_op_shared_ld does not (tests/data/ptx/measured_h200.json, "
+        "cp_async_pipeline; a run is assumed to be the cp.async of one straight stretch)",
     [PTX_RULE_INLINED] =
-        "a line inlined from another function is counted at the line the .loc names (its own "
-        "file), as the line table gives it; the call site is kept beside it",
+        "an instruction of inlined code is filed under its own line (the .loc) and, when it "
+        "lies inside a loop, under its caller's line (inlined_at) too (tests/data/ptx/"
+        "measured_h200.json: so in hist_const, hist_lane, atomic_float and cp_async_pipeline; "
+        "the loop condition is read off those four kernels, not a documented rule)",
 };
 
 const char *ptx_rules_text(enum ptx_rule_id id)
 {
     return id < PTX_NRULES ? rule_text[id] : "?";
+}
+
+int ptx_rules_atomic_type(enum ptx_type t, enum instr_type *out)
+{
+    switch (t) {
+    case PT_U32: *out = INSTR_U32; return 0;
+    case PT_S32: *out = INSTR_S32; return 0;
+    case PT_B32: *out = INSTR_B32; return 0;
+    case PT_F32: *out = INSTR_F32; return 0;
+    case PT_U64: *out = INSTR_U64; return 0;
+    case PT_S64: *out = INSTR_S64; return 0;
+    case PT_B64: *out = INSTR_B64; return 0;
+    case PT_F64: *out = INSTR_F64; return 0;
+    case PT_F16X2: *out = INSTR_F16X2; return 0;
+    case PT_BF16X2: *out = INSTR_BF16X2; return 0;
+    default: return -1;
+    }
 }
 
 static uint64_t align_up(uint64_t v, uint64_t a)
@@ -266,6 +292,11 @@ static void predicated_branches(struct ptx_entry *e, const uint8_t *target)
         int ok = 1;
         for (int32_t j = (int32_t)i + 1; j < t && ok; j++)
             ok = !target[j] && !ends_stretch(&e->insns[j]);
+        /* a branch to the kernel's end is an @P EXIT, not a predicated region
+         * (reduce_*, hist_const, hist_lane: "LDS ... after @P0 EXIT") */
+        int op_t = (uint32_t)t < e->ninsns ? e->insns[t].oc.op : OP_RET;
+        if (ok && (op_t == OP_RET || op_t == OP_EXIT))
+            ok = 0;
         if (ok) {
             in->rule |= PTX_R_PREDICATED;
             in->target_end = t;
@@ -316,10 +347,27 @@ int ptx_rules_apply(struct ptx_entry *e, uint64_t dynamic_shared, struct sz_erro
         if (in->oc.op == OP_BRA && in->nops == 1 && e->opnds[in->ops].kind == PO_LABEL &&
             e->opnds[in->ops].reg >= 0 && (uint32_t)e->opnds[in->ops].reg < e->ninsns)
             target[e->opnds[in->ops].reg] = 1;
+        enum instr_type it;
+        if ((in->oc.op == OP_ATOM || in->oc.op == OP_RED) && in->oc.space == PSP_SHARED &&
+            ptx_rules_atomic_type(in->oc.type, &it) == 0 &&
+            instr_form_allowed(INSTR_ATOM, in->oc.mode, it) &&
+            !instr_form_native(INSTR_ATOM, in->oc.mode, it))
+            in->rule |= PTX_R_CAS;
         int d = dest_reg(e, in);
         if (in->oc.op == OP_ATOM && (d < 0 || !read[d]) &&
             !(in->nops > 0 && e->opnds[in->ops].kind == PO_VEC))
             in->rule |= PTX_R_NORET;
+    }
+    /* PTX_RULE_CP_PLACEHOLDER: the first cp.async copy of each straight stretch */
+    for (uint32_t i = 0, in_run = 0; i < e->ninsns; i++) {
+        struct ptx_insn *in = &e->insns[i];
+        if (target[i] || ends_stretch(in))
+            in_run = 0;
+        if (in->oc.op == OP_CP_ASYNC && in->oc.mode == PM_COPY) {
+            if (!in_run)
+                in->rule |= PTX_R_CP_FIRST;
+            in_run = 1;
+        }
     }
     const_operands(e);
     merge_groups(e, target);
@@ -332,17 +380,18 @@ int ptx_rules_apply(struct ptx_entry *e, uint64_t dynamic_shared, struct sz_erro
 int ptx_rules_cas_loop(struct ptx_report *r, uint32_t insn, const struct instr *in,
                        struct sz_error *err)
 {
+    /* atomic_float (tests/data/ptx/measured_h200.json, lines 9 and 10): each
+     * trip of the loop re-reads the word (LDS) and runs ATOMS.CAST.SPIN, 2
+     * wavefronts and 2 ideal for 32 lanes on 16 words (pairs) as for 32 lanes
+     * on 32 words, and 2 for the 16 lanes of the second trip: the shape of a
+     * 2w-byte store (compare and new value) to each lane's word, which is how
+     * the swap is costed here (assumed beyond these two measured patterns). */
+    uint32_t w = instr_type_bytes(in->type);
     struct instr ld, cas;
     instr_defaults(&ld, INSTR_LD);
-    ld.bytes = instr_type_bytes(in->type);
-    instr_defaults(&cas, INSTR_ATOM);
-    cas.func = INSTR_CAS;
-    cas.type = ld.bytes == 8 ? INSTR_B64 : INSTR_B32;
-    cas.bytes = ld.bytes;
-    cas.guard = in->guard;
-    memcpy(ld.offsets, in->offsets, sizeof ld.offsets);
-    if (ptx_cost_add(r, insn, PK_LD, &ld, err) < 0)
-        return -1;
+    ld.bytes = w;
+    instr_defaults(&cas, INSTR_ST);
+    cas.bytes = 2 * w;
     uint32_t pending = 0;
     for (uint32_t t = 0; t < INSTR_LANES; t++)
         if (in->offsets[t] != INSTR_INACTIVE)
@@ -350,14 +399,15 @@ int ptx_rules_cas_loop(struct ptx_report *r, uint32_t insn, const struct instr *
     while (pending) {
         uint32_t won = 0;
         for (uint32_t t = 0; t < INSTR_LANES; t++) {
-            cas.offsets[t] = pending >> t & 1 ? in->offsets[t] : INSTR_INACTIVE;
-            int first = pending >> t & 1;
-            for (uint32_t u = 0; u < t && first; u++)
+            int on = pending >> t & 1, first = on;
+            ld.offsets[t] = on ? in->offsets[t] : INSTR_INACTIVE;
+            cas.offsets[t] = on ? 2 * in->offsets[t] : INSTR_INACTIVE;
+            for (uint32_t u = 0; u < t && first; u++)   /* one lane per word wins a trip */
                 first = !(pending >> u & 1 && in->offsets[u] == in->offsets[t]);
             if (first)
                 won |= 1u << t;
         }
-        if (ptx_cost_add(r, insn, PK_ATOM, &cas, err) < 0)
+        if (ptx_cost_add(r, insn, PK_LD, &ld, err) < 0 || ptx_cost_add(r, insn, PK_ATOM, &cas, err) < 0)
             return -1;
         pending &= ~won;
     }

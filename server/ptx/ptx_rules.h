@@ -17,20 +17,19 @@
 
 enum ptx_rule_id {
     PTX_RULE_PLACE, PTX_RULE_DYNAMIC, PTX_RULE_MERGE, PTX_RULE_RED, PTX_RULE_CONST,
-    PTX_RULE_CAS, PTX_RULE_PREDICATE, PTX_RULE_INLINED, PTX_NRULES
+    PTX_RULE_CAS, PTX_RULE_PREDICATE, PTX_RULE_INLINED, PTX_RULE_CP_PLACEHOLDER, PTX_NRULES
 };
 
-/* ptx_insn.rule bits */
-enum {
-    PTX_R_NORET = 1u << 0,      /* atom whose result no instruction reads: a red */
-    PTX_R_CONST = 1u << 1,      /* atomic operand constant (ptx_insn.cval) */
-    PTX_R_PREDICATED = 1u << 2, /* a forward branch over a short region ptxas predicates */
-    PTX_R_MERGED = 1u << 3      /* a member of a merge group (ptx_insn.group) */
-};
+
+/* The never-true loads ptxas puts before a run of cp.async (PTX_RULE_CP_PLACEHOLDER). */
+#define PTX_CP_PLACEHOLDERS 3
 
 /* The most PTX instructions of a branch's region that ptxas predicates
  * (PTX_RULE_PREDICATE). */
 #define PTX_PREDICATE_MAX 16
+
+/* Decode an atomic's PTX type into the schema's; -1 for a type it lacks. */
+int ptx_rules_atomic_type(enum ptx_type t, enum instr_type *out);
 
 /* Annotate `e` for a launch with `dynamic_shared` bytes: place every static
  * .shared variable (ptx_var.offset, e->shared_static, e->dyn_align), mark
@@ -47,9 +46,9 @@ uint64_t ptx_rules_dynamic_base(const struct ptx_entry *e);
 const char *ptx_rules_text(enum ptx_rule_id id);
 
 /* One warp-level execution of a non-native atomic `in` (active lanes in its
- * offsets) as ptxas compiles it: a load of every lane's word, then rounds of
- * compare-and-swap in which one lane per address succeeds; each costed
- * through ptx_cost_add at instruction `insn`. */
+ * offsets) as ptxas compiles it: trips of a load and a compare-and-swap of
+ * the lanes still pending, one lane per word succeeding each trip; each
+ * costed through ptx_cost_add at instruction `insn`. */
 int ptx_rules_cas_loop(struct ptx_report *r, uint32_t insn, const struct instr *in,
                        struct sz_error *err);
 
