@@ -12,10 +12,11 @@
 static const char *const rule_text[PTX_NRULES] = {
     [PTX_RULE_PLACE] =
         "static .shared variables placed in declaration order, each at its .align "
-        "(assumed, not measured: ptxas's placement is not read back yet)",
+        "(tests/data/ptx/measured_h200.json: dynamic_after_static, read from the SASS)",
     [PTX_RULE_DYNAMIC] =
-        "dynamic (extern) shared memory starts after the static variables, at a 16-byte "
-        "boundary or the extern's .align if larger (assumed, not measured)",
+        "dynamic (extern) shared memory starts after the static variables, rounded up to 16 "
+        "bytes or the extern's .align if larger (tests/data/ptx/measured_h200.json: "
+        "dynamic_after_static at +0xa0 after 158 static bytes)",
     [PTX_RULE_MERGE] =
         "scalar ld/st.shared at consecutive offsets from one base whose alignment ptxas can "
         "prove (the symbol's placed offset, shifts, masks and multiplies of the thread index) "
