@@ -1,0 +1,291 @@
+/* api_ptx.c - POST /api/ptx {"ptx": TEXT, "kernel", "block", "grid", "params",
+ * "dynamic_shared", "global_bytes", "budget"}: one kernel's launch through
+ * the PTX interpreter (ptx/ptx_analyze.h), answered per kind, per source
+ * line and per instruction as Nsight Compute's Source page counts them, with
+ * the assumptions and unsure points the answer relied on.  Reads with
+ * api_read.c, writes with buf.c; costs nothing itself.  ("cuda": not yet.) */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_read.h"
+#include "api_routes.h"
+#include "model/access.h"
+#include "ptx/ptx_analyze.h"
+#include "ptx/ptx_rules.h"
+
+/* A request's lane-instructions: the interpreter's default (about 5 s here
+ * at worst), and what a request may ask for. */
+#define API_PTX_BUDGET 200000000.0
+#define API_PTX_PARAMS 64
+
+/* "block"/"grid": an array of 1..3 positive integers (the rest 1), or absent (dflt). */
+static int read_dims(const cJSON *root, const char *field, uint32_t d[3], int required,
+                     struct sz_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, field);
+    d[0] = d[1] = d[2] = 1;
+    if (!v && !required)
+        return 0;
+    int n = cJSON_GetArraySize(v);
+    if (!cJSON_IsArray(v) || n < 1 || n > 3)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, field, "an array of 1 to 3 positive integers "
+                       "[x, y, z]");
+    for (int k = 0; k < n; k++) {
+        int64_t x;
+        if (api_num_int(cJSON_GetArrayItem(v, k), field, 1, 2147483647, &x, err) < 0)
+            return -1;
+        d[k] = (uint32_t)x;
+    }
+    return 0;
+}
+
+static int read_u64(const cJSON *root, const char *field, double hi, uint64_t *out,
+                    struct sz_error *err)
+{
+    int64_t v;
+    if (!cJSON_GetObjectItemCaseSensitive(root, field))
+        return 0;
+    if (api_field_int(root, field, 0, hi, &v, err) < 0)
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* "params": one per parameter: an integer (negative ones as two's complement
+ * in the parameter's bytes), a number for an .f32/.f64 parameter, or null. */
+static int read_params(const cJSON *root, const struct ptx_entry *e, uint64_t *vals,
+                       uint8_t *nulls, struct sz_error *err)
+{
+    const cJSON *ps = cJSON_GetObjectItemCaseSensitive(root, "params");
+    int n = ps ? cJSON_GetArraySize(ps) : 0;
+    if (ps && !cJSON_IsArray(ps))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "params", "an array: a number or null per "
+                       "parameter");
+    if (e->nparams > API_PTX_PARAMS)
+        return sz_fail(err, SZ_TOO_LARGE, "params", "the entry has %d parameters; at most %d",
+                       e->nparams, API_PTX_PARAMS);
+    if (!ps) {      /* none given: 64-bit parameters are pointers, the others 0 */
+        for (int i = 0; i < e->nparams; i++) {
+            vals[i] = 0;
+            nulls[i] = ptx_op_bits(e->params[i].type) == 64 && !ptx_op_float(e->params[i].type);
+        }
+        return 0;
+    }
+    if (n != e->nparams)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "params", "%s takes %d parameters, got %d",
+                       e->name, e->nparams, n);
+    for (int i = 0; i < n; i++) {
+        const cJSON *v = cJSON_GetArrayItem(ps, i);
+        char field[24];
+        snprintf(field, sizeof field, "params[%d]", i);
+        nulls[i] = cJSON_IsNull(v);
+        vals[i] = 0;
+        if (nulls[i])
+            continue;
+        if (!cJSON_IsNumber(v))
+            return sz_fail(err, SZ_INVALID_ARGUMENT, field, "a number, or null for a pointer "
+                           "given its own zero-filled buffer");
+        double d = cJSON_GetNumberValue(v);
+        if (e->params[i].type == PT_F32) {
+            float f = (float)d;
+            uint32_t u;
+            memcpy(&u, &f, 4);
+            vals[i] = u;
+        } else if (e->params[i].type == PT_F64) {
+            memcpy(&vals[i], &d, 8);
+        } else {
+            int64_t x;
+            if (api_num_int(v, field, -9007199254740991.0, 9007199254740991.0, &x, err) < 0)
+                return -1;
+            vals[i] = (uint64_t)x;
+        }
+    }
+    return 0;
+}
+
+static void put_count(struct buf *out, const struct ptx_count *c, int source_only)
+{
+    if (source_only)
+        buf_printf(out, "\"executions\":%llu,", (unsigned long long)c->source_executions);
+    else
+        buf_printf(out, "\"executions\":%llu,\"source_executions\":%llu,",
+                   (unsigned long long)c->executions, (unsigned long long)c->source_executions);
+    buf_printf(out, "\"wavefronts\":%llu,\"ideal\":%llu,\"excess\":%llu",
+               (unsigned long long)c->wavefronts, (unsigned long long)c->ideal,
+               (unsigned long long)(c->wavefronts - c->ideal));
+}
+
+static void put_file(struct buf *out, const struct ptx_module *m, int file)
+{
+    char name[256];
+    const char *f = ptx_parse_file(m, file);
+    size_t n = sz_utf8_cut(f, strlen(f) < sizeof name - 1 ? strlen(f) : sizeof name - 1);
+    memcpy(name, f, n);
+    name[n] = '\0';
+    buf_json_str(out, name);
+}
+
+/* One site's worst warp access: its lanes' offsets and banks. */
+static void put_worst(struct buf *out, const struct ptx_site *s)
+{
+    if (!s->has_worst) {
+        buf_puts(out, "null");
+        return;
+    }
+    struct acc_result r;
+    acc_cost(&s->worst, &r);
+    buf_printf(out, "{\"op\":\"%s\",\"bytes\":%u,\"wavefronts\":%u,\"ideal\":%u,\"offsets\":[",
+               instr_op_name(s->worst.op), instr_lane_bytes(&s->worst), s->worst_wavefronts,
+               s->worst_ideal);
+    for (uint32_t t = 0; t < INSTR_LANES; t++) {
+        if (t)
+            buf_putc(out, ',');
+        if (s->worst.offsets[t] == INSTR_INACTIVE)
+            buf_puts(out, "null");
+        else
+            buf_printf(out, "%u", s->worst.offsets[t]);
+    }
+    buf_puts(out, "],\"banks\":[");
+    for (uint32_t t = 0; t < INSTR_LANES; t++) {
+        if (t)
+            buf_putc(out, ',');
+        if (r.lane_phase[t] < 0)
+            buf_puts(out, "null");
+        else
+            buf_printf(out, "%u", r.lane_bank[t]);
+    }
+    buf_puts(out, "]}");
+}
+
+static void put_answer(struct buf *out, const struct ptx_module *m, const struct ptx_entry *e,
+                       const struct ptx_launch *l, const struct ptx_report *r)
+{
+    buf_puts(out, "{\"kernel\":");
+    buf_json_str(out, e->name);
+    buf_printf(out, ",\"block\":[%u,%u,%u],\"grid\":[%u,%u,%u],\"dynamic_shared\":%llu,"
+               "\"totals\":{", l->block[0], l->block[1], l->block[2], l->grid[0], l->grid[1],
+               l->grid[2], (unsigned long long)l->dynamic_shared);
+    for (int k = 0, n = 0; k < PK_NKINDS; k++) {
+        if (!r->totals[k].source_executions)
+            continue;
+        buf_printf(out, "%s\"%s\":{", n++ ? "," : "", ptx_cost_kind_name(k));
+        put_count(out, &r->totals[k], 0);
+        buf_putc(out, '}');
+    }
+    buf_puts(out, "},\"lines\":[");
+    for (uint32_t i = 0; i < r->nlines; i++) {
+        const struct ptx_line *ln = &r->lines[i];
+        buf_puts(out, i ? ",{\"file\":" : "{\"file\":");
+        put_file(out, m, ln->file);
+        buf_printf(out, ",\"line\":%d,\"kind\":\"%s\",", ln->line, ptx_cost_kind_name(ln->kind));
+        put_count(out, &ln->count, 1);
+        if (ln->at_file) {
+            buf_puts(out, ",\"inlined_at\":{\"file\":");
+            put_file(out, m, ln->at_file);
+            buf_printf(out, ",\"line\":%d}", ln->at_line);
+        }
+        buf_putc(out, '}');
+    }
+    buf_puts(out, "],\"instructions\":[");
+    for (uint32_t i = 0; i < r->nsites; i++) {
+        const struct ptx_site *s = &r->sites[i];
+        const struct ptx_insn *in = &e->insns[s->insn];
+        char op[64];
+        int n = in->oc.name_len > 60 ? 60 : in->oc.name_len;
+        snprintf(op, sizeof op, "%.*s", n, e->text + in->oc.name_off);
+        buf_printf(out, "%s{\"ptx_line\":%d,\"opcode\":", i ? "," : "", in->text_line);
+        buf_json_str(out, op);
+        buf_printf(out, ",\"kind\":\"%s\",", ptx_cost_kind_name(s->kind));
+        put_count(out, &s->count, 0);
+        buf_puts(out, ",\"worst\":");
+        put_worst(out, s);
+        buf_putc(out, '}');
+    }
+    buf_printf(out, "],\"exact\":%s,\"partial\":%s,\"stopped\":",
+               ptx_cost_exact(r) ? "true" : "false", r->partial ? "true" : "false");
+    if (r->partial)
+        buf_json_str(out, r->stopped);
+    else
+        buf_puts(out, "null");
+    for (int pass = 0; pass < 2; pass++) {
+        buf_puts(out, pass ? "],\"assumptions\":[" : ",\"unsure\":[");
+        for (int i = 0, n = 0; i < r->nnotes; i++) {
+            const struct ptx_note *note = &r->notes[i];
+            if (note->unsure != !pass)
+                continue;
+            buf_printf(out, "%s{\"ptx_line\":", n++ ? "," : "");
+            if (note->text_line)
+                buf_printf(out, "%d", note->text_line);
+            else
+                buf_puts(out, "null");
+            buf_puts(out, ",\"text\":");
+            buf_json_str(out, note->text);
+            buf_putc(out, '}');
+        }
+    }
+    buf_printf(out, "],\"notes_left_out\":%d,\"blocks_run\":%llu,\"lane_instructions\":%llu}",
+               r->notes_dropped, (unsigned long long)r->blocks_run,
+               (unsigned long long)r->lane_insns);
+}
+
+int api_route_ptx(const struct api_request *req, struct buf *out, struct sz_error *err)
+{
+    static const char *const known_args[] = {NULL};
+    static const char *const fields[] = {"ptx", "cuda", "kernel", "block", "grid", "params",
+                                         "dynamic_shared", "global_bytes", "budget", NULL};
+    cJSON *root = NULL;
+    if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
+        return -1;
+    int rc = -1;
+    struct ptx_module m;
+    struct ptx_report r;
+    memset(&m, 0, sizeof m);
+    memset(&r, 0, sizeof r);
+    const cJSON *text = cJSON_GetObjectItemCaseSensitive(root, "ptx");
+    const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(root, "kernel");
+    struct ptx_launch l;
+    memset(&l, 0, sizeof l);
+    uint64_t vals[API_PTX_PARAMS];
+    uint8_t nulls[API_PTX_PARAMS];
+    struct ptx_entry *e = NULL;
+    if (api_fields_check(root, fields, err) < 0)
+        goto done;
+    if (cJSON_GetObjectItemCaseSensitive(root, "cuda")) {
+        sz_fail(err, SZ_INVALID_ARGUMENT, "cuda", "CUDA source is not compiled yet: give the "
+                "PTX of nvcc -O3 -lineinfo -arch=sm_90a -ptx as \"ptx\"");
+        goto done;
+    }
+    if (!cJSON_IsString(text)) {
+        sz_fail(err, SZ_INVALID_ARGUMENT, "ptx", "required: the kernel's PTX as text");
+        goto done;
+    }
+    if (kernel && !cJSON_IsString(kernel)) {
+        sz_fail(err, SZ_INVALID_ARGUMENT, "kernel", "the entry's name as a string");
+        goto done;
+    }
+    if (read_dims(root, "block", l.block, 1, err) < 0 || read_dims(root, "grid", l.grid, 0, err) < 0 ||
+        read_u64(root, "dynamic_shared", INSTR_SMEM_HARD_LIMIT, &l.dynamic_shared, err) < 0 ||
+        read_u64(root, "global_bytes", (double)PTX_MAX_GLOBAL_TOTAL, &l.global_bytes, err) < 0 ||
+        read_u64(root, "budget", API_PTX_BUDGET, &l.budget, err) < 0)
+        goto done;
+    if (!l.budget)
+        l.budget = (uint64_t)API_PTX_BUDGET;
+    if (ptx_parse(text->valuestring, strlen(text->valuestring), &m, err) < 0 ||
+        ptx_parse_entry(&m, kernel ? kernel->valuestring : NULL, &e, err) < 0 ||
+        read_params(root, e, vals, nulls, err) < 0)
+        goto done;
+    l.nparams = e->nparams;
+    l.params = vals;
+    l.param_null = nulls;
+    if (ptx_analyze(&m, e->name, &l, &r, &e, err) < 0)
+        goto done;
+    put_answer(out, &m, e, &l, &r);
+    rc = 0;
+done:
+    ptx_cost_free(&r);
+    ptx_module_free(&m);
+    cJSON_Delete(root);
+    return rc;
+}
