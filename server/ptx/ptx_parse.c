@@ -962,6 +962,13 @@ static int resolve_labels(struct parser *p)
     return 0;
 }
 
+static void free_vars(struct ptx_var *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(v[i].name);
+    free(v);
+}
+
 /* .entry name ( params ) [directives] { body } */
 static int entry(struct parser *p)
 {
@@ -1074,7 +1081,8 @@ static int entry(struct parser *p)
     }
     if (is(p, ";")) {           /* a prototype: no body */
         free(e->name);
-        free(e->vars);
+        free_vars(e->vars, e->nvars);
+        free(e->reg_type);
         m->nentries--;
         return next(p);
     }
@@ -1265,13 +1273,6 @@ int ptx_parse(const char *text, size_t len, struct ptx_module *m, struct sz_erro
             m->entries[i].text = m->text;
         }
     return rc;
-}
-
-static void free_vars(struct ptx_var *v, int n)
-{
-    for (int i = 0; i < n; i++)
-        free(v[i].name);
-    free(v);
 }
 
 void ptx_module_free(struct ptx_module *m)
