@@ -55,7 +55,9 @@ struct ex {
     uint8_t *pbuf;
     uint64_t *sym_addr;         /* per var: its address in its space */
     uint8_t *sym_meta;
-    int32_t merged[PTX_MAX_THREADS / 32];
+    int32_t merged[PTX_MAX_THREADS / 32];       /* per warp: the merge group last led */
+    uint32_t merged_bytes[PTX_MAX_THREADS / 32]; /* its access width (0: not merged) */
+    int64_t merged_off[PTX_MAX_THREADS / 32];    /* its lowest offset */
     uint64_t budget, used;
     int stop;
 };
@@ -646,30 +648,33 @@ static int exec_ldst(struct ex *x, uint32_t w, uint32_t pc, const struct ptx_ins
     if (in->oc.space != PSP_SHARED && !shared_seen)
         return 0;
     (void)mask;
-    /* PTX_RULE_MERGE: the group's leader costs the merged access when the
-     * base's proven alignment allows it; the members then cost nothing. */
+    /* PTX_RULE_MERGE: the group's leader picks the width the base's proven
+     * alignment allows: the whole group (16 bytes) costed at the leader, or,
+     * for 4-byte loads on an 8-byte-aligned base, two 8-byte halves, each
+     * costed at the access that starts it; the others cost nothing. */
     if (in->group == (int32_t)pc && in->group_bytes) {
-        unsigned need = (unsigned)tz64(in->group_bytes);
-        int ok = 1;
-        for (uint32_t m = em; m && ok; m &= m - 1) {
+        unsigned align = 31;
+        for (uint32_t m = em; m; m &= m - 1) {
             uint32_t t = w * 32 + (uint32_t)__builtin_ctz(m);
             struct ptx_operand base = *ad;
             base.imm = 0;
             unsigned am;
             (void)addr_of(x, &base, t, &am);
-            ok = (am & M_ALIGN) >= need;
+            align = amin(align, am);
         }
-        x->merged[w] = ok ? (int32_t)pc : -1;
-        if (ok) {
-            int64_t shift = (int64_t)in->group_off - ad->imm;
-            acc.bytes = in->group_bytes;
-            for (uint32_t l = 0; l < INSTR_LANES; l++)
-                if (acc.offsets[l] != INSTR_INACTIVE)
-                    acc.offsets[l] = (uint32_t)((int64_t)acc.offsets[l] + shift);
-            note_rule(x, PTX_RULE_MERGE, pc);
-        }
-    } else if ((in->rule & PTX_R_MERGED) && x->merged[w] == in->group) {
-        return 0;
+        unsigned need = (unsigned)tz64(in->group_bytes);
+        x->merged[w] = (int32_t)pc;
+        x->merged_bytes[w] = align >= need ? in->group_bytes
+                           : in->group_bytes == 16 && esz == 4 && align >= 3 ? 8 : 0;
+        x->merged_off[w] = in->group_off;
+    }
+    uint32_t mb = in->group >= 0 && x->merged[w] == in->group ? x->merged_bytes[w] : 0;
+    if (mb) {
+        int64_t rel = ad->imm - x->merged_off[w];
+        if (rel % mb != 0)
+            return 0;       /* inside a merged access another instruction costs */
+        acc.bytes = mb;
+        note_rule(x, PTX_RULE_MERGE, pc);
     }
     return cost(x, pc, is_ld ? PK_LD : PK_ST, &acc);
 }

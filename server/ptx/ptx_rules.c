@@ -20,8 +20,9 @@ static const char *const rule_text[PTX_NRULES] = {
     [PTX_RULE_MERGE] =
         "scalar ld/st.shared at consecutive offsets from one base whose alignment ptxas can "
         "prove (the symbol's placed offset, shifts, masks and multiplies of the thread index) "
-        "merged into one 64/128-bit access, costed at the first of them (DESIGN section 4: "
-        "measured on 25 public and 17 hidden kernels; the proof is emulated, not read from SASS)",
+        "merged into one 64/128-bit access (two 64-bit ones where only 8 bytes are proven), "
+        "costed at the access that starts it (DESIGN section 4; the proof is emulated, not "
+        "read from SASS; the 8-byte split is assumed, not measured)",
     [PTX_RULE_RED] =
         "an atom whose result no instruction reads is a red: red.add.u32 of 1 is "
         "ATOMS.POPC.INC, one update per address (tests/data/atomic_forms_*.json: "

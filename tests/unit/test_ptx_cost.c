@@ -82,35 +82,31 @@ static void transpose(uint32_t row, uint32_t per_warp)
     ptx_check_free(&c);
 }
 
-/* Four scalar loads at +0..+12 of base + t * (1 << shift): one 16-byte load
- * when ptxas can prove 16-byte alignment (shift >= 4), four loads if not. */
-static void merged_loads(unsigned shift, int merged)
+/* Four scalar loads at +0..+12 of base + t * (1 << shift), in the order
+ * +4, +0, +12, +8: one 16-byte load when ptxas can prove 16-byte alignment
+ * (shift >= 4), two 8-byte loads with 8 (shift 3), four loads with less.
+ * `bytes` is the width each costed access has; the sum of the model's
+ * wavefronts over those accesses is what the launch must total. */
+static void merged_loads(unsigned shift, uint32_t bytes)
 {
     struct ptx_check c;
     run_body(&c, "\tshl.b32 %r6, %r1, %u;\n"
                  "\tadd.u32 %r7, %r5, %r6;\n"
-                 "\tld.shared.f32 %f1, [%r7];\n"
                  "\tld.shared.f32 %f2, [%r7+4];\n"
-                 "\tld.shared.f32 %f3, [%r7+8];\n"
+                 "\tld.shared.f32 %f1, [%r7];\n"
                  "\tld.shared.f32 %f4, [%r7+12];\n"
+                 "\tld.shared.f32 %f3, [%r7+8];\n"
                  "\tret;\n}\n", shift, 32, 1);
-    if (merged) {
-        struct acc_result m = model(INSTR_LD, 16, 0, 1u << shift);
-        CHECK(c.r.totals[PK_LD].executions == 1 &&
-              c.r.totals[PK_LD].wavefronts == m.source_wavefronts && m.source_wavefronts == 4,
-              "shift %u: merged: %llu executions, %llu wavefronts", shift,
-              (unsigned long long)c.r.totals[PK_LD].executions,
-              (unsigned long long)c.r.totals[PK_LD].wavefronts);
-        CHECK(ptx_check_note(&c, "merged into one 64/128-bit access", 0), "the rule is stated");
-    } else {
-        uint64_t w = 0;
-        for (uint32_t k = 0; k < 4; k++)
-            w += model(INSTR_LD, 4, 4 * k, 1u << shift).source_wavefronts;
-        CHECK(c.r.totals[PK_LD].executions == 4 && c.r.totals[PK_LD].wavefronts == w,
-              "shift %u: four loads: %llu executions", shift,
-              (unsigned long long)c.r.totals[PK_LD].executions);
-        CHECK(!ptx_check_note(&c, "merged into one", -1), "no merge stated");
-    }
+    uint64_t w = 0, n = 16 / bytes;
+    for (uint32_t k = 0; k < n; k++)
+        w += model(INSTR_LD, bytes, bytes * k, 1u << shift).source_wavefronts;
+    CHECK(c.r.totals[PK_LD].executions == n && c.r.totals[PK_LD].wavefronts == w,
+          "shift %u: %llu executions, %llu wavefronts; want %llu of %u bytes, %llu", shift,
+          (unsigned long long)c.r.totals[PK_LD].executions,
+          (unsigned long long)c.r.totals[PK_LD].wavefronts, (unsigned long long)n, bytes,
+          (unsigned long long)w);
+    CHECK(ptx_check_note(&c, "merged into one 64/128-bit access", 0) == (bytes > 4),
+          "shift %u: the rule stated where it applies", shift);
     ptx_check_free(&c);
 }
 
@@ -202,7 +198,7 @@ static void a_predicated_short_branch(void)
         CHECK(st->executions == 1 && st->source_executions == cases[i].source_executions &&
               st->wavefronts == 1 && st->ideal == 1, "case %zu: executions %llu / %llu", i,
               (unsigned long long)st->executions, (unsigned long long)st->source_executions);
-        CHECK(ptx_check_note(&c, "predicated by ptxas", 0) == cases[i].rule, "case %zu: rule", i);
+        CHECK(ptx_check_note(&c, "if-converted by ptxas", 0) == cases[i].rule, "case %zu: rule", i);
         ptx_check_free(&c);
     }
 }
@@ -237,8 +233,9 @@ int main(void)
 {
     transpose(128, 32);
     transpose(132, 1);
-    merged_loads(4, 1);
-    merged_loads(2, 0);
+    merged_loads(4, 16);
+    merged_loads(3, 8);
+    merged_loads(2, 4);
     atomics_by_their_result();
     float_atomic_is_a_cas_loop();
     a_predicated_short_branch();
