@@ -26,10 +26,11 @@ TINC    := $(INC) -Itests
 
 BIN     := build/swizzlescope
 # swizzlescope-ptx: a kernel's PTX costed from the command line (ptx/ and
-# what it includes: model/, base/; no cJSON, no libmicrohttpd).
+# what it includes: model/, base/; api/ptx_json.c for --json, which writes
+# with buf.c: no cJSON, no libmicrohttpd).
 PTX_BIN := build/swizzlescope-ptx
 PTX_OBJ := $(filter build/obj/base/% build/obj/model/% build/obj/ptx/%,$(SERVER:%=build/obj/%.o)) \
-           build/obj/ptx_main.o
+           build/obj/api/ptx_json.o build/obj/ptx_main.o
 OBJ     := $(SERVER:%=build/obj/%.o) build/obj/main.o
 ASAN_OBJ := $(SERVER:%=build/asan/%.o)
 TESTS   := test_swizzle test_access test_api test_http test_measure test_tool test_crosscheck \

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/ptx_json.h"
+#include "base/buf.h"
 #include "ptx/ptx_analyze.h"
 #include "ptx/ptx_rules.h"
 
@@ -30,6 +32,7 @@ static void usage(FILE *f)
           "  --global-bytes N   each null pointer's buffer (default 1 MiB)\n"
           "  --budget N         lane-instructions before the run stops, marked partial\n"
           "  --max-excess N     exit 1 when the launch's excess wavefronts pass N\n"
+          "  --json             POST /api/ptx's answer instead of the table\n"
           "Exit status: 0 done, 1 over --max-excess, 2 bad input or a kernel fault.\n", f);
 }
 
@@ -256,12 +259,6 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (json) {
-        /* JSON is api/'s (the writer POST /api/ptx will share): not here yet */
-        fprintf(stderr, "swizzlescope-ptx: --json is not implemented yet (it comes with "
-                "POST /api/ptx's writer)\n");
-        return 2;
-    }
     char *text;
     size_t len;
     if (read_file(path, &text, &len) < 0)
@@ -309,15 +306,28 @@ int main(int argc, char **argv)
     l.param_null = nulls;
     if (ptx_analyze(&m, e->name, &l, &r, &e, &err) < 0)
         goto fail;
-    print_report(&m, e, &l, &r);
+    if (json) {     /* POST /api/ptx's answer, written by the same code */
+        struct buf out = {0};
+        ptx_json_answer(&out, &m, e, &l, &r);
+        if (out.oom) {
+            fprintf(stderr, "swizzlescope-ptx: out of memory\n");
+            buf_free(&out);
+            goto out;
+        }
+        fwrite(out.p, 1, out.len, stdout);
+        putchar('\n');
+        buf_free(&out);
+    } else {
+        print_report(&m, e, &l, &r);
+    }
     rc = 0;
     if (max_excess >= 0) {
         uint64_t excess = 0;
         for (int k = 0; k < PK_NKINDS; k++)
             excess += r.totals[k].wavefronts - r.totals[k].ideal;
         if (excess > (uint64_t)max_excess) {
-            printf("\nexcess wavefronts %llu > --max-excess %lld\n", (unsigned long long)excess,
-                   max_excess);
+            fprintf(json ? stderr : stdout, "\nexcess wavefronts %llu > --max-excess %lld\n",
+                    (unsigned long long)excess, max_excess);
             rc = 1;
         }
     }
