@@ -14,8 +14,9 @@
 #include "ptx/ptx_analyze.h"
 #include "ptx_json.h"
 
-/* A request's lane-instructions: the interpreter's default (about 5 s here
- * at worst), and what a request may ask for. */
+/* A request's lane-instructions: 50 million unless it asks (about 2 s on
+ * this machine, bench/ptx_speed.sh's rate), at most 200 million. */
+#define API_PTX_DEFAULT_BUDGET 50000000u
 #define API_PTX_BUDGET 200000000.0
 #define API_PTX_PARAMS 64
 
@@ -145,7 +146,7 @@ int api_route_ptx(const struct api_request *req, struct buf *out, struct sz_erro
         read_u64(root, "budget", API_PTX_BUDGET, &l.budget, err) < 0)
         goto done;
     if (!l.budget)
-        l.budget = (uint64_t)API_PTX_BUDGET;
+        l.budget = API_PTX_DEFAULT_BUDGET;
     if (ptx_parse(text->valuestring, strlen(text->valuestring), &m, err) < 0 ||
         ptx_parse_entry(&m, kernel ? kernel->valuestring : NULL, &e, err) < 0 ||
         read_params(root, e, vals, nulls, err) < 0)
