@@ -11,7 +11,7 @@ SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 
 # The server's folders, lowest layer first (tests/layers.sh holds the rule
 # between them); every .c file in them is part of the server.
-SERVER_DIRS := base model linear triton layout recommend api net
+SERVER_DIRS := base model linear triton layout recommend ptx api net
 SERVER_SRC  := $(foreach d,$(SERVER_DIRS),$(wildcard server/$(d)/*.c))
 SERVER  := $(SERVER_SRC:server/%.c=%)
 # Every compile sees server/ as the include root ("base/error.h") and writes
@@ -25,14 +25,21 @@ vpath test_%.c tests/unit tests/api tests/net
 TINC    := $(INC) -Itests
 
 BIN     := build/swizzlescope
+# swizzlescope-ptx: a kernel's PTX costed from the command line (ptx/ and
+# what it includes: model/, base/; api/ptx_json.c for --json, which writes
+# with buf.c: no cJSON, no libmicrohttpd).
+PTX_BIN := build/swizzlescope-ptx
+PTX_OBJ := $(filter build/obj/base/% build/obj/model/% build/obj/ptx/%,$(SERVER:%=build/obj/%.o)) \
+           build/obj/api/ptx_json.o build/obj/ptx_main.o
 OBJ     := $(SERVER:%=build/obj/%.o) build/obj/main.o
 ASAN_OBJ := $(SERVER:%=build/asan/%.o)
 TESTS   := test_swizzle test_access test_api test_http test_measure test_tool test_crosscheck \
            test_proc test_expr test_cache test_main test_f2 test_linear test_framing test_layout test_atoms \
-           test_stream test_stream_answers test_bits test_recommend test_tma test_contract test_triton test_cute test_ncu test_firstscreen
+           test_stream test_stream_answers test_bits test_recommend test_tma test_contract test_triton test_cute test_ncu \
+           test_firstscreen test_ptx_parse test_ptx_exec test_ptx_cost test_ptx_corpus test_api_ptx
 
 .PHONY: all run test clean deps deps-test check-unit check-browser check-node
-all: $(BIN)
+all: $(BIN) $(PTX_BIN)
 
 deps:
 	@sh scripts/deps.sh build
@@ -50,6 +57,9 @@ build/asan/%.o: server/%.c | deps
 
 $(BIN): $(OBJ)
 	$(CC) $(CFLAGS) -o $@ $(OBJ) $(PKG_LIBS) -lm
+
+$(PTX_BIN): $(PTX_OBJ)
+	$(CC) $(CFLAGS) -o $@ $(PTX_OBJ) -lm
 
 # The server built with sanitizers, for the HTTP and browser tests.
 build/asan/swizzlescope: $(ASAN_OBJ) build/asan/main.o
@@ -134,7 +144,7 @@ test: deps-test
 	@bash tests/run_all.sh $(TESTS:%=build/test/%)
 
 .PHONY: test-build
-test-build: $(TESTS:%=build/test/%) build/asan/swizzlescope $(BIN) \
+test-build: $(TESTS:%=build/test/%) build/asan/swizzlescope $(BIN) $(PTX_BIN) \
       build/fuzz-replay/fuzz_api build/fuzz-replay/fuzz_expr build/fuzz-replay/fuzz_layout \
       build/test/test_census build/plain/test_census build/plain/test_recommend build/plain/test_stream_answers
 

@@ -57,6 +57,7 @@ static const struct route {
     {"/api/layout/access", "POST", api_route_layout_access, 0, API_SLOW_CPU, NULL},
     {"/api/layout/distributed", "POST", api_route_layout_distributed, 0, API_SLOW_CPU, NULL},
     {"/api/ttgir", "POST", api_route_ttgir, 0, API_SLOW_CPU, NULL},
+    {"/api/ptx", "POST", api_route_ptx, 0, API_SLOW_CPU, NULL},
     {"/api/atoms", "GET", api_route_atoms, 1, 0, NULL},
     {"/api/ncu/explain", "POST", api_route_ncu_explain, 0, API_SLOW_CPU, NULL},
 };

@@ -69,4 +69,7 @@ int api_route_layout_distributed(const struct api_request *, struct buf *, struc
 /* api_ttgir.c: a TTGIR dump's shared-memory ops, costed. */
 int api_route_ttgir(const struct api_request *, struct buf *, struct sz_error *);
 
+/* api_ptx.c: a kernel's PTX and launch, every shared-memory instruction costed. */
+int api_route_ptx(const struct api_request *, struct buf *, struct sz_error *);
+
 #endif
