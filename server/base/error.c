@@ -22,6 +22,7 @@ static const struct {
     [SZ_GPU_UNAVAILABLE]    = {"gpu_unavailable", 503},
     [SZ_MEASURE_FAILED]     = {"measure_failed", 502},
     [SZ_OVERLOADED]         = {"overloaded", 503},
+    [SZ_COMPILER_UNAVAILABLE] = {"compiler_unavailable", 503},
     [SZ_INTERNAL]           = {"internal", 500},
 };
 

@@ -21,6 +21,7 @@ enum sz_code {
     SZ_GPU_UNAVAILABLE,     /* no tool, driver or device */
     SZ_MEASURE_FAILED,      /* the measurement tool failed or timed out */
     SZ_OVERLOADED,          /* the server's budget (bodies being received) is spent */
+    SZ_COMPILER_UNAVAILABLE, /* no nvcc to compile a request's CUDA source with */
     SZ_INTERNAL             /* out of memory and other server-side failures */
 };
 
