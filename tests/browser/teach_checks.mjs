@@ -379,7 +379,8 @@ export async function teachChecks(t) {
     });
 
     // ---- screenshots for the eye (build/screenshots/teach-*.png) ----
-    await step('issue 27 screenshots', async () => {
+    // Pictures for people to look at, no check: taken with SWZ_SHOTS=1 only.
+    if (process.env.SWZ_SHOTS) await step('issue 27 screenshots', async () => {
         const shots = [['present-light', 1920, 1080, '?present=1&b=4&m=2&s=5&rows=16&elem=fp32&pat=transpose_read'],
             ['present-dark', 1920, 1080, '?present=1&theme=dark&b=4&m=2&s=5&rows=16&elem=fp32&pat=transpose_read'],
             ['1440', 1440, 900, '?b=3&m=4&s=3'], ['390', 390, 844, '?b=3&m=4&s=3']];
@@ -388,7 +389,6 @@ export async function teachChecks(t) {
             await gotoReady(page, base + q);
             await page.screenshot({ path: `${t.SHOTS}/teach-${name}.png` });
         }
-        check('27 screenshots written', true);
         await page.setViewportSize({ width: 1440, height: 1000 });
     });
 }
