@@ -28,8 +28,8 @@ int nvcc_find(const char *cfg_path, char *out, size_t cap, struct sz_error *err)
         if (access(cfg_path, X_OK) == 0 && snprintf(out, cap, "%s", cfg_path) < (int)cap)
             return 0;
         return sz_fail(err, SZ_COMPILER_UNAVAILABLE, "cuda",
-                       "the nvcc given (%.80s) cannot be run: install the CUDA toolkit or "
-                       "name its nvcc with --nvcc", cfg_path);
+                       "the nvcc given (%.80s) cannot be run: install the CUDA toolkit "
+                       "(12.0 or later), or send the kernel's PTX", cfg_path);
     }
     if (proc_which("nvcc", nvcc_fallbacks, out, cap) == 0)
         return 0;
