@@ -88,6 +88,34 @@ static uint64_t zx(uint64_t v, unsigned bits)
     return bits >= 64 ? v : v & ((1ull << bits) - 1);
 }
 
+/* A double as float bits: past float's range, the infinity of its sign (the
+ * conversion itself would be undefined there). */
+static uint64_t f32_bits(double d)
+{
+    float f;
+    if (d > 3.4028234663852886e38)
+        f = HUGE_VALF;
+    else if (d < -3.4028234663852886e38)
+        f = -HUGE_VALF;
+    else
+        f = (float)d;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* A double as an int64, saturated (NaN: 0). */
+static int64_t i64_sat(double d)
+{
+    if (!(d == d))
+        return 0;
+    if (d >= 9223372036854775807.0)
+        return INT64_MAX;
+    if (d <= -9223372036854775808.0)
+        return INT64_MIN;
+    return (int64_t)d;
+}
+
 static float as_f(uint64_t v) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); return f; }
 static double as_d(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
 static uint64_t of_f(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
@@ -457,7 +485,7 @@ static int float_op(const struct ptx_insn *in, uint64_t a, uint64_t b, uint64_t 
     case OP_COPYSIGN: v = copysign(B, A); break;
     default: return -1;
     }
-    *res = dbl ? of_d(v) : of_f((float)v);
+    *res = dbl ? of_d(v) : f32_bits(v);
     return 0;
 }
 
@@ -539,7 +567,7 @@ static int convert(const struct ptx_insn *in, uint64_t a, uint64_t *res)
             default: v = ceil(v); break;
             }
         }
-        *res = d == PT_F64 ? of_d(v) : of_f((float)v);
+        *res = d == PT_F64 ? of_d(v) : f32_bits(v);
         return 0;
     }
     /* float to integer: rounded as asked (PTX requires a mode), saturated */
@@ -555,9 +583,8 @@ static int convert(const struct ptx_insn *in, uint64_t a, uint64_t *res)
     }
     if (ptx_op_signed(d)) {
         double lo = -ldexp(1, (int)db - 1), hi = ldexp(1, (int)db - 1) - 1;
-        int64_t iv = v < lo ? (int64_t)lo : v > hi ? (int64_t)hi : (int64_t)v;
-        if (db == 64 && v >= ldexp(1, 63))
-            iv = INT64_MAX;
+        int64_t iv = db == 64 ? i64_sat(v)
+                              : v < lo ? (int64_t)lo : v > hi ? (int64_t)hi : (int64_t)v;
         *res = zx((uint64_t)iv, db);
     } else {
         double hi = ldexp(1, (int)db) - 1;
@@ -981,9 +1008,9 @@ static void exec_mov(struct ex *x, uint32_t w, const struct ptx_insn *in, uint32
 static int set_branch(struct ex *x, uint32_t w, uint32_t pc, const struct ptx_insn *in,
                       uint32_t mask, uint32_t em)
 {
-    int32_t target = x->e->opnds[in->ops].reg;
-    if (in->nops != 1 || x->e->opnds[in->ops].kind != PO_LABEL || target < 0)
+    if (in->nops != 1 || x->e->opnds[in->ops].kind != PO_LABEL || x->e->opnds[in->ops].reg < 0)
         return fault(x, pc, "a branch needs one label (indirect branches are not supported)");
+    int32_t target = x->e->opnds[in->ops].reg;
     for (uint32_t m = em; m; m &= m - 1)
         x->pc[w * 32 + (uint32_t)__builtin_ctz(m)] = (uint32_t)target;
     if (in->pred >= 0) {
@@ -1431,8 +1458,8 @@ static void float_immediates(struct ptx_entry *e)
                 continue;
             double d;
             memcpy(&d, &o->imm, sizeof d);
-            o->imm = t == PT_F32 ? (int64_t)of_f((float)d) : t == PT_F64 ? (int64_t)of_d(d)
-                                                                        : (int64_t)d;
+            o->imm = t == PT_F32 ? (int64_t)f32_bits(d) : t == PT_F64 ? (int64_t)of_d(d)
+                                                                    : i64_sat(d);
             o->fimm = 0;
         }
     }
