@@ -367,7 +367,7 @@ static void check_taint(struct ex *x, uint32_t pc, unsigned m, const char *what)
     }
 }
 
-static void unsupported(struct ex *x, uint32_t pc, uint32_t mask, const char *why);
+static void unsupported(struct ex *x, uint32_t pc, const char *why);
 
 /* ---- the instructions ---- */
 
@@ -607,19 +607,18 @@ static uint32_t lane_mask_all(const struct ex *x, uint32_t w)
 }
 
 /* ld / st of every space; shared ones costed (merged groups at their leader). */
-static int exec_ldst(struct ex *x, uint32_t w, uint32_t pc, const struct ptx_insn *in, uint32_t em,
-                     uint32_t mask)
+static int exec_ldst(struct ex *x, uint32_t w, uint32_t pc, const struct ptx_insn *in, uint32_t em)
 {
     int is_ld = in->oc.op == OP_LD || in->oc.op == OP_LDU;
     const struct ptx_operand *data = opnd(x, in, is_ld ? 0 : 1), *ad = opnd(x, in, is_ld ? 1 : 0);
     unsigned bits = ptx_op_bits(in->oc.type);
     uint32_t vec = in->oc.vec, esz = bits == 128 ? 16 : bits / 8, size = esz * vec;
     if (esz == 0 || ad->kind != PO_ADDR) {
-        unsupported(x, pc, em, "an operand form");
+        unsupported(x, pc, "an operand form");
         return 0;
     }
     if (bits == 128 || size > 32) {
-        unsupported(x, pc, em, "a 128-bit element or a vector past 32 bytes");
+        unsupported(x, pc, "a 128-bit element or a vector past 32 bytes");
         if (in->oc.space != PSP_SHARED)
             return 0;
     }
@@ -674,7 +673,6 @@ static int exec_ldst(struct ex *x, uint32_t w, uint32_t pc, const struct ptx_ins
              "access, which ptxas may not emit (LD/ST, not LDS/STS)%s", NULL);
     if (in->oc.space != PSP_SHARED && !shared_seen)
         return 0;
-    (void)mask;
     /* PTX_RULE_MERGE: the group's leader picks the width the base's proven
      * alignment allows: the whole group (16 bytes) costed at the leader, or,
      * for 4-byte loads on an 8-byte-aligned base, two 8-byte halves, each
@@ -892,7 +890,7 @@ static int exec_cp_async(struct ex *x, uint32_t w, uint32_t pc, const struct ptx
     return 0;
 }
 
-static void unsupported(struct ex *x, uint32_t pc, uint32_t mask, const char *why)
+static void unsupported(struct ex *x, uint32_t pc, const char *why)
 {
     const struct ptx_insn *in = &x->e->insns[pc];
     char name[64], text[200];
@@ -901,7 +899,6 @@ static void unsupported(struct ex *x, uint32_t pc, uint32_t mask, const char *wh
     int shared = in->oc.space == PSP_SHARED || strstr(name, ".shared") || !strncmp(name, "wgmma", 5) ||
                  !strncmp(name, "wmma.load", 9) || !strncmp(name, "wmma.store", 10) ||
                  !strncmp(name, "tcgen05", 7) || !strncmp(name, "cp.async.bulk", 13);
-    (void)mask;
     snprintf(text, sizeof text, "%s is not modelled (%s): its results are unknown%s", name, why,
              shared ? "; the shared-memory access it makes is not counted" : "");
     ptx_cost_note(x->r, -1, line_of(x, pc), shared, text);
@@ -1078,7 +1075,7 @@ static int step(struct ex *x, uint32_t w, uint32_t pc, uint32_t mask)
         if (n < 3 || ((in->oc.op == OP_MAD || in->oc.op == OP_FMA || in->oc.op == OP_MAD24) && n < 4))
             return fault(x, pc, "too few operands");
         if (in->oc.flags & PF_CC) {
-            unsupported(x, pc, em, "carry chains");
+            unsupported(x, pc, "carry chains");
             mark_unknown(x, w, in, em);
             return 0;
         }
@@ -1284,7 +1281,7 @@ static int step(struct ex *x, uint32_t w, uint32_t pc, uint32_t mask)
         return 0;
     }
     case OP_LD: case OP_LDU: case OP_ST:
-        return exec_ldst(x, w, pc, in, em, mask);
+        return exec_ldst(x, w, pc, in, em);
     case OP_ATOM: case OP_RED:
         return exec_atom(x, w, pc, in, em);
     case OP_LDMATRIX: case OP_STMATRIX:
@@ -1297,7 +1294,7 @@ static int step(struct ex *x, uint32_t w, uint32_t pc, uint32_t mask)
         if (in->oc.mode == PM_ARRIVE)
             return 0;
         if (in->oc.mode == PM_RED) {
-            unsupported(x, pc, em, "bar.red");
+            unsupported(x, pc, "bar.red");
             mark_unknown(x, w, in, em);
         }
         if (in->nops > 1 && o[1].kind == PO_IMM && (uint64_t)o[1].imm != x->T)
@@ -1329,7 +1326,7 @@ static int step(struct ex *x, uint32_t w, uint32_t pc, uint32_t mask)
     case OP_MATCH: {
         /* match.any.sync.b32 d, a, membermask: the lanes holding a's value */
         if (in->nops < 3 || opnd(x, in, 0)->kind == PO_VEC) {
-            unsupported(x, pc, em, "match.all");
+            unsupported(x, pc, "match.all");
             mark_unknown(x, w, in, em);
             return 0;
         }
@@ -1345,7 +1342,7 @@ static int step(struct ex *x, uint32_t w, uint32_t pc, uint32_t mask)
         return 0;
     }
     default: {
-        unsupported(x, pc, em, "not implemented");
+        unsupported(x, pc, "not implemented");
         mark_unknown(x, w, in, em);
         return 0;
     }
