@@ -1,12 +1,16 @@
-/* ptx_exec.c - the interpreter: one block at a time, every thread's registers
- * as uint64 (register-major, so a warp's lanes of one register are adjacent),
- * each instruction run for all active lanes of a warp in one loop.  SIMT
- * order by "lowest PC first": a warp runs the smallest PC among its live
- * threads with every thread at that PC active, which reconverges
+/* ptx_exec.c - the interpreter: one block at a time, registers as uint64 per
+ * thread (register-major: a warp's lanes of one register adjacent), each
+ * instruction run for all active lanes of a warp in one loop, warps in SIMT
+ * order, bar.sync across the block, shared accesses handed to ptx_cost.
+ * Must not do I/O; every memory access is bounds-checked, every loop bounded
+ * by the budget. */
+
+/* SIMT order by "lowest PC first": a warp runs the smallest PC among its
+ * live threads with every thread at that PC active.  That reconverges
  * compiler-structured code (if/else, loops with lane-varying trip counts) at
- * the first instruction all paths reach, as the hardware's reconvergence
- * does, with no stack to get wrong.  Must not do I/O; every memory access is
- * bounds-checked, every loop bounded by the budget.
+ * the first instruction all paths reach, as the hardware does, with no
+ * reconvergence stack to get wrong (an IPDOM stack needs the post-dominator
+ * tree; this needs nothing and agrees with it on structured code).
  *
  * Each register value carries a meta byte: the low 5 bits are the trailing
  * zero bits ptxas can prove (its alignment analysis, emulated: symbols,

@@ -1,10 +1,8 @@
-/* test_ptx_corpus.c - every launch of the measured kernel corpus (issue 38)
- * through the analysis, against what Nsight Compute counted on an H200
- * (tests/data/ptx/measured_h200.json, tests/data/ptx/README.md): per kind the
- * whole launch's executions (warps with a lane on), the Source page's
- * executions, wavefronts and ideal, and every source line's numbers, both
- * ways (no line missing, none extra).  SZ_PTX_DATA names another folder.
- * Pure: no server. */
+/* test_ptx_corpus.c - every launch of the measured corpus (issue 38) through
+ * the analysis against what Nsight Compute counted on an H200
+ * (tests/data/ptx/measured_h200.json): per kind the executions (warps with a
+ * lane on, and the Source page's), wavefronts and ideal, and every source
+ * line both ways.  SZ_PTX_DATA names another folder.  Pure: no server. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
