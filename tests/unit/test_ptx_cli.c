@@ -70,32 +70,39 @@ int main(void)
     put(DIR "/padded.ptx", text);
     put(DIR "/bad.ptx", ".version 9.0\n.target sm_90a\n.visible .entry k()\n{\n\tbra NOWHERE;\n}\n");
 
+    /* what it prints and its exit status: 32 warps x 31 excess wavefronts of
+     * the column read make 992 */
     static const struct {
         const char *args;
         int status;
-        const char *stream, *says;
-    } cases[] = {
-        /* 32 warps x 31 excess wavefronts of the column read: 992 */
-        {DIR "/naive.ptx --block 32,32 --param null", 0, "out", "t.cu:6"},
-        {DIR "/naive.ptx --block 32,32 --param null", 0, "out", "992"},
-        {DIR "/naive.ptx --block 32,32 --param null --max-excess 991", 1, "out", "excess wavefronts 992"},
-        {DIR "/naive.ptx --block 32,32 --param null --max-excess 992", 0, "out", "exact: yes"},
-        {DIR "/padded.ptx --block 32,32 --max-excess 0", 0, "out", "ld     executions 32"},
-        {DIR "/padded.ptx --block 32,32 --json", 0, "out", "\"totals\":{\"ld\":{\"executions\":32,"},
-        {DIR "/bad.ptx --block 1", 2, "err", "bad.ptx:5:6: invalid_argument"},
-        {DIR "/nosuch.ptx --block 1", 2, "err", "nosuch.ptx"},
-        {DIR "/padded.ptx --block 32,32 --param 1 --param 2", 2, "err", "takes 1 parameters"},
-        {DIR "/padded.ptx --block 2000", 2, "err", "1..1024 threads"},
-        {DIR "/padded.ptx --block 32 --bogus 1", 2, "err", "unknown option --bogus"},
-        {DIR "/padded.ptx", 2, "err", "usage"},
+        const char *says;
+    } done[] = {
+        {DIR "/naive.ptx --block 32,32 --param null", 0, "t.cu:6"},
+        {DIR "/naive.ptx --block 32,32 --param null", 0, "992"},
+        {DIR "/naive.ptx --block 32,32 --param null --max-excess 991", 1, "excess wavefronts 992"},
+        {DIR "/naive.ptx --block 32,32 --param null --max-excess 992", 0, "exact: yes"},
+        {DIR "/padded.ptx --block 32,32 --max-excess 0", 0, "ld     executions 32"},
+        {DIR "/padded.ptx --block 32,32 --json", 0, "\"totals\":{\"ld\":{\"executions\":32,"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        int st = run(cases[i].args);
-        char path[64];
-        snprintf(path, sizeof path, DIR "/%s", cases[i].stream);
-        CHECK(st == cases[i].status && file_has(path, cases[i].says),
-              "case %zu (%s): exit %d (want %d), %s lacks \"%s\"", i, cases[i].args, st,
-              cases[i].status, cases[i].stream, cases[i].says);
+    for (size_t i = 0; i < sizeof done / sizeof done[0]; i++) {
+        int st = run(done[i].args);
+        CHECK(st == done[i].status && file_has(DIR "/out", done[i].says),
+              "%s: exit %d (want %d), stdout lacks \"%s\"", done[i].args, st, done[i].status,
+              done[i].says);
+    }
+    /* bad input: exit 2 and what stderr says */
+    static const char *const refused[][2] = {
+        {DIR "/bad.ptx --block 1", "bad.ptx:5:6: invalid_argument"},
+        {DIR "/nosuch.ptx --block 1", "nosuch.ptx"},
+        {DIR "/padded.ptx --block 32,32 --param 1 --param 2", "takes 1 parameters"},
+        {DIR "/padded.ptx --block 2000", "1..1024 threads"},
+        {DIR "/padded.ptx --block 32 --bogus 1", "unknown option --bogus"},
+        {DIR "/padded.ptx", "usage"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        int st = run(refused[i][0]);
+        CHECK(st == 2 && file_has(DIR "/err", refused[i][1]), "%s: exit %d, stderr lacks \"%s\"",
+              refused[i][0], st, refused[i][1]);
     }
     return check_summary("test_ptx_cli");
 }
