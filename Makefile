@@ -36,7 +36,8 @@ ASAN_OBJ := $(SERVER:%=build/asan/%.o)
 TESTS   := test_swizzle test_access test_api test_http test_measure test_tool test_crosscheck \
            test_proc test_expr test_cache test_main test_f2 test_linear test_framing test_layout test_atoms \
            test_stream test_stream_answers test_bits test_recommend test_tma test_contract test_triton test_cute test_ncu \
-           test_firstscreen test_nvcc test_ptx_parse test_ptx_exec test_ptx_cost test_ptx_corpus test_api_ptx
+           test_firstscreen test_nvcc test_ptx_parse test_ptx_exec test_ptx_cost test_ptx_corpus test_api_ptx \
+           test_ptx_cli
 
 .PHONY: all run test clean deps deps-test check-unit check-browser check-node
 all: $(BIN) $(PTX_BIN)
@@ -60,6 +61,9 @@ $(BIN): $(OBJ)
 
 $(PTX_BIN): $(PTX_OBJ)
 	$(CC) $(CFLAGS) -o $@ $(PTX_OBJ) -lm
+
+# test_ptx_cli runs the command it checks.
+build/test/test_ptx_cli: $(PTX_BIN)
 
 # The server built with sanitizers, for the HTTP and browser tests.
 build/asan/swizzlescope: $(ASAN_OBJ) build/asan/main.o

@@ -32,10 +32,13 @@ int ptx_analyze(struct ptx_module *m, const char *kernel, const struct ptx_launc
         ptx_cost_note(r, PTX_RULE_DYNAMIC, 0, 0, ptx_rules_text(PTX_RULE_DYNAMIC));
     if (ptx_exec_run(e, l, r, err) < 0)
         return -1;
-    for (int i = 0; i < e->nlocs; i++)
-        if (e->locs[i].at_file) {
+    /* the inlined-lines rule matters where a shared instruction is inlined code */
+    for (uint32_t i = 0; i < r->nsites; i++) {
+        int loc = e->insns[r->sites[i].insn].loc;
+        if (loc >= 0 && e->locs[loc].at_file) {
             ptx_cost_note(r, PTX_RULE_INLINED, 0, 0, ptx_rules_text(PTX_RULE_INLINED));
             break;
         }
+    }
     return ptx_cost_lines(r, e, err);
 }

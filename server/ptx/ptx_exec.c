@@ -1,12 +1,16 @@
-/* ptx_exec.c - the interpreter: one block at a time, every thread's registers
- * as uint64 (register-major, so a warp's lanes of one register are adjacent),
- * each instruction run for all active lanes of a warp in one loop.  SIMT
- * order by "lowest PC first": a warp runs the smallest PC among its live
- * threads with every thread at that PC active, which reconverges
+/* ptx_exec.c - the interpreter: one block at a time, registers as uint64 per
+ * thread (register-major: a warp's lanes of one register adjacent), each
+ * instruction run for all active lanes of a warp in one loop, warps in SIMT
+ * order, bar.sync across the block, shared accesses handed to ptx_cost.
+ * Must not do I/O; every memory access is bounds-checked, every loop bounded
+ * by the budget. */
+
+/* SIMT order by "lowest PC first": a warp runs the smallest PC among its
+ * live threads with every thread at that PC active.  That reconverges
  * compiler-structured code (if/else, loops with lane-varying trip counts) at
- * the first instruction all paths reach, as the hardware's reconvergence
- * does, with no stack to get wrong.  Must not do I/O; every memory access is
- * bounds-checked, every loop bounded by the budget.
+ * the first instruction all paths reach, as the hardware does, with no
+ * reconvergence stack to get wrong (an IPDOM stack needs the post-dominator
+ * tree; this needs nothing and agrees with it on structured code).
  *
  * Each register value carries a meta byte: the low 5 bits are the trailing
  * zero bits ptxas can prove (its alignment analysis, emulated: symbols,
@@ -21,6 +25,7 @@
 #include <string.h>
 
 #include "model/instr.h"
+#include "ptx_alu.h"
 #include "ptx_rules.h"
 
 #define M_ALIGN 0x1fu
@@ -73,25 +78,6 @@ static unsigned tz64(uint64_t v)
     }
     return n;
 }
-
-static uint64_t sx(uint64_t v, unsigned bits)
-{
-    if (bits >= 64 || bits == 0)
-        return v;
-    uint64_t m = 1ull << (bits - 1);
-    v &= (1ull << bits) - 1;
-    return (v ^ m) - m;
-}
-
-static uint64_t zx(uint64_t v, unsigned bits)
-{
-    return bits >= 64 ? v : v & ((1ull << bits) - 1);
-}
-
-static float as_f(uint64_t v) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); return f; }
-static double as_d(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
-static uint64_t of_f(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-static uint64_t of_d(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
 
 static int line_of(const struct ex *x, uint32_t pc)
 {
@@ -339,7 +325,7 @@ static void check_taint(struct ex *x, uint32_t pc, unsigned m, const char *what)
     }
 }
 
-static void unsupported(struct ex *x, uint32_t pc, uint32_t mask, const char *why);
+static void unsupported(struct ex *x, uint32_t pc, const char *why);
 
 /* ---- the instructions ---- */
 
@@ -350,221 +336,6 @@ static const struct ptx_operand *opnd(const struct ex *x, const struct ptx_insn 
     for (unsigned i = 0; i < k; i++)
         o += 1 + (o->kind == PO_VEC ? o->n : 0);
     return o;
-}
-
-/* The high 64 bits of a 64 x 64-bit product (ISO C has no 128-bit type):
- * four 32-bit partial products, then the signed correction. */
-static uint64_t mulhi64(uint64_t a, uint64_t b, int sg)
-{
-    uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
-    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
-    uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-    if (sg) {
-        if ((int64_t)a < 0)
-            hi -= b;
-        if ((int64_t)b < 0)
-            hi -= a;
-    }
-    return hi;
-}
-
-/* Integer arithmetic on one lane for the binary/ternary ops. */
-static int int_op(const struct ptx_insn *in, uint64_t a, uint64_t b, uint64_t c, uint64_t *res)
-{
-    unsigned bits = ptx_op_bits(in->oc.type);
-    int sg = ptx_op_signed(in->oc.type);
-    uint64_t A = sg ? sx(a, bits) : zx(a, bits), B = sg ? sx(b, bits) : zx(b, bits);
-    switch (in->oc.op) {
-    case OP_ADD: *res = A + B; return 0;
-    case OP_SUB: *res = A - B; return 0;
-    case OP_MUL: case OP_MAD: case OP_MUL24: case OP_MAD24: {
-        uint64_t p;
-        if (in->oc.op == OP_MUL24 || in->oc.op == OP_MAD24) {
-            A = sg ? sx(A, 24) : zx(A, 24);
-            B = sg ? sx(B, 24) : zx(B, 24);
-        }
-        if (in->oc.mode == PM_WIDE) {
-            p = A * B;      /* the operands extended to 64 bits: exact for 8..32-bit types */
-            if (bits == 64)
-                return -1;
-        } else if (in->oc.mode == PM_HI) {
-            if (bits == 64) {
-                p = mulhi64(A, B, sg);
-            } else {
-                p = (uint64_t)(sg ? (uint64_t)((int64_t)A * (int64_t)B) : A * B) >> bits;
-            }
-        } else {
-            p = A * B;
-        }
-        if (in->oc.op == OP_MAD || in->oc.op == OP_MAD24)
-            p += in->oc.mode == PM_WIDE ? c : (sg ? sx(c, bits) : zx(c, bits));
-        *res = p;
-        return 0;
-    }
-    case OP_DIV: case OP_REM:
-        if (B == 0 || (sg && (int64_t)B == -1 && (int64_t)A == INT64_MIN))
-            return -1;
-        if (sg)
-            *res = in->oc.op == OP_DIV ? (uint64_t)((int64_t)A / (int64_t)B)
-                                       : (uint64_t)((int64_t)A % (int64_t)B);
-        else
-            *res = in->oc.op == OP_DIV ? A / B : A % B;
-        return 0;
-    case OP_MIN: *res = sg ? ((int64_t)A < (int64_t)B ? A : B) : (A < B ? A : B); return 0;
-    case OP_MAX: *res = sg ? ((int64_t)A > (int64_t)B ? A : B) : (A > B ? A : B); return 0;
-    case OP_AND: *res = a & b; return 0;
-    case OP_OR: *res = a | b; return 0;
-    case OP_XOR: *res = a ^ b; return 0;
-    case OP_SHL: *res = zx(b, 32) >= bits ? 0 : a << zx(b, 32); return 0;
-    case OP_SHR: {
-        uint64_t s = zx(b, 32);
-        if (sg)
-            *res = s >= bits ? (uint64_t)((int64_t)A < 0 ? -1 : 0) : (uint64_t)((int64_t)A >> s);
-        else
-            *res = s >= bits ? 0 : A >> s;
-        return 0;
-    }
-    default:
-        return -1;
-    }
-}
-
-static int float_op(const struct ptx_insn *in, uint64_t a, uint64_t b, uint64_t c, uint64_t *res)
-{
-    int dbl = in->oc.type == PT_F64;
-    if (in->oc.type != PT_F32 && !dbl)
-        return -1;
-    double A = dbl ? as_d(a) : as_f(a), B = dbl ? as_d(b) : as_f(b), C = dbl ? as_d(c) : as_f(c);
-    double v;
-    switch (in->oc.op) {
-    case OP_ADD: v = A + B; break;
-    case OP_SUB: v = A - B; break;
-    case OP_MUL: v = A * B; break;
-    case OP_MAD: case OP_FMA: v = dbl ? fma(A, B, C) : (double)fmaf((float)A, (float)B, (float)C); break;
-    case OP_DIV: v = A / B; break;
-    case OP_MIN: v = fmin(A, B); break;
-    case OP_MAX: v = fmax(A, B); break;
-    case OP_ABS: v = fabs(A); break;
-    case OP_NEG: v = -A; break;
-    case OP_RCP: v = 1.0 / A; break;
-    case OP_SQRT: v = sqrt(A); break;
-    case OP_RSQRT: v = 1.0 / sqrt(A); break;
-    case OP_EX2: v = exp2(A); break;
-    case OP_LG2: v = log2(A); break;
-    case OP_SIN: v = sin(A); break;
-    case OP_COS: v = cos(A); break;
-    case OP_COPYSIGN: v = copysign(B, A); break;
-    default: return -1;
-    }
-    *res = dbl ? of_d(v) : of_f((float)v);
-    return 0;
-}
-
-static int compare(const struct ptx_insn *in, uint64_t a, uint64_t b)
-{
-    enum ptx_type t = in->oc.type;
-    unsigned bits = ptx_op_bits(t);
-    int c = in->oc.cmp;
-    if (ptx_op_float(t)) {
-        double A = t == PT_F64 ? as_d(a) : as_f(a), B = t == PT_F64 ? as_d(b) : as_f(b);
-        int un = isnan(A) || isnan(B);
-        switch (c) {
-        case PC_EQ: return !un && A == B;
-        case PC_NE: return !un && A != B;
-        case PC_LT: return !un && A < B;
-        case PC_LE: return !un && A <= B;
-        case PC_GT: return !un && A > B;
-        case PC_GE: return !un && A >= B;
-        case PC_EQU: return un || A == B;
-        case PC_NEU: return un || A != B;
-        case PC_LTU: return un || A < B;
-        case PC_LEU: return un || A <= B;
-        case PC_GTU: return un || A > B;
-        case PC_GEU: return un || A >= B;
-        case PC_NUM: return !un;
-        case PC_NAN: return un;
-        default: return 0;
-        }
-    }
-    int sg = ptx_op_signed(t);
-    uint64_t A = sg ? sx(a, bits) : zx(a, bits), B = sg ? sx(b, bits) : zx(b, bits);
-    int64_t SA = (int64_t)A, SB = (int64_t)B;
-    switch (c) {
-    case PC_EQ: return A == B;
-    case PC_NE: return A != B;
-    case PC_LT: return sg ? SA < SB : A < B;
-    case PC_LE: return sg ? SA <= SB : A <= B;
-    case PC_GT: return sg ? SA > SB : A > B;
-    case PC_GE: return sg ? SA >= SB : A >= B;
-    case PC_LO: return A < B;
-    case PC_LS: return A <= B;
-    case PC_HI: return A > B;
-    case PC_HS: return A >= B;
-    default: return 0;
-    }
-}
-
-/* cvt: one lane; -1 where a type is not modelled (f16, bf16, tf32). */
-static int convert(const struct ptx_insn *in, uint64_t a, uint64_t *res)
-{
-    enum ptx_type d = in->oc.type, s = in->oc.type2 ? in->oc.type2 : in->oc.type;
-    unsigned db = ptx_op_bits(d), sb = ptx_op_bits(s);
-    int df = ptx_op_float(d), sf = ptx_op_float(s);
-    if ((df && d != PT_F32 && d != PT_F64) || (sf && s != PT_F32 && s != PT_F64))
-        return -1;
-    if (!df && !sf) {
-        uint64_t v = ptx_op_signed(s) ? sx(a, sb) : zx(a, sb);
-        if (in->oc.flags & PF_SAT) {
-            int64_t lo = ptx_op_signed(d) ? -(int64_t)(1ull << (db - 1)) : 0;
-            int64_t hi = ptx_op_signed(d) ? (int64_t)((1ull << (db - 1)) - 1)
-                                          : (db >= 63 ? INT64_MAX : (int64_t)((1ull << db) - 1));
-            if (ptx_op_signed(s) && (int64_t)v < lo) v = (uint64_t)lo;
-            else if ((!ptx_op_signed(s) || (int64_t)v >= 0) && v > (uint64_t)hi) v = (uint64_t)hi;
-        }
-        *res = zx(v, db);
-        return 0;
-    }
-    double v;
-    if (sf)
-        v = s == PT_F64 ? as_d(a) : as_f(a);
-    else
-        v = ptx_op_signed(s) ? (double)(int64_t)sx(a, sb) : (double)zx(a, sb);
-    if (df) {
-        if (sf && (in->oc.flags & PF_FLOAT_ROUND_INT)) {
-            switch (in->oc.mode) {
-            case 'n': v = nearbyint(v); break;
-            case 'z': v = trunc(v); break;
-            case 'm': v = floor(v); break;
-            default: v = ceil(v); break;
-            }
-        }
-        *res = d == PT_F64 ? of_d(v) : of_f((float)v);
-        return 0;
-    }
-    /* float to integer: rounded as asked (PTX requires a mode), saturated */
-    switch (in->oc.mode) {
-    case 'n': v = nearbyint(v); break;
-    case 'm': v = floor(v); break;
-    case 'p': v = ceil(v); break;
-    default: v = trunc(v); break;
-    }
-    if (isnan(v)) {
-        *res = 0;
-        return 0;
-    }
-    if (ptx_op_signed(d)) {
-        double lo = -ldexp(1, (int)db - 1), hi = ldexp(1, (int)db - 1) - 1;
-        int64_t iv = v < lo ? (int64_t)lo : v > hi ? (int64_t)hi : (int64_t)v;
-        if (db == 64 && v >= ldexp(1, 63))
-            iv = INT64_MAX;
-        *res = zx((uint64_t)iv, db);
-    } else {
-        double hi = ldexp(1, (int)db) - 1;
-        uint64_t uv = v <= 0 ? 0 : v >= hi ? (db == 64 ? UINT64_MAX : (uint64_t)hi) : (uint64_t)v;
-        *res = zx(uv, db);
-    }
-    return 0;
 }
 
 /* The shared-memory access of a warp: costed through ptx_cost. */
@@ -580,19 +351,18 @@ static uint32_t lane_mask_all(const struct ex *x, uint32_t w)
 }
 
 /* ld / st of every space; shared ones costed (merged groups at their leader). */
-static int exec_ldst(struct ex *x, uint32_t w, uint32_t pc, const struct ptx_insn *in, uint32_t em,
-                     uint32_t mask)
+static int exec_ldst(struct ex *x, uint32_t w, uint32_t pc, const struct ptx_insn *in, uint32_t em)
 {
     int is_ld = in->oc.op == OP_LD || in->oc.op == OP_LDU;
     const struct ptx_operand *data = opnd(x, in, is_ld ? 0 : 1), *ad = opnd(x, in, is_ld ? 1 : 0);
     unsigned bits = ptx_op_bits(in->oc.type);
     uint32_t vec = in->oc.vec, esz = bits == 128 ? 16 : bits / 8, size = esz * vec;
     if (esz == 0 || ad->kind != PO_ADDR) {
-        unsupported(x, pc, em, "an operand form");
+        unsupported(x, pc, "an operand form");
         return 0;
     }
     if (bits == 128 || size > 32) {
-        unsupported(x, pc, em, "a 128-bit element or a vector past 32 bytes");
+        unsupported(x, pc, "a 128-bit element or a vector past 32 bytes");
         if (in->oc.space != PSP_SHARED)
             return 0;
     }
@@ -625,7 +395,7 @@ static int exec_ldst(struct ex *x, uint32_t w, uint32_t pc, const struct ptx_ins
                 if (wh.p) {
                     v = load_bytes(wh.p + k * esz, esz);
                     if (ptx_op_signed(in->oc.type))
-                        v = sx(v, bits);
+                        v = ptx_alu_sx(v, bits);
                 } else {
                     mt = M_UNK;
                 }
@@ -647,7 +417,6 @@ static int exec_ldst(struct ex *x, uint32_t w, uint32_t pc, const struct ptx_ins
              "access, which ptxas may not emit (LD/ST, not LDS/STS)%s", NULL);
     if (in->oc.space != PSP_SHARED && !shared_seen)
         return 0;
-    (void)mask;
     /* PTX_RULE_MERGE: the group's leader picks the width the base's proven
      * alignment allows: the whole group (16 bytes) costed at the leader, or,
      * for 4-byte loads on an 8-byte-aligned base, two 8-byte halves, each
@@ -717,23 +486,25 @@ static int exec_atom(struct ex *x, uint32_t w, uint32_t pc, const struct ptx_ins
             continue;
         uint64_t old = load_bytes(wh.p, size), v = rv(x, b, t), nv = old;
         int sg = ptx_op_signed(in->oc.type), fl = ptx_op_float(in->oc.type);
-        uint64_t O = sg ? sx(old, bits) : old, V = sg ? sx(v, bits) : zx(v, bits);
+        uint64_t O = sg ? ptx_alu_sx(old, bits) : old;
+        uint64_t V = sg ? ptx_alu_sx(v, bits) : ptx_alu_zx(v, bits);
+        uint64_t zo = ptx_alu_zx(old, bits), zv = ptx_alu_zx(v, bits);
         switch (in->oc.mode) {
         case INSTR_ADD:
-            if (fl && bits == 32) nv = of_f(as_f(old) + as_f(v));
-            else if (fl && bits == 64) nv = of_d(as_d(old) + as_d(v));
+            if (fl && bits == 32) nv = ptx_alu_of_f(ptx_alu_as_f(old) + ptx_alu_as_f(v));
+            else if (fl && bits == 64) nv = ptx_alu_of_d(ptx_alu_as_d(old) + ptx_alu_as_d(v));
             else if (fl) any_unk = 1;
             else nv = old + v;
             break;
         case INSTR_MIN: nv = sg ? ((int64_t)O < (int64_t)V ? O : V) : (O < V ? O : V); break;
         case INSTR_MAX: nv = sg ? ((int64_t)O > (int64_t)V ? O : V) : (O > V ? O : V); break;
-        case INSTR_INC: nv = zx(old, bits) >= zx(v, bits) ? 0 : old + 1; break;
-        case INSTR_DEC: nv = (zx(old, bits) == 0 || zx(old, bits) > zx(v, bits)) ? v : old - 1; break;
+        case INSTR_INC: nv = zo >= zv ? 0 : old + 1; break;
+        case INSTR_DEC: nv = (zo == 0 || zo > zv) ? v : old - 1; break;
         case INSTR_AND: nv = old & v; break;
         case INSTR_OR: nv = old | v; break;
         case INSTR_XOR: nv = old ^ v; break;
         case INSTR_EXCH: nv = v; break;
-        case INSTR_CAS: nv = zx(old, bits) == zx(v, bits) && c ? rv(x, c, t) : old; break;
+        case INSTR_CAS: nv = zo == zv && c ? rv(x, c, t) : old; break;
         default: any_unk = 1; break;
         }
         store_bytes(wh.p, size, nv);
@@ -865,16 +636,16 @@ static int exec_cp_async(struct ex *x, uint32_t w, uint32_t pc, const struct ptx
     return 0;
 }
 
-static void unsupported(struct ex *x, uint32_t pc, uint32_t mask, const char *why)
+static void unsupported(struct ex *x, uint32_t pc, const char *why)
 {
     const struct ptx_insn *in = &x->e->insns[pc];
     char name[64], text[200];
     opname(x, in, name, sizeof name);
     /* a shared-memory instruction not modelled leaves its wavefronts out */
-    int shared = in->oc.space == PSP_SHARED || strstr(name, ".shared") || !strncmp(name, "wgmma", 5) ||
+    int shared = in->oc.space == PSP_SHARED || strstr(name, ".shared") ||
+                 !strncmp(name, "wgmma", 5) ||
                  !strncmp(name, "wmma.load", 9) || !strncmp(name, "wmma.store", 10) ||
                  !strncmp(name, "tcgen05", 7) || !strncmp(name, "cp.async.bulk", 13);
-    (void)mask;
     snprintf(text, sizeof text, "%s is not modelled (%s): its results are unknown%s", name, why,
              shared ? "; the shared-memory access it makes is not counted" : "");
     ptx_cost_note(x->r, -1, line_of(x, pc), shared, text);
@@ -962,12 +733,12 @@ static void exec_mov(struct ex *x, uint32_t w, const struct ptx_insn *in, uint32
             uint64_t v = rv(x, s, t);
             unsigned mt = rm(x, s, t), part = ptx_op_bits(in->oc.type) / d->n;
             for (int k = 0; k < d->n; k++)
-                wr(x, d + 1 + k, t, zx(v >> (part * (unsigned)k), part), mt & M_TAINT);
+                wr(x, d + 1 + k, t, ptx_alu_zx(v >> (part * (unsigned)k), part), mt & M_TAINT);
         } else if (s->kind == PO_VEC && d->kind != PO_VEC) {
             uint64_t v = 0;
             unsigned mt = 0, part = ptx_op_bits(in->oc.type) / s->n;
             for (int k = 0; k < s->n; k++) {
-                v |= zx(rv(x, s + 1 + k, t), part) << (part * (unsigned)k);
+                v |= ptx_alu_zx(rv(x, s + 1 + k, t), part) << (part * (unsigned)k);
                 mt |= rm(x, s + 1 + k, t) & M_TAINT;
             }
             /* the low part's alignment carries (a pointer split in two halves) */
@@ -981,9 +752,9 @@ static void exec_mov(struct ex *x, uint32_t w, const struct ptx_insn *in, uint32
 static int set_branch(struct ex *x, uint32_t w, uint32_t pc, const struct ptx_insn *in,
                       uint32_t mask, uint32_t em)
 {
-    int32_t target = x->e->opnds[in->ops].reg;
-    if (in->nops != 1 || x->e->opnds[in->ops].kind != PO_LABEL || target < 0)
+    if (in->nops != 1 || x->e->opnds[in->ops].kind != PO_LABEL || x->e->opnds[in->ops].reg < 0)
         return fault(x, pc, "a branch needs one label (indirect branches are not supported)");
+    int32_t target = x->e->opnds[in->ops].reg;
     for (uint32_t m = em; m; m &= m - 1)
         x->pc[w * 32 + (uint32_t)__builtin_ctz(m)] = (uint32_t)target;
     if (in->pred >= 0) {
@@ -1051,7 +822,7 @@ static int step(struct ex *x, uint32_t w, uint32_t pc, uint32_t mask)
         if (n < 3 || ((in->oc.op == OP_MAD || in->oc.op == OP_FMA || in->oc.op == OP_MAD24) && n < 4))
             return fault(x, pc, "too few operands");
         if (in->oc.flags & PF_CC) {
-            unsupported(x, pc, em, "carry chains");
+            unsupported(x, pc, "carry chains");
             mark_unknown(x, w, in, em);
             return 0;
         }
@@ -1061,7 +832,7 @@ static int step(struct ex *x, uint32_t w, uint32_t pc, uint32_t mask)
             uint32_t t = w * 32 + (uint32_t)__builtin_ctz(m);
             uint64_t A = rv(x, a, t), B = rv(x, b, t), C = c ? rv(x, c, t) : 0;
             unsigned ma = rm(x, a, t), mb = rm(x, b, t), mc = c ? rm(x, c, t) : 0, al = 0;
-            int bad = fl ? float_op(in, A, B, C, &res) : int_op(in, A, B, C, &res);
+            int bad = fl ? ptx_alu_float(in, A, B, C, &res) : ptx_alu_int(in, A, B, C, &res);
             if (!fl)
                 switch (in->oc.op) {
                 case OP_ADD: case OP_SUB: case OP_MIN: case OP_MAX: case OP_OR: case OP_XOR:
@@ -1106,11 +877,11 @@ static int step(struct ex *x, uint32_t w, uint32_t pc, uint32_t mask)
             unsigned ma = rm(x, o + 1, t);
             int bad = 0;
             if (fl) {
-                bad = float_op(in, A, 0, 0, &res);
+                bad = ptx_alu_float(in, A, 0, 0, &res);
             } else {
-                uint64_t z = zx(A, bits);
+                uint64_t z = ptx_alu_zx(A, bits);
                 switch (in->oc.op) {
-                case OP_ABS: res = (int64_t)sx(A, bits) < 0 ? -sx(A, bits) : sx(A, bits); break;
+                case OP_ABS: res = (int64_t)ptx_alu_sx(A, bits) < 0 ? -ptx_alu_sx(A, bits) : ptx_alu_sx(A, bits); break;
                 case OP_NEG: res = -A; break;
                 case OP_NOT: res = ~A; break;
                 case OP_CNOT: res = z == 0; break;
@@ -1142,7 +913,7 @@ static int step(struct ex *x, uint32_t w, uint32_t pc, uint32_t mask)
             if (in->oc.op == OP_BFE) {
                 unsigned pos = (unsigned)(b & 0xff), len = (unsigned)(c & 0xff);
                 int sg = ptx_op_signed(in->oc.type);
-                uint64_t z = zx(a, bits);
+                uint64_t z = ptx_alu_zx(a, bits);
                 if (len == 0) {
                     res = 0;
                 } else {
@@ -1166,7 +937,7 @@ static int step(struct ex *x, uint32_t w, uint32_t pc, uint32_t mask)
                 if (in->oc.mode != 0 || in->oc.type2 != PT_NONE) {
                     /* prmt modes (.f4e, ...) are not modelled */
                 }
-                uint64_t bytes = zx(a, 32) | zx(b, 32) << 32;
+                uint64_t bytes = ptx_alu_zx(a, 32) | ptx_alu_zx(b, 32) << 32;
                 res = 0;
                 for (unsigned i = 0; i < 4; i++) {
                     unsigned sel = (unsigned)(c >> (4 * i)) & 0xf;
@@ -1191,7 +962,7 @@ static int step(struct ex *x, uint32_t w, uint32_t pc, uint32_t mask)
                                  *q = d->kind == PO_VEC && d->n > 1 ? d + 2 : NULL;
         for (uint32_t m = em; m; m &= m - 1) {
             uint32_t t = w * 32 + (uint32_t)__builtin_ctz(m);
-            int r = compare(in, rv(x, a, t), rv(x, b, t)), nr = !r;
+            int r = ptx_alu_compare(in, rv(x, a, t), rv(x, b, t)), nr = !r;
             unsigned mt = (rm(x, a, t) | rm(x, b, t)) & M_TAINT;
             if (c) {
                 int cv = (int)((rv(x, c, t) & 1) ^ c->neg);
@@ -1218,7 +989,7 @@ static int step(struct ex *x, uint32_t w, uint32_t pc, uint32_t mask)
             if (in->oc.op == OP_SELP)
                 take = (int)((cv & 1) ^ o[3].neg);
             else if (in->oc.type2 == PT_F32)
-                take = as_f(cv) >= 0.0f;
+                take = ptx_alu_as_f(cv) >= 0.0f;
             else
                 take = (int32_t)cv >= 0;
             const struct ptx_operand *s = take ? o + 1 : o + 2;
@@ -1231,7 +1002,7 @@ static int step(struct ex *x, uint32_t w, uint32_t pc, uint32_t mask)
             return fault(x, pc, "cvt needs two operands");
         for (uint32_t m = em; m; m &= m - 1) {
             uint32_t t = w * 32 + (uint32_t)__builtin_ctz(m);
-            int bad = convert(in, rv(x, o + 1, t), &res);
+            int bad = ptx_alu_convert(in, rv(x, o + 1, t), &res);
             unsigned ma = rm(x, o + 1, t);
             int keeps = !ptx_op_float(in->oc.type) && !ptx_op_float(in->oc.type2);
             wr(x, o, t, bad ? 0 : res, bad ? M_UNK : meta(keeps ? ma & M_ALIGN : 0, ma, 0, 0));
@@ -1257,7 +1028,7 @@ static int step(struct ex *x, uint32_t w, uint32_t pc, uint32_t mask)
         return 0;
     }
     case OP_LD: case OP_LDU: case OP_ST:
-        return exec_ldst(x, w, pc, in, em, mask);
+        return exec_ldst(x, w, pc, in, em);
     case OP_ATOM: case OP_RED:
         return exec_atom(x, w, pc, in, em);
     case OP_LDMATRIX: case OP_STMATRIX:
@@ -1270,7 +1041,7 @@ static int step(struct ex *x, uint32_t w, uint32_t pc, uint32_t mask)
         if (in->oc.mode == PM_ARRIVE)
             return 0;
         if (in->oc.mode == PM_RED) {
-            unsupported(x, pc, em, "bar.red");
+            unsupported(x, pc, "bar.red");
             mark_unknown(x, w, in, em);
         }
         if (in->nops > 1 && o[1].kind == PO_IMM && (uint64_t)o[1].imm != x->T)
@@ -1302,7 +1073,7 @@ static int step(struct ex *x, uint32_t w, uint32_t pc, uint32_t mask)
     case OP_MATCH: {
         /* match.any.sync.b32 d, a, membermask: the lanes holding a's value */
         if (in->nops < 3 || opnd(x, in, 0)->kind == PO_VEC) {
-            unsupported(x, pc, em, "match.all");
+            unsupported(x, pc, "match.all");
             mark_unknown(x, w, in, em);
             return 0;
         }
@@ -1318,7 +1089,7 @@ static int step(struct ex *x, uint32_t w, uint32_t pc, uint32_t mask)
         return 0;
     }
     default: {
-        unsupported(x, pc, em, "not implemented");
+        unsupported(x, pc, "not implemented");
         mark_unknown(x, w, in, em);
         return 0;
     }
@@ -1431,8 +1202,8 @@ static void float_immediates(struct ptx_entry *e)
                 continue;
             double d;
             memcpy(&d, &o->imm, sizeof d);
-            o->imm = t == PT_F32 ? (int64_t)of_f((float)d) : t == PT_F64 ? (int64_t)of_d(d)
-                                                                        : (int64_t)d;
+            o->imm = t == PT_F32 ? (int64_t)ptx_alu_f32_bits(d) : t == PT_F64 ? (int64_t)ptx_alu_of_d(d)
+                                                                    : ptx_alu_i64_sat(d);
             o->fimm = 0;
         }
     }

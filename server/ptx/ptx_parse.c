@@ -493,6 +493,9 @@ static int reg_decl(struct parser *p)
         if (is(p, "<")) {
             if (next(p) < 0 || expect_int(p, &count) < 0 || expect(p, ">") < 0)
                 return -1;
+            if (count == 0)
+                return fail_at(p, d.off, SZ_INVALID_ARGUMENT, "a register range declares at "
+                               "least one register%s", "");
             d.count = (int)(count > PTX_MAX_REGS ? PTX_MAX_REGS + 1 : count);
         }
         if ((uint64_t)p->e->nregs + count > PTX_MAX_REGS)
@@ -1106,6 +1109,11 @@ static int entry(struct parser *p)
     }
     if (resolve_labels(p) < 0)
         return -1;
+    /* a PO_NONE after the last operand: an instruction's operand pointer is
+     * then always inside the array, even with no operand at all */
+    if (!new_opnd(p))
+        return oom(p);
+    e->nopnds--;
     e->params = e->vars;
     return 0;
 }

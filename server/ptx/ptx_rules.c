@@ -85,16 +85,23 @@ uint64_t ptx_rules_dynamic_base(const struct ptx_entry *e)
     return align_up(e->shared_static, e->dyn_align ? e->dyn_align : 16);
 }
 
+/* What an operation is to these rules: it writes no register (its operand 0
+ * is a source), or it ends a straight-line stretch (a merge or a predicated
+ * region may not cross it: control flow, barriers, warp-wide operations, and
+ * whatever the interpreter does not know). */
+enum { F_NO_DEST = 1, F_ENDS = 2 };
+static const uint8_t op_flags[OP_NOPS] = {
+    [OP_ST] = F_NO_DEST, [OP_RED] = F_NO_DEST, [OP_CP_ASYNC] = F_NO_DEST, [OP_NOP] = F_NO_DEST,
+    [OP_BRA] = F_NO_DEST | F_ENDS, [OP_BAR] = F_NO_DEST | F_ENDS, [OP_RET] = F_NO_DEST | F_ENDS,
+    [OP_EXIT] = F_NO_DEST | F_ENDS, [OP_STMATRIX] = F_NO_DEST | F_ENDS,
+    [OP_TRAP] = F_NO_DEST | F_ENDS, [OP_UNSUPPORTED] = F_ENDS, [OP_SHFL] = F_ENDS,
+    [OP_VOTE] = F_ENDS, [OP_LDMATRIX] = F_ENDS,
+};
+
 /* The first operand an instruction reads (before it: what it writes). */
 static uint32_t first_source(const struct ptx_insn *in)
 {
-    switch (in->oc.op) {
-    case OP_ST: case OP_RED: case OP_BRA: case OP_BAR: case OP_RET: case OP_EXIT:
-    case OP_STMATRIX: case OP_CP_ASYNC: case OP_NOP: case OP_TRAP:
-        return 0;
-    default:
-        return 1;
-    }
+    return op_flags[in->oc.op] & F_NO_DEST ? 0 : 1;
 }
 
 static void mark_reads(const struct ptx_entry *e, uint8_t *read)
@@ -182,17 +189,9 @@ static void const_operands(struct ptx_entry *e)
     }
 }
 
-/* Whether instruction j ends a straight-line stretch (a merge or a predicated
- * region may not cross it). */
 static int ends_stretch(const struct ptx_insn *in)
 {
-    switch (in->oc.op) {
-    case OP_BRA: case OP_BAR: case OP_RET: case OP_EXIT: case OP_UNSUPPORTED: case OP_TRAP:
-    case OP_SHFL: case OP_VOTE: case OP_LDMATRIX: case OP_STMATRIX:
-        return 1;
-    default:
-        return 0;
-    }
+    return (op_flags[in->oc.op] & F_ENDS) != 0;
 }
 
 static int shared_scalar(const struct ptx_entry *e, const struct ptx_insn *in, int op)

@@ -1,9 +1,7 @@
-/* ptx_rules.h - what ptxas does to a kernel's shared-memory instructions
- * that changes what the hardware counts, each a rule with its pin (the
- * measurement that shows it, or "assumed, not measured"): where it places the
- * shared variables, scalar accesses merged into 64/128-bit ones, an atom whose
- * result is unused becoming a red (ATOMS.POPC.INC for +1), a non-native
- * atomic becoming a compare-and-swap loop, short branches predicated.
+/* ptx_rules.h - what ptxas does to a kernel's shared-memory instructions that
+ * changes what the hardware counts, each a rule with its pin (a measurement,
+ * or "assumed, not measured"): placement, merged 64/128-bit accesses, an
+ * unused atom as a red (POPC.INC), CAS loops, predication, placeholders.
  * Pure: no I/O; it annotates an entry and costs a CAS loop's accesses. */
 #ifndef SZ_PTX_RULES_H
 #define SZ_PTX_RULES_H

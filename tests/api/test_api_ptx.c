@@ -100,7 +100,7 @@ static void refusals(void)
         {",\"block\":[32],\"params\":[null,\"x\"]", 400, "params[1]", "a number"},
         {",\"block\":[32],\"kernel\":\"nope\"", 400, "kernel", "no entry"},
         {",\"block\":[32],\"cuda\":\"__global__ void k(){}\"", 400, "cuda", "not compiled"},
-        {",\"block\":[32],\"budget\":1e12", 400, "budget", "0..200000000"},
+        {",\"block\":[32],\"budget\":1e12", 400, "budget", "0..100000000"},
         {",\"block\":[32],\"dynamic_shared\":300000", 400, "dynamic_shared", "0..233472"},
         {",\"block\":[32],\"bogus\":1", 400, "bogus", ""},
     };

@@ -1,10 +1,8 @@
-/* test_ptx_corpus.c - every launch of the measured kernel corpus (issue 38)
- * through the analysis, against what Nsight Compute counted on an H200
- * (tests/data/ptx/measured_h200.json, tests/data/ptx/README.md): per kind the
- * whole launch's executions (warps with a lane on), the Source page's
- * executions, wavefronts and ideal, and every source line's numbers, both
- * ways (no line missing, none extra).  SZ_PTX_DATA names another folder.
- * Pure: no server. */
+/* test_ptx_corpus.c - every launch of the measured corpus (issue 38) through
+ * the analysis against what Nsight Compute counted on an H200
+ * (tests/data/ptx/measured_h200.json): per kind the executions (warps with a
+ * lane on, and the Source page's), wavefronts and ideal, and every source
+ * line both ways.  SZ_PTX_DATA names another folder.  Pure: no server. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,23 +12,16 @@
 
 #include "ptx/ptx_analyze.h"
 #include "check.h"
+#include "client.h"
 
+/* dir/name whole (client_slurp), its length in *len; NULL when unreadable. */
 static char *slurp(const char *dir, const char *name, size_t *len)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    *len = buf ? fread(buf, 1, (size_t)n, f) : 0;
-    if (buf)
-        buf[*len] = '\0';
-    fclose(f);
-    return buf;
+    char *text = client_slurp(path);
+    *len = text ? strlen(text) : 0;
+    return text;
 }
 
 static cJSON *item(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }

@@ -1,11 +1,8 @@
-/* test_ptx_cost.c - what the interpreter's costing gives on known patterns,
- * each against acc_cost (the model /api/conflicts uses) on the offsets the
- * pattern must produce, written out here from the pattern itself: the 32x32
- * float transpose (column read 32 wavefronts a warp, padded 1), scalar loads
- * merged into one 128-bit load where the base's alignment is provable and
- * not where it is not, atom.add 1 with its result unused (POPC.INC) and
- * used, a float atomicAdd's CAS loop, a predicated short branch, and
- * ldmatrix.x4 on 128-byte rows.  Pure: no server. */
+/* test_ptx_cost.c - the interpreter's costing on known patterns, each against
+ * acc_cost (the model /api/conflicts uses) on offsets written out here: the
+ * 32x32 transpose (column read 32 wavefronts a warp, padded 1), merged loads
+ * (16, 8, 4 bytes by proven alignment), atom.add 1 unused (POPC.INC) and used,
+ * a float atomicAdd's CAS loop, predication, ldmatrix.x4.  Pure: no server. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>

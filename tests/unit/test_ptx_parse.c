@@ -197,6 +197,7 @@ static void bad_texts_point_at_their_line_and_column(void)
          "special register"},
         {ENTRY("L1:\nL1:\n\tret;\n"), SZ_INVALID_ARGUMENT, 6, 1, "label defined twice"},
         {ENTRY("\t.reg .b32 %r<70000>;\n"), SZ_TOO_LARGE, 5, 12, "65536 registers"},
+        {ENTRY("\t.reg .b32 %r<0>;\n"), SZ_INVALID_ARGUMENT, 5, 12, "at least one register"},
         {ENTRY("\t# ret;\n"), SZ_INVALID_ARGUMENT, 5, 2, "unexpected character"},
         {ENTRY("\tld.shared.u32 %r1, [nosuch];\n\t.reg .b32 %r<2>;\n"), SZ_INVALID_ARGUMENT, 5, 16,
          "not declared"},
