@@ -2,8 +2,9 @@
  * "dynamic_shared", "global_bytes", "budget"}: one kernel's launch through
  * the PTX interpreter (ptx/ptx_analyze.h), answered per kind, per source
  * line and per instruction as Nsight Compute's Source page counts them, with
- * the assumptions and unsure points the answer relied on.  Reads with
- * api_read.c, writes with ptx_json.c; costs nothing itself.  ("cuda": not yet.) */
+ * the assumptions and unsure points the answer relied on; "cuda" (and
+ * "arch") instead of "ptx": compiled first by the user's nvcc (base/nvcc.c).
+ * Reads with api_read.c, writes with ptx_json.c; costs nothing itself. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "api_read.h"
 #include "api_routes.h"
+#include "base/nvcc.h"
 #include "ptx/ptx_analyze.h"
 #include "ptx_json.h"
 
@@ -109,8 +111,9 @@ static int read_params(const cJSON *root, const struct ptx_entry *e, uint64_t *v
 int api_route_ptx(const struct api_request *req, struct buf *out, struct sz_error *err)
 {
     static const char *const known_args[] = {NULL};
-    static const char *const fields[] = {"ptx", "cuda", "kernel", "block", "grid", "params",
-                                         "dynamic_shared", "global_bytes", "budget", NULL};
+    static const char *const fields[] = {"ptx", "cuda", "arch", "kernel", "block", "grid",
+                                         "params", "dynamic_shared", "global_bytes", "budget",
+                                         NULL};
     cJSON *root = NULL;
     if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
         return -1;
@@ -126,17 +129,40 @@ int api_route_ptx(const struct api_request *req, struct buf *out, struct sz_erro
     uint64_t vals[API_PTX_PARAMS];
     uint8_t nulls[API_PTX_PARAMS];
     struct ptx_entry *e = NULL;
+    struct nvcc_result *cc = NULL;
+    const cJSON *cuda = cJSON_GetObjectItemCaseSensitive(root, "cuda");
+    const cJSON *arch = cJSON_GetObjectItemCaseSensitive(root, "arch");
     if (api_fields_check(root, fields, err) < 0)
         goto done;
-    if (cJSON_GetObjectItemCaseSensitive(root, "cuda")) {
-        sz_fail(err, SZ_INVALID_ARGUMENT, "cuda", "CUDA source is not compiled yet: give the "
-                "PTX of nvcc -O3 -lineinfo -arch=sm_90a -ptx as \"ptx\"");
+    if (cuda && text) {
+        sz_fail(err, SZ_INVALID_ARGUMENT, "cuda", "give \"ptx\" or \"cuda\", not both");
         goto done;
     }
-    if (!cJSON_IsString(text)) {
-        sz_fail(err, SZ_INVALID_ARGUMENT, "ptx", "required: the kernel's PTX as text");
+    if (arch && (!cuda || !cJSON_IsString(arch))) {
+        sz_fail(err, SZ_INVALID_ARGUMENT, "arch", cuda ? "a string: sm_90a, sm_80, ..."
+                : "only with \"cuda\" (PTX names its own target)");
         goto done;
     }
+    if (cuda) {
+        if (!cJSON_IsString(cuda)) {
+            sz_fail(err, SZ_INVALID_ARGUMENT, "cuda", "the kernel's CUDA source as text");
+            goto done;
+        }
+        /* The PTX nvcc makes of it is analysed as a request's "ptx" would be. */
+        struct nvcc_config cfg = {.arch = arch ? arch->valuestring : NULL, .timeout_s = 30};
+        cc = malloc(sizeof *cc);
+        if (!cc) {
+            sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+            goto done;
+        }
+        if (nvcc_compile(&cfg, cuda->valuestring, strlen(cuda->valuestring), cc, err) < 0)
+            goto done;
+    } else if (!cJSON_IsString(text)) {
+        sz_fail(err, SZ_INVALID_ARGUMENT, "ptx", "required: the kernel's PTX as text (or "
+                "\"cuda\": its source, compiled here by nvcc)");
+        goto done;
+    }
+    const char *ptx = cc ? cc->ptx : text->valuestring;
     if (kernel && !cJSON_IsString(kernel)) {
         sz_fail(err, SZ_INVALID_ARGUMENT, "kernel", "the entry's name as a string");
         goto done;
@@ -148,7 +174,7 @@ int api_route_ptx(const struct api_request *req, struct buf *out, struct sz_erro
         goto done;
     if (!l.budget)
         l.budget = API_PTX_DEFAULT_BUDGET;
-    if (ptx_parse(text->valuestring, strlen(text->valuestring), &m, err) < 0 ||
+    if (ptx_parse(ptx, strlen(ptx), &m, err) < 0 ||
         ptx_parse_entry(&m, kernel ? kernel->valuestring : NULL, &e, err) < 0 ||
         read_params(root, e, vals, nulls, err) < 0)
         goto done;
@@ -157,9 +183,15 @@ int api_route_ptx(const struct api_request *req, struct buf *out, struct sz_erro
     l.param_null = nulls;
     if (ptx_analyze(&m, e->name, &l, &r, &e, err) < 0)
         goto done;
-    ptx_json_answer(out, &m, e, &l, &r);
+    struct ptx_json_source src = {cc ? cc->file : NULL, cuda ? cuda->valuestring : NULL,
+                                  cc ? cc->path : NULL,
+                                  arch ? arch->valuestring : "sm_90a", cc ? cc->log : NULL};
+    ptx_json_answer(out, &m, e, &l, &r, cc ? &src : NULL);
     rc = 0;
 done:
+    if (cc)
+        nvcc_free(cc);
+    free(cc);
     ptx_cost_free(&r);
     ptx_module_free(&m);
     cJSON_Delete(root);

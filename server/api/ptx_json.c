@@ -63,8 +63,31 @@ static void put_worst(struct buf *out, const struct ptx_site *s)
     buf_puts(out, "]}");
 }
 
+/* Line `line` (1-based) of src's text as a JSON string, "" past its end. */
+static void put_source_line(struct buf *out, const char *text, int line)
+{
+    const char *p = text;
+    for (int k = 1; k < line && p; k++) {
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    char s[512];
+    size_t n = 0;
+    if (p) {
+        const char *eol = strchr(p, '\n');
+        n = eol ? (size_t)(eol - p) : strlen(p);
+        if (n && p[n - 1] == '\r')
+            n--;
+        n = sz_utf8_cut(p, n < sizeof s - 1 ? n : sizeof s - 1);
+        memcpy(s, p, n);
+    }
+    s[n] = '\0';
+    buf_json_str(out, s);
+}
+
 void ptx_json_answer(struct buf *out, const struct ptx_module *m, const struct ptx_entry *e,
-                     const struct ptx_launch *l, const struct ptx_report *r)
+                     const struct ptx_launch *l, const struct ptx_report *r,
+                     const struct ptx_json_source *src)
 {
     buf_puts(out, "{\"kernel\":");
     buf_json_str(out, e->name);
@@ -85,6 +108,10 @@ void ptx_json_answer(struct buf *out, const struct ptx_module *m, const struct p
         put_file(out, m, ln->file);
         buf_printf(out, ",\"line\":%d,\"kind\":\"%s\",", ln->line, ptx_cost_kind_name(ln->kind));
         put_count(out, &ln->count, 1);
+        if (src && !strcmp(ptx_parse_file(m, ln->file), src->name)) {
+            buf_puts(out, ",\"source\":");
+            put_source_line(out, src->text, ln->line);
+        }
         if (ln->at_file) {
             buf_puts(out, ",\"inlined_at\":{\"file\":");
             put_file(out, m, ln->at_file);
@@ -129,8 +156,20 @@ void ptx_json_answer(struct buf *out, const struct ptx_module *m, const struct p
             buf_putc(out, '}');
         }
     }
-    buf_printf(out, "],\"notes_left_out\":%d,\"blocks_run\":%llu,\"lane_instructions\":%llu}",
+    buf_printf(out, "],\"notes_left_out\":%d,\"blocks_run\":%llu,\"lane_instructions\":%llu",
                r->notes_dropped, (unsigned long long)r->blocks_run,
                (unsigned long long)r->lane_insns);
+    if (src) {
+        buf_puts(out, ",\"compiled\":{\"file\":");
+        buf_json_str(out, src->name);
+        buf_puts(out, ",\"nvcc\":");
+        buf_json_str(out, src->nvcc);
+        buf_puts(out, ",\"arch\":");
+        buf_json_str(out, src->arch);
+        buf_puts(out, ",\"flags\":\"-O3 -lineinfo -ptx\",\"log\":");
+        buf_json_str(out, src->log);
+        buf_putc(out, '}');
+    }
+    buf_putc(out, '}');
 }
 

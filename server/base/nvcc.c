@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,10 @@
 #include "proc.h"
 
 #define NVCC_FILE "kernel.cu"
+
+static atomic_int running;      /* compiles under way (NVCC_MAX_RUNNING at most) */
+static int compile(const struct nvcc_config *cfg, const char *src, size_t len,
+                   const char *arch, struct nvcc_result *r, struct sz_error *err);
 
 static const char *const nvcc_fallbacks[] = {"/usr/local/cuda/bin/nvcc", NULL};
 
@@ -332,7 +337,20 @@ int nvcc_compile(const struct nvcc_config *cfg, const char *src, size_t len,
         return -1;
     if (nvcc_find(cfg ? cfg->nvcc : NULL, r->path, sizeof r->path, err) < 0)
         return -1;
+    /* nvcc takes a CPU and up to a GiB for a CuTe kernel: a few at once. */
+    if (atomic_fetch_add(&running, 1) >= NVCC_MAX_RUNNING) {
+        atomic_fetch_sub(&running, 1);
+        return sz_fail(err, SZ_OVERLOADED, "cuda", "%d compiles are running: retry in a few "
+                       "seconds", NVCC_MAX_RUNNING);
+    }
+    int rc = compile(cfg, src, len, arch, r, err);
+    atomic_fetch_sub(&running, 1);
+    return rc;
+}
 
+static int compile(const struct nvcc_config *cfg, const char *src, size_t len,
+                   const char *arch, struct nvcc_result *r, struct sz_error *err)
+{
     const char *tmp = getenv("TMPDIR");
     char dir[256], cu[300], ptx[300], archflag[32];
     snprintf(dir, sizeof dir, "%s/swizzlescope-nvcc-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -419,6 +437,12 @@ int nvcc_compile(const struct nvcc_config *cfg, const char *src, size_t len,
         sz_fail(err, SZ_TOO_LARGE, "cuda", "nvcc wrote no PTX, or more than %u bytes",
                 NVCC_MAX_PTX);
     } else {
+        /* The .file lines name DIR/kernel.cu: the answer's lines say kernel.cu. */
+        size_t dl = strlen(dir);
+        for (char *q = r->ptx; (q = strstr(q, dir)) != NULL;) {
+            memmove(q, q + dl + 1, r->ptx_len - (size_t)(q - r->ptx) - dl);
+            r->ptx_len -= dl + 1;
+        }
         rc = 0;
     }
     proc_free(&p);

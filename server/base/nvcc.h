@@ -20,6 +20,9 @@
  * refused rather than buffered without bound. */
 #define NVCC_MAX_PTX (4u << 20)
 
+/* Compiles at once; one more is refused (SZ_OVERLOADED, 503 with Retry-After). */
+#define NVCC_MAX_RUNNING 2
+
 /* The most of nvcc's messages kept (the first errors say why). */
 #define NVCC_MAX_LOG (16u * 1024u)
 
@@ -58,7 +61,8 @@ int nvcc_check_source(const char *src, size_t len, struct sz_error *err);
  * (nvcc refused the source: its first error in the message, with `at` where
  * nvcc names kernel.cu's line; r->log holds all it said) or on "arch",
  * SZ_TOO_LARGE on "cuda" (over NVCC_MAX_SOURCE, or nvcc ran past the
- * deadline), SZ_INTERNAL (no temporary folder).  r is filled either way. */
+ * deadline), SZ_OVERLOADED (NVCC_MAX_RUNNING compiles under way),
+ * SZ_INTERNAL (no temporary folder).  Thread-safe.  r is filled either way. */
 int nvcc_compile(const struct nvcc_config *cfg, const char *src, size_t len,
                  struct nvcc_result *r, struct sz_error *err);
 

@@ -2,7 +2,7 @@
  * (totals, lines, the worst access's offsets and banks) equal to the
  * interpreter's own numbers (32 wavefronts a warp for the column read), and
  * each bad request refused with a 4xx naming its field (and, for malformed
- * PTX, the line and column).  No network. */
+ * PTX, the line and column); CUDA source compiled by nvcc.  No network. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +99,8 @@ static void refusals(void)
         {",\"block\":[32],\"params\":[null]", 400, "params", "takes 2"},
         {",\"block\":[32],\"params\":[null,\"x\"]", 400, "params[1]", "a number"},
         {",\"block\":[32],\"kernel\":\"nope\"", 400, "kernel", "no entry"},
-        {",\"block\":[32],\"cuda\":\"__global__ void k(){}\"", 400, "cuda", "not compiled"},
+        {",\"block\":[32],\"cuda\":\"__global__ void k(){}\"", 400, "cuda", "not both"},
+        {",\"block\":[32],\"arch\":\"sm_80\"", 400, "arch", "only with"},
         {",\"block\":[32],\"budget\":1e12", 400, "budget", "0..100000000"},
         {",\"block\":[32],\"dynamic_shared\":300000", 400, "dynamic_shared", "0..233472"},
         {",\"block\":[32],\"bogus\":1", 400, "bogus", ""},
@@ -130,9 +131,50 @@ static void refusals(void)
     cJSON_Delete(a);
 }
 
+/* "cuda": the user's nvcc compiles it and the PTX is answered as PTX is,
+ * each line of kernel.cu with its source text; without nvcc, 503 saying
+ * what to install.  (base/nvcc.c's own cases: test_nvcc.) */
+static void from_cuda(void)
+{
+    static const char body[] =
+        "{\"cuda\":\"__global__ void tr(float *out)\\n{\\n"
+        "    __shared__ float t[32][32];\\n"
+        "    t[threadIdx.y][threadIdx.x] = threadIdx.x;\\n"
+        "    __syncthreads();\\n"
+        "    out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.x][threadIdx.y];\\n}\\n\","
+        "\"block\":[32,32]}";
+    struct api_response r = client_api_call("POST", "/api/ptx", "", "application/json", body, 0);
+    cJSON *a = r.body ? cJSON_Parse(r.body) : NULL;
+    if (r.status == 503) {
+        CHECK(r.body && strstr(r.body, "compiler_unavailable") && strstr(r.body, "install"),
+              "no nvcc: %s", r.body ? r.body : "-");
+        printf("test_api_ptx: no nvcc here: the compiled answer is not checked\n");
+    } else {
+        const cJSON *lines = cJSON_GetObjectItemCaseSensitive(a, "lines");
+        const cJSON *ld = NULL;
+        for (const cJSON *l = lines ? lines->child : NULL; l; l = l->next)
+            if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(l, "kind")), "ld"))
+                ld = l;
+        const char *src = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ld, "source"));
+        const char *file = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ld, "file"));
+        CHECK(r.status == 200 && at(a, "totals.ld.wavefronts") == 32 * 32 &&
+              at(a, "totals.ld.ideal") == 32 && file && !strcmp(file, "kernel.cu") &&
+              at(ld, "line") == 6 && src && strstr(src, "t[threadIdx.x][threadIdx.y]") &&
+              !strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+                  cJSON_GetObjectItemCaseSensitive(a, "compiled"), "arch")), "sm_90a") &&
+              !strstr(r.body, "swizzlescope-nvcc-"),
+              "compiled: %d, ld %.0f wavefronts (want 1024), line %.0f, file %s, source %s",
+              r.status, at(a, "totals.ld.wavefronts"), at(ld, "line"), file ? file : "-",
+              src ? src : "-");
+    }
+    cJSON_Delete(a);
+    free(r.body);
+}
+
 int main(void)
 {
     a_transpose();
     refusals();
+    from_cuda();
     return check_summary("test_api_ptx");
 }
