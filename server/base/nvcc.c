@@ -29,6 +29,12 @@ static const char *const nvcc_fallbacks[] = {"/usr/local/cuda/bin/nvcc", NULL};
 
 int nvcc_find(const char *cfg_path, char *out, size_t cap, struct sz_error *err)
 {
+    const char *env = getenv("SWZ_NVCC");
+    if (!cfg_path && env && !strcmp(env, "none"))
+        return sz_fail(err, SZ_COMPILER_UNAVAILABLE, "cuda",
+                       "compiling is switched off here (SWZ_NVCC=none): send the kernel's PTX");
+    if (!cfg_path && env && *env)
+        cfg_path = env;
     if (cfg_path && *cfg_path) {
         if (access(cfg_path, X_OK) == 0 && snprintf(out, cap, "%s", cfg_path) < (int)cap)
             return 0;

@@ -42,7 +42,8 @@ struct nvcc_result {
     char file[32];                  /* the name the source had: "kernel.cu" */
 };
 
-/* Where nvcc is: cfg_path if not NULL, else PATH, else
+/* Where nvcc is: cfg_path if not NULL, else $SWZ_NVCC (a path; "none":
+ * compiling is off, as the fuzz target sets it), else PATH, else
  * /usr/local/cuda/bin/nvcc.  0 and the path in out, or -1 with
  * SZ_COMPILER_UNAVAILABLE saying what to install. */
 int nvcc_find(const char *cfg_path, char *out, size_t cap, struct sz_error *err);

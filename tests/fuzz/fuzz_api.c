@@ -10,7 +10,9 @@
  * as http.c passes them; an empty CONTENT-TYPE line means no header; a missing
  * fourth newline means no body.  The body is copied into an allocation of
  * exactly its length, so ASan sees any read past it.
- * It must not call api_configure: no measurement tool ever runs here. */
+ * It must not call api_configure: no measurement tool ever runs here; and
+ * SWZ_NVCC=none: no compiler either (a request's "cuda" gets its 503). */
+#define _POSIX_C_SOURCE 200809L   /* setenv */
 #include <cjson/cJSON.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
+    setenv("SWZ_NVCC", "none", 1);
     const char *v = getenv("FUZZ_API_LAX_UTF8");
     lax_utf8 = v != NULL && strcmp(v, "1") == 0;
     return 0;

@@ -4,6 +4,7 @@
  * error with its line, an include hidden from the textual check caught by
  * the preprocessor's own list, no temporary path in what comes back, a
  * missing nvcc and a deadline.  Without nvcc the compiles are skipped. */
+#define _POSIX_C_SOURCE 200809L   /* setenv */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,13 @@ static void test_compile(void)
     nvcc_free(&r);
 
     cfg.nvcc = NULL;
+    setenv("SWZ_NVCC", "none", 1);
+    rc = nvcc_compile(&cfg, kernel, strlen(kernel), &r, &err);
+    CHECK(rc < 0 && err.code == SZ_COMPILER_UNAVAILABLE && strstr(err.message, "SWZ_NVCC"),
+          "SWZ_NVCC=none switches compiling off: %s", err.message);
+    unsetenv("SWZ_NVCC");
+    nvcc_free(&r);
+
     cfg.timeout_s = 0.001;
     rc = nvcc_compile(&cfg, kernel, strlen(kernel), &r, &err);
     CHECK(rc < 0 && err.code == SZ_TOO_LARGE && !strcmp(err.field, "cuda"),
