@@ -5,8 +5,8 @@
 # summary and its time and, last, the total as "N passed, N failed".  Exits
 # non-zero if anything failed or did not run.
 #
-# Suites that time something (deadlines, timeouts, a process's life) run
-# together afterwards, with no CPU-bound suite beside them (TIMED below).  The browser
+# Suites that time something (deadlines, timeouts, a process's life) run one
+# after another with the machine to themselves (TIMED below).  The browser
 # test runs as BROWSER_SHARDS shards at once (each its own server and
 # Chromium; mostly waiting on the page, and some checks type with pauses), and
 # beside them the other suites TEST_JOBS at a time (default: the CPU count, at
@@ -93,7 +93,7 @@ add gpu sh tests/gpu/run.sh
 add ptx_gpu python3 tests/gpu/ptx_check.py       # issue 38's corpus on a GPU, else skipped
 
 # The browser shards (the longest) first, the parallel group beside them;
-# then the timed suites, together.
+# then the timed suites alone.
 start() {   # $1 = "name command...", $2 = what to run it under ("" or nice)
     local name=${1%% *} cmd=${1#* }
     # shellcheck disable=SC2086  # the command and the prefix are words
@@ -114,18 +114,15 @@ for entry in "${parallel[@]}"; do
     running+=($!)
 done
 wait
-# The timed suites mostly sleep (a deadline, a timeout, a child's life: 15 s
-# of CPU in 50 s), so they share the machine with each other, never with the
-# CPU-bound suites above.
 for entry in "${serial[@]}"; do
     start "$entry" ""
+    wait
 done
-wait
 
 for name in "${names[@]}"; do
     tally "$name"
 done
-echo "times (wall, $jobs at a time; timed suites together, afterwards):"
+echo "times (wall, $jobs at a time; timed suites alone):"
 for name in "${names[@]}"; do
     cat "$out/$name.time" 2>/dev/null
 done | sort -t: -k2 -rn | head -n 8 | sed 's/^/  /'
