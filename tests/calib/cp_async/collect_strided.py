@@ -3,10 +3,10 @@
 files DATADIR/cp_strided_<device>.json and DATADIR/atomics_used_<device>.json
 (DATADIR: tests/data).  Each row: the request as it was sent (gen_strided.py's JSON)
 and what the tool measured: ncu's Source-page wavefronts per instruction
-(smsp__sass_*), the deterministic sm__sass_* twin, the hardware counter
-(l1tex__data_pipe_lsu_wavefronts_mem_shared_op_*, which for cp.async and atomics
-also counts the launch's other wavefronts: read it as a check only), and clock64
-cycles per instruction.  Stdlib only.
+(smsp__sass_*), the deterministic sm__sass_* twin, the tool's "hw" metric (for
+cp.async the sm__sass_ metric again: sm_90 has no hardware ldgsts counter; for atomics
+l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom, which also counts the launch's
+other wavefronts: a check only), and clock64 cycles per instruction.  Stdlib only.
 """
 import gzip
 import json
@@ -87,7 +87,7 @@ def main():
                       f"launch per pattern ({cfg['warps']} warps x {cfg['ncu_iters']} iterations x "
                       "8 copies); 'wavefronts' is smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_"
                       "shared_op_ldgsts per instruction (the Source page), 'wavefronts_sm' its "
-                      "sm__sass_ twin, 'wavefronts_hw' the hardware counter per instruction. "
+                      "sm__sass_ twin, 'wavefronts_hw' the tool's hw metric, for cp.async that sm__sass_ metric again. "
                       "'cycles': clock64 with commit+wait_all per iteration, latency-bound, "
                       "not a cost."),
               patterns=rows_of(results, cp_req, CP_KEYS))
@@ -110,7 +110,9 @@ def main():
                          "SASS ATOMS.* Rn; red's is RZ), then --no-ncu --warps 8 and --warps 32 "
                          "(cycles_w8, cycles_w32). 'cycles' is the 16-warp clock64 figure, "
                          "'wavefronts' the Source page's smsp__sass_l1tex_data_pipe_lsu_wavefronts_"
-                         "mem_shared_op_atom per instruction."),
+                         "mem_shared_op_atom per instruction, 'wavefronts_hw' the hardware "
+                         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom (the launch's other "
+                         "wavefronts included)."),
                  patterns=at)
     for name, obj in ((f"cp_strided_{dev}.json", cp), (f"atomics_used_{dev}.json", atoms)):
         with open(os.path.join(ddir, name), "w") as f:
