@@ -121,8 +121,8 @@ def model(port, r):
 
 
 def atomics(port):
-    """atomics_used_h200.json against the model's cycles and wavefronts (--port needed)."""
-    d = json.load(open(os.path.join(DATA, "atomics_used_h200.json")))
+    """atomic_used_h200.json against the model's cycles and wavefronts (--port needed)."""
+    d = json.load(open(os.path.join(DATA, "atomic_used_h200.json")))
     n = ok_w = ok_c = 0
     for r in d["patterns"]:
         body = {k: r[k] for k in ("op", "func", "type", "value", "guard", "offsets")}

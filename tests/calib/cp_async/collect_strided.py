@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """collect_strided.py OUTDIR DATE [DATADIR]: run_strided.sh's files -> the issue-41 data
-files DATADIR/cp_strided_<device>.json and DATADIR/atomics_used_<device>.json
-(DATADIR: tests/data).  Each row: the request as it was sent (gen_strided.py's JSON)
+files DATADIR/cp_strided_<device>.json and DATADIR/atomic_used_<device>.json
+(DATADIR: tests/data; not atomics_*: test_access replays every such file as the first
+atomics sweep).  Each row: the request as it was sent (gen_strided.py's JSON)
 and what the tool measured: ncu's Source-page wavefronts per instruction
 (smsp__sass_*), the deterministic sm__sass_* twin, the tool's "hw" metric (for
 cp.async the sm__sass_ metric again: sm_90 has no hardware ldgsts counter; for atomics
@@ -114,7 +115,7 @@ def main():
                          "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom (the launch's other "
                          "wavefronts included)."),
                  patterns=at)
-    for name, obj in ((f"cp_strided_{dev}.json", cp), (f"atomics_used_{dev}.json", atoms)):
+    for name, obj in ((f"cp_strided_{dev}.json", cp), (f"atomic_used_{dev}.json", atoms)):
         with open(os.path.join(ddir, name), "w") as f:
             f.write(json.dumps({k: v for k, v in obj.items() if k != "patterns"}, indent=1)[:-2])
             f.write(',\n "patterns": [\n')
