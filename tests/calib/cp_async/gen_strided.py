@@ -15,11 +15,13 @@ Deterministic (stdlib only; random.Random with fixed seeds).  It lists patterns 
 chooses nothing the model answers.  Usage: python3 gen_strided.py [OUTDIR]
 (default: this folder).
 
-The issue's two examples (4-byte .ca, global sources 16 bytes apart per lane):
-  ca4.s_col8dup.g_s16      lane t -> row t%8 of one column (rows 128 B apart)
-  ca4.s_sw343_col8dup.g_s16 the same through Swizzle<3,4,3>
-and the other reading of "8 rows of one column" (4 lanes per row: row t/4):
-  ca4.s_col8div.g_s16, ca4.s_sw343_col8div.g_s16.
+The issue's two examples (4-byte .ca, global sources 16 bytes apart per lane), in the
+readings of "8 rows of one column (rows 128 B apart)" this sweep holds:
+  ca4.s_col8.g_s16          lane t -> row t%8, column t/8 (the issue's 11 vs 32)
+  ca4.s_col8dup.g_s16       lane t -> row t%8 of column 0 (4 lanes per word)
+  ca4.s_col8div.g_s16       lane t -> row t/4, element t%4
+and each through Swizzle<3,4,3> (s_sw343_*; the issue's 7 vs 4 is read by
+s_sw343_col8dup with the permuted sources g_s16_xor / g_s16_rndline; README.md).
 """
 import json
 import os
