@@ -70,10 +70,12 @@ export function createLesson(ctx, parts) {
         ctx.go({ lesson: null });
     }
 
-    // Bring el into sight between the top of the window and the lesson bar.
+    // Bring el into sight between the top of the window and the lesson bar
+    // (the whole window when the bar is docked beside it).
     function scrollAbove(el, barEl) {
-        const room = barEl.getBoundingClientRect().top - 8;
-        const r = el.getBoundingClientRect();
+        const b = barEl.getBoundingClientRect(), r = el.getBoundingClientRect();
+        const beside = b.left >= r.right || b.right <= r.left;
+        const room = (beside ? window.innerHeight : b.top) - 8;
         const top = r.height <= room ? window.scrollY + r.top - Math.max(8, (room - r.height) / 2) : window.scrollY + r.top - 8;
         window.scrollTo({ top: Math.max(0, top), behavior: 'instant' });
     }

@@ -77,7 +77,9 @@ export async function teachChecks(t) {
                 const f = document.querySelector('.look-focus');
                 if (!f) return 'no focus element';
                 const r = f.getBoundingClientRect();
-                return r.top >= 0 && r.bottom <= bar.top + 1 ? '' : `focus ${f.id} ${Math.round(r.top)}..${Math.round(r.bottom)}, bar at ${Math.round(bar.top)}`;
+                // above the bar, or beside it (docked right on a wide screen: issue 40.5), in the window
+                const beside = bar.left >= r.right || bar.right <= r.left;
+                return r.top >= 0 && r.bottom <= (beside ? innerHeight : bar.top + 1) ? '' : `focus ${f.id} ${Math.round(r.top)}..${Math.round(r.bottom)}, bar at ${Math.round(bar.top)}`;
             });
             check(`27.3: step ${k + 1}'s subject is above the lesson bar`, vis === '', vis);
             const say = await text(page, '#lesson-text');
@@ -268,10 +270,15 @@ export async function teachChecks(t) {
         await page.waitForFunction(() => document.body.dataset.predict === 'ask', null, { timeout: t.TIMEOUT });
         check('27 predict: verdict, wavefronts, bank-hit chart and the first-screen verdict hidden while asking',
             await hidden('#acc-verdict') && await hidden('#acc-wavefronts') && await hidden('#acc-hits') && await hidden('#verdict-line'), '');
+        // issue 40.5: the recommender's "N wavefronts fewer than now" gives the answer away
+        await page.waitForFunction(() => document.getElementById('score-rec').textContent.includes('Recommended'), null, { timeout: t.TIMEOUT });
+        check('40.5: the recommender (how many wavefronts it saves) hides while asking', await hidden('#score-rec'),
+            await page.$eval('#score-rec', (e) => e.textContent.slice(0, 120)));
         await page.fill('#predict-wf', '1');
         await page.fill('#predict-bank', '0');
         await page.click('#predict-reveal');
         await page.waitForFunction(() => document.body.dataset.predict === 'shown', null, { timeout: t.TIMEOUT });
+        check('40.5: after the reveal the recommender shows again', !(await hidden('#score-rec')));
         check('27 predict: the reveal shows the guess beside the API\'s answer', (await text(page, '#predict-guess-wf')) === '1' && (await text(page, '#predict-answer-wf')) === String(a.cost.wavefronts) && !(await hidden('#acc-verdict')), `${await text(page, '#predict-answer-wf')}`);
         await page.screenshot({ path: t.SHOTS + '/teach-predict-shown.png' });
         await page.keyboard.press('p');
@@ -318,6 +325,24 @@ export async function teachChecks(t) {
         await page.keyboard.press('Space');     // typed in the box: Space is the box's, not the clicker's
         check('40.1: Space typed in the guess box neither reveals nor steps', (await page.evaluate(() => [document.body.dataset.lesson, document.body.dataset.predict].join())) === '4,ask');
         await page.focus('#lesson');
+        await page.keyboard.press('Escape');
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
+
+    // ---- issue 40.5: the lesson bar covers nothing on a projector ----
+    await step('issue 40.5: at 1920x1080 the lesson bar covers neither the subject nor the bank chart', async () => {
+        await page.setViewportSize({ width: 1920, height: 1080 });
+        for (const k of [3, 4]) {
+            await gotoReady(page, base + `?lesson=${k}&present=1&side=hide`);
+            await lessonAt(k);
+            const hit = await page.evaluate(() => {
+                const bar = document.getElementById('lesson').getBoundingClientRect();
+                const over = (id) => { const r = document.getElementById(id).getBoundingClientRect(); return r.right > bar.left && r.left < bar.right && r.bottom > bar.top && r.top < bar.bottom ? id : ''; };
+                return ['acc-summary', 'acc-banks', 'acc-hits'].map(over).filter(Boolean).join(', ');
+            });
+            check(`40.5: step ${k + 1}: the bar overlaps none of the access summary, the bank chart, the hits`, hit === '', `covered: ${hit}`);
+        }
+        await page.screenshot({ path: t.SHOTS + '/class-lesson-docked.png' });
         await page.keyboard.press('Escape');
         await page.setViewportSize({ width: 1440, height: 1000 });
     });
