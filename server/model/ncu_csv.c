@@ -1,8 +1,9 @@
-/* ncu_csv.c - the reader of Nsight Compute's CSV (ncu_csv.h): the header
- * found and its form told, then each quoted row checked against the
- * header's field count and handed on as a launch and its metrics.  It keeps
- * offsets into the caller's text, never a copy, so what it holds does not
- * grow with the text.  Pure: no I/O, no allocation. */
+/* ncu_csv.c - the reader of Nsight Compute's CSV (ncu_csv.h): one row loop
+ * (walk) that splits each quoted line into fields, under the table reader
+ * (rows as they are) and the launch reader (the header and its form found,
+ * each row checked against the header's count, then a launch and its
+ * metrics).  It keeps offsets into the caller's text, never a copy, so what
+ * it holds does not grow with the text.  Pure: no I/O, no allocation. */
 #include "ncu_csv.h"
 
 #include <ctype.h>
@@ -72,11 +73,19 @@ size_t ncu_field_copy(const struct ncu_field *f, char *dst, size_t cap)
     return k;
 }
 
+/* Whether the quote at q closes its field.  With `bare`, only before ','
+ * or the line's end: the Source page prints source lines within quotes as
+ * they are (`"asm("ld.shared.u32 %0, [%1];" : ...)"`), and a reader that
+ * wanted doubled quotes there could read no asm line. */
+static int closes(const char *q, int bare)
+{
+    if (!bare)
+        return q[1] != '"';
+    return q[1] == ',' || q[1] == '\r' || q[1] == '\n' || q[1] == '\0';
+}
+
 /* One field from *i into f; *eol is set when it ends its line (*i then
- * starts the next line).  With `bare`, a quote closes a quoted field only
- * before ',' or the line's end: the Source page prints source lines within
- * quotes as they are (`"asm("ld.shared.u32 %0, [%1];" : ...)"`), and a
- * reader that wanted doubled quotes there could read no asm line. */
+ * starts the next line). */
 static int field(const char *text, size_t *i, struct ncu_field *f, int *eol, int bare,
                  struct sz_error *err)
 {
@@ -84,13 +93,8 @@ static int field(const char *text, size_t *i, struct ncu_field *f, int *eol, int
     if (text[k] == '"') {
         f->at = ++k;
         /* ncu puts no line break inside a field: one ends an unterminated quote */
-        for (; text[k] && text[k] != '\n'; k += text[k] == '"' && text[k + 1] == '"' ? 2 : 1) {
-            char after = text[k + 1];
-            if (text[k] == '"' && (bare ? after == ',' || after == '\r' || after == '\n' ||
-                                              after == '\0'
-                                        : after != '"'))
-                break;
-        }
+        while (text[k] && text[k] != '\n' && !(text[k] == '"' && closes(text + k, bare)))
+            k += text[k] == '"' && text[k + 1] == '"' ? 2 : 1;
         if (text[k] != '"')
             return fail_at(text, f->at - 1, err, "unterminated quoted field");
         f->len = k - f->at;
