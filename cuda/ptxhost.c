@@ -1,5 +1,6 @@
 /* ptxhost.c: the --ptx mode's host side (ptxhost.h). The command line, the entry's
- * parameters as the PTX declares them, and ncu's CSV pages parsed into numbers. Every
+ * parameters as the PTX declares them, and ncu's CSV pages turned into numbers (read by
+ * model/ncu_csv, the one reader of ncu's CSV: none of its own here). Every
  * failure is a sentence in the caller's buffer; nothing here exits, prints to a terminal
  * or touches a GPU, so that tests/gpu/test_tool.c can run it all without one. */
 #define _GNU_SOURCE 1
