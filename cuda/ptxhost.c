@@ -1,5 +1,6 @@
 /* ptxhost.c: the --ptx mode's host side (ptxhost.h). The command line, the entry's
- * parameters as the PTX declares them, and ncu's CSV pages parsed into numbers. Every
+ * parameters as the PTX declares them, and ncu's CSV pages turned into numbers (read by
+ * model/ncu_csv, the one reader of ncu's CSV: none of its own here). Every
  * failure is a sentence in the caller's buffer; nothing here exits, prints to a terminal
  * or touches a GPU, so that tests/gpu/test_tool.c can run it all without one. */
 #define _GNU_SOURCE 1
@@ -7,11 +8,12 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "model/ncu_csv.h"
 
 const char *const ptxm_kind_names[PTXM_NKINDS] = {"ld", "st", "ldsm", "stsm", "atom", "ldgsts"};
 
@@ -441,162 +443,90 @@ int ptxm_sass_kind(const char *s)
     return -1;
 }
 
-enum { MAX_FIELDS = 4096 }; /* the raw page has ~440 columns with SourceCounters */
-
-/* Splits one CSV line (RFC 4180 quoting) in place; returns the field count. */
-static int csv_split(char *line, char **f, int max)
+/* A number as ncu prints it ("1,792", "0", "8.5"); -1 for "-", "n/a" and the like (and so
+ * null in the answer). */
+static double num(const struct ncu_field *f)
 {
-    int n = 0;
-    char *p = line;
-    for (;;) {
-        if (n == max)
-            return n;
-        if (*p == '"') {
-            char *w = ++p;
-            f[n++] = w;
-            while (*p) {
-                if (*p == '"') {
-                    if (p[1] == '"') {
-                        *w++ = '"';
-                        p += 2;
-                        continue;
-                    }
-                    p++;
-                    break;
-                }
-                *w++ = *p++;
-            }
-            *w = '\0';
-            while (*p && *p != ',')
-                p++;
-        } else {
-            f[n++] = p;
-            while (*p && *p != ',')
-                p++;
-        }
-        if (*p != ',')
-            return n;
-        *p++ = '\0';
-    }
+    double v;
+    return ncu_number(f->s, f->len, &v) ? v : -1;
 }
 
-/* A number as ncu prints it ("1,792", "0", "8.5"); -1 for "-", "n/a" and the like. */
-static double num(const char *s)
+/* The raw page: the first launch's metrics, picked by name; a later launch is not read. */
+static int raw_launch(void *ctx, const struct ncu_launch *l)
 {
-    char b[64];
-    size_t n = 0;
-    for (; *s && n + 1 < sizeof b; s++)
-        if (*s != ',' && *s != ' ')
-            b[n++] = *s;
-    b[n] = '\0';
-    if (!n || !(isdigit((unsigned char)b[0]) || b[0] == '.'))
-        return -1;
-    char *end;
-    double v = strtod(b, &end);
-    return *end == '\0' && isfinite(v) ? v : -1;
+    struct ptxm_result *r = ctx;
+    if (l->index > 0)
+        return 1;
+    for (int k = 0; k < PTXM_NKINDS; k++)
+        r->totals[k].executions = r->totals[k].wavefronts = -1;
+    r->wavefronts_all = r->ideal_all = -1;
+    r->has_raw = 1;
+    return 0;
 }
 
-static int col(char **h, int nh, const char *name)
+static int raw_metric(void *ctx, const struct ncu_launch *l, const struct ncu_cell *m)
 {
-    for (int i = 0; i < nh; i++)
-        if (!strcmp(h[i], name))
-            return i;
-    return -1;
-}
-
-/* Calls row(fields, n, ctx) for each line of text; the line is split in a copy. */
-static int each_row(const char *text, int (*row)(char **, int, void *), void *ctx)
-{
-    char *copy = strdup(text ? text : "");
-    char **f = calloc(MAX_FIELDS, sizeof *f);
-    int rc = 0;
-    if (!copy || !f) {
-        free(copy), free(f);
-        return -1;
-    }
-    for (char *line = copy, *next; line && *line && rc == 0; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        size_t len = strlen(line);
-        if (len && line[len - 1] == '\r')
-            line[len - 1] = '\0';
-        if (line[0] != '"')
-            continue; /* ==PROF==, ==WARNING== and the like */
-        rc = row(f, csv_split(line, f, MAX_FIELDS), ctx);
-    }
-    free(copy), free(f);
-    return rc;
-}
-
-struct raw_ctx {
-    char *hdr[MAX_FIELDS];            /* into hdr_copy */
-    char *hdr_copy;
-    int nh, rows;
-    struct ptxm_result *r;
-};
-
-static int raw_row(char **f, int n, void *vctx)
-{
-    struct raw_ctx *c = vctx;
-    if (c->nh == 0) {
-        if (n > 0 && !strcmp(f[0], "ID")) {
-            /* the fields are NUL-separated in the caller's buffer: copy them in one piece */
-            size_t len = (size_t)(f[n - 1] + strlen(f[n - 1]) + 1 - f[0]);
-            c->hdr_copy = malloc(len);
-            if (!c->hdr_copy)
-                return -1;
-            memcpy(c->hdr_copy, f[0], len);
-            for (int i = 0; i < n; i++)
-                c->hdr[i] = c->hdr_copy + (f[i] - f[0]);
-            c->nh = n;
-        }
-        return 0;
-    }
-    if (n != c->nh || !isdigit((unsigned char)f[0][0]) || c->rows++ > 0)
-        return 0; /* the units row; a second launch (the tool makes one) */
-    char **h = c->hdr;
+    struct ptxm_result *r = ctx;
+    (void)l;
     for (int k = 0; k < PTXM_NKINDS; k++) {
-        int ce = col(h, c->nh, exec_metric[k]), cw = col(h, c->nh, wave_metric[k]);
-        c->r->totals[k].executions = ce >= 0 ? num(f[ce]) : -1;
-        c->r->totals[k].wavefronts = cw >= 0 ? num(f[cw]) : -1;
+        if (ncu_field_is(&m->name, exec_metric[k]))
+            r->totals[k].executions = num(&m->value);
+        else if (ncu_field_is(&m->name, wave_metric[k]))
+            r->totals[k].wavefronts = num(&m->value);
     }
-    int a = col(h, c->nh, "memory_l1_wavefronts_shared"),
-        b = col(h, c->nh, "memory_l1_wavefronts_shared_ideal");
-    c->r->wavefronts_all = a >= 0 ? num(f[a]) : -1;
-    c->r->ideal_all = b >= 0 ? num(f[b]) : -1;
+    if (ncu_field_is(&m->name, "memory_l1_wavefronts_shared"))
+        r->wavefronts_all = num(&m->value);
+    else if (ncu_field_is(&m->name, "memory_l1_wavefronts_shared_ideal"))
+        r->ideal_all = num(&m->value);
     return 0;
 }
 
 int ptxm_parse_raw(const char *csv, struct ptxm_result *r)
 {
-    struct raw_ctx *c = calloc(1, sizeof *c);
-    if (!c)
-        return -1;
-    c->r = r;
-    each_row(csv, raw_row, c);
-    int ok = c->rows > 0;
-    free(c->hdr_copy);
-    free(c);
-    r->has_raw = ok;
-    return ok ? 0 : -1;
+    struct ncu_csv_sink sink = {r, raw_launch, raw_metric};
+    r->has_raw = 0;
+    if (ncu_csv_read(csv ? csv : "", &sink, NULL, NULL) != 0)
+        r->has_raw = 0; /* no header, or a malformed row: no launch read whole */
+    return r->has_raw ? 0 : -1;
 }
 
-/* The columns of a Source-page view, found by name in its header row. */
+/* The columns of a Source-page view, found by name in its header row; SASS is the "Source"
+ * after "Address" (in cuda,sass the first "Source" is the CUDA line's). */
+enum { S_LINE, S_ADDR, S_SASS, S_EXEC, S_THREADS, S_WAVE, S_IDEAL, S_N };
 struct src_cols {
-    int line, addr, exec, threads, wave, ideal, n;
+    int at[S_N], n;
 };
 
-static int read_cols(char **f, int n, struct src_cols *c)
+static int read_cols(const struct ncu_row *h, struct src_cols *c)
 {
-    c->line = col(f, n, "Line No");
-    c->addr = col(f, n, "Address");
-    c->exec = col(f, n, "Instructions Executed");
-    c->threads = col(f, n, "Predicated-On Thread Instructions Executed");
-    c->wave = col(f, n, "L1 Wavefronts Shared");
-    c->ideal = col(f, n, "L1 Wavefronts Shared Ideal");
-    c->n = n;
-    return c->addr >= 0 && c->exec >= 0 && c->wave >= 0 && c->ideal >= 0 ? 0 : -1;
+    c->at[S_LINE] = ncu_row_column(h, "Line No");
+    c->at[S_ADDR] = ncu_row_column(h, "Address");
+    c->at[S_SASS] = c->at[S_ADDR] + 1;
+    c->at[S_EXEC] = ncu_row_column(h, "Instructions Executed");
+    c->at[S_THREADS] = ncu_row_column(h, "Predicated-On Thread Instructions Executed");
+    c->at[S_WAVE] = ncu_row_column(h, "L1 Wavefronts Shared");
+    c->at[S_IDEAL] = ncu_row_column(h, "L1 Wavefronts Shared Ideal");
+    c->n = h->fields;
+    return c->at[S_ADDR] >= 0 && c->at[S_EXEC] >= 0 && c->at[S_WAVE] >= 0 && c->at[S_IDEAL] >= 0
+               ? 0
+               : -1;
+}
+
+/* An instruction row of the table `c` heads: its fields in f, its address in *a; 0, or -1
+ * for any other row (another count: a name/value line; an address that is no "0x...": the
+ * header again, or ncu's "..." between functions). */
+static int instr_row(const struct ncu_row *row, const struct src_cols *c, struct ncu_field *f,
+                     unsigned long *a)
+{
+    char addr[32];
+    if (row->fields != c->n)
+        return -1;
+    ncu_row_pick(row, c->at, S_N, f);
+    ncu_field_copy(&f[S_ADDR], addr, sizeof addr);
+    if (strncmp(addr, "0x", 2) != 0)
+        return -1;
+    *a = strtoul(addr, NULL, 16);
+    return 0;
 }
 
 struct sass_ctx {
@@ -621,21 +551,23 @@ static int grow(void **p, int *cap, int need, size_t elem)
     return 0;
 }
 
-static int sass_row(char **f, int n, void *vctx)
+static int sass_row(void *vctx, const struct ncu_row *row)
 {
     struct sass_ctx *x = vctx;
+    struct ncu_field f[S_N];
+    unsigned long a;
     if (!x->have) {
-        if (col(f, n, "Address") >= 0 && read_cols(f, n, &x->c) == 0)
+        if (ncu_row_column(row, "Address") >= 0 && read_cols(row, &x->c) == 0)
             x->have = 1;
         return 0;
     }
-    if (n != x->c.n || strncmp(f[x->c.addr], "0x", 2) != 0)
+    if (instr_row(row, &x->c, f, &a) < 0)
         return 0;
-    unsigned long a = strtoul(f[x->c.addr], NULL, 16);
     if (!x->base) /* the view starts at the function's first instruction */
         x->base = a;
-    const char *sass = f[x->c.addr + 1];
-    int k = ptxm_sass_kind(sass);
+    char text[256];
+    ncu_field_copy(&f[S_SASS], text, sizeof text);
+    int k = ptxm_sass_kind(text);
     if (k < 0)
         return 0;
     struct ptxm_result *r = x->r;
@@ -644,14 +576,15 @@ static int sass_row(char **f, int n, void *vctx)
     struct ptxm_instr *in = &r->instrs[r->ninstrs++];
     memset(in, 0, sizeof *in);
     in->pc = a - x->base;
-    while (*sass == ' ')
-        sass++;
-    snprintf(in->sass, sizeof in->sass, "%s", sass);
+    struct ncu_field sass = f[S_SASS]; /* ncu indents it */
+    while (sass.len && *sass.s == ' ')
+        sass.s++, sass.at++, sass.len--;
+    ncu_field_copy(&sass, in->sass, sizeof in->sass);
     in->kind = k;
-    in->executions = num(f[x->c.exec]);
-    in->threads = x->c.threads >= 0 ? num(f[x->c.threads]) : -1;
-    in->wavefronts = num(f[x->c.wave]);
-    in->ideal = num(f[x->c.ideal]);
+    in->executions = num(&f[S_EXEC]);
+    in->threads = x->c.at[S_THREADS] >= 0 ? num(&f[S_THREADS]) : -1;
+    in->wavefronts = num(&f[S_WAVE]);
+    in->ideal = num(&f[S_IDEAL]);
     struct ptxm_counts *t = &r->source_totals[k];
     t->executions += in->executions > 0 ? in->executions : 0;
     t->wavefronts += in->wavefronts > 0 ? in->wavefronts : 0;
@@ -674,29 +607,35 @@ struct cs_ctx {
     struct ptxm_result *r;
 };
 
-static int cuda_sass_row(char **f, int n, void *vctx)
+static int cuda_sass_row(void *vctx, const struct ncu_row *row)
 {
     struct cs_ctx *x = vctx;
     struct ptxm_result *r = x->r;
-    if (n >= 2 && !strcmp(f[0], "File Path")) {
-        snprintf(x->file, sizeof x->file, "%s", f[1]);
+    struct ncu_field f[S_N];
+    static const int first_two[2] = {0, 1};
+    unsigned long a;
+    ncu_row_pick(row, first_two, 2, f);
+    if (row->fields >= 2 && ncu_field_is(&f[0], "File Path")) {
+        ncu_field_copy(&f[1], x->file, sizeof x->file);
         x->have = 0; /* each file's table has its own header */
         return 0;
     }
     if (!x->have) {
-        if (col(f, n, "Line No") >= 0 && read_cols(f, n, &x->c) == 0)
+        if (ncu_row_column(row, "Line No") >= 0 && read_cols(row, &x->c) == 0)
             x->have = 1;
         return 0;
     }
-    /* A line's row is read by its first field alone: ncu quotes the source text without
-     * doubling the quotes inside it (an asm statement's "r"(x) splits the row wrongly). */
-    if (x->c.line == 0 && n >= 1 && isdigit((unsigned char)f[0][0])) {
-        x->line = atoi(f[0]);
+    /* A line's row is read by its first field alone, whatever its count: a source line
+     * with a ',' right after one of its quotes still splits there. */
+    if (x->c.at[S_LINE] == 0 && f[0].len && isdigit((unsigned char)f[0].s[0])) {
+        char n[16];
+        ncu_field_copy(&f[0], n, sizeof n);
+        x->line = atoi(n);
         return 0;
     }
-    if (n != x->c.n || strncmp(f[x->c.addr], "0x", 2) != 0)
+    if (instr_row(row, &x->c, f, &a) < 0)
         return 0;
-    unsigned long pc = strtoul(f[x->c.addr], NULL, 16) - x->base;
+    unsigned long pc = a - x->base;
     for (int i = 0; i < r->ninstrs; i++) {
         struct ptxm_instr *in = &r->instrs[i];
         if (in->pc != pc)
@@ -738,7 +677,8 @@ int ptxm_parse_source(const char *sass_csv, const char *cuda_sass_csv, struct pt
     memset(&sx, 0, sizeof sx);
     sx.r = r;
     memset(r->source_totals, 0, sizeof r->source_totals);
-    if (each_row(sass_csv, sass_row, &sx) < 0 || !sx.have || !sx.base)
+    struct ncu_table_sink ss = {&sx, 1, sass_row};
+    if (ncu_table_read(sass_csv ? sass_csv : "", &ss, NULL) < 0 || !sx.have || !sx.base)
         return -1;
     for (int k = 0; k < PTXM_NKINDS; k++)
         r->totals[k].ideal = r->source_totals[k].ideal;
@@ -749,7 +689,8 @@ int ptxm_parse_source(const char *sass_csv, const char *cuda_sass_csv, struct pt
             return -1;
         cx->r = r;
         cx->base = sx.base;
-        int rc = each_row(cuda_sass_csv, cuda_sass_row, cx);
+        struct ncu_table_sink cs = {cx, 1, cuda_sass_row};
+        int rc = ncu_table_read(cuda_sass_csv, &cs, NULL);
         free(cx);
         if (rc < 0)
             return -1;

@@ -105,14 +105,15 @@ const char *ptxm_metric_list(void);
  * no shared-memory instruction the answers count. */
 int ptxm_sass_kind(const char *sass);
 
-/* Reads `ncu --import R --page raw --csv --print-units base` (one launch). 0, or -1 when
- * it holds no data row. */
+/* Reads `ncu --import R --page raw --csv --print-units base` (its first launch) through
+ * model/ncu_csv. 0, or -1 when it holds no launch or ncu_csv refuses it (a malformed row). */
 int ptxm_parse_raw(const char *csv, struct ptxm_result *r);
 
-/* Reads the Source page: the sass view (every instruction once; needed) and the cuda,sass
- * view (instructions under their file and line; may be NULL when the module has no line
- * information). Fills instrs (shared-memory instructions only), lines and source_totals,
- * and the ideal of totals. 0, or -1 when the sass view holds no instruction row. */
+/* Reads the Source page through model/ncu_csv's table reader: the sass view (every
+ * instruction once; needed) and the cuda,sass view (instructions under their file and line;
+ * may be NULL when the module has no line information). Fills instrs (shared-memory
+ * instructions only), lines and source_totals, and the ideal of totals. 0, or -1 when the
+ * sass view holds no instruction row or a view has a malformed row (an unterminated quote). */
 int ptxm_parse_source(const char *sass_csv, const char *cuda_sass_csv, struct ptxm_result *r);
 
 void ptxm_result_free(struct ptxm_result *r);

@@ -1,8 +1,9 @@
-/* ncu_csv.c - the reader of Nsight Compute's CSV (ncu_csv.h): the header
- * found and its form told, then each quoted row checked against the
- * header's field count and handed on as a launch and its metrics.  It keeps
- * offsets into the caller's text, never a copy, so what it holds does not
- * grow with the text.  Pure: no I/O, no allocation. */
+/* ncu_csv.c - the reader of Nsight Compute's CSV (ncu_csv.h): one row loop
+ * (walk) that splits each quoted line into fields, under the table reader
+ * (rows as they are) and the launch reader (the header and its form found,
+ * each row checked against the header's count, then a launch and its
+ * metrics).  It keeps offsets into the caller's text, never a copy, so what
+ * it holds does not grow with the text.  Pure: no I/O, no allocation. */
 #include "ncu_csv.h"
 
 #include <ctype.h>
@@ -72,16 +73,28 @@ size_t ncu_field_copy(const struct ncu_field *f, char *dst, size_t cap)
     return k;
 }
 
+/* Whether the quote at q closes its field.  With `bare`, only before ','
+ * or the line's end: the Source page prints source lines within quotes as
+ * they are (`"asm("ld.shared.u32 %0, [%1];" : ...)"`), and a reader that
+ * wanted doubled quotes there could read no asm line. */
+static int closes(const char *q, int bare)
+{
+    if (!bare)
+        return q[1] != '"';
+    return q[1] == ',' || q[1] == '\r' || q[1] == '\n' || q[1] == '\0';
+}
+
 /* One field from *i into f; *eol is set when it ends its line (*i then
  * starts the next line). */
-static int field(const char *text, size_t *i, struct ncu_field *f, int *eol, struct sz_error *err)
+static int field(const char *text, size_t *i, struct ncu_field *f, int *eol, int bare,
+                 struct sz_error *err)
 {
     size_t k = *i;
     if (text[k] == '"') {
         f->at = ++k;
         /* ncu puts no line break inside a field: one ends an unterminated quote */
-        while (text[k] && text[k] != '\n' && !(text[k] == '"' && text[k + 1] != '"'))
-            k += text[k] == '"' ? 2 : 1;
+        while (text[k] && text[k] != '\n' && !(text[k] == '"' && closes(text + k, bare)))
+            k += text[k] == '"' && text[k + 1] == '"' ? 2 : 1;
         if (text[k] != '"')
             return fail_at(text, f->at - 1, err, "unterminated quoted field");
         f->len = k - f->at;
@@ -108,12 +121,12 @@ static int field(const char *text, size_t *i, struct ncu_field *f, int *eol, str
 }
 
 /* The fields of the row at `at`, counted (and so checked) before any is used. */
-static int count(const char *text, size_t at, int *n, struct sz_error *err)
+static int count(const char *text, size_t at, int bare, int *n, struct sz_error *err)
 {
     struct ncu_field f;
     int eol = 0;
     for (*n = 0; !eol; (*n)++)
-        if (field(text, &at, &f, &eol, err) < 0)
+        if (field(text, &at, &f, &eol, bare, err) < 0)
             return -1;
     return 0;
 }
@@ -123,6 +136,60 @@ static size_t next_line(const char *text, size_t i)
     while (text[i] && text[i] != '\n')
         i++;
     return text[i] ? i + 1 : i;
+}
+
+/* Every line from `i` (line `line`) that opens with a quote, checked and
+ * handed to row(); the other lines (blank, ==PROF==, the program's own
+ * output) are no CSV.  The one row loop of both readers. */
+static int walk(const char *text, size_t i, int line, int bare,
+                int (*row)(void *ctx, const struct ncu_row *r), void *ctx, struct sz_error *err)
+{
+    int rc = 0;
+    for (; text[i] && rc == 0; line++, i = next_line(text, i)) {
+        if (text[i] != '"')
+            continue;
+        struct ncu_row r = {text, i, line, 0, bare};
+        if (count(text, i, bare, &r.fields, err) < 0)
+            return -1;
+        rc = row(ctx, &r);
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+int ncu_table_read(const char *text, const struct ncu_table_sink *sink, struct sz_error *err)
+{
+    return walk(text, 0, 1, sink->bare_quotes, sink->row, sink->ctx, err);
+}
+
+void ncu_row_pick(const struct ncu_row *r, const int *cols, int n, struct ncu_field *out)
+{
+    size_t i = r->at;
+    for (int j = 0; j < n; j++)
+        out[j] = (struct ncu_field){"", 0, r->at};
+    for (int c = 0, eol = 0; !eol; c++) {
+        struct ncu_field f;
+        field(r->text, &i, &f, &eol, r->bare_quotes, NULL);    /* counted: cannot fail */
+        for (int j = 0; j < n; j++)
+            if (cols[j] == c)
+                out[j] = f;
+    }
+}
+
+int ncu_row_column(const struct ncu_row *header, const char *name)
+{
+    size_t i = header->at;
+    for (int c = 0, eol = 0; !eol; c++) {
+        struct ncu_field f;
+        field(header->text, &i, &f, &eol, header->bare_quotes, NULL);
+        if (ncu_field_is(&f, name))
+            return c;
+    }
+    return -1;
+}
+
+int ncu_row_fail(const struct ncu_row *r, struct sz_error *err, const char *msg)
+{
+    return fail_at(r->text, r->at, err, msg);
 }
 
 /* The header: the first line opening with "ID", else the first line after
@@ -162,95 +229,87 @@ enum { C_ID, C_KERNEL, C_NAME, C_UNIT, C_VALUE, NCOLS };
 static const char *const col_names[NCOLS] = {NULL, "Kernel Name", "Metric Name", "Metric Unit",
                                              "Metric Value"};
 
+/* What the launch reader carries from row to row. */
+struct launches {
+    const struct ncu_csv_sink *sink;
+    struct ncu_csv info;
+    struct ncu_row head;
+    int col[NCOLS];
+    size_t units;                   /* the wide form's units row; 0: none */
+    struct ncu_launch l;
+    struct sz_error *err;
+};
+
+static int launch_row(void *ctx, const struct ncu_row *r)
+{
+    struct launches *st = ctx;
+    const struct ncu_csv_sink *sink = st->sink;
+    struct ncu_launch *l = &st->l;
+    int rc;
+    if (r->fields != st->head.fields)
+        return ncu_row_fail(r, st->err, "this row's column count differs from the header's");
+    struct ncu_field f[NCOLS];
+    ncu_row_pick(r, st->col, NCOLS, f);
+    double id;
+    if (!ncu_number(f[C_ID].s, f[C_ID].len, &id)) {
+        if (st->info.form == NCU_CSV_WIDE && st->info.launches == 0 && st->units == 0)
+            st->units = r->at;      /* the units row, under the header */
+        return 0;
+    }
+    int fresh = st->info.form == NCU_CSV_WIDE || l->index < 0 || f[C_ID].len != l->id.len ||
+                memcmp(f[C_ID].s, l->id.s, l->id.len) != 0;
+    if (fresh) {
+        *l = (struct ncu_launch){st->info.launches, r->line, r->at, f[C_ID], f[C_KERNEL]};
+        st->info.launches++;
+        if (sink->launch && (rc = sink->launch(sink->ctx, l)) != 0)
+            return rc;
+    }
+    if (!sink->metric)
+        return 0;
+    struct ncu_cell m = {{0}, {"", 0, r->at}, {0}, r->line};
+    if (st->info.form == NCU_CSV_LONG) {
+        m.name = f[C_NAME], m.value = f[C_VALUE];
+        if (st->col[C_UNIT] >= 0)
+            m.unit = f[C_UNIT];
+        return sink->metric(sink->ctx, l, &m);
+    }
+    /* wide: the header, the units and the row side by side, column by column */
+    size_t hi = st->head.at, ui = st->units, ri = r->at;
+    rc = 0;
+    for (int eol = 0; !eol && rc == 0;) {
+        field(r->text, &hi, &m.name, &eol, 0, NULL);
+        if (st->units)
+            field(r->text, &ui, &m.unit, &eol, 0, NULL);
+        field(r->text, &ri, &m.value, &eol, 0, NULL);
+        rc = sink->metric(sink->ctx, l, &m);
+    }
+    return rc;
+}
+
 int ncu_csv_read(const char *text, const struct ncu_csv_sink *sink, struct ncu_csv *out,
                  struct sz_error *err)
 {
     static const struct ncu_csv_sink none;
-    struct ncu_csv info = {NCU_CSV_WIDE, 0, 0, 0};
-    size_t h;
-    if (!sink)
-        sink = &none;
+    struct launches st = {sink ? sink : &none, {NCU_CSV_WIDE, 0, 0, 0}, {text, 0, 0, 0, 0},
+                          {0, -1, -1, -1, -1}, 0, {-1, 0, 0, {0}, {0}}, err};
     if (out)
-        *out = info;
-    int absent = header(text, &h);
-    info.header_at = h;
+        *out = st.info;
+    int absent = header(text, &st.head.at);
+    st.info.header_at = st.head.at;
     if (absent) {
         if (out)
-            *out = info;
+            *out = st.info;
         return 1;
     }
-    info.header_line = line_of(text, h);
-    int ncols, col[NCOLS] = {0, -1, -1, -1, -1};
-    if (count(text, h, &ncols, err) < 0)
+    st.info.header_line = st.head.line = line_of(text, st.head.at);
+    if (count(text, st.head.at, 0, &st.head.fields, err) < 0)
         return -1;
-    size_t i = h;
-    for (int c = 0, eol = 0; !eol; c++) {
-        struct ncu_field f;
-        field(text, &i, &f, &eol, err);         /* counted above: cannot fail */
-        for (int k = 1; k < NCOLS; k++)
-            if (col[k] < 0 && ncu_field_is(&f, col_names[k]))
-                col[k] = c;
-    }
-    if (col[C_NAME] >= 0 && col[C_VALUE] >= 0)
-        info.form = NCU_CSV_LONG;
-    int line = line_of(text, i);
-    size_t units = 0;               /* the wide form's units row; 0: none */
-    int rc = 0;
-    struct ncu_launch l = {-1, 0, 0, {0}, {0}};
-    for (; text[i] && rc == 0; line++, i = next_line(text, i)) {
-        if (text[i] != '"')
-            continue;               /* blank, ==PROF==, the program's own output */
-        int n;
-        if (count(text, i, &n, err) < 0)
-            return -1;
-        if (n != ncols)
-            return fail_at(text, i, err, "this row's column count differs from the header's");
-        struct ncu_field f[NCOLS] = {{0}};
-        size_t k = i;
-        for (int c = 0, eol = 0; !eol; c++) {
-            struct ncu_field x;
-            field(text, &k, &x, &eol, err);
-            for (int j = 0; j < NCOLS; j++)
-                if (c == col[j])
-                    f[j] = x;
-        }
-        double id;
-        if (!ncu_number(f[C_ID].s, f[C_ID].len, &id)) {
-            if (info.form == NCU_CSV_WIDE && info.launches == 0 && units == 0)
-                units = i;          /* the units row, under the header */
-            continue;
-        }
-        int fresh = info.form == NCU_CSV_WIDE || l.index < 0 || f[C_ID].len != l.id.len ||
-                    memcmp(f[C_ID].s, l.id.s, l.id.len) != 0;
-        if (fresh) {
-            l = (struct ncu_launch){info.launches, line, i, f[C_ID], f[C_KERNEL]};
-            if (!l.kernel.s)
-                l.kernel = (struct ncu_field){"", 0, i};
-            info.launches++;
-            if (sink->launch && (rc = sink->launch(sink->ctx, &l)) != 0)
-                break;
-        }
-        if (!sink->metric)
-            continue;
-        struct ncu_cell m = {{0}, {"", 0, i}, {0}, line};
-        if (info.form == NCU_CSV_LONG) {
-            m.name = f[C_NAME], m.value = f[C_VALUE];
-            if (col[C_UNIT] >= 0)
-                m.unit = f[C_UNIT];
-            rc = sink->metric(sink->ctx, &l, &m);
-            continue;
-        }
-        /* wide: the header, the units and the row side by side, column by column */
-        size_t hi = h, ui = units, ri = i;
-        for (int eol = 0; !eol && rc == 0;) {
-            field(text, &hi, &m.name, &eol, err);
-            if (units)
-                field(text, &ui, &m.unit, &eol, err);
-            field(text, &ri, &m.value, &eol, err);
-            rc = sink->metric(sink->ctx, &l, &m);
-        }
-    }
+    for (int k = 1; k < NCOLS; k++)
+        st.col[k] = ncu_row_column(&st.head, col_names[k]);
+    if (st.col[C_NAME] >= 0 && st.col[C_VALUE] >= 0)
+        st.info.form = NCU_CSV_LONG;
+    int rc = walk(text, next_line(text, st.head.at), st.head.line + 1, 0, launch_row, &st, err);
     if (out)
-        *out = info;
-    return rc < 0 ? -1 : 0;
+        *out = st.info;
+    return rc;
 }

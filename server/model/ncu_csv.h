@@ -1,11 +1,12 @@
 /* ncu_csv.h - the one reader of the CSV Nsight Compute writes, shared by the
- * measurement tool (cuda/ncu.c: `ncu --csv --page raw` of its own launches)
- * and the server (ncu_text.c: what users paste into /api/ncu/explain).  It
- * walks the text row by row and hands each launch and each of its metrics
- * to callbacks, keeping nothing itself: what is kept, and so the memory, is
- * the caller's.  Pure: no I/O, no allocation, no copy of the text.
+ * measurement tool (cuda/ncu.c: `ncu --csv --page raw` of its own launches;
+ * cuda/ptxhost.c: the --ptx mode's raw page and Source page) and the server
+ * (ncu_text.c: what users paste into /api/ncu/explain).  It walks the text
+ * row by row and hands each launch and each of its metrics, or each row of a
+ * table, to callbacks, keeping nothing itself: what is kept, and so the
+ * memory, is the caller's.  Pure: no I/O, no allocation, no copy of the text.
  *
- * The two forms ncu writes, both found by their header's column names:
+ * The two launch forms ncu writes, both found by their header's column names:
  *   wide (`--page raw --csv`): "ID","Process ID",...,"Kernel Name",...,
  *     then one column per metric; a units row ("","",...,"inst",...) may
  *     follow the header; then one row per launch.
@@ -16,7 +17,15 @@
  * Every field is quoted; a quote inside one is doubled; numbers may carry
  * thousands separators ("1,536"); a value ncu could not collect is "n/a".
  *
- * What the two readers this replaces did differently, and what this one does:
+ * The Source page (`--page source --csv --print-source sass|cuda,sass`) is
+ * no launch: name/value lines ("Kernel Name","k", / "File Path","f.cu"),
+ * then a table whose header names the columns ("Address","Source",...;
+ * "Line No","Source","Address","Source",...), again per file for cuda,sass.
+ * ncu_table_read hands every row on as it is, and the caller tells headers
+ * from rows; there the source text is quoted with its own quotes left
+ * undoubled (see bare_quotes).
+ *
+ * What the readers this replaces did differently, and what this one does:
  *   - header: the tool took the first quoted line whose first field is "ID";
  *     the server the first line opening with `"ID",`, else the first line
  *     after ==PROF== and blank lines if it opens with a quote.  Here: the
@@ -38,7 +47,16 @@
  *     '.'; the server dropped ',' and took a sign and an exponent.  Here: the
  *     server's (ncu_number); "n/a" and other words are no number.
  *   - the long form: neither read it (the server took it for metric lines
- *     and the tool for rows of one metric); here each row is one metric. */
+ *     and the tool for rows of one metric); here each row is one metric.
+ *   - the --ptx mode (ptxhost.c) split each line in a copy of the text: a
+ *     quote closed a field wherever it stood and the text after it up to the
+ *     next ',' was dropped (a source line with quotes split into pieces); a
+ *     row of another count than the raw page's header was skipped, and the
+ *     raw page's numbers were the tool's.  Here: the raw page is read as
+ *     above (ncu_csv_read; a row of another count is refused, a sign is
+ *     read), the Source page by ncu_table_read with bare quotes, so that a
+ *     source line with quotes stays one field; the rows of another count
+ *     than their table's header are the caller's to skip, as before. */
 #ifndef SZ_NCU_CSV_H
 #define SZ_NCU_CSV_H
 
@@ -106,5 +124,47 @@ size_t ncu_field_copy(const struct ncu_field *f, char *dst, size_t cap);
 /* A number as ncu prints it: "5,713,107", "6", "1.5", "1e3" (blanks around
  * it allowed); 1 and *v, or 0 for "n/a", "" and any other word. */
 int ncu_number(const char *s, size_t n, double *v);
+
+/* ---- tables: the Source page, and the rows under the launch reader -------- */
+
+/* One quoted line of the text, its fields counted (so well formed); they
+ * are read with ncu_row_pick, as spans of the text. */
+struct ncu_row {
+    const char *text;               /* the whole text */
+    size_t at;                      /* byte offset of its first field */
+    int line;                       /* 1-based */
+    int fields;                     /* how many it has */
+    int bare_quotes;                /* how they split: the sink's */
+};
+
+/* The table reader's callback: 0 to go on, 1 to stop reading (the read then
+ * succeeds), -1 to fail it (having filled err). */
+struct ncu_table_sink {
+    void *ctx;
+    int bare_quotes;                /* 1: a quote closes a quoted field only before ',' or
+                                     * the line's end, and is text elsewhere (doubled quotes
+                                     * still read as one): the Source page's source lines */
+    int (*row)(void *ctx, const struct ncu_row *r);
+};
+
+/* Hand every line of `text` (NUL-terminated) that opens with a quote to
+ * sink->row, in order; the others (blank, ==PROF==, the program's output)
+ * are skipped.  Which row is a header is the caller's to tell.  Returns 0,
+ * or -1 when a row is malformed (an unterminated quote; without
+ * bare_quotes, text after a closing one) or the callback failed: errors as
+ * ncu_csv_read's, at the malformed byte. */
+int ncu_table_read(const char *text, const struct ncu_table_sink *sink, struct sz_error *err);
+
+/* Fields cols[0..n) of r (0-based) into out[0..n), in one pass; a column
+ * the row does not have (or < 0) is an empty field at the row's start. */
+void ncu_row_pick(const struct ncu_row *r, const int *cols, int n, struct ncu_field *out);
+
+/* The index of the first of header's fields that is `name` (doubled quotes
+ * as one): the column a table's rows hold it in; -1 when none is. */
+int ncu_row_column(const struct ncu_row *header, const char *name);
+
+/* Fails err (may be NULL) at the start of row r: "ncu", "at line L, column
+ * 1: msg", its position set; returns -1. */
+int ncu_row_fail(const struct ncu_row *r, struct sz_error *err, const char *msg);
 
 #endif

@@ -619,7 +619,7 @@ static const struct ptxm_line *line_of(const struct ptxm_result *r, const char *
 
 /* ncu's pages of three corpus launches on an H200 (tests/data/ptx/ncu_csv/, kept by
  * --keep; their numbers are those of tests/data/ptx/measured_h200.json). */
-static int read_pages(const char *name, struct ptxm_result *r)
+static int read_pages_as(const char *name, int crlf, struct ptxm_result *r)
 {
     char path[256];
     char *t[3];
@@ -627,6 +627,22 @@ static int read_pages(const char *name, struct ptxm_result *r)
     for (int i = 0; i < 3; i++) {
         snprintf(path, sizeof path, "tests/data/ptx/ncu_csv/%s/%s.csv", name, f[i]);
         t[i] = slurp(path);
+        if (crlf && t[i]) {
+            /* as a Windows ncu would write them, under its ==PROF== lines */
+            size_t n = 0, k = 0;
+            for (const char *c = t[i]; *c; c++)
+                n += 1 + (*c == '\n');
+            char *w = malloc(n + 64);
+            k = (size_t)sprintf(w, "==PROF== Connected to process 1\r\n");
+            for (const char *c = t[i]; *c; c++) {
+                if (*c == '\n')
+                    w[k++] = '\r';
+                w[k++] = *c;
+            }
+            w[k] = '\0';
+            free(t[i]);
+            t[i] = w;
+        }
     }
     memset(r, 0, sizeof *r);
     int rc = t[0] && t[1] && t[2] ? 0 : -2;
@@ -637,6 +653,11 @@ static int read_pages(const char *name, struct ptxm_result *r)
     for (int i = 0; i < 3; i++)
         free(t[i]);
     return rc;
+}
+
+static int read_pages(const char *name, struct ptxm_result *r)
+{
+    return read_pages_as(name, 0, r);
 }
 
 static void test_ptx_pages(void)
@@ -686,6 +707,26 @@ static void test_ptx_pages(void)
     CHECK((in = instr_at(&r, 0x1a0)) && in->kind == PTXM_LDGSTS && in->wavefronts == 32,
           "LDGSTS.E.BYPASS.128");
     ptxm_result_free(&r);
+
+    /* CRLF line ends and ==PROF== lines around the pages read as the pages do */
+    for (int i = 0; i < 3; i++) {
+        const char *name[3] = {"inline_ptx", "hist_lane", "cp_async_pipeline"};
+        char *a = NULL, *b = NULL;
+        size_t na = 0, nb = 0;
+        rc = read_pages_as(name[i], 0, &r) * 10;
+        FILE *f = open_memstream(&a, &na);
+        ptxm_print_result_json(f, &r);
+        fclose(f);
+        ptxm_result_free(&r);
+        rc += read_pages_as(name[i], 1, &r);
+        f = open_memstream(&b, &nb);
+        ptxm_print_result_json(f, &r);
+        fclose(f);
+        ptxm_result_free(&r);
+        CHECK(rc == 0 && na > 1000 && na == nb && memcmp(a, b, na) == 0,
+              "%s: the pages with CRLF and ==PROF== lines read the same: %d", name[i], rc);
+        free(a), free(b);
+    }
 
     memset(&r, 0, sizeof r);
     CHECK(ptxm_parse_raw("==PROF== nothing\n", &r) < 0 && !r.has_raw, "no raw page");

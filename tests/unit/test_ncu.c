@@ -501,6 +501,111 @@ static void test_csv_reader(void)
     CHECK(bad == 0, "numbers: thousands separators, blanks, n/a");
 }
 
+/* ---- the table reader (ncu_table_read): the Source page's shape ------------ */
+
+/* What the table reader handed on: "<line>#<fields>:<f0>|<f1>|<f2>|<f3>;" per
+ * row; stop_at: the row count at which the callback stops (1) or, negated,
+ * fails (-1) the read. */
+struct rows {
+    char s[1024];
+    int n, stop_at;
+};
+
+static int rows_put(void *ctx, const struct ncu_row *r)
+{
+    struct rows *x = ctx;
+    static const int cols[4] = {0, 1, 2, 3};
+    struct ncu_field f[4];
+    size_t len = strlen(x->s);
+    ncu_row_pick(r, cols, 4, f);
+    snprintf(x->s + len, sizeof x->s - len, "%d#%d:", r->line, r->fields);
+    for (int k = 0; k < 4; k++) {
+        len = strlen(x->s);
+        ncu_field_copy(&f[k], x->s + len, sizeof x->s - len);
+        strncat(x->s, k < 3 ? "|" : ";", sizeof x->s - strlen(x->s) - 1);
+    }
+    if (++x->n == -x->stop_at)
+        return -1;
+    return x->n == x->stop_at;
+}
+
+/* The cuda,sass view as ncu 2025.3 writes it (tests/data/ptx/ncu_csv/), cut to five
+ * columns, with CRLF line ends: source lines quoted with their own quotes undoubled
+ * ("r"(a)), one with doubled quotes (read as one), and one where a quote stands before
+ * a ',' (there the split cannot be told from the text: the row has a field more). */
+#define SRC_HEAD "\"Line No\",\"Source\",\"Address\",\"Source\",\"Instructions Executed\"\r\n"
+static const char source_page[] =
+    "==PROF== Connected to process 7 (/tmp/app)\r\n"
+    "\"File Path\",\"/src/k.cu\"\r\n"
+    "\"Function Name\",\"k\"\r\n" SRC_HEAD
+    "\"7\",\"asm(\"st.shared.u32 [%0], %1;\" :: \"r\"(a), \"r\"(b));\",\"\",\"\",\"8\"\r\n"
+    "\"\",\"\",\"0x7f0010\",\"      STS [R2], R3\",\"8\"\r\n"
+    "\"9\",\"s = \"\"x\"\";\",\"\",\"\",\"1,024\"\r\n"
+    "\"12\",\"printf(\"%d\", x);\",\"\",\"\",\"n/a\"\r\n";
+
+static const struct table_case {
+    const char *what, *text;
+    int bare, stop_at, rc;
+    const char *rows;               /* what the callback saw */
+    int line, column;               /* rc -1 from the reader: where the error points */
+    const char *has;
+} table_cases[] = {
+    {"the Source page: name/value lines, a header, quotes in source lines, CRLF", source_page, 1,
+     0, 0,
+     "2#2:File Path|/src/k.cu||;3#2:Function Name|k||;4#5:Line No|Source|Address|Source;"
+     "5#5:7|asm(\"st.shared.u32 [%0], %1;\" :: \"r\"(a), \"r\"(b));||;"
+     "6#5:||0x7f0010|      STS [R2], R3;7#5:9|s = \"x\";||;8#6:12|printf(\"%d| x);\"|;",
+     0, 0, NULL},
+    {"a callback that has what it wants stops the read", source_page, 1, 2, 0,
+     "2#2:File Path|/src/k.cu||;3#2:Function Name|k||;", 0, 0, NULL},
+    {"a callback's failure fails the read", source_page, 1, -1, -1,
+     "2#2:File Path|/src/k.cu||;", 0, 0, NULL},
+    {"an unterminated quote, with bare quotes: at its opening quote",
+     "\"Address\",\"Source\"\r\n\"0x10\",\"  LDS R1, [R2]\r\n\"0x20\",\"x\"\r\n", 1, 0, -1,
+     "1#2:Address|Source||;",
+     2, 8, "unterminated quoted field"},
+    {"without bare quotes, an undoubled quote is text after a closing one",
+     "\"Line No\",\"Source\"\n\"7\",\"asm(\"ld.shared.u32 %0, [%1];\" : \"=r\"(v));\"\n", 0,
+     0, -1, "1#2:Line No|Source||;", 2, 11, "expected ',' or the end of the line after a field"},
+};
+
+static void test_table_reader(void)
+{
+    for (size_t i = 0; i < sizeof table_cases / sizeof table_cases[0]; i++) {
+        const struct table_case *c = &table_cases[i];
+        struct rows x = {"", 0, c->stop_at};
+        struct ncu_table_sink sink = {&x, c->bare, rows_put};
+        struct sz_error e = {0};
+        int rc = ncu_table_read(c->text, &sink, &e);
+        CHECK(rc == c->rc && strcmp(x.s, c->rows) == 0, "%s: rc %d, saw %s", c->what, rc, x.s);
+        if (c->has)
+            CHECK(strcmp(e.field, "ncu") == 0 && e.line == c->line && e.column == c->column &&
+                      strstr(e.message, c->has),
+                  "%s: refused at %d:%d saying '%s': at %d:%d %s", c->what, c->line, c->column,
+                  c->has, e.line, e.column, e.message);
+    }
+    /* a header's columns by name, and a row's fields under them */
+    struct ncu_row head = {SRC_HEAD, 0, 1, 5, 1};
+    CHECK(ncu_row_column(&head, "Address") == 2 && ncu_row_column(&head, "Source") == 1 &&
+              ncu_row_column(&head, "Instructions Executed") == 4 &&
+              ncu_row_column(&head, "Kernel Name") == -1,
+          "columns by name: the first of a name");
+    static const char row_text[] = "\"9\",\"s = \"\"x\"\";\",\"\",\"\",\"1,024\"\r\n";
+    struct ncu_row row = {row_text, 0, 1, 5, 1};
+    int cols[3] = {4, 0, 7};
+    struct ncu_field f[3];
+    double v = 0;
+    ncu_row_pick(&row, cols, 3, f);
+    CHECK(ncu_number(f[0].s, f[0].len, &v) && v == 1024 && ncu_field_is(&f[1], "9") &&
+              f[2].len == 0 && f[2].at == 0,
+          "picked: 1,024, 9, and an empty field for a column the row lacks");
+    /* a row refused by its caller points at the row's start */
+    struct sz_error e = {0};
+    CHECK(ncu_row_fail(&row, &e, "no such column") == -1 && e.line == 1 && e.column == 1 &&
+              strstr(e.message, "at line 1, column 1: no such column"),
+          "ncu_row_fail: %d:%d %s", e.line, e.column, e.message);
+}
+
 /* Issue 39 item 5, the part the one reader brings: `ncu --csv --metrics`
  * (the long form) of one launch is that launch, explained as the wide form
  * of the same numbers is (test_csv_and_arbitration's 6 + 40). */
@@ -523,6 +628,7 @@ int main(void)
     test_errors();
     test_long_kernel_name();
     test_csv_reader();
+    test_table_reader();
     test_long_form_explained();
     return check_summary("test_ncu");
 }
