@@ -11,7 +11,7 @@ import { caretAt } from './caret.js';
 import { bankChart } from './bankchart.js';
 import { bump } from './stamps.js';
 import { keepDisplay } from './theme.js';
-import { BAD } from './classes.js';
+import { BAD, INVALID } from './classes.js';
 import {
     PTX_EXAMPLES, ptxExample, exampleUrl, entriesOf, paramDefault, fromLocation, toLocation, ptxBody,
     lineKey, byExcess, costliest, worstOf, conflictsBody, swizzlePageHref, baseName,
@@ -43,7 +43,8 @@ function buildLaunch() {
     const many = entries.length > 1;
     $('kp-kernel').hidden = !many;
     $('kp-kernel-label').hidden = !many;
-    $('kp-kernel').innerHTML = entries.map((e) => `<option value="${esc(e.name)}">${esc(e.name)}</option>`).join('');
+    const menu = entries.map((e) => `<option value="${esc(e.name)}">${esc(e.name)}</option>`).join('');
+    if ($('kp-kernel').innerHTML !== menu) $('kp-kernel').innerHTML = menu;
     if (many) {
         if (!entries.some((e) => e.name === state.kernel)) state.kernel = entries[0].name;
         $('kp-kernel').value = state.kernel;
@@ -51,11 +52,18 @@ function buildLaunch() {
     const e = entries.find((x) => x.name === state.kernel) || entries[0];
     const given = String(state.params).split(',').map((s) => s.trim());
     const ps = e ? e.params : [];
+    // Rebuilt only when the declarations change: a text edit must not take
+    // away the field the user is moving to.
+    const sig = JSON.stringify([state.mode, e || null]);
+    if ($('kp-params').dataset.sig === sig) { readForm(); return; }
+    $('kp-params').dataset.sig = sig;
     $('kp-params').innerHTML = ps.map((p, i) =>
         `<label for="kp-p${i}"><code>${esc(p.name)}</code> <span class="kp-type">.${esc(p.type)}</span></label>` +
         `<input id="kp-p${i}" class="kp-param" data-i="${i}" value="${esc(given[i] !== undefined && given[i] !== '' && ps.length === given.length ? given[i] : paramDefault(p))}"` +
         ` title="a number, or null for a pointer given its own zero-filled buffer">`).join('') +
-        (e || state.mode === 'cuda' ? '' : '<p class="help">No <code>.entry</code> found yet: the route will say what it misses.</p>');
+        (e ? '' : state.mode === 'cuda'
+            ? '<p class="help">Parameters: the route\'s defaults (a 64-bit one gets its own zero-filled buffer, the others 0).</p>'
+            : '<p class="help">No <code>.entry</code> found yet: the route will say what it misses.</p>');
     readForm();
 }
 
@@ -68,8 +76,18 @@ function readForm() {
 }
 
 // ---- the answer ----
+// The launch field the server blamed ("block", "params[2]", ...), or null.
+function blamed(field) {
+    const m = /^params\[(\d+)\]/.exec(field || '');
+    if (m) return $('kp-p' + m[1]);
+    const id = { block: 'kp-bx', grid: 'kp-gx', dynamic_shared: 'kp-dyn', kernel: 'kp-kernel', ptx: 'kp-text', cuda: 'kp-text' }[field];
+    return id ? $(id) : null;
+}
+
 function showError(e) {
     $('kp-error').hidden = false;
+    const el = blamed(e.field);
+    if (el) el.classList.add(INVALID);
     const where = e.field ? `the ${e.field === 'ptx' || e.field === 'cuda' ? (e.field === 'ptx' ? 'PTX' : 'CUDA source') : `field "${e.field}"`}: ` : '';
     $('kp-error-text').textContent = `The server refused it (${e.status || 'no answer'}): ${where}${e.message}`;
     const c = e.field === state.mode || (e.field === 'ptx' && state.mode !== 'cuda') ? caretAt(state.text, e.at) : null;
@@ -78,6 +96,8 @@ function showError(e) {
     if (c) {
         const ta = $('kp-text');
         ta.setSelectionRange(c.index, c.index + 1);
+        const lh = parseFloat(getComputedStyle(ta).lineHeight) || 15;   // bring the line into view
+        ta.scrollTop = Math.max(0, (c.row - 4) * lh);
     }
 }
 
@@ -143,6 +163,7 @@ async function run() {
     state.text = $('kp-text').value;
     writeLocation();
     $('kp-error').hidden = true;
+    for (const el of document.querySelectorAll('#kp-form .' + INVALID)) el.classList.remove(INVALID);
     try {
         answer = await api.ptx(ptxBody(state));
     } catch (e) {

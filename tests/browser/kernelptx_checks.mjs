@@ -4,7 +4,8 @@
 // lines, most excess first; its costliest line in the bank chart and on the
 // swizzle page; a malformed PTX's caret; CUDA's refusal in words; 390 px wide
 // with no sideways scroll; every page's header links to the kernel page.
-// Screenshots: build/screenshots/kernelptx-1440.png, kernelptx-390.png.
+// Screenshots (build/screenshots/): kernelptx-1440.png, -1440-line, -390, -390-lines,
+// -error, -cuda.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -91,6 +92,7 @@ export async function kernelptxChecks(t) {
         const sw = await page.evaluate(() => document.documentElement.scrollWidth);
         check('kernelptx: at 390x844 the page is no wider than the screen', sw <= 390, `scrollWidth ${sw}`);
         await page.screenshot({ path: path.join(SHOTS, 'kernelptx-390.png'), fullPage: true });
+        await (await page.$('#kp-lines-panel')).screenshot({ path: path.join(SHOTS, 'kernelptx-390-lines.png') });
         await gotoReady(page, base + 'kernel.html?ex=operand');
         const tw = await page.evaluate(() => document.documentElement.scrollWidth);
         check('kernelptx: at 390x844 the TTGIR mode is no wider than the screen either', tw <= 390, `scrollWidth ${tw}`);
@@ -116,6 +118,18 @@ export async function kernelptxChecks(t) {
         check('kernelptx: the caret under the route\'s column of the route\'s line',
             lineText === badLine && mark.length === e.error.at.column && mark.endsWith('^'), JSON.stringify(caret));
         check('kernelptx: no stale results beside the error', await page.$eval('#kp-lines-panel', (p) => p.hidden));
+        await page.screenshot({ path: path.join(SHOTS, 'kernelptx-error.png') });
+        check('kernelptx: the text box the route blamed is marked', await page.$eval('#kp-text', (e) => e.classList.contains('invalid')));
+        // A launch field the route blames: named and marked.
+        await page.fill('#kp-text', ptxText);
+        await page.fill('#kp-p2', 'x');
+        const b2 = Number(await page.evaluate(() => document.body.dataset.ready));
+        await page.click('#kp-run');
+        await page.waitForFunction((b) => Number(document.body.dataset.ready) > b, b2, { timeout: 15000 });
+        const m2 = await text(page, '#kp-error-text');
+        check('kernelptx: a bad parameter is named and its field marked',
+            /params\[2\]/.test(m2) && await page.$eval('#kp-p2', (e) => e.classList.contains('invalid')) &&
+            !(await page.$eval('#kp-text', (e) => e.classList.contains('invalid'))), m2);
         setPhase('valid');
     });
 
@@ -126,6 +140,7 @@ export async function kernelptxChecks(t) {
         check('kernelptx: CUDA mode offers the CUDA source', /__global__ void transpose_naive/.test(src), src.slice(0, 80));
         const { body: e } = await postJSON(base + 'api/ptx', { cuda: src, block: tn.block });
         const msg = await text(page, '#kp-error-text');
+        await page.screenshot({ path: path.join(SHOTS, 'kernelptx-cuda.png') });
         check('kernelptx: the refusal shown in words', !(await page.$eval('#kp-error', (d) => d.hidden)) && msg.includes(e.error.message) && /CUDA source/.test(msg), msg);
         setPhase('valid');
     });
