@@ -151,7 +151,7 @@ async function renderDetail() {
     try {
         const cost = await api.conflicts(conflictsBody(w));
         if (mine !== seq) return;
-        bankChart($('kp-banks'), cost, Math.max(320, $('kp-detail').clientWidth - 24));
+        bankChart($('kp-banks'), cost, Math.max(320, $('kp-detail').clientWidth - 24), document.documentElement.dataset.present === '1');
     } catch (e) {
         if (mine !== seq) return;
         $('kp-banks').textContent = `no bank chart: ${e.message}`;

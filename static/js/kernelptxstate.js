@@ -119,11 +119,17 @@ export function conflictsBody(w) {
     return rest;
 }
 
+// The swizzle page's unit for a lane's width (MBase = log2 of its bytes), so
+// that its maps draw one cell a lane; its rows are then one 128-byte bank row.
+const UNIT_BITS = { 1: 0, 2: 1, 4: 2, 8: 3, 16: 4 };
+
 /** The swizzle page (index.html) with a warp access's 32 lane offsets as its
- *  custom offsets, taken as physical, no swizzle; written by its own URL writer. */
+ *  custom offsets, taken as physical, no swizzle (BBits 0); written by its own
+ *  URL writer. */
 export function swizzlePageHref(w) {
+    const m = UNIT_BITS[w.bytes] ?? 2;
     const st = {
-        ...PAGE_DEFAULTS, b: '0', m: '0', s: '0', acc: 'custom', offs: formatOffsets(w.offsets), space: 'physical',
+        ...PAGE_DEFAULTS, b: '0', m: String(m), s: String(7 - m), acc: 'custom', offs: formatOffsets(w.offsets), space: 'physical',
         op: String(w.op), bytes: String(w.bytes),
     };
     return 'index.html' + pageSearch(st);

@@ -5,7 +5,7 @@
 // swizzle page; a malformed PTX's caret; CUDA's refusal in words; 390 px wide
 // with no sideways scroll; every page's header links to the kernel page.
 // Screenshots (build/screenshots/): kernelptx-1440.png, -1440-line, -390, -390-lines,
-// -error, -cuda.
+// -error, -cuda, -swizzle (the link's page), -dark-present.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -82,6 +82,8 @@ export async function kernelptxChecks(t) {
         const offs = (u.searchParams.get('offs') || '').split(',').map(Number);
         check('kernelptx: the link opens index.html with the same 32 offsets as custom offsets',
             u.pathname.endsWith('/index.html') && u.searchParams.get('acc') === 'custom' && JSON.stringify(offs) === JSON.stringify(worst.worst.offsets), page.url());
+        await t.settled(page);
+        await page.screenshot({ path: path.join(SHOTS, 'kernelptx-swizzle.png') });
         const typed = await page.inputValue('#acc-offsets').catch(() => '');
         check('kernelptx: the swizzle page\'s offsets box holds them', typed.split(/[\s,]+/).filter(Boolean).map(Number).join(',') === worst.worst.offsets.join(','), typed.slice(0, 80));
     });
@@ -154,6 +156,7 @@ export async function kernelptxChecks(t) {
         await t.settled(page);
         await gotoReady(page, base + 'kernel.html?mode=ptx&ex=transpose_naive&theme=dark&present=1');
         const d = await page.evaluate(() => ({ ...document.documentElement.dataset }));
+        await page.screenshot({ path: path.join(SHOTS, 'kernelptx-dark-present.png') });
         check('kernelptx: ?theme= and ?present= apply', d.theme === 'dark' && d.present === '1', JSON.stringify(d));
         check('kernelptx: they stay in the URL it writes', /theme=dark/.test(page.url()) && /present=1/.test(page.url()) && /mode=ptx/.test(page.url()), page.url());
     });
