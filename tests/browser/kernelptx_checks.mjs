@@ -88,6 +88,19 @@ export async function kernelptxChecks(t) {
         check('kernelptx: the swizzle page\'s offsets box holds them', typed.split(/[\s,]+/).filter(Boolean).map(Number).join(',') === worst.worst.offsets.join(','), typed.slice(0, 80));
     });
 
+    await step('kernelptx: an example with an assumption lists it in words', async () => {
+        const c = corpus.find((x) => x.name === 'reduce_interleaved');
+        const src = fs.readFileSync(path.join(ROOT, 'tests/data/ptx', c.ptx), 'utf8');
+        const { body: r } = await postJSON(base + 'api/ptx', { ptx: src, block: c.block, grid: c.grid, params: c.params, dynamic_shared: c.dynamic_shared });
+        await gotoReady(page, base + 'kernel.html?mode=ptx&ex=reduce_interleaved');
+        const items = await page.$$eval('#kp-assume li', (ls) => ls.map((l) => l.textContent));
+        const want = [...r.unsure, ...r.assumptions];
+        check('kernelptx: every assumption and unsure point of the route listed, with its PTX line',
+            want.length > 0 && items.length === want.length && want.every((n, i) => items[i].includes(`PTX line ${n.ptx_line}`) && items[i].includes(n.text)), JSON.stringify(items).slice(0, 200));
+        const tot = await page.$$eval('#kp-totals tbody tr', (trs) => trs.map((tr) => [tr.dataset.kind, ...[...tr.cells].slice(1).map((x) => x.textContent)]));
+        check('kernelptx: its totals are the route\'s', JSON.stringify(tot) === JSON.stringify(Object.entries(r.totals).map(([k, v]) => [k, v.executions, v.wavefronts, v.ideal, v.excess].map(String))), JSON.stringify(tot));
+    });
+
     await step('kernelptx: 390 px wide, no sideways scroll', async () => {
         await page.setViewportSize({ width: 390, height: 844 });
         await gotoReady(page, base + 'kernel.html?mode=ptx&ex=transpose_naive');
