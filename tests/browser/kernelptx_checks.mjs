@@ -101,6 +101,27 @@ export async function kernelptxChecks(t) {
         check('kernelptx: its totals are the route\'s', JSON.stringify(tot) === JSON.stringify(Object.entries(r.totals).map(([k, v]) => [k, v.executions, v.wavefronts, v.ideal, v.excess].map(String))), JSON.stringify(tot));
     });
 
+    await step('kernelptx: a module of two entries gets a kernel menu, and the one chosen is analysed', async () => {
+        const start = ptxText.indexOf('.visible .entry'), end = ptxText.lastIndexOf('}') + 1;
+        const second = ptxText.slice(start, end).replaceAll('_Z15transpose_naivePfPKfi', '_Z6secondPfPKfi');
+        const two = ptxText.slice(0, end) + '\n\n' + second + ptxText.slice(end);
+        await gotoReady(page, base + 'kernel.html?mode=ptx&ex=transpose_naive');
+        await page.fill('#kp-text', two);
+        await page.$eval('#kp-text', (e) => e.dispatchEvent(new Event('change')));
+        const opts = await page.$$eval('#kp-kernel option', (os) => os.map((o) => o.value));
+        check('kernelptx: the menu lists both entries', !(await page.$eval('#kp-kernel', (e) => e.hidden)) &&
+            JSON.stringify(opts) === JSON.stringify(['_Z15transpose_naivePfPKfi', '_Z6secondPfPKfi']), JSON.stringify(opts));
+        await page.selectOption('#kp-kernel', '_Z6secondPfPKfi');
+        const labels = await page.$$eval('#kp-params label code', (cs) => cs.map((c) => c.textContent));
+        check('kernelptx: the parameter fields are the chosen entry\'s', labels[0] === '_Z6secondPfPKfi_param_0' && labels.length === 3, JSON.stringify(labels));
+        await page.fill('#kp-p2', '64');
+        const b = Number(await page.evaluate(() => document.body.dataset.ready));
+        await page.click('#kp-run');
+        await page.waitForFunction((x) => Number(document.body.dataset.ready) > x, b, { timeout: 15000 });
+        const title = await text(page, '#kp-title');
+        check('kernelptx: the chosen entry is analysed, and in the URL', title.startsWith('_Z6secondPfPKfi:') && new URL(page.url()).searchParams.get('kernel') === '_Z6secondPfPKfi', title + ' ' + page.url().slice(0, 160));
+    });
+
     await step('kernelptx: 390 px wide, no sideways scroll', async () => {
         await page.setViewportSize({ width: 390, height: 844 });
         await gotoReady(page, base + 'kernel.html?mode=ptx&ex=transpose_naive');
