@@ -183,7 +183,11 @@ export async function kernelptxChecks(t) {
 
     await step('kernelptx: every page\'s header links to the kernel page', async () => {
         for (const p of ['index.html', 'layout.html', 'linear.html']) {
+            await t.settled(page);
             await page.goto(base + p, { waitUntil: 'load' });
+            // each page drawn (its requests done) before the next navigation
+            await page.waitForFunction((k) => document.body.dataset[k], p === 'linear.html' ? 'linearReady' : 'ready', { timeout: 15000 });
+            await t.settled(page);
             const n = await page.$$eval('header.topbar a[href^="kernel.html"]', (as) => as.length);
             check(`kernelptx: ${p}'s header links to kernel.html`, n > 0, `${n}`);
         }
