@@ -28,6 +28,8 @@ static const char *content_type(const char *path)
         {".ico", "image/x-icon"},
         {".txt", "text/plain; charset=utf-8"},
         {".md", "text/plain; charset=utf-8"},
+        {".ptx", "text/plain; charset=utf-8"},   /* the kernel page's examples */
+        {".cu", "text/plain; charset=utf-8"},
         {".woff2", "font/woff2"},
     };
     const char *dot = strrchr(path, '.');

@@ -227,3 +227,19 @@ export const atoms = () => getJSON('api/atoms');
 export const layoutDistributed = (body) => postJSON('api/layout/distributed', body);
 export const ttgir = (text) => postJSON('api/ttgir', { text });
 export const ncuExplain = (body) => postJSON('api/ncu/explain', body, false, false);
+// A kernel's PTX (or CUDA) and its launch, costed (issue 38): not kept, the
+// answer can be large and the next one is always a new text.
+export const ptx = (body) => postJSON('api/ptx', body, false, false);
+export const conflicts = (body) => postJSON('api/conflicts', body);
+
+/** The text of one of the page's own static files (an example kernel), or
+ *  throws ApiError: the page's requests all go through here. */
+export function staticText(url) {
+    return holding((async () => {
+        let res;
+        try { res = await fetch(url, { cache: 'no-store' }); }
+        catch (e) { throw new ApiError(0, 'unreachable', null, 'cannot reach the swizzlescope server (' + e.message + ')'); }
+        if (!res.ok) throw new ApiError(res.status, 'http_' + res.status, null, `${url}: ${res.status} ${res.statusText}`);
+        return res.text();
+    })());
+}

@@ -1,13 +1,16 @@
-// kernel.js - the "Your kernel" page (kernel.html): a pasted TTGIR dump's
-// shared-memory ops from POST /api/ttgir, costliest first; the selected op's
-// layouts, its instruction against the banks (POST /api/linear/evaluate's
-// bank view), the optimizer's fix as TTGIR to paste back, workbench links.
-// It must not compute any of it: it prints the API's answers.
+// kernel.js - the "Your kernel" page (kernel.html): its input switch (?mode=
+// TTGIR, or PTX and CUDA in kernelptx.js); in TTGIR mode a dump's shared-memory
+// ops from POST /api/ttgir, costliest first, the selected op's layouts, its
+// instruction against the banks (POST /api/linear/evaluate's bank view), the
+// optimizer's fix as TTGIR to paste back, workbench links. It must not
+// compute any of it: it prints the API's answers.
 
 import * as api from './api.js';
 import { esc } from './esc.js';
 import { bankChart } from './bankchart.js';
 import { bump } from './stamps.js';
+import { keepDisplay } from './theme.js';   // on import it reads ?theme= and ?present= and adds their controls
+import { initPtx } from './kernelptx.js';
 import { EXAMPLES, exampleById, fromLocation, toLocation, ranked, workbenchHref, evaluateBody } from './kernelstate.js';
 
 const $ = (id) => document.getElementById(id);
@@ -17,7 +20,8 @@ let seq = 0;
 
 function writeLocation() {
     const { search, hash, linkable } = toLocation(state);
-    history.replaceState(null, '', location.pathname + search + hash);
+    const q = keepDisplay(search.replace(/^\?/, ''));
+    history.replaceState(null, '', location.pathname + (q ? '?' + q : '') + hash);
     $('krn-link').textContent = linkable ? 'This view is in the page\'s address.' : 'Too long to keep in the address: the text stays in this tab only.';
 }
 
@@ -108,6 +112,18 @@ async function run() {
 }
 
 function init() {
+    const mode = new URLSearchParams(location.search).get('mode');
+    for (const a of document.querySelectorAll('.krn-modes a[data-mode]')) {
+        const on = a.dataset.mode === (['ptx', 'cuda'].includes(mode) ? mode : 'ttgir');
+        a.href = '?' + keepDisplay('mode=' + a.dataset.mode);
+        a.classList.toggle('on', on);
+        if (on) a.setAttribute('aria-current', 'page');
+    }
+    if (mode === 'ptx' || mode === 'cuda') {
+        $('krn-ttgir-main').hidden = true;
+        initPtx(mode);
+        return;
+    }
     $('krn-example').innerHTML = '<option value="">(your own text)</option>' +
         EXAMPLES.map((e) => `<option value="${esc(e.id)}">${esc(e.label)}</option>`).join('');
     $('krn-example').value = state.ex || '';

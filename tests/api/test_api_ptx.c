@@ -83,6 +83,8 @@ static void a_transpose(void)
     CHECK(cJSON_GetArraySize(offs) == 32 && cJSON_GetNumberValue(cJSON_GetArrayItem(offs, 31)) ==
           31 * 128 && cJSON_GetNumberValue(cJSON_GetArrayItem(banks, 31)) == 0,
           "worst access: lane 31 at 3968, bank 0");
+    CHECK(at(ld, "line") == 6 && !strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ld, "file")), "t.cu"),
+          "an instruction names its source line, as lines files it");
     CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "exact")), "exact");
     cJSON_Delete(a);
 }

@@ -18,6 +18,7 @@ import { linearChecks } from './linear_checks.mjs';
 import { layoutChecks } from './layout_checks.mjs';
 import { recommendChecks } from './recommend_checks.mjs';
 import { kernelChecks } from './kernel_checks.mjs';
+import { kernelptxChecks } from './kernelptx_checks.mjs';
 import { teachChecks } from './teach_checks.mjs';
 import { teach2Checks } from './teach2_checks.mjs';
 import { firstscreenChecks } from './firstscreen_checks.mjs';
@@ -34,9 +35,9 @@ const TIMEOUT = 15000;
 // 26, firstscreen 24, measure 21, access 16, page 15, layout 9, kernel 2); a
 // shard count not listed runs every group in one shard.
 const GROUPS = ['page', 'access', 'extras', 'classroom', 'measure', 'linear', 'layout', 'recommend',
-    'kernel', 'teach', 'teach2', 'firstscreen'];
+    'kernel', 'kernelptx', 'teach', 'teach2', 'firstscreen'];
 const SHARDS = {
-    3: [['teach', 'teach2', 'kernel'], ['extras', 'classroom', 'recommend'],
+    3: [['teach', 'teach2', 'kernel'], ['extras', 'classroom', 'recommend', 'kernelptx'],
         ['page', 'access', 'measure', 'linear', 'layout', 'firstscreen']],
 };
 
@@ -594,6 +595,7 @@ async function main() {
         if (timed('layout')) await layoutChecks(t);
         if (timed('recommend')) await recommendChecks(t);
         if (timed('kernel')) await kernelChecks(t);
+        if (timed('kernelptx')) await kernelptxChecks(t);
         if (timed('teach')) await teachChecks(t);
         if (timed('teach2') || want('teach')) await teach2Checks(t);
         if (timed('firstscreen')) await firstscreenChecks(t);
@@ -610,6 +612,8 @@ async function main() {
             (r.phase === 'layout-error' && r.status === 400 && /\/api\/layout$/.test(r.url)) ||
             // issue 37 (layout_checks): a thread layout with an error
             (r.phase === 'thread-error' && r.status === 400 && /\/api\/layout\/access$/.test(r.url)) ||
+            // issue 38.4 (kernelptx_checks): a malformed PTX, and CUDA refused
+            (r.phase === 'kernelptx-error' && r.status === 400 && /\/api\/ptx$/.test(r.url)) ||
             (r.phase === 'frame-refused' && /ERR_BLOCKED_BY_RESPONSE/.test(r.text || ''));
         // A prefetch the server refuses is a 204 (never a 4xx: no console line);
         // one the page stops on the wire when the state moves on is aborted.
@@ -623,7 +627,7 @@ async function main() {
         const unexpectedCon = consoleErrors.filter((c) => !(
             ((c.phase === 'invalid' || c.phase === 'bad-access') && /status of 400/.test(c.text)) ||
             (c.phase === 'measure-errors' && /status of (409|502)/.test(c.text)) ||
-            ((c.phase === 'layout-error' || c.phase === 'thread-error') && /status of 400/.test(c.text)) ||
+            ((c.phase === 'layout-error' || c.phase === 'thread-error' || c.phase === 'kernelptx-error') && /status of 400/.test(c.text)) ||
             (c.phase === 'frame-refused' && /violates the following Content Security Policy directive: "frame-ancestors 'none'"/.test(c.text))));
         check('no console errors', unexpectedCon.length === 0, unexpectedCon.map((c) => c.text).join(' | '));
     } finally {

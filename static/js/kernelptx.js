@@ -1,0 +1,258 @@
+// kernelptx.js - the kernel page's PTX and CUDA modes (kernel.html?mode=ptx|cuda):
+// the launch form built from the text's entries, POST /api/ptx's totals,
+// assumptions and per-line table (most excess first), a line's worst warp
+// access in the bank chart (POST /api/conflicts' lane detail) and its link to
+// the swizzle page, the route's errors in words with a caret. It must not
+// compute a count, a bank or an address: it prints the API's answers.
+
+import * as api from './api.js';
+import { esc } from './esc.js';
+import { caretAt } from './caret.js';
+import { bankChart } from './bankchart.js';
+import { bump } from './stamps.js';
+import { keepDisplay } from './theme.js';
+import { BAD, INVALID } from './classes.js';
+import {
+    PTX_EXAMPLES, ptxExample, exampleUrl, entriesOf, paramDefault, fromLocation, toLocation, ptxBody,
+    lineKey, byExcess, costliest, worstOf, conflictsBody, swizzlePageHref, baseName,
+} from './kernelptxstate.js';
+
+const $ = (id) => document.getElementById(id);
+let state, answer = null, exampleText = null, seq = 0;
+const store = () => 'swz-kernel-' + state.mode;
+
+function writeLocation() {
+    const { search, hash, linkable } = toLocation(state, exampleText);
+    history.replaceState(null, '', location.pathname + '?' + keepDisplay(search.slice(1)) + hash);
+    try { sessionStorage.setItem(store(), state.text || ''); } catch { /* private mode: the hash still has it */ }
+    $('kp-link').textContent = linkable ? 'This view is in the page\'s address.' : 'Too long for the address: the text stays in this tab.';
+}
+
+// ---- the launch form ----
+const DIMS = { block: ['kp-bx', 'kp-by', 'kp-bz'], grid: ['kp-gx', 'kp-gy', 'kp-gz'] };
+function putDims(k, v) { const p = String(v).split(','); DIMS[k].forEach((id, i) => { $(id).value = (p[i] ?? '').trim(); }); }
+function getDims(k) {
+    const p = DIMS[k].map((id) => $(id).value.trim());
+    while (p.length > 1 && p[p.length - 1] === '') p.pop();
+    return p.join(',');
+}
+
+// The kernel menu and one field per parameter of the chosen entry, from the text's declarations.
+function buildLaunch() {
+    const entries = entriesOf(state.text);
+    const many = entries.length > 1;
+    $('kp-kernel').hidden = !many;
+    $('kp-kernel-label').hidden = !many;
+    const menu = entries.map((e) => `<option value="${esc(e.name)}">${esc(e.name)}</option>`).join('');
+    if ($('kp-kernel').innerHTML !== menu) $('kp-kernel').innerHTML = menu;
+    if (many) {
+        if (!entries.some((e) => e.name === state.kernel)) state.kernel = entries[0].name;
+        $('kp-kernel').value = state.kernel;
+    } else if (state.mode === 'ptx' && !entries.some((e) => e.name === state.kernel)) state.kernel = '';
+    const e = entries.find((x) => x.name === state.kernel) || entries[0];
+    const given = String(state.params).split(',').map((s) => s.trim());
+    const ps = e ? e.params : [];
+    // Rebuilt only when the declarations change: a text edit must not take
+    // away the field the user is moving to.
+    const sig = JSON.stringify([state.mode, e || null]);
+    if ($('kp-params').dataset.sig === sig) { readForm(); return; }
+    $('kp-params').dataset.sig = sig;
+    $('kp-params').innerHTML = ps.map((p, i) =>
+        `<label for="kp-p${i}"><code>${esc(p.name)}</code> <span class="kp-type">.${esc(p.type)}</span></label>` +
+        `<input id="kp-p${i}" class="kp-param" data-i="${i}" value="${esc(given[i] !== undefined && given[i] !== '' && ps.length === given.length ? given[i] : paramDefault(p))}"` +
+        ` title="a number, or null for a pointer given its own zero-filled buffer">`).join('') +
+        (e ? '' : state.mode === 'cuda'
+            ? '<p class="help">Parameters: the route\'s defaults (a 64-bit one gets its own zero-filled buffer, the others 0).</p>'
+            : '<p class="help">No <code>.entry</code> found yet: the route will say what it misses.</p>');
+    readForm();
+}
+
+function readForm() {
+    state.kernel = $('kp-kernel').hidden ? state.kernel : $('kp-kernel').value;
+    state.block = getDims('block');
+    state.grid = getDims('grid');
+    state.params = [...document.querySelectorAll('.kp-param')].map((i) => i.value.trim()).join(',');
+    state.dyn = $('kp-dyn').value.trim();
+}
+
+// ---- the answer ----
+// The launch field the server blamed ("block", "params[2]", ...), or null.
+function blamed(field) {
+    const m = /^params\[(\d+)\]/.exec(field || '');
+    if (m) return $('kp-p' + m[1]);
+    const id = { block: 'kp-bx', grid: 'kp-gx', dynamic_shared: 'kp-dyn', kernel: 'kp-kernel', ptx: 'kp-text', cuda: 'kp-text' }[field];
+    return id ? $(id) : null;
+}
+
+function showError(e) {
+    $('kp-error').hidden = false;
+    const el = blamed(e.field);
+    if (el) el.classList.add(INVALID);
+    const where = e.field ? `the ${e.field === 'ptx' || e.field === 'cuda' ? (e.field === 'ptx' ? 'PTX' : 'CUDA source') : `field "${e.field}"`}: ` : '';
+    $('kp-error-text').textContent = `The server refused it (${e.status || 'no answer'}): ${where}${e.message}`;
+    const c = e.field === state.mode || (e.field === 'ptx' && state.mode !== 'cuda') ? caretAt(state.text, e.at) : null;
+    $('kp-caret').hidden = !c;
+    $('kp-caret').textContent = c ? `line ${c.row}, column ${c.col}:\n${c.line}\n${c.mark}` : '';
+    if (c) {
+        const ta = $('kp-text');
+        ta.setSelectionRange(c.index, c.index + 1);
+        const lh = parseFloat(getComputedStyle(ta).lineHeight) || 15;   // bring the line into view
+        ta.scrollTop = Math.max(0, (c.row - 4) * lh);
+    }
+}
+
+function renderTotals() {
+    const t = answer.totals;
+    $('kp-title').textContent = `${answer.kernel}: block ${answer.block.join('x')}, grid ${answer.grid.join('x')}`;
+    $('kp-state').innerHTML = (answer.exact
+        ? '<strong>Exact</strong>: no unsure point; these are the counts Nsight Compute reports.'
+        : `<strong class="${BAD}">Unsure</strong>: ` + (answer.partial ? `stopped early (${esc(answer.stopped || '')}); ` : '') +
+          'the counts rest on the points below.') +
+        ` ${answer.blocks_run} block${answer.blocks_run === 1 ? '' : 's'} run, ${answer.lane_instructions} lane-instructions.`;
+    $('kp-totals').tBodies[0].innerHTML = Object.keys(t).map((k) =>
+        `<tr data-kind="${esc(k)}"><td><code>${esc(k)}</code></td><td>${t[k].executions}</td><td>${t[k].wavefronts}</td>` +
+        `<td>${t[k].ideal}</td><td class="${t[k].excess > 0 ? BAD : ''}">${t[k].excess}</td></tr>`).join('') ||
+        '<tr><td colspan="5">no shared-memory instruction ran</td></tr>';
+    const items = [
+        ...answer.unsure.map((n) => `<li class="${BAD}">unsure, PTX line ${n.ptx_line}: ${esc(n.text)}</li>`),
+        ...answer.assumptions.map((n) => `<li>PTX line ${n.ptx_line}: ${esc(n.text)}</li>`),
+    ];
+    if (answer.notes_left_out) items.push(`<li>${answer.notes_left_out} more not listed</li>`);
+    $('kp-assume').innerHTML = items.join('') || '<li>None: every instruction ran as written, nothing ptxas does changes the counts.</li>';
+}
+
+function renderLines() {
+    const hot = costliest(answer.lines);
+    // The source column only where the request had the source (CUDA).
+    $('kp-lines').classList.toggle('kp-nosrc', !answer.lines.some((l) => (l.source ?? l.text)));
+    $('kp-lines').tBodies[0].innerHTML = byExcess(answer.lines).map((l) => {
+        const k = lineKey(l);
+        const src = l.source ?? l.text ?? '';
+        const at = l.inlined_at ? ` <span class="help">inlined at ${esc(baseName(l.inlined_at.file))}:${l.inlined_at.line}</span>` : '';
+        return `<tr data-key="${esc(k)}" class="${[hot.has(k) ? 'hot' : '', k === state.sel ? 'sel' : ''].join(' ').trim()}">` +
+            `<td title="${esc(l.file)}">${hot.has(k) ? '<span class="kp-hot" title="one of the costliest lines">&#9650;</span> ' : ''}${esc(baseName(l.file))}:${l.line}${at}</td>` +
+            `<td class="kp-src">${src ? `<code>${esc(src)}</code>` : '<span class="help">-</span>'}</td><td>${esc(l.kind)}</td>` +
+            `<td>${l.executions}</td><td>${l.wavefronts}</td><td>${l.ideal}</td><td class="${l.excess > 0 ? BAD : ''}">${l.excess}</td></tr>`;
+    }).join('') || '<tr><td colspan="7">no shared-memory line</td></tr>';
+}
+
+async function renderDetail() {
+    const l = answer && state.sel !== null ? answer.lines.find((x) => lineKey(x) === state.sel) : null;
+    const ins = l ? worstOf(answer, l) : null;
+    $('kp-detail').hidden = !ins;
+    if (!ins) return;
+    const w = ins.worst;
+    $('kp-detail-title').textContent = `${baseName(l.file)}:${l.line}: its worst warp access (PTX line ${ins.ptx_line}, ${ins.opcode})`;
+    $('kp-verdict').textContent = `${w.wavefronts} wavefronts where ${w.ideal} would do (${w.op}, ${w.bytes} bytes a lane); ` +
+        `the instruction ran ${ins.executions} times for ${ins.wavefronts} wavefronts, ${ins.excess} in excess.`;
+    $('kp-verdict').dataset.wavefronts = String(w.wavefronts);
+    $('kp-swz').href = swizzlePageHref(w);
+    const mine = ++seq;
+    try {
+        const cost = await api.conflicts(conflictsBody(w));
+        if (mine !== seq) return;
+        bankChart($('kp-banks'), cost, Math.max(320, $('kp-detail').clientWidth - 24), document.documentElement.dataset.present === '1');
+    } catch (e) {
+        if (mine !== seq) return;
+        $('kp-banks').textContent = `no bank chart: ${e.message}`;
+    }
+}
+
+async function run() {
+    readForm();
+    state.text = $('kp-text').value;
+    writeLocation();
+    $('kp-error').hidden = true;
+    for (const el of document.querySelectorAll('#kp-form .' + INVALID)) el.classList.remove(INVALID);
+    try {
+        answer = await api.ptx(ptxBody(state));
+    } catch (e) {
+        answer = null;
+        showError(e);
+    }
+    for (const id of ['kp-summary-panel', 'kp-lines-panel']) $(id).hidden = !answer;
+    if (answer) {
+        if (!answer.lines.some((l) => lineKey(l) === state.sel)) state.sel = answer.lines.length ? lineKey(byExcess(answer.lines)[0]) : null;
+        renderTotals();
+        renderLines();
+    } else $('kp-detail').hidden = true;
+    writeLocation();
+    await renderDetail();
+    bump('ready');
+}
+
+async function loadExample(ex) {
+    try {
+        exampleText = await api.staticText(exampleUrl(ex, state.mode));
+    } catch (e) {
+        exampleText = null;
+        showError(e);
+    }
+    return exampleText;
+}
+
+export async function initPtx(mode) {
+    state = fromLocation(location.search, location.hash);
+    state.mode = mode;
+    $('kp-main').hidden = false;
+    if (mode === 'cuda') {
+        $('kp-text-label').textContent = 'CUDA source (compiled by your nvcc, -O3 -lineinfo)';
+        $('kp-run').textContent = 'Compile and analyse';
+    }
+    $('kp-example').innerHTML = '<option value="">(your own text)</option>' +
+        PTX_EXAMPLES.map((e) => `<option value="${esc(e.id)}">${esc(e.label)}</option>`).join('');
+    const ex = ptxExample(state.ex);
+    if (ex) await loadExample(ex);
+    if (state.text === null) {
+        let kept = null;
+        try { kept = sessionStorage.getItem(store()); } catch { /* none */ }
+        state.text = ex ? exampleText : kept !== null && kept !== '' ? kept : null;
+    }
+    if (state.text === null && !ex && !state.ex) {   // a first visit: the first example
+        state.ex = PTX_EXAMPLES[0].id;
+        const first = PTX_EXAMPLES[0];
+        Object.assign(state, { block: first.block, grid: first.grid, params: first.params, dyn: first.dyn });
+        state.text = await loadExample(first);
+    }
+    state.text = state.text || '';
+    $('kp-example').value = state.ex || '';
+    $('kp-text').value = state.text;
+    putDims('block', state.block);
+    putDims('grid', state.grid);
+    $('kp-dyn').value = state.dyn;
+    buildLaunch();
+
+    $('kp-example').addEventListener('change', async () => {
+        const e = ptxExample($('kp-example').value);
+        if (!e) return;
+        Object.assign(state, { ex: e.id, kernel: '', block: e.block, grid: e.grid, params: e.params, dyn: e.dyn, sel: null });
+        state.text = (await loadExample(e)) || '';
+        $('kp-text').value = state.text;
+        putDims('block', state.block);
+        putDims('grid', state.grid);
+        $('kp-dyn').value = state.dyn;
+        buildLaunch();
+        run();
+    });
+    $('kp-text').addEventListener('change', () => {
+        state.text = $('kp-text').value;
+        if (state.text !== exampleText) { state.ex = null; $('kp-example').value = ''; }
+        buildLaunch();
+    });
+    $('kp-kernel').addEventListener('change', () => { state.kernel = $('kp-kernel').value; state.params = ''; buildLaunch(); });
+    $('kp-form').addEventListener('submit', (e) => {
+        e.preventDefault();
+        if ($('kp-text').value !== exampleText) { state.ex = null; $('kp-example').value = ''; }
+        state.sel = null;
+        run();
+    });
+    $('kp-lines').tBodies[0].addEventListener('click', (e) => {
+        const tr = e.target.closest('tr[data-key]');
+        if (!tr || !answer) return;
+        state.sel = tr.dataset.key;
+        writeLocation();
+        renderLines();
+        renderDetail().then(() => bump('ready'));
+    });
+    await run();
+}

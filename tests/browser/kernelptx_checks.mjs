@@ -1,0 +1,201 @@
+// kernelptx_checks.mjs - browser checks of the kernel page's PTX and CUDA modes
+// (static/kernel.html?mode=ptx|cuda, issue 38.4) and of issue 40.6 for it:
+// the corpus transpose_naive through the page shows POST /api/ptx's totals and
+// lines, most excess first; its costliest line in the bank chart and on the
+// swizzle page; a malformed PTX's caret; CUDA's refusal in words; 390 px wide
+// with no sideways scroll; every page's header links to the kernel page.
+// Screenshots (build/screenshots/): kernelptx-1440.png, -1440-line, -390, -390-lines,
+// -error, -cuda, -swizzle (the link's page), -dark-present.
+
+import fs from 'node:fs';
+import path from 'node:path';
+
+async function postJSON(url, body) {
+    const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: r.status, body: await r.json() };
+}
+
+const nums = (s) => String(s).trim();
+
+export async function kernelptxChecks(t) {
+    const { page, base, ROOT, check, step, gotoReady, text, SHOTS, setPhase } = t;
+    const corpus = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/data/ptx/corpus.json'), 'utf8'));
+    const tn = corpus.find((c) => c.name === 'transpose_naive');
+    const ptxText = fs.readFileSync(path.join(ROOT, 'tests/data/ptx', tn.ptx), 'utf8');
+    const { body: a } = await postJSON(base + 'api/ptx', {
+        ptx: ptxText, kernel: tn.kernel, block: tn.block, grid: tn.grid, params: tn.params, dynamic_shared: tn.dynamic_shared,
+    });
+
+    await step('kernelptx: the corpus transpose_naive analysed through the page', async () => {
+        await page.setViewportSize({ width: 1440, height: 900 });
+        await gotoReady(page, base + 'kernel.html?mode=ptx&ex=transpose_naive');
+        check('kernelptx: the example is the corpus PTX, verbatim', (await page.inputValue('#kp-text')) === ptxText);
+        const fields = await page.evaluate(() => ({
+            block: ['kp-bx', 'kp-by', 'kp-bz'].map((i) => document.getElementById(i).value),
+            grid: ['kp-gx', 'kp-gy', 'kp-gz'].map((i) => document.getElementById(i).value),
+            params: [...document.querySelectorAll('.kp-param')].map((i) => i.value),
+            labels: [...document.querySelectorAll('#kp-params label code')].map((c) => c.textContent),
+        }));
+        check('kernelptx: one launch field per parameter of the entry, named as declared',
+            fields.labels.length === 3 && fields.labels[2] === '_Z15transpose_naivePfPKfi_param_2' &&
+            JSON.stringify(fields.params) === JSON.stringify(tn.params.map((p) => (p === null ? 'null' : String(p)))), JSON.stringify(fields));
+        check('kernelptx: block and grid fields hold the corpus launch',
+            fields.block.join(',') === tn.block.join(',') && fields.grid.join(',') === tn.grid.join(','), JSON.stringify(fields));
+        const totals = await page.$$eval('#kp-totals tbody tr', (trs) => trs.map((tr) => [tr.dataset.kind, ...[...tr.cells].slice(1).map((c) => c.textContent)]));
+        const want = Object.entries(a.totals).map(([k, v]) => [k, v.executions, v.wavefronts, v.ideal, v.excess].map(nums));
+        check('kernelptx: totals per kind are the route\'s', JSON.stringify(totals) === JSON.stringify(want), `${JSON.stringify(totals)} vs ${JSON.stringify(want)}`);
+        const st = await text(page, '#kp-state');
+        check('kernelptx: the exact state is said', a.exact === true && /^Exact/.test(st), st);
+        const assume = await text(page, '#kp-assume');
+        check('kernelptx: the assumptions are listed (none here, said in words)', a.assumptions.length === 0 && /None/.test(assume), assume);
+        const rows = await page.$$eval('#kp-lines tbody tr', (trs) => trs.map((tr) => ({ key: tr.dataset.key, hot: tr.classList.contains('hot'), cells: [...tr.cells].map((c) => c.textContent) })));
+        const ex = rows.map((r) => Number(r.cells[6]));
+        check('kernelptx: one row per line of the route', rows.length === a.lines.length, `${rows.length} vs ${a.lines.length}`);
+        check('kernelptx: lines sorted by excess', ex.every((v, i) => i === 0 || ex[i - 1] >= v) && ex[0] === Math.max(...a.lines.map((l) => l.excess)), JSON.stringify(ex));
+        const top = a.lines.reduce((m, l) => (l.excess > m.excess ? l : m));
+        check('kernelptx: the costliest line first, marked, with the route\'s numbers',
+            rows[0].hot && rows[0].cells[0].trim().endsWith(` transpose_naive.cu:${top.line}`) &&
+            rows[0].cells.slice(3).join('|') === [top.executions, top.wavefronts, top.ideal, top.excess].join('|') && !rows[1].hot, JSON.stringify(rows));
+        await page.screenshot({ path: path.join(SHOTS, 'kernelptx-1440.png'), fullPage: true });
+
+        // A click on the costliest line: its worst warp instruction in the bank chart.
+        await page.click('#kp-lines tbody tr:nth-child(2)');
+        await page.click('#kp-lines tbody tr:first-child');
+        await page.waitForFunction(() => document.querySelectorAll('#kp-banks svg g.chip').length > 0 && !document.getElementById('kp-detail').hidden, null, { timeout: 15000 });
+        await t.settled(page);
+        const worst = a.instructions.filter((i) => i.line === top.line && i.kind === top.kind)
+            .reduce((m, i) => (i.worst.wavefronts - i.worst.ideal > m.worst.wavefronts - m.worst.ideal ? i : m));
+        const lanes = await page.$$eval('#kp-banks svg g.chip', (gs) => gs.flatMap((g) => g.dataset.lanes.split(', ').map(Number)));
+        check('kernelptx: the costliest line\'s worst access shows 32 lanes in the bank chart',
+            new Set(lanes).size === 32 && Math.max(...lanes) === 31, `${lanes.length}: ${lanes.join(' ')}`);
+        const banks = await page.$$eval('#kp-banks svg g.chip', (gs) => gs.map((g) => [g.dataset.lanes, Number(g.dataset.bank)]));
+        check('kernelptx: each lane on the route\'s bank', banks.every(([ls, b]) => ls.split(', ').every((l) => worst.worst.banks[Number(l)] === b)), JSON.stringify(banks.slice(0, 4)));
+        const wf = await page.$eval('#kp-verdict', (e) => Number(e.dataset.wavefronts || -1));
+        check('kernelptx: the verdict is the route\'s worst wavefronts', wf === worst.worst.wavefronts, `${wf} vs ${worst.worst.wavefronts}`);
+        check('kernelptx: the selected line is in the URL', new URL(page.url()).searchParams.get('line') === `${top.file}:${top.line}:${top.kind}`, page.url());
+        await page.screenshot({ path: path.join(SHOTS, 'kernelptx-1440-line.png'), fullPage: true });
+
+        // One click: the swizzle page with those 32 offsets as its custom offsets.
+        await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('#kp-swz')]);
+        await page.waitForFunction(() => document.body.dataset.ready, null, { timeout: 15000 });
+        const u = new URL(page.url());
+        const offs = (u.searchParams.get('offs') || '').split(',').map(Number);
+        check('kernelptx: the link opens index.html with the same 32 offsets as custom offsets',
+            u.pathname.endsWith('/index.html') && u.searchParams.get('acc') === 'custom' && JSON.stringify(offs) === JSON.stringify(worst.worst.offsets), page.url());
+        await t.settled(page);
+        await page.screenshot({ path: path.join(SHOTS, 'kernelptx-swizzle.png') });
+        const typed = await page.inputValue('#acc-offsets').catch(() => '');
+        check('kernelptx: the swizzle page\'s offsets box holds them', typed.split(/[\s,]+/).filter(Boolean).map(Number).join(',') === worst.worst.offsets.join(','), typed.slice(0, 80));
+    });
+
+    await step('kernelptx: an example with an assumption lists it in words', async () => {
+        const c = corpus.find((x) => x.name === 'reduce_interleaved');
+        const src = fs.readFileSync(path.join(ROOT, 'tests/data/ptx', c.ptx), 'utf8');
+        const { body: r } = await postJSON(base + 'api/ptx', { ptx: src, block: c.block, grid: c.grid, params: c.params, dynamic_shared: c.dynamic_shared });
+        await gotoReady(page, base + 'kernel.html?mode=ptx&ex=reduce_interleaved');
+        const items = await page.$$eval('#kp-assume li', (ls) => ls.map((l) => l.textContent));
+        const want = [...r.unsure, ...r.assumptions];
+        check('kernelptx: every assumption and unsure point of the route listed, with its PTX line',
+            want.length > 0 && items.length === want.length && want.every((n, i) => items[i].includes(`PTX line ${n.ptx_line}`) && items[i].includes(n.text)), JSON.stringify(items).slice(0, 200));
+        const tot = await page.$$eval('#kp-totals tbody tr', (trs) => trs.map((tr) => [tr.dataset.kind, ...[...tr.cells].slice(1).map((x) => x.textContent)]));
+        check('kernelptx: its totals are the route\'s', JSON.stringify(tot) === JSON.stringify(Object.entries(r.totals).map(([k, v]) => [k, v.executions, v.wavefronts, v.ideal, v.excess].map(String))), JSON.stringify(tot));
+    });
+
+    await step('kernelptx: a module of two entries gets a kernel menu, and the one chosen is analysed', async () => {
+        const start = ptxText.indexOf('.visible .entry'), end = ptxText.lastIndexOf('}') + 1;
+        const second = ptxText.slice(start, end).replaceAll('_Z15transpose_naivePfPKfi', '_Z6secondPfPKfi');
+        const two = ptxText.slice(0, end) + '\n\n' + second + ptxText.slice(end);
+        await gotoReady(page, base + 'kernel.html?mode=ptx&ex=transpose_naive');
+        await page.fill('#kp-text', two);
+        await page.$eval('#kp-text', (e) => e.dispatchEvent(new Event('change')));
+        const opts = await page.$$eval('#kp-kernel option', (os) => os.map((o) => o.value));
+        check('kernelptx: the menu lists both entries', !(await page.$eval('#kp-kernel', (e) => e.hidden)) &&
+            JSON.stringify(opts) === JSON.stringify(['_Z15transpose_naivePfPKfi', '_Z6secondPfPKfi']), JSON.stringify(opts));
+        await page.selectOption('#kp-kernel', '_Z6secondPfPKfi');
+        const labels = await page.$$eval('#kp-params label code', (cs) => cs.map((c) => c.textContent));
+        check('kernelptx: the parameter fields are the chosen entry\'s', labels[0] === '_Z6secondPfPKfi_param_0' && labels.length === 3, JSON.stringify(labels));
+        await page.fill('#kp-p2', '64');
+        const b = Number(await page.evaluate(() => document.body.dataset.ready));
+        await page.click('#kp-run');
+        await page.waitForFunction((x) => Number(document.body.dataset.ready) > x, b, { timeout: 15000 });
+        const title = await text(page, '#kp-title');
+        check('kernelptx: the chosen entry is analysed, and in the URL', title.startsWith('_Z6secondPfPKfi:') && new URL(page.url()).searchParams.get('kernel') === '_Z6secondPfPKfi', title + ' ' + page.url().slice(0, 160));
+    });
+
+    await step('kernelptx: 390 px wide, no sideways scroll', async () => {
+        await page.setViewportSize({ width: 390, height: 844 });
+        await gotoReady(page, base + 'kernel.html?mode=ptx&ex=transpose_naive');
+        const sw = await page.evaluate(() => document.documentElement.scrollWidth);
+        check('kernelptx: at 390x844 the page is no wider than the screen', sw <= 390, `scrollWidth ${sw}`);
+        await page.screenshot({ path: path.join(SHOTS, 'kernelptx-390.png'), fullPage: true });
+        await (await page.$('#kp-lines-panel')).screenshot({ path: path.join(SHOTS, 'kernelptx-390-lines.png') });
+        await gotoReady(page, base + 'kernel.html?ex=operand');
+        const tw = await page.evaluate(() => document.documentElement.scrollWidth);
+        check('kernelptx: at 390x844 the TTGIR mode is no wider than the screen either', tw <= 390, `scrollWidth ${tw}`);
+        await page.setViewportSize({ width: 1440, height: 900 });
+    });
+
+    await step('kernelptx: a malformed PTX shows the route\'s error with its caret', async () => {
+        setPhase('kernelptx-error');
+        await page.setViewportSize({ width: 1440, height: 900 });
+        await gotoReady(page, base + 'kernel.html?mode=ptx&ex=transpose_naive');
+        const bad = ptxText.replace('ld.shared.f32 \t%f5, [%r22];', 'ld.shared.f32 \t%f5, , [%r22];');
+        const { status, body: e } = await postJSON(base + 'api/ptx', { ptx: bad, kernel: tn.kernel, block: tn.block, grid: tn.grid, params: tn.params, dynamic_shared: 0 });
+        await page.fill('#kp-text', bad);
+        const before = Number(await page.evaluate(() => document.body.dataset.ready));
+        await page.click('#kp-run');
+        await page.waitForFunction((b) => Number(document.body.dataset.ready) > b, before, { timeout: 15000 });
+        const msg = await text(page, '#kp-error-text');
+        const caret = await page.$eval('#kp-caret', (p) => (p.hidden ? '' : p.textContent));
+        const [, lineText, mark] = caret.split('\n');
+        const badLine = bad.split('\n')[e.error.at.line - 1];
+        check('kernelptx: the route refused it with an `at`', status === 400 && e.error.at && e.error.field === 'ptx', JSON.stringify(e));
+        check('kernelptx: the error in words', msg.includes(e.error.message) && /PTX/.test(msg), msg);
+        check('kernelptx: the caret under the route\'s column of the route\'s line',
+            lineText === badLine && mark.length === e.error.at.column && mark.endsWith('^'), JSON.stringify(caret));
+        check('kernelptx: no stale results beside the error', await page.$eval('#kp-lines-panel', (p) => p.hidden));
+        await page.screenshot({ path: path.join(SHOTS, 'kernelptx-error.png') });
+        check('kernelptx: the text box the route blamed is marked', await page.$eval('#kp-text', (e) => e.classList.contains('invalid')));
+        // A launch field the route blames: named and marked.
+        await page.fill('#kp-text', ptxText);
+        await page.fill('#kp-p2', 'x');
+        const b2 = Number(await page.evaluate(() => document.body.dataset.ready));
+        await page.click('#kp-run');
+        await page.waitForFunction((b) => Number(document.body.dataset.ready) > b, b2, { timeout: 15000 });
+        const m2 = await text(page, '#kp-error-text');
+        check('kernelptx: a bad parameter is named and its field marked',
+            /params\[2\]/.test(m2) && await page.$eval('#kp-p2', (e) => e.classList.contains('invalid')) &&
+            !(await page.$eval('#kp-text', (e) => e.classList.contains('invalid'))), m2);
+        setPhase('valid');
+    });
+
+    await step('kernelptx: CUDA mode shows the route\'s refusal in words', async () => {
+        setPhase('kernelptx-error');
+        await gotoReady(page, base + 'kernel.html?mode=cuda&ex=transpose_naive');
+        const src = await page.inputValue('#kp-text');
+        check('kernelptx: CUDA mode offers the CUDA source', /__global__ void transpose_naive/.test(src), src.slice(0, 80));
+        const { body: e } = await postJSON(base + 'api/ptx', { cuda: src, block: tn.block });
+        const msg = await text(page, '#kp-error-text');
+        await page.screenshot({ path: path.join(SHOTS, 'kernelptx-cuda.png') });
+        check('kernelptx: the refusal shown in words', !(await page.$eval('#kp-error', (d) => d.hidden)) && msg.includes(e.error.message) && /CUDA source/.test(msg), msg);
+        setPhase('valid');
+    });
+
+    await step('kernelptx: every page\'s header links to the kernel page', async () => {
+        for (const p of ['index.html', 'layout.html', 'linear.html']) {
+            await t.settled(page);
+            await page.goto(base + p, { waitUntil: 'load' });
+            // each page drawn (its requests done) before the next navigation
+            await page.waitForFunction((k) => document.body.dataset[k], p === 'linear.html' ? 'linearReady' : 'ready', { timeout: 15000 });
+            await t.settled(page);
+            const n = await page.$$eval('header.topbar a[href^="kernel.html"]', (as) => as.length);
+            check(`kernelptx: ${p}'s header links to kernel.html`, n > 0, `${n}`);
+        }
+        await t.settled(page);
+        await gotoReady(page, base + 'kernel.html?mode=ptx&ex=transpose_naive&theme=dark&present=1');
+        const d = await page.evaluate(() => ({ ...document.documentElement.dataset }));
+        await page.screenshot({ path: path.join(SHOTS, 'kernelptx-dark-present.png') });
+        check('kernelptx: ?theme= and ?present= apply', d.theme === 'dark' && d.present === '1', JSON.stringify(d));
+        check('kernelptx: they stay in the URL it writes', /theme=dark/.test(page.url()) && /present=1/.test(page.url()) && /mode=ptx/.test(page.url()), page.url());
+    });
+}

@@ -1,0 +1,71 @@
+// kernelptx.test.mjs - the kernel page's PTX / CUDA pure module: the entries
+// and parameters read from a corpus PTX's declarations, the URL round trip,
+// the /api/ptx body, the lines in order of excess, the costliest marked, and
+// the swizzle page's link read back by the swizzle page's own URL reader.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import {
+    PTX_EXAMPLES, entriesOf, paramDefault, fromLocation, toLocation, ptxBody, byExcess, costliest, lineKey, worstOf, swizzlePageHref,
+} from '../../static/js/kernelptxstate.js';
+import { fromSearch } from '../../static/js/state.js';
+
+const corpus = JSON.parse(fs.readFileSync(new URL('../data/ptx/corpus.json', import.meta.url), 'utf8'));
+
+test('kernelptx: every corpus entry and its parameter count read from the declarations', () => {
+    for (const c of corpus) {
+        const text = fs.readFileSync(new URL('../data/ptx/' + c.ptx, import.meta.url), 'utf8');
+        const e = entriesOf(text).find((x) => x.name === c.kernel);
+        assert.ok(e, c.name);
+        assert.equal(e.params.length, c.params.length, c.name);
+    }
+    const [e] = entriesOf('.visible .entry k(\n\t.param .u64 .ptr .shared .align 16 k_p0,\n\t.param .f32 k_p1\n)\n{ ret; }');
+    assert.deepEqual(e, { name: 'k', params: [{ type: 'u64', name: 'k_p0' }, { type: 'f32', name: 'k_p1' }] });
+    assert.equal(paramDefault(e.params[0]), 'null');
+    assert.equal(paramDefault(e.params[1]), '0');
+});
+
+test('kernelptx: the examples are the corpus launches', () => {
+    for (const ex of PTX_EXAMPLES) {
+        const c = corpus.find((x) => x.name === ex.id);
+        assert.equal(ex.block, c.block.join(','));
+        assert.equal(ex.grid, c.grid.join(','));
+        assert.equal(ex.params, c.params.map((p) => (p === null ? 'null' : p)).join(','));
+        assert.equal(ex.dyn, String(c.dynamic_shared));
+        assert.equal(fs.readFileSync(new URL(`../../static/kernels/${ex.id}.ptx`, import.meta.url), 'utf8'),
+            fs.readFileSync(new URL('../data/ptx/' + c.ptx, import.meta.url), 'utf8'), ex.id);
+    }
+});
+
+test('kernelptx: the URL round trip and the body', () => {
+    const s = { mode: 'ptx', ex: null, text: 'x', kernel: 'k', block: '32,8', grid: '2,2,1', params: 'null,64', dyn: '0', sel: 'a.cu:3:ld' };
+    const { search, hash } = toLocation(s);
+    assert.deepEqual(fromLocation(search, hash), s);
+    assert.deepEqual(ptxBody(s), { ptx: 'x', kernel: 'k', block: [32, 8], grid: [2, 2, 1], params: [null, 64], dynamic_shared: 0 });
+    assert.deepEqual(ptxBody({ ...s, mode: 'cuda', params: 'null,abc' }).params, [null, 'abc']);   // the server names it
+    assert.equal('cuda' in ptxBody({ ...s, mode: 'cuda' }), true);
+    const ex = { ...s, ex: 'transpose_naive', text: 'T' };
+    assert.equal(toLocation(ex, 'T').hash, '');
+    assert.equal(toLocation({ ...s, text: 'y'.repeat(20000) }).linkable, false);
+});
+
+test('kernelptx: lines by excess, the costliest marked, a line\'s worst instruction, the swizzle link', () => {
+    const lines = [{ file: 'a.cu', line: 1, kind: 'st', excess: 0 }, { file: 'a.cu', line: 2, kind: 'ld', excess: 10 }, { file: 'a.cu', line: 3, kind: 'ld', excess: 6 }];
+    assert.deepEqual(byExcess(lines).map((l) => l.line), [2, 3, 1]);
+    assert.deepEqual([...costliest(lines)], ['a.cu:2:ld', 'a.cu:3:ld']);
+    assert.equal(costliest([lines[0]]).size, 0);
+    const offsets = Array.from({ length: 32 }, (_, i) => (i === 5 ? null : i * 128));
+    const ins = [
+        { file: 'a.cu', line: 2, kind: 'ld', worst: { op: 'ld', bytes: 4, wavefronts: 2, ideal: 1, offsets, banks: [] } },
+        { file: 'a.cu', line: 2, kind: 'ld', worst: { op: 'ld', bytes: 4, wavefronts: 31, ideal: 1, offsets, banks: [] } },
+    ];
+    assert.equal(worstOf({ instructions: ins }, lines[1]), ins[1]);
+    assert.equal(worstOf({ instructions: ins }, lines[0]), null);
+    const st = fromSearch(swizzlePageHref(ins[1].worst).replace(/^index\.html/, ''));
+    assert.equal(st.acc, 'custom');
+    assert.equal(st.space, 'physical');
+    assert.equal(st.offs.split(',').length, 32);
+    assert.equal(st.offs.split(',')[5], '-');
+    assert.equal(st.offs.split(',')[31], '3968');
+    assert.equal(lineKey(lines[1]), 'a.cu:2:ld');
+});
