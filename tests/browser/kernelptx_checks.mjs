@@ -2,7 +2,7 @@
 // (static/kernel.html?mode=ptx|cuda, issue 38.4) and of issue 40.6 for it:
 // the corpus transpose_naive through the page shows POST /api/ptx's totals and
 // lines, most excess first; its costliest line in the bank chart and on the
-// swizzle page; a malformed PTX's caret; CUDA's refusal in words; 390 px wide
+// swizzle page; a malformed PTX's caret; CUDA compiled (or nvcc's absence in words); 390 px wide
 // with no sideways scroll; every page's header links to the kernel page.
 // Screenshots (build/screenshots/): kernelptx-1440.png, -1440-line, -390, -390-lines,
 // -error, -cuda, -swizzle (the link's page), -dark-present.
@@ -169,15 +169,28 @@ export async function kernelptxChecks(t) {
         setPhase('valid');
     });
 
-    await step('kernelptx: CUDA mode shows the route\'s refusal in words', async () => {
-        setPhase('kernelptx-error');
+    await step('kernelptx: CUDA mode compiles with the server\'s nvcc, each line beside its source', async () => {
+        setPhase('kernelptx-error');     // without nvcc the route's 503 is the expected answer
+        const req = page.waitForRequest((r) => r.url().endsWith('/api/ptx') && r.method() === 'POST', { timeout: 30000 });
         await gotoReady(page, base + 'kernel.html?mode=cuda&ex=transpose_naive');
+        const sent = JSON.parse((await req).postData());
+        await page.waitForFunction(() => !document.getElementById('kp-error').hidden || !document.getElementById('kp-lines-panel').hidden, null, { timeout: 30000 });
         const src = await page.inputValue('#kp-text');
-        check('kernelptx: CUDA mode offers the CUDA source', /__global__ void transpose_naive/.test(src), src.slice(0, 80));
-        const { body: e } = await postJSON(base + 'api/ptx', { cuda: src, block: tn.block });
-        const msg = await text(page, '#kp-error-text');
+        check('kernelptx: CUDA mode offers the CUDA source, and sends it as "cuda"', /__global__ void transpose_naive/.test(src) && sent.cuda === src && !('ptx' in sent), src.slice(0, 80));
+        const r = await postJSON(base + 'api/ptx', sent);
         await page.screenshot({ path: path.join(SHOTS, 'kernelptx-cuda.png') });
-        check('kernelptx: the refusal shown in words', !(await page.$eval('#kp-error', (d) => d.hidden)) && msg.includes(e.error.message) && /CUDA source/.test(msg), msg);
+        if (r.status === 503) {
+            const msg = await text(page, '#kp-error-text');
+            check('kernelptx: without nvcc, the route\'s refusal in words', !(await page.$eval('#kp-error', (d) => d.hidden)) && msg.includes(r.body.error.message) && /install/.test(msg), msg);
+        } else {
+            const totals = await page.$$eval('#kp-totals tbody tr', (trs) => trs.map((tr) => [tr.dataset.kind, ...[...tr.cells].slice(1).map((c) => c.textContent)]));
+            const want = Object.entries(r.body.totals || {}).map(([k, v]) => [k, v.executions, v.wavefronts, v.ideal, v.excess].map(nums));
+            check('kernelptx: compiled, the totals per kind are the route\'s', r.status === 200 && want.length > 0 && JSON.stringify(totals) === JSON.stringify(want), `${r.status} ${JSON.stringify(totals)} vs ${JSON.stringify(want)}`);
+            const cells = await page.$$eval('#kp-lines tbody tr td.kp-src code', (cs) => cs.map((c) => c.textContent));
+            const lines = src.split('\n');
+            const shown = r.body.lines.filter((l) => l.file === 'kernel.cu').map((l) => lines[l.line - 1]);
+            check('kernelptx: each kernel.cu line shows its source text', cells.length > 0 && cells.every((c) => shown.includes(c)), JSON.stringify(cells.slice(0, 3)));
+        }
         setPhase('valid');
     });
 
