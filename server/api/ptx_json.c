@@ -129,10 +129,10 @@ void ptx_json_answer(struct buf *out, const struct ptx_module *m, const struct p
         buf_printf(out, "%s{\"ptx_line\":%d,\"opcode\":", i ? "," : "", in->text_line);
         buf_json_str(out, op);
         /* its source line, as "lines" files it: a client opens a line's instructions */
-        int l = in->loc;
+        int loc = in->loc;
         buf_puts(out, ",\"file\":");
-        put_file(out, m, l >= 0 ? e->locs[l].file : 0);
-        buf_printf(out, ",\"line\":%d", l >= 0 ? e->locs[l].line : 0);
+        put_file(out, m, loc >= 0 ? e->locs[loc].file : 0);
+        buf_printf(out, ",\"line\":%d", loc >= 0 ? e->locs[loc].line : 0);
         buf_printf(out, ",\"kind\":\"%s\",", ptx_cost_kind_name(s->kind));
         put_count(out, &s->count, 0);
         buf_puts(out, ",\"worst\":");
