@@ -132,6 +132,11 @@ export async function kernelptxChecks(t) {
         await gotoReady(page, base + 'kernel.html?ex=operand');
         const tw = await page.evaluate(() => document.documentElement.scrollWidth);
         check('kernelptx: at 390x844 the TTGIR mode is no wider than the screen either', tw <= 390, `scrollWidth ${tw}`);
+        // issue 40.6: the layout page too (978 px wide before: its 380 px form column beside the results)
+        await gotoReady(page, base + 'layout.html');
+        const lw = await page.evaluate(() => document.documentElement.scrollWidth);
+        await page.screenshot({ path: path.join(SHOTS, 'layout-390.png') });
+        check('40.6: at 390x844 the layout page is no wider than the screen', lw <= 390, `scrollWidth ${lw}`);
         await page.setViewportSize({ width: 1440, height: 900 });
     });
 
