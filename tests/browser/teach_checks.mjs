@@ -108,7 +108,10 @@ export async function teachChecks(t) {
         page.on('request', onReq);
         try {
             await page.fill('#rows', '');
-            await afterLoad(page, async () => { await page.focus('#rows'); await page.keyboard.type('2048', { delay: 60 }); });
+            // Keystrokes back to back: each is its own input event (a page that applied
+            // every one would ask for 2, 20 and 204 too), but a loaded machine cannot
+            // stretch a 60 ms gap between them past the 350 ms pause (it did, twice).
+            await afterLoad(page, async () => { await page.focus('#rows'); await page.keyboard.type('2048'); });
             await t.sleep(400);
         } finally { page.off('request', onReq); }
         const rowsAsked = reqs.filter((r) => r !== null);   // null: a preset's default grid, asked ahead
