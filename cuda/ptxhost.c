@@ -178,23 +178,33 @@ static int is_ident(int c)
     return isalnum(c) || c == '_' || c == '$' || c == '.' || c == '%';
 }
 
-/* The entries' names, for a "no such kernel" message. */
-static void list_entries(const char *ptx, char *out, size_t cap)
+/* The next ".entry NAME" at or after `from` (a whole word): NAME's start, its
+ * length in *n and where to look next in *next; NULL when there is none. */
+static const char *next_entry(const char *ptx, const char *from, size_t *n, const char **next)
 {
-    size_t len = 0;
-    out[0] = '\0';
-    for (const char *p = ptx; (p = strstr(p, ".entry")) != NULL; p += 6) {
-        if (p > ptx && is_ident((unsigned char)p[-1]))
+    for (const char *p = from; (p = strstr(p, ".entry")) != NULL; p += 6) {
+        if ((p > ptx && is_ident((unsigned char)p[-1])) || is_ident((unsigned char)p[6]))
             continue;
         const char *q = p + 6;
         while (*q == ' ' || *q == '\t')
             q++;
-        size_t n = 0;
-        while (is_ident((unsigned char)q[n]))
-            n++;
+        *n = 0;
+        while (is_ident((unsigned char)q[*n]))
+            (*n)++;
+        *next = p + 6;
+        return q;
+    }
+    return NULL;
+}
+
+/* The entries' names, for a "no such kernel" message. */
+static void list_entries(const char *ptx, char *out, size_t cap)
+{
+    size_t len = 0, n;
+    out[0] = '\0';
+    for (const char *q, *p = ptx; (q = next_entry(ptx, p, &n, &p)) != NULL;)
         if (n && len + n + 3 < cap)
             len += (size_t)snprintf(out + len, cap - len, "%s%.*s", len ? ", " : "", (int)n, q);
-    }
 }
 
 static int type_size(const char *t)
@@ -254,15 +264,8 @@ int ptxm_find_entry(const char *ptx, const char *kernel, char *name, size_t name
     const char *hit = NULL;
     int entries = 0;
     *n = 0;
-    for (const char *p = ptx; (p = strstr(p, ".entry")) != NULL; p += 6) {
-        if ((p > ptx && is_ident((unsigned char)p[-1])) || is_ident((unsigned char)p[6]))
-            continue;
-        const char *q = p + 6;
-        while (*q == ' ' || *q == '\t')
-            q++;
-        size_t k = 0;
-        while (is_ident((unsigned char)q[k]))
-            k++;
+    size_t k;
+    for (const char *q, *p = ptx; (q = next_entry(ptx, p, &k, &p)) != NULL;) {
         entries++;
         if (kernel ? (strlen(kernel) == k && !strncmp(q, kernel, k)) : entries == 1) {
             if (!hit)
