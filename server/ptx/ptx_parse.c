@@ -1129,7 +1129,11 @@ static int module(struct parser *p)
         if (is(p, ".version")) {
             if (next(p) < 0)
                 return -1;
-            if (p->t.kind == TK_FLOAT) {
+            if (p->t.kind == TK_FLOAT && !(p->t.fval >= 0 && p->t.fval < 100)) {
+                /* PTX ISA versions are 1.0 .. 9.x; an int of 9.01e300 is undefined
+                 * (libFuzzer found it on /api/ptx) */
+                return expected(p, "a version below 100");
+            } else if (p->t.kind == TK_FLOAT) {
                 m->version_major = (int)p->t.fval;
                 m->version_minor = (int)((p->t.fval - m->version_major) * 10 + 0.5);
             } else if (p->t.kind == TK_INT) {

@@ -204,6 +204,8 @@ static void bad_texts_point_at_their_line_and_column(void)
         {".version 9.0\n.target sm_90a\n/* never closed\n", SZ_INVALID_ARGUMENT, 3, 1, "never closed"},
         {".version 9.0\n.target sm_90a\n", SZ_INVALID_ARGUMENT, 0, 0, "no .entry"},
         {".version 9.0\n.bogus 1\n", SZ_INVALID_ARGUMENT, 2, 1, "expected a directive"},
+        /* libFuzzer, /api/ptx: (int)9.01e300 was undefined behaviour */
+        {".version 9.01e300;\n", SZ_INVALID_ARGUMENT, 1, 10, "below 100"},
         {".visible .entry k(\n\t.param .u64 p,\n)\n{\n\tret;\n}\n", SZ_INVALID_ARGUMENT, 3, 1,
          "'.param'"},
         {ENTRY("\t.shared .align 3 .b8 s[4];\n"), SZ_INVALID_ARGUMENT, 5, 17, "power of two"},
