@@ -354,6 +354,22 @@ int nvcc_compile(const struct nvcc_config *cfg, const char *src, size_t len,
     return rc;
 }
 
+/* Every "DIR/" out of s[0..*len) (NUL-terminated), *len following: nvcc names
+ * the private folder in its messages and .file lines, and nothing of this
+ * machine but the user's own kernel.cu belongs in an answer. */
+static void strip_dir(char *s, size_t *len, const char *dir)
+{
+    size_t dl = strlen(dir);
+    for (char *q = s; (q = strstr(q, dir)) != NULL;) {
+        if (q[dl] != '/') {
+            q += dl;
+            continue;
+        }
+        memmove(q, q + dl + 1, *len - (size_t)(q - s) - dl);
+        *len -= dl + 1;
+    }
+}
+
 static int compile(const struct nvcc_config *cfg, const char *src, size_t len,
                    const char *arch, struct nvcc_result *r, struct sz_error *err)
 {
@@ -423,8 +439,8 @@ static int compile(const struct nvcc_config *cfg, const char *src, size_t len,
     snprintf(r->log, sizeof r->log, "%s%s", p.err ? p.err : "", p.out ? p.out : "");
     /* nvcc names the temporary folder in every message: the user's file is
      * kernel.cu, nothing else of this machine belongs in the answer. */
-    for (char *q; (q = strstr(r->log, dir)) != NULL;)
-        memmove(q, q + strlen(dir) + 1, strlen(q + strlen(dir) + 1) + 1);
+    size_t log_len = strlen(r->log);
+    strip_dir(r->log, &log_len, dir);
     if (p.timed_out) {
         sz_fail(err, SZ_TOO_LARGE, "cuda", "nvcc ran past %.0f s and was stopped", timeout);
     } else if (p.exit_code != 0) {
@@ -444,11 +460,7 @@ static int compile(const struct nvcc_config *cfg, const char *src, size_t len,
                 NVCC_MAX_PTX);
     } else {
         /* The .file lines name DIR/kernel.cu: the answer's lines say kernel.cu. */
-        size_t dl = strlen(dir);
-        for (char *q = r->ptx; (q = strstr(q, dir)) != NULL;) {
-            memmove(q, q + dl + 1, r->ptx_len - (size_t)(q - r->ptx) - dl);
-            r->ptx_len -= dl + 1;
-        }
+        strip_dir(r->ptx, &r->ptx_len, dir);
         rc = 0;
     }
     proc_free(&p);
