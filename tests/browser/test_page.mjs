@@ -47,8 +47,23 @@ function check(name, ok, detail = '') {
     else { failed++; console.log(`FAIL ${name}${detail ? ': ' + detail : ''}`); }
     return ok;
 }
+// SWZ_STEP_TIMES=1: each step's wall time and, where this process has a
+// cgroup v1 CPU account of its own (the server's and Chromium's CPU too), its
+// CPU seconds: to find where the browser test's time goes.
+const STEP_TIMES = process.env.SWZ_STEP_TIMES === '1';
+const cpuAccount = (() => {
+    if (!STEP_TIMES) return null;
+    try {
+        const line = fs.readFileSync('/proc/self/cgroup', 'utf8').split('\n').find((l) => /cpuacct/.test(l));
+        const f = `/sys/fs/cgroup/cpuacct${line.split(':')[2]}/cpuacct.usage`;
+        return fs.existsSync(f) ? f : null;
+    } catch { return null; }
+})();
+const cpuNow = () => (cpuAccount ? Number(fs.readFileSync(cpuAccount, 'utf8')) / 1e9 : 0);
 async function step(name, fn) {
+    const t0 = Date.now(), c0 = cpuNow();
     try { await fn(); } catch (e) { check(name, false, (e && e.message ? e.message : String(e)).split('\n')[0]); }
+    if (STEP_TIMES) console.log(`#   step ${((Date.now() - t0) / 1000).toFixed(1)} s, ${(cpuNow() - c0).toFixed(1)} CPU-s: ${name}`);
 }
 
 function freePort() {
@@ -327,7 +342,9 @@ async function main() {
     let phase = 'valid';
     const consoleErrors = [], badRequests = [], refusedPrefetch = new Set();
     const isPrefetch = (r) => !!r.headers()['x-swz-prefetch'];
+    let loads = 0;     // documents loaded (main frames): the browser test's main cost
     const watch = (pg) => {
+        pg.on('load', () => { loads++; });
         pg.on('console', (m) => { if (m.type() === 'error') consoleErrors.push({ phase, text: m.text(), url: (m.location() || {}).url || '' }); });
         pg.on('pageerror', (e) => consoleErrors.push({ phase, text: 'pageerror: ' + e.message }));
         pg.on('requestfailed', (r) => badRequests.push({ phase, prefetch: isPrefetch(r), aborted: /ERR_ABORTED/.test((r.failure() || {}).errorText || ''),
@@ -360,8 +377,8 @@ async function main() {
     let groupStart = Date.now(), groupName = 'page';
     const timed = (g) => {     // one line per group: where the browser test's time goes
         const now = Date.now();
-        if (want(groupName)) console.log(`# ${groupName}: ${((now - groupStart) / 1000).toFixed(1)} s`);
-        groupStart = now, groupName = g;
+        if (want(groupName)) console.log(`# ${groupName}: ${((now - groupStart) / 1000).toFixed(1)} s, ${loads} page loads`);
+        groupStart = now, groupName = g, loads = 0;
         return want(g);
     };
     try {
