@@ -43,6 +43,8 @@ struct work {
     struct tac_fix fix;
     struct tac_ldsm fix_ld;
     struct tac_result fix_reader;   /* the reader as the optimizer sees it */
+    struct td_layout dist2;         /* a convert_layout's result layout */
+    struct tac_convert cvt;
     struct tdump_part part[TDUMP_MAX_PARTS];
 };
 
@@ -106,6 +108,8 @@ static const char *kind_name(enum tdump_kind k)
         return "local_alloc";
     case TDUMP_ASYNC_COPY:
         return "async_copy";
+    case TDUMP_CONVERT:
+        return "convert_layout";
     case TDUMP_SKIP:
         break;
     }
@@ -333,6 +337,88 @@ static void put_fix(struct buf *out, struct work *w, int g)
     buf_puts(out, "}}");
 }
 
+/* ld.shared / st.shared of `bytes` a lane as PTX names it: ".v4.b32", ".b16". */
+static void ldst_name(char *name, size_t cap, int is_load, uint32_t bytes)
+{
+    if (bytes >= 8)
+        snprintf(name, cap, "%s.shared.v%u.b32", is_load ? "ld" : "st", bytes / 4);
+    else
+        snprintf(name, cap, "%s.shared.b%u", is_load ? "ld" : "st", bytes * 8);
+}
+
+/* One side of a convert_layout through shared memory, per instruction, per
+ * warp and per CTA of `warps`. */
+static void put_cvt_side(struct buf *out, const struct lin_side *s, uint32_t per_warp, int warps,
+                         int is_load)
+{
+    char name[48];
+    ldst_name(name, sizeof name, is_load, s->bytes);
+    unsigned long long cta = (unsigned long long)per_warp * (unsigned long long)warps;
+    buf_printf(out, "{\"instruction\":\"%s\",\"wavefronts_per_instruction\":%u,\"ideal\":%u,"
+               "\"instructions_per_warp\":%u,\"instructions_per_cta\":%llu,"
+               "\"wavefronts_per_cta\":%llu,\"conflict_wavefronts_per_cta\":%llu}", name,
+               s->wavefronts, s->lower_bound, per_warp, cta, cta * s->wavefronts,
+               cta * (s->wavefronts - s->lower_bound));
+}
+
+/* A convert_layout (issue 39 item 3): its two layouts, and where its data
+ * crosses warps, Triton's store, barrier and load through the scratch
+ * layout its optimalSwizzling builds.  Fails with the reason (skipped). */
+static int put_convert(struct buf *out, struct work *w, const struct tdump_op *o, int first,
+                       struct sz_error *why)
+{
+    int64_t s1[TLL_MAX_RANK], s2[TLL_MAX_RANK];
+    int r1, r2, b1, b2, n1, n2;
+    if (o->old_dialect)
+        return sz_fail(why, SZ_INVALID_ARGUMENT, "text", "line %d: Triton 3.0/3.1 converts "
+                       "through a padded scratch (getScratchConfigForCvt): not modelled", o->line);
+    if (o->tensor < 0 || o->tensor2 < 0)
+        return sz_fail(why, SZ_INVALID_ARGUMENT, "text",
+                       "line %d: no tensor<...> -> tensor<...> types after ' : '", o->line);
+    if (tdump_type(w->p, o->tensor, s1, &r1, &b1, &n1, why) < 0 ||
+        tdump_type(w->p, o->tensor2, s2, &r2, &b2, &n2, why) < 0)
+        return -1;
+    if (b1 != b2)
+        return sz_fail(why, SZ_INVALID_ARGUMENT, "text", "line %d: the element types differ",
+                       o->line);
+    if (triton_dist_build(w->p, n1, s1, r1, &w->dist, why) < 0 ||
+        triton_dist_build(w->p, n2, s2, r2, &w->dist2, why) < 0 ||
+        triton_access_convert(&w->dist, &w->dist2, b1, w->d.num_banks, &w->cvt, why) < 0)
+        return -1;
+    const struct tac_convert *c = &w->cvt;
+    int warps = w->d.num_warps > 0 ? w->d.num_warps : w->dist.warps;
+    buf_printf(out, "%s{\"op\":\"convert_layout\",\"line\":%d,\"shape\":[", first ? "" : ",",
+               o->line);
+    for (int d = 0; d < r1; d++)
+        buf_printf(out, "%s%lld", d ? "," : "", (long long)s1[d]);
+    buf_printf(out, "],\"element_bits\":%d,\"src\":", b1);
+    put_attr_text(out, w->p, n1);
+    buf_puts(out, ",\"dst\":");
+    put_attr_text(out, w->p, n2);
+    buf_printf(out, ",\"warps\":%d,\"through_shared\":%s", warps, c->within ? "false" : "true");
+    if (c->within) {
+        buf_puts(out, ",\"reason\":\"each warp keeps its own data (registers and lanes only): "
+                 "Triton moves it with register moves or warp shuffles, no shared memory "
+                 "(assumed: Triton falls back to shared memory when its shuffle decomposition "
+                 "needs two or more mixed transpositions, which is not checked here)\"}");
+        return 0;
+    }
+    buf_printf(out, ",\"scratch\":{\"vector_elems\":%d,\"conflict_free\":%s,"
+               "\"offset_bases\":", 1 << c->opt.vec_bits, c->opt.conflict_free ? "true" : "false");
+    put_coord_list(out, (const int32_t(*)[TLL_MAX_RANK])c->offset, c->opt.mem.n, c->rank);
+    buf_puts(out, "},\"store\":");
+    put_cvt_side(out, &c->store, c->store_per_warp, warps, 0);
+    buf_puts(out, ",\"load\":");
+    put_cvt_side(out, &c->load, c->load_per_warp, warps, 1);
+    buf_puts(out, ",\"rule\":\"Triton's transferWithinBlockSwizzling: each warp stores its "
+             "registers, a barrier, each loads the other layout, on the scratch layout "
+             "optimalSwizzling builds for the pair (GenericSwizzling.cpp's construction, "
+             "linear.c's optimizer here)\",\"assumed\":\"ld/st.shared of the pair's common "
+             "vector; Triton may pick stmatrix/ldmatrix tiles for some pairs, and tiles the "
+             "scratch in repetitions (the same instructions, barriers between)\"}");
+    return 0;
+}
+
 /* The instruction an op is costed as, and why (issue 39 item 1). */
 static void put_instruction(struct buf *out, const struct tac_result *r, const struct tac_ldsm *ld,
                             const struct tdump_op *o, const char *not_why, int nvidia)
@@ -340,12 +426,8 @@ static void put_instruction(struct buf *out, const struct tac_result *r, const s
     char name[48];
     if (ld->ok)
         snprintf(name, sizeof name, "ldmatrix.x%d%s", ld->matrices, ld->trans ? ".trans" : "");
-    else if (r->bytes >= 8)
-        snprintf(name, sizeof name, "%s.shared.v%u.b32", o->kind == TDUMP_LOAD ? "ld" : "st",
-                 r->bytes / 4);
     else
-        snprintf(name, sizeof name, "%s.shared.b%u", o->kind == TDUMP_LOAD ? "ld" : "st",
-                 r->bytes * 8);
+        ldst_name(name, sizeof name, o->kind == TDUMP_LOAD, r->bytes);
     buf_printf(out, ",\"instruction\":{\"op\":\"%s\",\"name\":\"%s\"",
                ld->ok ? "ldmatrix" : o->kind == TDUMP_LOAD ? "ld" : "st", name);
     if (ld->ok)
@@ -618,7 +700,8 @@ int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_er
     int costed = 0, first_skip = 1, mark = ta_mark(w->p), nmemo = 0;
     char first_reason[160] = "";
     int first_line = 0, first_column = 0;   /* its position, where it has one */
-    struct buf skipped = {0}, frags = {0};
+    struct buf skipped = {0}, frags = {0}, converts = {0};
+    int nconverts = 0;
     for (int i = 0; i < w->d.nops; i++) {
         const struct tdump_op *o = &w->d.op[i];
         w->op_entry[i] = -1;
@@ -626,6 +709,21 @@ int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_er
             if (first_skip)
                 snprintf(first_reason, sizeof first_reason, "%s", o->reason);
             put_skip(&skipped, &first_skip, o, o->reason, NULL);
+            continue;
+        }
+        if (o->kind == TDUMP_CONVERT) {
+            struct sz_error why = {0};
+            ta_reset(w->p, mark);
+            if (put_convert(&converts, w, o, nconverts == 0, &why) < 0) {
+                if (first_skip) {
+                    snprintf(first_reason, sizeof first_reason, "%s", why.message);
+                    first_line = why.line, first_column = why.column;
+                }
+                put_skip(&skipped, &first_skip, o, why.message, why.field);
+            } else {
+                nconverts++;
+                costed++;
+            }
             continue;
         }
         int dn = -1, sn = -1, bits = 0, hit = -1;
@@ -691,12 +789,14 @@ int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_er
      * rest, the target's 63 bytes escaped included; 160 bytes a part), and
      * the fragments held meanwhile, from the answer budget before it is
      * built (issue 36 item 3, as /api/layout does). */
-    size_t bound = 1024 + skipped.len + 160 * (size_t)np;
+    size_t bound = 1024 + skipped.len + converts.len + 160 * (size_t)np;
     for (int i = 0; i < w->d.nops; i++)
         if (w->op_entry[i] >= 0)
             bound += 64 + w->memo[w->op_entry[i]].len + fix_len[w->op_group[i]];
-    if (api_reserve(req, bound + frags.len + fixes.len + skipped.len + sizeof *w, err) < 0) {
+    if (api_reserve(req, bound + frags.len + fixes.len + skipped.len + converts.len + sizeof *w,
+                    err) < 0) {
         buf_free(&fixes);
+        buf_free(&converts);
         buf_free(&skipped);
         buf_free(&frags);
         goto done;
@@ -723,8 +823,9 @@ int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_er
         buf_putc(out, '}');
     }
     buf_free(&fixes);
-    buf_printf(out, "],\"skipped\":[%s],\"num_banks\":%d,\"target\":",
-               skipped.p ? skipped.p : "", w->d.num_banks);
+    buf_printf(out, "],\"converts\":[%s],\"skipped\":[%s],\"num_banks\":%d,\"target\":",
+               converts.p ? converts.p : "", skipped.p ? skipped.p : "", w->d.num_banks);
+    buf_free(&converts);
     if (w->d.target) {
         char tg[64];
         size_t n = sz_utf8_cut(w->d.target, w->d.target_len < 63 ? (size_t)w->d.target_len : 63);

@@ -15,6 +15,8 @@
 #include "model/instr.h"
 #include "linear/linear_conv.h"
 
+static int span_rank(const uint32_t *b, int n);
+
 /* Row-major index of a coordinate. */
 static uint32_t flat(const int32_t *c, const int64_t *shape, int rank)
 {
@@ -97,18 +99,13 @@ static int gluon_conflicts(const struct lin_mem *m, const uint32_t *lane, int nl
     return (1 << f2_intersect(seg, nseg, lane, ntile, both)) - 1;
 }
 
-int triton_access_cost(const struct td_layout *d, const struct tsh_layout *s, int bits,
-                       int is_load, int num_banks, struct tac_result *out, struct sz_error *err)
+/* d's 2-D view for linear.c: its dims before the last flattened into rows,
+ * its bases as row-major element indices (p->a; p->b the same). */
+static int problem(const struct td_layout *d, int bits, int num_banks, struct lin_problem *p,
+                   struct sz_error *err)
 {
-    memset(out, 0, sizeof *out);
-    if (d->rank != s->rank || memcmp(d->shape, s->shape, sizeof(int64_t) * (size_t)d->rank))
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
-                       "the tensor and the shared buffer have different shapes");
-    if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "element_bits", "must be 8, 16, 32 or 64, got %d",
-                       bits);
     int rank = d->rank;
-    struct lin_problem *p = &out->prob;
+    memset(p, 0, sizeof *p);
     p->tile.bits1 = bits_log2_ceil((uint32_t)d->shape[rank - 1]);
     p->tile.bits0 = 0;
     for (int i = 0; i + 1 < rank; i++)
@@ -126,12 +123,30 @@ int triton_access_cost(const struct td_layout *d, const struct tsh_layout *s, in
     p->bitwidth = bits;
     p->num_banks = num_banks;
     p->lanes = d->n[TLL_LANE] == 6 ? 64 : 32;
-    out->lanes = p->lanes;
     for (int in = 0; in < LIN_NIN; in++) {
         p->a.n[in] = d->n[in];
         for (int i = 0; i < d->n[in]; i++)
             p->a.basis[in][i] = flat(d->b[in][i], d->shape, rank);
     }
+    p->b = p->a;
+    return 0;
+}
+
+int triton_access_cost(const struct td_layout *d, const struct tsh_layout *s, int bits,
+                       int is_load, int num_banks, struct tac_result *out, struct sz_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (d->rank != s->rank || memcmp(d->shape, s->shape, sizeof(int64_t) * (size_t)d->rank))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
+                       "the tensor and the shared buffer have different shapes");
+    if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "element_bits", "must be 8, 16, 32 or 64, got %d",
+                       bits);
+    int rank = d->rank;
+    struct lin_problem *p = &out->prob;
+    if (problem(d, bits, num_banks, p, err) < 0)
+        return -1;
+    out->lanes = p->lanes;
     p->b = p->a;
     struct lin_mem *m = &out->mem;
     m->n = s->n;
@@ -178,12 +193,7 @@ int triton_access_cost(const struct td_layout *d, const struct tsh_layout *s, in
         out->instructions = out->side.instructions;
         /* lin_evaluate counts one per register coset per distinct warp: a
          * warp issues the register cosets (issue 39 item 2) */
-        struct f2_span ws;
-        int nw = 0;
-        f2_span_clear(&ws);
-        for (int i = 0; i < p->a.n[LIN_WARP]; i++)
-            nw += f2_span_add(&ws, p->a.basis[LIN_WARP][i]) != 0;
-        out->per_warp = out->instructions >> nw;
+        out->per_warp = out->instructions >> span_rank(p->a.basis[LIN_WARP], p->a.n[LIN_WARP]);
         return 0;
     }
     /* padded: each instruction simulated, one register group of the vector
@@ -452,4 +462,73 @@ void triton_access_ldmatrix_view(const struct lin_problem *prob, const struct li
     out->n[LIN_WARP] = prob->a.n[LIN_WARP];
     memcpy(out->basis[LIN_WARP], prob->a.basis[LIN_WARP], sizeof out->basis[LIN_WARP]);
     *view = tmp;
+}
+
+/* Independent bases of a warp's span. */
+static int span_rank(const uint32_t *b, int n)
+{
+    struct f2_span s;
+    int r = 0;
+    f2_span_clear(&s);
+    for (int i = 0; i < n; i++)
+        r += f2_span_add(&s, b[i]) != 0;
+    return r;
+}
+
+/* Does every warp of dst hold only what the same warp of src holds?  The
+ * register and lane span of dst must lie in src's, and each warp basis of
+ * dst differ from src's by a register/lane direction (Triton's
+ * minimalCvtLayout then has no warp dimension: register moves or shuffles). */
+static int within_warps(const struct lin_layout *s, const struct lin_layout *d)
+{
+    struct f2_span rl;
+    f2_span_clear(&rl);
+    for (int in = LIN_REGISTER; in <= LIN_LANE; in++)
+        for (int i = 0; i < s->n[in]; i++)
+            f2_span_add(&rl, s->basis[in][i]);
+    if (s->n[LIN_WARP] != d->n[LIN_WARP])
+        return 0;
+    for (int in = LIN_REGISTER; in <= LIN_WARP; in++)
+        for (int i = 0; i < d->n[in]; i++) {
+            struct f2_span t = rl;
+            uint32_t v = d->basis[in][i] ^ (in == LIN_WARP ? s->basis[LIN_WARP][i] : 0);
+            if (f2_span_add(&t, v))
+                return 0;
+        }
+    return 1;
+}
+
+int triton_access_convert(const struct td_layout *src, const struct td_layout *dst, int bits,
+                          int num_banks, struct tac_convert *out, struct sz_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (src->rank != dst->rank ||
+        memcmp(src->shape, dst->shape, sizeof(int64_t) * (size_t)src->rank))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
+                       "the two tensors of a convert_layout have different shapes");
+    if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "element_bits", "must be 8, 16, 32 or 64, got %d",
+                       bits);
+    struct lin_problem d;
+    if (problem(src, bits, num_banks, &out->prob, err) < 0 ||
+        problem(dst, bits, num_banks, &d, err) < 0)
+        return -1;
+    if (d.lanes != out->prob.lanes)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "layout", "the two layouts' warps differ");
+    out->prob.b = d.a;
+    out->within = within_warps(&out->prob.a, &out->prob.b);
+    if (out->within)
+        return 0;
+    if (lin_optimize(&out->prob, &out->opt, err) < 0 ||
+        lin_evaluate(&out->prob, &out->opt.mem, out->opt.vec_bits, TAC_LIN_SIM, &out->store,
+                     &out->load, err) < 0)
+        return -1;
+    out->store_per_warp = out->store.instructions >>
+                          span_rank(out->prob.a.basis[LIN_WARP], out->prob.a.n[LIN_WARP]);
+    out->load_per_warp = out->load.instructions >>
+                         span_rank(out->prob.b.basis[LIN_WARP], out->prob.b.n[LIN_WARP]);
+    out->rank = src->rank;
+    for (int k = 0; k < out->opt.mem.n; k++)
+        unflat(out->opt.mem.basis[k], src->shape, src->rank, out->offset[k]);
+    return 0;
 }

@@ -62,6 +62,27 @@ struct tac_fix {
 int triton_access_fix(const struct tac_result *writer, const struct tac_result *reader,
                       const int64_t *shape, int rank, struct tac_fix *out, struct sz_error *err);
 
+/* A ttg.convert_layout from `src` to `dst` (same shape) that Triton lowers
+ * through shared memory (issue 39 item 3): each warp stores its registers
+ * (st.shared), a barrier, each loads the other layout (ld.shared), on the
+ * scratch layout Triton's optimalSwizzling builds for the pair (the subspace
+ * construction of GenericSwizzling.cpp, which lin_optimize is: vectors from
+ * the registers both sides share, lanes' directions kept apart, banks
+ * last).  A conversion whose data stays in each warp (registers and lanes
+ * only) needs no shared memory: within = 1, nothing costed.  Fails as
+ * triton_access_cost does. */
+struct tac_convert {
+    int within;                 /* 1: no warp's data moves to another warp */
+    struct lin_problem prob;    /* a: src (the store), b: dst (the load) */
+    struct lin_opt opt;         /* the scratch layout */
+    struct lin_side store, load;
+    uint32_t store_per_warp, load_per_warp;     /* instructions one warp issues */
+    int rank;
+    int32_t offset[LIN_MAX_BITS][TLL_MAX_RANK]; /* the scratch's offset bases, N-D */
+};
+int triton_access_convert(const struct td_layout *src, const struct td_layout *dst, int bits,
+                          int num_banks, struct tac_convert *out, struct sz_error *err);
+
 /* ldmatrix, as Triton's NVIDIA lowering emits it for a local_load (issue 39
  * item 1): the layout's registers, lanes and warps composed with the inverse
  * of the shared layout must hold ldmatrix's 8 x 16-byte tile.  Plain: a

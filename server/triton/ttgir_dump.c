@@ -20,11 +20,13 @@ static const struct {
     {"ttg.local_store", TDUMP_STORE, NULL},
     {"ttg.local_alloc", TDUMP_ALLOC, NULL},
     {"ttg.async_copy_global_to_local", TDUMP_ASYNC_COPY, NULL},
+    {"ttg.convert_layout", TDUMP_CONVERT, NULL},
     /* Triton 3.0/3.1 printed the dialect as triton_gpu (renamed ttg in 3.2) */
     {"triton_gpu.local_load", TDUMP_LOAD, NULL},
     {"triton_gpu.local_store", TDUMP_STORE, NULL},
     {"triton_gpu.local_alloc", TDUMP_ALLOC, NULL},
     {"triton_gpu.async_copy_global_to_local", TDUMP_ASYNC_COPY, NULL},
+    {"triton_gpu.convert_layout", TDUMP_CONVERT, NULL},
     {"triton_nvidia_gpu.async_tma_copy_global_to_local", TDUMP_SKIP,
      "TMA writes shared memory itself: no thread layout to cost"},
     {"triton_nvidia_gpu.warp_group_dot", TDUMP_SKIP,
@@ -362,7 +364,7 @@ void tdump_scan(const char *text, size_t n, struct tdump *d)
                 o->pos = (int)i;
                 o->reason = ops[k].reason;
                 o->old_dialect = !strncmp(ops[k].name, "triton_", 7);
-                o->tensor = o->memdesc = o->types = -1;
+                o->tensor = o->memdesc = o->types = o->tensor2 = -1;
                 o->types_len = 0;
                 o->value = -1, o->value_len = 0, o->buffer = -1;
                 long ts = types_start(text, i, le);
@@ -371,6 +373,8 @@ void tdump_scan(const char *text, size_t n, struct tdump *d)
                     o->types_len = (int)(le - (size_t)ts);
                     long a = find(text, (size_t)ts, le, "tensor<");
                     o->tensor = (int)a, o->memdesc = (int)memdesc_at(text, (size_t)ts, le);
+                    long b = a >= 0 ? find(text, (size_t)a, le, "-> tensor<") : -1;
+                    o->tensor2 = b >= 0 ? (int)b + 3 : -1;
                 }
                 if (o->kind == TDUMP_ALLOC && ts >= 0 &&
                     find(text, (size_t)ts, le, "()") == ts) {

@@ -1,8 +1,8 @@
 /* ttgir_dump.h - a TTGIR dump (MLIR_ENABLE_DUMP output, a lit test, one op)
  * cut into its parts (lit's `// -----` modules, a dump's passes) and one part
  * scanned for the ops that touch shared memory: ttg.local_load,
- * ttg.local_store, ttg.local_alloc (with its initial value) and the async
- * copies into shared memory, each with the tensor and memdesc types it names
+ * ttg.local_store, ttg.local_alloc (with its initial value), the async
+ * copies into shared memory and ttg.convert_layout (which may go through it), each with the tensor and memdesc types it names
  * and the SSA value of the buffer it touches (followed through memdesc
  * views and scf.for's loop-carried values to the value that allocated it);
  * the other shared-memory ops it recognises (TMA copies, allocs without a
@@ -23,7 +23,10 @@
 #define TDUMP_MAX_NAMES 4096    /* SSA values that may hold a buffer (past it: unfollowed) */
 #define TDUMP_MAX_PARTS 64
 
-enum tdump_kind { TDUMP_LOAD, TDUMP_STORE, TDUMP_ALLOC, TDUMP_ASYNC_COPY, TDUMP_SKIP };
+/* TDUMP_CONVERT: a ttg.convert_layout between two distributed layouts
+ * (through shared memory when data crosses warps: api_ttgir.c decides). */
+enum tdump_kind { TDUMP_LOAD, TDUMP_STORE, TDUMP_ALLOC, TDUMP_ASYNC_COPY, TDUMP_CONVERT,
+                  TDUMP_SKIP };
 
 struct tdump_op {
     enum tdump_kind kind;
@@ -31,6 +34,7 @@ struct tdump_op {
     int name_len;
     int line, pos;              /* 1-based line; byte offset of the op name */
     int tensor, memdesc;        /* offsets of `tensor<` and `!ttg.memdesc<`; -1 if absent */
+    int tensor2;                /* TDUMP_CONVERT: the result's `tensor<` (after `->`), or -1 */
     int types, types_len;       /* the text after ` : ` to the line's end (-1, 0: none) */
     const char *reason;         /* TDUMP_SKIP: why it is not costed */
     int old_dialect;            /* written `triton_gpu.` (Triton 3.0/3.1) */

@@ -47,6 +47,16 @@ function renderOps() {
         `<li>line ${s.line}: <code>${esc(s.op)}</code> skipped: ${esc(s.reason)}</li>`).join('');
 }
 
+// The convert_layout ops: each side as the API costs it, or why no shared memory.
+function renderConverts() {
+    const cv = answer ? answer.converts : [];
+    $('krn-cvt-panel').hidden = cv.length === 0;
+    const side = (s) => `<code>${esc(s.instruction)}</code>, ${s.wavefronts_per_instruction} / ${s.ideal}, ${s.instructions_per_warp} (${s.instructions_per_cta})`;
+    $('krn-cvts').tBodies[0].innerHTML = cv.map((c) => `<tr><td>${c.line}</td><td>${c.shape.join('x')}</td><td>${c.element_bits}</td>` +
+        (c.through_shared ? `<td>yes</td><td>${side(c.store)}</td><td>${side(c.load)}</td>`
+            : `<td colspan="3">no: ${esc(c.reason)}</td>`) + '</tr>').join('');
+}
+
 // The part picker: shown when the text has more than one part.
 function renderParts() {
     const parts = answer ? answer.parts : [];
@@ -134,6 +144,7 @@ async function run() {
         $('krn-error').textContent = e.message;
     }
     renderParts();
+    renderConverts();
     if (answer && (state.sel === null || state.sel >= answer.ops.length))
         state.sel = answer.ops.length ? ranked(answer.ops)[0].i : null;
     writeLocation();

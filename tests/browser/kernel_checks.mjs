@@ -4,7 +4,8 @@
 // API costs; the fix printed as the API's TTGIR text; the workbench link; a
 // screenshot at 1440x900 (build/screenshots/kernel.png); issue 39: the
 // instruction Triton emits in the list (ldmatrix for the operand), per warp and
-// per CTA, and a two-module lit text's part picker (kernel-parts.png).
+// per CTA, a two-module lit text's part picker and its convert_layout through
+// shared memory (kernel-parts.png).
 
 import path from 'node:path';
 import { EXAMPLES } from '../../static/js/kernelstate.js';
@@ -50,7 +51,8 @@ export async function kernelChecks(t) {
             `  tt.func @${name}(%a: tensor<128x64xf16, #blocked>) {`,
             '    %A = ttg.local_alloc %a : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #shared, #ttg.shared_memory>',
             '    tt.return', '  }', '}'].join('\n');
-        const lit = [mod('team_four', 4), '', '// -----', '', mod('team_eight', 8)].join('\n');
+        const cvt = '    %t = ttg.convert_layout %a : tensor<128x64xf16, #blocked> -> tensor<128x64xf16, #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 8], order = [0, 1]}>>';
+        const lit = [mod('team_four', 4), '', '// -----', '', mod('team_eight', 8).replace('    tt.return', cvt + '\n    tt.return')].join('\n');
         await gotoReady(page, base + 'kernel.html#' + new URLSearchParams({ text: lit }).toString());
         const opts = await page.$$eval('#krn-part option', (os) => os.map((o) => o.textContent));
         check('kernel: the picker lists both modules', !(await page.$eval('#krn-part-box', (e) => e.hidden)) && opts.length === 2 &&
@@ -64,6 +66,11 @@ export async function kernelChecks(t) {
             rows.length === 1 && rows[0][0] === String(a.ops[0].line) && a.ops[0].warps === 8 &&
             rows[0][6] === `${a.ops[0].instructions_per_warp} (${a.ops[0].instructions_per_cta})`, JSON.stringify(rows));
         check('kernel: no error with two modules defining one alias', (await text(page, '#krn-error')) === '');
+        const cvts = await page.$$eval('#krn-cvts tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+        const c0 = a.converts[0];
+        check('kernel: the convert_layout through shared memory, each side as the API costs it', cvts.length === 1 && c0.through_shared &&
+            cvts[0][0] === String(c0.line) && cvts[0][4].startsWith(c0.store.instruction) &&
+            cvts[0][5].endsWith(`${c0.load.instructions_per_warp} (${c0.load.instructions_per_cta})`), JSON.stringify(cvts));
         await page.screenshot({ path: path.join(SHOTS, 'kernel-parts.png') });
     });
 
