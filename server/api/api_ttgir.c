@@ -33,7 +33,8 @@ struct work {
         int op;                 /* the first op with these types */
         size_t off, len;        /* its answer in `frags` */
         struct tac_result r;    /* its cost (and its 2-D problem) */
-        struct tac_ldsm ld;     /* ld.ok: costed as ldmatrix */
+        int ld_ok;              /* costed as ldmatrix (rebuilt from r where needed: */
+        uint32_t ld_wf, ld_ideal;   /* 512 of them would not fit the answer budget) */
         int64_t shape[TLL_MAX_RANK];
         int rank;
     } memo[TDUMP_MAX_OPS];
@@ -244,7 +245,7 @@ static int same_memdesc(const char *t, const struct tdump_op *a, const struct td
 static void put_fix_side(struct buf *out, struct work *w, int entry, const struct lin_side *s,
                          int is_reader)
 {
-    if (is_reader && entry >= 0 && w->memo[entry].ld.ok) {
+    if (is_reader && entry >= 0 && w->memo[entry].ld_ok) {
         triton_access_ldmatrix(&w->memo[entry].r.prob, &w->fix.opt.mem, &w->fix_ld);
         if (w->fix_ld.ok) {
             buf_printf(out, "{\"wavefronts_per_instruction\":%u,\"ideal\":%u,"
@@ -256,7 +257,7 @@ static void put_fix_side(struct buf *out, struct work *w, int entry, const struc
     }
     buf_printf(out, "{\"wavefronts_per_instruction\":%u,\"ideal\":%u,\"instruction\":\"%s\"",
                s->wavefronts, s->lower_bound, is_reader ? "ld.shared" : "st.shared");
-    if (is_reader && entry >= 0 && w->memo[entry].ld.ok) {
+    if (is_reader && entry >= 0 && w->memo[entry].ld_ok) {
         /* the fix is optimal for ld.shared; on it Triton would drop ldmatrix */
         buf_puts(out, ",\"loses_ldmatrix\":");
         buf_json_str(out, w->fix_ld.why);
@@ -267,8 +268,8 @@ static void put_fix_side(struct buf *out, struct work *w, int entry, const struc
 /* The current cost of entry k's instruction: is it above the ideal? */
 static int over_ideal(const struct work *w, int k)
 {
-    if (w->memo[k].ld.ok)
-        return w->memo[k].ld.wavefronts > w->memo[k].ld.ideal;
+    if (w->memo[k].ld_ok)
+        return w->memo[k].ld_wf > w->memo[k].ld_ideal;
     return w->memo[k].r.wavefronts > w->memo[k].r.ideal;
 }
 
@@ -296,8 +297,11 @@ static void put_fix(struct buf *out, struct work *w, int g)
      * rows, 8 to a phase (the fix then keeps ldmatrix where it can) */
     struct tac_result *rb = &w->fix_reader;
     *rb = w->memo[b].r;
-    if (w->memo[b].ld.ok)
-        triton_access_ldmatrix_view(&rb->prob, &rb->mem, &w->memo[b].ld, &rb->prob.a);
+    if (w->memo[b].ld_ok) {
+        /* the reader's ldmatrix again (the memo keeps its problem, not its rows) */
+        triton_access_ldmatrix(&rb->prob, &rb->mem, &w->fix_ld);
+        triton_access_ldmatrix_view(&rb->prob, &rb->mem, &w->fix_ld, &rb->prob.a);
+    }
     if (triton_access_fix(&w->memo[a].r, rb, w->memo[a].shape, w->memo[a].rank,
                           &w->fix, &why) < 0) {
         buf_puts(out, "{\"ttgir\":null,\"reason\":");
@@ -766,7 +770,9 @@ int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_er
                    w->d.num_warps > 0 ? w->d.num_warps : w->dist.warps, not_why, nvidia);
             w->memo[nmemo].len = frags.len - w->memo[nmemo].off;
             w->memo[nmemo].r = w->r;
-            w->memo[nmemo].ld = w->ld;
+            w->memo[nmemo].ld_ok = w->ld.ok;
+            w->memo[nmemo].ld_wf = w->ld.wavefronts;
+            w->memo[nmemo].ld_ideal = w->ld.ideal;
             w->memo[nmemo].rank = w->dist.rank;
             memcpy(w->memo[nmemo].shape, w->dist.shape, sizeof w->memo[nmemo].shape);
             hit = nmemo++;
@@ -835,6 +841,9 @@ int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_er
     } else {
         buf_puts(out, "null");
     }
+    /* the instruction depends on the machine: say when it was not written */
+    buf_printf(out, ",\"target_assumed\":%s", w->d.target ? "null"
+               : "\"NVIDIA, sm_75 or later (ldmatrix): the text has no ttg.target\"");
     buf_puts(out, ",\"num_warps\":");
     if (w->d.num_warps > 0)
         buf_printf(out, "%d", w->d.num_warps);

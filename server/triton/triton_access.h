@@ -5,7 +5,9 @@
  * bits), the conflict count Gluon's bank_conflicts reports (the subspace
  * formula of lib/Tools/GenericSwizzling.cpp), and this tool's wavefronts per
  * instruction (linear.c's evaluation, or for padded layouts each instruction
- * simulated through access.c).  Pure core: no I/O, no allocation. */
+ * simulated through access.c); the ldmatrix Triton emits where its layout
+ * holds one (costed through access.c), and a convert_layout's store and load
+ * through its scratch.  Pure core: no I/O, no allocation. */
 #ifndef SZ_TRITON_ACCESS_H
 #define SZ_TRITON_ACCESS_H
 

@@ -168,11 +168,17 @@ static int name_get(struct tdump *d, const char *t, int pos, int len, int scope,
     return k;
 }
 
-int tdump_root(const struct tdump *d, int k)
+/* The root of k, halving the path on the way (each step points a name at
+ * its grandparent), so that a chain of views or loop values costs about its
+ * logarithm a lookup, not its length (a crafted text links 2,048 names). */
+static int name_root(struct tdump *d, int k)
 {
-    /* parents always point at earlier entries or at roots: the chain ends */
-    for (int hops = 0; k >= 0 && d->name[k].parent >= 0 && hops < TDUMP_MAX_NAMES; hops++)
-        k = d->name[k].parent;
+    while (d->name[k].parent >= 0) {
+        int p = d->name[k].parent;
+        if (d->name[p].parent >= 0)
+            d->name[k].parent = d->name[p].parent;
+        k = p;
+    }
     return k;
 }
 
@@ -181,7 +187,7 @@ static void name_link(struct tdump *d, int to, int from)
 {
     if (to < 0 || from < 0)
         return;
-    int a = tdump_root(d, to), b = tdump_root(d, from);
+    int a = name_root(d, to), b = name_root(d, from);
     if (a != b)
         d->name[a].parent = b;
 }
@@ -407,7 +413,8 @@ void tdump_scan(const char *text, size_t n, struct tdump *d)
         line++;
     }
     for (int k = 0; k < d->nops; k++)
-        d->op[k].buffer = tdump_root(d, d->op[k].buffer);
+        if (d->op[k].buffer >= 0)
+            d->op[k].buffer = name_root(d, d->op[k].buffer);
 }
 
 /* A part boundary: lit's `// -----`, or a dump's `// -----// IR Dump ...`

@@ -20,7 +20,7 @@
 #include "ttgir_attr.h"
 
 #define TDUMP_MAX_OPS 512
-#define TDUMP_MAX_NAMES 4096    /* SSA values that may hold a buffer (past it: unfollowed) */
+#define TDUMP_MAX_NAMES 2048    /* SSA values that may hold a buffer (past it: unfollowed) */
 #define TDUMP_MAX_PARTS 64
 
 /* TDUMP_CONVERT: a ttg.convert_layout between two distributed layouts
@@ -39,7 +39,7 @@ struct tdump_op {
     const char *reason;         /* TDUMP_SKIP: why it is not costed */
     int old_dialect;            /* written `triton_gpu.` (Triton 3.0/3.1) */
     int value, value_len;       /* the buffer's SSA name as the op writes it (-1, 0: none) */
-    int buffer;                 /* the name it resolves to (tdump.name), -1: none */
+    int buffer;                 /* the root name it resolves to (tdump.name), -1: none */
 };
 
 /* An SSA name that may hold a buffer: the allocating value is a root
@@ -75,9 +75,6 @@ struct tdump_part {
  * dropped); returns how many; *more is set when parts were left over.  A
  * text with no boundary is one part. */
 int tdump_split(const char *text, size_t n, struct tdump_part *parts, int max, int *more);
-
-/* The root name of op's buffer, or -1 (tdump_scan resolves every op's). */
-int tdump_root(const struct tdump *d, int name);
 
 /* Scan text (n bytes) for its shared-memory ops, in order. */
 void tdump_scan(const char *text, size_t n, struct tdump *d);

@@ -40,7 +40,7 @@ function renderOps() {
             `<td>${op.buffer}${op.buffer_value ? ' ' + esc(op.buffer_value) : ''}</td><td>${op.conflict_wavefronts_per_cta}</td></tr>`;
     }).join('');
     $('krn-summary').textContent = `${answer.ops.length} ops costed on ${answer.num_banks} banks` +
-        (answer.target ? ` (${answer.target})` : '') +
+        (answer.target ? ` (${answer.target})` : ` (assumed: ${answer.target_assumed})`) +
         (answer.num_warps ? `, ${answer.num_warps} warps (${answer.warps_from})` : `, warps from ${answer.warps_from}`) +
         `; ${answer.skipped.length} skipped. ${answer.source}.`;
     $('krn-skipped').innerHTML = answer.skipped.map((s) =>

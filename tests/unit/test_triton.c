@@ -2,8 +2,10 @@
  * from Triton's LinearLayoutConversionsTest (tests/data/triton_ll_cases.json,
  * provenance inside) reproduced base for base by triton_dist.c, through
  * aliases and inline; the algebra's corner cases (supremum order, growth and
- * shrinking); bad text with its line and column; and the routes through the
- * handler. */
+ * shrinking); bad text with its line and column; the routes through the
+ * handler; and issue 39's team-written texts (tests/data/ttgir/team_*.mlir):
+ * the ldmatrix Triton emits, per warp and per CTA, lit files and pass dumps by
+ * part, Triton 3.0/3.1's dialect, buffers by SSA value, convert_layout. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1345,6 +1347,8 @@ static void test_ldmatrix(void)
     same = same_request(b, want, &wf, &ideal);
     CHECK(same && inum(b, "wavefronts_per_instruction") == wf && wf == 8 && ideal == 4,
           "B's ldmatrix.trans rows are the oracle's, 8 wavefronts: same %d, %ld", same, wf);
+    CHECK(strstr(sv(j, "target_assumed"), "sm_75"), "no target in the text: NVIDIA assumed, "
+          "said: %s", sv(j, "target_assumed"));
     cJSON_Delete(j);
 
     /* the issue's case: 64x64 on nvmma 128B, 4 warps: 8 ldmatrix.x4 a warp
