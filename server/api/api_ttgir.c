@@ -43,24 +43,25 @@ struct work {
     int group_key[TDUMP_MAX_OPS];   /* each buffer's root name, or -1 - its first op */
     struct tac_fix fix;
     struct tac_ldsm fix_ld;
-    struct tac_result fix_reader;   /* the reader as the optimizer sees it */
+    struct tac_result fix_writer, fix_reader;   /* the two sides as the optimizer sees them */
     struct td_layout dist2;         /* a convert_layout's result layout */
     struct tac_convert cvt;
     struct tdump_part part[TDUMP_MAX_PARTS];
 };
 
-/* What the text says of the machine: NVIDIA (a `cuda:NN` target, or none:
- * assumed) with ldmatrix from sm_75; AMD (`hip:`) has no ldmatrix. */
-static int has_ldmatrix(const struct tdump *d)
+/* What the text says of the machine: a `cuda:NN` target's NN; 0 for no
+ * target (NVIDIA assumed, sm_75 or later: ldmatrix but not stmatrix, which
+ * needs sm_90); -1 for AMD (`hip:`) and others, which have neither. */
+static int target_cc(const struct tdump *d)
 {
     if (d->target == NULL)
-        return 1;
-    if (d->target_len < 5 || memcmp(d->target, "cuda:", 5))
         return 0;
+    if (d->target_len < 5 || memcmp(d->target, "cuda:", 5))
+        return -1;
     int cc = 0;
     for (int i = 5; i < d->target_len && d->target[i] >= '0' && d->target[i] <= '9'; i++)
         cc = cc * 10 + (d->target[i] - '0');
-    return cc >= 75;
+    return cc;
 }
 
 /* Triton 3.0/3.1 (the text's triton_gpu dialect) loads a dot operand of an
@@ -240,26 +241,28 @@ static int same_memdesc(const char *t, const struct tdump_op *a, const struct td
 }
 
 /* One side of the fix as the instruction the op is costed as: ldmatrix
- * again on the fix's layout where the reader was costed so and Triton would
- * still pick it there, else ld/st.shared of the fix's vector. */
+ * (stmatrix) again on the fix's layout where the op was costed so and Triton
+ * would still pick it there, else ld/st.shared of the fix's vector. */
 static void put_fix_side(struct buf *out, struct work *w, int entry, const struct lin_side *s,
                          int is_reader)
 {
-    if (is_reader && entry >= 0 && w->memo[entry].ld_ok) {
-        triton_access_ldmatrix(&w->memo[entry].r.prob, &w->fix.opt.mem, &w->fix_ld);
+    const char *mx = is_reader ? "ldmatrix" : "stmatrix";
+    int matrix = entry >= 0 && w->memo[entry].ld_ok;
+    if (matrix) {
+        triton_access_ldmatrix(&w->memo[entry].r.prob, &w->fix.opt.mem, !is_reader, &w->fix_ld);
         if (w->fix_ld.ok) {
             buf_printf(out, "{\"wavefronts_per_instruction\":%u,\"ideal\":%u,"
-                       "\"instruction\":\"ldmatrix.x%d%s\",\"instructions_per_warp\":%u}",
-                       w->fix_ld.wavefronts, w->fix_ld.ideal, w->fix_ld.matrices,
+                       "\"instruction\":\"%s.x%d%s\",\"instructions_per_warp\":%u}",
+                       w->fix_ld.wavefronts, w->fix_ld.ideal, mx, w->fix_ld.matrices,
                        w->fix_ld.trans ? ".trans" : "", w->fix_ld.instructions);
             return;
         }
     }
     buf_printf(out, "{\"wavefronts_per_instruction\":%u,\"ideal\":%u,\"instruction\":\"%s\"",
                s->wavefronts, s->lower_bound, is_reader ? "ld.shared" : "st.shared");
-    if (is_reader && entry >= 0 && w->memo[entry].ld_ok) {
-        /* the fix is optimal for ld.shared; on it Triton would drop ldmatrix */
-        buf_puts(out, ",\"loses_ldmatrix\":");
+    if (matrix) {
+        /* the fix is optimal for ld/st.shared; on it Triton would drop the matrix op */
+        buf_printf(out, ",\"loses_%s\":", mx);
         buf_json_str(out, w->fix_ld.why);
     }
     buf_putc(out, '}');
@@ -293,16 +296,24 @@ static void put_fix(struct buf *out, struct work *w, int g)
         buf_puts(out, "{\"ttgir\":null,\"reason\":\"padded layouts are not optimized\"}");
         return;
     }
-    /* a reader costed as ldmatrix is optimized as what ldmatrix reads: 16-byte
-     * rows, 8 to a phase (the fix then keeps ldmatrix where it can) */
-    struct tac_result *rb = &w->fix_reader;
+    /* a side costed as ldmatrix/stmatrix is optimized as what it moves:
+     * 16-byte rows, 8 to a phase (the fix then keeps it where it can) */
+    struct tac_result *ra = &w->fix_writer, *rb = &w->fix_reader;
+    *ra = w->memo[a].r;
     *rb = w->memo[b].r;
+    if (w->memo[a].ld_ok) {
+        /* the writer's stmatrix (or a lone reader's ldmatrix) again: the memo
+         * keeps its problem, not its rows */
+        triton_access_ldmatrix(&ra->prob, &ra->mem, w->d.op[w->memo[a].op].kind != TDUMP_LOAD,
+                               &w->fix_ld);
+        triton_access_ldmatrix_view(&ra->prob, &ra->mem, &w->fix_ld, &ra->prob.a);
+    }
     if (w->memo[b].ld_ok) {
-        /* the reader's ldmatrix again (the memo keeps its problem, not its rows) */
-        triton_access_ldmatrix(&rb->prob, &rb->mem, &w->fix_ld);
+        triton_access_ldmatrix(&rb->prob, &rb->mem, w->d.op[w->memo[b].op].kind != TDUMP_LOAD,
+                               &w->fix_ld);
         triton_access_ldmatrix_view(&rb->prob, &rb->mem, &w->fix_ld, &rb->prob.a);
     }
-    if (triton_access_fix(&w->memo[a].r, rb, w->memo[a].shape, w->memo[a].rank,
+    if (triton_access_fix(ra, rb, w->memo[a].shape, w->memo[a].rank,
                           &w->fix, &why) < 0) {
         buf_puts(out, "{\"ttgir\":null,\"reason\":");
         buf_json_str(out, why.message);
@@ -423,47 +434,63 @@ static int put_convert(struct buf *out, struct work *w, const struct tdump_op *o
     return 0;
 }
 
-/* The instruction an op is costed as, and why (issue 39 item 1). */
+/* The instruction an op is costed as, and why (issue 39 item 1); cc as
+ * target_cc gives it. */
 static void put_instruction(struct buf *out, const struct tac_result *r, const struct tac_ldsm *ld,
-                            const struct tdump_op *o, const char *not_why, int nvidia)
+                            const struct tdump_op *o, const char *not_why, int cc)
 {
+    int load = o->kind == TDUMP_LOAD, nvidia = cc == 0 || cc >= 75;
+    const char *mx = load ? "ldmatrix" : "stmatrix";
     char name[48];
     if (ld->ok)
-        snprintf(name, sizeof name, "ldmatrix.x%d%s", ld->matrices, ld->trans ? ".trans" : "");
+        snprintf(name, sizeof name, "%s.x%d%s", mx, ld->matrices, ld->trans ? ".trans" : "");
     else
-        ldst_name(name, sizeof name, o->kind == TDUMP_LOAD, r->bytes);
+        ldst_name(name, sizeof name, load, r->bytes);
     buf_printf(out, ",\"instruction\":{\"op\":\"%s\",\"name\":\"%s\"",
-               ld->ok ? "ldmatrix" : o->kind == TDUMP_LOAD ? "ld" : "st", name);
+               ld->ok ? mx : load ? "ld" : "st", name);
     if (ld->ok)
         buf_printf(out, ",\"matrices\":%d,\"trans\":%s", ld->matrices,
                    ld->trans ? "true" : "false");
     buf_puts(out, ",\"rule\":");
-    if (o->kind != TDUMP_LOAD)
-        buf_json_str(out, "a store: st.shared of Triton's vector width (stmatrix, which Triton "
-                     "emits for some stores on sm_90, is not modelled)");
-    else if (!nvidia)
-        buf_json_str(out, "not NVIDIA sm_75 or later (the target): no ldmatrix; ld of Triton's "
-                     "vector width");
-    else if (o->old_dialect)
+    if (!nvidia)
+        buf_json_str(out, "not NVIDIA sm_75 or later (the target): no ldmatrix or stmatrix; "
+                     "ld/st.shared of Triton's vector width");
+    else if (o->kind == TDUMP_ASYNC_COPY)
+        buf_json_str(out, "cp.async writes shared memory: costed as st.shared of its vector");
+    else if (o->old_dialect && load)
         buf_json_str(out, "Triton 3.0/3.1 (the text's triton_gpu dialect): ldmatrix.x4 for an "
                      "NVIDIA MMA operand where canUseLdmatrix holds, else ld.shared");
+    else if (o->old_dialect)
+        buf_json_str(out, "Triton 3.0/3.1 (the text's triton_gpu dialect): st.shared of its "
+                     "vector (its stmatrix path, for an MMA source on a leading-offset layout "
+                     "on sm_90, is not modelled)");
+    else if (load || cc >= 90)
+        buf_printf(out, "\"Triton's lowerLdStMatrix (ttg dialect): %s%s wherever the layout "
+                   "holds its 8 x 16-byte tile, plain then .trans, else %s.shared of Triton's "
+                   "vector width\"", mx, load ? "" : " (sm_90 and later)", load ? "ld" : "st");
     else
-        buf_json_str(out, "Triton's lowerLdStMatrix (ttg dialect): ldmatrix wherever the "
-                      "layout holds its 8 x 16-byte tile, plain then .trans, else ld.shared of "
-                      "Triton's vector width");
+        buf_json_str(out, "a store below sm_90 (or no target): st.shared of Triton's vector "
+                     "width (stmatrix needs sm_90)");
     buf_puts(out, ",\"assumed\":");
-    if (o->kind == TDUMP_LOAD && nvidia && o->old_dialect && ld->ok)
+    if (nvidia && o->old_dialect && load && ld->ok)
         buf_json_str(out, "the rows each 8 lanes address are the layout's (Triton 3.0/3.1's "
                      "loader computes them by hand; the same rows, so the same cost)");
-    else if (o->kind == TDUMP_LOAD && nvidia && o->old_dialect)
+    else if (nvidia && o->old_dialect && load)
         buf_json_str(out, "Triton 3.0/3.1's loader then issues 32-bit ld.shared per element "
                      "group; costed here as ld.shared of Triton's vector width");
-    else if (o->kind == TDUMP_LOAD && nvidia && !o->old_dialect)
+    else if (nvidia && !o->old_dialect && load)
         buf_json_str(out, "the current lowering; Triton 3.2-3.3 picked ldmatrix for MMA dot "
-                     "operands only, under LocalLoadOpConversion's conditions");
+                     "operands only, under LocalLoadOpConversion's conditions, and may split "
+                     "an x4 into two x2");
+    else if (!o->old_dialect && cc >= 90 && o->kind != TDUMP_ASYNC_COPY)
+        buf_json_str(out, "the current lowering; Triton 3.2-3.3 used stmatrix only for an MMA "
+                      "source on an nvmma (leading-offset) layout of 32-, 64- or 128-byte "
+                      "swizzle");
+    else if (cc == 0 && !load && o->kind != TDUMP_ASYNC_COPY)
+        buf_json_str(out, "no ttg.target: a machine below sm_90 (no stmatrix)");
     else
         buf_puts(out, "null");
-    buf_puts(out, ",\"not_ldmatrix\":");
+    buf_printf(out, ",\"not_%s\":", mx);
     if (!ld->ok && not_why)
         buf_json_str(out, not_why);
     else
@@ -471,8 +498,8 @@ static void put_instruction(struct buf *out, const struct tac_result *r, const s
     buf_putc(out, '}');
     if (ld->ok) {
         /* what the page asks POST /api/conflicts for the costliest instruction */
-        buf_printf(out, ",\"conflicts_request\":{\"op\":\"ldmatrix\",\"matrices\":%d,"
-                   "\"trans\":%s,\"bank_bytes\":4,\"banks\":32,\"offsets\":[",
+        buf_printf(out, ",\"conflicts_request\":{\"op\":\"%s\",\"matrices\":%d,"
+                   "\"trans\":%s,\"bank_bytes\":4,\"banks\":32,\"offsets\":[", mx,
                    ld->matrices, ld->trans ? "true" : "false");
         for (int l = 0; l < 32; l++) {
             if (ld->offsets[l] == INSTR_INACTIVE)
@@ -488,7 +515,7 @@ static void put_instruction(struct buf *out, const struct tac_result *r, const s
  * same kind whose types read the same (a dump repeats them). */
 static void put_op(struct buf *out, struct work *w, const struct tdump_op *o, int dist_node,
                    int shared_node, int bits, int num_banks, int warps, const char *not_why,
-                   int nvidia)
+                   int cc)
 {
     const struct tac_result *r = &w->r;
     const struct tac_ldsm *ld = &w->ld;
@@ -544,7 +571,7 @@ static void put_op(struct buf *out, struct work *w, const struct tdump_op *o, in
                  : "extra wavefronts per phase of one instruction (Gluon's bank_conflicts: "
                  "2^k - 1 for a k-dimensional conflict); bank_conflicts_per_instruction is "
                  "the same summed over the instruction's phases");
-    put_instruction(out, r, ld, o, not_why, nvidia);
+    put_instruction(out, r, ld, o, not_why, cc);
     buf_printf(out, ",\"model\":\"%s\"", r->lanes == 64 ? lin_published : "measured");
     if (r->linear)
         buf_printf(out, ",\"formula_agrees\":%s",
@@ -700,7 +727,9 @@ int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_er
     tdump_scan(t, pt->end - pt->start, &w->d);
     for (int i = 0; i < w->d.nops; i++)
         w->d.op[i].line += pt->first_line - 1;
-    int nvidia = has_ldmatrix(&w->d);
+    int cc = target_cc(&w->d);
+    int nvidia = cc == 0 || cc >= 75;       /* ldmatrix */
+    int stsm = cc >= 90;                    /* stmatrix */
     int costed = 0, first_skip = 1, mark = ta_mark(w->p), nmemo = 0;
     char first_reason[160] = "";
     int first_line = 0, first_column = 0;   /* its position, where it has one */
@@ -749,25 +778,29 @@ int api_route_ttgir(const struct api_request *req, struct buf *out, struct sz_er
                 put_skip(&skipped, &first_skip, o, why.message, why.field);
                 continue;
             }
-            /* the instruction Triton emits for a load (issue 39 item 1) */
+            /* the instruction Triton emits (issue 39 item 1): ldmatrix for a
+             * load, stmatrix for a store on sm_90 (not for 3.0/3.1 text, whose
+             * stmatrix path needs an MMA source on a leading-offset layout) */
             const char *not_why = NULL;
+            int matrix_kind = o->kind == TDUMP_LOAD ? nvidia
+                              : o->kind != TDUMP_ASYNC_COPY && stsm && !o->old_dialect;
             memset(&w->ld, 0, sizeof w->ld);
-            if (o->kind == TDUMP_LOAD && nvidia && w->r.linear) {
+            if (matrix_kind && w->r.linear) {
                 if (o->old_dialect &&
                     !legacy_ldmatrix(w->p, dn, sn, bits, w->dist.rank, &not_why)) {
                     /* not_why says why */
                 } else {
-                    triton_access_ldmatrix(&w->r.prob, &w->r.mem, &w->ld);
+                    triton_access_ldmatrix(&w->r.prob, &w->r.mem, o->kind != TDUMP_LOAD, &w->ld);
                     if (!w->ld.ok)
                         not_why = w->ld.why;
                 }
-            } else if (o->kind == TDUMP_LOAD && nvidia) {
-                not_why = "padded layouts: Triton never uses ldmatrix on them";
+            } else if (matrix_kind) {
+                not_why = "padded layouts: Triton never uses ldmatrix or stmatrix on them";
             }
             w->memo[nmemo].op = i;
             w->memo[nmemo].off = frags.len;
             put_op(&frags, w, o, dn, sn, bits, w->d.num_banks,
-                   w->d.num_warps > 0 ? w->d.num_warps : w->dist.warps, not_why, nvidia);
+                   w->d.num_warps > 0 ? w->d.num_warps : w->dist.warps, not_why, cc);
             w->memo[nmemo].len = frags.len - w->memo[nmemo].off;
             w->memo[nmemo].r = w->r;
             w->memo[nmemo].ld_ok = w->ld.ok;

@@ -355,7 +355,7 @@ static int ldsm_fit(int bits, const uint32_t *reg, int nreg, const uint32_t *lan
 }
 
 void triton_access_ldmatrix(const struct lin_problem *prob, const struct lin_mem *mem,
-                            struct tac_ldsm *out)
+                            int is_store, struct tac_ldsm *out)
 {
     memset(out, 0, sizeof *out);
     if (prob->lanes != 32 || prob->a.n[LIN_LANE] != 5) {
@@ -412,7 +412,7 @@ void triton_access_ldmatrix(const struct lin_problem *prob, const struct lin_mem
             if (pick >> j & 1)
                 base ^= inst[j];
         struct instr in;
-        instr_defaults(&in, INSTR_LDMATRIX);
+        instr_defaults(&in, is_store ? INSTR_STMATRIX : INSTR_LDMATRIX);
         in.matrices = (uint32_t)out->matrices;
         in.trans = trans;
         in.banks = (uint32_t)prob->num_banks;

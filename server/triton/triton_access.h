@@ -93,8 +93,10 @@ int triton_access_convert(const struct td_layout *src, const struct td_layout *d
  * Lanes 2-4 (plain) or register 0 and lanes 0-1 (.trans) pick the 8 rows, the
  * next one or two register bases the matrix (.x1/.x2/.x4); the rest index the
  * warp's instructions.  Triton tries plain, then .trans, then falls back to
- * ld.shared.  Each instruction's 32 row addresses are costed by acc_cost (the
- * model /api/conflicts uses); padded layouts never qualify. */
+ * ld.shared.  is_store: the same tile as stmatrix, which Triton's current
+ * lowering emits for local_store and local_alloc on sm_90 and later.  Each
+ * instruction's 32 row addresses are costed by acc_cost (the model
+ * /api/conflicts uses); padded layouts never qualify. */
 struct tac_ldsm {
     int ok;                     /* 1: ldmatrix; 0: why says why not */
     int trans;
@@ -109,7 +111,7 @@ struct tac_ldsm {
     char why[160];
 };
 void triton_access_ldmatrix(const struct lin_problem *prob, const struct lin_mem *mem,
-                            struct tac_ldsm *out);
+                            int is_store, struct tac_ldsm *out);
 
 /* The ldmatrix of `ld` (ok, costed on `mem`) seen as one 16-byte ld.shared a
  * lane, for the optimizer (its rows are the lanes' vectors, its matrices the

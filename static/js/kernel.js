@@ -82,6 +82,7 @@ function renderFix(op) {
         `stores ${f.store.wavefronts_per_instruction} wavefronts per instruction (ideal ${f.store.ideal}, ${esc(f.store.instruction)}), ` +
         `loads ${f.load.wavefronts_per_instruction} (ideal ${f.load.ideal}, ${esc(f.load.instruction)}).</p>` +
         (f.load.loses_ldmatrix ? `<p>On this layout Triton would load with ld.shared, not ldmatrix: ${esc(f.load.loses_ldmatrix)}.</p>` : '') +
+        (f.store.loses_stmatrix ? `<p>On this layout Triton would store with st.shared, not stmatrix: ${esc(f.store.loses_stmatrix)}.</p>` : '') +
         `<pre class="krn-fixtext" id="krn-fixtext">${esc(f.ttgir)}</pre>` +
         '<button type="button" class="btn" id="krn-copy">Copy</button> ' +
         `<a href="${esc(workbenchHref(op, 'fix'))}">Open the fix in the F2 workbench</a>`;
@@ -98,6 +99,7 @@ async function renderDetail() {
         ['shared', `<code>${esc(op.shared.text)}</code> (${esc(op.shared.encoding)})`],
         ['instruction', `<code>${esc(op.instruction.name)}</code>: ${esc(op.instruction.rule)}` +
             (op.instruction.not_ldmatrix ? `; not ldmatrix: ${esc(op.instruction.not_ldmatrix)}` : '') +
+            (op.instruction.not_stmatrix ? `; not stmatrix: ${esc(op.instruction.not_stmatrix)}` : '') +
             (op.instruction.assumed ? `; assumed: ${esc(op.instruction.assumed)}` : '')],
         ['access', `${esc(op.access)}: ${op.vector_elems} elements (${op.bytes_per_lane} bytes) a lane, ${op.lanes_per_wavefront} lanes; ` +
             `${op.instructions_per_warp} instructions per warp, ${op.instructions_per_cta} per CTA of ${op.warps} warps`],

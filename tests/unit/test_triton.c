@@ -1397,6 +1397,42 @@ static void test_ldmatrix(void)
     cJSON_Delete(j);
 }
 
+/* Item 1's stores: Triton's current lowering stores with stmatrix on sm_90
+ * where the layout holds its tile (an MMA accumulator does: 2 halves of a
+ * 4-byte row a register, lanes 0-1 across the 16-byte row); below sm_90,
+ * st.shared.  On the 128B swizzle each 8-row matrix is conflict-free (4 of 4
+ * wavefronts an x4); unswizzled, the 8 rows of 128 bytes share 4 banks (8
+ * wavefronts a matrix, 32 an x4). */
+static void test_stmatrix(void)
+{
+    int st;
+    cJSON *j = ttgir_file("team_epilogue_sm90.mlir", -1, &st);
+    const cJSON *sw = nth_op(j, 0), *plain = nth_op(j, 1);
+    CHECK(st == 200 && strcmp(instr_name(sw), "stmatrix.x4") == 0 &&
+              inum(sw, "instructions_per_warp") == 4 && inum(sw, "wavefronts_per_instruction") == 4 &&
+              inum(sw, "ideal") == 4 && strcmp(instr_name(plain), "stmatrix.x4") == 0 &&
+              inum(plain, "wavefronts_per_instruction") == 32,
+          "sm_90 epilogue: stmatrix.x4, 4 a warp, 4/4 swizzled and 32/4 plain: %s %ld %ld, %s %ld",
+          instr_name(sw), inum(sw, "instructions_per_warp"), inum(sw, "wavefronts_per_instruction"),
+          instr_name(plain), inum(plain, "wavefronts_per_instruction"));
+    const cJSON *fs = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(plain, "fix"),
+                                                      "store");
+    CHECK(strcmp(sv(fs, "instruction"), "stmatrix.x4") == 0 &&
+              inum(fs, "wavefronts_per_instruction") == 4,
+          "the plain buffer's fix keeps stmatrix, conflict-free: %s %ld", sv(fs, "instruction"),
+          inum(fs, "wavefronts_per_instruction"));
+    cJSON_Delete(j);
+    char *txt = client_slurp("tests/data/ttgir/team_epilogue_sm90.mlir");
+    char *at = txt ? strstr(txt, "cuda:90") : NULL;
+    if (at)
+        at[5] = '8';    /* cuda:80 */
+    j = ttgir(txt ? txt : "", &st);
+    CHECK(st == 200 && at && strcmp(instr_name(nth_op(j, 0)), "st.shared.b32") == 0,
+          "the same on sm_80: st.shared.b32 (%s)", instr_name(nth_op(j, 0)));
+    cJSON_Delete(j);
+    free(txt);
+}
+
 /* Item 2: per warp and per CTA, with num-warps from the module. */
 static void test_units(void)
 {
@@ -1623,6 +1659,7 @@ int main(void)
     test_nvmma_rank3_on_layout();
     test_fix();
     test_ldmatrix();
+    test_stmatrix();
     test_units();
     test_parts();
     test_buffers();
