@@ -122,6 +122,11 @@ static int order_of(const struct ta_parser *p, int attr, const char *what, int r
 
 #define CGA_KEYS "CGALayout", "CTAsPerCGA", "CTASplitNum", "CTAOrder"
 
+static int swizzled_rows(const struct ta_parser *p, int attr, const int64_t *shape, int rank,
+                         int rotating, const char *what, struct acc *a, struct sz_error *err);
+static int nvmma_tiles(const struct ta_parser *p, int attr, const int64_t *shape, int rank,
+                       int64_t swz, int tr, int64_t ebw, struct acc *a, struct sz_error *err);
+
 /* swizzled_shared: row r XORs its column by vec x ((r / perPhase) % maxPhase);
  * amd_rotating_shared (rotating) also XORs the phase with the block of
  * maxPhase x perPhase rows it sits in. */
@@ -130,9 +135,18 @@ static int swizzled(const struct ta_parser *p, int attr, const int64_t *shape, i
 {
     static const char *const keys[] = {"vec", "perPhase", "maxPhase", "order", CGA_KEYS, NULL};
     const char *what = rotating ? "amd_rotating_shared" : "swizzled_shared";
+    if (ta_check_keys(p, attr, keys, what, err) < 0)
+        return -1;
+    return swizzled_rows(p, attr, shape, rank, rotating, what, a, err);
+}
+
+/* swizzled's work once the keys are known to be its own. */
+static int swizzled_rows(const struct ta_parser *p, int attr, const int64_t *shape, int rank,
+                         int rotating, const char *what, struct acc *a, struct sz_error *err)
+{
     int64_t vec, pp, mp;
     int order[TLL_MAX_RANK];
-    if (ta_check_keys(p, attr, keys, what, err) < 0 || ta_single_cta(p, attr, err) < 0 ||
+    if (ta_single_cta(p, attr, err) < 0 ||
         ta_int(p, attr, "vec", what, 1, 0, 1, 1 << 16, &vec, err) < 0 ||
         ta_int(p, attr, "perPhase", what, 1, 0, 1, 1 << 16, &pp, err) < 0 ||
         ta_int(p, attr, "maxPhase", what, 1, 0, 1, 1 << 16, &mp, err) < 0 ||
@@ -224,6 +238,14 @@ static int nvmma(const struct ta_parser *p, int attr, const int64_t *shape, int 
     if (bits && bits != ebw)
         return ta_fail(p, attr, err, "elementBitWidth %lld, but the tensor's elements have %d "
                        "bits", (long long)ebw, bits);
+    return nvmma_tiles(p, attr, shape, rank, swz, tr, ebw, a, err);
+}
+
+/* nvmma_shared's layout: 8-row core matrices of swz bytes, TMA boxes (Triton's
+ * nvmmaSharedToLinearLayout); tr: the outer dim is the contiguous one. */
+static int nvmma_tiles(const struct ta_parser *p, int attr, const int64_t *shape, int rank,
+                       int64_t swz, int tr, int64_t ebw, struct acc *a, struct sz_error *err)
+{
     int order_std[TLL_MAX_RANK], rot[TLL_MAX_RANK];
     for (int i = 0; i < rank; i++)
         order_std[i] = i;
@@ -365,11 +387,48 @@ static int padded(const struct ta_parser *p, int attr, const int64_t *shape, int
     return 0;
 }
 
+/* Triton 3.0/3.1's #triton_gpu.shared<{vec, perPhase, maxPhase, order,
+ * hasLeadingOffset}>: without a leading offset it is the swizzled layout
+ * (3.3 renamed it swizzled_shared); with one it is the MMAv3 layout that
+ * became nvmma_shared, its swizzle width read from (perPhase, maxPhase) as
+ * 3.1's sharedToLinearLayoutLeadingOffset reads it: (4, 2) 32 bytes, (2, 4)
+ * 64, (1, 8) 128; the contiguous dim order[0] (the outer one: transposed). */
+static int old_shared(const struct ta_parser *p, int attr, const int64_t *shape, int rank,
+                      int bits, struct acc *a, struct sz_error *err)
+{
+    static const char *const keys[] = {"vec", "perPhase", "maxPhase", "order",
+                                       "hasLeadingOffset", CGA_KEYS, NULL};
+    int lead;
+    if (ta_check_keys(p, attr, keys, "shared", err) < 0 ||
+        ta_bool(p, attr, "hasLeadingOffset", &lead, err) < 0)
+        return -1;
+    if (!lead)
+        return swizzled_rows(p, attr, shape, rank, 0, "shared", a, err);
+    int64_t pp, mp;
+    int order[TLL_MAX_RANK];
+    if (ta_single_cta(p, attr, err) < 0 ||
+        ta_int(p, attr, "perPhase", "shared", 1, 0, 1, 1 << 16, &pp, err) < 0 ||
+        ta_int(p, attr, "maxPhase", "shared", 1, 0, 1, 1 << 16, &mp, err) < 0 ||
+        order_of(p, attr, "shared", rank, order, err) < 0)
+        return -1;
+    int64_t swz = pp == 4 && mp == 2 ? 32 : pp == 2 && mp == 4 ? 64 : pp == 1 && mp == 8 ? 128 : 0;
+    if (!swz)
+        return ta_fail(p, attr, err, "hasLeadingOffset takes perPhase/maxPhase 4/2, 2/4 or 1/8 "
+                       "(32-, 64- or 128-byte swizzle), got %lld/%lld", (long long)pp,
+                       (long long)mp);
+    if (rank < 2)
+        return ta_shape_fail(p, attr, err, "a layout with a leading offset is 2-D or more");
+    if (!bits)
+        return ta_fail(p, attr, err, "a layout with a leading offset needs the element type");
+    return nvmma_tiles(p, attr, shape, rank, swz, order[0] != rank - 1, bits, a, err);
+}
+
 int triton_shared_is(const struct ta_parser *p, int attr)
 {
     return ta_is(p, attr, "swizzled_shared") || ta_is(p, attr, "amd_rotating_shared") ||
            ta_is(p, attr, "nvmma_shared") ||
-           ta_is(p, attr, "shared_linear") || ta_is(p, attr, "padded_shared");
+           ta_is(p, attr, "shared_linear") || ta_is(p, attr, "padded_shared") ||
+           ta_is(p, attr, "shared");
 }
 
 int triton_shared_build(struct ta_parser *p, int attr, const int64_t *shape, int rank,
@@ -392,10 +451,12 @@ int triton_shared_build(struct ta_parser *p, int attr, const int64_t *shape, int
         out->encoding = "shared_linear", rc = shared_linear(p, attr, rank, &a, err);
     else if (ta_is(p, attr, "padded_shared"))
         out->encoding = "padded_shared", rc = padded(p, attr, shape, rank, &a, out, err);
+    else if (ta_is(p, attr, "shared"))
+        out->encoding = "shared", rc = old_shared(p, attr, shape, rank, element_bits, &a, err);
     else
         return ta_fail(p, attr, err, "expected a shared encoding (#ttg.swizzled_shared, "
-                       "#ttg.amd_rotating_shared, #ttg.nvmma_shared, #ttg.shared_linear or "
-                       "#ttg.padded_shared)");
+                       "#ttg.amd_rotating_shared, #ttg.nvmma_shared, #ttg.shared_linear, "
+                       "#ttg.padded_shared, or Triton 3.0/3.1's #triton_gpu.shared)");
     if (rc < 0)
         return -1;
     out->element_bits = element_bits;

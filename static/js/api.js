@@ -225,7 +225,8 @@ export const atoms = () => getJSON('api/atoms');
 
 // Triton's TTGIR: a distributed encoding's bases; a dump's shared-memory ops, costed.
 export const layoutDistributed = (body) => postJSON('api/layout/distributed', body);
-export const ttgir = (text) => postJSON('api/ttgir', { text });
+// body: {text, part?} (a lit file's module or a dump's pass; the API picks one without it).
+export const ttgir = (body) => postJSON('api/ttgir', body);
 export const ncuExplain = (body) => postJSON('api/ncu/explain', body, false, false);
 // A kernel's PTX (or CUDA) and its launch, costed (issue 38): not kept, the
 // answer can be large and the next one is always a new text.

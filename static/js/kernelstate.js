@@ -1,5 +1,6 @@
 // kernelstate.js - the "Your kernel" page's state (kernel.html): the pasted
-// TTGIR (in the URL's hash while short), the selected op, the examples, the
+// TTGIR (in the URL's hash while short), the part of it shown (a lit file's
+// module, a dump's pass), the selected op, the examples, the
 // ops in the API's order of conflict wavefronts, and the F2 workbench's link
 // for an op as it is and as its fix. Pure (imports under node). It must not
 // compute a wavefront, a bank, a vector or a layout: the server answers those.
@@ -39,14 +40,16 @@ export const EXAMPLES = Object.freeze([
 
 export const exampleById = (id) => EXAMPLES.find((e) => e.id === id) || null;
 
-// State: { text, sel } where sel is the selected op's index in the API's list.
+// State: { text, sel, ex, part } where sel is the selected op's index in the
+// API's list and part the text's part asked for (null: the API's choice).
 export function fromLocation(search, hash) {
     const q = new URLSearchParams(search);
     const h = new URLSearchParams(String(hash || '').replace(/^#/, ''));
     const ex = exampleById(q.get('ex'));
     let text = h.has('text') ? h.get('text') : ex ? ex.text : EXAMPLES[0].text;
     const sel = /^\d{1,4}$/.test(q.get('op') || '') ? Number(q.get('op')) : null;
-    return { text, sel, ex: ex ? ex.id : null };
+    const part = /^\d{1,2}$/.test(q.get('part') || '') ? Number(q.get('part')) : null;
+    return { text, sel, ex: ex ? ex.id : null, part };
 }
 
 // The URL for a state: an example by name, other text in the hash when short.
@@ -54,11 +57,23 @@ export function toLocation(s) {
     const q = new URLSearchParams();
     const ex = exampleById(s.ex);
     if (ex && ex.text === s.text) q.set('ex', ex.id);
+    if (s.part !== null && s.part !== undefined) q.set('part', String(s.part));
     if (s.sel !== null && s.sel !== undefined) q.set('op', String(s.sel));
     const search = q.toString();
     let hash = '';
     if (!(ex && ex.text === s.text) && s.text.length <= LINK_MAX) hash = new URLSearchParams({ text: s.text }).toString();
     return { search: search ? '?' + search : '', hash: hash ? '#' + hash : '', linkable: !!(ex && ex.text === s.text) || s.text.length <= LINK_MAX };
+}
+
+// The POST /api/ttgir body for a state: the text, and its part when one was picked.
+export function ttgirBody(s) {
+    return s.part === null || s.part === undefined ? { text: s.text } : { text: s.text, part: s.part };
+}
+
+// A part's label in the picker, from the API's parts list.
+export function partLabel(p) {
+    const where = `lines ${p.first_line}-${p.last_line}, ${p.ops} op${p.ops === 1 ? '' : 's'}`;
+    return `${p.index + 1}. ${p.title || 'module'} (${where})`;
 }
 
 // The ops, each with its index in the API's list, costliest first: the

@@ -4,24 +4,36 @@
 // back by the workbench's own URL reader.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EXAMPLES, LINK_MAX, fromLocation, toLocation, ranked, hwKey, workbenchHref, evaluateBody } from '../../static/js/kernelstate.js';
+import { EXAMPLES, LINK_MAX, fromLocation, toLocation, ranked, hwKey, workbenchHref, evaluateBody, ttgirBody, partLabel } from '../../static/js/kernelstate.js';
 import { fromQuery as workbenchFromQuery } from '../../static/js/linearstate.js';
 
 test('kernel: examples and short text round-trip through the URL; long text stays out', () => {
     for (const e of EXAMPLES) {
-        const s = { text: e.text, sel: 2, ex: e.id };
+        const s = { text: e.text, sel: 2, ex: e.id, part: null };
         const { search, hash, linkable } = toLocation(s);
         assert.equal(search, `?ex=${e.id}&op=2`);
         assert.equal(hash, '');
         assert.ok(linkable);
         assert.deepEqual(fromLocation(search, hash), s);
     }
-    const own = { text: '%1 = ttg.local_load %0 : !ttg.memdesc<64x64xf16, #s, #smem> -> tensor<64x64xf16, #d>', sel: null, ex: null };
+    const own = { text: '%1 = ttg.local_load %0 : !ttg.memdesc<64x64xf16, #s, #smem> -> tensor<64x64xf16, #d>', sel: null, ex: null, part: null };
     const loc = toLocation(own);
     assert.deepEqual(fromLocation(loc.search, loc.hash), own);
     const long = { text: 'x'.repeat(LINK_MAX + 1), sel: null, ex: null };
     assert.equal(toLocation(long).hash, '');
     assert.equal(toLocation(long).linkable, false);
+});
+
+test('kernel: the part picked (a lit file\'s module, a dump\'s pass) round-trips and is asked for', () => {
+    const s = { text: '// -----\n%1 = ttg.local_load %0', sel: 1, ex: null, part: 3 };
+    const { search, hash } = toLocation(s);
+    assert.equal(search, '?part=3&op=1');
+    assert.deepEqual(fromLocation(search, hash), s);
+    assert.deepEqual(ttgirBody(s), { text: s.text, part: 3 });
+    assert.deepEqual(ttgirBody({ ...s, part: null }), { text: s.text });
+    assert.equal(fromLocation('?part=x', hash).part, null);
+    assert.equal(partLabel({ index: 1, title: '@second', first_line: 13, last_line: 23, ops: 2 }), '2. @second (lines 13-23, 2 ops)');
+    assert.equal(partLabel({ index: 0, title: null, first_line: 1, last_line: 4, ops: 1 }), '1. module (lines 1-4, 1 op)');
 });
 
 test('kernel: ops listed by the API\'s conflict wavefronts per warp, then in order', () => {
