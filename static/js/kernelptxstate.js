@@ -135,5 +135,29 @@ export function swizzlePageHref(w) {
     return 'index.html' + pageSearch(st);
 }
 
+/** A measurement (POST /api/ptx/measure)'s rows of compare.lines by lineKey,
+ *  and apart the lines the GPU counted that the analysis has none of. */
+export function measuredLines(m) {
+    const byKey = new Map(), only = [];
+    for (const l of (m && m.compare ? m.compare.lines : [])) {
+        if (l.predicted) byKey.set(lineKey(l), l);
+        else only.push(l);
+    }
+    return { byKey, only };
+}
+
+/** compare.totals by kind. */
+export const measuredKinds = (m) => new Map((m && m.compare ? m.compare.totals : []).map((t) => [t.kind, t]));
+
+/** The measurement in one sentence: where, and how much of it agrees. */
+export function measureSummary(m) {
+    const c = m.compare, dev = (m.measured && m.measured.device && m.measured.device.name) || 'the GPU';
+    if (c.agree === null) return `Ran on ${dev}, but Nsight Compute gave no counts: ${(m.measured.ncu && m.measured.ncu.reason) || 'no reason given'}.`;
+    const kinds = c.totals.filter((t) => t.agree).length;
+    return c.agree
+        ? `Measured on ${dev}: every kind (${kinds}) and all ${c.lines_total} lines equal the prediction.`
+        : `Measured on ${dev}: ${c.lines_total - c.lines_agree} of ${c.lines_total} lines and ${c.totals.length - kinds} of ${c.totals.length} kinds differ from the prediction.`;
+}
+
 /** The basename of a source file (the table shows it; the title the whole name). */
 export const baseName = (f) => String(f).split('/').pop();

@@ -4,10 +4,15 @@
 // lines, most excess first; its costliest line in the bank chart and on the
 // swizzle page; a malformed PTX's caret; CUDA compiled (or nvcc's absence in words); 390 px wide
 // with no sideways scroll; every page's header links to the kernel page.
+// "Measure on GPU" (POST /api/ptx/measure): without a GPU the route's refusal in
+// words; with a fake tool replaying the H200's answer for transpose_naive
+// (tests/data/ptx/measure_replay), the measured counts beside the predicted
+// ones, each line and kind marked equal; a launch that differs, each flagged.
 // Screenshots (build/screenshots/): kernelptx-1440.png, -1440-line, -390, -390-lines,
-// -error, -cuda, -swizzle (the link's page), -dark-present.
+// -error, -cuda, -swizzle (the link's page), -dark-present, -measured, -measured-differ.
 
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 async function postJSON(url, body) {
@@ -86,6 +91,79 @@ export async function kernelptxChecks(t) {
         await page.screenshot({ path: path.join(SHOTS, 'kernelptx-swizzle.png') });
         const typed = await page.inputValue('#acc-offsets').catch(() => '');
         check('kernelptx: the swizzle page\'s offsets box holds them', typed.split(/[\s,]+/).filter(Boolean).map(Number).join(',') === worst.worst.offsets.join(','), typed.slice(0, 80));
+    });
+
+    await step('kernelptx: "Measure on GPU" without a GPU says why', async () => {
+        setPhase('kernelptx-measure');
+        await page.setViewportSize({ width: 1440, height: 900 });
+        await gotoReady(page, base + 'kernel.html?mode=ptx&ex=transpose_naive');
+        const { status, body: e } = await postJSON(base + 'api/ptx/measure', {
+            ptx: ptxText, kernel: tn.kernel, block: tn.block, grid: tn.grid, params: tn.params, dynamic_shared: 0 });
+        const b = Number(await page.evaluate(() => document.body.dataset.ready));
+        await page.click('#kp-measure');
+        await page.waitForFunction((x) => Number(document.body.dataset.ready) > x, b, { timeout: 30000 });
+        const st = await text(page, '#kp-measure-state');
+        check('kernelptx: the route refuses with 503 here (no GPU), and the page says its reason',
+            status === 503 && e.error.code === 'gpu_unavailable' && st === `Not measured (503): ${e.error.message}` &&
+            await page.$eval('#kp-measure-state', (x) => x.classList.contains('bad')), `${status} ${st}`);
+        const heads = await page.$$eval('#kp-lines thead th', (ths) => ths.length);
+        check('kernelptx: no measured columns without a measurement', heads === 7, `${heads}`);
+        setPhase('valid');
+    });
+
+    await step('kernelptx: "Measure on GPU" shows measured beside predicted (the H200\'s answer replayed)', async () => {
+        const replay = path.join(ROOT, 'tests/data/ptx/measure_replay/transpose_naive.json');
+        const tm = JSON.parse(fs.readFileSync(replay, 'utf8'));
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'swz-ptxm-'));
+        const tool = path.join(dir, 'fake-measure.sh');
+        fs.writeFileSync(tool, '#!/bin/sh\nif [ "$1" = --info ]; then echo \'{"ok":true,"device":{"name":"NVIDIA H200","cc":"9.0"}}\'; exit 0; fi\n' +
+            `cat '${replay}'\n`, { mode: 0o755 });
+        let srv = null, page2 = null;
+        try {
+            srv = await t.startServer(await t.freePort(), ['--measure-tool', tool]);
+            page2 = await t.ctx.newPage();
+            page2.setDefaultTimeout(t.TIMEOUT);
+            t.watch(page2);
+            await page2.setViewportSize({ width: 1440, height: 900 });
+            await gotoReady(page2, srv.base + 'kernel.html?mode=ptx&ex=transpose_naive');
+            const b = Number(await page2.evaluate(() => document.body.dataset.ready));
+            await page2.click('#kp-measure');
+            await page2.waitForFunction((x) => Number(document.body.dataset.ready) > x, b, { timeout: 30000 });
+            const rows = await page2.$$eval('#kp-lines tbody tr', (trs) => trs.map((tr) => ({ key: tr.dataset.key, cls: tr.className, cells: [...tr.cells].map((c) => c.textContent.trim()) })));
+            const want = (r) => tm.lines.find((l) => r.key === `${l.file}:${l.line}:${l.kind}`);
+            check('kernelptx: each line shows the GPU\'s executions, wavefronts and ideal beside the prediction, marked equal',
+                rows.length === 2 && rows.every((r) => { const m = want(r); return m && r.cells.slice(7, 10).join('|') === [m.executions, m.wavefronts, m.ideal].join('|') && r.cells[10] === '= equal' && /kp-agree/.test(r.cls) && r.cells.slice(4, 6).join('|') === [m.wavefronts, m.ideal].join('|'); }),
+                JSON.stringify(rows));
+            const kinds = await page2.$$eval('#kp-totals tbody tr', (trs) => trs.map((tr) => [tr.dataset.kind, ...[...tr.cells].slice(5).map((c) => c.textContent.trim())]));
+            check('kernelptx: each kind\'s totals measured beside predicted, equal',
+                JSON.stringify(kinds) === JSON.stringify(Object.keys(a.totals).map((k) => [k, String(tm.totals[k].executions), String(tm.totals[k].wavefronts), String(tm.totals[k].ideal), '= equal'])), JSON.stringify(kinds));
+            const st = await text(page2, '#kp-measure-state');
+            check('kernelptx: the measurement in a sentence, on the device', st === 'Measured on NVIDIA H200: every kind (2) and all 2 lines equal the prediction.', st);
+            await page2.screenshot({ path: path.join(SHOTS, 'kernelptx-measured.png'), fullPage: true });
+
+            // One block instead of the four the GPU ran: every line flagged.
+            await page2.fill('#kp-gx', '1');
+            await page2.fill('#kp-gy', '1');
+            const b2 = Number(await page2.evaluate(() => document.body.dataset.ready));
+            await page2.click('#kp-run');
+            await page2.waitForFunction((x) => Number(document.body.dataset.ready) > x, b2, { timeout: 15000 });
+            check('kernelptx: a new analysis drops the old measurement', (await page2.$$eval('#kp-lines thead th', (ths) => ths.length)) === 7 &&
+                (await text(page2, '#kp-measure-state')) === '');
+            const b3 = Number(await page2.evaluate(() => document.body.dataset.ready));
+            await page2.click('#kp-measure');
+            await page2.waitForFunction((x) => Number(document.body.dataset.ready) > x, b3, { timeout: 30000 });
+            const diff = await page2.$$eval('#kp-lines tbody tr', (trs) => trs.map((tr) => ({ cls: tr.className, cells: [...tr.cells].map((c) => c.textContent.trim()) })));
+            check('kernelptx: lines that differ are flagged, with both numbers',
+                diff.length === 2 && diff.every((r) => /kp-differ/.test(r.cls) && r.cells[10] === '\u2260 differs' && r.cells[4] !== r.cells[8]), JSON.stringify(diff));
+            const st2 = await text(page2, '#kp-measure-state');
+            check('kernelptx: the sentence says how much differs', st2 === 'Measured on NVIDIA H200: 2 of 2 lines and 2 of 2 kinds differ from the prediction.' &&
+                await page2.$eval('#kp-measure-state', (x) => x.classList.contains('bad')), st2);
+            await page2.screenshot({ path: path.join(SHOTS, 'kernelptx-measured-differ.png'), fullPage: true });
+        } finally {
+            if (page2) await page2.close().catch(() => {});
+            if (srv) srv.child.kill('SIGTERM');
+            fs.rmSync(dir, { recursive: true, force: true });
+        }
     });
 
     await step('kernelptx: an example with an assumption lists it in words', async () => {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import {
     PTX_EXAMPLES, entriesOf, paramDefault, fromLocation, toLocation, ptxBody, byExcess, costliest, lineKey, worstOf, swizzlePageHref,
+    measuredLines, measuredKinds, measureSummary,
 } from '../../static/js/kernelptxstate.js';
 import { fromSearch } from '../../static/js/state.js';
 
@@ -68,4 +69,24 @@ test('kernelptx: lines by excess, the costliest marked, a line\'s worst instruct
     assert.equal(st.offs.split(',')[5], '-');
     assert.equal(st.offs.split(',')[31], '3968');
     assert.equal(lineKey(lines[1]), 'a.cu:2:ld');
+});
+
+test('kernelptx: a measurement\'s lines by key, the GPU-only ones apart, and its sentence', () => {
+    const row = (line, kind, agree, predicted = { executions: 1, wavefronts: 1, ideal: 1, excess: 0 }) =>
+        ({ file: 'a/k.cu', line, kind, predicted, measured: { executions: 1, wavefronts: agree ? 1 : 2, ideal: 1, excess: agree ? 0 : 1 }, agree });
+    const m = {
+        measured: { device: { name: 'NVIDIA H200' }, ncu: { used: true } },
+        compare: { totals: [{ kind: 'ld', agree: true }, { kind: 'st', agree: false }], lines: [row(3, 'ld', true), row(4, 'st', false), row(9, 'st', false, null)], lines_agree: 1, lines_total: 3, agree: false },
+    };
+    const { byKey, only } = measuredLines(m);
+    assert.deepEqual([...byKey.keys()], ['a/k.cu:3:ld', 'a/k.cu:4:st']);
+    assert.equal(byKey.get(lineKey({ file: 'a/k.cu', line: 4, kind: 'st' })).measured.wavefronts, 2);
+    assert.deepEqual(only.map((l) => l.line), [9]);
+    assert.deepEqual([...measuredKinds(m).keys()], ['ld', 'st']);
+    assert.equal(measureSummary(m), 'Measured on NVIDIA H200: 2 of 3 lines and 1 of 2 kinds differ from the prediction.');
+    const ok = { ...m, compare: { ...m.compare, totals: [m.compare.totals[0]], lines: [m.compare.lines[0]], lines_agree: 1, lines_total: 1, agree: true } };
+    assert.equal(measureSummary(ok), 'Measured on NVIDIA H200: every kind (1) and all 1 lines equal the prediction.');
+    const none = { measured: { device: { name: 'X' }, ncu: { used: false, reason: 'ncu not found' } }, compare: { ...ok.compare, agree: null } };
+    assert.equal(measureSummary(none), 'Ran on X, but Nsight Compute gave no counts: ncu not found.');
+    assert.deepEqual(measuredLines(null), { byKey: new Map(), only: [] });
 });
