@@ -1,6 +1,6 @@
 // kernelptxstate.js - the kernel page's PTX / CUDA state (kernel.html?mode=):
 // the launch fields in the URL, the text in the hash while short, the
-// examples (corpus kernels under static/kernels/), the entries and parameters
+// examples (the corpus kernels, served as kernels/), the entries and parameters
 // read from the text's declarations, the /api/ptx body, the lines in order of
 // excess and the swizzle page's link for one warp access. Pure (imports under
 // node). It must not compute a wavefront, a bank or an address: /api/ptx does.
@@ -11,7 +11,7 @@ import { formatOffsets } from './offsets.js';
 export const MODES = Object.freeze(['ttgir', 'ptx', 'cuda']);
 export const LINK_MAX = 12000;   // texts longer than this stay in this tab (sessionStorage)
 
-// Corpus kernels (tests/data/ptx, copied verbatim under static/kernels/) with
+// Corpus kernels (tests/data/ptx/corpus, which the server serves as kernels/) with
 // the launch the corpus measured them with.
 export const PTX_EXAMPLES = Object.freeze([
     { id: 'transpose_naive', label: 'transpose through an unpadded 32x32 tile (32-way column read)', block: '32,8,1', grid: '2,2,1', params: 'null,null,64', dyn: '0' },

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import {
-    PTX_EXAMPLES, entriesOf, paramDefault, fromLocation, toLocation, ptxBody, byExcess, costliest, lineKey, worstOf, swizzlePageHref,
+    PTX_EXAMPLES, exampleUrl, entriesOf, paramDefault, fromLocation, toLocation, ptxBody, byExcess, costliest, lineKey, worstOf, swizzlePageHref,
     measuredLines, measuredKinds, measureSummary,
 } from '../../static/js/kernelptxstate.js';
 import { fromSearch } from '../../static/js/state.js';
@@ -33,8 +33,13 @@ test('kernelptx: the examples are the corpus launches', () => {
         assert.equal(ex.grid, c.grid.join(','));
         assert.equal(ex.params, c.params.map((p) => (p === null ? 'null' : p)).join(','));
         assert.equal(ex.dyn, String(c.dynamic_shared));
-        assert.equal(fs.readFileSync(new URL(`../../static/kernels/${ex.id}.ptx`, import.meta.url), 'utf8'),
-            fs.readFileSync(new URL('../data/ptx/' + c.ptx, import.meta.url), 'utf8'), ex.id);
+        // served as kernels/NAME.ptx|cu from the corpus folder itself (the server's /kernels/)
+        for (const mode of ['ptx', 'cuda']) {
+            const url = exampleUrl(ex, mode);
+            assert.match(url, /^kernels\/[a-z0-9_]+\.(ptx|cu)$/);
+            assert.ok(fs.existsSync(new URL('../data/ptx/corpus/' + url.slice('kernels/'.length), import.meta.url)), url);
+        }
+        assert.equal('corpus/' + exampleUrl(ex, 'ptx').slice('kernels/'.length), c.ptx);
     }
 });
 
