@@ -13,7 +13,7 @@ import { bump } from './stamps.js';
 import { keepDisplay } from './theme.js';
 import { BAD, INVALID } from './classes.js';
 import {
-    PTX_EXAMPLES, ptxExample, exampleUrl, entriesOf, paramDefault, fromLocation, toLocation, ptxBody,
+    PTX_EXAMPLES, ptxExample, exampleUrl, entriesOf, cudaEntriesOf, paramDefault, fromLocation, toLocation, ptxBody,
     lineKey, byExcess, costliest, worstOf, conflictsBody, swizzlePageHref, baseName,
     measuredLines, measuredKinds, measureSummary,
 } from './kernelptxstate.js';
@@ -41,7 +41,8 @@ function getDims(k) {
 
 // The kernel menu and one field per parameter of the chosen entry, from the text's declarations.
 function buildLaunch() {
-    const entries = entriesOf(state.text);
+    const cuda = state.mode === 'cuda';
+    const entries = cuda ? cudaEntriesOf(state.text) : entriesOf(state.text);
     const many = entries.length > 1;
     $('kp-kernel').hidden = !many;
     $('kp-kernel-label').hidden = !many;
@@ -50,7 +51,7 @@ function buildLaunch() {
     if (many) {
         if (!entries.some((e) => e.name === state.kernel)) state.kernel = entries[0].name;
         $('kp-kernel').value = state.kernel;
-    } else if (state.mode === 'ptx' && !entries.some((e) => e.name === state.kernel)) state.kernel = '';
+    } else if (!entries.some((e) => e.name === state.kernel)) state.kernel = '';
     const e = entries.find((x) => x.name === state.kernel) || entries[0];
     const given = String(state.params).split(',').map((s) => s.trim());
     const ps = e ? e.params : [];
@@ -60,11 +61,11 @@ function buildLaunch() {
     if ($('kp-params').dataset.sig === sig) { readForm(); return; }
     $('kp-params').dataset.sig = sig;
     $('kp-params').innerHTML = ps.map((p, i) =>
-        `<label for="kp-p${i}"><code>${esc(p.name)}</code> <span class="kp-type">.${esc(p.type)}</span></label>` +
+        `<label for="kp-p${i}"><code>${esc(p.name)}</code> <span class="kp-type">${cuda ? '' : '.'}${esc(p.type)}</span></label>` +
         `<input id="kp-p${i}" class="kp-param" data-i="${i}" value="${esc(given[i] !== undefined && given[i] !== '' && ps.length === given.length ? given[i] : paramDefault(p))}"` +
         ` title="a number, or null for a pointer given its own zero-filled buffer">`).join('') +
-        (e ? '' : state.mode === 'cuda'
-            ? '<p class="help">Parameters: the route\'s defaults (a 64-bit one gets its own zero-filled buffer, the others 0).</p>'
+        (e ? '' : cuda
+            ? '<p class="help">No <code>__global__</code> function found yet: the route\'s defaults (a 64-bit parameter gets its own zero-filled buffer, the others 0).</p>'
             : '<p class="help">No <code>.entry</code> found yet: the route will say what it misses.</p>');
     readForm();
 }

@@ -40,9 +40,65 @@ export function entriesOf(text) {
     return out;
 }
 
-// A parameter's field before the user types: null for a 64-bit integer (a
-// pointer, as the route's own default), 0 for the others.
-export const paramDefault = (p) => (/^[bsu]64$/.test(p.type) ? 'null' : '0');
+/** The CUDA source's kernels as declared: [{name, params: [{type, name}]}],
+ *  read from each `__global__` function's parameter list (comments and
+ *  strings blanked first; `__launch_bounds__(...)` skipped), for the launch
+ *  form before anything is compiled.  The route names each parameter's PTX
+ *  type once it has compiled; this is only what the text says. */
+export function cudaEntriesOf(text) {
+    const src = String(text || '').replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g, (m) => m.replace(/[^\n]/g, ' '));
+    const out = [];
+    const re = /\b__global__\b/g;
+    let m;
+    while ((m = re.exec(src))) {
+        let i = m.index + m[0].length, name = null;
+        // the first identifier followed by "(" is the function (past __launch_bounds__(...))
+        const id = /([A-Za-z_]\w*)\s*\(/y;
+        for (; i < src.length && !name; i++) {
+            id.lastIndex = i;
+            const w = id.exec(src);
+            if (!w) { if (src[i] === ';' || src[i] === '{') break; continue; }
+            i = id.lastIndex - 1;
+            if (w[1] === '__launch_bounds__') { i = closing(src, i); continue; }
+            name = w[1];
+        }
+        if (!name) continue;
+        const end = closing(src, i - 1);
+        if (end < 0) continue;
+        const list = src.slice(i, end);
+        const params = split(list).map((p) => p.replace(/=[\s\S]*$/, '').trim()).filter((p) => p && p !== 'void').map((p) => {
+            const n = /([A-Za-z_]\w*)\s*((?:\[[^\]]*\]\s*)*)$/.exec(p);
+            return n ? { type: (p.slice(0, n.index) + n[2]).replace(/\s+/g, ' ').trim(), name: n[1] } : { type: p.replace(/\s+/g, ' '), name: '' };
+        });
+        out.push({ name, params });
+    }
+    return out;
+}
+// The index of the ")" closing the "(" at i, or -1.
+function closing(s, i) {
+    for (let d = 0; i < s.length; i++) {
+        if (s[i] === '(') d++;
+        else if (s[i] === ')' && --d === 0) return i;
+    }
+    return -1;
+}
+// A parameter list split at its top-level commas (not inside <>, (), []).
+function split(list) {
+    const parts = [];
+    let d = 0, from = 0;
+    for (let i = 0; i < list.length; i++) {
+        const c = list[i];
+        if ('<([{'.includes(c)) d++;
+        else if ('>)]}'.includes(c)) d--;
+        else if (c === ',' && d === 0) { parts.push(list.slice(from, i)); from = i + 1; }
+    }
+    parts.push(list.slice(from));
+    return parts;
+}
+
+// A parameter's field before the user types: null for a 64-bit integer or a
+// C pointer (as the route's own default: its own zero-filled buffer), 0 for the others.
+export const paramDefault = (p) => (/^[bsu]64$/.test(p.type) || p.type.includes('*') ? 'null' : '0');
 
 /** State from the URL: {mode, ex, text, kernel, block, grid, params, dyn, sel}. */
 export function fromLocation(search, hash) {

@@ -6,7 +6,8 @@
  * /api/ptx/measure without a GPU: refused with 503 without a tool, 400 before
  * the tool for a bad body, a fake tool replaying the H200's answer
  * (tests/data/ptx/measure_replay) given the launch the analysis ran, 409 while
- * one runs, killed at its limit.  No network. */
+ * one runs, killed at its limit.  Each answer's parameters (the .param list
+ * with the mangled name's C++ types).  No network. */
 #define _GNU_SOURCE 1   /* mkdtemp, setenv under -std=c11 */
 #include <pthread.h>
 #include <stdio.h>
@@ -97,6 +98,14 @@ static void a_transpose(void)
     CHECK(at(ld, "line") == 6 && !strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ld, "file")), "t.cu"),
           "an instruction names its source line, as lines files it");
     CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "exact")), "exact");
+    /* an entry not mangled (extern "C"): its .param list, no C++ type */
+    const cJSON *ps = cJSON_GetObjectItemCaseSensitive(a, "params");
+    const cJSON *p1 = cJSON_GetArrayItem(ps, 1);
+    CHECK(cJSON_GetArraySize(ps) == 2 && p1 && !strcmp(cJSON_GetStringValue(
+              cJSON_GetObjectItemCaseSensitive(p1, "name")), "n") &&
+          !strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p1, "type")), "u32") &&
+          at(p1, "bytes") == 4 && cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(p1, "c_type")),
+          "params: out .u64, n .u32, no C++ types for an unmangled entry");
     cJSON_Delete(a);
 }
 
@@ -179,6 +188,31 @@ static void from_cuda(void)
               "compiled: %d, ld %.0f wavefronts (want 1024), line %.0f, file %s, source %s",
               r.status, at(a, "totals.ld.wavefronts"), at(ld, "line"), file ? file : "-",
               src ? src : "-");
+        /* the parameters for CUDA too: the .param list's, with the C++ type the
+         * mangled name (_Z2trPf) gives */
+        const cJSON *p0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(a, "params"), 0);
+        const char *ct = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p0, "c_type"));
+        const char *fn = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "function"));
+        CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a, "params")) == 1 && ct &&
+              !strcmp(ct, "float *") && at(p0, "bytes") == 8 && fn && !strcmp(fn, "tr") &&
+              !strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p0, "type")), "u64"),
+              "the compiled kernel's parameter: %s %s", fn ? fn : "-", ct ? ct : "-");
+        /* and the kernel named as the source names it */
+        static const char named[] =
+            "{\"cuda\":\"__global__ void a(int *o) { o[0] = 1; }\\n"
+            "__global__ void b(float *o, int n) { __shared__ float s[64]; s[threadIdx.x] = n; "
+            "__syncthreads(); o[threadIdx.x] = s[63 - threadIdx.x]; }\\n\","
+            "\"kernel\":\"b\",\"block\":[64],\"params\":[null,3]}";
+        struct api_response r2 = client_api_call("POST", "/api/ptx", "", "application/json",
+                                                 named, 0);
+        cJSON *b = r2.body ? cJSON_Parse(r2.body) : NULL;
+        const cJSON *p1 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(b, "params"), 1);
+        CHECK(r2.status == 200 && !strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+                  b, "kernel")), "_Z1bPfi") && p1 &&
+              !strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p1, "c_type")), "int"),
+              "\"kernel\":\"b\" picks _Z1bPfi of two: %d %.200s", r2.status, r2.body);
+        cJSON_Delete(b);
+        free(r2.body);
     }
     cJSON_Delete(a);
     free(r.body);

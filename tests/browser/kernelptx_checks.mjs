@@ -260,6 +260,10 @@ export async function kernelptxChecks(t) {
         await page.waitForFunction(() => !document.getElementById('kp-error').hidden || !document.getElementById('kp-lines-panel').hidden, null, { timeout: 30000 });
         const src = await page.inputValue('#kp-text');
         check('kernelptx: CUDA mode offers the CUDA source, and sends it as "cuda"', /__global__ void transpose_naive/.test(src) && sent.cuda === src && !('ptx' in sent), src.slice(0, 80));
+        const fields = await page.$$eval('#kp-params label', (ls) => ls.map((l) => [l.querySelector('code').textContent, l.querySelector('.kp-type').textContent]));
+        check('kernelptx: CUDA mode builds one field per parameter of the __global__ signature, named and typed as declared',
+            JSON.stringify(fields) === JSON.stringify([['out', 'float *'], ['in', 'const float *'], ['n', 'int']]) &&
+            JSON.stringify(sent.params) === JSON.stringify(tn.params), JSON.stringify(fields));
         const r = await postJSON(base + 'api/ptx', sent);
         await page.screenshot({ path: path.join(SHOTS, 'kernelptx-cuda.png') });
         if (r.status === 503) {
@@ -275,6 +279,21 @@ export async function kernelptxChecks(t) {
             check('kernelptx: each kernel.cu line shows its source text', cells.length > 0 && cells.every((c) => shown.includes(c)), JSON.stringify(cells.slice(0, 3)));
         }
         setPhase('valid');
+    });
+
+    await step('kernelptx: CUDA text with two kernels: a menu, the chosen one\'s fields, before anything compiles', async () => {
+        await gotoReady(page, base + 'kernel.html?mode=cuda&ex=transpose_naive');
+        const src = await page.inputValue('#kp-text');
+        await page.fill('#kp-text', src + '\n__global__ void scale(float *out, float k, unsigned n)\n{\n    out[threadIdx.x] *= k;\n}\n');
+        await page.$eval('#kp-text', (e) => e.dispatchEvent(new Event('change')));
+        const opts = await page.$$eval('#kp-kernel option', (os) => os.map((o) => o.value));
+        check('kernelptx: the menu lists both __global__ functions by their names', !(await page.$eval('#kp-kernel', (e) => e.hidden)) &&
+            JSON.stringify(opts) === JSON.stringify(['transpose_naive', 'scale']), JSON.stringify(opts));
+        await page.selectOption('#kp-kernel', 'scale');
+        const f = await page.$$eval('#kp-params label', (ls) => ls.map((l) => l.textContent.trim()));
+        const vals = await page.$$eval('.kp-param', (is) => is.map((i) => i.value));
+        check('kernelptx: the fields are scale\'s, a pointer defaulting to its own buffer',
+            JSON.stringify(f) === JSON.stringify(['out float *', 'k float', 'n unsigned']) && JSON.stringify(vals) === JSON.stringify(['null', '0', '0']), JSON.stringify([f, vals]));
     });
 
     await step('kernelptx: every page\'s header links to the kernel page', async () => {

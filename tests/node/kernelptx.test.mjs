@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import {
     PTX_EXAMPLES, exampleUrl, entriesOf, paramDefault, fromLocation, toLocation, ptxBody, byExcess, costliest, lineKey, worstOf, swizzlePageHref,
-    measuredLines, measuredKinds, measureSummary,
+    measuredLines, measuredKinds, measureSummary, cudaEntriesOf,
 } from '../../static/js/kernelptxstate.js';
 import { fromSearch } from '../../static/js/state.js';
 
@@ -94,4 +94,23 @@ test('kernelptx: a measurement\'s lines by key, the GPU-only ones apart, and its
     const none = { measured: { device: { name: 'X' }, ncu: { used: false, reason: 'ncu not found' } }, compare: { ...ok.compare, agree: null } };
     assert.equal(measureSummary(none), 'Ran on X, but Nsight Compute gave no counts: ncu not found.');
     assert.deepEqual(measuredLines(null), { byKey: new Map(), only: [] });
+});
+
+test('kernelptx: CUDA mode reads each corpus kernel\'s __global__ signature: the PTX entry\'s parameters, named', () => {
+    for (const c of corpus) {
+        const cu = fs.readFileSync(new URL('../data/ptx/' + c.ptx.replace(/\.ptx$/, '.cu'), import.meta.url), 'utf8');
+        const ptx = fs.readFileSync(new URL('../data/ptx/' + c.ptx, import.meta.url), 'utf8');
+        const [k, ...more] = cudaEntriesOf(cu);
+        const e = entriesOf(ptx).find((x) => x.name === c.kernel);
+        assert.equal(more.length, 0, c.name);
+        assert.ok(c.kernel === k.name || c.kernel.includes(k.name.length + k.name), `${c.kernel} is ${k.name}`);
+        assert.equal(k.params.length, e.params.length, c.name);
+        // a C pointer is the PTX's 64-bit parameter, and both default to null (their own buffers)
+        k.params.forEach((p, i) => assert.equal(paramDefault(p), paramDefault(e.params[i]), `${c.name} ${p.type} ${p.name}`));
+        assert.ok(k.params.every((p) => /^[A-Za-z_]\w*$/.test(p.name)), JSON.stringify(k.params));
+    }
+    const [k, v] = cudaEntriesOf('// __global__ void gone(int a)\n/* __global__ void gone2() */\nconst char *s = "__global__ void str(int x)";\n' +
+        'template <int N> __global__ void __launch_bounds__(256, 2) k(const float *__restrict__ a, int b[4], Foo<int, 2> c = {})\n{}\n__global__ void v(void);');
+    assert.deepEqual(k, { name: 'k', params: [{ type: 'const float *__restrict__', name: 'a' }, { type: 'int [4]', name: 'b' }, { type: 'Foo<int, 2>', name: 'c' }] });
+    assert.deepEqual(v, { name: 'v', params: [] });
 });
