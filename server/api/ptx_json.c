@@ -115,7 +115,7 @@ static void put_params(struct buf *out, const struct ptx_entry *e)
 
 void ptx_json_answer(struct buf *out, const struct ptx_module *m, const struct ptx_entry *e,
                      const struct ptx_launch *l, const struct ptx_report *r,
-                     const struct ptx_json_source *src)
+                     const struct ptx_json_source *src, const char *more)
 {
     buf_puts(out, "{\"kernel\":");
     buf_json_str(out, e->name);
@@ -205,6 +205,8 @@ void ptx_json_answer(struct buf *out, const struct ptx_module *m, const struct p
         buf_json_str(out, src->log);
         buf_putc(out, '}');
     }
+    if (more)
+        buf_puts(out, more);
     buf_putc(out, '}');
 }
 

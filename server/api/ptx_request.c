@@ -10,6 +10,11 @@
 
 #include "api_read.h"
 #include "ptx_json.h"
+#include "recommend/rec_match.h"
+
+/* The recommender's tile rows: one bank row (32 banks of 4 bytes), as its
+ * page draws a tile with match_bank_row. */
+#define PTX_REQUEST_ROW_BYTES 128u
 
 /* A request's lane-instructions: 50 million unless it asks, at most 100
  * million (under 1 s here; 10 s under the fuzzer's sanitizers, its timeout:
@@ -168,11 +173,66 @@ int ptx_request_run(const struct api_request *req, const char *const *extra,
     return ptx_analyze(&q->m, q->e->name, l, &q->r, &q->e, err);
 }
 
+/* The site of line `ln` whose worst warp access has the most excess, or NULL. */
+static const struct ptx_site *worst_site(const struct ptx_request *q, const struct ptx_line *ln)
+{
+    const struct ptx_site *best = NULL;
+    for (uint32_t i = 0; i < q->r.nsites; i++) {
+        const struct ptx_site *s = &q->r.sites[i];
+        int loc = q->e->insns[s->insn].loc;
+        if (!s->has_worst || s->kind != ln->kind || loc < 0 ||
+            q->e->locs[loc].file != ln->file || q->e->locs[loc].line != ln->line)
+            continue;
+        if (!best || s->worst_wavefronts - s->worst_ideal > best->worst_wavefronts - best->worst_ideal)
+            best = s;
+    }
+    return best;
+}
+
+/* ,"tiles":[...]: each line with excess wavefronts whose worst access is a
+ * named pattern's step on a 2-D tile that another instruction writes (or
+ * reads) at the same base: the pair GET /api/recommend takes, so that the
+ * page asks the recommender for its fix (nothing here costs a layout). */
+static void put_tiles(struct buf *out, const struct ptx_request *q)
+{
+    buf_puts(out, ",\"tiles\":[");
+    int n = 0;
+    for (uint32_t i = 0; i < q->r.nlines; i++) {
+        const struct ptx_line *ln = &q->r.lines[i];
+        const struct ptx_site *s = ln->excess ? worst_site(q, ln) : NULL;   /* a fix is for excess */
+        if (!s || (s->kind != PK_LD && s->kind != PK_ST && s->kind != PK_LDSM && s->kind != PK_STSM))
+            continue;
+        int is_load = instr_is_load(s->worst.op);
+        struct rec_pair pair;
+        int found = 0;
+        for (uint32_t k = 0; k < q->r.nsites && !found; k++) {
+            const struct ptx_site *o = &q->r.sites[k];
+            if (o == s || !o->has_worst || instr_is_load(o->worst.op) == is_load)
+                continue;
+            found = rec_match_pair(is_load ? &o->worst : &s->worst, is_load ? &s->worst : &o->worst,
+                                   PTX_REQUEST_ROW_BYTES, &pair);
+        }
+        if (!found)
+            continue;
+        buf_puts(out, n++ ? ",{\"file\":" : "{\"file\":");
+        buf_json_str(out, ptx_parse_file(&q->m, ln->file));
+        buf_printf(out, ",\"line\":%d,\"kind\":\"%s\",\"write\":\"%s\",\"read\":\"%s\","
+                   "\"rows\":%u,\"row_bytes\":%u,\"base\":%u}", ln->line,
+                   ptx_cost_kind_name(ln->kind), pair.write, pair.read, pair.rows, pair.row_bytes,
+                   pair.base);
+    }
+    buf_putc(out, ']');
+}
+
 void ptx_request_answer(struct buf *out, const struct ptx_request *q)
 {
     struct ptx_json_source src = {q->cc ? q->cc->file : NULL, q->cuda, q->cc ? q->cc->path : NULL,
                                   q->arch, q->cc ? q->cc->log : NULL};
-    ptx_json_answer(out, &q->m, q->e, &q->l, &q->r, q->cc ? &src : NULL);
+    struct buf tiles = {0};
+    put_tiles(&tiles, q);
+    ptx_json_answer(out, &q->m, q->e, &q->l, &q->r, q->cc ? &src : NULL,
+                    tiles.oom ? NULL : tiles.p);
+    buf_free(&tiles);
 }
 
 void ptx_request_free(struct ptx_request *q)

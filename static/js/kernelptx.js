@@ -15,7 +15,7 @@ import { BAD, INVALID } from './classes.js';
 import {
     PTX_EXAMPLES, ptxExample, exampleUrl, entriesOf, cudaEntriesOf, paramDefault, fromLocation, toLocation, ptxBody,
     lineKey, byExcess, costliest, worstOf, conflictsBody, swizzlePageHref, baseName,
-    measuredLines, measuredKinds, measureSummary,
+    measuredLines, measuredKinds, measureSummary, tileOf, recommendView, fixHref,
 } from './kernelptxstate.js';
 
 const $ = (id) => document.getElementById(id);
@@ -180,6 +180,7 @@ async function renderDetail() {
     $('kp-verdict').dataset.wavefronts = String(w.wavefronts);
     $('kp-swz').href = swizzlePageHref(w);
     const mine = ++seq;
+    const fix = renderFix(l, mine);
     try {
         const cost = await api.conflicts(conflictsBody(w));
         if (mine !== seq) return;
@@ -187,6 +188,35 @@ async function renderDetail() {
     } catch (e) {
         if (mine !== seq) return;
         $('kp-banks').textContent = `no bank chart: ${e.message}`;
+    }
+    await fix;
+}
+
+// Where the line's worst access is a step of a tile the recommender knows
+// (the answer's "tiles"), its answer for that tile (GET /api/recommend): the
+// layout, what a tile's write and read cost under it against the kernel's own.
+async function renderFix(l, mine) {
+    const tile = tileOf(answer, l);
+    $('kp-fix-panel').hidden = !tile;
+    if (!tile) return;
+    $('kp-fix').textContent = 'Asking the recommender...';
+    try {
+        const r = await api.recommend(recommendView(tile), tile.write, tile.read);
+        if (mine !== seq) return;
+        const rec = r.recommended, cur = r.candidates && r.candidates[r.current];
+        if (!rec || !cur) throw new Error(r.why ? r.why.message : 'the recommender has no layout for this tile');
+        $('kp-fix').textContent = `The tile of ${tile.rows} rows of ${tile.row_bytes} bytes at shared offset ${tile.base} is written as ${tile.write} and read as ${tile.read}. ` +
+            `The recommender's layout: ${rec.name}, ` +
+            `${rec.write_total.wavefronts} + ${rec.read_total.wavefronts} wavefronts a tile (ideal ${rec.ideal_wavefronts}) against ` +
+            `${cur.write_total.wavefronts} + ${cur.read_total.wavefronts} as the kernel lays it out: ${rec.saves_wavefronts} fewer. ` +
+            `${rec.verdict.charAt(0).toUpperCase()}${rec.verdict.slice(1)}.`;
+        $('kp-fix').dataset.name = rec.name;
+        $('kp-fix-link').href = fixHref(tile, rec);
+        $('kp-fix-link').hidden = false;
+    } catch (e) {
+        if (mine !== seq) return;
+        $('kp-fix').textContent = `No fix from the recommender: ${e.message}`;
+        $('kp-fix-link').hidden = true;
     }
 }
 

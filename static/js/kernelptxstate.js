@@ -1,9 +1,8 @@
-// kernelptxstate.js - the kernel page's PTX / CUDA state (kernel.html?mode=):
-// the launch fields in the URL, the text in the hash while short, the
-// examples (the corpus kernels, served as kernels/), the entries and parameters
-// read from the text's declarations, the /api/ptx body, the lines in order of
-// excess and the swizzle page's link for one warp access. Pure (imports under
-// node). It must not compute a wavefront, a bank or an address: /api/ptx does.
+// kernelptxstate.js - the kernel page's PTX / CUDA state (kernel.html?mode=): the launch
+// fields in the URL, the text in the hash while short, the examples (the corpus, served as
+// kernels/), entries and parameters read from PTX or CUDA text, the /api/ptx body, lines by
+// excess, a measurement's rows, and the swizzle page's links (a warp access, a tile's fix).
+// Pure (imports under node). It must not compute a wavefront, a bank or an address: the API does.
 
 import { DEFAULTS as PAGE_DEFAULTS, toSearch as pageSearch } from './state.js';
 import { formatOffsets } from './offsets.js';
@@ -213,6 +212,20 @@ export function measureSummary(m) {
     return c.agree
         ? `Measured on ${dev}: every kind (${kinds}) and all ${c.lines_total} lines equal the prediction.`
         : `Measured on ${dev}: ${c.lines_total - c.lines_agree} of ${c.lines_total} lines and ${c.totals.length - kinds} of ${c.totals.length} kinds differ from the prediction.`;
+}
+
+/** The tile line l's worst access is a step of (the answer's "tiles": the
+ *  recommender's write and read patterns, rows, base), or null. */
+export const tileOf = (answer, l) => (answer.tiles || []).find((t) => lineKey(t) === lineKey(l)) || null;
+
+/** GET /api/recommend's view for a tile as the kernel lays it out: no
+ *  swizzle (Swizzle<0,4,3> is the identity), its rows of one bank row. */
+export const recommendView = (tile) => ({ b: '0', m: '4', s: '3', rows: String(tile.rows), bank_bytes: '4', banks: '32', match_bank_row: '1' });
+
+/** The swizzle page with the recommender's layout, the tile's rows and its
+ *  write and read patterns (its scorecard), written by its own URL writer. */
+export function fixHref(tile, rec) {
+    return 'index.html' + pageSearch({ ...PAGE_DEFAULTS, b: String(rec.b), m: String(rec.m), s: String(rec.s), rows: String(tile.rows), match: true, wr: tile.write, rd: tile.read });
 }
 
 /** The basename of a source file (the table shows it; the title the whole name). */

@@ -106,6 +106,15 @@ static void a_transpose(void)
           !strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p1, "type")), "u32") &&
           at(p1, "bytes") == 4 && cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(p1, "c_type")),
           "params: out .u64, n .u32, no C++ types for an unmangled entry");
+    /* the column read is the recommender's col_read of the row_store tile:
+     * its fix is asked for that pair; the conflict-free store has none */
+    const cJSON *tiles = cJSON_GetObjectItemCaseSensitive(a, "tiles");
+    const cJSON *t0 = cJSON_GetArrayItem(tiles, 0);
+    CHECK(cJSON_GetArraySize(tiles) == 1 && at(t0, "line") == 6 && at(t0, "rows") == 32 &&
+          at(t0, "row_bytes") == 128 && at(t0, "base") == 0 &&
+          !strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t0, "write")), "row_store") &&
+          !strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t0, "read")), "col_read"),
+          "tiles: line 6 reads the row_store tile as col_read (32 rows of 128 bytes)");
     cJSON_Delete(a);
 }
 

@@ -3,7 +3,8 @@
 // the corpus transpose_naive through the page shows POST /api/ptx's totals and
 // lines, most excess first; its costliest line in the bank chart and on the
 // swizzle page; a malformed PTX's caret; CUDA compiled (or nvcc's absence in words); 390 px wide
-// with no sideways scroll; every page's header links to the kernel page.
+// with no sideways scroll; every page's header links to the kernel page; the
+// costliest line's tile fixed by the recommender (GET /api/recommend's answer).
 // "Measure on GPU" (POST /api/ptx/measure): without a GPU the route's refusal in
 // words; with a fake tool replaying the H200's answer for transpose_naive
 // (tests/data/ptx/measure_replay), the measured counts beside the predicted
@@ -78,6 +79,21 @@ export async function kernelptxChecks(t) {
         const wf = await page.$eval('#kp-verdict', (e) => Number(e.dataset.wavefronts || -1));
         check('kernelptx: the verdict is the route\'s worst wavefronts', wf === worst.worst.wavefronts, `${wf} vs ${worst.worst.wavefronts}`);
         check('kernelptx: the selected line is in the URL', new URL(page.url()).searchParams.get('line') === `${top.file}:${top.line}:${top.kind}`, page.url());
+        // issue 38.4's fix: the column read is the recommender's col_read of a row_store tile
+        const tile = a.tiles.find((x) => x.line === top.line && x.kind === top.kind);
+        check('kernelptx: the route names the costliest line\'s tile as the recommender\'s pair', tile && tile.write === 'row_store' && tile.read === 'col_read' && tile.rows === 32, JSON.stringify(a.tiles));
+        await page.waitForFunction(() => document.getElementById('kp-fix').dataset.name, null, { timeout: 30000 });
+        const rec = await (await fetch(base + 'api/recommend?' + new URLSearchParams({ b: '0', m: '4', s: '3', rows: '32', bank_bytes: '4', banks: '32', match_bank_row: '1', write: 'row_store', read: 'col_read', fit: '1' }))).json();
+        const fixText = await text(page, '#kp-fix');
+        const href = new URL(await page.$eval('#kp-fix-link', (x) => x.href));
+        check('kernelptx: the line offers the recommender\'s fix: its swizzle, its cost against the kernel\'s, from GET /api/recommend',
+            fixText.includes(rec.recommended.name) && fixText.includes(`${rec.recommended.saves_wavefronts} fewer`) &&
+            fixText.includes(`${rec.recommended.write_total.wavefronts} + ${rec.recommended.read_total.wavefronts} wavefronts a tile`), fixText);
+        check('kernelptx: the fix opens on the swizzle page with its B, M, S and the tile\'s write and read',
+            href.pathname.endsWith('/index.html') && href.searchParams.get('b') === String(rec.recommended.b) && href.searchParams.get('m') === String(rec.recommended.m) &&
+            href.searchParams.get('s') === String(rec.recommended.s) && href.searchParams.get('rows') === '32' &&
+            // row_store and col_read are the swizzle page's own defaults: its URL writer leaves them out
+            (href.searchParams.get('wr') ?? 'row_store') === 'row_store' && (href.searchParams.get('rd') ?? 'col_read') === 'col_read', href.search);
         await page.screenshot({ path: path.join(SHOTS, 'kernelptx-1440-line.png'), fullPage: true });
 
         // One click: the swizzle page with those 32 offsets as its custom offsets.
