@@ -116,7 +116,9 @@ function measuredCells(m, agree) {
 
 function renderTotals() {
     const t = answer.totals;
-    $('kp-title').textContent = `${answer.kernel}: block ${answer.block.join('x')}, grid ${answer.grid.join('x')}`;
+    // CUDA text names its kernel by its own name; PTX by the entry's
+    const name = state.mode === 'cuda' && answer.function ? answer.function : answer.kernel;
+    $('kp-title').textContent = `${name}: block ${answer.block.join('x')}, grid ${answer.grid.join('x')}`;
     $('kp-state').innerHTML = (answer.exact
         ? '<strong>Exact</strong>: no unsure point; these are the counts Nsight Compute reports.'
         : `<strong class="${BAD}">Unsure</strong>: ` + (answer.partial ? `stopped early (${esc(answer.stopped || '')}); ` : '') +

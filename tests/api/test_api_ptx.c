@@ -59,6 +59,13 @@ static cJSON *post(const char *fmt_extra, int *status)
     return a;
 }
 
+/* Whether o's member k is the string want (absent or null: no). */
+static int str_is(const cJSON *o, const char *k, const char *want)
+{
+    const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
+    return v && !strcmp(v, want);
+}
+
 static double at(const cJSON *o, const char *path)
 {
     /* "a.b.c": members one after another */
@@ -101,9 +108,7 @@ static void a_transpose(void)
     /* an entry not mangled (extern "C"): its .param list, no C++ type */
     const cJSON *ps = cJSON_GetObjectItemCaseSensitive(a, "params");
     const cJSON *p1 = cJSON_GetArrayItem(ps, 1);
-    CHECK(cJSON_GetArraySize(ps) == 2 && p1 && !strcmp(cJSON_GetStringValue(
-              cJSON_GetObjectItemCaseSensitive(p1, "name")), "n") &&
-          !strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p1, "type")), "u32") &&
+    CHECK(cJSON_GetArraySize(ps) == 2 && str_is(p1, "name", "n") && str_is(p1, "type", "u32") &&
           at(p1, "bytes") == 4 && cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(p1, "c_type")),
           "params: out .u64, n .u32, no C++ types for an unmangled entry");
     /* the column read is the recommender's col_read of the row_store tile:
@@ -112,8 +117,7 @@ static void a_transpose(void)
     const cJSON *t0 = cJSON_GetArrayItem(tiles, 0);
     CHECK(cJSON_GetArraySize(tiles) == 1 && at(t0, "line") == 6 && at(t0, "rows") == 32 &&
           at(t0, "row_bytes") == 128 && at(t0, "base") == 0 &&
-          !strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t0, "write")), "row_store") &&
-          !strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t0, "read")), "col_read"),
+          str_is(t0, "write", "row_store") && str_is(t0, "read", "col_read"),
           "tiles: line 6 reads the row_store tile as col_read (32 rows of 128 bytes)");
     cJSON_Delete(a);
 }
@@ -204,7 +208,7 @@ static void from_cuda(void)
         const char *fn = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "function"));
         CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a, "params")) == 1 && ct &&
               !strcmp(ct, "float *") && at(p0, "bytes") == 8 && fn && !strcmp(fn, "tr") &&
-              !strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p0, "type")), "u64"),
+              str_is(p0, "type", "u64"),
               "the compiled kernel's parameter: %s %s", fn ? fn : "-", ct ? ct : "-");
         /* and the kernel named as the source names it */
         static const char named[] =
@@ -216,9 +220,7 @@ static void from_cuda(void)
                                                  named, 0);
         cJSON *b = r2.body ? cJSON_Parse(r2.body) : NULL;
         const cJSON *p1 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(b, "params"), 1);
-        CHECK(r2.status == 200 && !strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-                  b, "kernel")), "_Z1bPfi") && p1 &&
-              !strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p1, "c_type")), "int"),
+        CHECK(r2.status == 200 && str_is(b, "kernel", "_Z1bPfi") && str_is(p1, "c_type", "int"),
               "\"kernel\":\"b\" picks _Z1bPfi of two: %d %.200s", r2.status, r2.body);
         cJSON_Delete(b);
         free(r2.body);
