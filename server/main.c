@@ -39,6 +39,8 @@ static void usage(FILE *f)
           "  --bind ADDR    numeric IPv4/IPv6 address to listen on (default 127.0.0.1);\n"
           "                 anything but loopback exposes the server to the network\n"
           "  --static DIR   directory of the page's files (default ./static)\n"
+          "  --examples DIR the page's example kernels, served as /kernels/ (default:\n"
+          "                 the test corpus, DIR/../tests/data/ptx/corpus of --static)\n"
           "  --threads N    worker threads, 2..64 (default: two per online CPU,\n"
           "                 at least 2; 8 past 32 CPUs)\n"
           "  --max-connections N\n"
@@ -116,6 +118,9 @@ int main(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--static") == 0 && v) {
             cfg.static_dir = v;
+            i++;
+        } else if (strcmp(a, "--examples") == 0 && v) {
+            cfg.examples_dir = v;
             i++;
         } else {
             fprintf(stderr, "swizzlescope: unknown or incomplete option '%s'\n", a);

@@ -308,7 +308,7 @@ int main(int argc, char **argv)
         goto fail;
     if (json) {     /* POST /api/ptx's answer, written by the same code */
         struct buf out = {0};
-        ptx_json_answer(&out, &m, e, &l, &r, NULL);
+        ptx_json_answer(&out, &m, e, &l, &r, NULL, NULL);
         if (out.oom) {
             fprintf(stderr, "swizzlescope-ptx: out of memory\n");
             buf_free(&out);

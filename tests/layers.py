@@ -9,7 +9,8 @@ import os, re, sys
 RANK = {"base": 0, "model": 1, "linear": 2, "triton": 3, "layout": 4, "recommend": 4, "ptx": 4,
         "api": 5, "net": 6, "": 7}                      # "": server/main.c
 LIBS = {"microhttpd.h": ("net/",), "cJSON.h": ("api/", "net/firstscreen.c")}
-ROUTE_SHARED = {"api.h", "api_routes.h", "api_read.h", "api_read_layout.h", "api_write.h", "instr_json.h", "ptx_json.h"}
+ROUTE_SHARED = {"api.h", "api_routes.h", "api_read.h", "api_read_layout.h", "api_write.h", "instr_json.h", "ptx_json.h",
+                "ptx_request.h", "ptx_compare.h"}
 root = sys.argv[1] if len(sys.argv) > 1 else "server"
 bad, checked, edges = [], 0, {}
 for d, _, names in os.walk(root):

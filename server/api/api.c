@@ -51,6 +51,7 @@ static const struct route {
     {"/api/recommend", "GET", api_route_recommend, 1, API_SLOW_CPU, NULL},
     {"/api/measure", "POST", api_route_measure, 0, API_SLOW_GPU, NULL},
     {"/api/measure/tma", "POST", api_route_measure_tma, 0, API_SLOW_GPU, NULL},
+    {"/api/ptx/measure", "POST", api_route_ptx_measure, 0, API_SLOW_GPU, NULL},
     {"/api/linear/evaluate", "POST", api_route_linear_evaluate, 0, API_SLOW_CPU, NULL},
     {"/api/linear/optimize", "POST", api_route_linear_optimize, 0, API_SLOW_CPU, NULL},
     {"/api/layout", "POST", api_route_layout, 0, 0, NULL},

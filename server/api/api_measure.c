@@ -1,6 +1,7 @@
 /* api_measure.c - the measurement module of the API: asks the tool at start
- * which GPU it sees, checks each /api/measure and /api/measure/tma body (a
- * client's mistake is a 400 before the tool runs), runs it through the tool
+ * which GPU it sees, checks each /api/measure, /api/measure/tma and
+ * /api/ptx/measure body (a client's mistake is a 400 before the tool runs),
+ * runs it through the tool
  * (one at a time, killed at a deadline: measure.c; "counters":false skips ncu
  * for a fast cycles-only answer), reports availability in /api/health.  The
  * prediction is access.c's or layout.c's, the measurement the tool's. */
@@ -21,6 +22,9 @@
 #include "api_write.h"
 #include "base/measure.h"
 #include "layout/layout.h"
+#include "ptx/ptx_op.h"
+#include "ptx_compare.h"
+#include "ptx_request.h"
 
 #define SZ_VERSION "0.1.0"
 
@@ -271,18 +275,20 @@ static void put_instr(struct buf *b, const struct instr *in)
     buf_puts(b, "]}");
 }
 
-int api_route_measure(const struct api_request *req, struct buf *out,
-                         struct sz_error *err)
+/* What a measurement needs from the probe, read under the lock: asked while
+ * the tool is still being asked which GPU it sees (the server listens
+ * first), it waits for that answer, at most its own timeout (a stop cancels
+ * the probe, which ends this wait too).  This runs on a slow request's own
+ * thread. */
+struct msr_view {
+    struct instr_gpu gpu;
+    int available, timeout_ms;
+    char reason[sizeof msr.reason], tool[sizeof msr.tool];
+};
+
+static void msr_snapshot(struct msr_view *v)
 {
-    struct instr in;
-    int counters;
-    /* What no GPU can run, or this one cannot, is the client's to fix:
-     * refused here, before the availability check and without the tool. */
     pthread_mutex_lock(&msr_lock);
-    /* Asked while the tool is still being asked which GPU it sees (the server
-     * listens first): wait for that answer, at most its own timeout (a stop
-     * cancels the probe, which ends this wait too).  This runs on a slow
-     * request's own thread. */
     if (!msr.probed) {
         struct timespec end;
         clock_gettime(CLOCK_REALTIME, &end);
@@ -290,13 +296,27 @@ int api_route_measure(const struct api_request *req, struct buf *out,
         while (!msr.probed && pthread_cond_timedwait(&msr_probed, &msr_lock, &end) == 0)
             ;
     }
-    struct instr_gpu gpu = msr.gpu;
-    int available = msr.available;
-    char reason[sizeof msr.reason], tool[sizeof msr.tool];
-    snprintf(reason, sizeof reason, "%s", msr.reason);
-    snprintf(tool, sizeof tool, "%s", msr.tool);
-    int timeout_ms = msr.timeout_ms;
+    v->gpu = msr.gpu;
+    v->available = msr.available;
+    snprintf(v->reason, sizeof v->reason, "%s", msr.reason);
+    snprintf(v->tool, sizeof v->tool, "%s", msr.tool);
+    v->timeout_ms = msr.timeout_ms;
     pthread_mutex_unlock(&msr_lock);
+}
+
+int api_route_measure(const struct api_request *req, struct buf *out,
+                         struct sz_error *err)
+{
+    struct instr in;
+    int counters;
+    /* What no GPU can run, or this one cannot, is the client's to fix:
+     * refused after the snapshot, before the availability check and
+     * without the tool. */
+    struct msr_view v;
+    msr_snapshot(&v);
+    struct instr_gpu gpu = v.gpu;
+    int available = v.available, timeout_ms = v.timeout_ms;
+    char *reason = v.reason, *tool = v.tool;
     if (measure_body(req, &in, &counters, err) < 0 || instr_check_gpu(&in, &gpu, err) < 0)
         return -1;
     if (!available)
@@ -383,21 +403,27 @@ int api_route_measure(const struct api_request *req, struct buf *out,
     return 0;
 }
 
-/* Run the tool in `mode` ("--tma") with `input` on stdin, one measurement at
- * a time: 0 and *answer (a cJSON object with "ok": true; cJSON_Delete it), or
- * -1: SZ_GPU_UNAVAILABLE (no tool or GPU, or the server is stopping), SZ_BUSY,
- * SZ_INVALID_ARGUMENT on the field the tool names, SZ_MEASURE_FAILED. */
-static int tool_run_json(const char *mode, const char *input, cJSON **answer,
+/* Run the tool with `args` (its options: "--tma"; at most TOOL_MAX_ARGS) and
+ * `input` on stdin, one measurement at a time: 0 and *answer (a cJSON object
+ * with "ok": true; cJSON_Delete it), or -1: SZ_GPU_UNAVAILABLE (no tool or
+ * GPU, or the server is stopping), SZ_BUSY, SZ_INVALID_ARGUMENT on the field
+ * the tool names, SZ_MEASURE_FAILED. */
+#define TOOL_MAX_ARGS 160
+static int tool_run_json(char *const args[], const char *input, cJSON **answer,
                          struct sz_error *err)
 {
     *answer = NULL;
-    if (!msr.available)
-        return sz_fail(err, SZ_GPU_UNAVAILABLE, NULL, "%s", msr.reason);
+    struct msr_view v;
+    msr_snapshot(&v);
+    if (!v.available)
+        return sz_fail(err, SZ_GPU_UNAVAILABLE, NULL, "%s", v.reason);
+    char *argv[TOOL_MAX_ARGS + 2] = {v.tool};
+    for (int i = 0; args[i] && i < TOOL_MAX_ARGS; i++)
+        argv[i + 1] = args[i];
     if (measure_try_lock(err) < 0)
         return -1;
-    char *argv[] = {msr.tool, (char *)mode, NULL};
     struct proc mo;
-    int rc = measure_run(argv, input, strlen(input), msr.timeout_ms, &mo, err);
+    int rc = measure_run(argv, input, strlen(input), v.timeout_ms, &mo, err);
     measure_unlock();
     if (rc < 0)
         return -1;
@@ -465,7 +491,8 @@ int api_route_measure_tma(const struct api_request *req, struct buf *out, struct
     if (planes > 1)
         snprintf(input + strlen(input), sizeof input - strlen(input), "%u", planes);
     snprintf(input + strlen(input), sizeof input - strlen(input), "]}");
-    if (tool_run_json("--tma", input, &j, err) < 0)
+    char *tma_args[] = {"--tma", NULL};
+    if (tool_run_json(tma_args, input, &j, err) < 0)
         goto done;
     const cJSON *enc = cJSON_GetObjectItemCaseSensitive(j, "encode");
     const cJSON *slots = cJSON_GetObjectItemCaseSensitive(j, "slots");
@@ -526,5 +553,117 @@ done:
     cJSON_Delete(j);
     cJSON_Delete(root);
     api_tensor_free(&t);
+    return rc;
+}
+
+/* ---- POST /api/ptx/measure ------------------------------------------------ */
+
+/* Parameter i as the tool's --param reads it: "null" (its own zero-filled
+ * buffer), or the very bytes the analysis ran with: a float's value to the
+ * last digit, a signed integer's sign, anything else in hex. */
+static void param_text(const struct ptx_request *q, int i, char *s, size_t cap)
+{
+    const struct ptx_var *p = &q->e->params[i];
+    uint64_t v = q->vals[i];
+    unsigned bits = p->size >= 8 ? 64 : (unsigned)p->size * 8;
+    if (bits < 64)
+        v &= (1ull << bits) - 1;
+    if (q->nulls[i]) {
+        snprintf(s, cap, "null");
+    } else if (p->type == PT_F32 || p->type == PT_F64) {
+        float f;
+        double d;
+        uint32_t u = (uint32_t)v;
+        memcpy(&f, &u, 4);
+        memcpy(&d, &v, 8);
+        snprintf(s, cap, "%.17g", p->type == PT_F32 ? (double)f : d);
+    } else if (ptx_op_signed(p->type) && bits && (v >> (bits - 1)) & 1) {
+        snprintf(s, cap, "%lld", (long long)(v | (bits < 64 ? ~0ull << bits : 0)));
+    } else {
+        snprintf(s, cap, "0x%llx", (unsigned long long)v);
+    }
+}
+
+/* The bytes each pointer's buffer gets on the GPU: what the analysis saw the
+ * kernel touch, rounded up to 256 (cuMemAlloc's granule; never 0), or, when
+ * the analysis stopped early and saw only part, the buffers it had. */
+static uint64_t gpu_buffer_bytes(const struct ptx_request *q)
+{
+    if (q->r.partial)
+        return q->l.global_bytes ? q->l.global_bytes : PTX_DEFAULT_GLOBAL;
+    uint64_t t = q->r.global_touched ? q->r.global_touched : 1;
+    return (t + 255) / 256 * 256;
+}
+
+int api_route_ptx_measure(const struct api_request *req, struct buf *out, struct sz_error *err)
+{
+    /* Everything the tool would refuse is refused first, without it: the
+     * body, the PTX, the launch, a kernel fault, all as /api/ptx says them. */
+    struct ptx_request q;
+    cJSON *j = NULL;
+    char dir[600] = "", path[700] = "";
+    int rc = ptx_request_run(req, NULL, &q, err);
+    if (rc < 0)
+        goto done;
+    struct msr_view v;
+    msr_snapshot(&v);
+    if (!v.available) {
+        rc = sz_fail(err, SZ_GPU_UNAVAILABLE, NULL, "no GPU measurement here: %s", v.reason);
+        goto done;
+    }
+    rc = -1;
+    if (measure_file("kernel.ptx", q.ptx, strlen(q.ptx), dir, sizeof dir, path, sizeof path,
+                     err) < 0) {
+        dir[0] = '\0';
+        goto done;
+    }
+    /* the tool's own deadlines inside the server's, so that it answers
+     * (with the reason) before it is killed */
+    int budget_s = v.timeout_ms / 1000;
+    char block[40], grid[40], dyn[24], gbytes[24], ncu_s[16], vals[PTX_REQUEST_PARAMS][48];
+    const struct ptx_launch *l = &q.l;
+    snprintf(block, sizeof block, "%u,%u,%u", l->block[0], l->block[1], l->block[2]);
+    snprintf(grid, sizeof grid, "%u,%u,%u", l->grid[0], l->grid[1], l->grid[2]);
+    snprintf(dyn, sizeof dyn, "%llu", (unsigned long long)l->dynamic_shared);
+    snprintf(gbytes, sizeof gbytes, "%llu", (unsigned long long)gpu_buffer_bytes(&q));
+    snprintf(ncu_s, sizeof ncu_s, "%d", budget_s > 8 ? budget_s - 3 : 5);
+    char *args[TOOL_MAX_ARGS + 1];
+    int n = 0;
+    char *head[] = {"--ptx", path, "--kernel", q.e->name, "--block", block, "--grid", grid,
+                    "--dynamic-shared", dyn, "--global-bytes", gbytes, "--ncu-timeout", ncu_s,
+                    "--json"};
+    for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+        args[n++] = head[i];
+    for (int i = 0; i < q.e->nparams; i++) {
+        param_text(&q, i, vals[i], sizeof vals[i]);
+        args[n++] = "--param";
+        args[n++] = vals[i];
+    }
+    args[n] = NULL;
+    if (tool_run_json(args, "", &j, err) < 0)
+        goto done;
+    buf_puts(out, "{\"predicted\":");
+    ptx_request_answer(out, &q);
+    /* the tool's answer as it came, less its own "ptx" (a temporary path) */
+    cJSON_DeleteItemFromObjectCaseSensitive(j, "ptx");
+    cJSON_DeleteItemFromObjectCaseSensitive(j, "ok");
+    char *meas = cJSON_PrintUnformatted(j);
+    if (!meas) {
+        rc = sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+        goto done;
+    }
+    buf_puts(out, ",\"measured\":");
+    buf_puts(out, meas);
+    free(meas);
+    buf_puts(out, ",\"compare\":{\"buffer_bytes\":");
+    buf_printf(out, "%s", gbytes);
+    ptx_compare_json(out, &q, j);
+    buf_puts(out, "}}");
+    rc = 0;
+done:
+    if (dir[0])
+        measure_file_remove(dir, path);
+    cJSON_Delete(j);
+    ptx_request_free(&q);
     return rc;
 }

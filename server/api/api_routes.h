@@ -40,11 +40,13 @@ int api_route_access(const struct api_request *, struct buf *, struct sz_error *
 int api_route_trace(const struct api_request *, struct buf *, struct sz_error *);
 
 /* api_measure.c: the live measurements (an instruction; a tma: box placed by
- * the GPU's copy engine beside /api/layout's offsets), and the health answer
+ * the GPU's copy engine beside /api/layout's offsets; a kernel's PTX launched
+ * as /api/ptx analyses it, measured beside predicted), and the health answer
  * that reports them. */
 int api_route_health(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_measure(const struct api_request *, struct buf *, struct sz_error *);
 int api_route_measure_tma(const struct api_request *, struct buf *, struct sz_error *);
+int api_route_ptx_measure(const struct api_request *, struct buf *, struct sz_error *);
 
 /* api_linear.c: the F2 view of a (store, load) pair, and its optimal layout. */
 int api_route_linear_evaluate(const struct api_request *, struct buf *, struct sz_error *);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/access.h"
+#include "ptx/ptx_demangle.h"
 
 static void put_count(struct buf *out, const struct ptx_count *c, int source_only)
 {
@@ -85,15 +86,44 @@ static void put_source_line(struct buf *out, const char *text, int line)
     buf_json_str(out, s);
 }
 
+/* "function": the entry's own name, and "params": each .param's name, PTX
+ * type and bytes, with its C++ type from the mangled name (null where the
+ * name says none: extern "C", or a form the demangler lacks), so that a page
+ * builds a launch field per parameter whether it was given PTX or CUDA. */
+static void put_params(struct buf *out, const struct ptx_entry *e)
+{
+    char types[64][PTX_DEMANGLE_TYPE];
+    char plain[PTX_DEMANGLE_TYPE];
+    int n = 0;
+    int typed = ptx_demangle_params(e->name, types, 64, &n) == 0 && n == e->nparams;
+    buf_puts(out, "\"function\":");
+    buf_json_str(out, ptx_demangle_name(e->name, plain, sizeof plain) == 0 ? plain : e->name);
+    buf_puts(out, ",\"params\":[");
+    for (int i = 0; i < e->nparams; i++) {
+        buf_puts(out, i ? ",{\"name\":" : "{\"name\":");
+        buf_json_str(out, e->params[i].name);
+        buf_printf(out, ",\"type\":\"%s\",\"bytes\":%llu,\"c_type\":",
+                   ptx_op_type_name(e->params[i].type), (unsigned long long)e->params[i].size);
+        if (typed)
+            buf_json_str(out, types[i]);
+        else
+            buf_puts(out, "null");
+        buf_putc(out, '}');
+    }
+    buf_putc(out, ']');
+}
+
 void ptx_json_answer(struct buf *out, const struct ptx_module *m, const struct ptx_entry *e,
                      const struct ptx_launch *l, const struct ptx_report *r,
-                     const struct ptx_json_source *src)
+                     const struct ptx_json_source *src, const char *more)
 {
     buf_puts(out, "{\"kernel\":");
     buf_json_str(out, e->name);
-    buf_printf(out, ",\"block\":[%u,%u,%u],\"grid\":[%u,%u,%u],\"dynamic_shared\":%llu,"
-               "\"totals\":{", l->block[0], l->block[1], l->block[2], l->grid[0], l->grid[1],
-               l->grid[2], (unsigned long long)l->dynamic_shared);
+    buf_printf(out, ",\"block\":[%u,%u,%u],\"grid\":[%u,%u,%u],\"dynamic_shared\":%llu,",
+               l->block[0], l->block[1], l->block[2], l->grid[0], l->grid[1], l->grid[2],
+               (unsigned long long)l->dynamic_shared);
+    put_params(out, e);
+    buf_puts(out, ",\"totals\":{");
     for (int k = 0, n = 0; k < PK_NKINDS; k++) {
         if (!r->totals[k].source_executions)
             continue;
@@ -175,6 +205,8 @@ void ptx_json_answer(struct buf *out, const struct ptx_module *m, const struct p
         buf_json_str(out, src->log);
         buf_putc(out, '}');
     }
+    if (more)
+        buf_puts(out, more);
     buf_putc(out, '}');
 }
 

@@ -19,9 +19,10 @@ struct ptx_json_source {
 /* The answer for entry `e` of `m` run under `l` into `r` (ptx_analyze done):
  * one JSON object (docs/api.md, POST /api/ptx) appended to `out`.  With
  * `src` (NULL: PTX was given), "compiled" says how, and each line of src's
- * file carries its "source" text. */
+ * file carries its "source" text.  `more` (NULL: none): members the caller
+ * adds at the end, each with its leading comma. */
 void ptx_json_answer(struct buf *out, const struct ptx_module *m, const struct ptx_entry *e,
                      const struct ptx_launch *l, const struct ptx_report *r,
-                     const struct ptx_json_source *src);
+                     const struct ptx_json_source *src, const char *more);
 
 #endif

@@ -2,10 +2,15 @@
  * tool's policy: own process group, 1 MiB of stdout, the tail of stderr) and
  * the single slot that keeps two GPU timing runs from overlapping.
  * Must not parse the tool's output (api_measure.c does) and must not outlive
- * its deadline: a hung GPU program is killed with its whole process group. */
+ * its deadline: a hung GPU program is killed with its whole process group.
+ * The one file it writes is a request's own text, in a private folder. */
+#define _GNU_SOURCE 1   /* mkdtemp under -std=c11 */
 #include "measure.h"
 
+#include <errno.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -54,4 +59,33 @@ int measure_run(char *const argv[], const char *input, size_t input_len, int tim
         return -1;
     }
     return 0;
+}
+
+int measure_file(const char *name, const char *text, size_t len, char *dir, size_t dir_cap,
+                 char *path, size_t path_cap, struct sz_error *err)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, dir_cap, "%s/swz-measure-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp");
+    /* mkdtemp makes it 0700: no other user reads the request's kernel */
+    if (!mkdtemp(dir))
+        return sz_fail(err, SZ_INTERNAL, NULL, "cannot make a private folder for the "
+                       "measurement: %s", strerror(errno));
+    snprintf(path, path_cap, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wx");
+    int ok = f && fwrite(text, 1, len, f) == len;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (!ok) {
+        int why = errno;
+        measure_file_remove(dir, path);
+        return sz_fail(err, SZ_INTERNAL, NULL, "cannot write the kernel for the measurement "
+                       "tool: %s", strerror(why));
+    }
+    return 0;
+}
+
+void measure_file_remove(const char *dir, const char *path)
+{
+    unlink(path);
+    rmdir(dir);
 }

@@ -27,6 +27,15 @@
 int measure_run(char *const argv[], const char *input, size_t input_len, int timeout_ms,
                 struct proc *p, struct sz_error *err);
 
+/* A request's text for a tool that reads a file (the --ptx mode, whose
+ * profiled child opens the file again under ncu): written as `name` into a
+ * new private folder (0700, under $TMPDIR or /tmp).  0 with the folder in
+ * dir and the file's path in path, or -1 with SZ_INTERNAL; every 0 is paired
+ * with measure_file_remove(dir, path), which removes both. */
+int measure_file(const char *name, const char *text, size_t len, char *dir, size_t dir_cap,
+                 char *path, size_t path_cap, struct sz_error *err);
+void measure_file_remove(const char *dir, const char *path);
+
 /* Stop every running measurement now (its tool and whatever the tool
  * started are killed within PROC_TICK_MS) and refuse new ones with
  * SZ_GPU_UNAVAILABLE: the server is stopping.  Async-signal-unsafe parts

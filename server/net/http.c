@@ -64,6 +64,7 @@ struct http_server {
     struct MHD_Daemon *daemon;
     struct watch *watch;            /* head deadlines, lingering close */
     char static_root[PATH_MAX];     /* realpath of static_dir, no trailing '/' */
+    char examples_root[PATH_MAX];   /* realpath of examples_dir, "" when there is none */
     struct addr addr;               /* bound to; the Host allow-list */
     uint16_t port;
     /* bytes reserved by the request bodies being received, and the bound */
@@ -304,7 +305,15 @@ static enum MHD_Result serve_static(struct http_server *s, struct MHD_Connection
                            "static files answer GET and HEAD only");
     struct files_file f;
     struct sz_error err;
-    if (files_open(s->static_root, url, &f, &err) < 0)
+    /* /kernels/NAME: the corpus's own files (the examples are the measured
+     * kernels, never a copy that could drift from them) */
+    static const char kprefix[] = "/kernels/";
+    int example = strncmp(url, kprefix, sizeof kprefix - 1) == 0;
+    if (example && !s->examples_root[0])
+        return queue_error(c, SZ_NOT_FOUND, "path", "no example kernels here (the test corpus "
+                           "tests/data/ptx/corpus is not beside the page's folder)");
+    if (files_open(example ? s->examples_root : s->static_root,
+                   example ? url + sizeof kprefix - 2 : url, &f, &err) < 0)
         return queue_sz_error(c, &err, 0);
     if (strncmp(f.type, "text/html", 9) == 0 && f.size <= FIRSTSCREEN_MAX_TEMPLATE) {
         enum MHD_Result ok;
@@ -932,6 +941,13 @@ int http_start(const struct http_config *cfg, struct http_server **out,
         free(s);
         return -1;
     }
+    char examples[PATH_MAX + 32];
+    struct sz_error none;
+    snprintf(examples, sizeof examples, "%s", cfg->examples_dir ? cfg->examples_dir : "");
+    if (!cfg->examples_dir)
+        snprintf(examples, sizeof examples, "%s/../tests/data/ptx/corpus", s->static_root);
+    if (files_root(examples, s->examples_root, &none) < 0)
+        s->examples_root[0] = '\0';
     if (embed_csp(cfg->embed_origins, s->page_csp, sizeof s->page_csp, err) < 0) {
         free(s);
         return -1;

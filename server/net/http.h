@@ -16,7 +16,11 @@ struct http_server;
 struct http_config {
     const char *bind;        /* numeric IPv4 or IPv6 address; NULL = 127.0.0.1 */
     uint16_t port;           /* 0 = an ephemeral port (see http_port) */
-    const char *static_dir;  /* the only directory files are served from */
+    const char *static_dir;  /* the page's files, served from / */
+    const char *examples_dir;   /* the page's example kernels, served from /kernels/: the
+                                   test corpus, one copy for the tests and the page; NULL:
+                                   static_dir/../tests/data/ptx/corpus; where it is no
+                                   folder, /kernels/ is not found (the server still starts) */
     unsigned threads;        /* worker threads; 0 = two per online CPU; at least 2 */
     unsigned max_connections;   /* open connections at once; 0 = 1024 */
     unsigned head_timeout_ms;   /* a request, head and body, must arrive within this

@@ -74,6 +74,9 @@ struct ptx_report {
     int partial;            /* the run stopped at a bound */
     char stopped[200];      /* where and why */
     uint64_t lane_insns, warp_insns, blocks_run;
+    uint64_t global_touched;    /* 1 + the highest byte any global access reached in a
+                                 * pointer's buffer (0: none): what a GPU run of the same
+                                 * launch must allocate per buffer (/api/ptx/measure) */
 };
 
 /* Zero *r and size it for `e` (site_of: one per instruction). */

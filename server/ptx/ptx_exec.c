@@ -277,6 +277,8 @@ static int resolve(struct ex *x, uint32_t pc, int space, uint64_t a, uint32_t si
             return fault(x, pc, msg);
         }
         w->p = x->gmem + idx * x->gbytes + off;
+        if (off + size > x->r->global_touched)
+            x->r->global_touched = off + size;
         return 0;
     }
     }

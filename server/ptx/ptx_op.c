@@ -77,6 +77,7 @@ unsigned ptx_op_bits(enum ptx_type t) { return t < PT_NTYPES ? types[t].bits : 0
 int ptx_op_signed(enum ptx_type t) { return t < PT_NTYPES && types[t].sgn; }
 int ptx_op_float(enum ptx_type t) { return t < PT_NTYPES && types[t].flt; }
 const char *ptx_op_name(enum ptx_opk op) { return op < OP_NOPS ? opnames[op] : "?"; }
+const char *ptx_op_type_name(enum ptx_type t) { return t < PT_NTYPES ? types[t].name : ""; }
 
 static int base_op(const char *s, size_t n)
 {

@@ -78,6 +78,8 @@ int ptx_op_decode(const char *s, size_t n, struct ptx_opcode *oc);
 unsigned ptx_op_bits(enum ptx_type t);
 int ptx_op_signed(enum ptx_type t);
 int ptx_op_float(enum ptx_type t);
+/* A type's PTX name without the dot ("u64", "f32"); "" for none. */
+const char *ptx_op_type_name(enum ptx_type t);
 
 /* A type by its name without the dot ("u32"); PT_NONE when none. */
 enum ptx_type ptx_op_type(const char *s, size_t n);

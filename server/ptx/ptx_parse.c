@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ptx_demangle.h"
+
 enum tok_kind { TK_EOF, TK_IDENT, TK_INT, TK_FLOAT, TK_STR, TK_PUNCT };
 
 struct tok {
@@ -1322,6 +1324,22 @@ int ptx_parse_entry(struct ptx_module *m, const char *name, struct ptx_entry **o
                 return 0;
             }
     }
+    /* the function's own name (transpose_naive for _Z15transpose_naivePfPKfi),
+     * where one entry alone has it: what CUDA source calls the kernel */
+    struct ptx_entry *by_name = NULL;
+    int same = 0;
+    for (int i = 0; name && *name && i < m->nentries; i++) {
+        char plain[PTX_DEMANGLE_TYPE];
+        if (ptx_demangle_name(m->entries[i].name, plain, sizeof plain) == 0 &&
+            strcmp(plain, name) == 0) {
+            by_name = &m->entries[i];
+            same++;
+        }
+    }
+    if (same == 1) {
+        *out = by_name;
+        return 0;
+    }
     char list[120] = "";
     size_t used = 0;
     for (int i = 0; i < m->nentries && used + 1 < sizeof list; i++) {
@@ -1331,7 +1349,8 @@ int ptx_parse_entry(struct ptx_module *m, const char *name, struct ptx_entry **o
     if (used >= sizeof list)
         memcpy(list + sizeof list - 5, "...", 4);
     return sz_fail(err, SZ_INVALID_ARGUMENT, "kernel", "%s; the module's entries: %s",
-                   name && *name ? "no entry of that name" : "the module has several entries: "
+                   same > 1 ? "several entries have that name (overloads): give the mangled one"
+                   : name && *name ? "no entry of that name" : "the module has several entries: "
                    "name one", list);
 }
 

@@ -138,7 +138,8 @@ int ptx_parse(const char *text, size_t len, struct ptx_module *m, struct sz_erro
 /* Free what ptx_parse allocated and zero *m; safe on a zeroed module. */
 void ptx_module_free(struct ptx_module *m);
 
-/* The entry named `name` (the mangled name, or NULL/"" for the only entry),
+/* The entry named `name` (the mangled name; the function's own name, as CUDA
+ * source calls it, where one entry alone has it; NULL/"" for the only entry),
  * into *out.  Fails on "kernel" listing the entries when none or several match. */
 int ptx_parse_entry(struct ptx_module *m, const char *name, struct ptx_entry **out,
                     struct sz_error *err);

@@ -36,11 +36,15 @@ static const char *const rule_text[PTX_NRULES] = {
         "(tests/data/ptx/measured_h200.json, atomic_float: pairs of lanes on a word and one "
         "word per lane; other patterns assumed)",
     [PTX_RULE_PREDICATE] =
-        "a forward branch over at most 16 instructions with no branch, barrier or label target "
-        "inside is if-converted by ptxas: a warp whose lanes all skip still executes the "
-        "region's shared instructions, counted by the Source page with no lane on; a branch to "
-        "the kernel's end is an @P EXIT instead (tests/data/ptx/measured_h200.json: "
-        "reduce_*, predicated_if, hist_const; the 16-instruction bound is assumed)",
+        "a forward branch over at most 5 instructions besides integer address arithmetic and "
+        "moves (16 in all), with no branch, barrier or label target inside, is if-converted "
+        "by ptxas: a warp whose lanes all skip still executes the region's shared "
+        "instructions, counted by the Source page with no lane on; a branch to the kernel's "
+        "end is an @P EXIT instead (tests/data/ptx/measured_h200.json: reduce_*, "
+        "predicated_if, hist_const; the bound: predicate_k4, a load and 4 fma, predicated, "
+        "predicate_k5, a load and 5 fma, branched: H200, driver 580.159.04, 2026-11-28; ptxas "
+        "weighs its instructions, this counts them, so other regions near the bound are "
+        "assumed)",
     [PTX_RULE_CP_PLACEHOLDER] =
         "ptxas puts three never-true loads (@!PT LDS RZ, [RZ]) before each run of cp.async: "
         "the Source page counts them executed, with no thread and no wavefront; "
@@ -280,6 +284,21 @@ static void merge_groups(struct ptx_entry *e, const uint8_t *target)
     }
 }
 
+/* Integer arithmetic and moves, which ptxas computes above the branch with
+ * no predicate (the address of a predicated load): they do not count
+ * towards PTX_PREDICATE_MAX. */
+static int address_arith(const struct ptx_opcode *oc)
+{
+    switch (oc->op) {
+    case OP_MOV: case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_MUL24:
+    case OP_MAD24: case OP_AND: case OP_OR: case OP_XOR: case OP_NOT: case OP_SHL:
+    case OP_SHR: case OP_CVTA:
+        return !ptx_op_float(oc->type) && !(oc->flags & PF_CC);
+    default:
+        return 0;
+    }
+}
+
 /* PTX_RULE_PREDICATE: a guarded forward branch over a short straight region. */
 static void predicated_branches(struct ptx_entry *e, const uint8_t *target)
 {
@@ -288,11 +307,14 @@ static void predicated_branches(struct ptx_entry *e, const uint8_t *target)
         if (in->oc.op != OP_BRA || in->pred < 0 || in->nops != 1)
             continue;
         int32_t t = e->opnds[in->ops].reg;
-        if (t <= (int32_t)i + 1 || (uint32_t)t - i - 1 > PTX_PREDICATE_MAX)
+        if (t <= (int32_t)i + 1 || (uint32_t)t - i - 1 > PTX_PREDICATE_SPAN)
             continue;
-        int ok = 1;
-        for (int32_t j = (int32_t)i + 1; j < t && ok; j++)
+        int ok = 1, weight = 0;
+        for (int32_t j = (int32_t)i + 1; j < t && ok; j++) {
             ok = !target[j] && !ends_stretch(&e->insns[j]);
+            weight += !address_arith(&e->insns[j].oc);
+        }
+        ok = ok && weight <= PTX_PREDICATE_MAX;
         /* a branch to the kernel's end is an @P EXIT, not a predicated region
          * (reduce_*, hist_const, hist_lane: "LDS ... after @P0 EXIT") */
         int op_t = (uint32_t)t < e->ninsns ? e->insns[t].oc.op : OP_RET;

@@ -22,9 +22,18 @@ enum ptx_rule_id {
 /* The never-true loads ptxas puts before a run of cp.async (PTX_RULE_CP_PLACEHOLDER). */
 #define PTX_CP_PLACEHOLDERS 3
 
-/* The most PTX instructions of a branch's region that ptxas predicates
- * (PTX_RULE_PREDICATE). */
-#define PTX_PREDICATE_MAX 16
+/* A branch's region that ptxas predicates (PTX_RULE_PREDICATE): at most
+ * PTX_PREDICATE_MAX instructions that are not integer address arithmetic or
+ * moves (ptxas computes those unpredicated: the SASS of reduce_interleaved
+ * and predicate_k4), and at most PTX_PREDICATE_SPAN in all (assumed).
+ * Measured 2026-11-28 on an H200 (driver 580.159.04, ncu 2025.3.1.0, nvcc
+ * 13.0.88): predicate_k4 (ld.shared and 4 fma: 5) is if-converted, @P0 LDS
+ * executed on 8 warps, 4 with no thread on; predicate_k5 (ld.shared and 5
+ * fma: 6) is branched around, @!P0 BRA, LDS on 4; reduce_interleaved's
+ * region (2 ld.shared, add.f32, st.shared: 4, with 5 integer ops) is
+ * if-converted.  ptxas weighs its instructions; this counts them. */
+#define PTX_PREDICATE_MAX 5
+#define PTX_PREDICATE_SPAN 16
 
 /* Decode an atomic's PTX type into the schema's; -1 for a type it lacks. */
 int ptx_rules_atomic_type(enum ptx_type t, enum instr_type *out);

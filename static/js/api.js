@@ -231,6 +231,8 @@ export const ncuExplain = (body) => postJSON('api/ncu/explain', body, false, fal
 // A kernel's PTX (or CUDA) and its launch, costed (issue 38): not kept, the
 // answer can be large and the next one is always a new text.
 export const ptx = (body) => postJSON('api/ptx', body, false, false);
+// the same launch run on the GPU under ncu, measured beside predicted (seconds; never memoized)
+export const ptxMeasure = (body) => postJSON('api/ptx/measure', body, false, false);
 export const conflicts = (body) => postJSON('api/conflicts', body);
 
 /** The text of one of the page's own static files (an example kernel), or

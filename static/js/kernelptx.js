@@ -1,9 +1,9 @@
 // kernelptx.js - the kernel page's PTX and CUDA modes (kernel.html?mode=ptx|cuda):
-// the launch form built from the text's entries, POST /api/ptx's totals,
-// assumptions and per-line table (most excess first), a line's worst warp
-// access in the bank chart (POST /api/conflicts' lane detail) and its link to
-// the swizzle page, the route's errors in words with a caret. It must not
-// compute a count, a bank or an address: it prints the API's answers.
+// the launch form from the text's entries, POST /api/ptx's totals, assumptions and
+// lines (most excess first), a line's worst warp access in the bank chart and on the
+// swizzle page, errors with a caret, and "Measure on GPU" (POST /api/ptx/measure):
+// the GPU's counts beside the predicted ones, each line marked equal or flagged.
+// It must not compute a count, a bank, an address or an agreement: the API does.
 
 import * as api from './api.js';
 import { esc } from './esc.js';
@@ -13,12 +13,14 @@ import { bump } from './stamps.js';
 import { keepDisplay } from './theme.js';
 import { BAD, INVALID } from './classes.js';
 import {
-    PTX_EXAMPLES, ptxExample, exampleUrl, entriesOf, paramDefault, fromLocation, toLocation, ptxBody,
+    PTX_EXAMPLES, ptxExample, exampleUrl, entriesOf, cudaEntriesOf, paramDefault, fromLocation, toLocation, ptxBody,
     lineKey, byExcess, costliest, worstOf, conflictsBody, swizzlePageHref, baseName,
+    measuredLines, measuredKinds, measureSummary, tileOf, recommendView, fixHref,
 } from './kernelptxstate.js';
 
 const $ = (id) => document.getElementById(id);
-let state, answer = null, exampleText = null, seq = 0;
+// measured: the last POST /api/ptx/measure answer for `analysed`, the body of the analysis shown
+let state, answer = null, exampleText = null, seq = 0, measured = null, analysed = null;
 const store = () => 'swz-kernel-' + state.mode;
 
 function writeLocation() {
@@ -39,7 +41,8 @@ function getDims(k) {
 
 // The kernel menu and one field per parameter of the chosen entry, from the text's declarations.
 function buildLaunch() {
-    const entries = entriesOf(state.text);
+    const cuda = state.mode === 'cuda';
+    const entries = cuda ? cudaEntriesOf(state.text) : entriesOf(state.text);
     const many = entries.length > 1;
     $('kp-kernel').hidden = !many;
     $('kp-kernel-label').hidden = !many;
@@ -48,7 +51,7 @@ function buildLaunch() {
     if (many) {
         if (!entries.some((e) => e.name === state.kernel)) state.kernel = entries[0].name;
         $('kp-kernel').value = state.kernel;
-    } else if (state.mode === 'ptx' && !entries.some((e) => e.name === state.kernel)) state.kernel = '';
+    } else if (!entries.some((e) => e.name === state.kernel)) state.kernel = '';
     const e = entries.find((x) => x.name === state.kernel) || entries[0];
     const given = String(state.params).split(',').map((s) => s.trim());
     const ps = e ? e.params : [];
@@ -58,11 +61,11 @@ function buildLaunch() {
     if ($('kp-params').dataset.sig === sig) { readForm(); return; }
     $('kp-params').dataset.sig = sig;
     $('kp-params').innerHTML = ps.map((p, i) =>
-        `<label for="kp-p${i}"><code>${esc(p.name)}</code> <span class="kp-type">.${esc(p.type)}</span></label>` +
+        `<label for="kp-p${i}"><code>${esc(p.name)}</code> <span class="kp-type">${cuda ? '' : '.'}${esc(p.type)}</span></label>` +
         `<input id="kp-p${i}" class="kp-param" data-i="${i}" value="${esc(given[i] !== undefined && given[i] !== '' && ps.length === given.length ? given[i] : paramDefault(p))}"` +
         ` title="a number, or null for a pointer given its own zero-filled buffer">`).join('') +
-        (e ? '' : state.mode === 'cuda'
-            ? '<p class="help">Parameters: the route\'s defaults (a 64-bit one gets its own zero-filled buffer, the others 0).</p>'
+        (e ? '' : cuda
+            ? '<p class="help">No <code>__global__</code> function found yet: the route\'s defaults (a 64-bit parameter gets its own zero-filled buffer, the others 0).</p>'
             : '<p class="help">No <code>.entry</code> found yet: the route will say what it misses.</p>');
     readForm();
 }
@@ -101,18 +104,37 @@ function showError(e) {
     }
 }
 
+// The GPU's counts and whether they equal the prediction (the route says):
+// "=" marked, "≠" flagged, "–" where ncu gave none.
+function measuredCells(m, agree) {
+    const n = (v) => (v === null || v === undefined ? '–' : v);
+    const mark = agree === true ? '<td class="kp-m kp-eq" title="measured equal to the prediction">= equal</td>'
+        : agree === false ? '<td class="kp-m kp-ne" title="the GPU counted otherwise">&ne; differs</td>' : '<td class="kp-m help">no counts</td>';
+    return m ? `<td class="kp-m">${n(m.executions)}</td><td class="kp-m">${n(m.wavefronts)}</td><td class="kp-m">${n(m.ideal)}</td>${mark}`
+        : `<td class="kp-m help" colspan="3">not counted by the GPU</td>${mark}`;
+}
+
 function renderTotals() {
     const t = answer.totals;
-    $('kp-title').textContent = `${answer.kernel}: block ${answer.block.join('x')}, grid ${answer.grid.join('x')}`;
+    // CUDA text names its kernel by its own name; PTX by the entry's
+    const name = state.mode === 'cuda' && answer.function ? answer.function : answer.kernel;
+    $('kp-title').textContent = `${name}: block ${answer.block.join('x')}, grid ${answer.grid.join('x')}`;
     $('kp-state').innerHTML = (answer.exact
         ? '<strong>Exact</strong>: no unsure point; these are the counts Nsight Compute reports.'
         : `<strong class="${BAD}">Unsure</strong>: ` + (answer.partial ? `stopped early (${esc(answer.stopped || '')}); ` : '') +
           'the counts rest on the points below.') +
         ` ${answer.blocks_run} block${answer.blocks_run === 1 ? '' : 's'} run, ${answer.lane_instructions} lane-instructions.`;
-    $('kp-totals').tBodies[0].innerHTML = Object.keys(t).map((k) =>
-        `<tr data-kind="${esc(k)}"><td><code>${esc(k)}</code></td><td>${t[k].executions}</td><td>${t[k].wavefronts}</td>` +
-        `<td>${t[k].ideal}</td><td class="${t[k].excess > 0 ? BAD : ''}">${t[k].excess}</td></tr>`).join('') ||
-        '<tr><td colspan="5">no shared-memory instruction ran</td></tr>';
+    const mk = measuredKinds(measured);
+    $('kp-totals').tHead.innerHTML = `<tr><th>kind</th><th>${measured ? 'predicted executions' : 'executions'}</th><th>wavefronts</th><th>ideal</th><th>excess</th>` +
+        (measured ? '<th class="kp-m">measured executions</th><th class="kp-m">wavefronts</th><th class="kp-m">ideal</th><th class="kp-m">on the GPU</th>' : '') + '</tr>';
+    // the kinds of the prediction, then any only the GPU counted
+    const kinds = [...Object.keys(t), ...[...mk.keys()].filter((k) => !(k in t))];
+    $('kp-totals').tBodies[0].innerHTML = kinds.map((k) => {
+        const p = t[k], m = mk.get(k);
+        const cells = p ? `<td>${p.executions}</td><td>${p.wavefronts}</td><td>${p.ideal}</td><td class="${p.excess > 0 ? BAD : ''}">${p.excess}</td>`
+            : '<td colspan="4" class="help">not predicted</td>';
+        return `<tr data-kind="${esc(k)}"><td><code>${esc(k)}</code></td>${cells}${measured ? measuredCells(m && m.measured, m ? m.agree : false) : ''}</tr>`;
+    }).join('') || `<tr><td colspan="${measured ? 9 : 5}">no shared-memory instruction ran</td></tr>`;
     const items = [
         ...answer.unsure.map((n) => `<li class="${BAD}">unsure, PTX line ${n.ptx_line}: ${esc(n.text)}</li>`),
         ...answer.assumptions.map((n) => `<li>PTX line ${n.ptx_line}: ${esc(n.text)}</li>`),
@@ -123,17 +145,29 @@ function renderTotals() {
 
 function renderLines() {
     const hot = costliest(answer.lines);
+    const ml = measuredLines(measured);
     // The source column only where the request had the source (CUDA).
     $('kp-lines').classList.toggle('kp-nosrc', !answer.lines.some((l) => (l.source ?? l.text)));
-    $('kp-lines').tBodies[0].innerHTML = byExcess(answer.lines).map((l) => {
+    $('kp-lines').tHead.innerHTML = `<tr><th>file:line</th><th class="kp-src">source</th><th>kind</th><th>${measured ? 'predicted executions' : 'executions'}</th><th>wavefronts</th><th>ideal</th><th>excess</th>` +
+        (measured ? '<th class="kp-m">measured executions</th><th class="kp-m">wavefronts</th><th class="kp-m">ideal</th><th class="kp-m">on the GPU</th>' : '') + '</tr>';
+    const rows = byExcess(answer.lines).map((l) => {
         const k = lineKey(l);
         const src = l.source ?? l.text ?? '';
+        const m = ml.byKey.get(k);
         const at = l.inlined_at ? ` <span class="help">inlined at ${esc(baseName(l.inlined_at.file))}:${l.inlined_at.line}</span>` : '';
-        return `<tr data-key="${esc(k)}" class="${[hot.has(k) ? 'hot' : '', k === state.sel ? 'sel' : ''].join(' ').trim()}">` +
+        const cls = [hot.has(k) ? 'hot' : '', k === state.sel ? 'sel' : '', measured ? (m && m.agree ? 'kp-agree' : m && m.agree === null ? '' : 'kp-differ') : ''];
+        return `<tr data-key="${esc(k)}" class="${cls.join(' ').trim()}">` +
             `<td title="${esc(l.file)}">${hot.has(k) ? '<span class="kp-hot" title="one of the costliest lines">&#9650;</span> ' : ''}${esc(baseName(l.file))}:${l.line}${at}</td>` +
             `<td class="kp-src">${src ? `<code>${esc(src)}</code>` : '<span class="help">-</span>'}</td><td>${esc(l.kind)}</td>` +
-            `<td>${l.executions}</td><td>${l.wavefronts}</td><td>${l.ideal}</td><td class="${l.excess > 0 ? BAD : ''}">${l.excess}</td></tr>`;
-    }).join('') || '<tr><td colspan="7">no shared-memory line</td></tr>';
+            `<td>${l.executions}</td><td>${l.wavefronts}</td><td>${l.ideal}</td><td class="${l.excess > 0 ? BAD : ''}">${l.excess}</td>` +
+            (measured ? measuredCells(m && m.measured, m ? m.agree : false) : '') + '</tr>';
+    });
+    // lines only the GPU counted: flagged, never clickable (no prediction to open)
+    for (const l of ml.only) {
+        rows.push(`<tr class="kp-differ kp-gpu-only"><td title="${esc(l.file)}">${esc(baseName(l.file))}:${l.line}</td><td class="kp-src"></td><td>${esc(l.kind)}</td>` +
+            `<td colspan="4" class="help">not predicted</td>${measuredCells(l.measured, l.agree)}</tr>`);
+    }
+    $('kp-lines').tBodies[0].innerHTML = rows.join('') || `<tr><td colspan="${measured ? 11 : 7}">no shared-memory line</td></tr>`;
 }
 
 async function renderDetail() {
@@ -148,6 +182,7 @@ async function renderDetail() {
     $('kp-verdict').dataset.wavefronts = String(w.wavefronts);
     $('kp-swz').href = swizzlePageHref(w);
     const mine = ++seq;
+    const fix = renderFix(l, mine);
     try {
         const cost = await api.conflicts(conflictsBody(w));
         if (mine !== seq) return;
@@ -155,6 +190,35 @@ async function renderDetail() {
     } catch (e) {
         if (mine !== seq) return;
         $('kp-banks').textContent = `no bank chart: ${e.message}`;
+    }
+    await fix;
+}
+
+// Where the line's worst access is a step of a tile the recommender knows
+// (the answer's "tiles"), its answer for that tile (GET /api/recommend): the
+// layout, what a tile's write and read cost under it against the kernel's own.
+async function renderFix(l, mine) {
+    const tile = tileOf(answer, l);
+    $('kp-fix-panel').hidden = !tile;
+    if (!tile) return;
+    $('kp-fix').textContent = 'Asking the recommender...';
+    try {
+        const r = await api.recommend(recommendView(tile), tile.write, tile.read);
+        if (mine !== seq) return;
+        const rec = r.recommended, cur = r.candidates && r.candidates[r.current];
+        if (!rec || !cur) throw new Error(r.why ? r.why.message : 'the recommender has no layout for this tile');
+        $('kp-fix').textContent = `The tile of ${tile.rows} rows of ${tile.row_bytes} bytes at shared offset ${tile.base} is written as ${tile.write} and read as ${tile.read}. ` +
+            `The recommender's layout: ${rec.name}, ` +
+            `${rec.write_total.wavefronts} + ${rec.read_total.wavefronts} wavefronts a tile (ideal ${rec.ideal_wavefronts}) against ` +
+            `${cur.write_total.wavefronts} + ${cur.read_total.wavefronts} as the kernel lays it out: ${rec.saves_wavefronts} fewer. ` +
+            `${rec.verdict.charAt(0).toUpperCase()}${rec.verdict.slice(1)}.`;
+        $('kp-fix').dataset.name = rec.name;
+        $('kp-fix-link').href = fixHref(tile, rec);
+        $('kp-fix-link').hidden = false;
+    } catch (e) {
+        if (mine !== seq) return;
+        $('kp-fix').textContent = `No fix from the recommender: ${e.message}`;
+        $('kp-fix-link').hidden = true;
     }
 }
 
@@ -164,8 +228,13 @@ async function run() {
     writeLocation();
     $('kp-error').hidden = true;
     for (const el of document.querySelectorAll('#kp-form .' + INVALID)) el.classList.remove(INVALID);
+    measured = null;
+    $('kp-measure-state').textContent = '';
+    $('kp-measure-state').classList.remove(BAD);
     try {
-        answer = await api.ptx(ptxBody(state));
+        const body = ptxBody(state);
+        answer = await api.ptx(body);
+        analysed = body;
     } catch (e) {
         answer = null;
         showError(e);
@@ -178,6 +247,32 @@ async function run() {
     } else $('kp-detail').hidden = true;
     writeLocation();
     await renderDetail();
+    bump('ready');
+}
+
+// "Measure on GPU": the launch of the analysis shown, run by the server's
+// measurement tool; its own prediction replaces the shown one (the same
+// analysis), so each predicted number sits beside the count it was compared with.
+async function measureGpu() {
+    if (!analysed) return;
+    const btn = $('kp-measure'), st = $('kp-measure-state');
+    btn.disabled = true;
+    st.classList.remove(BAD);
+    st.textContent = 'Running it on the GPU under Nsight Compute (a few seconds)...';
+    try {
+        const m = await api.ptxMeasure(analysed);
+        measured = m;
+        answer = m.predicted;
+        st.textContent = measureSummary(m);
+        st.classList.toggle(BAD, m.compare.agree === false);
+    } catch (e) {
+        measured = null;
+        st.textContent = `Not measured (${e.status || 'no answer'}): ${e.message}`;
+        st.classList.add(BAD);
+    }
+    btn.disabled = false;
+    renderTotals();
+    renderLines();
     bump('ready');
 }
 
@@ -246,6 +341,7 @@ export async function initPtx(mode) {
         state.sel = null;
         run();
     });
+    $('kp-measure').addEventListener('click', measureGpu);
     $('kp-lines').tBodies[0].addEventListener('click', (e) => {
         const tr = e.target.closest('tr[data-key]');
         if (!tr || !answer) return;

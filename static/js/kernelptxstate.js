@@ -1,9 +1,8 @@
-// kernelptxstate.js - the kernel page's PTX / CUDA state (kernel.html?mode=):
-// the launch fields in the URL, the text in the hash while short, the
-// examples (corpus kernels under static/kernels/), the entries and parameters
-// read from the text's declarations, the /api/ptx body, the lines in order of
-// excess and the swizzle page's link for one warp access. Pure (imports under
-// node). It must not compute a wavefront, a bank or an address: /api/ptx does.
+// kernelptxstate.js - the kernel page's PTX / CUDA state (kernel.html?mode=): the launch
+// fields in the URL, the text in the hash while short, the examples (the corpus, served as
+// kernels/), entries and parameters read from PTX or CUDA text, the /api/ptx body, lines by
+// excess, a measurement's rows, and the swizzle page's links (a warp access, a tile's fix).
+// Pure (imports under node). It must not compute a wavefront, a bank or an address: the API does.
 
 import { DEFAULTS as PAGE_DEFAULTS, toSearch as pageSearch } from './state.js';
 import { formatOffsets } from './offsets.js';
@@ -11,7 +10,7 @@ import { formatOffsets } from './offsets.js';
 export const MODES = Object.freeze(['ttgir', 'ptx', 'cuda']);
 export const LINK_MAX = 12000;   // texts longer than this stay in this tab (sessionStorage)
 
-// Corpus kernels (tests/data/ptx, copied verbatim under static/kernels/) with
+// Corpus kernels (tests/data/ptx/corpus, which the server serves as kernels/) with
 // the launch the corpus measured them with.
 export const PTX_EXAMPLES = Object.freeze([
     { id: 'transpose_naive', label: 'transpose through an unpadded 32x32 tile (32-way column read)', block: '32,8,1', grid: '2,2,1', params: 'null,null,64', dyn: '0' },
@@ -40,9 +39,65 @@ export function entriesOf(text) {
     return out;
 }
 
-// A parameter's field before the user types: null for a 64-bit integer (a
-// pointer, as the route's own default), 0 for the others.
-export const paramDefault = (p) => (/^[bsu]64$/.test(p.type) ? 'null' : '0');
+/** The CUDA source's kernels as declared: [{name, params: [{type, name}]}],
+ *  read from each `__global__` function's parameter list (comments and
+ *  strings blanked first; `__launch_bounds__(...)` skipped), for the launch
+ *  form before anything is compiled.  The route names each parameter's PTX
+ *  type once it has compiled; this is only what the text says. */
+export function cudaEntriesOf(text) {
+    const src = String(text || '').replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g, (m) => m.replace(/[^\n]/g, ' '));
+    const out = [];
+    const re = /\b__global__\b/g;
+    let m;
+    while ((m = re.exec(src))) {
+        let i = m.index + m[0].length, name = null;
+        // the first identifier followed by "(" is the function (past __launch_bounds__(...))
+        const id = /([A-Za-z_]\w*)\s*\(/y;
+        for (; i < src.length && !name; i++) {
+            id.lastIndex = i;
+            const w = id.exec(src);
+            if (!w) { if (src[i] === ';' || src[i] === '{') break; continue; }
+            i = id.lastIndex - 1;
+            if (w[1] === '__launch_bounds__') { i = closing(src, i); continue; }
+            name = w[1];
+        }
+        if (!name) continue;
+        const end = closing(src, i - 1);
+        if (end < 0) continue;
+        const list = src.slice(i, end);
+        const params = split(list).map((p) => p.replace(/=[\s\S]*$/, '').trim()).filter((p) => p && p !== 'void').map((p) => {
+            const n = /([A-Za-z_]\w*)\s*((?:\[[^\]]*\]\s*)*)$/.exec(p);
+            return n ? { type: (p.slice(0, n.index) + n[2]).replace(/\s+/g, ' ').trim(), name: n[1] } : { type: p.replace(/\s+/g, ' '), name: '' };
+        });
+        out.push({ name, params });
+    }
+    return out;
+}
+// The index of the ")" closing the "(" at i, or -1.
+function closing(s, i) {
+    for (let d = 0; i < s.length; i++) {
+        if (s[i] === '(') d++;
+        else if (s[i] === ')' && --d === 0) return i;
+    }
+    return -1;
+}
+// A parameter list split at its top-level commas (not inside <>, (), []).
+function split(list) {
+    const parts = [];
+    let d = 0, from = 0;
+    for (let i = 0; i < list.length; i++) {
+        const c = list[i];
+        if ('<([{'.includes(c)) d++;
+        else if ('>)]}'.includes(c)) d--;
+        else if (c === ',' && d === 0) { parts.push(list.slice(from, i)); from = i + 1; }
+    }
+    parts.push(list.slice(from));
+    return parts;
+}
+
+// A parameter's field before the user types: null for a 64-bit integer or a
+// C pointer (as the route's own default: its own zero-filled buffer), 0 for the others.
+export const paramDefault = (p) => (/^[bsu]64$/.test(p.type) || p.type.includes('*') ? 'null' : '0');
 
 /** State from the URL: {mode, ex, text, kernel, block, grid, params, dyn, sel}. */
 export function fromLocation(search, hash) {
@@ -133,6 +188,44 @@ export function swizzlePageHref(w) {
         op: String(w.op), bytes: String(w.bytes),
     };
     return 'index.html' + pageSearch(st);
+}
+
+/** A measurement (POST /api/ptx/measure)'s rows of compare.lines by lineKey,
+ *  and apart the lines the GPU counted that the analysis has none of. */
+export function measuredLines(m) {
+    const byKey = new Map(), only = [];
+    for (const l of (m && m.compare ? m.compare.lines : [])) {
+        if (l.predicted) byKey.set(lineKey(l), l);
+        else only.push(l);
+    }
+    return { byKey, only };
+}
+
+/** compare.totals by kind. */
+export const measuredKinds = (m) => new Map((m && m.compare ? m.compare.totals : []).map((t) => [t.kind, t]));
+
+/** The measurement in one sentence: where, and how much of it agrees. */
+export function measureSummary(m) {
+    const c = m.compare, dev = (m.measured && m.measured.device && m.measured.device.name) || 'the GPU';
+    if (c.agree === null) return `Ran on ${dev}, but Nsight Compute gave no counts: ${(m.measured.ncu && m.measured.ncu.reason) || 'no reason given'}.`;
+    const kinds = c.totals.filter((t) => t.agree).length;
+    return c.agree
+        ? `Measured on ${dev}: every kind (${kinds}) and all ${c.lines_total} lines equal the prediction.`
+        : `Measured on ${dev}: ${c.lines_total - c.lines_agree} of ${c.lines_total} lines and ${c.totals.length - kinds} of ${c.totals.length} kinds differ from the prediction.`;
+}
+
+/** The tile line l's worst access is a step of (the answer's "tiles": the
+ *  recommender's write and read patterns, rows, base), or null. */
+export const tileOf = (answer, l) => (answer.tiles || []).find((t) => lineKey(t) === lineKey(l)) || null;
+
+/** GET /api/recommend's view for a tile as the kernel lays it out: no
+ *  swizzle (Swizzle<0,4,3> is the identity), its rows of one bank row. */
+export const recommendView = (tile) => ({ b: '0', m: '4', s: '3', rows: String(tile.rows), bank_bytes: '4', banks: '32', match_bank_row: '1' });
+
+/** The swizzle page with the recommender's layout, the tile's rows and its
+ *  write and read patterns (its scorecard), written by its own URL writer. */
+export function fixHref(tile, rec) {
+    return 'index.html' + pageSearch({ ...PAGE_DEFAULTS, b: String(rec.b), m: String(rec.m), s: String(rec.s), rows: String(tile.rows), match: true, wr: tile.write, rd: tile.read });
 }
 
 /** The basename of a source file (the table shows it; the title the whole name). */

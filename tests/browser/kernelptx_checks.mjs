@@ -3,11 +3,17 @@
 // the corpus transpose_naive through the page shows POST /api/ptx's totals and
 // lines, most excess first; its costliest line in the bank chart and on the
 // swizzle page; a malformed PTX's caret; CUDA compiled (or nvcc's absence in words); 390 px wide
-// with no sideways scroll; every page's header links to the kernel page.
+// with no sideways scroll; every page's header links to the kernel page; the
+// costliest line's tile fixed by the recommender (GET /api/recommend's answer).
+// "Measure on GPU" (POST /api/ptx/measure): without a GPU the route's refusal in
+// words; with a fake tool replaying the H200's answer for transpose_naive
+// (tests/data/ptx/measure_replay), the measured counts beside the predicted
+// ones, each line and kind marked equal; a launch that differs, each flagged.
 // Screenshots (build/screenshots/): kernelptx-1440.png, -1440-line, -390, -390-lines,
-// -error, -cuda, -swizzle (the link's page), -dark-present.
+// -error, -cuda, -swizzle (the link's page), -dark-present, -measured, -measured-differ.
 
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 async function postJSON(url, body) {
@@ -73,6 +79,21 @@ export async function kernelptxChecks(t) {
         const wf = await page.$eval('#kp-verdict', (e) => Number(e.dataset.wavefronts || -1));
         check('kernelptx: the verdict is the route\'s worst wavefronts', wf === worst.worst.wavefronts, `${wf} vs ${worst.worst.wavefronts}`);
         check('kernelptx: the selected line is in the URL', new URL(page.url()).searchParams.get('line') === `${top.file}:${top.line}:${top.kind}`, page.url());
+        // issue 38.4's fix: the column read is the recommender's col_read of a row_store tile
+        const tile = a.tiles.find((x) => x.line === top.line && x.kind === top.kind);
+        check('kernelptx: the route names the costliest line\'s tile as the recommender\'s pair', tile && tile.write === 'row_store' && tile.read === 'col_read' && tile.rows === 32, JSON.stringify(a.tiles));
+        await page.waitForFunction(() => document.getElementById('kp-fix').dataset.name, null, { timeout: 30000 });
+        const rec = await (await fetch(base + 'api/recommend?' + new URLSearchParams({ b: '0', m: '4', s: '3', rows: '32', bank_bytes: '4', banks: '32', match_bank_row: '1', write: 'row_store', read: 'col_read', fit: '1' }))).json();
+        const fixText = await text(page, '#kp-fix');
+        const href = new URL(await page.$eval('#kp-fix-link', (x) => x.href));
+        check('kernelptx: the line offers the recommender\'s fix: its swizzle, its cost against the kernel\'s, from GET /api/recommend',
+            fixText.includes(rec.recommended.name) && fixText.includes(`${rec.recommended.saves_wavefronts} fewer`) &&
+            fixText.includes(`${rec.recommended.write_total.wavefronts} + ${rec.recommended.read_total.wavefronts} wavefronts a tile`), fixText);
+        check('kernelptx: the fix opens on the swizzle page with its B, M, S and the tile\'s write and read',
+            href.pathname.endsWith('/index.html') && href.searchParams.get('b') === String(rec.recommended.b) && href.searchParams.get('m') === String(rec.recommended.m) &&
+            href.searchParams.get('s') === String(rec.recommended.s) && href.searchParams.get('rows') === '32' &&
+            // row_store and col_read are the swizzle page's own defaults: its URL writer leaves them out
+            (href.searchParams.get('wr') ?? 'row_store') === 'row_store' && (href.searchParams.get('rd') ?? 'col_read') === 'col_read', href.search);
         await page.screenshot({ path: path.join(SHOTS, 'kernelptx-1440-line.png'), fullPage: true });
 
         // One click: the swizzle page with those 32 offsets as its custom offsets.
@@ -86,6 +107,79 @@ export async function kernelptxChecks(t) {
         await page.screenshot({ path: path.join(SHOTS, 'kernelptx-swizzle.png') });
         const typed = await page.inputValue('#acc-offsets').catch(() => '');
         check('kernelptx: the swizzle page\'s offsets box holds them', typed.split(/[\s,]+/).filter(Boolean).map(Number).join(',') === worst.worst.offsets.join(','), typed.slice(0, 80));
+    });
+
+    await step('kernelptx: "Measure on GPU" without a GPU says why', async () => {
+        setPhase('kernelptx-measure');
+        await page.setViewportSize({ width: 1440, height: 900 });
+        await gotoReady(page, base + 'kernel.html?mode=ptx&ex=transpose_naive');
+        const { status, body: e } = await postJSON(base + 'api/ptx/measure', {
+            ptx: ptxText, kernel: tn.kernel, block: tn.block, grid: tn.grid, params: tn.params, dynamic_shared: 0 });
+        const b = Number(await page.evaluate(() => document.body.dataset.ready));
+        await page.click('#kp-measure');
+        await page.waitForFunction((x) => Number(document.body.dataset.ready) > x, b, { timeout: 30000 });
+        const st = await text(page, '#kp-measure-state');
+        check('kernelptx: the route refuses with 503 here (no GPU), and the page says its reason',
+            status === 503 && e.error.code === 'gpu_unavailable' && st === `Not measured (503): ${e.error.message}` &&
+            await page.$eval('#kp-measure-state', (x) => x.classList.contains('bad')), `${status} ${st}`);
+        const heads = await page.$$eval('#kp-lines thead th', (ths) => ths.length);
+        check('kernelptx: no measured columns without a measurement', heads === 7, `${heads}`);
+        setPhase('valid');
+    });
+
+    await step('kernelptx: "Measure on GPU" shows measured beside predicted (the H200\'s answer replayed)', async () => {
+        const replay = path.join(ROOT, 'tests/data/ptx/measure_replay/transpose_naive.json');
+        const tm = JSON.parse(fs.readFileSync(replay, 'utf8'));
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'swz-ptxm-'));
+        const tool = path.join(dir, 'fake-measure.sh');
+        fs.writeFileSync(tool, '#!/bin/sh\nif [ "$1" = --info ]; then echo \'{"ok":true,"device":{"name":"NVIDIA H200","cc":"9.0"}}\'; exit 0; fi\n' +
+            `cat '${replay}'\n`, { mode: 0o755 });
+        let srv = null, page2 = null;
+        try {
+            srv = await t.startServer(await t.freePort(), ['--measure-tool', tool]);
+            page2 = await t.ctx.newPage();
+            page2.setDefaultTimeout(t.TIMEOUT);
+            t.watch(page2);
+            await page2.setViewportSize({ width: 1440, height: 900 });
+            await gotoReady(page2, srv.base + 'kernel.html?mode=ptx&ex=transpose_naive');
+            const b = Number(await page2.evaluate(() => document.body.dataset.ready));
+            await page2.click('#kp-measure');
+            await page2.waitForFunction((x) => Number(document.body.dataset.ready) > x, b, { timeout: 30000 });
+            const rows = await page2.$$eval('#kp-lines tbody tr', (trs) => trs.map((tr) => ({ key: tr.dataset.key, cls: tr.className, cells: [...tr.cells].map((c) => c.textContent.trim()) })));
+            const want = (r) => tm.lines.find((l) => r.key === `${l.file}:${l.line}:${l.kind}`);
+            check('kernelptx: each line shows the GPU\'s executions, wavefronts and ideal beside the prediction, marked equal',
+                rows.length === 2 && rows.every((r) => { const m = want(r); return m && r.cells.slice(7, 10).join('|') === [m.executions, m.wavefronts, m.ideal].join('|') && r.cells[10] === '= equal' && /kp-agree/.test(r.cls) && r.cells.slice(4, 6).join('|') === [m.wavefronts, m.ideal].join('|'); }),
+                JSON.stringify(rows));
+            const kinds = await page2.$$eval('#kp-totals tbody tr', (trs) => trs.map((tr) => [tr.dataset.kind, ...[...tr.cells].slice(5).map((c) => c.textContent.trim())]));
+            check('kernelptx: each kind\'s totals measured beside predicted, equal',
+                JSON.stringify(kinds) === JSON.stringify(Object.keys(a.totals).map((k) => [k, String(tm.totals[k].executions), String(tm.totals[k].wavefronts), String(tm.totals[k].ideal), '= equal'])), JSON.stringify(kinds));
+            const st = await text(page2, '#kp-measure-state');
+            check('kernelptx: the measurement in a sentence, on the device', st === 'Measured on NVIDIA H200: every kind (2) and all 2 lines equal the prediction.', st);
+            await page2.screenshot({ path: path.join(SHOTS, 'kernelptx-measured.png'), fullPage: true });
+
+            // One block instead of the four the GPU ran: every line flagged.
+            await page2.fill('#kp-gx', '1');
+            await page2.fill('#kp-gy', '1');
+            const b2 = Number(await page2.evaluate(() => document.body.dataset.ready));
+            await page2.click('#kp-run');
+            await page2.waitForFunction((x) => Number(document.body.dataset.ready) > x, b2, { timeout: 15000 });
+            check('kernelptx: a new analysis drops the old measurement', (await page2.$$eval('#kp-lines thead th', (ths) => ths.length)) === 7 &&
+                (await text(page2, '#kp-measure-state')) === '');
+            const b3 = Number(await page2.evaluate(() => document.body.dataset.ready));
+            await page2.click('#kp-measure');
+            await page2.waitForFunction((x) => Number(document.body.dataset.ready) > x, b3, { timeout: 30000 });
+            const diff = await page2.$$eval('#kp-lines tbody tr', (trs) => trs.map((tr) => ({ cls: tr.className, cells: [...tr.cells].map((c) => c.textContent.trim()) })));
+            check('kernelptx: lines that differ are flagged, with both numbers',
+                diff.length === 2 && diff.every((r) => /kp-differ/.test(r.cls) && r.cells[10] === '\u2260 differs' && r.cells[4] !== r.cells[8]), JSON.stringify(diff));
+            const st2 = await text(page2, '#kp-measure-state');
+            check('kernelptx: the sentence says how much differs', st2 === 'Measured on NVIDIA H200: 2 of 2 lines and 2 of 2 kinds differ from the prediction.' &&
+                await page2.$eval('#kp-measure-state', (x) => x.classList.contains('bad')), st2);
+            await page2.screenshot({ path: path.join(SHOTS, 'kernelptx-measured-differ.png'), fullPage: true });
+        } finally {
+            if (page2) await page2.close().catch(() => {});
+            if (srv) srv.child.kill('SIGTERM');
+            fs.rmSync(dir, { recursive: true, force: true });
+        }
     });
 
     await step('kernelptx: an example with an assumption lists it in words', async () => {
@@ -182,6 +276,10 @@ export async function kernelptxChecks(t) {
         await page.waitForFunction(() => !document.getElementById('kp-error').hidden || !document.getElementById('kp-lines-panel').hidden, null, { timeout: 30000 });
         const src = await page.inputValue('#kp-text');
         check('kernelptx: CUDA mode offers the CUDA source, and sends it as "cuda"', /__global__ void transpose_naive/.test(src) && sent.cuda === src && !('ptx' in sent), src.slice(0, 80));
+        const fields = await page.$$eval('#kp-params label', (ls) => ls.map((l) => [l.querySelector('code').textContent, l.querySelector('.kp-type').textContent]));
+        check('kernelptx: CUDA mode builds one field per parameter of the __global__ signature, named and typed as declared',
+            JSON.stringify(fields) === JSON.stringify([['out', 'float *'], ['in', 'const float *'], ['n', 'int']]) &&
+            JSON.stringify(sent.params) === JSON.stringify(tn.params), JSON.stringify(fields));
         const r = await postJSON(base + 'api/ptx', sent);
         await page.screenshot({ path: path.join(SHOTS, 'kernelptx-cuda.png') });
         if (r.status === 503) {
@@ -197,6 +295,21 @@ export async function kernelptxChecks(t) {
             check('kernelptx: each kernel.cu line shows its source text', cells.length > 0 && cells.every((c) => shown.includes(c)), JSON.stringify(cells.slice(0, 3)));
         }
         setPhase('valid');
+    });
+
+    await step('kernelptx: CUDA text with two kernels: a menu, the chosen one\'s fields, before anything compiles', async () => {
+        await gotoReady(page, base + 'kernel.html?mode=cuda&ex=transpose_naive');
+        const src = await page.inputValue('#kp-text');
+        await page.fill('#kp-text', src + '\n__global__ void scale(float *out, float k, unsigned n)\n{\n    out[threadIdx.x] *= k;\n}\n');
+        await page.$eval('#kp-text', (e) => e.dispatchEvent(new Event('change')));
+        const opts = await page.$$eval('#kp-kernel option', (os) => os.map((o) => o.value));
+        check('kernelptx: the menu lists both __global__ functions by their names', !(await page.$eval('#kp-kernel', (e) => e.hidden)) &&
+            JSON.stringify(opts) === JSON.stringify(['transpose_naive', 'scale']), JSON.stringify(opts));
+        await page.selectOption('#kp-kernel', 'scale');
+        const f = await page.$$eval('#kp-params label', (ls) => ls.map((l) => l.textContent.trim()));
+        const vals = await page.$$eval('.kp-param', (is) => is.map((i) => i.value));
+        check('kernelptx: the fields are scale\'s, a pointer defaulting to its own buffer',
+            JSON.stringify(f) === JSON.stringify(['out float *', 'k float', 'n unsigned']) && JSON.stringify(vals) === JSON.stringify(['null', '0', '0']), JSON.stringify([f, vals]));
     });
 
     await step('kernelptx: every page\'s header links to the kernel page', async () => {

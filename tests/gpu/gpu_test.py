@@ -29,11 +29,17 @@ Checks, one line each:
     trips of the default histogram, a guard "none" body with an idle lane
     refused (400 on "guard"), and, where cuobjdump is, every atomic kernel's
     SASS against the model's "sass" (tests/gpu/atomic_sass.py);
+  - a kernel as compiled (issue 38, section "ptx"): POST /api/ptx/measure on
+    corpus launches (tests/data/ptx/corpus.json) and one CUDA text: 200, every
+    kind and every line measured equal to predicted (compare.agree), each
+    pointer's buffer the bytes the analysis saw touched; a second request while
+    one runs is a 409.  SWZ_GPU_PTX_SAVE=DIR keeps each answer (DIR/NAME.json),
+    which tests/data/ptx/measure_replay replays through a fake tool;
   - TMA (issue 23): POST /api/measure/tma on boxes of every classic mode,
     narrow and full rows, 1/2/4/8-byte elements, a 3-D box: agree true; a box
     wider than its span: the driver refuses it (encode != 0, agree null).
 
-Env: SWZ_GPU_SECTIONS (comma list of server,copy,tma,suite,atomics,forms;
+Env: SWZ_GPU_SECTIONS (comma list of server,copy,tma,suite,atomics,forms,ptx;
 default all, in that order), SWZ_BIN (server, default build/swizzlescope), SWZ_MEASURE (tool, default
 build/swizzlescope-measure), SWZ_GPU_REQUIRE_NCU=1 (missing counters fail
 instead of being skipped), SWZ_GPU_SAVE=FILE (keep the suite's tool JSON for
@@ -113,7 +119,7 @@ def atomic_subset():
             or p["name"].split(".")[1] in ("w4_same", "w8_same")]
 
 
-SECTIONS = [x for x in os.environ.get("SWZ_GPU_SECTIONS", "server,copy,tma,suite,atomics,forms")
+SECTIONS = [x for x in os.environ.get("SWZ_GPU_SECTIONS", "server,copy,tma,suite,atomics,forms,ptx")
             .split(",") if x]
 CP_ASYNC_DATA = os.path.join(swzgpu.ROOT, "tests", "data", "cp_async_h100-80gb-hbm3.json")
 CP_ASYNC_FIELDS = ("op", "bytes", "cache", "offsets", "global_offsets")
@@ -171,7 +177,8 @@ def form_body(r):
 def planned(patterns):
     return (2 + 1 + len(SUBSET) + 2 + 1 + len(patterns) + 1 + len(atomic_subset())
             + 2 + len(copy_subset()) + len(TMA_BOXES) + 1
-            + 1 + len(forms_rows()) + len(FORM_MEASURE) + 1)
+            + 1 + len(forms_rows()) + len(FORM_MEASURE) + 1
+            + len(PTX_MEASURE) + 2)
 
 
 def main():
@@ -212,6 +219,8 @@ def main():
                 run_atomics(server, atomic_subset())
             elif sec == "forms":
                 run_forms(server, forms_rows())
+            elif sec == "ptx":
+                run_ptx(server)
     finally:
         server.stop()
     tail = f", {skipped} skipped" if skipped else ""
@@ -482,6 +491,82 @@ def run_tma(server, device):
     check(st == 200 and m.get("encode", 0) != 0 and r.get("agree") is None,
           f"tma 64B box of 128-byte rows: the driver says {m.get('encode_name')} "
           f"(/api/layout flags box_exceeds_span), agree {r.get('agree') if isinstance(r, dict) else r}")
+
+
+# Corpus launches measured through the server: a 32-way column read, a loop
+# whose if-converted body the Source page counts on idle warps, per-lane
+# atomics, predicated short ifs, dynamic shared memory after static arrays,
+# merged LDS.128 rows.
+PTX_MEASURE = ("transpose_naive", "reduce_interleaved", "hist_lane", "predicated_if",
+               "dynamic_after_static", "sgemm_tiled")
+PTX_DIR = os.path.join(swzgpu.ROOT, "tests", "data", "ptx")
+
+
+def ptx_body(k, text_key="ptx", text=None):
+    if text is None:
+        with open(os.path.join(PTX_DIR, k["ptx"])) as f:
+            text = f.read()
+    body = {text_key: text, "block": k["block"], "grid": k["grid"], "params": k["params"],
+            "dynamic_shared": k["dynamic_shared"]}
+    if text_key == "ptx":
+        body["kernel"] = k["kernel"]
+    return body
+
+
+def ptx_measured_ok(name, st, r, dt):
+    """One /api/ptx/measure answer: every kind and line equal, buffers as touched."""
+    if st != 200 or not isinstance(r, dict):
+        check(False, f"ptx measure {name}: HTTP {st}: {json.dumps(r)[:400]}")
+        return
+    c = r["compare"]
+    launch = (r.get("measured") or {}).get("launch") or {}
+    kinds = " ".join(f"{t['kind']} {t['predicted']['wavefronts']}/{(t['measured'] or {}).get('wavefronts')}"
+                     for t in c["totals"])
+    ok = c["agree"] is True and c["lines_agree"] == c["lines_total"] > 0 and \
+        launch.get("global_bytes") == c["buffer_bytes"]
+    bad = [f"{l['file'].split('/')[-1]}:{l['line']} {l['kind']} {l['predicted']} vs {l['measured']}"
+           for l in c["lines"] if l["agree"] is not True]
+    check(ok, f"ptx measure {name}: agree {c['agree']}, lines {c['lines_agree']}/{c['lines_total']}, "
+          f"wavefronts predicted/measured {kinds}, buffers {c['buffer_bytes']} B, {dt:.1f} s"
+          + (f"; ncu: {(r['measured'].get('ncu') or {}).get('reason')}; {bad[:3]}" if not ok else ""))
+
+
+def run_ptx(server):
+    """POST /api/ptx/measure: the kernel page's "Measure on GPU" on real launches."""
+    with open(os.path.join(PTX_DIR, "corpus.json")) as f:
+        corpus = {k["name"]: k for k in json.load(f)}
+    save = os.environ.get("SWZ_GPU_PTX_SAVE")
+    if save:
+        os.makedirs(save, exist_ok=True)
+    for name in PTX_MEASURE:
+        st, r, dt = server.post("/api/ptx/measure", ptx_body(corpus[name]), timeout=180)
+        if save:
+            with open(os.path.join(save, name + ".json"), "w") as f:
+                json.dump({"status": st, "answer": r}, f)
+        ptx_measured_ok(name, st, r, dt)
+    # CUDA text: compiled by this machine's nvcc, then measured as its PTX.
+    k = corpus["transpose_padded"]
+    with open(os.path.join(PTX_DIR, k["ptx"].replace(".ptx", ".cu"))) as f:
+        cu = f.read()
+    if shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc"):
+        st, r, dt = server.post("/api/ptx/measure", ptx_body(k, "cuda", cu), timeout=180)
+        ptx_measured_ok("transpose_padded from CUDA", st, r, dt)
+    else:
+        skip("ptx measure from CUDA: no nvcc on this machine")
+    # One at a time, as /api/measure: the second is a 409.
+    first = {}
+
+    def run_first():
+        first["r"] = server.post("/api/ptx/measure", ptx_body(corpus["transpose_xor"]), timeout=180)
+
+    t = threading.Thread(target=run_first)
+    t.start()
+    time.sleep(0.3)
+    st, body, _ = server.post("/api/ptx/measure", ptx_body(corpus["transpose_xor"]))
+    t.join()
+    code = body.get("error", {}).get("code") if isinstance(body, dict) else None
+    check(st == 409 and code == "busy" and first.get("r", (0,))[0] == 200,
+          f"concurrent ptx measure: second {st} {code}, first {first.get('r', (None,))[0]}")
 
 
 if __name__ == "__main__":

@@ -585,6 +585,47 @@ static void test_health_held(void)
     http_stop(srv);
 }
 
+/* /kernels/: the page's example kernels, served from the corpus folder itself
+ * (no copy under static/): by default the one beside the page's folder, or
+ * --examples'; the same path checks as static files; none there: a 404 that
+ * says so, the server up all the same. */
+static void test_examples(void)
+{
+    expect("no corpus beside this static folder", get("/kernels/transpose_naive.ptx"), 404,
+           "no example kernels here");
+    static const char *const dirs[][2] = {{"static", NULL}, {"static", "tests/data/ptx/corpus"}};
+    for (int i = 0; i < 2; i++) {
+        struct http_config cfg = {.bind = "127.0.0.1", .port = 0, .static_dir = dirs[i][0],
+                                  .examples_dir = dirs[i][1], .threads = 2};
+        struct http_server *srv;
+        struct sz_error err;
+        if (http_start(&cfg, &srv, &err) < 0) {
+            CHECK(0, "start with the repository's static/: %s", err.message);
+            continue;
+        }
+        uint16_t p = http_port(srv);
+        char host[64];
+        snprintf(host, sizeof host, "127.0.0.1:%u", p);
+        char *want = client_slurp("tests/data/ptx/corpus/transpose_naive.ptx");
+        char *r = client_request(p, "GET", "/kernels/transpose_naive.ptx", host, NULL, NULL);
+        const char *body = r ? strstr(r, "\r\n\r\n") : NULL;
+        CHECK(client_status(r) == 200 && want && body && !strcmp(body + 4, want),
+              "%s: /kernels/transpose_naive.ptx is the corpus file, byte for byte",
+              dirs[i][1] ? "--examples" : "default");
+        free(r);
+        free(want);
+        expect("the corpus's .cu", client_request(p, "GET", "/kernels/transpose_naive.cu", host,
+                                                   NULL, NULL), 200, "__global__");
+        expect("above the corpus", client_request(p, "GET", "/kernels/../corpus.json", host,
+                                                   NULL, NULL), 404, NULL);
+        expect("above, encoded", client_request(p, "GET", "/kernels/%2e%2e/corpus.json", host,
+                                                 NULL, NULL), 404, NULL);
+        expect("the page still", client_request(p, "GET", "/kernel.html", host, NULL, NULL), 200,
+               NULL);
+        http_stop(srv);
+    }
+}
+
 int main(void)
 {
     make_static();
@@ -608,6 +649,7 @@ int main(void)
     CHECK(http_start(&bad, &s2, &err) < 0 && !strcmp(err.field, "port"), "port in use");
 
     test_static();
+    test_examples();
     test_host();
     test_api();
     test_prefetch();

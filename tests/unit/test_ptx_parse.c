@@ -2,11 +2,14 @@
  * offsets, shared variables (extern, .align, dimensions), register ranges and
  * inline-asm scopes, labels, predicates, opcodes with their modifiers, every
  * operand form, .loc with inlined_at, .file; and a table of bad texts, each
- * with the line and column the error must point at.  Pure: no server. */
+ * with the line and column the error must point at; mangled entry names read
+ * back into their C++ parameter types, and an entry picked by its own name.
+ * Pure: no server. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "ptx/ptx_demangle.h"
 #include "ptx/ptx_parse.h"
 #include "check.h"
 
@@ -249,11 +252,86 @@ static void bounds_and_entries(void)
     ptx_module_free(&m);
 }
 
+/* A mangled entry's parameter types against the corpus kernels' own
+ * declarations (the corpus's .cu files, compiled by nvcc 13.0: the
+ * names are their PTX entries) and the ABI's substitution rules: S_ is the
+ * first class or qualified type, S0_ the second (the Itanium C++ ABI,
+ * "Compression"); forms the reader lacks are refusals, never a guess. */
+static void demangles_entries(void)
+{
+    static const struct { const char *mangled, *name, *types; } cases[] = {
+        {"_Z15transpose_naivePfPKfi", "transpose_naive", "float *|const float *|int"},
+        {"_Z11sgemm_tiledPKfS0_Pfiii", "sgemm_tiled",
+         "const float *|const float *|float *|int|int|int"},
+        {"_Z17cp_async_pipelinePfPK6float4PKfi", "cp_async_pipeline",
+         "float *|const float4 *|const float *|int"},
+        {"_Z10hist_constPji", "hist_const", "unsigned int *|int"},
+        {"_Z8bytes_u8Ph", "bytes_u8", "unsigned char *"},
+        {"_Z11doubles_f64Pd", "doubles_f64", "double *"},
+        {"_Z13stmatrix_feedP5uint4", "stmatrix_feed", "uint4 *"},
+        {"_Z7pred_k4Pff", "pred_k4", "float *|float"},
+        {"_Z1kPKcS_", "k", "const char *|const char"},          /* S_ = const char */
+        {"_Z1kPfS_", "k", "float *|float *"},
+        {"_Z1kPN2ns3FooES1_", "k", "ns::Foo *|ns::Foo *"},     /* ns, ns::Foo, ns::Foo * */
+        {"_ZN2ns1kEPNS_3FooES1_", "k", "ns::Foo *|ns::Foo *"},
+        {"_Z1kRKfPVi", "k", "const float &|volatile int *"},
+        {"_Z1kPKfS0_", "k", "const float *|const float *"},
+        {"_Z1kv", "k", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char t[8][PTX_DEMANGLE_TYPE], name[64], got[512] = "";
+        int n = -1;
+        int rc = ptx_demangle_params(cases[i].mangled, t, 8, &n);
+        for (int k = 0; rc == 0 && k < n; k++)
+            snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", k ? "|" : "", t[k]);
+        CHECK(rc == 0 && !strcmp(got, cases[i].types), "%s: [%s], want [%s]", cases[i].mangled,
+              got, cases[i].types);
+        CHECK(ptx_demangle_name(cases[i].mangled, name, sizeof name) == 0 &&
+              !strcmp(name, cases[i].name), "%s is %s", cases[i].mangled, cases[i].name);
+    }
+    static const char *const refused[] = {
+        "inline_ptx",               /* extern "C": not mangled */
+        "_Z1kILi4EEvPf",            /* a template's arguments */
+        "_Z1kT_",                   /* a template parameter */
+        "_Z1kPFviE",                /* a function pointer */
+        "_Z1kS_",                   /* a substitution with nothing before it */
+        "_Z99k",                    /* a name longer than the text */
+        "_Z1k",                     /* no parameters at all */
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char t[8][PTX_DEMANGLE_TYPE];
+        int n;
+        CHECK(ptx_demangle_params(refused[i], t, 8, &n) < 0, "%s refused", refused[i]);
+    }
+    char t[2][PTX_DEMANGLE_TYPE];
+    int n;
+    CHECK(ptx_demangle_params("_Z1kiii", t, 2, &n) < 0, "more parameters than room: refused");
+
+    /* An entry by its function's own name, where one entry alone has it. */
+    static const char two[] = ".version 9.0\n.target sm_90a\n.address_size 64\n"
+        ".visible .entry _Z1kPf(.param .u64 a)\n{\n\tret;\n}\n"
+        ".visible .entry _Z1kPi(.param .u64 a)\n{\n\tret;\n}\n"
+        ".visible .entry _Z3onePf(.param .u64 a)\n{\n\tret;\n}\n";
+    struct ptx_module m;
+    struct ptx_entry *e = NULL;
+    struct sz_error err;
+    CHECK(ptx_parse(two, sizeof two - 1, &m, &err) == 0, "three entries parse: %s", err.message);
+    CHECK(ptx_parse_entry(&m, "one", &e, &err) == 0 && e && !strcmp(e->name, "_Z3onePf"),
+          "\"one\" is _Z3onePf");
+    CHECK(ptx_parse_entry(&m, "k", &e, &err) < 0 && strstr(err.message, "overloads") &&
+          !strcmp(err.field, "kernel"), "\"k\" names two overloads: refused, saying so: %s",
+          err.message);
+    CHECK(ptx_parse_entry(&m, "_Z1kPi", &e, &err) == 0 && !strcmp(e->name, "_Z1kPi"),
+          "the mangled name still picks one");
+    ptx_module_free(&m);
+}
+
 int main(void)
 {
     parses_a_module();
     opcodes_decode();
     bad_texts_point_at_their_line_and_column();
     bounds_and_entries();
+    demangles_entries();
     return check_summary("test_ptx_parse");
 }

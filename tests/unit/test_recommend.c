@@ -15,6 +15,7 @@
 #include "linear/linear.h"
 #include "model/pattern.h"
 #include "recommend/recommend.h"
+#include "recommend/rec_match.h"
 #include "check.h"
 
 static const int presets[][3] = {{0, 4, 3}, {1, 4, 3}, {2, 4, 3}, {3, 4, 3}, {2, 5, 2}};
@@ -366,6 +367,38 @@ static void budget(struct rec_work *w)
     free(x);
 }
 
+/* A kernel's warp accesses recognised as the recommender's patterns: the
+ * transpose's store (lane t: word t of row 5) and column read (lane t: word
+ * 3 of row t) at one 4096-byte-aligned base are (row_store, col_read) on 32
+ * rows; the same read one word off a row start, a lane moved, or two tiles
+ * apart is no pair (exact or nothing). */
+static void matches(void)
+{
+    struct instr st, ld;
+    instr_defaults(&st, INSTR_ST);
+    instr_defaults(&ld, INSTR_LD);
+    for (uint32_t t = 0; t < INSTR_LANES; t++) {
+        st.offsets[t] = 8192 + 5 * 128 + 4 * t;
+        ld.offsets[t] = 8192 + t * 128 + 4 * 3;
+    }
+    struct rec_pair p;
+    CHECK(rec_match_pair(&st, &ld, 128, &p) == 1 && !strcmp(p.write, "row_store") &&
+          !strcmp(p.read, "col_read") && p.rows == 32 && p.base == 8192 && p.write_step == 5 &&
+          p.read_step == 3, "the transpose's pair: %s/%s rows %u base %u steps %u %u",
+          p.write, p.read, p.rows, p.base, p.write_step, p.read_step);
+    CHECK(rec_match_pair(&ld, &st, 128, &p) == 0, "a load as the write: no pair");
+    struct instr moved = ld;
+    moved.offsets[7] += 4;
+    CHECK(rec_match_pair(&st, &moved, 128, &p) == 0, "one lane off its column: no pair");
+    struct instr apart = st;
+    for (uint32_t t = 0; t < INSTR_LANES; t++)
+        apart.offsets[t] += 65536;
+    CHECK(rec_match_pair(&apart, &ld, 128, &p) == 0, "the store 64 KiB away (another tile): no pair");
+    struct instr wide = ld;
+    wide.bytes = 8;
+    CHECK(rec_match_pair(&st, &wide, 128, &p) == 0, "an 8-byte read is not the 4-byte column read");
+}
+
 int main(void)
 {
     struct rec_work *w = malloc(sizeof *w);
@@ -379,6 +412,7 @@ int main(void)
     property(w);
     shortcut(w);
     budget(w);
+    matches();
     free(w);
     return check_summary("test_recommend");
 }
