@@ -824,6 +824,80 @@ static void test_atomic_form_data(void)
     CHECK(files >= 2, "no tests/data/atomic_forms_*.json and atomic_masks_*.json found");
 }
 
+/* One measured atomic row's request (op, func, type, value, guard, offsets of
+ * an atomic_used_ or atomic_warps_ row) through the API's reader, costed. */
+static int atomic_request_cost(const cJSON *p, struct instr *in, struct acc_result *r,
+                               struct sz_error *err)
+{
+    static const char *const req[] = {"op", "func", "type", "value", "guard", "offsets"};
+    cJSON *body = cJSON_CreateObject();
+    for (int k = 0; k < 6; k++)
+        cJSON_AddItemToObject(body, req[k],
+                              cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(p, req[k]), 1));
+    int loaded = api_read_instr(body, NULL, in, err) == 0;
+    cJSON_Delete(body);
+    if (loaded)
+        acc_cost(in, r);
+    return loaded ? 0 : -1;
+}
+
+/* Issue 41: the tool's own atomic kernels (guard none, all lanes, the lane's
+ * value; atom uses its result) at its default 16 warps: atomic_used_*.json
+ * (ncu and clock64, 2048 iterations; 54 rows) and the 16-warp rows of
+ * atomic_warps_*.json (clock64, 2048 and 512 iterations).  Wavefronts exact,
+ * cycles within 2% on every row (A13: atom at one wavefront reads 1.006 with
+ * 2048 iterations and 1.02 with 512; the 1.03 floor before was 2.4% off the
+ * first).  Below 16 warps the model has no rule that holds to 2% (A13): those
+ * rows are counted, not checked. */
+static int atomic_tool_file(const char *file, const char *path, const cJSON *j, void *unused)
+{
+    (void)unused;
+    const cJSON *p;
+    int rows = 0, w16 = 0, near = 0, other = 0, failures = 0;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "patterns")) {
+        const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
+        const cJSON *wj = cJSON_GetObjectItemCaseSensitive(p, "warps");
+        const cJSON *wf = cJSON_GetObjectItemCaseSensitive(p, "wavefronts");
+        struct instr in;
+        struct acc_result r;
+        struct sz_error err;
+        if (atomic_request_cost(p, &in, &r, &err) < 0) {
+            CHECK_QUIET(failures, 0, "%s: does not load (%s: %s)", name, err.field, err.message);
+            continue;
+        }
+        rows++;
+        double cyc = cJSON_GetObjectItemCaseSensitive(p, "cycles")->valuedouble;
+        double c = acc_clock_cycles(&r);
+        if (cJSON_IsNumber(wj) && wj->valueint != 16) {
+            other++;
+            near += fabs(c - cyc) <= 0.02 * c;
+            continue;
+        }
+        w16++;
+        CHECK_QUIET(failures, r.atomic.native && r.atomic.cycles_exact,
+                    "%s: native %d, cycles_exact %d", name, r.atomic.native,
+                    r.atomic.cycles_exact);
+        CHECK_QUIET(failures, !cJSON_IsNumber(wf) || fabs(r.wavefronts - wf->valuedouble) < 0.011,
+                    "%s: model %u wavefronts, Source page %.2f", name, r.wavefronts,
+                    cJSON_IsNumber(wf) ? wf->valuedouble : -1);
+        CHECK_QUIET(failures, fabs(c - cyc) <= 0.02 * c, "%s (%d warps): model %.3f cycles, "
+                    "clock64 %.4f", name, cJSON_IsNumber(wj) ? wj->valueint : 16, c, cyc);
+    }
+    int warps_file = strncmp(file, "atomic_warps_", 13) == 0;
+    CHECK(failures == 0 && w16 >= (warps_file ? 108 : 54),
+          "%s: %d of %d rows disagree at 16 warps", path, failures, w16);
+    printf("atomics (the tool's kernels) %s: %d rows, %d at 16 warps: wavefronts exact, cycles "
+           "within 2%%; %d at 4-12 warps, %d of them within 2%% (not modelled)\n", file, rows,
+           w16, other, near);
+    return 0;
+}
+
+static void test_atomic_tool_data(void)
+{
+    int files = data_each("atomic_used_|atomic_warps_", atomic_tool_file, NULL);
+    CHECK(files >= 2, "tests/data: %d atomic_used_*.json and atomic_warps_*.json, want 2", files);
+}
+
 /* The operand and guard as the API reads them: named fields, bounds, and a
  * value on a non-atomic refused. */
 static void test_atomic_operand(void)
@@ -858,6 +932,24 @@ static void test_atomic_operand(void)
     in.op = INSTR_ATOM;   /* result used: ATOMS.ADD, 32 in turn */
     acc_cost(&in, &r);
     CHECK(!r.atomic.merges && r.wavefronts == 32, "atom +1 on one word: %u", r.wavefronts);
+    /* guard "once" (one `if` around several, issue 41): read, modelled apart from
+     * "none" at one wavefront (A13), and refused by the tool, which has no such kernel */
+    cJSON *b = cJSON_Parse("{\"op\":\"atom\",\"guard\":\"once\",\"offsets\":[0,4,8,12,16,20,"
+                           "24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,"
+                           "112,116,120,124]}");
+    struct sz_error err = {0};
+    CHECK(api_read_instr(b, NULL, &in, &err) == 0 && in.guard == INSTR_GUARD_ONCE,
+          "guard once: %s", err.message);
+    cJSON_Delete(b);
+    acc_cost(&in, &r);
+    double once = acc_clock_cycles(&r);
+    in.guard = INSTR_GUARD_NONE;
+    acc_cost(&in, &r);
+    CHECK(fabs(once - 1.04) < 1e-9 && fabs(acc_clock_cycles(&r) - 1.02) < 1e-9,
+          "atom at one wavefront: once %.3f, none %.3f", once, acc_clock_cycles(&r));
+    in.guard = INSTR_GUARD_ONCE;
+    CHECK(instr_check_gpu(&in, NULL, &err) < 0 && strcmp(err.field, "guard") == 0,
+          "the tool took guard once (%s)", err.field);
 }
 
 /* One measured cp.async row's request (op, bytes, cache, offsets,
@@ -1152,6 +1244,7 @@ int main(void)
     every_named_metric_was_measured();
     test_atomic_form_data();
     test_atomic_operand();
+    test_atomic_tool_data();
     test_cp_async_data();
     test_cp_hw();
     test_cp_states();
