@@ -89,8 +89,16 @@ def main():
                        "wavefronts_hw": round((num(r, HW) - base) / i, 4),
                        "shared_wavefronts_launch": num(r, HW), "baseline": base,
                        "instructions": i, "arbitration": num(r, ARB)})
-    excerpt = [l.rstrip() for l in open(os.path.join(out, "sass_cp_probe.txt"))
-               if "LDGSTS" in l or "Function" in l][:24]
+    # the cold kernels' (cp_kernel<B, CG, 0>) copies: 8 LDGSTS each, the opcode
+    excerpt, kernel = {}, None
+    for l in open(os.path.join(out, "sass_cp_probe.txt")):
+        m = re.search(r"Function : (\S+)", l)
+        if m:
+            kernel = m.group(1) if m.group(1).endswith("Li0EEv4Args") else None
+        elif kernel and "LDGSTS" in l:
+            op = re.search(r"(LDGSTS\S*)", l).group(1)
+            excerpt.setdefault(kernel, {}).setdefault(op, 0)
+            excerpt[kernel][op] += 1
     ncu_raw.dump_rows(os.path.join(ddir, f"cp_hw_{dev}.json"),
          dict(e, date=date, method=CP_METHOD, sass_excerpt=excerpt, patterns=cp))
     sys.path.insert(0, HERE)
