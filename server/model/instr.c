@@ -516,10 +516,8 @@ int instr_check(const struct instr *in, struct sz_error *err)
 static int instr_check_tool_atomic(const struct instr *in, struct sz_error *err)
 {
     if (in->guard == INSTR_GUARD_ONCE)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "guard", "the tool's kernels branch around "
-                       "each atomic (\"each\") or not at all (\"none\"); one `if` around "
-                       "several (\"once\") is modelled from tests/calib/atomic_forms, not a "
-                       "kernel of the tool");
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "guard", "the tool has kernels for \"each\" "
+                       "and \"none\"; \"once\" (one `if` around several) is modelled only");
     if (in->guard == INSTR_GUARD_NONE)
         for (uint32_t t = 0; t < INSTR_LANES; t++)
             if (in->offsets[t] == INSTR_INACTIVE)
