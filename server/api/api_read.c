@@ -434,7 +434,7 @@ static int member_u32(const cJSON *obj, const char *field, double lo, double hi,
 }
 
 /* An atomic's "value" (an integer constant, "uniform" or "lane", the
- * default) and "guard" ("each", the default, or "none"): they pick the SASS
+ * default) and "guard" ("each", the default, "none" or "once"): they pick the SASS
  * and the floor (atomic_form.h, access.c A9-A11).  Other ops take neither. */
 static int read_operand(const cJSON *obj, struct instr *in, struct sz_error *err)
 {

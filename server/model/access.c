@@ -181,16 +181,50 @@ static uint32_t source_cost(const struct instr *in, uint32_t first, uint32_t las
  * shared sides x global sides, 4/8/16 bytes .ca and 16 bytes .cg; ncu's
  * Source-page smsp__sass_..._op_ldgsts per instruction, equal to the
  * deterministic sm__sass_ pair on every row; names in quotes are patterns).
- * The shared side follows the global lines: the lanes are served per 128-byte
- * global line they read, never two lines in one wavefront.
- * C1. .ca: a line's lanes cost the most lane-accesses any one shared bank
- *     takes (lanes on one shared word do NOT merge: "ca4.s_same.g_contig":
- *     32) or the most lanes reading one global word (no broadcast:
- *     "ca4.s_contig.g_same": 32), whichever is more ("ca4.s_contig.g_stride16":
- *     4 lines, 4; "ca16.s_contig.g_contig": 4; "ca8.s_contig.g_stride64": 16).
- *     Exact on 368 of the 380 .ca patterns; the 12 others scramble lanes on both
- *     sides ("*.s_perm.*", "*.g_perm"), where the hardware reads 1 to 4 more
- *     or 1 fewer ("ca8.s_perm.g_stride16": 6, C1 says 4).
+ * The shared side follows the global lines (128 bytes): C1, "per line, the
+ * busiest shared bank (lanes on one shared word do NOT merge: "ca4.s_same.
+ * g_contig": 32) or global word (no broadcast: "ca4.s_contig.g_same": 32), lines
+ * one after another", was exact on 368 of 380; issue 41's strided sweep
+ * (tests/data/cp_strided_h200.json, H200, driver 580.159.04, 2026-11-28: 288 .ca
+ * and 84 .cg rows, global sources 4..128 bytes apart, reversed, XOR-ed and
+ * permuted within a line, into rows, columns, padded and swizzled tiles;
+ * tests/calib/cp_async/README.md) showed it wrong both ways: consecutive lines
+ * writing other banks overlap ("ca4.s_col8.g_s16", lane t -> row t%8, column t/8,
+ * sources 16 B apart: 11, C1 32) and lines feeding one bank from other positions
+ * wait ("ca4.s_pad_col8.g_s16": 7, C1 4).
+ * L1. .ca (LDGSTS.E / .64 / .128), per instruction (check_strided.py's phase_cost
+ *     is the reference; it and this code agree on every row):
+ *     1. the active lanes in global-line order (lines as their first lane comes,
+ *        lanes in lane order within a line), cut into phases of one bank row
+ *        (128 / bytes lanes); phases are served one after another;
+ *     2. line i of a phase (0-based) starts no earlier than wavefront i; each of its
+ *        lanes, in lane order, takes the first wavefront at or after the start in
+ *        which the banks of its shared words and its global words are free (one
+ *        word per bank and one lane per global word a wavefront: no merging, no
+ *        broadcast), and holds them for that wavefront;
+ *     3. where line i writes a bank that an earlier line j of the phase writes from
+ *        another set of source positions (4-byte words within their 128-byte
+ *        line), line i starts no earlier than e_j + (i - j), e_j the wavefront
+ *        after line j's last ("ca4.s_pad_col8.g_s16": 7; lines that feed every
+ *        bank from the same positions queue without it: "ca4.s_col8dup.g_s16" 32);
+ *     4. a phase costs its last wavefront (idle ones counted), the instruction the
+ *        sum.
+ *     Exact on 287 of the 288 strided .ca rows and 403 of the 412 of the first
+ *     sweep (both GPUs): 690 of 700.  Step 2 counts from the line's index, not from
+ *     the previous line's start: two pairs of lines gapped apart in one phase
+ *     overlap ("ca8.s_sw343_col8div.g_s32": 10; from the previous start, 12).  The
+ *     10 misses read permuted global or shared sides ("ca4.s_pad_col8.g_s64": 18,
+ *     L1 19; "ca16.s_perm.g_perm": 15, L1 11): lines of one phase whose lanes are
+ *     scrambled, within 4 of L1, and all marked not exact (C3).
+ *     Step 3 is ncu's instrumentation, not the pipe: the hardware counter
+ *     l1tex__data_pipe_lsu_wavefronts_mem_shared (tests/data/cp_hw_h200.json,
+ *     cp_probe.cu, 296 .ca rows) reads L1 without step 3 on 35 of the 36 rows
+ *     step 3 decides ("ca4.s_pad_col8.g_s16": 4, Source page 7) and on 284 of the
+ *     296.  So `wavefronts` (and source_wavefronts) is L1, what the Source page and
+ *     the sm__sass_* counter the tool reads show, and `cycles`, the wavefronts the
+ *     pipe is held, is L1 without step 3.  Where those 296 part from it, the pipe
+ *     reads more: "ca4.s_col8.g_s32" 26, "ca4.s_col8.g_s16_rndline" 25 (L1 14, 11):
+ *     wide-strided or permuted sources into one column of rows.
  * C2. .cg (16 bytes, L2 only): lanes writing one shared address collapse into
  *     one ("cg16.s_same.*": 1 for every global side), and a line's lanes go in
  *     one wavefront only where each lane's shared 16-byte chunk is its global
@@ -213,19 +247,20 @@ static uint32_t source_cost(const struct instr *in, uint32_t first, uint32_t las
  *     state; the H200 reads the same (tests/data/cp_states_h200.json, the
  *     three hardware-counter runs).  So the answer takes no cache state.  The Source-page numbers are
  *     ncu's SASS instrumentation: the hardware counter equals them on 134 of
- *     the 138 and equals C1 on 137 ("ca16.s_perm.g_stride64": C1 16, hardware
- *     16, Source page 20; "ca16.s_stride32.g_perm": C1 15, hardware 12, Source
- *     14); .cg's shared writes are not in that counter at all (it reads the
+ *     the 138 and equals L1 without step 3 (`cycles`) on 136 ("ca16.s_perm.
+ *     g_stride64": hardware 16, Source page 20; "ca16.s_stride32.g_perm":
+ *     hardware 12, Source 14); .cg's shared writes are not in that counter at all (it reads the
  *     launch's 6-7 other wavefronts with or without them), so for .cg the
  *     instrumented count is the only one, and it reads 0 for a predicated
  *     @P LDGSTS.E.BYPASS.128 (tests/calib/cp_async/tool_check.sh).
- *     C1 and C2 are exact on every measured row whose shared and global
+ *     L1 and C2 are exact on every measured row whose shared and global
  *     offsets are both F2-affine in the lane index (each lane's offset the XOR
  *     of a constant and of one fixed vector per set bit of the lane: contiguous,
- *     power-of-two strides, reversed, XOR-swizzled, rows of a tile); all 22
- *     misses permute lanes at random on one side.  `copy_exact` says which:
- *     the answer's wavefronts_exact.
- * Cycles: the wavefronts the pipe is held; the probe's clock64 waited for
+ *     power-of-two strides, reversed, XOR-swizzled, rows of a tile: 553 of the
+ *     700 .ca rows of both sweeps); every miss permutes lanes on one side or pads
+ *     rows (not affine).  `copy_exact` says which: the answer's wavefronts_exact.
+ * Cycles: the wavefronts the pipe is held (.ca: L1 without step 3, the hardware
+ * counter's; .cg: C2, no counter sees them); the probe's clock64 waited for
  * every copy (latency-bound) and is not a check of them. */
 
 /* Whether the active lanes' offsets are F2-affine in the lane index: for
@@ -244,15 +279,154 @@ static int lanes_affine(const struct instr *in, const uint32_t *off)
     return 1;
 }
 
-static void cost_copy(const struct instr *in, struct acc_result *r)
+/* One phase of .ca copies under L1 (lanes seq[0..n), in line order): the
+ * wavefronts it costs with step 3's gap (gap 1: the Source page) or without it
+ * (gap 0: the hardware counter); with r, each lane's wavefront within the
+ * phase into r->lane_pass. */
+static uint32_t ca_phase(const struct instr *in, const uint32_t *seq, uint32_t n, int gap,
+                         struct acc_result *r)
 {
-    uint32_t line_of[INSTR_LANES], lines[INSTR_LANES], nlines = 0, w = in->bytes;
-    int keep[INSTR_LANES];
+    /* src[i][b]: the source positions (4-byte word within its 128-byte global
+     * line) that line i of the phase writes into bank b, one bit each */
+    uint32_t line[INSTR_LANES], nlines = 0, end[INSTR_LANES];
+    uint32_t src[INSTR_LANES][SZ_MAX_BANKS];
+    uint32_t bank_free[SZ_MAX_BANKS] = {0};
+    uint32_t gword[INSTR_LANES * 4], gfree[INSTR_LANES * 4], ng = 0, cost = 0;
+    const uint32_t gwords = in->bytes / 4 ? in->bytes / 4 : 1;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t t = seq[k], g = in->global_offsets[t] / 128, i = 0;
+        while (i < nlines && line[i] != g)
+            i++;
+        if (i == nlines) {
+            line[nlines] = g;
+            memset(src[nlines++], 0, sizeof src[0]);
+        }
+        uint32_t words[SZ_MAX_LANE_WORDS], nw = acc_lane_words(in, t, words);
+        for (uint32_t j = 0; j < nw; j++) {
+            uint32_t at = in->bank_bytes < in->bytes ? j * in->bank_bytes : 0;
+            src[i][words[j] % in->banks] |= 1u << ((in->global_offsets[t] + at) / 4 % 32);
+        }
+    }
+    for (uint32_t i = 0; i < nlines; i++) {
+        /* step 2: a line enters the pipe one wavefront after the one before it;
+         * step 3: a bank that an earlier line j fed from other source positions
+         * holds line i until j has drained, (i - j) wavefronts after it */
+        uint32_t s = i;
+        for (uint32_t j = 0; gap && j < i; j++)
+            for (uint32_t b = 0; b < in->banks; b++)
+                if (src[i][b] && src[j][b] && src[i][b] != src[j][b]) {
+                    if (end[j] + (i - j) > s)
+                        s = end[j] + (i - j);
+                    break;
+                }
+        end[i] = s;
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t t = seq[k];
+            if (in->global_offsets[t] / 128 != line[i])
+                continue;
+            uint32_t words[SZ_MAX_LANE_WORDS], nw = acc_lane_words(in, t, words), c = s;
+            uint32_t gi[4];
+            for (uint32_t j = 0; j < gwords; j++) {   /* this lane's global words */
+                uint32_t w = in->global_offsets[t] / 4 + j, m = 0;
+                while (m < ng && gword[m] != w)
+                    m++;
+                if (m == ng) {
+                    gword[ng] = w;
+                    gfree[ng++] = 0;
+                }
+                gi[j] = m;
+            }
+            /* the first wavefront at or after the line's start in which every
+             * bank of its shared words and every one of its global words is free */
+            for (int busy = 1; busy; ) {
+                busy = 0;
+                for (uint32_t j = 0; j < nw; j++)
+                    if (bank_free[words[j] % in->banks] > c)
+                        c = bank_free[words[j] % in->banks], busy = 1;
+                for (uint32_t j = 0; j < gwords; j++)
+                    if (gfree[gi[j]] > c)
+                        c = gfree[gi[j]], busy = 1;
+            }
+            for (uint32_t j = 0; j < nw; j++)
+                bank_free[words[j] % in->banks] = c + 1;
+            for (uint32_t j = 0; j < gwords; j++)
+                gfree[gi[j]] = c + 1;
+            if (r)
+                r->lane_pass[t] = (int)c;
+            if (c + 1 > end[i])
+                end[i] = c + 1;
+        }
+        if (end[i] > cost)
+            cost = end[i];
+    }
+    return cost;
+}
+
+/* .ca copies (L1): lanes in line order, cut into phases of one bank row
+ * (128 / bytes lanes), each phase costed by ca_phase. */
+static void cost_copy_ca(const struct instr *in, const int *keep, struct acc_result *r)
+{
+    uint32_t lines[INSTR_LANES], nlines = 0, seq[INSTR_LANES], n = 0, per = lanes_per_phase(in);
     for (uint32_t t = 0; t < INSTR_LANES; t++) {
-        keep[t] = in->offsets[t] != INSTR_INACTIVE;
-        for (uint32_t u = 0; in->cg && keep[t] && u < t; u++)   /* C2's collapse */
-            if (keep[u] && in->offsets[u] == in->offsets[t])
-                keep[t] = 0;
+        uint32_t g = in->global_offsets[t] / 128, k = 0;
+        if (!keep[t])
+            continue;
+        while (k < nlines && lines[k] != g)
+            k++;
+        if (k == nlines)
+            lines[nlines++] = g;
+    }
+    for (uint32_t k = 0; k < nlines; k++)
+        for (uint32_t t = 0; t < INSTR_LANES; t++)
+            if (keep[t] && in->global_offsets[t] / 128 == lines[k])
+                seq[n++] = t;
+    for (uint32_t base = 0; base < n && r->nphases < ACC_MAX_PHASES; base += per) {
+        uint32_t m = n - base < per ? n - base : per, plines = 0;
+        struct acc_phase ph = {0};
+        struct acc_words ws = {0};
+        uint32_t per_bank[SZ_MAX_BANKS] = {0}, seen[INSTR_LANES];
+        for (uint32_t k = base; k < base + m; k++) {
+            uint32_t t = seq[k], words[SZ_MAX_LANE_WORDS], nw = acc_lane_words(in, t, words);
+            uint32_t g = in->global_offsets[t] / 128, same = 0, i = 0;
+            ph.lane_mask |= 1u << t;
+            ph.active_mask |= 1u << t;
+            for (uint32_t j = 0; j < nw; j++) {
+                acc_words_add(&ws, words[j]);
+                if (++per_bank[words[j] % in->banks] > ph.lanes_per_bank)
+                    ph.lanes_per_bank = per_bank[words[j] % in->banks];
+            }
+            for (uint32_t u = base; u < base + m; u++)   /* lanes on one global word */
+                same += in->global_offsets[seq[u]] / 4 <= in->global_offsets[t] / 4 &&
+                        (in->global_offsets[seq[u]] + in->bytes - 1) / 4 >= in->global_offsets[t] / 4;
+            if (same > ph.lanes_per_address)
+                ph.lanes_per_address = same;
+            while (i < plines && seen[i] != g)
+                i++;
+            if (i == plines)
+                seen[plines++] = g;
+            r->lane_phase[t] = (int)r->nphases;
+        }
+        acc_phase_words(in, &ws, &ph);
+        ph.wavefronts = ca_phase(in, seq + base, m, 1, r);
+        ph.cycles = ca_phase(in, seq + base, m, 0, NULL);
+        /* the least a phase can cost: its lines enter one wavefront apart */
+        ph.reason = ph.wavefronts <= plines ? ACC_CLEAN
+                    : ph.max_per_bank > 1 ? ACC_CONFLICT : ACC_SERIAL;
+        if (ph.max_per_bank > r->ways)
+            r->ways = ph.max_per_bank;
+        r->wavefronts += ph.wavefronts;
+        r->cycles += ph.cycles;
+        r->ideal_wavefronts += plines;
+        r->phases[r->nphases++] = ph;
+    }
+}
+
+/* .cg copies (C2): one phase per global line, one wavefront per (XOR, row)
+ * class of its lanes. */
+static void cost_copy_cg(const struct instr *in, const int *keep, struct acc_result *r)
+{
+    uint32_t line_of[INSTR_LANES], lines[INSTR_LANES], nlines = 0;
+    for (uint32_t t = 0; t < INSTR_LANES; t++) {
         if (!keep[t])
             continue;
         uint32_t g = in->global_offsets[t] / 128, k = 0;
@@ -265,7 +439,7 @@ static void cost_copy(const struct instr *in, struct acc_result *r)
     for (uint32_t k = 0; k < nlines && r->nphases < ACC_MAX_PHASES; k++) {
         struct acc_phase ph = {0};
         struct acc_words ws = {0};
-        uint32_t per_bank[SZ_MAX_BANKS] = {0}, cost = 0, classes[INSTR_LANES], nclass = 0;
+        uint32_t per_bank[SZ_MAX_BANKS] = {0}, classes[INSTR_LANES], nclass = 0;
         for (uint32_t t = 0; t < INSTR_LANES; t++) {
             if (!keep[t] || line_of[t] != k)
                 continue;
@@ -279,7 +453,7 @@ static void cost_copy(const struct instr *in, struct acc_result *r)
             }
             for (uint32_t u = 0; u < INSTR_LANES; u++)   /* lanes on one global word */
                 same += keep[u] && in->global_offsets[u] / 4 <= in->global_offsets[t] / 4 &&
-                        (in->global_offsets[u] + w - 1) / 4 >= in->global_offsets[t] / 4;
+                        (in->global_offsets[u] + in->bytes - 1) / 4 >= in->global_offsets[t] / 4;
             if (same > ph.lanes_per_address)
                 ph.lanes_per_address = same;
             uint32_t key = ((in->offsets[t] % 128 / 16) ^ (in->global_offsets[t] % 128 / 16)) |
@@ -292,21 +466,30 @@ static void cost_copy(const struct instr *in, struct acc_result *r)
             r->lane_pass[t] = (int)c;
         }
         acc_phase_words(in, &ws, &ph);
-        cost = in->cg ? nclass
-                      : ph.lanes_per_bank > ph.lanes_per_address ? ph.lanes_per_bank
-                                                                 : ph.lanes_per_address;
-        ph.wavefronts = ph.cycles = cost;
-        ph.reason = cost > 1 ? (ph.max_per_bank > 1 ? ACC_CONFLICT : ACC_SERIAL) : ACC_CLEAN;
+        ph.wavefronts = ph.cycles = nclass;
+        ph.reason = nclass > 1 ? (ph.max_per_bank > 1 ? ACC_CONFLICT : ACC_SERIAL) : ACC_CLEAN;
         if (ph.max_per_bank > r->ways)
             r->ways = ph.max_per_bank;
-        r->wavefronts += cost;
+        r->wavefronts += nclass;
+        r->cycles += nclass;
         r->ideal_wavefronts++;
         r->phases[r->nphases++] = ph;
     }
-    if (!in->cg)
-        for (uint32_t t = 0; t < INSTR_LANES; t++)   /* C1: a lane's turn in its busiest bank */
-            r->lane_pass[t] = r->lane_phase[t] >= 0 ? 0 : -1;
-    r->cycles = r->wavefronts;
+}
+
+static void cost_copy(const struct instr *in, struct acc_result *r)
+{
+    int keep[INSTR_LANES];
+    for (uint32_t t = 0; t < INSTR_LANES; t++) {
+        keep[t] = in->offsets[t] != INSTR_INACTIVE;
+        for (uint32_t u = 0; in->cg && keep[t] && u < t; u++)   /* C2's collapse */
+            if (keep[u] && in->offsets[u] == in->offsets[t])
+                keep[t] = 0;
+    }
+    if (in->cg)
+        cost_copy_cg(in, keep, r);
+    else
+        cost_copy_ca(in, keep, r);
     r->bank_conflicts = r->wavefronts - r->ideal_wavefronts;
     r->source_wavefronts = r->wavefronts;
     r->copy_exact = lanes_affine(in, in->offsets) && lanes_affine(in, in->global_offsets);

@@ -69,8 +69,8 @@ const char *atomic_form_value_name(enum instr_value v)
 
 const char *atomic_form_guard_name(enum instr_guard g)
 {
-    static const char *const names[] = {"each", "none"};
-    return (unsigned)g < 2 ? names[g] : "?";
+    static const char *const names[] = {"each", "none", "once"};
+    return (unsigned)g < 3 ? names[g] : "?";
 }
 
 const char *atomic_form_json(const struct instr *in, char *dst, size_t cap)
@@ -86,11 +86,12 @@ const char *atomic_form_json(const struct instr *in, char *dst, size_t cap)
 
 int atomic_form_guard_parse(const char *name, enum instr_guard *g, struct sz_error *err)
 {
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         if (name && strcmp(name, atomic_form_guard_name((enum instr_guard)i)) == 0) {
             *g = (enum instr_guard)i;
             return 0;
         }
     return sz_fail(err, SZ_INVALID_ARGUMENT, "guard", "must be \"each\" (a branch around "
-                   "every atomic, as `if (c) atomicAdd(..)` or setp + @p) or \"none\"");
+                   "every atomic, as `if (c) atomicAdd(..)` or setp + @p), \"none\" (no "
+                   "branch) or \"once\" (one `if` around several atomics)");
 }

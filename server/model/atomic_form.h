@@ -26,7 +26,7 @@ const char *atomic_form_sass(const struct instr *in);
  * (the popcount of the lanes): measured, tests/data/atomic_forms_*.json. */
 int atomic_form_merges(const struct instr *in);
 
-/* "lane", "uniform", "const"; "each", "none".  "?" out of range. */
+/* "lane", "uniform", "const"; "each", "none", "once".  "?" out of range. */
 const char *atomic_form_value_name(enum instr_value v);
 const char *atomic_form_guard_name(enum instr_guard g);
 
@@ -35,7 +35,7 @@ const char *atomic_form_guard_name(enum instr_guard g);
  * by name).  Writes at most `cap` bytes (64 hold any) into `dst`; returns dst. */
 const char *atomic_form_json(const struct instr *in, char *dst, size_t cap);
 
-/* Parse "each" or "none" into `g`; fails on "guard" naming both. */
+/* Parse "each", "none" or "once" into `g`; fails on "guard" naming all three. */
 int atomic_form_guard_parse(const char *name, enum instr_guard *g, struct sz_error *err);
 
 #ifdef __cplusplus

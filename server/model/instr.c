@@ -511,10 +511,13 @@ int instr_check(const struct instr *in, struct sz_error *err)
  * atomic_kernel).  Every form runs with a per-lane value and either guard; a
  * warp-uniform register or an immediate (1: ATOMS.POPC.INC where it merges, 2,
  * -1) only for INSTR_TOOL_VALUES forms.  Guard "none" runs the atomics
- * unconditionally, so every lane is on: the calibration's other "none" (one
- * `if` around the 8) is not a kernel. */
+ * unconditionally, so every lane is on; "once" (one `if` around the 8, the
+ * calibration's *_if forms) is not a kernel. */
 static int instr_check_tool_atomic(const struct instr *in, struct sz_error *err)
 {
+    if (in->guard == INSTR_GUARD_ONCE)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "guard", "the tool has kernels for \"each\" "
+                       "and \"none\"; \"once\" (one `if` around several) is modelled only");
     if (in->guard == INSTR_GUARD_NONE)
         for (uint32_t t = 0; t < INSTR_LANES; t++)
             if (in->offsets[t] == INSTR_INACTIVE)

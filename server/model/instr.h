@@ -141,8 +141,10 @@ enum instr_value { INSTR_VALUE_LANE, INSTR_VALUE_UNIFORM, INSTR_VALUE_CONST };
 
 /* Whether ptxas branches around each atomic: "each" (setp + @p, or an if
  * around every atomic: BSSY + BRA per ATOMS; the default, and how the tool and
- * the issue-17 sweeps measured) or "none" (no branch per atomic). */
-enum instr_guard { INSTR_GUARD_EACH, INSTR_GUARD_NONE };
+ * the issue-17 sweeps measured), "none" (no branch: unconditional, every lane
+ * on; the tool's other kernel) or "once" (one `if` around several atomics:
+ * tests/calib/atomic_forms' *_if forms; modelled, not a kernel of the tool). */
+enum instr_guard { INSTR_GUARD_EACH, INSTR_GUARD_NONE, INSTR_GUARD_ONCE };
 
 struct instr {
     enum instr_op op;

@@ -96,3 +96,15 @@ def dump(dest, meta, note=""):
         json.dump(meta, fh, indent=0)
         fh.write('\n')
     print(f"{dest}: {len(meta['patterns'])} rows on {meta['device']}{note}")
+
+
+def dump_rows(dest, meta):
+    """Write `meta` to `dest` with its "patterns" one row a line (2000 rows of 70
+    numbers stay readable in a diff) and say what was written."""
+    import json
+    rows = meta.pop("patterns")
+    head = json.dumps(meta, indent=1)[:-2]
+    with open(dest, "w") as fh:
+        fh.write(head + ',\n"patterns": [\n' +
+                 ",\n".join(json.dumps(r, separators=(",", ":")) for r in rows) + "\n]}\n")
+    print(f"{dest}: {len(rows)} rows on {meta['device']}")

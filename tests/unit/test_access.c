@@ -824,6 +824,80 @@ static void test_atomic_form_data(void)
     CHECK(files >= 2, "no tests/data/atomic_forms_*.json and atomic_masks_*.json found");
 }
 
+/* One measured atomic row's request (op, func, type, value, guard, offsets of
+ * an atomic_used_ or atomic_warps_ row) through the API's reader, costed. */
+static int atomic_request_cost(const cJSON *p, struct instr *in, struct acc_result *r,
+                               struct sz_error *err)
+{
+    static const char *const req[] = {"op", "func", "type", "value", "guard", "offsets"};
+    cJSON *body = cJSON_CreateObject();
+    for (int k = 0; k < 6; k++)
+        cJSON_AddItemToObject(body, req[k],
+                              cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(p, req[k]), 1));
+    int loaded = api_read_instr(body, NULL, in, err) == 0;
+    cJSON_Delete(body);
+    if (loaded)
+        acc_cost(in, r);
+    return loaded ? 0 : -1;
+}
+
+/* Issue 41: the tool's own atomic kernels (guard none, all lanes, the lane's
+ * value; atom uses its result) at its default 16 warps: atomic_used_*.json
+ * (ncu and clock64, 2048 iterations; 54 rows) and the 16-warp rows of
+ * atomic_warps_*.json (clock64, 2048 and 512 iterations).  Wavefronts exact,
+ * cycles within 2% on every row (A13: atom at one wavefront reads 1.006 with
+ * 2048 iterations and 1.02 with 512; the 1.03 floor before was 2.4% off the
+ * first).  Below 16 warps the model has no rule that holds to 2% (A13): those
+ * rows are counted, not checked. */
+static int atomic_tool_file(const char *file, const char *path, const cJSON *j, void *unused)
+{
+    (void)unused;
+    const cJSON *p;
+    int rows = 0, w16 = 0, near = 0, other = 0, failures = 0;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "patterns")) {
+        const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
+        const cJSON *wj = cJSON_GetObjectItemCaseSensitive(p, "warps");
+        const cJSON *wf = cJSON_GetObjectItemCaseSensitive(p, "wavefronts");
+        struct instr in;
+        struct acc_result r;
+        struct sz_error err;
+        if (atomic_request_cost(p, &in, &r, &err) < 0) {
+            CHECK_QUIET(failures, 0, "%s: does not load (%s: %s)", name, err.field, err.message);
+            continue;
+        }
+        rows++;
+        double cyc = cJSON_GetObjectItemCaseSensitive(p, "cycles")->valuedouble;
+        double c = acc_clock_cycles(&r);
+        if (cJSON_IsNumber(wj) && wj->valueint != 16) {
+            other++;
+            near += fabs(c - cyc) <= 0.02 * c;
+            continue;
+        }
+        w16++;
+        CHECK_QUIET(failures, r.atomic.native && r.atomic.cycles_exact,
+                    "%s: native %d, cycles_exact %d", name, r.atomic.native,
+                    r.atomic.cycles_exact);
+        CHECK_QUIET(failures, !cJSON_IsNumber(wf) || fabs(r.wavefronts - wf->valuedouble) < 0.011,
+                    "%s: model %u wavefronts, Source page %.2f", name, r.wavefronts,
+                    cJSON_IsNumber(wf) ? wf->valuedouble : -1);
+        CHECK_QUIET(failures, fabs(c - cyc) <= 0.02 * c, "%s (%d warps): model %.3f cycles, "
+                    "clock64 %.4f", name, cJSON_IsNumber(wj) ? wj->valueint : 16, c, cyc);
+    }
+    int warps_file = strncmp(file, "atomic_warps_", 13) == 0;
+    CHECK(failures == 0 && w16 >= (warps_file ? 108 : 54),
+          "%s: %d of %d rows disagree at 16 warps", path, failures, w16);
+    printf("atomics (the tool's kernels) %s: %d rows, %d at 16 warps: wavefronts exact, cycles "
+           "within 2%%; %d at 4-12 warps, %d of them within 2%% (not modelled)\n", file, rows,
+           w16, other, near);
+    return 0;
+}
+
+static void test_atomic_tool_data(void)
+{
+    int files = data_each("atomic_used_|atomic_warps_", atomic_tool_file, NULL);
+    CHECK(files >= 2, "tests/data: %d atomic_used_*.json and atomic_warps_*.json, want 2", files);
+}
+
 /* The operand and guard as the API reads them: named fields, bounds, and a
  * value on a non-atomic refused. */
 static void test_atomic_operand(void)
@@ -858,6 +932,24 @@ static void test_atomic_operand(void)
     in.op = INSTR_ATOM;   /* result used: ATOMS.ADD, 32 in turn */
     acc_cost(&in, &r);
     CHECK(!r.atomic.merges && r.wavefronts == 32, "atom +1 on one word: %u", r.wavefronts);
+    /* guard "once" (one `if` around several, issue 41): read, modelled apart from
+     * "none" at one wavefront (A13), and refused by the tool, which has no such kernel */
+    cJSON *b = cJSON_Parse("{\"op\":\"atom\",\"guard\":\"once\",\"offsets\":[0,4,8,12,16,20,"
+                           "24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,"
+                           "112,116,120,124]}");
+    struct sz_error err = {0};
+    CHECK(api_read_instr(b, NULL, &in, &err) == 0 && in.guard == INSTR_GUARD_ONCE,
+          "guard once: %s", err.message);
+    cJSON_Delete(b);
+    acc_cost(&in, &r);
+    double once = acc_clock_cycles(&r);
+    in.guard = INSTR_GUARD_NONE;
+    acc_cost(&in, &r);
+    CHECK(fabs(once - 1.04) < 1e-9 && fabs(acc_clock_cycles(&r) - 1.02) < 1e-9,
+          "atom at one wavefront: once %.3f, none %.3f", once, acc_clock_cycles(&r));
+    in.guard = INSTR_GUARD_ONCE;
+    CHECK(instr_check_gpu(&in, NULL, &err) < 0 && strcmp(err.field, "guard") == 0,
+          "the tool took guard once (%s)", err.field);
 }
 
 /* One measured cp.async row's request (op, bytes, cache, offsets,
@@ -877,18 +969,21 @@ static int cp_async_cost(const cJSON *p, struct acc_result *r, struct sz_error *
     return loaded ? 0 : -1;
 }
 
-/* Every row of tests/data/cp_async_*.json (issue 23 part 3) through the API's
- * reader: rules C1 (.ca) and C2 (.cg) against the Source-page wavefronts.
- * Where the answer says wavefronts_exact (access.c C3: both sides F2-affine
- * in the lane) the model must be exact; the rows it marks inexact may miss,
- * by at most 4 (the 22 random permutations).  It also holds the model to
- * what it was when it was written: 400 of 412 .ca and 174 of 184 .cg exact
- * (H100 and H200), and prints the misses and how many rows are marked. */
+/* Every row of tests/data/cp_async_*.json (issue 23 part 3, the first sweep)
+ * and cp_strided_*.json (issue 41: strided and permuted global sources) through
+ * the API's reader: rules L1 (.ca) and C2 (.cg) against the Source-page
+ * wavefronts.  Where the answer says wavefronts_exact (access.c C3: both sides
+ * F2-affine in the lane) the model must be exact; the rows it marks inexact may
+ * miss, by at most 4 (random permutations).  It also holds the model to what it
+ * is now: the first sweep 403 of 412 .ca and 174 of 184 .cg exact (H100 and
+ * H200; C1 read 400), the strided sweep 287 of 288 .ca (C1 234, and it said
+ * exact on 30 it missed) and 81 of 84 .cg; and prints the misses. */
 static int cp_async_data_file(const char *file, const char *path, const cJSON *j, void *unused)
 {
     (void)unused;
     const cJSON *p;
     int n[2] = {0, 0}, exact[2] = {0, 0}, marked = 0, marked_exact = 0, failures = 0;
+    int strided = strncmp(file, "cp_strided_", 11) == 0;
     cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "patterns")) {
         const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
         struct acc_result r;
@@ -912,7 +1007,9 @@ static int cp_async_data_file(const char *file, const char *path, const cJSON *j
         CHECK_QUIET(failures, fabs(r.wavefronts - wf) <= 4.0, "%s: model %u, measured %.2f",
                     name, r.wavefronts, wf);
     }
-    CHECK(failures == 0 && n[0] >= 412 && n[1] >= 184 && exact[0] >= 400 && exact[1] >= 174,
+    static const int want[2][4] = {{412, 184, 403, 174}, {288, 84, 287, 81}};
+    const int *w = want[strided];
+    CHECK(failures == 0 && n[0] >= w[0] && n[1] >= w[1] && exact[0] >= w[2] && exact[1] >= w[3],
           "%s: .ca %d of %d exact, .cg %d of %d", path, exact[0], n[0], exact[1], n[1]);
     printf("cp.async %s: .ca exact on %d of %d, .cg on %d of %d (Source-page wavefronts); "
            "%d marked wavefronts_exact:false (%d of them exact all the same)\n",
@@ -922,8 +1019,76 @@ static int cp_async_data_file(const char *file, const char *path, const cJSON *j
 
 static void test_cp_async_data(void)
 {
-    int files = data_each("cp_async_", cp_async_data_file, NULL);
-    CHECK(files >= 1, "no tests/data/cp_async_*.json found");
+    int files = data_each("cp_async_|cp_strided_", cp_async_data_file, NULL);
+    CHECK(files >= 3, "tests/data: %d cp_async_*.json and cp_strided_*.json, want 3", files);
+}
+
+/* tests/data/cp_hw_<device>.json (issue 41's second session, access.c L1): 296 .ca
+ * rows of both sweeps read again with cp_probe.cu and the hardware counter
+ * l1tex__data_pipe_lsu_wavefronts_mem_shared.  The Source page reads what the
+ * sweeps read (and its sm__sass_ twin the same); the model's wavefronts equal it
+ * wherever the answer says exact.  The hardware counter reads the model's cycles
+ * (L1 without step 3) on at least 284 rows, and on every row the answer calls
+ * exact where step 3 adds wavefronts: the gap is the instrumentation's, not the
+ * pipe's.  C1 (cycles = wavefronts) read the hardware on 274. */
+static int cp_hw_file(const char *file, const char *path, const cJSON *j, void *unused)
+{
+    (void)unused;
+    const cJSON *p;
+    int rows = 0, src_same = 0, pipe = 0, gapped = 0, failures = 0;
+    cJSON *sweeps[2] = {read_json("tests/data/cp_strided_h200.json"),
+                        read_json("tests/data/cp_async_h200.json")};
+    CHECK(sweeps[0] && sweeps[1], "%s: the sweeps' files are missing", path);
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "patterns")) {
+        const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
+        struct acc_result r;
+        struct sz_error err;
+        if (cp_async_cost(p, &r, &err) < 0) {
+            CHECK_QUIET(failures, 0, "%s: does not load (%s)", name, err.message);
+            continue;
+        }
+        double wf = cJSON_GetObjectItemCaseSensitive(p, "wavefronts")->valuedouble;
+        double sm = cJSON_GetObjectItemCaseSensitive(p, "wavefronts_sm")->valuedouble;
+        double hw = cJSON_GetObjectItemCaseSensitive(p, "wavefronts_hw")->valuedouble;
+        double before = -1;
+        for (int k = 0; k < 2 && sweeps[k]; k++) {
+            const cJSON *c;
+            cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(sweeps[k], "patterns"))
+                if (!strcmp(cJSON_GetObjectItemCaseSensitive(c, "name")->valuestring, name))
+                    before = cJSON_GetObjectItemCaseSensitive(c, "wavefronts")->valuedouble;
+        }
+        rows++;
+        src_same += fabs(wf - before) < 0.011;
+        CHECK_QUIET(failures, fabs(wf - before) < 0.011 && fabs(wf - sm) < 0.011,
+                    "%s: Source page %.2f, sm__sass %.2f, the sweep %.2f", name, wf, sm, before);
+        CHECK_QUIET(failures, fabs(r.wavefronts - wf) < 0.011 || !r.copy_exact,
+                    "%s: model %u says exact, Source page %.2f", name, r.wavefronts, wf);
+        int hw_hit = fabs(r.cycles - hw) < 0.011;
+        pipe += hw_hit;
+        if (r.wavefronts > r.cycles) {
+            gapped++;
+            CHECK_QUIET(failures, hw_hit || !r.copy_exact,
+                        "%s: step 3: model %u wavefronts, %u cycles; hardware %.2f", name,
+                        r.wavefronts, r.cycles, hw);
+        }
+        if (!hw_hit)
+            printf("  cp.async %s: model cycles %u (wavefronts %u), hardware %.2f, Source page "
+                   "%.0f\n", name, r.cycles, r.wavefronts, hw, wf);
+    }
+    cJSON_Delete(sweeps[0]);
+    cJSON_Delete(sweeps[1]);
+    CHECK(failures == 0 && rows >= 296 && pipe >= 284 && gapped >= 36,
+          "%s: %d rows, hardware = model cycles on %d, step 3 on %d", path, rows, pipe, gapped);
+    printf("cp.async %s: %d .ca rows, Source page as the sweeps on %d; hardware counter = the "
+           "model's cycles (L1 without step 3) on %d; step 3 adds wavefronts on %d\n", file,
+           rows, src_same, pipe, gapped);
+    return 0;
+}
+
+static void test_cp_hw(void)
+{
+    int files = data_each("cp_hw_", cp_hw_file, NULL);
+    CHECK(files >= 1, "no tests/data/cp_hw_*.json found");
 }
 
 /* tests/data/cp_states_<device>.json (access.c C3): the cp.async sweep with the
@@ -943,7 +1108,7 @@ static int cp_states_file(const char *file, const char *path, const cJSON *j, vo
         return 0;
     const cJSON *p, *c;
     int rows = 0, same = 0, exact = 0, failures = 0, states[3] = {0, 0, 0};
-    int hw_rows = 0, hw_exact = 0, hw_sass = 0;
+    int hw_rows = 0, hw_exact = 0, hw_sass = 0, hw_pipe = 0;
     cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "patterns")) {
         const char *name = cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring;
         const char *state = cJSON_GetObjectItemCaseSensitive(p, "state")->valuestring;
@@ -974,8 +1139,13 @@ static int cp_states_file(const char *file, const char *path, const cJSON *j, vo
             hw_rows++;
             hw_exact += hw_hit;
             hw_sass += fabs(hw->valuedouble - wf) < 0.011;
+            hw_pipe += fabs(r.cycles - hw->valuedouble) < 0.011;
             CHECK_QUIET(failures, hw_hit || !r.copy_exact, "%s %s (%s): model %u, hardware %.2f",
                         path, name, state, r.wavefronts, hw->valuedouble);
+            /* the pipe's count (L1 without step 3, issue 41) too */
+            CHECK_QUIET(failures, fabs(r.cycles - hw->valuedouble) < 0.011 || !r.copy_exact,
+                        "%s %s (%s): model cycles %u, hardware %.2f", path, name, state,
+                        r.cycles, hw->valuedouble);
             if (!hw_hit || fabs(hw->valuedouble - wf) >= 0.011)
                 printf("  cp.async %s (%s): model %u, hardware %.0f, Source page %.0f\n", name,
                        state, r.wavefronts, hw->valuedouble, wf);
@@ -989,9 +1159,9 @@ static int cp_states_file(const char *file, const char *path, const cJSON *j, vo
           "%s: %d rows (cold %d, l2 %d, l1 %d), %d with the hardware counter", path, rows,
           states[0], states[1], states[2], hw_rows);
     printf("cp.async %s: %d rows (cold %d, l2 %d, l1 %d), %d equal the cold sweep, model exact "
-           "on %d; hardware counter on %d .ca rows: model = hardware on %d, Source page = "
-           "hardware on %d\n", file, rows, states[0], states[1], states[2], same, exact, hw_rows,
-           hw_exact, hw_sass);
+           "on %d; hardware counter on %d .ca rows: model = hardware on %d (model cycles on %d), "
+           "Source page = hardware on %d\n", file, rows, states[0], states[1], states[2], same,
+           exact, hw_rows, hw_exact, hw_pipe, hw_sass);
     return 0;
 }
 
@@ -1074,7 +1244,9 @@ int main(void)
     every_named_metric_was_measured();
     test_atomic_form_data();
     test_atomic_operand();
+    test_atomic_tool_data();
     test_cp_async_data();
+    test_cp_hw();
     test_cp_states();
     test_cp_async_producers();
     return check_summary("test_access");

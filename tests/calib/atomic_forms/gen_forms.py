@@ -94,7 +94,7 @@ def request(name):
         value = -1
     else:
         value = int(next(t.lstrip("i") for t in tail[2:] if t.lstrip("i").isdigit()))
-    guard = "each" if name.endswith("_p") else "none"
+    guard = "each" if name.endswith("_p") else "once" if name.endswith("_if") else "none"
     return {"op": op, "func": func, "type": typ, "value": value, "guard": guard}
 
 

@@ -11,8 +11,10 @@ instruction of b-byte .ca copies (LDGSTS.E / .64 / .128):
   1. Order the active lanes by global 128-byte line (lines in the order their first
      lane appears, lanes in lane order within a line) and cut that sequence into
      phases of 128/b lanes (32, 16, 8).  Phases are served one after another.
-  2. In a phase, lines are served in that order: line i may start one wavefront after
-     line i-1 started (the fills pipeline).  Each of its lanes, in lane order, takes
+  2. In a phase, lines are served in that order: line i (0-based) may start at
+     wavefront i (the fills pipeline, one line a wavefront; counted from the line's
+     index, not from line i-1's start, which step 3 may have delayed: issue 41's
+     second session, "ca8.s_sw343_col8div.g_s32" 10).  Each of its lanes, in lane order, takes
      the first wavefront >= the line's start in which each of its 4-byte shared words'
      banks and each of its global words is still free (one word per bank per wavefront;
      lanes on one shared word do not merge; one lane per global word: no broadcast).
@@ -78,7 +80,7 @@ def phase_cost(r, lanes, window=None):
     for i, L in enumerate(lines):
         ls = [t for t in lanes if line(r, t) == L]
         src = sources(r, ls)
-        s = S[-1] + 1 if S else 0
+        s = i
         for j in range(0 if window is None else max(0, i - window), i):
             if any(b in SRC[j] and SRC[j][b] != v for b, v in src.items()):
                 s = max(s, E[j] + (i - j))

@@ -127,14 +127,7 @@ def main():
                                                for v in excerpt.values() for x in v}),
                              sass_excerpt=excerpt, metrics_requested=metrics, runs=runs,
                              patterns=res)
-    # one row a line: 2000 rows of 70 numbers stay readable in a diff
-    import json
-    rows = meta.pop("patterns")
-    head = json.dumps(meta, indent=1)[:-2]
-    with open(dest, "w") as fh:
-        fh.write(head + ',\n"patterns": [\n' +
-                 ",\n".join(json.dumps(r, separators=(",", ":")) for r in rows) + "\n]}\n")
-    print(f"{dest}: {len(rows)} rows on {meta['device']}")
+    ncu_raw.dump_rows(dest, meta)
 
 
 if __name__ == "__main__":

@@ -10,15 +10,8 @@
 # sass.txt.gz (cuobjdump -sass of the copy and atomic kernels), run.log.
 set -u
 D=${1:?DIR}; O=${OUT:-build/strided-out}; mkdir -p "$O"
-exec > >(tee -a "$O/run.log") 2>&1
-say() { echo "== $(date -u +%T) $*"; }
 T=$D/swizzlescope-measure
-L=/tmp/swz-deps-i41; mkdir -p "$L"
-for f in .deb/*.deb; do dpkg-deb -x "$f" "$L"; done
-export LD_LIBRARY_PATH=$L/usr/lib/x86_64-linux-gnu:$L/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-say env
-{ date -u +%FT%TZ; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
-  ncu --version | tail -1; nvcc --version | tail -2 | head -1; ldd "$T" | grep -E 'cjson|not found'; } | tee /tmp/env.txt
+. "$(dirname "$0")/gpu_env.sh"
 say sass
 cuobjdump -sass -arch sm_90 "$T" 2>&1 | awk '/Function :/ {keep = ($3 ~ /copy_kernel|atomic_kernel/)} keep' > /tmp/sass.txt
 grep -c "Function" /tmp/sass.txt; gzip -c /tmp/sass.txt > "$O/sass.txt.gz"
