@@ -1,12 +1,9 @@
-// kernel.js - the "Your kernel" page (kernel.html): its input switch (?mode=
-// TTGIR, or PTX and CUDA in kernelptx.js); in TTGIR mode a dump's shared-memory
-// ops from POST /api/ttgir (one part of a lit file or pass dump, picked from
-// the API's parts), costliest first, as the instruction Triton emits, per warp
-// and per CTA; the selected op's layouts, its instruction against the banks
-// (POST /api/conflicts for an ldmatrix, POST /api/linear/evaluate's bank view
-// for ld/st), the optimizer's fix as TTGIR to paste back, workbench links. It
-// must not compute any of it: it prints the API's answers.
-
+// kernel.js - the "Your kernel" page (kernel.html): its input switch (?mode=;
+// PTX and CUDA in kernelptx.js); in TTGIR mode one part of a dump's shared-memory
+// ops from POST /api/ttgir, costliest first, as the instruction Triton emits, per
+// warp and per CTA; the op's layouts, its instruction against the banks (POST
+// /api/conflicts or /api/linear/evaluate), the fix as TTGIR, workbench links.
+// It must not compute any of it: it prints the API's answers.
 import * as api from './api.js';
 import { esc } from './esc.js';
 import { bankChart } from './bankchart.js';
