@@ -4,6 +4,7 @@
 // warp and per CTA; the op's layouts, its instruction against the banks (POST
 // /api/conflicts or /api/linear/evaluate), the fix as TTGIR, workbench links.
 // It must not compute any of it: it prints the API's answers.
+
 import * as api from './api.js';
 import { esc } from './esc.js';
 import { bankChart } from './bankchart.js';
