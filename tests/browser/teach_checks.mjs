@@ -350,6 +350,48 @@ export async function teachChecks(t) {
         await page.setViewportSize({ width: 1440, height: 1000 });
     });
 
+    // ---- issue 40.2: a saved step looks at what the teacher looked at ----
+    await step('issue 40.2: "Add this view" takes the panel in view and the selected cell', async () => {
+        await page.setViewportSize({ width: 1440, height: 900 });
+        await gotoReady(page, base + '?b=3&m=4&s=3&rows=8&sel=1,0&tcol=0');
+        await page.evaluate(() => localStorage.removeItem('swizzlescope-lesson-draft'));
+        // The teacher scrolls to the staircase and opens the dialog (a click that moves nothing).
+        await page.evaluate(() => document.getElementById('tile-swz').scrollIntoView({ block: 'center' }));
+        await page.evaluate(() => document.getElementById('lesson-edit').click());
+        await page.waitForSelector('#lesson-dialog[open]');
+        const chosen = await page.$eval('#le-look', (e) => e.value).catch(() => 'no choice in the dialog');
+        check('40.2: the dialog offers what the class looks at, the tiles in view chosen', chosen === 'tiles', chosen);
+        check('40.2: it says the step keeps the selected cell and the traced column', /selected cell \(row 1, column 0\).*traced column 0/.test(await text(page, '#le-look-note').catch(() => '')));
+        await page.fill('#le-title', 'The staircase');
+        await page.fill('#le-text', '{swizzle.name}: row 1 moves.');
+        await page.click('#le-add');
+        // The teacher picks another panel for the next step.
+        await page.selectOption('#le-look', 'banks').catch(() => {});
+        await page.fill('#le-title', 'Banks');
+        await page.click('#le-add');
+        const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('swizzlescope-lesson-draft')).steps.map((s) => ({ state: s.state, look: s.look, focus: s.focus })));
+        check('40.2: the saved step looks at the tiles and keeps sel and tcol', saved.length === 2 && saved[0].focus === 'tile-swz' && saved[0].look.includes('tile-swz')
+            && /(^|&)sel=1%2C0|(^|&)sel=1,0/.test(saved[0].state) && /(^|&)tcol=0/.test(saved[0].state), JSON.stringify(saved[0]));
+        check('40.2: the one the teacher chose looks at the banks', saved.length === 2 && saved[1].focus === 'banks-swz', JSON.stringify(saved[1]));
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.click('#le-play');
+        await lessonAt(0);
+        await page.waitForFunction(() => /moves/.test(document.getElementById('lesson-text').textContent), null, { timeout: t.TIMEOUT });
+        const where = await page.evaluate(() => {
+            const r = document.getElementById('tile-swz').getBoundingClientRect(), b = document.getElementById('lesson').getBoundingClientRect();
+            const under = r.right > b.left && r.left < b.right && r.bottom > b.top && r.top < b.bottom;
+            return { top: Math.round(r.top), bottom: Math.round(r.bottom), under, look: document.getElementById('tile-swz').classList.contains('look') || !!document.querySelector('.look #tile-swz, #tile-swz.look') };
+        });
+        check('40.2: the saved step plays with the swizzled tile in the window, clear of the lesson bar, outlined', where.top >= 0 && where.bottom <= 900 && !where.under && where.look, JSON.stringify(where));
+        await page.screenshot({ path: t.SHOTS + '/lesson-own-step-tiles.png' });
+        await page.keyboard.press('ArrowRight');
+        await lessonAt(1);
+        const banks = await page.evaluate(() => { const r = document.getElementById('banks-swz').getBoundingClientRect(); return { top: Math.round(r.top), bottom: Math.round(r.bottom) }; });
+        check('40.2: the next saved step brings the bank map into the window', banks.top >= 0 && banks.top < 900, JSON.stringify(banks));
+        await page.keyboard.press('Escape');
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
+
     // ---- lessons as data: placeholders, add a view, share link, a file ----
     await step('issue 27 lessons: a teacher\'s lesson', async () => {
         await gotoReady(page, base + '?b=3&m=4&s=3&pat=ldmatrix_x4');
