@@ -1,13 +1,9 @@
-// handout.js - the whole lesson as a printed handout (issue 27): "Print
-// lesson" plays every step of the lesson on the page, copies what each one
-// shows (its state, its map drawn whole, the verdict, the narration, the
-// numbers it quotes and the bank hits) into one print page per step, and
-// prints them; the page goes back to the step it was on. Two copies (issue
-// 40.3): the teacher's has every answer; the students' leaves a question
-// step's answers out (verdict, narration, numbers, bank hits) and gives room
-// to write instead. It copies what the page drew from the API's answers (the
-// bank hits redrawn by bankchart.js at a size that prints legibly); it must
-// not compute the model, nor draw a map of its own.
+// handout.js - the lesson as printed handouts: plays each step, copies its state, whole map,
+// verdict, narration, numbers and bank hits (redrawn by bankchart.js to print legibly) into
+// one page per step, prints, and returns to the step it was on. The teacher's copy has every
+// answer; the students' leaves a question's answers out and gives room to write (issue 40.3).
+// It copies what the page drew from the API's answers; it must not compute the model, nor
+// draw a map of its own.
 
 import { esc } from './esc.js';
 import { stamp } from './stamps.js';

@@ -1,11 +1,8 @@
-// lessonedit.js - a teacher's own lesson: "Add this view" takes the view on
-// screen (its URL parameters, the selected cell and traced column included)
-// with a title, narration ({placeholders}, lessondata.js), a question flag and
-// what the class looks at (the panel in view when the dialog opened, or the
-// teacher's choice) as a step of a draft kept in this browser; the draft
-// plays, goes into a share link (#lesson=...), downloads as JSON, and a JSON
-// file opens and plays. It must not compute the model: narration is filled
-// from the API's answers when the step plays.
+// lessonedit.js - a teacher's own lesson: "Add this view" saves the view (its URL parameters,
+// selected cell and traced column included), a title, narration ({placeholders}, lessondata.js),
+// a question flag and what the class looks at (the panel in view, or the teacher's choice) as a
+// step of a draft kept in this browser; the draft plays, shares as a link (#lesson=...), saves
+// and opens as JSON. It must not compute the model: narration is filled from the API's answers.
 
 import { readLesson, viewParams, packLesson } from './lessondata.js';
 import { esc } from './esc.js';
