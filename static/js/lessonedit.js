@@ -125,7 +125,7 @@ export function createLessonEdit(ctx, lesson) {
         const seen = lookInView(), st = ctx.state();
         dlg.querySelector('#le-look').value = (seen || LOOKS.find((x) => x.id === 'access')).id;
         const keeps = [st.sel ? `the selected cell (row ${st.sel[0]}, column ${st.sel[1]})` : '', st.tcol !== null && st.tcol !== undefined ? `the traced column ${st.tcol}` : ''].filter(Boolean);
-        dlg.querySelector('#le-look-note').textContent = `${seen ? `In view now: ${seen.label.toLowerCase()}.` : 'No panel in view: the warp access.'}${keeps.length ? ` The step keeps ${keeps.join(' and ')}.` : ''}`;
+        dlg.querySelector('#le-look-note').textContent = `${seen ? `In view now: ${seen.label}.` : 'No panel in view: the warp access.'}${keeps.length ? ` The step keeps ${keeps.join(' and ')}.` : ''}`;
     }
 
     if (open) open.addEventListener('click', () => { if (!dlg) build(); aim(); list(); dlg.showModal(); });
