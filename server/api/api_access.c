@@ -273,6 +273,13 @@ int api_route_access(const struct api_request *req, struct buf *out,
     footprint_of(&in, &r, &z, &g, &fp);
     buf_puts(out, "{\"pattern\":");
     buf_json_str(out, name);
+    /* a named pattern says in words what the warp does (the page's first
+     * sentence leads with it, before the name and step) */
+    const struct pattern *named = offsets || expr ? NULL : pattern_find(name);
+    if (named) {
+        buf_puts(out, ",\"label\":");
+        buf_json_str(out, named->label);
+    }
     buf_printf(out, ",%s\"step\":%ld,\"steps\":%u,\"row_bytes\":%u,\"offsets\":[",
                fit ? "\"fits\":true," : "", step, steps, g.row_bytes);
     put_offsets(out, &in, NULL);

@@ -217,14 +217,19 @@ const struct pattern *pattern_list(int *n)
     return patterns;
 }
 
+const struct pattern *pattern_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++)
+        if (strcmp(patterns[i].name, name) == 0)
+            return &patterns[i];
+    return NULL;
+}
+
 int pattern_fill(const char *name, const struct swz *z, uint32_t row_bytes, uint32_t rows,
                  uint32_t step, struct instr *in, uint32_t *steps,
                  struct sz_error *err)
 {
-    const struct pattern *p = NULL;
-    for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++)
-        if (strcmp(patterns[i].name, name) == 0)
-            p = &patterns[i];
+    const struct pattern *p = pattern_find(name);
     if (p == NULL)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "pattern",
                        "unknown pattern: see GET /api/patterns for the list");

@@ -47,6 +47,9 @@ struct pattern {
 /* The named patterns, in the order the page lists them; *n gets the count. */
 const struct pattern *pattern_list(int *n);
 
+/* The pattern whose wire name is `name`, or NULL when there is none. */
+const struct pattern *pattern_find(const char *name);
+
 /* Fill every field of `in` but the bank geometry (bank_bytes and banks stay the
  * caller's; the rest are the kind's defaults, instr_defaults, where the
  * pattern does not set them) for step `step` of pattern `name` on a tile of `rows` rows of `row_bytes`

@@ -514,12 +514,16 @@ static void render_verdict(struct fs_ctx *c)
     char text[256], utext[256], label[160];
     if (verdict_words(c, get(c, c->acc, "cost"), &cls, text, sizeof text) < 0)
         return;
-    snprintf(label, sizeof label, "%s, step %lld", str(c, c->acc, "pattern"), num(c, c->acc, "step"));
+    /* the pattern in words first, then its name and step (verdictline.js) */
+    snprintf(label, sizeof label, ", step r = %lld (", num(c, c->acc, "step"));
     buf_printf(&c->part[FS_VERDICT_CLASS], " class=\"verdict-line %s\"", cls);
     struct buf *o = &c->part[FS_VERDICT];
     buf_puts(o, "<b>");
-    esc(o, label);
-    buf_puts(o, "</b> on ");
+    esc(o, str(c, c->acc, "label"));
+    buf_puts(o, "</b>");
+    buf_puts(o, label);
+    esc(o, str(c, c->acc, "pattern"));
+    buf_puts(o, ") on ");
     esc(o, str(c, c->d, "name"));
     buf_printf(o, ": <span class=\"verdict %s\" id=\"verdict-line-text\">", cls);
     esc(o, text);

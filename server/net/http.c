@@ -82,6 +82,7 @@ struct http_server {
     int stopping;                   /* http_stop began: no new slow request starts */
     int cpu_jobs;                   /* API_SLOW_CPU requests running off the event threads */
     char page_csp[1024];            /* the static pages' CSP with embed_origins, or "" */
+    char embed_list[1024];          /* those origins normalised, " a b ", or "" */
 };
 
 /* Where a slow route's request stands, for the handler's call after the resume and
@@ -297,12 +298,87 @@ static int serve_page(struct http_server *s, struct MHD_Connection *c, struct fi
     return 1;
 }
 
+static size_t embed_origin(const char *p, size_t n, char *o, size_t cap);
+
+/* A browser framing a page (Sec-Fetch-Dest: iframe or frame) from an origin
+ * --embed-origins does not name would show its own blank refusal, which a
+ * teacher's slide cannot tell from a broken server; 1 when this request is
+ * one, with the framing page's origin (from its Referer, normalised: only
+ * letters, digits and ":/.-[]") in `origin`, or "" where unknown.  Without a
+ * Referer (a page that sends none) the page is sent as always and the CSP's
+ * frame-ancestors decides; it decides for a forged Referer too. */
+static int frame_refused(const struct http_server *s, struct MHD_Connection *c,
+                         char *origin, size_t cap)
+{
+    origin[0] = '\0';
+    const char *dest = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-Fetch-Dest");
+    if (dest == NULL || (strcmp(dest, "iframe") != 0 && strcmp(dest, "frame") != 0))
+        return 0;
+    const char *ref = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Referer");
+    const char *host = ref ? strstr(ref, "://") : NULL;
+    if (host) {
+        size_t n = (size_t)(host - ref) + 3 + strcspn(host + 3, "/?#");
+        if (embed_origin(ref, n, origin, cap) == 0)
+            origin[0] = '\0';
+    }
+    if (s->embed_list[0] == '\0')
+        return 1;                       /* no origin may frame the pages */
+    if (origin[0] == '\0')
+        return 0;
+    char key[320];
+    snprintf(key, sizeof key, " %s ", origin);
+    return strstr(s->embed_list, key) == NULL;
+}
+
+/* The page a refused frame shows: what happened and what lets it through.
+ * Framing it is harmless (no control, no data), so any origin may. */
+static enum MHD_Result queue_frame_refusal(const struct http_server *s,
+                                           struct MHD_Connection *c, const char *origin)
+{
+    char page[2048], why[512];
+    const char *who = origin[0] ? origin : "the page around this frame";
+    if (s->embed_list[0])
+        snprintf(why, sizeof why, "This swizzlescope server lets only the origins its "
+                 "<code>--embed-origins</code> names frame its pages, and %s is not one of "
+                 "them.", who);
+    else
+        snprintf(why, sizeof why, "This swizzlescope server was started without "
+                 "<code>--embed-origins</code>, so no page may frame it (%s tried).", who);
+    snprintf(page, sizeof page,
+             "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+             "<title>swizzlescope: not shown in this frame</title>"
+             "<link rel=\"stylesheet\" href=\"/css/style.css\"></head>\n"
+             "<body class=\"frame-refused\"><main id=\"frame-refused\">"
+             "<h1>This swizzlescope view is not shown here</h1>\n<p>%s</p>\n"
+             "<p>To show it here, start the server with <code>--embed-origins %s</code>%s; "
+             "or open the view in a tab of its own.</p></main></body></html>\n",
+             why, origin[0] ? origin : "ORIGIN",
+             s->embed_list[0] ? " (with the origins it names now)" : "");
+    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(page), page,
+                                                             MHD_RESPMEM_MUST_COPY);
+    if (r == NULL)
+        return MHD_NO;
+    MHD_add_response_header(r, "Content-Type", "text/html; charset=utf-8");
+    MHD_add_response_header(r, "Content-Security-Policy",
+                            "default-src 'none'; style-src 'self'; base-uri 'none'; "
+                            "form-action 'none'; frame-ancestors *");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_FORBIDDEN, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
 static enum MHD_Result serve_static(struct http_server *s, struct MHD_Connection *c,
                                     const char *url, const char *method)
 {
     if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
         return queue_error(c, SZ_METHOD_NOT_ALLOWED, "method",
                            "static files answer GET and HEAD only");
+    char origin[300];
+    if (frame_refused(s, c, origin, sizeof origin))
+        return queue_frame_refusal(s, c, origin);
     struct files_file f;
     struct sz_error err;
     /* /kernels/NAME: the corpus's own files (the examples are the measured
@@ -872,11 +948,14 @@ static size_t embed_origin(const char *p, size_t n, char *o, size_t cap)
 
 /* The static pages' CSP for --embed-origins: frame-ancestors names them,
  * every other directive is csp's.  "" when origins is NULL or empty. */
-static int embed_csp(const char *origins, char *out, size_t cap, struct sz_error *err)
+static int embed_csp(const char *origins, char *out, size_t cap, char *list, size_t lcap,
+                     struct sz_error *err)
 {
     out[0] = '\0';
+    list[0] = '\0';
     if (origins == NULL || origins[strspn(origins, " ,")] == '\0')
         return 0;
+    snprintf(list, lcap, " ");
     size_t len = (size_t)snprintf(out, cap, "%sframe-ancestors", CSP_HEAD);
     int count = 0;
     for (const char *p = origins; *p;) {
@@ -887,13 +966,15 @@ static int embed_csp(const char *origins, char *out, size_t cap, struct sz_error
         char o[300];
         size_t on = embed_origin(p, n, o, sizeof o);
         if (on == 0 || ++count > EMBED_MAX || len + on + 2 + sizeof CSP_TAIL > cap) {
-            out[0] = '\0';
+            out[0] = list[0] = '\0';
             return sz_fail(err, SZ_INVALID_ARGUMENT, "embed_origins",
                            "'%.*s': up to %d origins, each scheme://host[:port] "
                            "(http or https, no path, no wildcard, a port in 1..65535)",
                            (int)sz_utf8_cut(p, n > 80 ? 80 : n), p, EMBED_MAX);
         }
         len += (size_t)snprintf(out + len, cap - len, " %s", o);
+        size_t l = strlen(list);
+        snprintf(list + l, lcap - l, "%s ", o);     /* fits: list's cap is out's */
         p += n;
     }
     snprintf(out + len, cap - len, "%s", CSP_TAIL);
@@ -948,7 +1029,8 @@ int http_start(const struct http_config *cfg, struct http_server **out,
         snprintf(examples, sizeof examples, "%s/../tests/data/ptx/corpus", s->static_root);
     if (files_root(examples, s->examples_root, &none) < 0)
         s->examples_root[0] = '\0';
-    if (embed_csp(cfg->embed_origins, s->page_csp, sizeof s->page_csp, err) < 0) {
+    if (embed_csp(cfg->embed_origins, s->page_csp, sizeof s->page_csp, s->embed_list,
+                  sizeof s->embed_list, err) < 0) {
         free(s);
         return -1;
     }

@@ -29,6 +29,9 @@ export function createDisplay(ctx) {
         set('palette', st.palette || 'standard');
         set('side', st.side || 'show', 'hide');
         set('embed', st.embed ? '1' : '', '1');   // ?embed=1: one view for slides (style.css)
+        // ?embed=1&view=: that panel alone, sized to the frame (style.css)
+        const view = st.embed ? st.view : '';
+        if ((root.dataset.view || '') !== view) { root.dataset.view = view; sized = true; }
         if (ui.side.checked !== (st.side !== 'hide')) ui.side.checked = st.side !== 'hide';
         if (ui.theme.value !== (st.theme || '')) ui.theme.value = st.theme || '';
         if (ui.palette.value !== (st.palette || '')) ui.palette.value = st.palette || '';

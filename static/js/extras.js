@@ -24,7 +24,7 @@ export async function wireExtras(page) {
     const rows = panels.filter((row) => row.later);
     const creates = await Promise.all(rows.map((row) => row.later()));
     createLessonEdit(ctx, page.lesson);
-    createHandout(ctx, page.lesson, page.maps);
+    createHandout(ctx, page.lesson, page.maps, page.result);
     const drawn = rows.map((row, i) => {
         row.p = creates[i](ctx);
         if (row.boot && page.boot()) row.boot(row.p, page.boot());

@@ -43,7 +43,7 @@ export function createLesson(ctx, parts) {
         el.setAttribute('aria-live', 'polite');
         el.innerHTML = `<div class="lesson-head"><span id="lesson-step"></span><b id="lesson-title"></b>
 <span class="lesson-keys">Space / &rarr; / PageDown next &middot; &larr; back &middot; Esc leaves</span>
-<button type="button" class="btn icon" id="lesson-prev" aria-label="Previous step">&#9664;</button><button type="button" class="btn icon" id="lesson-next" aria-label="Next step">&#9654;</button><button type="button" class="btn" id="lesson-print" title="Every step on its own page: state, map, verdict, narration">Print lesson</button><button type="button" class="btn" id="lesson-exit">Leave</button></div>
+<button type="button" class="btn icon" id="lesson-prev" aria-label="Previous step">&#9664;</button><button type="button" class="btn icon" id="lesson-next" aria-label="Next step">&#9654;</button><button type="button" class="btn" id="lesson-print-student" title="Every step on its own page; a question's answers left out, with room to write">Print for students</button><button type="button" class="btn" id="lesson-print" title="Every step on its own page: state, map, verdict, narration, the answers">Print for the teacher</button><button type="button" class="btn" id="lesson-exit">Leave</button></div>
 <p id="lesson-text"></p><p id="lesson-ask" class="lesson-ask">Your guess first: answer above and press Reveal (or the next key: Space, &rarr;, PageDown). The narration follows the answer.</p><div id="lesson-numbers-box"></div>`;
         document.body.appendChild(el);
         el.querySelector('#lesson-prev').addEventListener('click', () => go(ctx.state().lesson - 1));

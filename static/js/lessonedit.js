@@ -1,15 +1,43 @@
-// lessonedit.js - a teacher's own lesson: "Add this view" takes the view on
-// screen (its URL parameters) with a title, narration ({placeholders},
-// lessondata.js) and a question flag as a step of a draft kept in this
-// browser; the draft plays, goes into a share link (#lesson=...), downloads
-// as JSON, and a JSON file opens and plays. It must not compute the model:
-// narration is filled from the API's answers when the step plays.
+// lessonedit.js - a teacher's own lesson: "Add this view" saves the view (its URL parameters,
+// selected cell and traced column included), a title, narration ({placeholders}, lessondata.js),
+// a question flag and what the class looks at (the panel in view, or the teacher's choice) as a
+// step of a draft kept in this browser; the draft plays, shares as a link (#lesson=...), saves
+// and opens as JSON. It must not compute the model: narration is filled from the API's answers.
 
 import { readLesson, viewParams, packLesson } from './lessondata.js';
 import { esc } from './esc.js';
 
 const $ = (id) => document.getElementById(id);
 const KEY = 'swizzlescope-lesson-draft';
+// What a step can look at: the elements it outlines and the one it brings
+// into sight (lesson.js), in the page's order. A step that names a map prints
+// that map in the handout (handout.js).
+export const LOOKS = [
+    { id: 'tiles', label: 'The tiles (one swizzle tile, the XOR staircase)', look: ['tile-plain', 'tile-swz'], focus: 'tile-swz' },
+    { id: 'grid', label: 'The full grid', look: ['grid-plain', 'grid-swz'], focus: 'grid-swz' },
+    { id: 'trace', label: 'The traced column', look: ['trace'], focus: 'trace' },
+    { id: 'banks', label: 'The bank maps', look: ['banks-plain', 'banks-swz'], focus: 'banks-swz' },
+    { id: 'access', label: 'The warp access and its bank chart', look: ['access'], focus: 'acc-summary' },
+    { id: 'scorecard', label: 'The write / read scorecard', look: ['scorecard'], focus: 'scorecard' },
+];
+
+// The LOOKS entry whose elements show most in the window (the panel the
+// teacher was looking at), or null when none shows.
+function lookInView() {
+    let best = null, most = 0;
+    for (const c of LOOKS) {
+        let area = 0;
+        for (const id of c.look) {
+            const e = $(id);
+            if (!e) continue;
+            const r = e.getBoundingClientRect();
+            const w = Math.min(r.right, innerWidth) - Math.max(r.left, 0), h = Math.min(r.bottom, innerHeight) - Math.max(r.top, 0);
+            if (w > 0 && h > 0) area += w * h;
+        }
+        if (area > most) { most = area; best = c; }
+    }
+    return best;
+}
 
 /* ctx: the PageCtx of app.js; lesson: lesson.js. */
 export function createLessonEdit(ctx, lesson) {
@@ -46,6 +74,8 @@ export function createLessonEdit(ctx, lesson) {
 {verdict}, {op}, {access.wavefronts}, {swizzle.name}, {swizzle.grid.rows}... are filled from the API's answer when the step plays (README, "The page").</p>
 <label class="vfield" for="le-title"><span class="name">Step title</span><input id="le-title" type="text"></label>
 <label class="vfield" for="le-text"><span class="name">Narration</span><textarea id="le-text" rows="3">{swizzle.name}: {verdict}.</textarea></label>
+<label class="vfield" for="le-look"><span class="name">The class looks at</span><select id="le-look">${LOOKS.map((c) => `<option value="${c.id}">${esc(c.label)}</option>`).join('')}</select></label>
+<p id="le-look-note" class="fine"></p>
 <label class="check" for="le-question"><input id="le-question" type="checkbox"><span>A question: the answer stays hidden until a guess</span></label>
 <div class="le-row"><button type="button" class="btn primary" id="le-add">Add this view as a step</button></div>
 <p id="le-count" class="fine"></p><ol id="le-steps"></ol>
@@ -63,7 +93,7 @@ export function createLessonEdit(ctx, lesson) {
             const l = draft(), title = dlg.querySelector('#le-title').value.trim();
             const text = dlg.querySelector('#le-text').value.trim();
             if (!text) { err('The narration is empty.'); return; }
-            l.steps.push({ title: title || `Step ${l.steps.length + 1}`, state: viewParams(ctx.state()), text, question: dlg.querySelector('#le-question').checked, look: ['access'], focus: 'acc-summary' });
+            l.steps.push({ title: title || `Step ${l.steps.length + 1}`, state: viewParams(ctx.state()), text, question: dlg.querySelector('#le-question').checked, ...lookOf(dlg.querySelector('#le-look').value) });
             keep(l); err(''); list();
         });
         dlg.querySelector('#le-play').addEventListener('click', () => play(draft()));
@@ -87,6 +117,17 @@ export function createLessonEdit(ctx, lesson) {
         dlg.querySelector('#le-clear').addEventListener('click', () => { localStorage.removeItem(KEY); list(); });
     }
 
-    if (open) open.addEventListener('click', () => { if (!dlg) build(); list(); dlg.showModal(); });
+    const lookOf = (id) => { const c = LOOKS.find((x) => x.id === id) || LOOKS.find((x) => x.id === 'access'); return { look: [...c.look], focus: c.focus }; };
+
+    // The dialog opens on what the teacher was looking at: the panel in view,
+    // and says which cell and column the step keeps (they are in its state).
+    function aim() {
+        const seen = lookInView(), st = ctx.state();
+        dlg.querySelector('#le-look').value = (seen || LOOKS.find((x) => x.id === 'access')).id;
+        const keeps = [st.sel ? `the selected cell (row ${st.sel[0]}, column ${st.sel[1]})` : '', st.tcol !== null && st.tcol !== undefined ? `the traced column ${st.tcol}` : ''].filter(Boolean);
+        dlg.querySelector('#le-look-note').textContent = `${seen ? `In view now: ${seen.label}.` : 'No panel in view: the warp access.'}${keeps.length ? ` The step keeps ${keeps.join(' and ')}.` : ''}`;
+    }
+
+    if (open) open.addEventListener('click', () => { if (!dlg) build(); aim(); list(); dlg.showModal(); });
     return { draft };
 }

@@ -96,7 +96,11 @@ export function createMaps(ctx, ui) {
             ['logOf'], (v) => v.retarget(bankLayout({ ...inp, ...fn, ...rowKey(inp.cols) })));
         const pairs = {
             tile() {
-                const tw = (id) => Math.min(availWidth(id), 420 * big);
+                // Embedded alone (?embed=1&view=tiles) a tile is as wide as
+                // the frame is high, less the panel's title and caption, so
+                // that the whole tile shows in the frame.
+                const tall = st.embed && st.view === 'tiles' ? Math.max(120, window.innerHeight - 120) : Infinity;
+                const tw = (id) => Math.min(availWidth(id), 420 * big, tall);
                 // The tile boxes keep the height of an 8x8 tile (the 128B
                 // preset's), so that switching between the usual presets leaves
                 // the grids below where they are: a reader comparing them keeps

@@ -31,7 +31,11 @@ export const DEFAULTS = Object.freeze({
     lsrc: '',                     // the lesson's JSON file ('' = the built-in one)
     predict: false,               // predict, then reveal: answers hidden until a guess (predict.js)
     embed: false,                 // one view, no header or sidebar (for slides)
+    view: '',                     // with embed: the one panel shown ('' = all of them; VIEWS)
 });
+
+// The panels ?embed=1&view= can show alone (index.html's data-panel).
+export const VIEWS = Object.freeze(['tiles', 'grid', 'banks', 'access', 'recommend']);
 
 const KEYS = ['b', 'm', 's', 'bank_bytes', 'banks', 'rows'];
 // Keys written only when they differ from DEFAULTS, to keep links short.
@@ -69,6 +73,7 @@ export function fromSearch(search) {
     st.lsrc = (q.get('lsrc') || '').trim();
     st.predict = yes(q.get('predict'));
     st.embed = yes(q.get('embed'));
+    if (VIEWS.includes(q.get('view'))) st.view = q.get('view');
     for (const k of OPT) if (q.has(k)) st[k] = q.get(k).trim();
     st.step = parseCount(q.get('step'), 0);
     st.trans = yes(q.get('trans'));
@@ -93,6 +98,7 @@ export function toSearch(st) {
     if (st.lsrc) q.set('lsrc', st.lsrc);
     if (st.predict) q.set('predict', '1');
     if (st.embed) q.set('embed', '1');
+    if (st.view) q.set('view', st.view);
     for (const k of OPT) if (st[k] !== DEFAULTS[k]) q.set(k, st[k]);
     if (st.step) q.set('step', st.step);
     if (st.trans) q.set('trans', '1');

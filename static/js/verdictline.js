@@ -21,8 +21,11 @@ export function createVerdictLine(ctx) {
         if (!r || !d) { setHTML(el, ''); el.className = 'verdict-line'; return; }
         const v = verdict(r.cost), cmp = r.access && r.access.compare;
         const without = cmp && cmp.unswizzled ? ` Without the swizzle: ${esc(verdict(cmp.unswizzled).text)}.` : '';
+        // A named pattern is said in words first (its label), its name and
+        // step after them: "col_read, step 0" alone told a newcomer nothing.
+        const a = r.access, head = a && a.label ? `<b>${esc(a.label)}</b>, step r = ${a.step} (${esc(a.pattern)})` : `<b>${esc(r.label)}</b>`;
         el.className = `verdict-line ${v.cls}`;
-        setHTML(el, `<b>${esc(r.label)}</b> on ${esc(d.name)}: <span class="${VERDICT} ${v.cls}" id="verdict-line-text">${esc(v.text)}</span>.${without} <a href="#access">Details</a>`);
+        setHTML(el, `${head} on ${esc(d.name)}: <span class="${VERDICT} ${v.cls}" id="verdict-line-text">${esc(v.text)}</span>.${without} <a href="#access">Details</a>`);
     }
 
     // The colours of the maps: a cell's colour is the number it shows (a

@@ -114,7 +114,8 @@ static void test_default_state(void)
     /* the verdict, escaped preset label, selected preset, the limits' menus */
     static const char *const want[][2] = {
         {"<p id=\"verdict-line\" class=\"verdict-line ok\"", "verdict class"},
-        {"<b>col_read, step 0</b> on Swizzle&lt;3,4,3&gt;:", "verdict label, escaped name"},
+        {"<b>ld.b32: lane t reads word r of row t (a column walk)</b>, step r = 0 (col_read) on "
+         "Swizzle&lt;3,4,3&gt;:", "verdict: the pattern in words, then its name and step (issue 40.7)"},
         {"Without the swizzle: 8-way conflict: 8 wavefronts, ideal 1.", "the unswizzled cost"},
         {"<option value=\"128B\" selected>128B &lt;3,4,3&gt;</option>", "preset menu"},
         {"<option value=\"custom\">Custom</option>", "Custom last, not selected"},

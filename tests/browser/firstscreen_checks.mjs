@@ -34,7 +34,7 @@ function readScreen() {
     return {
         html: { theme: d.theme, present: d.present, palette: d.palette, side: d.side, embed: d.embed },
         readout: $('readout').innerHTML, stats: $('stats').innerHTML,
-        verdict: $('verdict-line').innerHTML, verdictClass: $('verdict-line').className,
+        verdict: $('verdict-line').innerHTML, verdictText: $('verdict-line').textContent, verdictClass: $('verdict-line').className,
         legend: $('legend').innerHTML, bitstrip: $('bitstrip').innerHTML, bankRow: $('bank-row').innerHTML,
         elemText: $('elem-swizzle').innerHTML, elemClass: $('elem-swizzle').className,
         selects: Object.fromEntries(['preset', 'bank_bytes', 'banks', 'elem', 'show', 'theme', 'palette'].map((id) => [id, sel(id)])),
@@ -68,12 +68,19 @@ export async function firstscreenChecks(t) {
         check(`${name}: the SVG is the layout's width, and the box keeps its height`, s.W === j.W && s.box === j.box, `server ${s.W}x${s.H} box ${s.box}, page ${j.W}x${j.H} box ${j.box}`);
     };
 
+    // Issue 40.7: the sentence says in words what the warp reads (the
+    // pattern's label, /api/patterns) before its wire name and step.
+    const labels = new Map((await (await fetch(base + 'api/patterns')).json()).patterns.map((p) => [p.name, p.label]));
     for (const [q, T] of [['?b=3&m=4&s=3', 8], ['', 4], ['?b=2&m=4&s=3&banks=64&elem=fp16&pat=row_store', 4], ['?theme=dark&present=1', 4],
         ['?b=0&m=4&s=3&show=row&palette=cb&side=hide', 1], ['?b=4&m=2&s=4&bank_bytes=8&match=1&elem=fp32&step=3', 16]]) {
         await step(`firstscreen: ${q || '/'}`, async () => {
             const s = await server(q), j = await js(q);
             const name = `firstscreen ${q || '/'}`;
             check(`${name}: the server wrote the readout and verdict`, /data-p="b"/.test(s.readout) && /id="verdict-line-text"/.test(s.verdict), s.readout);
+            const pat = new URLSearchParams(q).get('pat') || 'col_read', words = labels.get(pat);
+            for (const [who, v] of [['server', s.verdictText], ['page', j.verdictText]])
+                check(`${name}: the ${who}'s first sentence says what the warp does in words, then "${pat}" and its step`,
+                    !!words && v.startsWith(words + ', step r = ') && v.indexOf(pat) > words.length, v.slice(0, 120));
             for (const k of ['html', 'readout', 'stats', 'verdict', 'verdictClass', 'legend', 'bitstrip', 'bankRow', 'elemText', 'elemClass', 'inputs']) same(`${name}: ${k}`, s[k], j[k]);
             for (const k of Object.keys(j.selects)) same(`${name}: the ${k} menu and its value`, s.selects[k], j.selects[k]);
             check(`${name}: the server's verdict is in the 1440x900 window`, s.verdictBox && s.verdictBox.top >= 0 && s.verdictBox.bottom <= 900, JSON.stringify(s.verdictBox));

@@ -170,6 +170,91 @@ export async function teach2Checks(t) {
         await page.setViewportSize({ width: 1440, height: 1000 });
     });
 
+    // ---- issue 40.3: a student copy and a teacher copy; figures with captions; a legible chart ----
+    await step('issue 40.3: the students\' and the teacher\'s handouts, and the page printed', async () => {
+        const fs = await import('node:fs');
+        const { execFileSync } = await import('node:child_process');
+        // The printable width and height of an A4 landscape sheet at 10 mm margins, in CSS px.
+        await page.setViewportSize({ width: 1047, height: 718 });
+        const lessonJSON = (await getJSON(base + 'lessons/intro.json')).body;
+        const n = lessonJSON.steps.length;
+        // Each question step's answer as the API gives it: what a student copy must not print.
+        const answers = {};
+        for (const [k, st] of lessonJSON.steps.entries()) {
+            if (!st.question) continue;
+            const q = new URLSearchParams(st.state);
+            const a = (await getJSON(apiURL(base, 'access', { b: q.get('b') || '2', m: q.get('m') || '4', s: q.get('s') || '3', bank_bytes: '4', banks: '32', match_bank_row: '0',
+                ...(q.get('rows') ? { rows: q.get('rows') } : {}), pattern: q.get('pat') || 'col_read', step: q.get('step') || '0' }))).body;
+            answers[k] = a.cost.wavefronts;
+        }
+        const handout = async (button, copy) => {
+            await gotoReady(page, base + '?lesson=1');
+            await page.waitForFunction(() => document.body.dataset.lesson === '1', null, { timeout: t.TIMEOUT });
+            await page.evaluate(() => { window.print = () => {}; });
+            await page.click(button);
+            await page.waitForFunction(() => document.body.dataset.handout === 'ready', null, { timeout: 90000 });
+            await page.emulateMedia({ media: 'print' });
+            const pages = await page.$$eval('#handout .ho-page', (ps) => ps.map((p) => {
+                const box = p.getBoundingClientRect();
+                const chart = p.querySelector('.ho-chart svg');
+                let chartPx = null;
+                if (chart) {
+                    const r = chart.getBoundingClientRect(), vb = chart.viewBox.baseVal;
+                    chartPx = { h: Math.round(r.height), font: Number(chart.getAttribute('font-size')) * r.width / vb.width };
+                }
+                return { question: p.hasAttribute('data-question'), head: p.querySelector('header').textContent, text: p.textContent,
+                    verdict: !!p.querySelector('.ho-verdict'), narration: !!p.querySelector('.ho-text'), numbers: !!p.querySelector('.lesson-numbers'), chart: chartPx,
+                    write: (() => { const w = p.querySelector('.ho-write .ho-lines'); return w ? Math.round(w.getBoundingClientRect().height) : 0; })(),
+                    // every figure whole on its sheet, its caption inside it
+                    figs: [...p.querySelectorAll('figure')].map((f) => { const r = f.getBoundingClientRect(), c = f.querySelector('figcaption'); return r.bottom <= box.bottom + 0.5 && !!c && f.contains(c) && c.getBoundingClientRect().height > 0; }) };
+            }));
+            await page.emulateMedia({ media: null });
+            const pdf = await page.pdf({ format: 'A4', landscape: true, printBackground: true });
+            fs.writeFileSync(`${t.SHOTS}/handout-${copy}.pdf`, pdf);
+            await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+            await page.keyboard.press('Escape');
+            return { pages, count: (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) || []).length };
+        };
+        const stu = await handout('#lesson-print-student', 'student');
+        check(`40.3 student copy: ${n} pages, one per step`, stu.pages.length === n && stu.count === n, `${stu.pages.length} built, ${stu.count} printed`);
+        const qs = stu.pages.filter((p) => p.question);
+        check('40.3 student copy: every question step leaves its answer out (no verdict, narration, numbers, bank hits, wavefront count)',
+            qs.length === Object.keys(answers).length && qs.every((p, i) => !p.verdict && !p.narration && !p.numbers && !p.chart && !new RegExp(`\\b${Object.values(answers)[i]} wavefronts`).test(p.text) && /student copy/.test(p.head)),
+            JSON.stringify(qs.map((p) => ({ v: p.verdict, n: p.narration, c: !!p.chart, head: p.head.slice(0, 60) }))));
+        check('40.3 student copy: each question has room to write (at least 25 mm of lines)', qs.every((p) => p.write >= 94), qs.map((p) => p.write).join(','));
+        check('40.3 student copy: the other steps keep their narration', stu.pages.filter((p) => !p.question).every((p) => p.narration));
+        const tea = await handout('#lesson-print', 'teacher');
+        check(`40.3 teacher copy: ${n} pages`, tea.pages.length === n && tea.count === n, `${tea.pages.length} built, ${tea.count} printed`);
+        const tq = tea.pages.filter((p) => p.question);
+        check('40.3 teacher copy: every question step prints its answer (the API\'s wavefronts) and narration',
+            tq.length === qs.length && tq.every((p, i) => p.verdict && p.narration && new RegExp(`\\b${Object.values(answers)[i]} wavefronts`).test(p.text) && /teacher copy/.test(p.head)), tq.map((p) => p.head.slice(0, 70)).join(' | '));
+        const charts = tea.pages.filter((p) => p.chart);
+        check('40.3: the bank-hit chart prints legibly: at least 90 px (24 mm) high, its labels at least 10 px (7.5 pt)',
+            charts.length > 0 && charts.every((p) => p.chart.h >= 90 && p.chart.font >= 10), JSON.stringify(charts.map((p) => p.chart)));
+        check('40.3: every figure of both copies is whole on its sheet with its caption', [...stu.pages, ...tea.pages].every((p) => p.figs.every(Boolean)),
+            JSON.stringify([...stu.pages, ...tea.pages].map((p) => p.figs)));
+        // The page printed (not the handout): "Grid with swizzle" on the sheet with its grid.
+        await gotoReady(page, base + '?b=3&m=4&s=3&rows=32');
+        await page.emulateMedia({ media: 'print' });
+        const fig = await page.evaluate(() => {
+            const f = document.getElementById('grid-swz').closest('figure'), c = f.querySelector('figcaption');
+            // its height as laid out for print (main's zoom included): within one sheet
+            return { avoid: getComputedStyle(f).breakInside, capAfter: getComputedStyle(c).breakAfter, h: Math.round(f.getBoundingClientRect().height) };
+        });
+        await page.emulateMedia({ media: null });
+        check('40.3 the page printed: the grid\'s figure does not break and its caption stays with it', fig.avoid === 'avoid' && fig.capAfter === 'avoid' && fig.h <= 718, JSON.stringify(fig));
+        const pdf = await page.pdf({ format: 'A4', landscape: true, printBackground: true });
+        const file = `${t.SHOTS}/page-print.pdf`;
+        fs.writeFileSync(file, pdf);
+        let sheets = null;
+        try { sheets = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).split('\f'); } catch { sheets = null; }
+        if (sheets) {
+            const k = sheets.findIndex((x) => /Grid with swizzle/.test(x));
+            check('40.3 the page printed (pdftotext): "Grid with swizzle" is on the sheet with its grid\'s column numbers', k >= 0 && /(\b0\s+1\s+2\s+3\s+4\s+5\s+6\s+7\b[\s\S]*){2}/.test(sheets[k]), `sheet ${k + 1} of ${sheets.length}`);
+        } else check('40.3 the page printed: pdftotext (poppler-utils) missing, the sheet check did not run', false, 'apt-get install poppler-utils');
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
+
     // ---- screenshots of the bank-cell card for the eye (build/screenshots/teach2-*.png) ----
     await step('issue 27.8 screenshots', async () => {
         const q = { b: '3', m: '4', s: '3', rows: '8', ...L };

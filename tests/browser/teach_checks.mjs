@@ -265,6 +265,79 @@ export async function teachChecks(t) {
         }
     });
 
+    // ---- issue 40.4: ?embed=1&view= shows one panel sized to its frame; a refused frame says why ----
+    await step('issue 40.4: one embedded view per frame, and a refused frame that says so', async () => {
+        const http = await import('node:http');
+        const hostPort = await t.freePort(), swzPort = await t.freePort(), elsePort = await t.freePort();
+        const other = `http://127.0.0.1:${hostPort}`;
+        const srv2 = await t.startServer(swzPort, ['--embed-origins', other]);
+        const srv3 = await t.startServer(elsePort, ['--embed-origins', 'https://slides.example.org']);
+        let target = '', fw = 880, fh = 600;
+        const host = http.createServer((req, res) => {
+            res.writeHead(200, { 'Content-Type': 'text/html' });
+            res.end(`<!doctype html><title>slides</title><body style="margin:16px;font:20px sans-serif"><h1 style="margin:0 0 8px">Slide 3: the XOR staircase</h1><iframe id="f" src="${target}" width="${fw}" height="${fh}" style="border:2px solid #888"></iframe></body>`);
+        });
+        await new Promise((r) => host.listen(hostPort, '127.0.0.1', r));
+        const frameOf = async (b) => {
+            await page.goto(other + '/', { waitUntil: 'load' });
+            for (let i = 0; i < 50; i++) {
+                const f = page.frames().find((x) => x.url().startsWith(b));
+                if (f) return f;
+                await page.waitForTimeout(100);
+            }
+            return null;
+        };
+        try {
+            await page.setViewportSize({ width: 1440, height: 900 });
+            for (const [view, w, h] of [['tiles', 880, 600], ['grid', 880, 600], ['banks', 880, 600], ['access', 880, 600], ['recommend', 880, 600], ['tiles', 480, 360]]) {
+                target = `${srv2.base}?embed=1&view=${view}&b=3&m=4&s=3&rows=32&pat=col_read`; fw = w; fh = h;
+                const f = await frameOf(srv2.base);
+                const ready = f && await f.waitForFunction(() => document.body && document.body.dataset.ready, null, { timeout: 8000 }).then(() => true, () => false);
+                if (!check(`40.4 ${view} in ${w}x${h}: the frame loads the page`, !!ready)) continue;
+                await page.waitForTimeout(300);
+                const got = await f.evaluate((view) => {
+                    const shown = [...document.querySelectorAll('main > section, .topbar, .sidebar')].filter((e) => getComputedStyle(e).display !== 'none');
+                    const p = document.querySelector(`[data-panel="${view}"]`), r = p.getBoundingClientRect();
+                    const cells = (id) => { const v = document.getElementById(id).mapView; return v ? v.drawnCells().length : 0; };
+                    const inside = (id) => { const b = document.getElementById(id).getBoundingClientRect(); return b.top >= 0 && b.bottom <= innerHeight && b.left >= 0 && b.right <= innerWidth; };
+                    return { shown: shown.map((e) => e.dataset.panel || e.className), H: innerHeight, W: innerWidth, scrollH: document.documentElement.scrollHeight, scrollW: document.documentElement.scrollWidth,
+                        top: Math.round(r.top), bottom: Math.round(r.bottom), height: Math.round(r.height),
+                        drawn: view === 'tiles' ? cells('tile-swz') : view === 'grid' ? cells('grid-swz') : view === 'banks' ? cells('banks-swz') : view === 'access' ? (document.getElementById('acc-summary').textContent.trim() ? 1 : 0) : (document.getElementById('score-rec').textContent.trim() ? 1 : 0),
+                        tileInside: view === 'tiles' ? inside('tile-swz') && inside('tile-plain') : true,
+                        // a map that scrolls in its box: the swizzled one starts in the frame, with room to show rows
+                        swzShows: ['grid', 'banks'].includes(view) ? document.getElementById(`${view}-swz`).getBoundingClientRect().top < innerHeight - 120 : true };
+                }, view);
+                check(`40.4 ${view} in ${w}x${h}: that panel alone shows`, got.shown.length === 1 && got.shown[0] === view, got.shown.join(','));
+                check(`40.4 ${view} in ${w}x${h}: the page is the frame's size (no scrolling the slide's frame)`, got.scrollH <= got.H + 1 && got.scrollW <= got.W + 1, `page ${got.scrollW}x${got.scrollH} in ${got.W}x${got.H}`);
+                check(`40.4 ${view} in ${w}x${h}: the panel fills the frame and shows what it draws`, got.top >= 0 && got.bottom <= got.H + 1 && got.height >= 0.8 * got.H && got.drawn > 0 && got.tileInside && got.swzShows, JSON.stringify(got));
+                if (view === 'tiles' && w === 880) await page.screenshot({ path: t.SHOTS + '/embed-tiles-other-origin.png' });
+                if (view === 'grid') await page.screenshot({ path: t.SHOTS + '/embed-grid-other-origin.png' });
+            }
+            // Refused: a server naming another origin, and one naming none.
+            t.setPhase('frame-refused');
+            for (const [name, b, says] of [['an origin the server does not name', srv3.base, new RegExp(`${other.replace(/[.]/g, '\\.')} is not one of them`)], ['a server without --embed-origins', base, /started without --embed-origins/]]) {
+                target = `${b}?embed=1&view=tiles&b=3&m=4&s=3`; fw = 880; fh = 600;
+                const f = await frameOf(b);
+                const msg = f && await f.waitForSelector('#frame-refused', { timeout: 5000 }).then(() => f.evaluate(() => {
+                    const m = document.getElementById('frame-refused'), r = m.getBoundingClientRect();
+                    return { text: m.textContent, h: r.height, color: getComputedStyle(m).borderTopColor };
+                }), () => null);
+                check(`40.4 refused (${name}): the frame shows a message saying why and what to start the server with`, !!msg && says.test(msg.text) && msg.text.includes(`--embed-origins ${other}`) && msg.h > 40, JSON.stringify(msg));
+                await page.screenshot({ path: t.SHOTS + `/embed-refused-${b === base ? 'no-flag' : 'other-origin'}.png` });
+            }
+            // The page itself keeps its refusal for everything but the refused frame.
+            const plain = await fetch(srv3.base + '?embed=1', { headers: { 'Sec-Fetch-Dest': 'iframe', Referer: 'https://slides.example.org/deck' } });
+            check('40.4: a named origin framing gets the page, its CSP naming only that origin', plain.status === 200 && /frame-ancestors https:\/\/slides\.example\.org;/.test(plain.headers.get('content-security-policy') || ''), `${plain.status} ${plain.headers.get('content-security-policy')}`);
+            t.setPhase('valid');
+        } finally {
+            t.setPhase('valid');
+            host.close();
+            srv2.child.kill('SIGTERM');
+            srv3.child.kill('SIGTERM');
+            await page.setViewportSize({ width: 1440, height: 1000 });
+        }
+    });
+
     // ---- predict, then reveal ----
     await step('issue 27 predict: the answer hides until a guess', async () => {
         await gotoReady(page, base + '?b=0&m=4&s=3&predict=1');
@@ -346,6 +419,48 @@ export async function teachChecks(t) {
             check(`40.5: step ${k + 1}: the bar overlaps none of the access summary, the bank chart, the hits`, hit === '', `covered: ${hit}`);
         }
         await page.screenshot({ path: t.SHOTS + '/class-lesson-docked.png' });
+        await page.keyboard.press('Escape');
+        await page.setViewportSize({ width: 1440, height: 1000 });
+    });
+
+    // ---- issue 40.2: a saved step looks at what the teacher looked at ----
+    await step('issue 40.2: "Add this view" takes the panel in view and the selected cell', async () => {
+        await page.setViewportSize({ width: 1440, height: 900 });
+        await gotoReady(page, base + '?b=3&m=4&s=3&rows=8&sel=1,0&tcol=0');
+        await page.evaluate(() => localStorage.removeItem('swizzlescope-lesson-draft'));
+        // The teacher scrolls to the staircase and opens the dialog (a click that moves nothing).
+        await page.evaluate(() => document.getElementById('tile-swz').scrollIntoView({ block: 'center' }));
+        await page.evaluate(() => document.getElementById('lesson-edit').click());
+        await page.waitForSelector('#lesson-dialog[open]');
+        const chosen = await page.$eval('#le-look', (e) => e.value).catch(() => 'no choice in the dialog');
+        check('40.2: the dialog offers what the class looks at, the tiles in view chosen', chosen === 'tiles', chosen);
+        check('40.2: it says the step keeps the selected cell and the traced column', /selected cell \(row 1, column 0\).*traced column 0/.test(await text(page, '#le-look-note').catch(() => '')));
+        await page.fill('#le-title', 'The staircase');
+        await page.fill('#le-text', '{swizzle.name}: row 1 moves.');
+        await page.click('#le-add');
+        // The teacher picks another panel for the next step.
+        await page.selectOption('#le-look', 'banks').catch(() => {});
+        await page.fill('#le-title', 'Banks');
+        await page.click('#le-add');
+        const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('swizzlescope-lesson-draft')).steps.map((s) => ({ state: s.state, look: s.look, focus: s.focus })));
+        check('40.2: the saved step looks at the tiles and keeps sel and tcol', saved.length === 2 && saved[0].focus === 'tile-swz' && saved[0].look.includes('tile-swz')
+            && /(^|&)sel=1%2C0|(^|&)sel=1,0/.test(saved[0].state) && /(^|&)tcol=0/.test(saved[0].state), JSON.stringify(saved[0]));
+        check('40.2: the one the teacher chose looks at the banks', saved.length === 2 && saved[1].focus === 'banks-swz', JSON.stringify(saved[1]));
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.click('#le-play');
+        await lessonAt(0);
+        await page.waitForFunction(() => /moves/.test(document.getElementById('lesson-text').textContent), null, { timeout: t.TIMEOUT });
+        const where = await page.evaluate(() => {
+            const r = document.getElementById('tile-swz').getBoundingClientRect(), b = document.getElementById('lesson').getBoundingClientRect();
+            const under = r.right > b.left && r.left < b.right && r.bottom > b.top && r.top < b.bottom;
+            return { top: Math.round(r.top), bottom: Math.round(r.bottom), under, look: document.getElementById('tile-swz').classList.contains('look') || !!document.querySelector('.look #tile-swz, #tile-swz.look') };
+        });
+        check('40.2: the saved step plays with the swizzled tile in the window, clear of the lesson bar, outlined', where.top >= 0 && where.bottom <= 900 && !where.under && where.look, JSON.stringify(where));
+        await page.screenshot({ path: t.SHOTS + '/lesson-own-step-tiles.png' });
+        await page.keyboard.press('ArrowRight');
+        await lessonAt(1);
+        const banks = await page.evaluate(() => { const r = document.getElementById('banks-swz').getBoundingClientRect(); return { top: Math.round(r.top), bottom: Math.round(r.bottom) }; });
+        check('40.2: the next saved step brings the bank map into the window', banks.top >= 0 && banks.top < 900, JSON.stringify(banks));
         await page.keyboard.press('Escape');
         await page.setViewportSize({ width: 1440, height: 1000 });
     });

@@ -633,7 +633,9 @@ async function main() {
             (r.phase === 'kernelptx-error' && r.status === 400 && /\/api\/ptx$/.test(r.url)) ||
             // issue 38.6: "Measure on GPU" where there is no GPU
             (r.phase === 'kernelptx-measure' && r.status === 503 && /\/api\/ptx\/measure$/.test(r.url)) ||
-            (r.phase === 'frame-refused' && /ERR_BLOCKED_BY_RESPONSE/.test(r.text || ''));
+            (r.phase === 'frame-refused' && /ERR_BLOCKED_BY_RESPONSE/.test(r.text || '')) ||
+            // issue 40.4: the page a refused frame gets instead (a 403 that says why)
+            (r.phase === 'frame-refused' && r.status === 403 && /\?embed=1/.test(r.url));
         // A prefetch the server refuses is a 204 (never a 4xx: no console line);
         // one the page stops on the wire when the state moves on is aborted.
         const prefetchOk = (r) => r.prefetch && r.aborted;
@@ -648,7 +650,8 @@ async function main() {
             (c.phase === 'measure-errors' && /status of (409|502)/.test(c.text)) ||
             ((c.phase === 'layout-error' || c.phase === 'thread-error' || c.phase === 'kernelptx-error') && /status of 400/.test(c.text)) ||
             (c.phase === 'kernelptx-measure' && /status of 503/.test(c.text)) ||
-            (c.phase === 'frame-refused' && /violates the following Content Security Policy directive: "frame-ancestors 'none'"/.test(c.text))));
+            (c.phase === 'frame-refused' && /violates the following Content Security Policy directive: "frame-ancestors 'none'"/.test(c.text)) ||
+            (c.phase === 'frame-refused' && /status of 403/.test(c.text))));
         check('no console errors', unexpectedCon.length === 0, unexpectedCon.map((c) => c.text).join(' | '));
     } finally {
         await ctx.close().catch(() => {});

@@ -298,6 +298,45 @@ static void test_replay_table(void)
     healthy("the API table");
 }
 
+/* A browser's frame from an origin --embed-origins does not name (issue 40.4):
+ * a 403 page that says why, framable by anyone, naming only the normalised
+ * origin; a named origin, a frame without a Referer and a plain navigation get
+ * the page.  p2/host: a server naming http://127.0.0.1:9999 and
+ * https://slides.example.org; `port`: one naming none. */
+static void test_frame_refusal(uint16_t p2, const char *host)
+{
+    static const struct {
+        int flag;                   /* 1: p2, 0: the server without the flag */
+        const char *headers, *what, *needle;
+        int status;
+    } frames[] = {
+        {1, "Sec-Fetch-Dest: iframe\r\nReferer: https://slides.example.org/deck?p=3\r\n", "a named origin", "frame-ancestors http://127.0.0.1:9999", 200},
+        {1, "Sec-Fetch-Dest: iframe\r\nReferer: HTTP://127.0.0.1:9999/\r\n", "a named origin, spelt otherwise", "<!doctype html>", 200},
+        {1, "Sec-Fetch-Dest: iframe\r\nReferer: http://evil.example/x\r\n", "another origin",
+         "and http://evil.example is not one of them.", 403},
+        {1, "Sec-Fetch-Dest: frame\r\nReferer: http://evil.example:81\r\n", "another origin's <frame>",
+         "<code>--embed-origins http://evil.example:81</code> (with the origins it names now)", 403},
+        {1, "Sec-Fetch-Dest: iframe\r\n", "no Referer: the CSP decides", "frame-ancestors http://127.0.0.1:9999", 200},
+        {1, "Sec-Fetch-Dest: iframe\r\nReferer: http://a.example<script>/\r\n", "a Referer that is no origin", "frame-ancestors http://127.0.0.1:9999", 200},
+        {1, "Sec-Fetch-Dest: document\r\nReferer: http://evil.example/\r\n", "a link followed, not a frame", "<!doctype html>", 200},
+        {0, "Sec-Fetch-Dest: iframe\r\nReferer: https://slides.example.org/\r\n", "no flag",
+         "started without <code>--embed-origins</code>, so no page may frame it (https://slides.example.org tried)", 403},
+        {0, "Sec-Fetch-Dest: iframe\r\n", "no flag, no Referer", "(the page around this frame tried)", 403},
+    };
+    char h0[64];
+    snprintf(h0, sizeof h0, "127.0.0.1:%u", port);
+    for (size_t i = 0; i < sizeof frames / sizeof frames[0]; i++) {
+        char *r = client_request(frames[i].flag ? p2 : port, "GET", "/?embed=1&view=tiles",
+                                 frames[i].flag ? host : h0, frames[i].headers, NULL);
+        int refused = frames[i].status == 403;
+        CHECK(client_status(r) == frames[i].status && r && strstr(r, frames[i].needle) &&
+                  (!refused || (strstr(r, "frame-ancestors *") && !strstr(r, "X-Frame-Options") &&
+                                !strstr(r, "<script") && strstr(r, "Cache-Control: no-store"))),
+              "frame refusal, %s: %d with '%s'", frames[i].what, frames[i].status, frames[i].needle);
+        free(r);
+    }
+}
+
 /* --embed-origins (issue 27): the named origins may frame the static pages
  * through CSP frame-ancestors, in place of X-Frame-Options: DENY; the API's
  * answers stay unframeable, every other header is unchanged, and anything but
@@ -334,6 +373,7 @@ static void test_embed(void)
           strstr(api, "frame-ancestors 'none'"), "embed: the API's answers stay unframeable");
     free(page);
     free(api);
+    test_frame_refusal(p2, host);
     http_stop(srv);
     static const char *const bad[] = {"*", "http://a.example/path", "javascript:alert(1)",
         "http://a.example;script-src *", "https://*.example.org", "ftp://a.example",
