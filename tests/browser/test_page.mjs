@@ -614,6 +614,8 @@ async function main() {
             (r.phase === 'thread-error' && r.status === 400 && /\/api\/layout\/access$/.test(r.url)) ||
             // issue 38.4 (kernelptx_checks): a malformed PTX, and CUDA refused
             (r.phase === 'kernelptx-error' && r.status === 400 && /\/api\/ptx$/.test(r.url)) ||
+            // issue 39.5 (layout_checks): an ncu text of several launches, none picked yet
+            (r.phase === 'ncu-error' && r.status === 400 && /\/api\/ncu\/explain$/.test(r.url)) ||
             (r.phase === 'frame-refused' && /ERR_BLOCKED_BY_RESPONSE/.test(r.text || ''));
         // A prefetch the server refuses is a 204 (never a 4xx: no console line);
         // one the page stops on the wire when the state moves on is aborted.
@@ -627,7 +629,7 @@ async function main() {
         const unexpectedCon = consoleErrors.filter((c) => !(
             ((c.phase === 'invalid' || c.phase === 'bad-access') && /status of 400/.test(c.text)) ||
             (c.phase === 'measure-errors' && /status of (409|502)/.test(c.text)) ||
-            ((c.phase === 'layout-error' || c.phase === 'thread-error' || c.phase === 'kernelptx-error') && /status of 400/.test(c.text)) ||
+            ((c.phase === 'layout-error' || c.phase === 'thread-error' || c.phase === 'kernelptx-error' || c.phase === 'ncu-error') && /status of 400/.test(c.text)) ||
             (c.phase === 'frame-refused' && /violates the following Content Security Policy directive: "frame-ancestors 'none'"/.test(c.text))));
         check('no console errors', unexpectedCon.length === 0, unexpectedCon.map((c) => c.text).join(' | '));
     } finally {
