@@ -32,27 +32,21 @@ static int element_bits(const struct ta_parser *p, int attr, struct lay *l, stru
     return 0;
 }
 
-/* The whole text (from its first byte: an alias line's `#x =` included):
- * its offset bases and padding on the request's shape, and for nvmma_shared
- * the byte swizzle its swizzlingByteWidth names. */
-static int parse_triton(struct cute_cur *c, struct lay *l)
+/* The encoding at `node` built on l's shape (l->rank, l->shape set) into
+ * l: its offset bases and padding, and for nvmma_shared the byte swizzle
+ * its swizzlingByteWidth names; `field` is what a too-large shape names. */
+static int take_encoding(struct ta_parser *p, int node, struct lay *l, const char *field,
+                         struct sz_error *err)
 {
-    struct ta_node nodes[TLIN_NODES];
-    struct ta_parser p;
     struct tsh_layout sh;
     int64_t shape[LAY_MAX_RANK];
-    int node;
     for (int d = 0; d < l->rank; d++)
         shape[d] = l->shape[d];
-    ta_use(&p, nodes, TLIN_NODES, NULL, 0);
-    if (ta_init(&p, c->s, "layout", NULL, NULL, c->err) < 0 ||
-        ta_parse(&p, 0, 0, 1, 1, &node, c->err) < 0 || ta_resolve(&p, node, &node, c->err) < 0 ||
-        element_bits(&p, node, l, c->err) < 0 ||
-        triton_shared_build(&p, node, shape, l->rank, l->element_bits, &sh, c->err) < 0)
+    if (element_bits(p, node, l, err) < 0 ||
+        triton_shared_build(p, node, shape, l->rank, l->element_bits, &sh, err) < 0)
         return -1;
     if (sh.n > LIN_MAX_BITS)
-        return sz_fail(c->err, SZ_INVALID_ARGUMENT, "shape", "at most 2^%d elements",
-                       LIN_MAX_BITS);
+        return sz_fail(err, SZ_INVALID_ARGUMENT, field, "at most 2^%d elements", LIN_MAX_BITS);
     l->a.tlinear.n = sh.n;
     for (int k = 0; k < sh.n; k++)
         for (int d = 0; d < l->rank; d++)
@@ -62,9 +56,24 @@ static int parse_triton(struct cute_cur *c, struct lay *l)
         l->pad_every[k] = (uint32_t)sh.interval[k];
         l->pad_by[k] = (uint32_t)sh.pad[k];
     }
-    int sw = ta_is(&p, node, "nvmma_shared") ? ta_get(&p, node, "swizzlingByteWidth") : -1;
-    l->a.tlinear.nvmma_bytes = sw >= 0 ? (int)p.node[sw].v : 0;    /* checked by the reader */
+    int sw = ta_is(p, node, "nvmma_shared") ? ta_get(p, node, "swizzlingByteWidth") : -1;
+    l->a.tlinear.nvmma_bytes = sw >= 0 ? (int)p->node[sw].v : 0;    /* checked by the reader */
     return 0;
+}
+
+/* The whole text (from its first byte: an alias line's `#x =` included):
+ * its offset bases and padding on the request's shape, and for nvmma_shared
+ * the byte swizzle its swizzlingByteWidth names. */
+static int parse_triton(struct cute_cur *c, struct lay *l)
+{
+    struct ta_node nodes[TLIN_NODES];
+    struct ta_parser p;
+    int node;
+    ta_use(&p, nodes, TLIN_NODES, NULL, 0);
+    if (ta_init(&p, c->s, "layout", NULL, NULL, c->err) < 0 ||
+        ta_parse(&p, 0, 0, 1, 1, &node, c->err) < 0 || ta_resolve(&p, node, &node, c->err) < 0)
+        return -1;
+    return take_encoding(&p, node, l, "shape", c->err);
 }
 
 static int build_triton(struct lay *l, struct sz_error *err);
@@ -92,7 +101,6 @@ static int parse_memdesc(struct cute_cur *c, struct lay *l)
 {
     struct ta_node nodes[TLIN_NODES];
     struct ta_parser p;
-    struct tsh_layout sh;
     int64_t shape[TLL_MAX_RANK];
     int rank, bits, node;
     size_t at = c->i;
@@ -152,23 +160,8 @@ static int parse_memdesc(struct cute_cur *c, struct lay *l)
     l->size = (uint32_t)size;
     l->element_bits = bits;
     l->form = row;
-    if (element_bits(&p, node, l, c->err) < 0 ||
-        triton_shared_build(&p, node, shape, rank, bits, &sh, c->err) < 0)
+    if (take_encoding(&p, node, l, "layout", c->err) < 0)
         return -1;
-    if (sh.n > LIN_MAX_BITS)
-        return sz_fail(c->err, SZ_INVALID_ARGUMENT, "layout", "at most 2^%d elements",
-                       LIN_MAX_BITS);
-    l->a.tlinear.n = sh.n;
-    for (int k = 0; k < sh.n; k++)
-        for (int d = 0; d < rank; d++)
-            l->a.tlinear.b[k][d] = sh.b[k][d];
-    l->npad = sh.npad;
-    for (int k = 0; k < sh.npad; k++) {
-        l->pad_every[k] = (uint32_t)sh.interval[k];
-        l->pad_by[k] = (uint32_t)sh.pad[k];
-    }
-    int sw = ta_is(&p, node, "nvmma_shared") ? ta_get(&p, node, "swizzlingByteWidth") : -1;
-    l->a.tlinear.nvmma_bytes = sw >= 0 ? (int)p.node[sw].v : 0;
     if ((uint64_t)l->size * (uint32_t)(bits / 8) > SZ_OFFSET_LIMIT)
         return sz_fail(c->err, SZ_INVALID_ARGUMENT, "layout", "reaches bytes at or above 2^31");
     return build_triton(l, c->err);
