@@ -1,10 +1,15 @@
-/* ncu_text.c - a pasted Nsight Compute result (its CSV, through ncu_csv.h,
- * or the Details page's metric lines) read into metrics, and a bank-conflict count explained
- * against the model: conflicts = instructions x (wavefronts - ideal); what is
- * left is not an address conflict, and l1tex__data_bank_conflicts_type_
- * arbitration (L1 fills and other clients winning a bank) says whether it is
- * arbitration.  Each kind's metric names are instr.c's table's; the others
- * are those the public threads quote.  Pure: no I/O, no JSON. */
+/* ncu_text.c - a pasted Nsight Compute result read into one launch's
+ * metrics: its CSV through ncu_csv.h (the raw page, the long form, or the
+ * Source page's shared-memory rows summed per SASS kind), or the Details
+ * page's metric lines; every launch listed by its full name, spans of the
+ * text, so what is kept is bounded whatever the text's length.  Then a
+ * bank-conflict count explained against the model: conflicts = instructions
+ * x (wavefronts - ideal); what is left is not an address conflict, and
+ * l1tex__data_bank_conflicts_type_arbitration (L1 fills and other clients
+ * winning a bank) says whether it is arbitration; and the ncu command, quoted
+ * for a shell, that separates them.  Each kind's metric names are instr.c's
+ * table's; the others are those the public threads quote.  Pure: no I/O, no
+ * allocation, no JSON. */
 #include "ncu_text.h"
 #include "ncu_csv.h"
 
@@ -353,9 +358,9 @@ static int parse_source(const char *text, struct pick *p, struct sz_error *err)
     if (ncu_table_read(text, &sink, err) < 0)
         return -1;
     if (s.head_fields == 0)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "ncu", "a Source page without its table's "
-                       "header (\"Address\",\"Source\",...): paste ncu --page source --csv "
-                       "--print-source sass");
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "ncu", "a Source page without a table headed "
+                       "\"Address\",...,\"L1 Wavefronts Shared\": profile with --section "
+                       "SourceCounters, then ncu --page source --csv --print-source sass");
     p->t->csv = 1;
     p->t->form = "source";
     return chosen(p, err);
