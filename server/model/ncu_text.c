@@ -144,6 +144,9 @@ static int chosen(const struct pick *p, struct sz_error *err)
     const struct ncu_text *t = p->t;
     if (p->list)
         return 0;
+    if (t->launches == 0)       /* a Source page's header and no instruction's row */
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "ncu", "the Source page's table has no "
+                       "instruction's row: paste the whole page");
     if (p->want >= 0) {
         if (p->want >= t->launches)
             return sz_fail(err, SZ_INVALID_ARGUMENT, "launch", "the text holds %d launch%s "

@@ -272,6 +272,11 @@ static void test_csv_and_arbitration(void)
 static void test_errors(void)
 {
     static const struct { const char *ncu, *access, *extra, *field, *has; } cases[] = {
+        /* a Source page's header and no row (libFuzzer, fuzz_api: a NULL "kernel" was
+         * printed into the message, UBSan in sz_utf8_prec) */
+        {"\"Address\",\"Source\",\"Instructions Executed\",\"Predicated-On Thread Instructions "
+         "Executed\",\"L1 Wavefronts Shared\",\"L1 Wavefronts Shared Ideal\"\n", NULL, NULL, "ncu",
+         "no instruction's row"},
         {"hello", "{\"op\":\"ld\",\"offsets\":[0]}", NULL, "ncu", "looked for"},
         {"\"ID\",\"Kernel Name\",\"l1tex__x.sum\n\"0\",\"k\",\"1\"\n", NULL, NULL, "ncu",
          "line 1, column 20"},
