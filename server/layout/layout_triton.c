@@ -103,9 +103,7 @@ static int parse_memdesc(struct cute_cur *c, struct lay *l)
     struct ta_parser p;
     int64_t shape[TLL_MAX_RANK];
     int rank, bits, node;
-    size_t at = c->i;
-    while (c->s[at] && c->s[at] != '<')
-        at--;                       /* the cursor is past the opener: back to its '<' */
+    size_t at = c->i - 1;           /* the opener's '<': the cursor is just past it */
     ta_use(&p, nodes, TLIN_NODES, NULL, 0);
     if (ta_init(&p, c->s, "layout", NULL, NULL, c->err) < 0)
         return -1;

@@ -544,6 +544,10 @@ static void test_forms_named_in_errors(void)
         {"!ttg.memdesc<64x64xf32, #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, "
          "order = [1, 0]}>, #smem>", 16, 0, "element_bits", "memdesc's element type is 32", 0},
         {"CU_TENSOR_MAP_SWIZZLE_128B", 16, 0, "shape", "is required for Triton and TMA", 0},
+        /* the opener alone (libFuzzer, fuzz_layout: the encoding was looked for past the
+         * text's end) */
+        {"!ttg.memdesc<", 16, 0, "layout", "read as Triton memdesc: line 1, column 14: expected "
+         "dims", 14},
         {"(_8,_64):(_64", 16, 0, "layout", "read as CuTe (no tma:, #ttg. or !ttg.memdesc opener): at column 14", 14},
         {"tma:CU_TENSOR_MAP_SWIZZLE_256B", 16, 2, "layout", "read as TMA: at column 5", 5},
         {"#ttg.nvmma_shared<{swizzlingByteWidth = 7}>", 16, 2, "layout",
