@@ -2,9 +2,11 @@
  * measured (a layout + thread layout, an instruction's offsets, or a named
  * pattern: the bodies /api/layout/access, /api/conflicts and /api/access
  * take) -> the model's count (instructions x (wavefronts - ideal)), what the
- * counter holds beyond it, and the ncu command that separates them.  The
- * access is costed by those routes' own functions; the text is ncu_text.c's.
- * This file reads the request and writes the answer. */
+ * counter holds beyond it, and the ncu command that separates them; with
+ * "list": true, only the launches the text holds, by their full names (the
+ * page's launch menu).  The access is costed by those routes' own
+ * functions; the text is ncu_text.c's.  This file reads the request and
+ * writes the answer. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,12 +89,38 @@ static double num(const cJSON *o, const char *k)
     return cJSON_IsNumber(v) ? v->valuedouble : -1;
 }
 
+/* The text's launches, as `,"launches":N,"listed":[{index, id, line, kernel}]`
+ * (full names; NCU_MAX_LAUNCHES of them at most, `launches` counts all). */
+static int put_launches(struct buf *out, const struct ncu_text *t, struct sz_error *err)
+{
+    buf_printf(out, ",\"launches\":%d,\"listed\":[", t->launches);
+    for (int k = 0; k < t->listed; k++) {
+        const struct ncu_listed *l = &t->launch[k];
+        size_t cap = (l->kernel.len > l->id.len ? l->kernel.len : l->id.len) + 1;
+        char *name = malloc(cap);
+        if (name == NULL)
+            return sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+        buf_printf(out, "%s{\"index\":%d,\"line\":%d,\"id\":", k ? "," : "", l->index, l->line);
+        ncu_field_copy(&l->id, name, cap);
+        buf_json_str(out, name);
+        buf_puts(out, ",\"kernel\":");
+        ncu_field_copy(&l->kernel, name, cap);
+        buf_json_str(out, name);
+        buf_putc(out, '}');
+        free(name);
+    }
+    buf_putc(out, ']');
+    return 0;
+}
+
 int api_route_ncu_explain(const struct api_request *req, struct buf *out, struct sz_error *err)
 {
     static const char *const known_args[] = {NULL};
-    static const char *const fields[] = {"ncu", "access", "instructions", "kernel", NULL};
+    static const char *const fields[] = {"ncu", "access", "instructions", "kernel", "launch",
+                                         "list", NULL};
     cJSON *root = NULL, *ans = NULL;
     struct ncu_text *t = NULL;
+    char *name = NULL, *cmd = NULL;
     if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
         return -1;
     int rc = -1;
@@ -102,19 +130,26 @@ int api_route_ncu_explain(const struct api_request *req, struct buf *out, struct
     const cJSON *access = cJSON_GetObjectItemCaseSensitive(root, "access");
     const cJSON *kern = cJSON_GetObjectItemCaseSensitive(root, "kernel");
     const cJSON *ni = cJSON_GetObjectItemCaseSensitive(root, "instructions");
-    int64_t ninstr = -1;
+    const cJSON *jl = cJSON_GetObjectItemCaseSensitive(root, "launch");
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "list");
+    int64_t ninstr = -1, launch = -1;
     if (!cJSON_IsString(text)) {
-        sz_fail(err, SZ_INVALID_ARGUMENT, "ncu", "required: the text of `ncu --csv --page raw` "
-                "or the Details page's metric lines");
+        sz_fail(err, SZ_INVALID_ARGUMENT, "ncu", "required: the text of `ncu --csv --page raw`, "
+                "`--page details`, `--page source`, or the Details page's metric lines");
         goto done;
     }
     if (kern && !cJSON_IsString(kern)) {
         sz_fail(err, SZ_INVALID_ARGUMENT, "kernel", "must be a part of a Kernel Name");
         goto done;
     }
-    if (ni && api_num_int(ni, "instructions", 0, 1e15, &ninstr, err) < 0)
+    if (list && !cJSON_IsBool(list)) {
+        sz_fail(err, SZ_INVALID_ARGUMENT, "list", "must be true or false");
         goto done;
-    if (!cJSON_IsObject(access)) {
+    }
+    if ((ni && api_num_int(ni, "instructions", 0, 1e15, &ninstr, err) < 0) ||
+        (jl && api_num_int(jl, "launch", 0, 1e9, &launch, err) < 0))
+        goto done;
+    if (!cJSON_IsTrue(list) && !cJSON_IsObject(access)) {
         sz_fail(err, SZ_INVALID_ARGUMENT, "access", "required: the access ncu measured, an "
                 "object (a /api/layout/access, /api/conflicts or /api/access request)");
         goto done;
@@ -123,8 +158,18 @@ int api_route_ncu_explain(const struct api_request *req, struct buf *out, struct
         sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
         goto done;
     }
-    if (ncu_parse(text->valuestring, kern ? kern->valuestring : NULL, t, err) < 0 ||
-        cost_access(access, &ans, err) < 0)
+    if (ncu_parse(text->valuestring, kern ? kern->valuestring : NULL, (int)launch,
+                  cJSON_IsTrue(list), t, err) < 0)
+        goto done;
+    if (cJSON_IsTrue(list)) {
+        buf_printf(out, "{\"form\":\"%s\"", t->form);
+        if (put_launches(out, t, err) < 0)
+            goto done;
+        buf_putc(out, '}');
+        rc = 0;
+        goto done;
+    }
+    if (cost_access(access, &ans, err) < 0)
         goto done;
     /* the model's numbers: one instruction, or a tiled copy's whole tile */
     struct ncu_model m = {0};
@@ -134,9 +179,10 @@ int api_route_ncu_explain(const struct api_request *req, struct buf *out, struct
         goto done;
     m.kind = instr_kind(kind);
     const char *opn = m.kind->name;
-    if (m.kind->ncu.conflicts == NULL) {    /* the kinds' table names none measured */
-        sz_fail(err, SZ_INVALID_ARGUMENT, "access", "%s: no ncu bank-conflict counter is known "
-                "for this kind (GET /api/ops)", opn);
+    const struct instr_ncu *kn = &m.kind->ncu;
+    if (!kn->conflicts && !kn->source) {    /* the kinds' table names none measured */
+        sz_fail(err, SZ_INVALID_ARGUMENT, "access", "%s: no ncu counter is known for this "
+                "kind (GET /api/ops)", opn);
         goto done;
     }
     const cJSON *tiled = cJSON_GetObjectItemCaseSensitive(ans, "tiled");
@@ -147,18 +193,34 @@ int api_route_ncu_explain(const struct api_request *req, struct buf *out, struct
     m.instructions = (double)ninstr;
     struct ncu_explain e;
     ncu_explain(t, &m, &e);
-    buf_printf(out, "{\"source\":\"%s\",\"kernel\":", t->csv ? "csv" : "lines");
-    buf_json_str(out, t->kernel);
+    size_t ncap = (t->csv ? t->kernel_name.len : strlen(t->kernel)) + 1, ccap = ncu_command_cap(t);
+    if ((name = malloc(ncap)) == NULL || (cmd = malloc(ccap)) == NULL) {
+        sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
+        goto done;
+    }
+    ncu_kernel_name(t, -1, name, ncap);
+    ncu_command(t, &m, cmd, ccap);
+    buf_printf(out, "{\"source\":\"%s\",\"form\":\"%s\",\"kernel\":", t->csv ? "csv" : "lines",
+               t->form);
+    buf_json_str(out, name);
+    buf_puts(out, ",\"launch\":");
+    if (t->chosen >= 0)
+        buf_printf(out, "%d", t->chosen);
+    else
+        buf_puts(out, "null");
+    if (put_launches(out, t, err) < 0)
+        goto done;
     buf_puts(out, ",\"metrics\":{");
     for (int k = 0; k < t->n; k++) {
         buf_puts(out, k ? "," : "");
         buf_json_str(out, t->m[k].name);
         buf_printf(out, ":%.17g", t->m[k].value);
     }
-    buf_printf(out, "},\"access\":{\"op\":\"%s\",\"counted_as\":\"%s\",\"wavefronts\":%.17g,"
+    buf_printf(out, "},\"access\":{\"op\":\"%s\",\"counted_as\":", opn);
+    buf_json_str(out, kn->conflicts ? kn->conflicts : kn->source);
+    buf_printf(out, ",\"wavefronts\":%.17g,"
                "\"ideal_wavefronts\":%.17g,\"instructions_per_unit\":%.17g,\"unit\":\"%s\"},",
-               opn, m.kind->ncu.conflicts, m.wavefronts, m.ideal, m.per_unit,
-               tiled ? "tile" : "instruction");
+               m.wavefronts, m.ideal, m.per_unit, tiled ? "tile" : "instruction");
     buf_puts(out, "\"conflicts_metric\":");
     if (e.conflicts_metric)
         buf_json_str(out, e.conflicts_metric);
@@ -173,7 +235,8 @@ int api_route_ncu_explain(const struct api_request *req, struct buf *out, struct
         {"arbitration", e.has_arbitration, e.arbitration},
         {"sass_conflicts", e.has_sass, e.sass},
         {"source_wavefronts", e.has_source, e.source_wavefronts},
-        {"source_conflicts", e.source_conflicts >= 0, e.source_conflicts},
+        {"source_ideal", e.has_source_conflicts, e.source_ideal},
+        {"source_conflicts", e.has_source_conflicts, e.source_conflicts},
     };
     for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
         buf_printf(out, ",\"%s\":", nums[k].key);
@@ -186,7 +249,7 @@ int api_route_ncu_explain(const struct api_request *req, struct buf *out, struct
     buf_printf(out, ",\"verdict\":\"%s\",\"message\":", e.verdict);
     buf_json_str(out, e.message);
     buf_puts(out, ",\"command\":");
-    buf_json_str(out, e.command);
+    buf_json_str(out, cmd);
     if (!e.conflicts_metric) {
         buf_puts(out, ",\"looked_for\":");
         buf_json_str(out, ncu_looked_for());
@@ -194,6 +257,8 @@ int api_route_ncu_explain(const struct api_request *req, struct buf *out, struct
     buf_putc(out, '}');
     rc = 0;
 done:
+    free(name);
+    free(cmd);
     free(t);
     cJSON_Delete(ans);
     cJSON_Delete(root);

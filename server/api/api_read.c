@@ -506,10 +506,7 @@ static int read_lane_offsets(const cJSON *arr, const char *name, const char *sha
     return 0;
 }
 
-/* cp.async's "cache" ("ca", the default, or "cg") and "global_offsets" (32
- * byte offsets, null for an idle lane; default lane t at t * bytes).  Other
- * ops take neither. */
-static int read_copy(const cJSON *obj, struct instr *in, struct sz_error *err)
+int api_read_copy(const cJSON *obj, struct instr *in, struct sz_error *err)
 {
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(obj, "cache");
     const cJSON *g = cJSON_GetObjectItemCaseSensitive(obj, "global_offsets");
@@ -580,7 +577,7 @@ int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, "offsets");
     if (read_lane_offsets(arr, "offsets", "required, an array of 32 byte offsets (one per "
                           "lane, null for an inactive lane)", in->offsets, err) < 0 ||
-        read_copy(obj, in, err) < 0)
+        api_read_copy(obj, in, err) < 0)
         return -1;
     return instr_check(in, err);
 }

@@ -72,6 +72,12 @@ int api_swz_args(const struct api_request *req, struct swz *z, struct sz_error *
 int api_geom_args(const struct api_request *req, const struct swz *z, struct swz_geom *g,
                   struct sz_error *err);
 
+/* cp.async's "cache" ("ca", the default, or "cg") and "global_offsets" (32
+ * byte offsets, null for an idle lane; default lane t at t * bytes, so
+ * in->bytes is read first), into in.  Other ops take neither: naming one
+ * fails.  Checks no unknown field. */
+int api_read_copy(const cJSON *obj, struct instr *in, struct sz_error *err);
+
 /* The instruction fields of `obj` except its offsets (which stay inactive):
  * "op" (required) and its form, or, when `op_set`, the op and form `in`
  * already holds, with obj's fields read over them; then bytes, matrices,

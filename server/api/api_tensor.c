@@ -514,7 +514,7 @@ static int tiled_op(const cJSON *root, const struct thr *th, struct instr *in,
     if (op == NULL)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "op",
                        "required: %s name no instruction; give ld or ldmatrix (shared memory "
-                       "is the source, S) or st or stmatrix (the destination, D)",
+                       "is the source, S) or st, stmatrix or cp.async (the destination, D)",
                        th->tv.atom == THR_ATOM_ONE_THREAD ?
                        "the one-thread copy atom's layouts (UniversalCopy, cp.async)" :
                        th->tv.atom == THR_ATOM_MMA ? "an MMA's layout lines" : "print_latex's TV lines");
@@ -522,8 +522,24 @@ static int tiled_op(const cJSON *root, const struct thr *th, struct instr *in,
         return -1;
     instr_defaults(in, o);
     if (th->tv.atom == THR_ATOM_ONE_THREAD && !instr_is_matrix(o))
-        in->bytes = th->tv.atom_bytes;
-    return api_read_instr_fields(root, 1, in, err);
+        in->bytes = th->tv.atom_bytes;      /* the print says the width */
+    else if (!instr_is_matrix(o) && (instr_kinds[o].widths & (instr_kinds[o].widths - 1)) &&
+             !cJSON_GetObjectItemCaseSensitive(root, "bytes")) {
+        /* print_latex's lines say no width, and a default of 4 bytes drew a
+         * 16-byte cp.async's lanes as a 4-way conflict (issue 39 item 6) */
+        char w[64] = "";
+        for (uint32_t b = 1; b <= 16; b <<= 1)
+            if (instr_kinds[o].widths & (1u << b))
+                snprintf(w + strlen(w), sizeof w - strlen(w), "%s%u", w[0] ? ", " : "", b);
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "bytes", "required: %s say no instruction "
+                       "width; give the bytes a lane of the %s moves (%s)",
+                       th->tv.atom == THR_ATOM_MMA ? "an MMA's layout lines" :
+                       "print_latex's TV lines", instr_op_name(o), w);
+    }
+    if (cJSON_GetObjectItemCaseSensitive(root, "global_offsets"))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "global_offsets", "a tiled copy's lanes read "
+                       "global memory one after another: give the global side to /api/conflicts");
+    return api_read_instr_fields(root, 1, in, err) < 0 ? -1 : api_read_copy(root, in, err);
 }
 
 /* The instruction of `root` (op, bytes, matrices, trans, banks: the print's
@@ -569,8 +585,8 @@ static int tiled_instr(const cJSON *root, const struct lay *l, const uint32_t *o
     if (tv->atom == THR_ATOM_ONE_THREAD && tv->atom_bytes == 16 && in->op == INSTR_ST)
         buf_json_str(tiled, "a one-thread 16-byte atom is UniversalCopy<uint128_t> or cp.async "
                      "(SM80_CP_ASYNC_*): the print does not say which. Its shared-memory side is "
-                     "costed as st.shared.v4 (16 bytes per lane); the model has no cp.async kind "
-                     "yet, and cp.async's cost also depends on .ca/.cg and the global addresses");
+                     "costed as st.shared.v4 (16 bytes per lane); for cp.async give op cp.async "
+                     "(and cache: .ca or .cg), whose cost also depends on the global addresses");
     else if (!tv->has[1 - side] && tv->atom != THR_ATOM_MMA)
         buf_json_str(tiled, "print_latex's lines name no atom: the instruction is the request's");
     else
@@ -650,6 +666,66 @@ static int tiled_instr(const cJSON *root, const struct lay *l, const uint32_t *o
     return tiled->oom ? sz_fail(err, SZ_INTERNAL, NULL, "out of memory") : 0;
 }
 
+/* An MMA operand that wgmma reads by descriptor (thr_tv.by_descriptor: a
+ * `% LayoutA:`/`% LayoutB:` line of an SM90 SS tiled MMA, whose threads all
+ * see the whole tile): no lane addresses shared memory, so there is no lane
+ * instruction to cost (a per-lane reading of it finds "values 0..1 are not
+ * consecutive", issue 39 item 6).  Its cost is the measured wgmma rule
+ * (wgmma.h): its bytes / 128 wavefronts per warpgroup instruction, no bank
+ * conflict, whatever the layout; per warp instruction (what the Source page
+ * and smsp__inst_executed_pipe_tensor_op_gmma count: 4 a warpgroup) a
+ * quarter.  wgmma_reads_h200.json's f16_n64 rows: A and B 2 KB each, 32
+ * wavefronts per warpgroup instruction, 16 warp instructions of 4 wgmma, so
+ * 8 per warp instruction, 0 conflicts.  The tile must lie inside the layout. */
+static int put_by_descriptor(struct buf *out, const cJSON *root, const struct lay *l,
+                             const struct thr *th, const int64_t *origin, struct sz_error *err)
+{
+    static const char *const fixed[] = {"op", "bytes", "matrices", "trans", "instruction"};
+    const struct thr_tv *tv = &th->tv;
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        if (cJSON_GetObjectItemCaseSensitive(root, fixed[i]))
+            return sz_fail(err, SZ_INVALID_ARGUMENT, fixed[i], "wgmma reads this %s operand "
+                           "through its descriptor, not by a lane instruction: leave %s out",
+                           tv->label[0], fixed[i]);
+    if (l->rank < 2)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "thread",
+                       "an MMA operand's (m, k) needs a layout of rank 2 or more");
+    int64_t hi[2] = {0, 0};
+    for (uint32_t v = 0; v < tv->values[0]; v++) {
+        int64_t m, n;
+        thr_tv_coord(tv, 0, 0, v, &m, &n);
+        int64_t p[2] = {m + origin[0], n + origin[1]};
+        for (int d = 0; d < 2; d++) {
+            if (p[d] < 0 || p[d] >= l->shape[d])
+                return sz_fail(err, SZ_INVALID_ARGUMENT, "origin", "the operand's value %u is "
+                               "at (%lld, %lld) of the tile: outside the layout's dim %d (%u)",
+                               v, (long long)m, (long long)n, d, l->shape[d]);
+            hi[d] = p[d] - origin[d] + 1 > hi[d] ? p[d] - origin[d] + 1 : hi[d];
+        }
+    }
+    uint32_t bytes = tv->values[0] * (uint32_t)(l->element_bits / 8);
+    uint32_t wg = wgmma_wavefronts(bytes);
+    buf_printf(out, "{\"op\":\"wgmma\",\"by_descriptor\":true,\"operand\":");
+    buf_json_str(out, tv->label[0]);
+    buf_printf(out, ",\"tile\":[%lld,%lld],\"element_bits\":%d,\"bytes\":%u,"
+               "\"warpgroup_wavefronts\":%u,\"wavefronts\":%.17g,\"ideal_wavefronts\":%.17g,"
+               "\"bank_conflicts\":0,\"ways\":1,\"measured\":true,\"rule\":",
+               (long long)hi[0], (long long)hi[1], l->element_bits, bytes, wg, wg / 4.0, wg / 4.0);
+    buf_json_str(out, "wgmma reads its shared operands through their descriptors in (A bytes + "
+                 "B bytes) / 128 wavefronts per warpgroup instruction, with no bank conflict "
+                 "and no arbitration, on every layout type measured; a warp instruction (the "
+                 "Source page's unit, 4 to a warpgroup) is a quarter of it: for m64n64k16 f16 "
+                 "(A and B 2 KB each) 32 a warpgroup instruction, 8 a warp instruction");
+    buf_puts(out, ",\"data\":");
+    buf_json_str(out, WGMMA_DATA);
+    buf_puts(out, ",\"note\":");
+    buf_json_str(out, "no thread addresses this operand (every thread mode's stride is 0, as "
+                 "CuTe's GMMA::ABLayout for an SS MMA): this is what the instruction reads of "
+                 "it, not a lane access; the other operand's bytes add to the warpgroup's");
+    buf_putc(out, '}');
+    return out->oom ? sz_fail(err, SZ_INTERNAL, NULL, "out of memory") : 0;
+}
+
 /* Bytes of one entry of a tiled copy's list, at most: its keys and
  * punctuation (89), index, warp and step (below TILED_MAX_INSTR: 4 digits
  * each) and the four costs (32-bit: 10 each). */
@@ -680,7 +756,8 @@ int api_route_layout_access(const struct api_request *req, struct buf *out,
     static const char *const known_args[] = {NULL};
     static const char *const fields[] = {LAYOUT_FIELDS, "lanes", "atom", "thread", "origin",
                                          "instruction", "fit", "op", "bytes", "matrices",
-                                         "trans", "bank_bytes", "banks", NULL};
+                                         "trans", "cache", "global_offsets", "bank_bytes",
+                                         "banks", NULL};
     cJSON *root = NULL;
     struct api_tensor t = {0};
     struct thr *th = NULL;      /* 3 KB of lanes and bases: off the stack */
@@ -705,6 +782,10 @@ int api_route_layout_access(const struct api_request *req, struct buf *out,
     int placed = read_thread(root, &t.l, th, &src, origin, err) == 0;
     if (placed && access_reserve(req, &t, th, err) < 0)
         goto done;
+    if (placed && th->kind == THR_TV && th->tv.by_descriptor) {
+        rc = put_by_descriptor(out, root, &t.l, th, origin, err);
+        goto done;
+    }
     if (placed && th->kind == THR_TV)   /* every instruction of a tiled copy; `in` the chosen one */
         placed = tiled_instr(root, &t.l, t.off, th, origin, &in, c, &tiled, err) == 0;
     else if (placed && cJSON_GetObjectItemCaseSensitive(root, "instruction"))

@@ -14,13 +14,15 @@
 /* ---- the form table ------------------------------------------------------- */
 
 /* Tried in order; the first whose opener the text starts with wins, the row
- * without an opener (CuTe) when none does. */
+ * without an opener (CuTe) when none does.  A bare CU_TENSOR_MAP_SWIZZLE_*
+ * (as cuTensorMapEncodeTiled's argument is written) is the TMA row's too. */
 static const struct lay_form *const forms[] = {
     &lay_form_triton_swizzled,
     &lay_form_triton_nvmma,
     &lay_form_triton_linear,
     &lay_form_triton_padded,
     &lay_form_triton_rotating,
+    &lay_form_triton_memdesc,
     &lay_form_tma,
     &lay_form_cute,
 };
@@ -47,10 +49,13 @@ static const struct lay_form *pick(struct cute_cur *c)
         if (o == NULL)
             dflt = forms[k];
         else if (cute_word(c, o) ||
-                 (strncmp(o, "#ttg.", 5) == 0 && cute_word(c, "#triton_gpu.") && cute_word(c, o + 5)))
+                 (strncmp(o, "#ttg.", 5) == 0 && cute_word(c, "#triton_gpu.") && cute_word(c, o + 5)) ||
+                 (strncmp(o, "!ttg.", 5) == 0 && cute_word(c, "!triton_gpu.") && cute_word(c, o + 5)))
             return forms[k];
     }
     c->i = at;
+    if (strncmp(c->s + at, "CU_TENSOR_MAP_SWIZZLE_", 22) == 0)
+        return &lay_form_tma;       /* the mode without "tma:": read from its first byte */
     if (cute_word(c, "#ttg.") || cute_word(c, "#triton_gpu."))
         return NULL;
     return dflt;
@@ -73,6 +78,22 @@ static int unknown_triton(struct cute_cur *c)
         n++;
     }
     return cute_fail(c, c->i, "expected %s", names);
+}
+
+/* An error of the text's reading, said of the form that was tried (issue 39
+ * item 7: a Triton memdesc read as CuTe got CuTe's "expected an integer"
+ * with no word of why CuTe): "read as <label>: <message>", its `at` kept. */
+static int tried(struct sz_error *err, const struct lay_form *form)
+{
+    if (err == NULL || strcmp(err->field, "layout") != 0)
+        return -1;
+    char msg[sizeof err->message];
+    int line = err->line, column = err->column;
+    memcpy(msg, err->message, sizeof msg);
+    sz_fail(err, err->code, "layout", "read as %s%s: %.*s", form->label,
+            form->opener ? "" : " (no tma:, #ttg. or !ttg.memdesc opener)",
+            sz_utf8_prec(msg, sizeof msg - 1), msg);
+    return line ? sz_set_at(err, line, column) : -1;
 }
 
 int lay_parse(const char *text, int element_bits, const uint32_t *shape, int rank,
@@ -106,7 +127,8 @@ int lay_parse(const char *text, int element_bits, const uint32_t *shape, int ran
             return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
                            "%s text carries its own shape: leave shape out",
                            l->form->label);
-        return l->form->parse(&c, l);
+        const struct lay_form *form = l->form;
+        return form->parse(&c, l) < 0 ? tried(err, form) : 0;
     }
     if (rank < 1 || rank > LAY_MAX_SHAPED_RANK)
         return sz_fail(err, SZ_INVALID_ARGUMENT, "shape",
@@ -124,7 +146,7 @@ int lay_parse(const char *text, int element_bits, const uint32_t *shape, int ran
     l->rank = rank;
     l->size = (uint32_t)size;
     if (l->form->parse(&c, l) < 0)
-        return -1;
+        return tried(err, l->form);
     if (!l->element_bits)
         l->element_bits = 16;
     if (l->form->build && l->form->build(l, err) < 0)

@@ -48,6 +48,10 @@ struct thr_tv {
     uint32_t atom_bytes;            /* bytes per thread of one atom */
     int side;                       /* the side an access costs (thr_tv_side) */
     int group;                      /* values per lane per instruction (thr_tv_side) */
+    int by_descriptor;              /* an MMA operand line whose threads all see the whole
+                                     * tile (thread strides 0: SM90 GMMA's SS operands,
+                                     * ABLayout): wgmma reads it through its descriptor,
+                                     * no thread addresses it */
 };
 enum { THR_ATOM_NONE, THR_ATOM_LDSM, THR_ATOM_STSM, THR_ATOM_ONE_THREAD, THR_ATOM_MMA };
 

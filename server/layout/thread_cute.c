@@ -342,6 +342,15 @@ static int cute_parse(const char *text, const struct thr_ctx *ctx, struct thr *t
                           w == W_MMA_A ? "LayoutA (m, k)" : "LayoutB (n, k)");
             tv->atom = THR_ATOM_MMA;
             tv->coords = w == W_MMA_C ? "(m, n)" : w == W_MMA_A ? "(m, k)" : "(n, k)";
+            if (rc == 0 && w != W_MMA_C) {
+                /* every thread mode's stride 0: no thread owns an element, the
+                 * warpgroup's descriptor names the tile (CuTe's GMMA::ABLayout,
+                 * Stride<_0, ...>, for SS operands) */
+                int none = tv->threads[0] % 128 == 0;
+                for (int j = 0; j < tv->tv[0].n; j++)
+                    none &= tv->tv[0].mode[j] != 0 || tv->tv[0].stride[j] == 0;
+                tv->by_descriptor = none;
+            }
             break;
         case W_MMA_PRINT:
             return cute_fail(&c, bol, "%s",

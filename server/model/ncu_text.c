@@ -1,10 +1,15 @@
-/* ncu_text.c - a pasted Nsight Compute result (its CSV, through ncu_csv.h,
- * or the Details page's metric lines) read into metrics, and a bank-conflict count explained
- * against the model: conflicts = instructions x (wavefronts - ideal); what is
- * left is not an address conflict, and l1tex__data_bank_conflicts_type_
- * arbitration (L1 fills and other clients winning a bank) says whether it is
- * arbitration.  Each kind's metric names are instr.c's table's; the others
- * are those the public threads quote.  Pure: no I/O, no JSON. */
+/* ncu_text.c - a pasted Nsight Compute result read into one launch's
+ * metrics: its CSV through ncu_csv.h (the raw page, the long form, or the
+ * Source page's shared-memory rows summed per SASS kind), or the Details
+ * page's metric lines; every launch listed by its full name, spans of the
+ * text, so what is kept is bounded whatever the text's length.  Then a
+ * bank-conflict count explained against the model: conflicts = instructions
+ * x (wavefronts - ideal); what is left is not an address conflict, and
+ * l1tex__data_bank_conflicts_type_arbitration (L1 fills and other clients
+ * winning a bank) says whether it is arbitration; and the ncu command, quoted
+ * for a shell, that separates them.  Each kind's metric names are instr.c's
+ * table's; the others are those the public threads quote.  Pure: no I/O, no
+ * allocation, no JSON. */
 #include "ncu_text.h"
 #include "ncu_csv.h"
 
@@ -73,34 +78,52 @@ static int wanted(const char *name, size_t n)
     return 0;
 }
 
-/* The launch to explain: the first whose Kernel Name holds `kernel` (any
- * when it is NULL or ""); the others are counted and named, not kept. */
+/* Whether field f's text (doubled quotes as one) holds `part`. */
+static int field_holds(const struct ncu_field *f, const char *part)
+{
+    size_t n = strlen(part);
+    for (size_t s = 0; s + n <= f->len; s++)
+        if (strncmp(f->s + s, part, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* The launch to explain: index `want` when given, else the one whose
+ * Kernel Name holds `kernel` (any when NULL or ""); every launch is listed
+ * (up to NCU_MAX_LAUNCHES) and counted, only the chosen one's counters kept. */
 struct pick {
     struct ncu_text *t;
     const char *kernel;
-    int matches, chosen;            /* chosen: the kept launch's index, -1 none yet */
-    char names[256];                /* the launches' names, cut, for a message */
+    int want, list;
+    int matches;                    /* launches `kernel` matched */
 };
+
+static void list_launch(struct ncu_text *t, int index, int line, struct ncu_field id,
+                        struct ncu_field kernel)
+{
+    t->launches++;
+    if (t->listed < NCU_MAX_LAUNCHES)
+        t->launch[t->listed++] = (struct ncu_listed){index, line, id, kernel};
+}
+
+/* Launch l met: listed, and chosen when it is the one asked for. */
+static void meet(struct pick *p, int index, int line, struct ncu_field id, struct ncu_field kernel)
+{
+    struct ncu_text *t = p->t;
+    list_launch(t, index, line, id, kernel);
+    if (p->list)
+        return;
+    int named = !p->kernel || !*p->kernel || field_holds(&kernel, p->kernel);
+    p->matches += named;
+    if (p->want >= 0 ? index == p->want : named && p->matches == 1) {
+        t->chosen = index;
+        t->kernel_name = kernel;
+    }
+}
 
 static int on_launch(void *ctx, const struct ncu_launch *l)
 {
-    struct pick *p = ctx;
-    const struct ncu_field *k = &l->kernel;
-    size_t len = strlen(p->names);
-    if (len < 180)
-        snprintf(p->names + len, sizeof p->names - len, "%s'%.*s'", l->index ? ", " : "",
-                 (int)sz_utf8_cut(k->s, k->len < 40 ? k->len : 40), k->s);
-    int ok = 1;
-    if (p->kernel && *p->kernel) {
-        size_t n = strlen(p->kernel);
-        ok = 0;
-        for (size_t s = 0; s + n <= k->len && !ok; s++)
-            ok = strncmp(k->s + s, p->kernel, n) == 0;
-    }
-    if (ok && p->matches++ == 0) {
-        p->chosen = l->index;
-        ncu_field_copy(k, p->t->kernel, NCU_NAME);
-    }
+    meet(ctx, l->index, l->line, l->id, l->kernel);
     return 0;
 }
 
@@ -108,19 +131,49 @@ static int on_metric(void *ctx, const struct ncu_launch *l, const struct ncu_cel
 {
     struct pick *p = ctx;
     double v;
-    if (l->index == p->chosen && metric_name(m->name.s, m->name.len) &&
+    if (l->index == p->t->chosen && metric_name(m->name.s, m->name.len) &&
         wanted(m->name.s, m->name.len) && ncu_number(m->value.s, m->value.len, &v))
         add(p->t, m->name.s, m->name.len, v, m->line);  /* "n/a" and the like are not kept */
     return 0;
 }
 
+/* After a read: the launch asked for exists and is the one named, or the
+ * text holds one launch only. */
+static int chosen(const struct pick *p, struct sz_error *err)
+{
+    const struct ncu_text *t = p->t;
+    if (p->list)
+        return 0;
+    if (t->launches == 0)       /* a Source page's header and no instruction's row */
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "ncu", "the Source page's table has no "
+                       "instruction's row: paste the whole page");
+    if (p->want >= 0) {
+        if (p->want >= t->launches)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "launch", "the text holds %d launch%s "
+                           "(0..%d): no launch %d", t->launches, t->launches == 1 ? "" : "es",
+                           t->launches - 1, p->want);
+        if (p->kernel && *p->kernel && !field_holds(&t->kernel_name, p->kernel))
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "kernel", "launch %d's Kernel Name does "
+                           "not hold '%.*s'", p->want, sz_utf8_prec(p->kernel, 60), p->kernel);
+        return 0;
+    }
+    if (p->matches == 0)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "kernel", "none of the %d launches' Kernel "
+                       "Names holds '%.*s' (\"list\": true names them)", t->launches,
+                       sz_utf8_prec(p->kernel, 60), p->kernel);
+    if (p->matches > 1)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "launch", "the text holds %d launches%s: "
+                       "give \"launch\", the index of one (\"list\": true names them all)",
+                       p->matches, p->kernel && *p->kernel ? " of that kernel" : "");
+    return 0;
+}
+
 /* 0: a CSV read into t; 1: no CSV (*start: where the text begins, after
  * ==PROF== and blank lines); -1: refused. */
-static int parse_csv(const char *text, const char *kernel, struct ncu_text *t, size_t *start,
-                     struct sz_error *err)
+static int parse_csv(const char *text, struct pick *p, size_t *start, struct sz_error *err)
 {
-    struct pick p = {t, kernel, 0, -1, ""};
-    struct ncu_csv_sink sink = {&p, on_launch, on_metric};
+    struct ncu_text *t = p->t;
+    struct ncu_csv_sink sink = {p, on_launch, on_metric};
     struct ncu_csv info;
     int rc = ncu_csv_read(text, &sink, &info, err);
     *start = info.header_at;
@@ -132,14 +185,196 @@ static int parse_csv(const char *text, const char *kernel, struct ncu_text *t, s
                 info.header_line);
         return sz_fail_pos(err, text, SIZE_MAX, info.header_at);
     }
-    if (p.matches == 0)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "kernel", "no launch's Kernel Name holds "
-                       "'%s' (the CSV has %s)", kernel, p.names);
-    if (p.matches > 1)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "kernel", "the CSV holds %d launches (%s): "
-                       "give \"kernel\", a part of one Kernel Name", p.matches, p.names);
     t->csv = 1;
+    t->form = info.form == NCU_CSV_LONG ? "long" : "wide";
+    return chosen(p, err);
+}
+
+/* ---- the Source page: its shared-memory instructions, per SASS kind --------- */
+
+/* The SASS opcodes of the shared-memory kinds, as the Source page prints
+ * them (tests/data/ptx/ncu_csv/: LDS, LDS.64, STS, LDSM.16.M88.4, STSM,
+ * ATOMS.ADD, ATOMS.POPC.INC, LDGSTS.E.BYPASS.128), and the kinds' short
+ * names (instr.c) they count for: red runs as ATOMS too. */
+static const struct { const char *op, *kinds[2]; } src_kinds[NCU_SRC_KINDS] = {
+    {"LDS", {"ld", NULL}}, {"STS", {"st", NULL}}, {"LDSM", {"ldsm", NULL}},
+    {"STSM", {"stsm", NULL}}, {"ATOMS", {"atom", "red"}}, {"LDGSTS", {"ldgsts", NULL}},
+};
+
+/* The kind of a SASS line ("@!P0  STS [R0+UR6], RZ"): its opcode before the
+ * first '.', after a predicate; -1 for any other instruction. */
+static int src_kind(const struct ncu_field *f)
+{
+    size_t i = 0;
+    while (i < f->len && f->s[i] == ' ')
+        i++;
+    if (i < f->len && f->s[i] == '@') {
+        while (i < f->len && f->s[i] != ' ')
+            i++;
+        while (i < f->len && f->s[i] == ' ')
+            i++;
+    }
+    size_t b = i;
+    while (i < f->len && f->s[i] != ' ' && f->s[i] != '.')
+        i++;
+    for (int k = 0; k < NCU_SRC_KINDS; k++)
+        if (strlen(src_kinds[k].op) == i - b && strncmp(f->s + b, src_kinds[k].op, i - b) == 0)
+            return k;
+    return -1;
+}
+
+/* Record address a of the chosen launch; 0 if it was seen before (the
+ * cuda,sass view lists an inlined instruction under each of its lines),
+ * -1 when the table is full. */
+static int first_time(struct ncu_text *t, uint64_t a)
+{
+    uint64_t key = a + 1;               /* 0 marks a free slot */
+    if (t->naddr >= NCU_SRC_ADDRS / 2)
+        return -1;
+    for (uint64_t h = (key * 0x9E3779B97F4A7C15ull) >> 50;; h = (h + 1) % NCU_SRC_ADDRS) {
+        if (t->addr[h] == key)
+            return 0;
+        if (t->addr[h] == 0) {
+            t->addr[h] = key;
+            t->naddr++;
+            return 1;
+        }
+    }
+}
+
+enum { S_ADDR, S_SASS, S_EXEC, S_PRED_ON, S_WF, S_IDEAL, S_NCOLS };
+static const char *const src_cols[S_NCOLS] = {
+    "Address", NULL, "Instructions Executed", "Predicated-On Thread Instructions Executed",
+    "L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal"};
+
+struct source {
+    struct pick *p;
+    int launch;                     /* the launch the rows are of: -1 before any */
+    struct ncu_field name;          /* its name */
+    int head_fields;                /* the last header's field count; 0: none yet */
+    int col[S_NCOLS];
+    struct sz_error *err;
+};
+
+static int source_row(void *ctx, const struct ncu_row *r)
+{
+    struct source *s = ctx;
+    struct ncu_text *t = s->p->t;
+    static const int first2[2] = {0, 1};
+    struct ncu_field f[S_NCOLS];
+    ncu_row_pick(r, first2, 2, f);
+    /* "Kernel Name","k": a launch; "Function Name","k" (cuda,sass, per file): one
+     * unless it names another kernel */
+    int kname = ncu_field_is(&f[0], "Kernel Name");
+    /* (the Source page ends these lines with a ',': a third, empty field) */
+    if (r->fields <= 3 && (kname || ncu_field_is(&f[0], "Function Name"))) {
+        if (kname || s->launch < 0 || f[1].len != s->name.len ||
+            memcmp(f[1].s, s->name.s, f[1].len) != 0) {
+            s->launch = t->launches;
+            s->name = f[1];
+            struct ncu_field id = {f[1].s, 0, f[1].at};
+            meet(s->p, s->launch, r->line, id, f[1]);
+        }
+        return 0;
+    }
+    if (ncu_row_column(r, "Address") >= 0 && ncu_row_column(r, "L1 Wavefronts Shared") >= 0) {
+        s->head_fields = r->fields;        /* a header: its columns by name */
+        for (int k = 0; k < S_NCOLS; k++)
+            s->col[k] = src_cols[k] ? ncu_row_column(r, src_cols[k]) : -1;
+        s->col[S_SASS] = s->col[S_ADDR] + 1;    /* the SASS text follows its address */
+        for (int k = 0; k < S_NCOLS; k++)
+            if (s->col[k] < 0)
+                return ncu_row_fail(r, s->err, "the Source page's header lacks a column this "
+                                    "reads (Address, Instructions Executed, Predicated-On "
+                                    "Thread Instructions Executed, L1 Wavefronts Shared, "
+                                    "L1 Wavefronts Shared Ideal)");
+        return 0;
+    }
+    if (s->head_fields == 0 || r->fields != s->head_fields)
+        return 0;           /* name/value lines ("File Path"); a source line whose quotes split */
+    if (s->launch < 0) {    /* a page with no "Kernel Name" line: one launch */
+        s->launch = 0;
+        meet(s->p, 0, r->line, (struct ncu_field){r->text + r->at, 0, r->at},
+             (struct ncu_field){r->text + r->at, 0, r->at});
+    }
+    if (s->launch != t->chosen)
+        return 0;
+    ncu_row_pick(r, s->col, S_NCOLS, f);
+    int k = src_kind(&f[S_SASS]);
+    double a, exec, on, wf, ideal;
+    if (k < 0 || f[S_ADDR].len < 3 || strncmp(f[S_ADDR].s, "0x", 2) != 0)
+        return 0;           /* not a shared-memory instruction, or a source line's row */
+    char hex[24];
+    size_t n = ncu_field_copy(&f[S_ADDR], hex, sizeof hex);
+    char *end;
+    a = (double)strtoull(hex, &end, 16);
+    if (n >= sizeof hex - 1 || *end)
+        return ncu_row_fail(r, s->err, "an Address that is no hexadecimal number");
+    int fresh = first_time(t, (uint64_t)a);
+    if (fresh < 0)
+        return ncu_row_fail(r, s->err, "more shared-memory instructions than are kept "
+                            "(8192 in one launch)");
+    if (!fresh)
+        return 0;
+    if (!ncu_number(f[S_EXEC].s, f[S_EXEC].len, &exec) ||
+        !ncu_number(f[S_PRED_ON].s, f[S_PRED_ON].len, &on) ||
+        !ncu_number(f[S_WF].s, f[S_WF].len, &wf) || !ncu_number(f[S_IDEAL].s, f[S_IDEAL].len, &ideal))
+        return ncu_row_fail(r, s->err, "a shared-memory instruction's row without numbers "
+                            "(give ncu --print-units base and no n/a)");
+    /* a warp instruction no thread ran (ptxas's @!PT LDS RZ, [RZ] beside
+     * cp.async) is counted by the Source page but by no counter */
+    if (on == 0)
+        return 0;
+    struct ncu_src_sum *sum = &t->src[k];
+    sum->rows++;
+    sum->executed += exec;
+    sum->wavefronts += wf;
+    sum->ideal += ideal;
     return 0;
+}
+
+/* Whether the text's first quoted line opens a Source page ("Kernel Name",
+ * "File Path", "Function Name", or a table headed "Address"). */
+static int is_source_page(const char *text)
+{
+    static const char *const heads[] = {"\"Kernel Name\",", "\"File Path\",",
+                                        "\"Function Name\",", "\"Address\",", "\"Line No\","};
+    for (size_t i = 0; text[i];) {
+        if (text[i] == '"') {
+            for (size_t k = 0; k < sizeof heads / sizeof heads[0]; k++)
+                if (strncmp(text + i, heads[k], strlen(heads[k])) == 0)
+                    return 1;
+            return 0;
+        }
+        while (text[i] && text[i] != '\n')
+            i++;
+        if (text[i])
+            i++;
+    }
+    return 0;
+}
+
+static int parse_source(const char *text, struct pick *p, struct sz_error *err)
+{
+    struct source s = {p, -1, {"", 0, 0}, 0, {0}, err};
+    struct ncu_table_sink sink = {&s, 1, source_row};
+    if (ncu_table_read(text, &sink, err) < 0)
+        return -1;
+    if (s.head_fields == 0)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "ncu", "a Source page without a table headed "
+                       "\"Address\",...,\"L1 Wavefronts Shared\": profile with --section "
+                       "SourceCounters, then ncu --page source --csv --print-source sass");
+    p->t->csv = 1;
+    p->t->form = "source";
+    return chosen(p, err);
+}
+
+size_t ncu_kernel_name(const struct ncu_text *t, int k, char *dst, size_t cap)
+{
+    if (k < 0 && !t->csv)
+        return (size_t)snprintf(dst, cap, "%s", t->kernel) < cap ? strlen(dst) : 0;
+    const struct ncu_field *f = k < 0 ? &t->kernel_name : &t->launch[k].kernel;
+    return ncu_field_copy(f, dst, cap);
 }
 
 /* ---- the Details page's lines: name [unit] value ---------------------------- */
@@ -188,25 +423,40 @@ static void parse_lines(const char *text, size_t i, struct ncu_text *t)
     }
 }
 
-int ncu_parse(const char *text, const char *kernel, struct ncu_text *t, struct sz_error *err)
+int ncu_parse(const char *text, const char *kernel, int launch, int list, struct ncu_text *t,
+              struct sz_error *err)
 {
     memset(t, 0, sizeof *t);
-    if (strlen(text) > NCU_MAX_TEXT)
-        return sz_fail(err, SZ_TOO_LARGE, "ncu", "longer than %u bytes", NCU_MAX_TEXT);
+    t->chosen = -1;
+    t->form = "lines";
+    struct pick p = {t, kernel, launch, list, 0};
     /* ncu --csv writes the program's own output and ==PROF== lines around
-     * the CSV (ncu_csv.h finds it); else the text is the Details page's lines */
-    size_t start;
-    int rc = parse_csv(text, kernel, t, &start, err);
+     * the CSV (ncu_csv.h finds it); the Source page is a table of its own;
+     * else the text is the Details page's lines */
+    size_t start = 0;
+    int rc = is_source_page(text) ? parse_source(text, &p, err) : parse_csv(text, &p, &start, err);
     if (rc < 0)
         return -1;
-    if (rc == 1)
+    if (rc == 1) {
+        if (launch >= 0)
+            return sz_fail(err, SZ_INVALID_ARGUMENT, "launch", "the Details page's metric "
+                           "lines are one launch: leave launch out");
         parse_lines(text, start, t);
-    if (t->n == 0)
-        return sz_fail(err, SZ_INVALID_ARGUMENT, "ncu",   /* the full list: ncu_looked_for */
-                       "no ncu metric: looked for l1tex__data_bank_conflicts_{pipe_lsu_mem_"
-                       "shared[_op_ld|st],type_arbitration}, *wavefronts_mem_shared*, "
-                       "*inst_executed*");
-    return 0;
+    }
+    if (list || t->n > 0)
+        return 0;
+    if (strcmp(t->form, "source") == 0) {
+        for (int k = 0; k < NCU_SRC_KINDS; k++)
+            if (t->src[k].rows)
+                return 0;
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "ncu", "the Source page's launch has no "
+                       "shared-memory instruction a thread ran (LDS, STS, LDSM, STSM, ATOMS, "
+                       "LDGSTS)");
+    }
+    return sz_fail(err, SZ_INVALID_ARGUMENT, "ncu",   /* the full list: ncu_looked_for */
+                   "no ncu metric: looked for l1tex__data_bank_conflicts_{pipe_lsu_mem_"
+                   "shared[_op_ld|st],type_arbitration}, *wavefronts_mem_shared*, "
+                   "*inst_executed*");
 }
 
 /* The length of a metric name without its ".sum". */
@@ -254,28 +504,66 @@ static const char *first(const struct ncu_text *t, const char *const *names, dou
     return NULL;
 }
 
+/* The Source page's own execution count per kind (smsp__sass_inst_executed_
+ * op_*: the tool's counter pass reads these, tests/data/ptx/README.md's
+ * table; the kinds' table names the hardware one): by short name. */
+static const char *sass_executed(const char *short_name)
+{
+    static const struct { const char *kind, *metric; } names[] = {
+        {"ld", "smsp__sass_inst_executed_op_shared_ld.sum"},
+        {"st", "smsp__sass_inst_executed_op_shared_st.sum"},
+        {"ldsm", "smsp__sass_inst_executed_op_ldsm.sum"},
+        {"stsm", "smsp__sass_inst_executed_op_shared_stsm.sum"},
+        {"atom", "smsp__sass_inst_executed_op_shared_atom.sum"},
+        {"red", "smsp__sass_inst_executed_op_shared_atom.sum"},
+        {"ldgsts", "smsp__sass_inst_executed_op_ldgsts.sum"},
+    };
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (strcmp(names[k].kind, short_name) == 0)
+            return names[k].metric;
+    return NULL;
+}
+
+/* The Source page's sum for a kind (NULL: the text is no Source page, or
+ * ran none of the kind). */
+static const struct ncu_src_sum *source_sum(const struct ncu_text *t, const struct instr_kind *kind)
+{
+    if (strcmp(t->form, "source") != 0)
+        return NULL;
+    for (int k = 0; k < NCU_SRC_KINDS; k++)
+        for (int j = 0; j < 2; j++)
+            if (src_kinds[k].kinds[j] && strcmp(src_kinds[k].kinds[j], kind->short_name) == 0)
+                return t->src[k].rows ? &t->src[k] : NULL;
+    return NULL;
+}
+
 void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu_explain *e)
 {
     const struct instr_ncu *k = &m->kind->ncu;
     int store = (m->kind->flags & INSTR_F_STORE) != 0;
+    const struct ncu_src_sum *src = source_sum(t, m->kind);
     /* the names, first the kind's own (instr.c), then those the threads quote */
     const char *conf[] = {k->conflicts, ALL_CONF, NULL};
-    const char *inst[] = {k->executed, store ? "sass__inst_executed_shared_stores" :
+    const char *inst[] = {k->executed, sass_executed(m->kind->short_name),
+                          store ? "sass__inst_executed_shared_stores" :
                           "sass__inst_executed_shared_loads", NULL};
-    if (m->kind->flags & INSTR_F_MATRIX)
-        inst[1] = NULL;     /* the forum's counters are LDS/STS only */
+    if (m->kind->flags & (INSTR_F_MATRIX | INSTR_F_ASYNC | INSTR_F_ATOMIC))
+        inst[2] = NULL;     /* the forum's counters are LDS/STS only */
     memset(e, 0, sizeof *e);
     char name[NCU_NAME];
     double v;
     e->conflicts_metric = k->conflicts ? first(t, conf, &e->measured) : NULL;
     e->instructions = -1;
     e->instr_source = "unknown";
-    if ((e->instr_metric = first(t, inst[0] ? inst : inst + 1, &v)) != NULL) {
-        e->instructions = v;
-        e->instr_source = "counter";
-    } else if (m->instructions >= 0) {
+    if (m->instructions >= 0) {
         e->instructions = m->instructions;
         e->instr_source = "request";
+    } else if ((e->instr_metric = first(t, inst[0] ? inst : inst + 1, &v)) != NULL) {
+        e->instructions = v;
+        e->instr_source = "counter";
+    } else if (src) {
+        e->instructions = src->executed;
+        e->instr_source = "source page";
     } else {
         double per = m->wavefronts / m->per_unit;
         if (k->source && ncu_get(t, k->source, &v) && per > 0 &&
@@ -284,9 +572,28 @@ void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu
             e->instr_source = "wavefronts";
         }
     }
+    if (m->instructions >= 0 && first(t, inst[0] ? inst : inst + 1, &v))
+        e->instr_metric = NULL;     /* the request's count stands over the text's */
     snprintf(name, sizeof name, SASS_CONF "%s.sum", m->kind->short_name);
     e->has_sass = ncu_get(t, name, &e->sass);
     e->has_arbitration = ncu_get(t, ARB, &e->arbitration);
+    /* the Source page's wavefronts count per SASS instruction, no arbitration:
+     * less the ideal, they are the address conflicts alone.  The page's own
+     * "Ideal" when it is the text; else the model's ideal times the count. */
+    if (src) {
+        e->has_source = e->has_source_conflicts = 1;
+        e->source_wavefronts = src->wavefronts;
+        e->has_source_ideal = 1;
+        e->source_ideal = src->ideal;
+        e->source_conflicts = src->wavefronts - src->ideal;
+    } else {
+        e->has_source = k->source && ncu_get(t, k->source, &e->source_wavefronts);
+        if (e->has_source && e->instructions >= 0) {
+            e->has_source_conflicts = 1;
+            e->source_ideal = e->instructions / m->per_unit * m->ideal;
+            e->source_conflicts = e->source_wavefronts - e->source_ideal;
+        }
+    }
     double excess = m->wavefronts - m->ideal;      /* per unit */
     e->predicted = -1;
     if (excess == 0)
@@ -301,10 +608,22 @@ void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu
     if (e->instructions >= 0)
         say(msg, cap, "; %.0f instructions (%s%s%s)", e->instructions, e->instr_source,
             e->instr_metric ? ": " : "", e->instr_metric ? e->instr_metric : "");
+    if (strcmp(e->instr_source, "source page") == 0)
+        say(msg, cap, " with a thread predicated on (the page counts a warp of none too)");
+    /* no hardware conflict counter (the kinds' table names none for atomics
+     * and cp.async, or the text lacks it): the Source page's wavefronts less
+     * the ideal are the measured address conflicts */
+    int from_source = !e->conflicts_metric && e->has_source_conflicts;
+    if (from_source) {
+        e->conflicts_metric = src ? "Source page: L1 Wavefronts Shared - L1 Wavefronts Shared "
+                                    "Ideal" : k->source;
+        e->measured = e->source_conflicts;
+    }
     if (!e->conflicts_metric) {
         e->verdict = "no_count";
-        say(msg, cap, ". The text has no bank-conflict counter (%s)",
-            k->conflicts ? k->conflicts : "none is known for this kind");
+        say(msg, cap, ". The text has no bank-conflict counter (%s) and no Source-page "
+            "wavefronts (%s) with an instruction count", k->conflicts ? k->conflicts : "none "
+            "is known for this kind", k->source ? k->source : "none is known");
     } else if (e->predicted < 0) {
         e->verdict = "no_count";
         say(msg, cap, ". %s = %.0f, but the instruction count is unknown: give \"instructions\" "
@@ -312,9 +631,14 @@ void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu
             k->executed ? k->executed : k->source ? k->source : "an instruction counter");
     } else {
         e->remainder = e->measured - e->predicted;
-        say(msg, cap, ". Predicted %.0f address conflicts; %s = %.0f", e->predicted,
-            e->conflicts_metric, e->measured);
-        if (strcmp(e->conflicts_metric, ALL_CONF) == 0)
+        if (from_source)
+            say(msg, cap, ". Predicted %.0f address conflicts; the Source page's wavefronts %.0f "
+                "less the ideal %.0f = %.0f", e->predicted, e->source_wavefronts,
+                e->source_ideal, e->measured);
+        else
+            say(msg, cap, ". Predicted %.0f address conflicts; %s = %.0f", e->predicted,
+                e->conflicts_metric, e->measured);
+        if (!from_source && strcmp(e->conflicts_metric, ALL_CONF) == 0)
             say(msg, cap, " (all shared-memory ops together)");
         if (e->remainder == 0) {
             e->verdict = "reproduced";
@@ -323,6 +647,11 @@ void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu
             e->verdict = "model_above";
             say(msg, cap, ": the counter is %.0f below the model, so the access or the count is "
                 "not what ran", -e->remainder);
+        } else if (from_source) {
+            e->verdict = "unexplained";
+            say(msg, cap, "; the Source page counts no arbitration, so the %.0f left over are "
+                "address conflicts of another access (or of this one on other lanes)",
+                e->remainder);
         } else if (e->has_arbitration && e->remainder == e->arbitration) {
             e->verdict = "arbitration";
             say(msg, cap, "; the %.0f left over are exactly " ARB " (L1 fills and other clients "
@@ -344,24 +673,83 @@ void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu
         say(msg, cap, ". The Source-page counter %s = %.0f (address conflicts only, "
             "deterministic)%s", name, e->sass,
             e->predicted >= 0 && e->sass == e->predicted ? " agrees with the model" : "");
-    /* the Source page's wavefronts count per SASS instruction, no arbitration:
-     * less the ideal, they are the address conflicts alone */
-    e->source_conflicts = -1;
-    e->has_source = k->source && ncu_get(t, k->source, &e->source_wavefronts);
-    if (e->has_source && e->instructions >= 0) {
-        e->source_conflicts = e->source_wavefronts - e->instructions / m->per_unit * m->ideal;
+    if (!from_source && e->has_source_conflicts)
         say(msg, cap, ". Source-page wavefronts %.0f less the ideal %.0f: %.0f address conflicts%s",
-            e->source_wavefronts, e->instructions / m->per_unit * m->ideal, e->source_conflicts,
+            e->source_wavefronts, e->source_ideal, e->source_conflicts,
             e->predicted >= 0 && e->source_conflicts == e->predicted ? ", as the model says" : "");
+}
+
+/* ---- the command ------------------------------------------------------------------ */
+
+/* What a regex treats specially, in POSIX ERE, ECMAScript and PCRE alike:
+ * each is escaped with a backslash, so the regex matches the text as it is. */
+static int regex_special(char c)
+{
+    return c && strchr("\\^$.|?*+()[]{}", c) != NULL;
+}
+
+/* Append s[0..n) to dst: as it is (mode 0), or as the text inside a
+ * single-quoted shell word (a quote closes, is escaped and reopens:
+ * 'it'\''s'), regex-escaped too with mode 2; *len counts what it needs,
+ * dst written while it fits. */
+static void put(char *dst, size_t cap, size_t *len, const char *s, size_t n, int mode)
+{
+    for (size_t i = 0; i < n; i++) {
+        char buf[8];
+        size_t k = 0;
+        if (mode && s[i] == '\'')
+            buf[k++] = '\'', buf[k++] = '\\', buf[k++] = '\'', buf[k++] = '\'';
+        else {
+            if (mode == 2 && regex_special(s[i]))
+                buf[k++] = '\\';
+            buf[k++] = s[i];
+        }
+        for (size_t j = 0; j < k; j++, (*len)++)
+            if (*len + 1 < cap)
+                dst[*len] = buf[j];
     }
-    /* the command: the kind's counters and the arbitration one (the Source
-     * page's sm__sass_ conflict counter is n/a on sm_90: its wavefronts stand in) */
-    say(e->command, sizeof e->command, "ncu --metrics %s," ARB ".sum",
-        k->conflicts ? k->conflicts : ALL_CONF ".sum");
+    if (cap)
+        dst[*len < cap ? *len : cap - 1] = '\0';
+}
+
+size_t ncu_command_cap(const struct ncu_text *t)
+{
+    /* every byte of the name at most 4 (a quote: '\''), the rest below 1 KiB */
+    size_t n = t->csv ? t->kernel_name.len : strlen(t->kernel);
+    return 4 * n + 1024;
+}
+
+size_t ncu_command(const struct ncu_text *t, const struct ncu_model *m, char *dst, size_t cap)
+{
+    const struct instr_ncu *k = &m->kind->ncu;
+    char head[768] = "";
+    /* the kind's counters and the arbitration one (the Source page's sm__sass_
+     * conflict counter is n/a on sm_90: its wavefronts stand in) */
+    say(head, sizeof head, "ncu --metrics %s," ARB ".sum", k->conflicts ? k->conflicts :
+        ALL_CONF ".sum");
     if (k->source)
-        say(e->command, sizeof e->command, ",%s", k->source);
+        say(head, sizeof head, ",%s", k->source);
     if (k->executed)
-        say(e->command, sizeof e->command, ",%s", k->executed);
-    say(e->command, sizeof e->command, " -k regex:%s ./your_app",
-        t->kernel[0] ? t->kernel : "<your kernel>");
+        say(head, sizeof head, ",%s", k->executed);
+    /* a CSV's Kernel Name is the demangled name (parameters and all); a
+     * Details header's name here is its function name alone */
+    int named = t->csv ? t->kernel_name.len > 0 : t->kernel[0] != '\0';
+    say(head, sizeof head, " --kernel-name-base %s -k 'regex:", t->csv ? "demangled" : "function");
+    size_t len = 0;
+    put(dst, cap, &len, head, strlen(head), 0);
+    /* the regex: the whole name, anchored; the name's doubled quotes as one */
+    put(dst, cap, &len, "^", 1, 0);
+    if (!named) {
+        put(dst, cap, &len, "your_kernel", 11, 0);
+    } else if (t->csv) {
+        const struct ncu_field *f = &t->kernel_name;
+        for (size_t i = 0; i < f->len; i++) {
+            put(dst, cap, &len, f->s + i, 1, 2);
+            i += f->s[i] == '"' && i + 1 < f->len && f->s[i + 1] == '"';
+        }
+    } else {
+        put(dst, cap, &len, t->kernel, strlen(t->kernel), 2);
+    }
+    put(dst, cap, &len, "$' ./your_app", 13, 0);
+    return len;
 }

@@ -1,7 +1,9 @@
 /* ncu_text.h - what a pasted Nsight Compute result says about shared memory:
- * the metrics of one launch of ncu's CSV (wide `--page raw` or the long
- * details form, read by ncu_csv.h) or of the Details page's metric lines
- * (`name  [unit]  value`), and the explanation of a bank-conflict count
+ * the metrics of one launch of ncu's CSV (wide `--page raw`, the long
+ * `--page details` / `--metrics` form, read by ncu_csv.h), the Source page's
+ * shared-memory instructions summed per SASS kind (`--page source --csv`),
+ * or the Details page's metric lines (`name  [unit]  value`); every launch
+ * the text holds, by its full name; and the explanation of a bank-conflict count
  * against the model's (instructions x (wavefronts - ideal)): what the access
  * explains, what is left, whether the arbitration counter says what it is,
  * and the ncu command line that would separate them.
@@ -13,10 +15,13 @@
 
 #include "base/error.h"
 #include "instr.h"
+#include "ncu_csv.h"
 
 #define NCU_MAX_METRICS 256       /* counters kept from one launch (l1tex__, sm__, smsp__, sass__) */
 #define NCU_NAME 128
-#define NCU_MAX_TEXT (256u * 1024)
+#define NCU_MAX_LAUNCHES 1024     /* launches listed by name; more are counted */
+#define NCU_SRC_KINDS 6           /* the Source page's shared-memory SASS kinds (ncu_text.c) */
+#define NCU_SRC_ADDRS 16384       /* shared-memory instructions of one launch, told apart */
 
 struct ncu_metric {
     char name[NCU_NAME];            /* as printed, with its .sum / .avg suffix if any */
@@ -24,18 +29,53 @@ struct ncu_metric {
     int line;                       /* 1-based line of the text */
 };
 
-struct ncu_text {
-    int csv;                        /* 1: ncu's CSV (either form); 0: metric lines */
-    int n;
-    struct ncu_metric m[NCU_MAX_METRICS];
-    char kernel[NCU_NAME];          /* the CSV's Kernel Name, or a Details header's; "" if none */
+/* A launch as the text names it: spans of the text, so a name of any
+ * length is kept whole (issue 39 item 5: no 40-character cut). */
+struct ncu_listed {
+    int index;                      /* 0-based, in the text's order */
+    int line;                       /* 1-based line of its first row */
+    struct ncu_field id, kernel;    /* kernel: doubled quotes as two bytes (ncu_field_copy) */
 };
 
-/* Read `text` (NUL-terminated, at most NCU_MAX_TEXT bytes).  A CSV with
- * several launches needs `kernel` (a substring of one launch's Kernel Name;
- * NULL for none); only that launch's counters are kept.  Fails naming "ncu" ("at line N, column C: ...") on a
- * malformed CSV, or naming "kernel". */
-int ncu_parse(const char *text, const char *kernel, struct ncu_text *t, struct sz_error *err);
+/* One SASS kind's rows of the Source page: what ncu filed under them. */
+struct ncu_src_sum {
+    int rows;                       /* its instructions with a thread predicated on */
+    double executed;                /* their "Instructions Executed" (warp level) */
+    double wavefronts, ideal;       /* "L1 Wavefronts Shared" and "... Ideal" */
+};
+
+/* What ncu_parse keeps: bounded by these arrays, whatever the text's length
+ * (the reader keeps spans of the text, which the caller holds meanwhile). */
+struct ncu_text {
+    const char *form;               /* "wide" (--page raw), "long" (--page details,
+                                     * --metrics), "source" (--page source), "lines" */
+    int csv;                        /* 1: a CSV (any of the first three) */
+    int n;
+    struct ncu_metric m[NCU_MAX_METRICS];
+    char kernel[NCU_NAME];          /* lines: the Details header's function name; "" if none */
+    int launches, listed;           /* launches in the text; those in launch[] */
+    int chosen;                     /* the explained launch's index; -1 for lines */
+    struct ncu_listed launch[NCU_MAX_LAUNCHES];
+    struct ncu_field kernel_name;   /* the chosen launch's Kernel Name (len 0: none) */
+    struct ncu_src_sum src[NCU_SRC_KINDS];
+    int naddr;                      /* the chosen launch's shared-memory instructions seen */
+    uint64_t addr[NCU_SRC_ADDRS];   /* their addresses, hashed (0: free): the cuda,sass view
+                                     * files an inlined instruction under each of its lines */
+};
+
+/* Read `text` (NUL-terminated; any length: the read is one pass and keeps
+ * what struct ncu_text holds).  The launch to explain is `launch` (its
+ * 0-based index; < 0: none given) and, or else, the one whose Kernel Name
+ * holds `kernel` (NULL: none given); a text of one launch needs neither.
+ * Fails naming "ncu" ("at line N, column C: ..."), "launch" or "kernel".
+ * With `list` set, every launch is listed and none is chosen or kept (no
+ * launch or kernel needed; t->chosen -1). */
+int ncu_parse(const char *text, const char *kernel, int launch, int list, struct ncu_text *t,
+              struct sz_error *err);
+
+/* The text of launch k's Kernel Name (or the chosen launch's, k < 0; for
+ * lines, t->kernel) into dst[0..cap), quotes undoubled; its length. */
+size_t ncu_kernel_name(const struct ncu_text *t, int k, char *dst, size_t cap);
 
 /* The value of metric `base` (a ".sum" on either name ignored), 1 if found. */
 int ncu_get(const struct ncu_text *t, const char *base, double *v);
@@ -56,7 +96,8 @@ struct ncu_explain {
     double measured;                /* its value */
     const char *instr_metric;       /* the counter the instruction count came from, or NULL */
     double instructions;            /* warp instructions of the access (< 0: unknown) */
-    const char *instr_source;       /* "counter", "request", "wavefronts", "unknown" */
+    const char *instr_source;       /* "counter", "request", "wavefronts", "source page",
+                                     * "unknown" */
     double predicted;               /* instructions x (wavefronts - ideal) per instruction; < 0 unknown */
     double remainder;               /* measured - predicted (valid when both are known) */
     int has_arbitration;
@@ -66,16 +107,30 @@ struct ncu_explain {
     double sass;
     int has_source;                 /* the kind's Source-page wavefronts (deterministic) */
     double source_wavefronts;       /* and, with the count, the address conflicts they hold: */
-    double source_conflicts;        /* source_wavefronts - instructions x ideal (< 0: unknown) */
+    int has_source_conflicts;
+    double source_conflicts;        /* source_wavefronts - instructions x ideal, or less the
+                                     * Source page's own ideal (negative: the model's ideal
+                                     * exceeds what ran) */
+    int has_source_ideal;           /* the Source page's "Ideal" summed (source_ideal) */
+    double source_ideal;
     const char *verdict;            /* "reproduced", "arbitration", "arbitration_partly",
                                      * "unexplained", "model_above", "no_count" */
-    char message[512];
-    char command[1024];             /* the ncu command line that separates them */
+    char message[768];
 };
 
 /* Explain t's conflict count with the model m; never fails (what is missing
  * is said in e->message and e->verdict). */
 void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu_explain *e);
+
+/* The ncu command line that separates what the explanation could not,
+ * into dst[0..cap): the kind's counters and the arbitration one, for the
+ * launch explained, as a shell runs it: the -k argument is single-quoted
+ * and its regex matches the launch's whole Kernel Name (every regex
+ * metacharacter escaped, anchored; --kernel-name-base demangled for a CSV's
+ * demangled names, function for a Details header's).  Returns the length
+ * it needs (NUL excluded): cap >= ncu_command_cap(t) always suffices. */
+size_t ncu_command(const struct ncu_text *t, const struct ncu_model *m, char *dst, size_t cap);
+size_t ncu_command_cap(const struct ncu_text *t);
 
 /* The metrics ncu_explain looks for, for a 4xx that found none. */
 const char *ncu_looked_for(void);

@@ -6,15 +6,15 @@
 import { caretAt } from './caret.js';
 import * as api from './api.js';
 import { esc } from './esc.js';
-import { opBits, setOps, menuOps } from './ops.js';
+import { opBits, setOps, instrChoices } from './ops.js';
 import { bankChart, hitsChart } from './bankchart.js';
 import { bump } from './stamps.js';
 import { INVALID } from './classes.js';
 import { keepDisplay } from './theme.js';
-import { PRESETS, fromQuery, toQuery, layoutBody, accessBody, axes, wantsAccess, ncuBody } from './layoutstate.js';
+import { PRESETS, fromQuery, toQuery, layoutBody, accessBody, axes, wantsAccess, ncuBody, ncuListBody } from './layoutstate.js';
 import { drawTensor } from './tensorview.js';
 import { tmaMeasureInit, tmaMeasureShow } from './tmameasure.js';
-import { renderTiled, renderFix, renderNcu } from './layouttiled.js';
+import { renderTiled, renderFix, renderNcu, renderLaunches, descriptorLine } from './layouttiled.js';
 
 const $ = (id) => document.getElementById(id);
 const FIELDS = { layout: 'lay-text', bits: 'lay-bits', shape: 'lay-shape', base: 'lay-base', desc: 'lay-desc', arch: 'lay-arch', atom: 'lay-atom', origin: 'lay-origin', color: 'lay-color', thread: 'lay-thread', op: 'lay-op', instr: 'lay-instr' };
@@ -23,6 +23,8 @@ let seq = 0;
 let rank = 2;       // the last layout's rank, for the ncu request
 
 function writeForm() {
+    // a link's op that the menu lacks (a bare kind name) is kept as an option
+    if (state.op && ![...$('lay-op').options].some((o) => o.value === state.op)) $('lay-op').add(new Option(state.op, state.op));
     for (const [k, id] of Object.entries(FIELDS)) $(id).value = state[k];
     $('lay-swap').checked = state.swap === '1';
 }
@@ -76,6 +78,13 @@ function renderRosetta(d) {
 function renderAccess(cost, err) {
     $('acc-error').textContent = err ? `${err.field ? err.field + ': ' : ''}${err.message}` : '';
     showCaret($('acc-caret'), err, 'thread', state.thread);
+    $('acc-verdict').dataset.descriptor = cost && cost.by_descriptor ? '1' : '';
+    if (cost && cost.by_descriptor) {     // an SS wgmma operand: no lane access to chart
+        $('acc-verdict').innerHTML = descriptorLine(cost);
+        $('acc-verdict').dataset.wavefronts = String(cost.wavefronts);
+        $('acc-banks').innerHTML = ''; $('acc-hits').innerHTML = '';
+        return;
+    }
     if (!cost) { $('acc-verdict').textContent = ''; $('acc-banks').innerHTML = ''; $('acc-hits').innerHTML = ''; return; }
     const w = cost.wavefronts, k = cost.ideal_wavefronts;
     $('acc-verdict').innerHTML = `<b>${w}</b> wavefront${w === 1 ? '' : 's'} (ideal ${k}) &middot; ` +
@@ -132,11 +141,14 @@ async function load() {
         try { cost = await api.layoutAccess(accessBody(state, d.rank)); } catch (e) { aerr = e; }
         if (n !== seq) return;
     }
+    // the menu's first entry says what the print itself named, when it did
+    $('lay-op').options[0].textContent = cost && cost.op && state.op === '' && state.thread.trim() !== '' && !cost.by_descriptor && cost.fits !== false
+        ? `the print's: ${opBits(cost)}` : 'the print\'s (when it names one)';
     renderFix($('acc-fix'), cost);
     if (cost && cost.fits === false) cost = null;
     renderTiled($('acc-tiled'), cost && cost.tiled);
     const ax = axes(d, state.swap === '1');
-    const g = drawTensor($('tensor'), d, ax, cost, state.color, Math.max(600, $('tensor-wrap').clientWidth || 900));
+    const g = drawTensor($('tensor'), d, ax, cost && !cost.by_descriptor ? cost : null, state.color, Math.max(600, $('tensor-wrap').clientWidth || 900));
     $('tensor').dataset.rows = String(g.rows);
     $('tensor').dataset.cols = String(g.cols);
     $('tensor-title').textContent = `Tensor: rows = dim ${ax.rowDim < 0 ? '-' : ax.rowDim}, columns = dim ${ax.colDim}; cells show the ${state.color === 'chunk' ? '16-byte chunk (of its 128-byte row)' : 'bank (32 x 4 bytes)'} of each element` +
@@ -161,7 +173,7 @@ async function init() {
         setOps(ops);
         // the op menu for a thread layout whose print names none: the server's
         // kinds (which side of a tiled copy an op uses is the answer's `side`)
-        $('lay-op').innerHTML += menuOps().map((k) => `<option value="${esc(k.name)}">${esc(k.label)}</option>`).join('');
+        $('lay-op').innerHTML += instrChoices().map((c) => `<option value="${esc(c.value)}">${esc(c.label)}</option>`).join('');
         $('lay-atom').innerHTML = '<option value="">none</option>' + atoms.map((a) => `<option value="${esc(a.name)}" title="${esc(a.source)}">${esc(a.label)} ${esc(a.coords)}</option>`).join('');
     } catch (e) {
         $('acc-error').textContent = e.message;
@@ -176,14 +188,25 @@ async function init() {
     });
     pick('acc-fix', 'button[data-fix]', (d) => { state.layout = d.fix; });
     pick('acc-tiled', 'tr[data-index]', (d) => { state.instr = d.index; });
-    $('ncu-go').addEventListener('click', async () => {
+    // Explain: the launch picked, if the text holds several; a text of several
+    // and none picked lists them (by their full names) in the menu instead
+    const explain = async () => {
+        const text = $('ncu-text').value;
         try {
-            renderNcu($('ncu-out'), await api.ncuExplain(ncuBody(state, rank, $('ncu-text').value, $('ncu-instr').value)), null);
+            const ans = await api.ncuExplain(ncuBody(state, rank, text, $('ncu-instr').value, $('ncu-launch').value));
+            renderLaunches($('ncu-launch'), ans);
+            renderNcu($('ncu-out'), ans, null);
         } catch (e) {
+            if (e.field === 'launch') {
+                try { renderLaunches($('ncu-launch'), await api.ncuExplain(ncuListBody(text))); } catch (_) { /* the first error says it */ }
+            }
             renderNcu($('ncu-out'), null, e);
         }
         bump('ncuReady');
-    });
+    };
+    $('ncu-go').addEventListener('click', explain);
+    $('ncu-launch').addEventListener('change', explain);
+    $('ncu-text').addEventListener('input', () => { $('ncu-launch').value = ''; });
     let timer = 0;
     $('lay-form').addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => { readForm(); load(); }, 250); });
     $('lay-form').addEventListener('change', () => { clearTimeout(timer); readForm(); load(); });

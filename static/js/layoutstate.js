@@ -2,6 +2,8 @@
 // and the request bodies built from them. Pure (imports under node); it must
 // not touch the document, fetch, or model anything: the API does.
 
+import { instrChoiceFields } from './ops.js';
+
 export const PRESETS = [
     { id: 'sw128', label: 'CuTe SW128 K-major atom (fp16)', layout: 'Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)', bits: 16, shape: '' },
     { id: 'sw128x64', label: 'its tile_to_shape 64x64', layout: 'Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_8),(_64,_1)):((_64,_512),(_1,_0))', bits: 16, shape: '' },
@@ -57,7 +59,7 @@ export function accessBody(s, rank, fit = true) {
     const a = { ...b, origin: o.slice(0, rank) };
     if (s.thread.trim() !== '') {
         a.thread = s.thread;
-        if (s.op !== '') a.op = s.op;
+        if (s.op !== '') Object.assign(a, instrChoiceFields(s.op));     // "cp.async/16/cg": op, bytes, cache
         if (s.instr !== '0' && s.instr !== '') a.instruction = Number(s.instr);
     } else {
         a.atom = s.atom;
@@ -69,13 +71,18 @@ export function accessBody(s, rank, fit = true) {
 // Is there an access to ask for: an atom or a pasted thread layout?
 export const wantsAccess = (s) => s.atom !== '' || s.thread.trim() !== '';
 
-// The /api/ncu/explain body: the pasted ncu text and the access on the page.
-export function ncuBody(s, rank, ncu, instructions) {
+// The /api/ncu/explain body: the pasted ncu text, the access on the page and
+// the launch picked from the text's ('' for none).
+export function ncuBody(s, rank, ncu, instructions, launch = '') {
     const b = { ncu, access: accessBody(s, rank, false) };
     delete b.access.instruction;
     if (String(instructions).trim() !== '') b.instructions = Number(instructions);
+    if (String(launch) !== '') b.launch = Number(launch);
     return b;
 }
+
+// The body that lists the text's launches (no access needed).
+export const ncuListBody = (ncu) => ({ ncu, list: true });
 
 // Which dims are drawn as rows and columns: rows = dim 0 unless the API says
 // dim 0 is the contiguous one (then columns are), flipped by `swap`.

@@ -1,8 +1,9 @@
 // layouttiled.js - the layout page's tiled-copy and ncu panels: every warp
 // instruction of a pasted CuTe tiled copy with its wavefronts (a row picks
-// the one the tensor shows), the tile_to_shape offer for a thread layout that
-// does not fit, and the "explain my ncu number" answer. It prints the API's
-// answers; it must not compute a count or call fetch (layout.js wires them).
+// the one the tensor shows), an SS wgmma operand read by descriptor, the
+// tile_to_shape offer for a thread layout that does not fit, the "explain my
+// ncu number" answer and the menu of the text's launches. It prints the
+// API's answers; it must not compute a count or call fetch (layout.js wires them).
 
 import { esc } from './esc.js';
 
@@ -33,6 +34,29 @@ export function renderFix(el, ans) {
         : '');
 }
 
+// The access line of an operand wgmma reads by descriptor (the API's
+// by_descriptor answer): the measured rule's numbers, no lanes.
+export function descriptorLine(c) {
+    return `<b>${c.wavefronts}</b> wavefronts per warp instruction (${c.warpgroup_wavefronts} per warpgroup wgmma, ` +
+        `${c.bytes} bytes of ${esc(c.operand)}) &middot; no bank conflict &middot; wgmma reads it by descriptor, no lane addresses it` +
+        `<p class="lay-note">${esc(c.rule)} (measured: ${esc(c.data)}). ${esc(c.note)}</p>`;
+}
+
+// The menu of the text's launches ({launches, listed} of an answer): shown
+// when there are several, each by its full Kernel Name; the one the answer
+// explained (its `launch`) selected, none when it listed only.
+export function renderLaunches(sel, ans) {
+    const several = ans && ans.launches > 1;
+    sel.hidden = !several;
+    sel.previousElementSibling.hidden = !several;
+    if (!several) { sel.innerHTML = ''; return; }
+    const pick = ans.launch === undefined || ans.launch === null ? '' : String(ans.launch);
+    sel.innerHTML = `<option value="">pick one of ${ans.launches} launches</option>` +
+        ans.listed.map((l) => `<option value="${l.index}"${String(l.index) === pick ? ' selected' : ''}>${l.index}: ${esc(l.kernel)}</option>`).join('') +
+        (ans.listed.length < ans.launches ? `<option value="" disabled>(${ans.launches - ans.listed.length} more not listed)</option>` : '');
+    sel.value = pick;
+}
+
 // The /api/ncu/explain answer, or its error.
 export function renderNcu(el, ans, err) {
     if (err) { el.innerHTML = `<span class="lay-err">${esc(err.field ? err.field + ': ' : '')}${esc(err.message)}</span>`; return; }
@@ -41,6 +65,7 @@ export function renderNcu(el, ans, err) {
     el.innerHTML = `<p class="lay-ncu-verdict" data-verdict="${esc(ans.verdict)}" data-predicted="${n(ans.predicted)}">` +
         `<b>${esc(ans.verdict)}</b>: ${esc(ans.message)}</p>` +
         `<table class="lay-rosetta"><tbody>` +
+        `<tr><td>read as</td><td>${esc(ans.form)}${ans.launch === null || ans.launch === undefined ? '' : `, launch ${ans.launch}`}: ${esc(ans.kernel || '-')}</td></tr>` +
         `<tr><td>counter</td><td>${esc(n(ans.conflicts_metric))} = ${n(ans.measured)}</td></tr>` +
         `<tr><td>instructions</td><td>${n(ans.instructions)} (${esc(ans.instructions_from)})</td></tr>` +
         `<tr><td>model</td><td>${n(ans.access.wavefronts)} wavefronts per ${esc(ans.access.unit)}, ideal ${n(ans.access.ideal_wavefronts)}</td></tr>` +

@@ -23,6 +23,44 @@ export const opKind = (op) => byName.get(op);
 export const FORM_OPERANDS = Object.freeze(['bytes', 'matrices', 'trans']);
 export const menuOps = () => kinds.filter((k) => k.operands.every((f) => FORM_OPERANDS.includes(f)));
 
+// The layout page's instruction menu for a thread layout whose print names
+// none (issue 39 item 6): every kind, at every width the server's table
+// gives it (.x1/.x2/.x4 and .trans for the matrix kinds; .ca and .cg at
+// each width for the kinds that take `cache`: the server refuses what PTX
+// lacks, as cp.async.cg below 16 bytes), as
+// [{value, label}]; value is "op/16", "op/16/cg", "op/x4/trans", which
+// instrChoiceFields reads back into request fields.
+export function instrChoices() {
+    const out = [];
+    for (const k of kinds) {
+        if (k.matrix) {
+            for (const m of k.matrices) for (const t of [false, true]) out.push({ value: `${k.name}/x${m}${t ? '/trans' : ''}`, label: `${k.name}.x${m}${t ? '.trans' : ''}` });
+            continue;
+        }
+        const caches = k.operands.includes('cache') ? ['ca', 'cg'] : [''];
+        for (const c of caches) {
+            for (const b of k.widths) {
+                out.push({ value: `${k.name}/${b}${c ? '/' + c : ''}`, label: `${k.name}${c ? '.' + c : ''} ${b} B per lane` });
+            }
+        }
+    }
+    return out;
+}
+
+// A menu value ("cp.async/16/cg", "ldmatrix/x4/trans", or a bare kind name)
+// as the request fields it stands for: {op, bytes?, matrices?, trans?, cache?}.
+export function instrChoiceFields(value) {
+    const [op, ...rest] = String(value).split('/');
+    const f = { op };
+    for (const r of rest) {
+        if (/^\d+$/.test(r)) f.bytes = Number(r);
+        else if (/^x\d$/.test(r)) f.matrices = Number(r.slice(1));
+        else if (r === 'trans') f.trans = true;
+        else if (r) f.cache = r;
+    }
+    return f;
+}
+
 // Kinds that take `matrices` and `.trans` (ldmatrix / stmatrix); kinds that store.
 export const isMatrix = (op) => !!(opKind(op) && opKind(op).matrix);
 export const isStore = (op) => !!(opKind(op) && opKind(op).store);

@@ -123,5 +123,74 @@ export async function layoutChecks(t) {
             await page.$eval('.lay-tiled-sum', (e) => e.dataset.wavefronts === '16'), String(n));
         await page.screenshot({ path: path.join(SHOTS, 'layout_tensor_tiled.png'), fullPage: true });
     });
-}
 
+    // Issue 39, items 5-7, as a kernel engineer pastes them.
+    await step('layout page: issue 39: the form an error tried, the copy instruction named, ncu launches by name', async () => {
+        // 7: a Triton memdesc whose encoding is an alias, and a bare TMA mode
+        setPhase('layout-error');
+        await gotoReady(page, lay({ layout: '!ttg.memdesc<64x64xf16, #shared, #smem, mutable>' }));
+        const err = await text(page, '#lay-error');
+        check('39.7: a memdesc with an alias encoding: the error names the form tried and the alias',
+            /read as Triton memdesc/.test(err) && /#shared is an alias/.test(err), err);
+        await gotoReady(page, lay({ layout: '(_8,_64):(_64' }));
+        const cerr = await text(page, '#lay-error');
+        check('39.7: a CuTe text error says it was read as CuTe', /^layout: read as CuTe/.test(cerr), cerr);
+        setPhase('valid');
+        await gotoReady(page, lay({ layout: 'CU_TENSOR_MAP_SWIZZLE_128B', shape: '64,64', atom: 'row_walk_32' }));
+        check('39.7: a bare CU_TENSOR_MAP_SWIZZLE_128B is read as TMA', (await text(page, '#lay-error')) === '' &&
+            /^tma, 16-bit/.test(await page.$eval('#lay-rosetta tr td:nth-child(2)', (e) => e.textContent)));
+        await gotoReady(page, lay({ layout: '!ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>, #smem, mutable>', atom: 'row_walk_32' }));
+        check('39.7: a memdesc with its encoding inline is drawn 64 x 64', (await text(page, '#lay-error')) === '' &&
+            await page.$eval('#tensor', (c) => c.dataset.rows === '64' && c.dataset.cols === '64'));
+
+        // 6: print_latex of a cp.async copy (CuTe's own lines, cute_prints.json), the instruction named
+        const cp = '% Layout S TV: ArithTuple(_0,_0) o ((_4,_32),(_8,_1)):((_8@1,_1@0),(_1@1,_0))\n% Layout D TV: ArithTuple(_0,_0) o ((_4,_32),(_8,_1)):((_8@1,_1@0),(_1@1,_0))';
+        await gotoReady(page, lay({ layout: '(_32,_32):(_32,_1)', thread: cp }));
+        const opts = await page.$$eval('#lay-op option', (os) => os.map((o) => o.value));
+        check('39.6: the menu offers cp.async at each width and cache, and st at 16 bytes',
+            ['cp.async/4/ca', 'cp.async/8/ca', 'cp.async/16/ca', 'cp.async/16/cg', 'st/16', 'ld/1', 'ldmatrix/x4/trans'].every((v) => opts.includes(v)), opts.join(' '));
+        await afterLoad(page, () => page.selectOption('#lay-op', 'cp.async/16/cg'));
+        const { body: a } = await postJSON(base + 'api/layout/access', { layout: '(_32,_32):(_32,_1)', element_bits: 16, thread: cp, op: 'cp.async', bytes: 16, cache: 'cg', origin: [0, 0], fit: true });
+        const sum = await page.$eval('.lay-tiled-sum', (e) => [e.dataset.instructions, e.dataset.wavefronts]);
+        check('39.6: cp.async.cg 16 B: the API\'s 4 instructions, 16 wavefronts, no conflict',
+            a.tiled.totals.bank_conflicts === 0 && sum[0] === String(a.tiled.instructions) && sum[1] === String(a.tiled.totals.wavefronts) &&
+            (await verdict()) === a.wavefronts && /no bank conflict/.test(await text(page, '#acc-verdict')), `${sum} ${await text(page, '#acc-verdict')}`);
+        check('39.6: the choice is in the URL', new URL(page.url()).searchParams.get('op') === 'cp.async/16/cg', page.url());
+        setPhase('thread-error');
+        await gotoReady(page, lay({ layout: '(_32,_32):(_32,_1)', thread: cp, op: 'st' }));
+        const aerr = await text(page, '#acc-error');
+        check('39.6: a kind without its width: the API asks for the bytes (no 4-way conflict drawn)',
+            /^bytes: required/.test(aerr) && (await verdict()) === -1, aerr);
+        setPhase('valid');
+        const ssA = '% LayoutA: ArithTuple(_0,_0) o ((_128,_1,_1),((_64,_16),(_1,_1))):((_0,_0,_0),((_1@0,_1@1),(_0,_0)))';
+        await gotoReady(page, lay({ layout: 'Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_8),(_64,_1)):((_64,_512),(_1,_0))', thread: ssA }));
+        const wv = await text(page, '#acc-verdict');
+        check('39.6: an SM90 SS LayoutA: read by descriptor, the measured 4 wavefronts a warp instruction, no conflict',
+            await page.$eval('#acc-verdict', (e) => e.dataset.descriptor === '1') && (await verdict()) === 4 && /by descriptor/.test(wv) && /no bank conflict/.test(wv) &&
+            (await text(page, '#acc-error')) === '', wv);
+
+        // 5: ncu --csv --metrics of three launches with long names: none picked, then one
+        await gotoReady(page, lay({ layout: '(_64,_64):(_64,_1)', atom: 'row_walk_32' }));
+        const names = [0, 1, 2].map((k) => `void gemm_kernel<cutlass::half_t, ${k}, cute::Layout<cute::tuple<cute::C<${8 * (k + 1)}>, cute::C<64>>>>(const T *, T *, int)`);
+        const head = '"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"\n';
+        const row = (k, m, v) => `"${k}","1","app","h","${names[k]}","1","7","(256, 1, 1)","(64, 1, 1)","0","9.0","Command line profiler metrics","${m}","","${v}"\n`;
+        const csv = head + [0, 1, 2].map((k) => row(k, 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum', 6 * k) + row(k, 'smsp__inst_executed_op_shared_ld.sum', 2)).join('');
+        await page.fill('#ncu-text', csv);
+        setPhase('ncu-error');
+        let before = await page.evaluate(() => Number(document.body.dataset.ncuReady || 0));
+        await page.click('#ncu-go');
+        await page.waitForFunction((n) => Number(document.body.dataset.ncuReady || 0) > n, before);
+        setPhase('valid');
+        const listed = await page.$$eval('#ncu-launch option', (os) => os.map((o) => o.textContent));
+        check('39.5: three launches and none picked: the menu lists them by their full names',
+            await page.$eval('#ncu-launch', (e) => !e.hidden) && names.every((n, k) => listed.includes(`${k}: ${n}`)) &&
+            /launch: the text holds 3 launches/.test(await text(page, '#ncu-out')), listed.join(' | '));
+        before = await page.evaluate(() => Number(document.body.dataset.ncuReady || 0));
+        await page.selectOption('#ncu-launch', '2');
+        await page.waitForFunction((n) => Number(document.body.dataset.ncuReady || 0) > n, before);
+        const out = await text(page, '#ncu-out');
+        check('39.5: the launch picked is explained, named in full, and the command quotes its regex',
+            out.includes(names[2]) && /= 12/.test(out) && out.includes("-k 'regex:^void gemm_kernel") && out.includes('\\(const T \\*, T \\*, int\\)$\''), out.slice(0, 600));
+        await page.screenshot({ path: path.join(SHOTS, 'layout_issue39.png'), fullPage: true });
+    });
+}

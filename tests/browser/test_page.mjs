@@ -633,6 +633,8 @@ async function main() {
             (r.phase === 'kernelptx-error' && r.status === 400 && /\/api\/ptx$/.test(r.url)) ||
             // issue 38.6: "Measure on GPU" where there is no GPU
             (r.phase === 'kernelptx-measure' && r.status === 503 && /\/api\/ptx\/measure$/.test(r.url)) ||
+            // issue 39.5 (layout_checks): an ncu text of several launches, none picked yet
+            (r.phase === 'ncu-error' && r.status === 400 && /\/api\/ncu\/explain$/.test(r.url)) ||
             (r.phase === 'frame-refused' && /ERR_BLOCKED_BY_RESPONSE/.test(r.text || '')) ||
             // issue 40.4: the page a refused frame gets instead (a 403 that says why)
             (r.phase === 'frame-refused' && r.status === 403 && /\?embed=1/.test(r.url));
@@ -648,7 +650,7 @@ async function main() {
         const unexpectedCon = consoleErrors.filter((c) => !(
             ((c.phase === 'invalid' || c.phase === 'bad-access') && /status of 400/.test(c.text)) ||
             (c.phase === 'measure-errors' && /status of (409|502)/.test(c.text)) ||
-            ((c.phase === 'layout-error' || c.phase === 'thread-error' || c.phase === 'kernelptx-error') && /status of 400/.test(c.text)) ||
+            ((c.phase === 'layout-error' || c.phase === 'thread-error' || c.phase === 'kernelptx-error' || c.phase === 'ncu-error') && /status of 400/.test(c.text)) ||
             (c.phase === 'kernelptx-measure' && /status of 503/.test(c.text)) ||
             (c.phase === 'frame-refused' && /violates the following Content Security Policy directive: "frame-ancestors 'none'"/.test(c.text)) ||
             (c.phase === 'frame-refused' && /status of 403/.test(c.text))));

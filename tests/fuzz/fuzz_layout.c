@@ -2,7 +2,8 @@
  * "ELEMENT_BITS SHAPE0 SHAPE1 SHAPE2\nTEXT" (a missing first line means CuTe
  * text at 16 bits); the text goes through lay_parse, and a parsed layout is
  * evaluated.  Beyond ASan and UBSan it checks the contract of layout.h:
- * errors name "layout" (with "at column N:", N inside the text, and a
+ * errors name "layout" (with "at column N:" after the form it was read as,
+ * N inside the text, and a
  * position, error.h's "at", that is byte N-1's: sz_text_pos), "shape" or
  * "element_bits"; a parsed layout has 1..2^20 elements, every offset below
  * 2^31 and aligned to its element.  Must not allocate per input. */
@@ -21,8 +22,12 @@ static void check_error(const struct sz_error *err, size_t len, const char *src)
 {
     int col = -1;
     int ok = err->code == SZ_INVALID_ARGUMENT || err->code == SZ_TOO_LARGE;
-    if (strcmp(err->field, "layout") == 0 && strncmp(err->message, "at column", 9) == 0) {
-        ok &= sscanf(err->message, "at column %d:", &col) == 1 && col >= 1 &&
+    /* the form it was read as comes first: "read as CuTe (...): at column N: ..." */
+    const char *at = err->message;
+    if (strncmp(at, "read as ", 8) == 0 && strstr(at, ": "))
+        at = strstr(at, ": ") + 2;
+    if (strcmp(err->field, "layout") == 0 && strncmp(at, "at column", 9) == 0) {
+        ok &= sscanf(at, "at column %d:", &col) == 1 && col >= 1 &&
               (size_t)col <= len + 1;
         int line = 0, column = 0;
         if (ok)

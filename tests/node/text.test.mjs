@@ -200,3 +200,33 @@ const REASONS = [
 ];
 for (const [r, want] of REASONS) test(`reasonParts(${JSON.stringify(r)})`, () => assert.deepEqual(reasonParts(r), want));
 
+
+// Issue 39 item 6: the layout page's instruction menu offers every kind at
+// every width the server's table gives it (and each matrix count, .trans and
+// cp.async's two caches), and each entry reads back as the request fields it
+// stands for; a bare kind name (an older link) is the op alone.
+import { instrChoices, instrChoiceFields } from '../../static/js/ops.js';
+import { accessBody, ncuBody, ncuListBody, DEFAULTS } from '../../static/js/layoutstate.js';
+test('instrChoices: every kind and width of /api/ops, read back by instrChoiceFields', () => {
+    const choices = instrChoices();
+    for (const k of OPS_ANSWER.ops) {
+        const mine = choices.map((c) => instrChoiceFields(c.value)).filter((f) => f.op === k.name);
+        if (k.matrix) {
+            assert.deepEqual(mine.map((f) => `${f.matrices}${f.trans ? 't' : ''}`).sort(), k.matrices.flatMap((m) => [`${m}`, `${m}t`]).sort(), k.name);
+        } else {
+            const caches = k.operands.includes('cache') ? ['ca', 'cg'] : [undefined];
+            assert.deepEqual(mine.map((f) => `${f.bytes}/${f.cache}`).sort(), caches.flatMap((c) => k.widths.map((b) => `${b}/${c}`)).sort(), k.name);
+        }
+    }
+    assert.deepEqual(instrChoiceFields('cp.async/16/cg'), { op: 'cp.async', bytes: 16, cache: 'cg' });
+    assert.deepEqual(instrChoiceFields('ldmatrix/x2/trans'), { op: 'ldmatrix', matrices: 2, trans: true });
+    assert.deepEqual(instrChoiceFields('ldmatrix'), { op: 'ldmatrix' });
+});
+test('accessBody and ncuBody carry the menu\'s fields and the launch picked', () => {
+    const s = { ...DEFAULTS, thread: '% Layout S TV: ...', op: 'cp.async/8' };
+    const a = accessBody(s, 2);
+    assert.equal(a.op, 'cp.async'); assert.equal(a.bytes, 8); assert.equal(a.cache, undefined);
+    assert.equal(ncuBody(s, 2, 'text', '', '7').launch, 7);
+    assert.equal('launch' in ncuBody(s, 2, 'text', '', ''), false);
+    assert.deepEqual(ncuListBody('t'), { ncu: 't', list: true });
+});

@@ -648,10 +648,19 @@ static void test_atoms_that_do_not_fit(void)
 
 /* What follows the position in an error ("at column N: " or "at line L,
  * column C: "), the words the reader chose. */
+/* A message's words after the form it was read as (a layout's "read as
+ * CuTe (...): ", issue 39 item 7) and the position ("at column N: "). */
+static const char *words_of(const char *m)
+{
+    const char *p = strncmp(m, "read as ", 8) == 0 ? strstr(m, ": ") : NULL;
+    m = p ? p + 2 : m;
+    p = strstr(m, ": ");
+    return p ? p + 2 : m;
+}
+
 static const char *words(const struct sz_error *e)
 {
-    const char *p = strstr(e->message, ": ");
-    return p ? p + 2 : e->message;
+    return words_of(e->message);
 }
 
 /* Issue 37: a memory layout (/api/layout) and a thread-value print
@@ -761,7 +770,8 @@ static void test_one_reader(void)
         const cJSON *a1 = cJSON_GetObjectItemCaseSensitive(e1, "at");
         const cJSON *a2 = cJSON_GetObjectItemCaseSensitive(e2, "at");
         const char *m1 = str(e1, "message"), *m2 = str(e2, "message");
-        const char *w1 = strstr(m1, ": "), *w2 = strstr(m2, ": ");
+        const char *w1 = strstr(m1, ": ") ? words_of(m1) : NULL;
+        const char *w2 = strstr(m2, ": ") ? words_of(m2) : NULL;
         CHECK(st1 == 400 && st2 == 400 && strcmp(str(e1, "field"), "layout") == 0 &&
                   strcmp(str(e2, "field"), "thread") == 0 && w1 && w2 && strcmp(w1, w2) == 0 &&
                   jtest_num(a1, "line") == 1 && jtest_num(a1, "column") == same[i].at + 1 &&
@@ -799,6 +809,112 @@ static void test_one_reader(void)
     free(txt);
 }
 
+/* Issue 39 item 6.  print_latex of a cp.async tiled copy (CuTe's own lines,
+ * cp_async_128b_32x4_rowmajor) names no instruction and no width: with op st
+ * and no bytes it was costed as 4-byte stores, 48 conflict wavefronts that
+ * the print() of the same copy (16 bytes a thread) does not have.  Now the
+ * width is asked for, and for every width (and .cg) the kinds' table gives
+ * cp.async, the LaTeX lines cost what print() costs with the same
+ * instruction.  An SM90 SS `% LayoutA:` line (every thread mode's stride 0:
+ * CuTe's GMMA::ABLayout<64, 16>, Stride<_0, Stride<_1, _64>>, written here
+ * as print_latex(tiled_mma) composes the sm80 A line of cute_prints.json,
+ * not printed by CuTe in this repository) is read by descriptor: the
+ * measured wgmma rule, A's 2 KB in 16 wavefronts a warpgroup instruction,
+ * which with B's 2 KB is the 32 of wgmma_reads_h200.json's f16_n64 rows (8
+ * per warp instruction, 0 conflicts). */
+static void test_copy_instruction_named(void)
+{
+    const cJSON *c = tiled_case("cp_async_128b_32x4_rowmajor");
+    const cJSON *head = cJSON_GetObjectItemCaseSensitive(c, "print_latex_head");
+    char latex[512];
+    snprintf(latex, sizeof latex, "%s\n%s\n", cJSON_GetArrayItem(head, 0)->valuestring,
+             cJSON_GetArrayItem(head, 1)->valuestring);
+    static const char layout[] = "(_32,_32):(_32,_1)";
+    int st;
+    cJSON *j = access_call(layout, latex, ",\"op\":\"st\"", &st);
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "error");
+    CHECK(st == 400 && strcmp(str(e, "field"), "bytes") == 0 && strstr(str(e, "message"), "16"),
+          "print_latex + op st, no bytes: 400 asking for the width: %d %s", st, str(e, "message"));
+    cJSON_Delete(j);
+    const struct instr_kind *cp = &instr_kinds[INSTR_CP_ASYNC];
+    int widths = 0;
+    for (uint32_t b = 1; b <= 16; b <<= 1) {
+        for (int cg = 0; cg < 2; cg++) {
+            if (!(cp->widths & (1u << b)) || (cg && b != 16))
+                continue;
+            widths++;
+            char extra[128];
+            snprintf(extra, sizeof extra, ",\"op\":\"cp.async\",\"bytes\":%u,\"cache\":\"%s\"", b,
+                     cg ? "cg" : "ca");
+            int s1, s2;
+            cJSON *a = access_call(layout, latex, extra, &s1);
+            cJSON *p = access_call(layout, str(c, "print"), b == 16 ? extra : NULL, &s2);
+            const cJSON *ta = cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(a, "tiled"), "totals");
+            const cJSON *tp = cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(p, "tiled"), "totals");
+            /* the instruction drawn, costed alone by /api/conflicts on its offsets */
+            cJSON *q = cJSON_CreateObject();
+            cJSON_AddStringToObject(q, "op", "cp.async");
+            cJSON_AddNumberToObject(q, "bytes", b);
+            cJSON_AddStringToObject(q, "cache", cg ? "cg" : "ca");
+            cJSON_AddItemToObject(q, "offsets", cJSON_Duplicate(
+                cJSON_GetObjectItemCaseSensitive(a, "offsets"), 1));
+            char *qb = cJSON_PrintUnformatted(q);
+            int s3;
+            cJSON *one = jtest_post("/api/conflicts", qb, &s3);
+            CHECK(s1 == 200 && strcmp(str(a, "op"), "cp.async") == 0 && jtest_num(a, "bytes") == b &&
+                      strcmp(str(a, "cache"), cg ? "cg" : "ca") == 0 &&
+                      jtest_num(cJSON_GetObjectItemCaseSensitive(a, "tiled"), "instructions") ==
+                          64 / b &&
+                      s3 == 200 && jtest_num(one, "wavefronts") == jtest_num(a, "wavefronts") &&
+                      jtest_num(ta, "wavefronts") == 64 / b * jtest_num(a, "wavefronts") &&
+                      (b != 16 || (jtest_num(ta, "bank_conflicts") == 0 && s2 == 200 &&
+                                   jtest_num(tp, "wavefronts") == jtest_num(ta, "wavefronts"))),
+                  "print_latex of the cp.async copy as cp.async.%s %u bytes: %.0f instructions of "
+                  "%.0f wavefronts (/api/conflicts: %.0f)%s: %d %s / %d", cg ? "cg" : "ca", b,
+                  64.0 / b, jtest_num(a, "wavefronts"), jtest_num(one, "wavefronts"),
+                  b == 16 ? ", no conflict, as print() of it" : "", s1,
+                  str(cJSON_GetObjectItemCaseSensitive(a, "error"), "message"), s2);
+            cJSON_Delete(one);
+            cJSON_Delete(q);
+            free(qb);
+            cJSON_Delete(a);
+            cJSON_Delete(p);
+        }
+    }
+    CHECK(widths == 4, "cp.async's widths and caches: .ca 4, 8, 16 and .cg 16 (%d)", widths);
+    /* SM90 SS: the A operand by descriptor */
+    static const char ss_a[] = "% LayoutA: ArithTuple(_0,_0) o ((_128,_1,_1),((_64,_16),(_1,_1))):"
+                               "((_0,_0,_0),((_1@0,_1@1),(_0,_0)))";
+    static const char sw128[] = "Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_8),(_64,_1)):((_64,_512),(_1,_0))";
+    j = access_call(sw128, ss_a, NULL, &st);
+    char *wt = client_slurp("tests/data/wgmma_reads_h200.json");
+    cJSON *w = wt ? cJSON_Parse(wt) : NULL;
+    double measured = -1, per_warp = -1;
+    for (const cJSON *r = cJSON_GetObjectItemCaseSensitive(w, "patterns")->child; r; r = r->next)
+        if (strncmp(str(r, "name"), "f16_n64_a0_b0.", 14) == 0) {
+            measured = jtest_num(r, "wavefronts");
+            per_warp = measured * 4 / jtest_num(r, "gmma_warp_instructions");
+        }
+    CHECK(st == 200 && strcmp(str(j, "op"), "wgmma") == 0 &&
+              cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "by_descriptor")) &&
+              jtest_num(j, "bytes") == 2048 && jtest_num(j, "warpgroup_wavefronts") == 16 &&
+              jtest_num(j, "wavefronts") == 4 && jtest_num(j, "bank_conflicts") == 0 &&
+              measured == 2 * jtest_num(j, "warpgroup_wavefronts") && per_warp == 8,
+          "SM90 SS LayoutA: wgmma reads its 2 KB by descriptor, 16 wavefronts a warpgroup "
+          "instruction (A + B = %.0f measured, %.0f a warp instruction): %d %s", measured,
+          per_warp, st, str(cJSON_GetObjectItemCaseSensitive(j, "error"), "message"));
+    cJSON_Delete(j);
+    cJSON_Delete(w);
+    free(wt);
+    j = access_call(sw128, ss_a, ",\"op\":\"ld\"", &st);
+    e = cJSON_GetObjectItemCaseSensitive(j, "error");
+    CHECK(st == 400 && strcmp(str(e, "field"), "op") == 0 && strstr(str(e, "message"), "descriptor"),
+          "an op for it: 400 saying wgmma reads it by descriptor: %d %s", st, str(e, "message"));
+    cJSON_Delete(j);
+}
+
 int main(void)
 {
     char *txt = client_slurp("tests/data/cute_prints.json");
@@ -816,6 +932,7 @@ int main(void)
     test_tiled_errors();
     test_tile_to_shape();
     test_atoms_that_do_not_fit();
+    test_copy_instruction_named();
     cJSON_Delete(data);
     free(txt);
     return check_summary("test_cute");

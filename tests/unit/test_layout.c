@@ -505,6 +505,76 @@ static void test_error_positions(void)
           "a shape error has no position: %d:%d %s", err.line, err.column, err.message);
 }
 
+/* Issue 39 item 7: the texts users paste that no form's opener named.  A
+ * Triton memdesc type (as a TTGIR op prints it) is read for its shape,
+ * element type and encoding, and gives the encoding's own offsets; with its
+ * encoding an alias (as TTGIR prints it) the error says to paste the alias's
+ * line; a bare CU_TENSOR_MAP_SWIZZLE_* is the TMA row's; and every text
+ * error says which form it was read as. */
+static void test_forms_named_in_errors(void)
+{
+    static const uint32_t shape[2] = {64, 64};
+    static const char nvmma[] = "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, "
+                                "elementBitWidth = 16}>";
+    char memdesc[256];
+    snprintf(memdesc, sizeof memdesc, "!ttg.memdesc<64x64xf16, %s, #smem, mutable>", nvmma);
+    static uint32_t a[4096];
+    struct lay l, m;
+    struct sz_error err = {0};
+    int ok = lay_parse(nvmma, 16, shape, 2, &l, &err) == 0;
+    if (ok)
+        lay_eval(&l, a);
+    int rc = lay_parse(memdesc, 0, NULL, 0, &m, &err);
+    if (rc == 0)
+        lay_eval(&m, out);
+    CHECK(ok && rc == 0 && m.form == &lay_form_triton_nvmma && m.rank == 2 && m.shape[0] == 64 &&
+              m.shape[1] == 64 && m.element_bits == 16 && memcmp(a, out, sizeof a) == 0,
+          "a memdesc with its encoding inline: the encoding's row, 64x64 f16, its offsets (%s)",
+          err.message);
+    static const struct {
+        const char *text;
+        int bits, rank;
+        const char *field, *has;
+        int column;
+    } named[] = {
+        {"!ttg.memdesc<64x64xf16, #shared, #smem, mutable>", 16, 0, "layout",
+         "read as Triton memdesc: at column 25: its encoding #shared is an alias", 25},
+        {"!ttg.memdesc<64x64xf16, #ttg.swizzled_shared<{vec = 8}>, #smem>", 16, 2, "shape",
+         "Triton memdesc text carries its own shape", 0},
+        {"!ttg.memdesc<64x64xf32, #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, "
+         "order = [1, 0]}>, #smem>", 16, 0, "element_bits", "memdesc's element type is 32", 0},
+        {"CU_TENSOR_MAP_SWIZZLE_128B", 16, 0, "shape", "is required for Triton and TMA", 0},
+        /* the opener alone (libFuzzer, fuzz_layout: the encoding was looked for past the
+         * text's end) */
+        {"!ttg.memdesc<", 16, 0, "layout", "read as Triton memdesc: line 1, column 14: expected "
+         "dims", 14},
+        {"(_8,_64):(_64", 16, 0, "layout", "read as CuTe (no tma:, #ttg. or !ttg.memdesc opener): at column 14", 14},
+        {"tma:CU_TENSOR_MAP_SWIZZLE_256B", 16, 2, "layout", "read as TMA: at column 5", 5},
+        {"#ttg.nvmma_shared<{swizzlingByteWidth = 7}>", 16, 2, "layout",
+         "read as Triton nvmma_shared:", 0},
+    };
+    for (size_t k = 0; k < sizeof named / sizeof named[0]; k++) {
+        err = (struct sz_error){0};
+        rc = lay_parse(named[k].text, named[k].bits, named[k].rank ? shape : NULL, named[k].rank,
+                       &l, &err);
+        CHECK(rc < 0 && strcmp(err.field, named[k].field) == 0 &&
+                  strstr(err.message, named[k].has) != NULL &&
+                  (named[k].column == 0 || err.column == named[k].column),
+              "\"%s\": %s saying '%s' (column %d): %s \"%s\" at %d", named[k].text,
+              named[k].field, named[k].has, named[k].column, err.field, err.message, err.column);
+    }
+    /* the bare mode is the tma: text's layout */
+    err = (struct sz_error){0};
+    ok = lay_parse("tma:CU_TENSOR_MAP_SWIZZLE_128B", 16, shape, 2, &l, &err) == 0;
+    if (ok)
+        lay_eval(&l, a);
+    rc = lay_parse("CU_TENSOR_MAP_SWIZZLE_128B", 16, shape, 2, &m, &err);
+    if (rc == 0)
+        lay_eval(&m, out);
+    CHECK(ok && rc == 0 && m.form == &lay_form_tma && memcmp(a, out, sizeof a) == 0,
+          "a bare CU_TENSOR_MAP_SWIZZLE_128B is the TMA row, as tma:... (%s)", err.message);
+}
+
 /* ---- collisions, equivalents, validators ------------------------------------------- */
 
 static int parse_eval(const char *text, int bits, const uint32_t *shape, int rank, struct lay *l)
@@ -864,6 +934,7 @@ int main(void)
     test_cute_sweep();
     test_triton_sweep();
     test_errors();
+    test_forms_named_in_errors();
     test_error_positions();
     test_rosetta();
     test_hardware_names_are_the_preset_table();
