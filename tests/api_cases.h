@@ -505,6 +505,37 @@ static const struct api_case {
      "}", 400, "\"field\":\"func\""},
     {"POST", "/api/conflicts", "", JSON, "{\"op\":\"atom\",\"func\":\"sub\",\"offsets\":" SZ_W32
      "}", 400, "\"field\":\"func\""},
+    /* issue 41, A14 (atomic_warps.c): "warps" re-costs an atomic's cycles for the
+     * tool's loop on that many warps (atomic_warps_h200.json: atom one wavefront at
+     * 8 warps 1.180-1.218; red at 5 warps 1.732 where the fluid rule says 1.60: not
+     * exact); 16 is the answer without it; only atomics take it, 1..32.
+     * SZ_WARPS(body fields before "offsets", status, what the answer holds) */
+#define SZ_WARPS(F, ST, WANT) {"POST", "/api/conflicts", "", JSON, "{" F ",\"offsets\":" SZ_W32 "}", ST, WANT}
+    SZ_WARPS("\"op\":\"atom\",\"guard\":\"none\",\"warps\":8", 200,
+             "\"cycles_exact\":true,\"pipe_cycles\":1.20,\"branch_cycles\":0.00,\"warps\":8,"),
+    SZ_WARPS("\"op\":\"atom\",\"guard\":\"none\",\"warps\":8", 200, "\"cycles\":1.20,"),
+    SZ_WARPS("\"op\":\"red\",\"guard\":\"none\",\"warps\":5", 200,
+             "\"cycles_exact\":false,\"pipe_cycles\":1.60,"),
+    SZ_WARPS("\"op\":\"atom\",\"guard\":\"none\",\"warps\":16", 200,
+             "\"cycles_exact\":true,\"pipe_cycles\":1.02,\"branch_cycles\":0.00,\"warps\":16,"),
+    SZ_WARPS("\"op\":\"atom\",\"warps\":8", 200, "\"cycles_exact\":false,"),
+    SZ_WARPS("\"op\":\"ld\",\"warps\":8", 400,
+             "\"field\":\"warps\",\"message\":\"only atom and red take warps"),
+    SZ_WARPS("\"op\":\"red\",\"warps\":0", 400, "\"message\":\"must be in 1..32, got 0\""),
+    SZ_WARPS("\"op\":\"red\",\"warps\":33", 400, "\"message\":\"must be in 1..32, got 33\""),
+    SZ_WARPS("\"op\":\"red\",\"warps\":\"8\"", 400, "\"field\":\"warps\""),
+#undef SZ_WARPS
+    /* C4 (access.c): a column of rows from sources 32 B apart: the hardware counter
+     * reads 26 where L1 says 14 (cp_hw_h200.json "ca4.s_col8.g_s32") */
+    {"POST", "/api/conflicts", "", JSON,
+     "{\"op\":\"cp.async\",\"bytes\":4,\"offsets\":[0,128,256,384,512,640,768,896,4,132,"
+     "260,388,516,644,772,900,8,136,264,392,520,648,776,904,12,140,268,396,524,652,780,908],"
+     "\"global_offsets\":[0,32,64,96,128,160,192,224,256,288,320,352,384,416,448,480,512,544,"
+     "576,608,640,672,704,736,768,800,832,864,896,928,960,992]}", 200,
+     "\"wavefronts_exact\":true,\"cycles_exact\":false,"},
+    {"POST", "/api/conflicts", "", JSON,
+     "{\"op\":\"cp.async\",\"bytes\":4,\"offsets\":" SZ_W32 "}", 200,
+     "\"wavefronts_exact\":true,\"cycles_exact\":true,"},
 #undef SZ_Z32
 #undef SZ_W32
     {"GET", "/api/patterns", "", NULL, NULL, 200,

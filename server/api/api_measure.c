@@ -16,6 +16,7 @@
 
 #include "model/access.h"
 #include "model/atomic_form.h"
+#include "model/atomic_warps.h"
 #include "api_read.h"
 #include "api_read_layout.h"
 #include "api_routes.h"
@@ -227,17 +228,20 @@ void api_measure_status(char *line, size_t cap)
     pthread_mutex_unlock(&msr_lock);
 }
 
-/* The measure body: one instruction (api_read_instr) and "counters", true
- * unless the client asks for cycles only with false. */
+/* The measure body: one instruction (api_read_instr), "counters", true
+ * unless the client asks for cycles only with false, and an atomic's "warps"
+ * (0: not given; the tool's 16). */
 static int measure_body(const struct api_request *req, struct instr *in, int *counters,
-                        struct sz_error *err)
+                        uint32_t *warps, struct sz_error *err)
 {
     static const char *const known_args[] = {NULL};
-    static const char *const extra[] = {"counters", NULL};
+    static const char *const extra[] = {"counters", "warps", NULL};
     cJSON *root = NULL;
     if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
         return -1;
     int rc = api_read_instr(root, extra, in, err);
+    if (rc == 0)
+        rc = api_read_warps(root, in, warps, err);
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "counters");
     if (rc == 0 && c != NULL && !cJSON_IsBool(c))
         rc = sz_fail(err, SZ_INVALID_ARGUMENT, "counters", "must be true (cycles and the "
@@ -309,6 +313,7 @@ int api_route_measure(const struct api_request *req, struct buf *out,
 {
     struct instr in;
     int counters;
+    uint32_t warps;
     /* What no GPU can run, or this one cannot, is the client's to fix:
      * refused after the snapshot, before the availability check and
      * without the tool. */
@@ -317,7 +322,8 @@ int api_route_measure(const struct api_request *req, struct buf *out,
     struct instr_gpu gpu = v.gpu;
     int available = v.available, timeout_ms = v.timeout_ms;
     char *reason = v.reason, *tool = v.tool;
-    if (measure_body(req, &in, &counters, err) < 0 || instr_check_gpu(&in, &gpu, err) < 0)
+    if (measure_body(req, &in, &counters, &warps, err) < 0 ||
+        instr_check_gpu(&in, &gpu, err) < 0)
         return -1;
     if (!available)
         return sz_fail(err, SZ_GPU_UNAVAILABLE, NULL, "%s", reason);
@@ -328,7 +334,16 @@ int api_route_measure(const struct api_request *req, struct buf *out,
     /* Without counters the tool times cycles and skips ncu (--no-ncu): about
      * a sixth of the round trip; the answer has the same shape, its
      * wavefronts null and ncu.used false with the tool's reason. */
-    char *argv[] = {tool, "--json", counters ? NULL : "--no-ncu", NULL};
+    /* the warps the client asked for run the tool's block (--warps), so the
+     * measured side is the launch A14 predicts */
+    char nwarps[16];
+    snprintf(nwarps, sizeof nwarps, "%u", warps);
+    char *argv[6] = {tool, "--json"}, **ap = argv + 2;
+    if (!counters)
+        *ap++ = "--no-ncu";
+    if (warps)
+        *ap++ = "--warps", *ap++ = nwarps;
+    *ap = NULL;
     struct proc mo;
     int rc = measure_run(argv, body.p ? body.p : "", body.len, timeout_ms, &mo, err);
     measure_unlock();
@@ -364,6 +379,8 @@ int api_route_measure(const struct api_request *req, struct buf *out,
     }
     struct acc_result r;
     acc_cost(&in, &r);
+    if (warps)
+        atomic_warps_apply(&in, warps, &r);
     /* The tool reads two ncu numbers: the Source-page metric, which
      * source_wavefronts predicts, and for loads the hardware counter, which
      * wavefronts predicts (for stores that counter over-counts: access.c). */

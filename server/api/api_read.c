@@ -5,6 +5,7 @@
  * reads its stdin with api_json_parse and api_read_instr. */
 #include "api_read.h"
 #include "model/atomic_form.h"
+#include "model/atomic_warps.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -582,15 +583,37 @@ int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
     return instr_check(in, err);
 }
 
+int api_read_warps(const cJSON *obj, const struct instr *in, uint32_t *warps,
+                   struct sz_error *err)
+{
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(obj, "warps");
+    int64_t v;
+    *warps = 0;
+    if (f == NULL)
+        return 0;
+    /* the model's cycles hang on the warp count for atomics only (A14); a
+     * load's wavefronts and cycles are an instruction's at any count */
+    if (!instr_is_atomic(in->op))
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "warps", "only atom and red take warps "
+                       "(it changes only an atomic's cycles), not %s", instr_op_name(in->op));
+    if (api_num_int(f, "warps", ATOMIC_WARPS_MIN, ATOMIC_WARPS_MAX, &v, err) < 0)
+        return -1;
+    *warps = (uint32_t)v;
+    return 0;
+}
+
 /* A POST body that is one instruction, and no query arguments. */
-int api_instr_body(const struct api_request *req, struct instr *in,
-                              struct sz_error *err)
+int api_instr_body(const struct api_request *req, struct instr *in, uint32_t *warps,
+                   struct sz_error *err)
 {
     static const char *const known_args[] = {NULL};
+    static const char *const extra[] = {"warps", NULL};
     cJSON *root = NULL;
     if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
         return -1;
-    int rc = api_read_instr(root, NULL, in, err);
+    int rc = api_read_instr(root, extra, in, err);
+    if (rc == 0)
+        rc = api_read_warps(root, in, warps, err);
     cJSON_Delete(root);
     return rc;
 }

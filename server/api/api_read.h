@@ -93,8 +93,16 @@ int api_read_instr_fields(const cJSON *obj, int op_set, struct instr *in,
 int api_read_instr(const cJSON *obj, const char *const *extra, struct instr *in,
                    struct sz_error *err);
 
-/* A POST body that is one instruction (api_read_instr, no extra members) and
- * no query arguments: what /api/conflicts takes. */
-int api_instr_body(const struct api_request *req, struct instr *in, struct sz_error *err);
+/* An atomic's optional "warps" in `obj` (warps a block as the tool launches
+ * them, 1..32) into *warps; absent: 0 (the tool's 16, which the model's other
+ * rules are for).  400 on "warps" for another op or out of range. */
+int api_read_warps(const cJSON *obj, const struct instr *in, uint32_t *warps,
+                   struct sz_error *err);
+
+/* A POST body that is one instruction (api_read_instr, plus an atomic's
+ * "warps": api_read_warps into *warps) and no query arguments: what
+ * /api/conflicts takes. */
+int api_instr_body(const struct api_request *req, struct instr *in, uint32_t *warps,
+                   struct sz_error *err);
 
 #endif

@@ -135,6 +135,10 @@ static void put_atomic(struct buf *out, const struct instr *in, const struct acc
         buf_puts(out, "\"conflict_wavefronts\":null,\"serial_wavefronts\":null,"
                  "\"cycles_floor\":null,\"floor_measured\":null,\"cycles_exact\":false,"
                  "\"pipe_cycles\":null,\"branch_cycles\":null,");
+    /* only where the client asked for a warp count: every other answer keeps
+     * its bytes (A14, atomic_warps.c) */
+    if (a->native && a->warps)
+        buf_printf(out, "\"warps\":%u,\"warps_bound\":\"%s\",", a->warps, a->warps_bound);
     buf_puts(out, "\"verdict\":");
     buf_json_str(out, atomic_verdict(in, r, verdict, sizeof verdict));
     buf_puts(out, "},");
@@ -160,6 +164,8 @@ void api_put_cost(struct buf *out, const struct instr *in, const struct acc_resu
         buf_u32_array(out, in->global_offsets, INSTR_LANES);
         /* access.c, C3: exact where both sides are F2-affine in the lane */
         buf_printf(out, ",\"wavefronts_exact\":%s,", r->copy_exact ? "true" : "false");
+        /* C4: the pipe's count (cycles) where the hardware counter reads more */
+        buf_printf(out, "\"cycles_exact\":%s,", r->copy_cycles_exact ? "true" : "false");
     }
     put_count(out, "wavefronts", known, r->wavefronts);
     put_count(out, "ideal_wavefronts", known, r->ideal_wavefronts);

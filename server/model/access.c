@@ -224,7 +224,8 @@ static uint32_t source_cost(const struct instr *in, uint32_t first, uint32_t las
  *     the sm__sass_* counter the tool reads show, and `cycles`, the wavefronts the
  *     pipe is held, is L1 without step 3.  Where those 296 part from it, the pipe
  *     reads more: "ca4.s_col8.g_s32" 26, "ca4.s_col8.g_s16_rndline" 25 (L1 14, 11):
- *     wide-strided or permuted sources into one column of rows.
+ *     wide-strided or permuted sources into one column of rows: C4 marks that
+ *     class's cycles not exact (copy_cycles_exact, the answer's cycles_exact).
  * C2. .cg (16 bytes, L2 only): lanes writing one shared address collapse into
  *     one ("cg16.s_same.*": 1 for every global side), and a line's lanes go in
  *     one wavefront only where each lane's shared 16-byte chunk is its global
@@ -362,6 +363,67 @@ static uint32_t ca_phase(const struct instr *in, const uint32_t *seq, uint32_t n
     return cost;
 }
 
+/* C4: whether a .ca phase (lanes seq[0..n), in line order) costing `cycles`
+ * under L1 without step 3 is in the class where the hardware counter reads
+ * more (tests/data/cp_hw_h200.json: 12 of 296 rows, "ca4.s_col8.g_s32" 26
+ * where L1 says 14, "ca4.s_col8.g_s16_rndline" 25 for 11, "ca8.s_col8.g_s64"
+ * 32 for 24, "ca16.s_half.g_perm" 5 for 4): L1 overlapped the phase's lines
+ * (it costs less than its lines one after another) and one of them writes
+ * two or more words into one bank (a column of rows) from sources read out
+ * of order (the lanes' 32-byte sectors not monotone in lane order) or wide
+ * (lanes 32 bytes or more apart).  It holds all 12 and 3 rows where the
+ * hardware reads L1 ("ca4.s_sw243_col8.g_s16_xor" 5, "ca8.s_sw343_col8div.
+ * g_s16_xor" 6, "ca8.s_sw243_col8.g_s16_xor" 6); no rule for the count. */
+static int ca_cycles_inexact(const struct instr *in, const uint32_t *seq, uint32_t n,
+                             uint32_t cycles)
+{
+    uint32_t lines[INSTR_LANES], nlines = 0, alone = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t g = in->global_offsets[seq[k]] / 128, i = 0;
+        while (i < nlines && lines[i] != g)
+            i++;
+        if (i == nlines)
+            lines[nlines++] = g;
+    }
+    for (uint32_t i = 0; i < nlines; i++) {
+        uint32_t ls[INSTR_LANES], m = 0;
+        for (uint32_t k = 0; k < n; k++)
+            if (in->global_offsets[seq[k]] / 128 == lines[i])
+                ls[m++] = seq[k];
+        alone += ca_phase(in, ls, m, 0, NULL);
+    }
+    if (cycles >= alone)
+        return 0;
+    for (uint32_t i = 0; i < nlines; i++) {
+        uint32_t ls[INSTR_LANES], m = 0, column = 0, up = 1, down = 1, wide = 0;
+        uint32_t word[ACC_MAX_WORDS], nword = 0;
+        for (uint32_t k = 0; k < n; k++)
+            if (in->global_offsets[seq[k]] / 128 == lines[i])
+                ls[m++] = seq[k];
+        for (uint32_t k = 0; k < m; k++) {
+            uint32_t words[SZ_MAX_LANE_WORDS], nw = acc_lane_words(in, ls[k], words);
+            for (uint32_t j = 0; j < nw; j++) {
+                uint32_t u = 0, same_bank = 0;
+                while (u < nword && word[u] != words[j])
+                    same_bank += word[u++] % in->banks == words[j] % in->banks;
+                if (u == nword) {
+                    column |= same_bank > 0;
+                    word[nword++] = words[j];
+                }
+            }
+            if (k > 0) {
+                uint32_t a = in->global_offsets[ls[k - 1]], b = in->global_offsets[ls[k]];
+                up &= a / 32 <= b / 32;
+                down &= a / 32 >= b / 32;
+                wide |= (a > b ? a - b : b - a) >= 32;
+            }
+        }
+        if (column && (!(up || down) || wide))
+            return 1;
+    }
+    return 0;
+}
+
 /* .ca copies (L1): lanes in line order, cut into phases of one bank row
  * (128 / bytes lanes), each phase costed by ca_phase. */
 static void cost_copy_ca(const struct instr *in, const int *keep, struct acc_result *r)
@@ -409,6 +471,8 @@ static void cost_copy_ca(const struct instr *in, const int *keep, struct acc_res
         acc_phase_words(in, &ws, &ph);
         ph.wavefronts = ca_phase(in, seq + base, m, 1, r);
         ph.cycles = ca_phase(in, seq + base, m, 0, NULL);
+        if (ca_cycles_inexact(in, seq + base, m, ph.cycles))
+            r->copy_cycles_inexact = 1;
         /* the least a phase can cost: its lines enter one wavefront apart */
         ph.reason = ph.wavefronts <= plines ? ACC_CLEAN
                     : ph.max_per_bank > 1 ? ACC_CONFLICT : ACC_SERIAL;
@@ -493,6 +557,9 @@ static void cost_copy(const struct instr *in, struct acc_result *r)
     r->bank_conflicts = r->wavefronts - r->ideal_wavefronts;
     r->source_wavefronts = r->wavefronts;
     r->copy_exact = lanes_affine(in, in->offsets) && lanes_affine(in, in->global_offsets);
+    /* the pipe's count (cycles): .ca, L1 without step 3 where the hardware
+     * counter agrees (C4); .cg, C2's own (no counter sees it) */
+    r->copy_cycles_exact = r->copy_exact && !r->copy_cycles_inexact;
 }
 
 void acc_cost(const struct instr *in, struct acc_result *r)

@@ -52,6 +52,9 @@ struct acc_atomic {
     uint32_t conflict_wavefronts;   /* distinct words sharing a bank: a load pays these too */
     uint32_t serial_wavefronts;     /* same-address lanes in turn: a load would broadcast */
     uint32_t lanes_per_address;     /* the most active lanes on one address, any phase */
+    uint32_t warps;                 /* the warps a block the client asked cycles for
+                                     * (atomic_warps.c, A14); 0: not asked (the tool's 16) */
+    const char *warps_bound;        /* what sets the cycles at that warp count */
 };
 
 struct acc_result {
@@ -79,6 +82,9 @@ struct acc_result {
     struct acc_atomic atomic;
     int copy_exact;                 /* cp.async: wavefronts pinned by the sweeps (both
                                      * sides F2-affine in the lane: access.c, C3) */
+    int copy_cycles_exact;          /* cp.async: cycles too (copy_exact, and not C4's
+                                     * class where the hardware counter reads more) */
+    int copy_cycles_inexact;        /* cp.async: a phase in C4's class (access.c) */
 };
 
 /* The wire name of a reason: "clean", "broadcast", ... */

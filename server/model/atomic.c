@@ -1,8 +1,9 @@
 /* atomic.c - what an atom.shared or red.shared costs: its phases, the lanes
  * each bank serves in turn (an atomic never broadcasts, but ATOMS.POPC.INC
  * merges), and the floor of its cycles with and without a branch around it.
- * The rules (A1-A11) are measured, each cited below; the loads' and stores'
- * rules live in access.c.  Pure: no I/O, no allocation. */
+ * The rules (A1-A13) are measured, each cited below (A14, other warp counts,
+ * in atomic_warps.c); the loads' and stores' rules live in access.c.
+ * Pure: no I/O, no allocation. */
 #include "atomic.h"
 
 #include <math.h>
@@ -145,9 +146,11 @@
  *      9, 12, 16 warps and red at 4 and 8-16, but 3-6% low for atom at 5-8, 10,
  *      11 (a warp's iteration grows to about 76 cycles with two on a
  *      sub-partition) and 4-8% low for red at 5-7 (1.73 at 5 warps, the rule
- *      1.60): the answer is for the tool's 16 warps and takes no warp count.
- *      475 of the 594 rows at 4-12 warps are within 2% of it all the same:
- *      from 2 wavefronts on every row is the pipe's at 6-8 and 10-12 warps. */
+ *      1.60).  Every rule here is for the tool's 16 warps; a request's
+ *      "warps" re-costs the cycles for another block size (A14,
+ *      atomic_warps.c: the pipe shared by sub-partition, each warp's iteration
+ *      a chain; 635 of the 702 rows exact within 2%, the rest answered not
+ *      exact). */
 
 /* Lane t's pass: its turn in the busiest of its banks, lanes in lane order
  * (the hardware's order is not observable; the count is). */

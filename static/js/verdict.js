@@ -46,6 +46,22 @@ const CYCLES_NOTE = 'Cycles are what the shared-memory pipe spends (clock64). ' 
     'A phase in which no lane is active still costs a cycle, but Nsight Compute counts no wavefront for it, ' +
     'so cycles exceed wavefronts for partly active vector accesses.';
 
+// Where the API says its cycles are not exact (cycles_exact: false): an
+// atomic's floor or warp-count estimate (atomic.c A10-A14), a cp.async copy
+// the hardware counter was seen to read more for (access.c C4). '' otherwise.
+function inexactNote(c, idp) {
+    let why = '';
+    if (c.atomic && c.atomic.native && c.atomic.cycles_exact === false)
+        why = c.atomic.warps
+            ? `at ${c.atomic.warps} warps a block, ${c.atomic.warps_bound}`
+            : 'a floor: the measured rows of this form read more or vary';
+    else if (!c.atomic && c.cycles_exact === false)
+        why = 'the hardware counter was seen to read more than this for copies like it ' +
+            '(a column of rows fed from wide or permuted global sources, or lanes permuted)';
+    return why ? `<p class="note" id="${idp}-cycles-inexact"><strong>Cycles not exact</strong> ` +
+        `(cycles_exact: false): ${esc(why)}.</p>` : '';
+}
+
 // The verdict block: the line, wavefronts and cycles, conflicts, calibration note.
 export function verdictHTML(c, idp = 'acc') {
     const v = verdict(c);
@@ -59,7 +75,7 @@ export function verdictHTML(c, idp = 'acc') {
   <div class="cyc${differ ? ` ${DIFFER}` : ''}" title="${esc(CYCLES_NOTE)}"><dt>Cycles <span class="info" aria-hidden="true">i</span></dt><dd id="${idp}-cycles">${num(c.cycles)}</dd></div>
 </dl>
 ${c.atomic ? `<p class="note" id="${idp}-atomic">${esc(c.atomic.verdict)}</p>` : ''}
-<p class="fine" id="${idp}-cycles-note">${differ
+${inexactNote(c, idp)}<p class="fine" id="${idp}-cycles-note">${differ
         ? `<strong>${plural(c.cycles, 'cycle', 'cycles')} for ${plural(c.wavefronts, 'wavefront', 'wavefronts')}:</strong> `
         : ''}An empty phase (no active lane) costs a cycle but no wavefront.</p>
 ${c.calibrated ? '' : `<p class="note generalized" id="${idp}-generalized"><strong>Generalized:</strong> the hardware rules applied to your bank row (${c.banks} banks &times; ${c.bank_bytes} B). Only 32 banks of 4 bytes are calibrated against real GPUs.</p>`}`;

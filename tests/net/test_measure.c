@@ -692,6 +692,42 @@ static void test_tool_dies_with_parent(void)
         kill(tpid, SIGKILL);
 }
 
+/* An atomic's "warps" (A14) runs the tool's block at that size (--warps) and
+ * predicts for it: this fake reads 1.195 (atomic_used_h200.json's cycles_w8 of
+ * atom.add.u32 on one wavefront) only when asked for 8 warps, 9 otherwise. */
+static const char warps_tool[] =
+    "#!/bin/sh\n"
+    "if [ \"$1\" = --info ]; then echo '{\"ok\":true,\"device\":{\"name\":\"Fake GPU\","
+    "\"cc\":\"9.0\"}}'; exit 0; fi\n"
+    "cat >/dev/null\n"
+    "case \" $* \" in *' --warps 8 '*) c=1.195;; *) c=9;; esac\n"
+    "echo '{\"device\":{\"name\":\"Fake GPU\"},\"results\":[{\"cycles_per_instr\":'$c',"
+    "\"wavefronts_per_instr\":1.0,\"raw_cycles\":1,\"instructions\":1}],"
+    "\"ncu\":{\"used\":true},\"verify\":{\"ok\":true}}'\n";
+
+static void test_warps(void)
+{
+    static const char atom8[] =
+        "{\"op\":\"atom\",\"guard\":\"none\",\"warps\":8,\"offsets\":[0,4,8,12,16,20,24,"
+        "28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124]}";
+    struct api_config cfg = {.measure_tool = write_tool("warps", warps_tool),
+                             .measure_timeout_ms = 5000};
+    api_configure(&cfg);
+    struct api_response r = client_api_call("POST", "/api/measure", NULL, "application/json",
+                                            atom8, sizeof atom8 - 1);
+    CHECK(r.status == 200 && strstr(r.body, "\"cycles\":1.20,") &&
+          strstr(r.body, "\"warps\":8,") && strstr(r.body, "\"cycles_per_instr\":1.195") &&
+          strstr(r.body, "\"agree\":{\"cycles\":true,"), "warps 8: %d %.400s", r.status,
+          r.body);
+    free(r.body);
+    static const char ldw[] = "{\"op\":\"ld\",\"warps\":8,\"offsets\":[0,4,8,12,16,20,24,"
+        "28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124]}";
+    r = client_api_call("POST", "/api/measure", NULL, "application/json", ldw, sizeof ldw - 1);
+    CHECK(r.status == 400 && strstr(r.body, "\"field\":\"warps\""), "ld with warps: %d %s",
+          r.status, r.body);
+    free(r.body);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -702,6 +738,7 @@ int main(void)
     test_bad_tools();
     test_http_concurrency();
     test_cycles_first();
+    test_warps();
     test_children();
     test_sigterm();
     test_probe_in_background();

@@ -38,3 +38,14 @@ test('verdictHTML: a count the model does not claim prints as a dash, the API\'s
     assert.match(html, /id="acc-atomic">a &lt;loop&gt;</);
     assert.doesNotMatch(html, />null</);
 });
+
+test('verdictHTML: cycles the API calls not exact say so (cp.async C4, atomics at a warp count)', () => {
+    const copy = { ...base, cycles: 14, wavefronts: 14, wavefronts_exact: true, cycles_exact: false };
+    assert.match(verdictHTML(copy), /id="acc-cycles-inexact"><strong>Cycles not exact<\/strong> \(cycles_exact: false\): the hardware counter/);
+    assert.doesNotMatch(verdictHTML({ ...copy, cycles_exact: true }), /cycles-inexact/);
+    assert.doesNotMatch(verdictHTML(base), /cycles-inexact/);
+    const atom = { ...base, cycles: 1.09, atomic: { native: true, cycles_exact: false, warps: 11,
+        warps_bound: 'sub-partitions <colliding>', verdict: 'x' } };
+    assert.match(verdictHTML(atom), /id="acc-cycles-inexact">.*at 11 warps a block, sub-partitions &lt;colliding&gt;\./);
+    assert.doesNotMatch(verdictHTML({ ...atom, atomic: { ...atom.atomic, cycles_exact: true } }), /cycles-inexact/);
+});
