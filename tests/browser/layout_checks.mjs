@@ -145,7 +145,13 @@ export async function layoutChecks(t) {
 
         // 6: print_latex of a cp.async copy (CuTe's own lines, cute_prints.json), the instruction named
         const cp = '% Layout S TV: ArithTuple(_0,_0) o ((_4,_32),(_8,_1)):((_8@1,_1@0),(_1@1,_0))\n% Layout D TV: ArithTuple(_0,_0) o ((_4,_32),(_8,_1)):((_8@1,_1@0),(_1@1,_0))';
+        // The print names no instruction and cp.async has several widths: the
+        // API asks for the bytes (a 400 the page shows) until one is picked.
+        setPhase('thread-error');
+        const asked = page.waitForResponse((r) => /\/api\/layout\/access$/.test(r.url()) && r.status() === 400, { timeout: t.TIMEOUT });
         await gotoReady(page, lay({ layout: '(_32,_32):(_32,_1)', thread: cp }));
+        await asked;
+        setPhase('valid');
         const opts = await page.$$eval('#lay-op option', (os) => os.map((o) => o.value));
         check('39.6: the menu offers cp.async at each width and cache, and st at 16 bytes',
             ['cp.async/4/ca', 'cp.async/8/ca', 'cp.async/16/ca', 'cp.async/16/cg', 'st/16', 'ld/1', 'ldmatrix/x4/trans'].every((v) => opts.includes(v)), opts.join(' '));
@@ -157,7 +163,12 @@ export async function layoutChecks(t) {
             (await verdict()) === a.wavefronts && /no bank conflict/.test(await text(page, '#acc-verdict')), `${sum} ${await text(page, '#acc-verdict')}`);
         check('39.6: the choice is in the URL', new URL(page.url()).searchParams.get('op') === 'cp.async/16/cg', page.url());
         setPhase('thread-error');
+        // The phase ends only once this harness has seen the 400 itself: the
+        // page can show the error before the response event reaches Node
+        // (the event was once counted in the next, valid phase, under load).
+        const refused = page.waitForResponse((r) => /\/api\/layout\/access$/.test(r.url()) && r.status() === 400, { timeout: t.TIMEOUT });
         await gotoReady(page, lay({ layout: '(_32,_32):(_32,_1)', thread: cp, op: 'st' }));
+        await refused;
         const aerr = await text(page, '#acc-error');
         check('39.6: a kind without its width: the API asks for the bytes (no 4-way conflict drawn)',
             /^bytes: required/.test(aerr) && (await verdict()) === -1, aerr);

@@ -17,6 +17,9 @@ case "$1" in
 --json)
   req=$(cat)
   touch "$(dirname "$0")/started"     # the browser test waits for this (409 step)
+  # 409 step: hold the measurement until the test has seen the page's 409
+  # (at most 20 s), so that no timing decides whether the click meets it
+  n=0; while [ -e "$(dirname "$0")/hold" ] && [ $n -lt 400 ]; do sleep 0.05; n=$((n + 1)); done
   case "$req" in
   *stmatrix*) echo '{"error":{"message":"simulated failure: the probe kernel faulted"}}'; exit 1 ;;
   esac
@@ -136,8 +139,9 @@ export async function measureChecks(t) {
             check('measure 502: button usable again', !(await page2.$eval('#measure-btn', (b) => b.disabled)));
             // 409: Node holds the GPU while the page asks.
             await gotoReady(page2, b2 + '?b=3&m=4&s=3&rows=8');
-            const started = path.join(dir, 'started');
+            const started = path.join(dir, 'started'), hold = path.join(dir, 'hold');
             fs.rmSync(started, { force: true });
+            fs.writeFileSync(hold, '');
             const held = fetch(b2 + 'api/measure', { method: 'POST', headers: { 'Content-Type': 'application/json' },
                 body: JSON.stringify({ op: 'ld', bytes: 4, offsets: Array.from({ length: 32 }, (_, i) => 4 * i), bank_bytes: 4, banks: 32 }) });
             // Click while the held one runs: once the fake tool has started
@@ -145,6 +149,7 @@ export async function measureChecks(t) {
             for (let i = 0; i < 200 && !fs.existsSync(started); i++) await t.sleep(25);
             await page2.click('#measure-btn');
             await page2.waitForFunction(() => document.body.dataset.measured === '1');
+            fs.rmSync(hold, { force: true });
             check('measure 409: busy, in plain words', /busy with another measurement/.test(await text(page2, '#measure-error')), await text(page2, '#measure-error'));
             check('measure 409: the held request still succeeds', (await held).status === 200);
             await page2.locator('.acc-top').screenshot({ path: path.join(SHOTS, 'measure-busy.png') });

@@ -642,7 +642,7 @@ async function main() {
         // one the page stops on the wire when the state moves on is aborted.
         const prefetchOk = (r) => r.prefetch && r.aborted;
         const unexpectedReq = badRequests.filter((r) => !expected400(r) && !prefetchOk(r));
-        check('no failed requests (besides the expected 400s and aborted prefetches)', unexpectedReq.length === 0, unexpectedReq.map((r) => r.text).join(' | '));
+        check('no failed requests (besides the expected 400s and aborted prefetches)', unexpectedReq.length === 0, unexpectedReq.map((r) => `${r.phase}: ${r.text}`).join(' | '));
         if (want('page')) {     // what the page group's own steps must have caused
             check('some prefetches were refused, each with a 204', refusedPrefetch.size > 0, `${refusedPrefetch.size}`);
             check('the invalid phase did get its 400', badRequests.some((r) => !r.prefetch && expected400(r)));
@@ -654,7 +654,7 @@ async function main() {
             (c.phase === 'kernelptx-measure' && /status of 503/.test(c.text)) ||
             (c.phase === 'frame-refused' && /violates the following Content Security Policy directive: "frame-ancestors 'none'"/.test(c.text)) ||
             (c.phase === 'frame-refused' && /status of 403/.test(c.text))));
-        check('no console errors', unexpectedCon.length === 0, unexpectedCon.map((c) => c.text).join(' | '));
+        check('no console errors', unexpectedCon.length === 0, unexpectedCon.map((c) => `${c.phase}: ${c.text}`).join(' | '));
     } finally {
         await ctx.close().catch(() => {});
         srv.child.kill('SIGTERM');
