@@ -115,7 +115,7 @@ struct lay_form {
 
 /* The rows, in the order lay_parse tries them (layout_text.c's table). */
 extern const struct lay_form lay_form_cute, lay_form_triton_swizzled, lay_form_triton_nvmma,
-    lay_form_tma, lay_form_triton_linear, lay_form_triton_padded, lay_form_triton_rotating,
+    lay_form_tma, lay_form_triton_linear, lay_form_triton_padded, lay_form_triton_rotating, lay_form_triton_shared,
     lay_form_triton_memdesc;
 const struct lay_form *const *lay_forms(int *n);
 

@@ -22,6 +22,7 @@ static const struct lay_form *const forms[] = {
     &lay_form_triton_linear,
     &lay_form_triton_padded,
     &lay_form_triton_rotating,
+    &lay_form_triton_shared,
     &lay_form_triton_memdesc,
     &lay_form_tma,
     &lay_form_cute,
@@ -50,7 +51,8 @@ static const struct lay_form *pick(struct cute_cur *c)
             dflt = forms[k];
         else if (cute_word(c, o) ||
                  (strncmp(o, "#ttg.", 5) == 0 && cute_word(c, "#triton_gpu.") && cute_word(c, o + 5)) ||
-                 (strncmp(o, "!ttg.", 5) == 0 && cute_word(c, "!triton_gpu.") && cute_word(c, o + 5)))
+                 (strncmp(o, "!ttg.", 5) == 0 && cute_word(c, "!triton_gpu.") && cute_word(c, o + 5)) ||
+                 (strncmp(o, "!ttg.", 5) == 0 && cute_word(c, "!tt.") && cute_word(c, o + 5)))
             return forms[k];
     }
     c->i = at;

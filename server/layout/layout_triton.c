@@ -85,7 +85,7 @@ static const struct lay_form *encoding_row(const struct ta_parser *p, int node)
 {
     const struct lay_form *rows[] = {&lay_form_triton_swizzled, &lay_form_triton_nvmma,
                                      &lay_form_triton_linear, &lay_form_triton_padded,
-                                     &lay_form_triton_rotating};
+                                     &lay_form_triton_rotating, &lay_form_triton_shared};
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++)
         if (ta_is(p, node, rows[k]->opener + 5))
             return rows[k];
@@ -136,7 +136,7 @@ static int parse_memdesc(struct cute_cur *c, struct lay *l)
     if (row == NULL)
         return cute_fail(c, enc, "%s", "the memdesc's encoding is no shared-memory encoding "
                          "(swizzled_shared, nvmma_shared, shared_linear, padded_shared, "
-                         "amd_rotating_shared)");
+                         "amd_rotating_shared, or 3.0/3.1's shared)");
     if (rank > LAY_MAX_SHAPED_RANK)
         return sz_fail(c->err, SZ_INVALID_ARGUMENT, "layout", "the memdesc has %d dims: "
                        "1 to %d are modelled", rank, LAY_MAX_SHAPED_RANK);
@@ -231,6 +231,16 @@ const struct lay_form lay_form_triton_padded = {
 const struct lay_form lay_form_triton_rotating = {
     .name = "triton_amd_rotating", .label = "Triton amd_rotating_shared",
     .opener = "#ttg.amd_rotating_shared", .shaped = 1,
+    .parse = parse_triton, .build = build_triton, .swizzle = NULL,
+};
+
+/* Triton 3.0/3.1's #triton_gpu.shared<{vec, perPhase, maxPhase, order,
+ * hasLeadingOffset}>, read by the attribute reader /api/ttgir uses
+ * (triton_shared.c's old_shared): one reader for both routes.  After the
+ * rows above in lay_forms: its opener is a prefix of shared_linear's. */
+const struct lay_form lay_form_triton_shared = {
+    .name = "triton_shared", .label = "Triton 3.0/3.1 shared",
+    .opener = "#ttg.shared", .shaped = 1,
     .parse = parse_triton, .build = build_triton, .swizzle = NULL,
 };
 

@@ -511,6 +511,44 @@ static void test_error_positions(void)
  * encoding an alias (as TTGIR prints it) the error says to paste the alias's
  * line; a bare CU_TENSOR_MAP_SWIZZLE_* is the TMA row's; and every text
  * error says which form it was read as. */
+/* Triton 3.0/3.1's dialect on the layout route (issues 37 and 39): a
+ * `!tt.memdesc<..., #triton_gpu.shared<{...}>>` and the bare encoding are
+ * read by the attribute reader /api/ttgir uses, and give the offsets of the
+ * encodings 3.3 renamed them to: without a leading offset the swizzled
+ * layout, with one (perPhase 1, maxPhase 8) the 128-byte nvmma layout.  The
+ * layout route read both as CuTe ("expected an integer") before. */
+static void test_triton_old_dialect(void)
+{
+    static const uint32_t shape[2] = {64, 64};
+    static const char *const pairs[][2] = {
+        {"!tt.memdesc<64x64xf16, #triton_gpu.shared<{vec = 8, perPhase = 2, maxPhase = 4, "
+         "order = [1, 0], hasLeadingOffset = false}>>",
+         "#ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>"},
+        {"#triton_gpu.shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0], "
+         "hasLeadingOffset = false}>",
+         "#ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>"},
+        {"!tt.memdesc<64x64xf16, #triton_gpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, "
+         "order = [1, 0], hasLeadingOffset = true}>, #triton_gpu.shared_memory, mutable>",
+         "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>"},
+    };
+    static uint32_t a[4096], b[4096];
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+        struct lay o, n;
+        struct sz_error err = {0}, err2 = {0};
+        int bare = pairs[k][0][0] == '#';
+        int rc = lay_parse(pairs[k][0], 16, bare ? shape : NULL, bare ? 2 : 0, &o, &err);
+        int rc2 = lay_parse(pairs[k][1], 16, shape, 2, &n, &err2);
+        if (rc == 0)
+            lay_eval(&o, a);
+        if (rc2 == 0)
+            lay_eval(&n, b);
+        CHECK(rc == 0 && rc2 == 0 && o.form == &lay_form_triton_shared && o.rank == 2 &&
+                  o.shape[0] == 64 && o.shape[1] == 64 && memcmp(a, b, sizeof a) == 0,
+              "3.0/3.1 text %zu: read by the TTGIR route's reader, the offsets of its 3.3 name "
+              "(%s %s)", k, err.message, err2.message);
+    }
+}
+
 static void test_forms_named_in_errors(void)
 {
     static const uint32_t shape[2] = {64, 64};
@@ -934,6 +972,7 @@ int main(void)
     test_cute_sweep();
     test_triton_sweep();
     test_errors();
+    test_triton_old_dialect();
     test_forms_named_in_errors();
     test_error_positions();
     test_rosetta();
