@@ -14,6 +14,11 @@ async function postJSON(url, body) {
 
 export async function layoutChecks(t) {
     const { page, base, check, step, gotoReady, afterLoad, text, SHOTS, setPhase } = t;
+    // The page's next 400 from /api/layout/access, as this harness sees it: an
+    // error phase ends only once it has, since the page can show the error
+    // before the response event reaches Node (it was once counted in the next,
+    // valid phase, under load).
+    const accessRefused = () => page.waitForResponse((r) => /\/api\/layout\/access$/.test(r.url()) && r.status() === 400, { timeout: t.TIMEOUT });
     const lay = (q) => base + 'layout.html' + (q ? '?' + new URLSearchParams(q).toString() : '');
     const verdict = () => page.$eval('#acc-verdict', (e) => Number(e.dataset.wavefronts || -1));
 
@@ -148,7 +153,7 @@ export async function layoutChecks(t) {
         // The print names no instruction and cp.async has several widths: the
         // API asks for the bytes (a 400 the page shows) until one is picked.
         setPhase('thread-error');
-        const asked = page.waitForResponse((r) => /\/api\/layout\/access$/.test(r.url()) && r.status() === 400, { timeout: t.TIMEOUT });
+        const asked = accessRefused();
         await gotoReady(page, lay({ layout: '(_32,_32):(_32,_1)', thread: cp }));
         await asked;
         setPhase('valid');
@@ -163,10 +168,7 @@ export async function layoutChecks(t) {
             (await verdict()) === a.wavefronts && /no bank conflict/.test(await text(page, '#acc-verdict')), `${sum} ${await text(page, '#acc-verdict')}`);
         check('39.6: the choice is in the URL', new URL(page.url()).searchParams.get('op') === 'cp.async/16/cg', page.url());
         setPhase('thread-error');
-        // The phase ends only once this harness has seen the 400 itself: the
-        // page can show the error before the response event reaches Node
-        // (the event was once counted in the next, valid phase, under load).
-        const refused = page.waitForResponse((r) => /\/api\/layout\/access$/.test(r.url()) && r.status() === 400, { timeout: t.TIMEOUT });
+        const refused = accessRefused();
         await gotoReady(page, lay({ layout: '(_32,_32):(_32,_1)', thread: cp, op: 'st' }));
         await refused;
         const aerr = await text(page, '#acc-error');
