@@ -31,7 +31,7 @@ server_start build/swizzlescope
 base="http://127.0.0.1:$port"
 
 static_path=/index.html
-[ -f static/index.html ] || static_path=/js/api.js
+[ -f static/index.html ] || static_path=/js/kit/api.js
 
 # The conflicts body: 32 lanes, 4-byte loads striding 128 B (an 32-way conflict).
 offsets=$(seq 0 31 | awk '{printf "%s%d", (NR > 1 ? "," : ""), $1 * 128}')

@@ -6,8 +6,8 @@
  *
  * It must not compute a model fact: every number comes from the API's own
  * answers (api_handle: /api/swizzle, /api/presets, /api/access), and every
- * word is the one the page's JS writes for them (static/js/readout.js,
- * verdictline.js, verdict.js, slotrule.js, elements.js, maplayout.js). */
+ * word is the one the page's JS writes for them (static/js/index/readout.js,
+ * verdictline.js, verdict.js, slotrule.js, elements.js; kit/maplayout.js). */
 #ifndef SZ_FIRSTSCREEN_H
 #define SZ_FIRSTSCREEN_H
 #include <stddef.h>

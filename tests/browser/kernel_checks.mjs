@@ -8,7 +8,7 @@
 // shared memory (kernel-parts.png).
 
 import path from 'node:path';
-import { EXAMPLES } from '../../static/js/kernelstate.js';
+import { EXAMPLES } from '../../static/js/kernel/kernelstate.js';
 
 async function postJSON(url, body) {
     const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });

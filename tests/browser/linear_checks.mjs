@@ -9,7 +9,7 @@
 // NVIDIA preset.
 
 import path from 'node:path';
-import { PRESETS, HARDWARE, evaluateBody, fromPreset, withOptimum } from '../../static/js/linearstate.js';
+import { PRESETS, HARDWARE, evaluateBody, fromPreset, withOptimum } from '../../static/js/kit/linearstate.js';
 
 async function postJSON(url, body) {
     const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });

@@ -6,10 +6,10 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from './server.mjs';
-import { RULES } from '../../static/js/slotrule.js';
-import { ELEMENT_TYPES } from '../../static/js/elements.js';
-import { fixFor } from '../../static/js/hints.js';
-import { setLimits, rangeText } from '../../static/js/limits.js';
+import { RULES } from '../../static/js/index/slotrule.js';
+import { ELEMENT_TYPES } from '../../static/js/index/elements.js';
+import { fixFor } from '../../static/js/index/hints.js';
+import { setLimits, rangeText } from '../../static/js/index/limits.js';
 
 const srv = await startServer();
 after(() => srv.stop());

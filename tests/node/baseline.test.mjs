@@ -5,7 +5,7 @@
 // verdict_class the API gives it (tests/api_cases.h checks the server's).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { costWords, baselineHTML } from '../../static/js/baseline.js';
+import { costWords, baselineHTML } from '../../static/js/index/baseline.js';
 
 const load = { verdict_class: 'conflict', wavefronts: 8, bank_conflicts: 7, ways: 8 };
 const atom = (serial, conflict) => ({

@@ -4,8 +4,8 @@
 // expression caret does the same.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { caretAt } from '../../static/js/caret.js';
-import { caretHTML } from '../../static/js/custom.js';
+import { caretAt } from '../../static/js/kit/caret.js';
+import { caretHTML } from '../../static/js/index/custom.js';
 
 // the body test_api checks: /api/layout on a three-line Triton encoding
 const TEXT = '#ttg.swizzled_shared<{vec = 8,\n  perPhase = 1,\n  maxPhase = x, order = [1, 0]}>';

@@ -4,8 +4,8 @@
 // back by the workbench's own URL reader.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EXAMPLES, LINK_MAX, fromLocation, toLocation, ranked, hwKey, workbenchHref, evaluateBody, ttgirBody, partLabel } from '../../static/js/kernelstate.js';
-import { fromQuery as workbenchFromQuery } from '../../static/js/linearstate.js';
+import { EXAMPLES, LINK_MAX, fromLocation, toLocation, ranked, hwKey, workbenchHref, evaluateBody, ttgirBody, partLabel } from '../../static/js/kernel/kernelstate.js';
+import { fromQuery as workbenchFromQuery } from '../../static/js/kit/linearstate.js';
 
 test('kernel: examples and short text round-trip through the URL; long text stays out', () => {
     for (const e of EXAMPLES) {

@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import {
     PTX_EXAMPLES, exampleUrl, entriesOf, paramDefault, fromLocation, toLocation, ptxBody, byExcess, costliest, lineKey, worstOf, swizzlePageHref,
     measuredLines, measuredKinds, measureSummary, cudaEntriesOf,
-} from '../../static/js/kernelptxstate.js';
-import { fromSearch } from '../../static/js/state.js';
+} from '../../static/js/kernel/kernelptxstate.js';
+import { fromSearch } from '../../static/js/kit/state.js';
 
 const corpus = JSON.parse(fs.readFileSync(new URL('../data/ptx/corpus.json', import.meta.url), 'utf8'));
 

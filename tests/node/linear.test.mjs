@@ -10,9 +10,9 @@ import {
     PRESETS, HARDWARE, fromPreset, fromQuery, toQuery, defaultState, layoutText, parseLayout, layoutToParam, layoutFromParam,
     foldBases, basesToFold, toggled, evaluateBody, optimizeBody, withOptimum, mainPageHref, bitName, laneRuns,
     BANK_VIEW, bankViewOf, accessPageHref,
-} from '../../static/js/linearstate.js';
-import { fromSearch as pageFromSearch } from '../../static/js/state.js';
-import { toggleGrid, matrix, verdict, algebra, equivalents, phaseRule } from '../../static/js/linearview.js';
+} from '../../static/js/kit/linearstate.js';
+import { fromSearch as pageFromSearch } from '../../static/js/kit/state.js';
+import { toggleGrid, matrix, verdict, algebra, equivalents, phaseRule } from '../../static/js/linear/linearview.js';
 
 test('linear: every preset round-trips through its URL, and the link is short', () => {
     for (const p of PRESETS) {

@@ -1,10 +1,10 @@
-// maplayout.test.mjs - the pure grid / bank layout math (static/js/maplayout.js).
+// maplayout.test.mjs - the pure grid / bank layout math (static/js/kit/maplayout.js).
 // Each expected number is worked out by hand from the layout rules written
 // beside it (row-label width 12 + 7 px per digit, column labels 18 px, cells
 // fit the width less 6 px within [8, maxCell], banks within [6, 40]).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gridLayout, bankLayout, axisStep, fontFor, MAX_HEIGHT } from '../../static/js/maplayout.js';
+import { gridLayout, bankLayout, axisStep, fontFor, MAX_HEIGHT } from '../../static/js/kit/maplayout.js';
 
 const AXIS = [
     // [px per position, min px between labels, every k-th labelled]

@@ -7,12 +7,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT, modules, source } from './jsgraph.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const JS = path.join(ROOT, 'static', 'js');
-const files = fs.readdirSync(JS).filter((f) => f.endsWith('.js')).sort();
-const src = Object.fromEntries(files.map((f) => [f, fs.readFileSync(path.join(JS, f), 'utf8')]));
+// Each module by its path under static/js ('kit/esc.js').
+const files = modules();
+const src = Object.fromEntries(files.map((f) => [f, source(f)]));
 
 for (const f of files) {
     test(`${f}: at most 450 lines`, () => {
@@ -23,23 +22,23 @@ for (const f of files) {
         const head = [];
         for (const line of src[f].split('\n')) { if (!line.startsWith('//') || line === '//') break; head.push(line); }
         assert.ok(head.length >= 2 && head.length <= 6, `${head.length} lines`);
-        assert.ok(head[0].startsWith(`// ${f} - `), head[0]);
+        assert.ok(head[0].startsWith(`// ${path.posix.basename(f)} - `), head[0]);
         assert.match(head.map((l) => l.slice(3)).join(' '), /must not/);
     });
 }
 
-test('one esc: only esc.js defines it', () => {
+test('one esc: only kit/esc.js defines it', () => {
     const defs = files.filter((f) => /(const|function|let)\s+esc\b/.test(src[f]));
-    assert.deepEqual(defs, ['esc.js']);
+    assert.deepEqual(defs, ['kit/esc.js']);
 });
 
 test('only stamps.js writes the stamps on <body>', () => {
     const writers = files.filter((f) => /document\.body\.dataset/.test(src[f]));
-    assert.deepEqual(writers, ['stamps.js']);
+    assert.deepEqual(writers, ['kit/stamps.js']);
 });
 
 test('PageCtx is written down once, in app.js, and each panel refers to it', () => {
-    assert.deepEqual(files.filter((f) => /@typedef \{Object\} PageCtx/.test(src[f])), ['app.js']);
+    assert.deepEqual(files.filter((f) => /@typedef \{Object\} PageCtx/.test(src[f])), ['index/app.js']);
     const takers = files.filter((f) => /export function create\w+\(ctx\b/.test(src[f]));
     assert.ok(takers.length >= 5, takers.join(','));
     for (const f of takers) assert.match(src[f], /ctx: the PageCtx of app\.js/, f);
@@ -49,7 +48,7 @@ test('PageCtx is written down once, in app.js, and each panel refers to it', () 
 // test on part of one) instead of by the server's table through ops.js.
 const SPELLS_OP = /'(ldmatrix|stmatrix)'|[!=]==? '(ld|st|atom|red)'|includes\('matrix'\)|=== 'ld' \|\|/;
 test('op names are spelled in ops.js only', () => {
-    const spell = files.filter((f) => f !== 'ops.js' && SPELLS_OP.test(src[f]));
+    const spell = files.filter((f) => f !== 'kit/ops.js' && SPELLS_OP.test(src[f]));
     assert.deepEqual(spell, []);
 });
 test('the op-name guard catches what it is for', () => {
@@ -59,7 +58,7 @@ test('the op-name guard catches what it is for', () => {
 
 // The stamps: every body data-* name the browser tests and the render bench
 // read or wait on is one stamps.js declares.
-const { STAMPS, stamp, bump } = await import('../../static/js/stamps.js');
+const { STAMPS, stamp, bump } = await import('../../static/js/kit/stamps.js');
 const readers = ['tests/browser', 'bench'].flatMap((d) => fs.readdirSync(path.join(ROOT, d)).filter((f) => f.endsWith('.mjs')).map((f) => path.join(ROOT, d, f)));
 const read = new Set();
 for (const f of readers) for (const m of fs.readFileSync(f, 'utf8').matchAll(/document\.body\.dataset\.(\w+)/g)) read.add(m[1]);

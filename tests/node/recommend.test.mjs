@@ -4,7 +4,7 @@
 // /api/recommend's shape (README); nothing here is a model fact.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { recommendHTML } from '../../static/js/recommend.js';
+import { recommendHTML } from '../../static/js/index/recommend.js';
 
 const cost = { wavefronts: 1, ideal_wavefronts: 1, bank_conflicts: 0, cycles: 1, ways: 1, phases: [{ reason: 'clean' }] };
 const side = (steps, wf) => ({ bytes_per_access: 4, steps, wavefronts: wf, ideal: wf, cycles: wf, worst: 1, worst_step: 0 });

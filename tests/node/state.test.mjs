@@ -1,9 +1,9 @@
-// state.test.mjs - the URL state (static/js/state.js): parse, print, defaults
+// state.test.mjs - the URL state (static/js/kit/state.js): parse, print, defaults
 // and round trips. Expected values are written out by hand from the URL
 // format (README: "All state is in the URL"), not produced by the module.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS, fromSearch, toSearch, apiQuery, sameParams } from '../../static/js/state.js';
+import { DEFAULTS, fromSearch, toSearch, apiQuery, sameParams } from '../../static/js/kit/state.js';
 
 test('defaults: an empty query is the 64B swizzle, 32 banks of 4 bytes', () => {
     const st = fromSearch('');

@@ -5,18 +5,18 @@
 // come from the API's answer (tests/data/ops.json).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { esc } from '../../static/js/esc.js';
-import { parseOffsets, formatOffsets } from '../../static/js/offsets.js';
-import { fixFor } from '../../static/js/hints.js';
-import { ELEMENT_TYPES, elementType, cellLabel, cellTitle, elementSwizzle } from '../../static/js/elements.js';
-import { setOps, opKinds, menuOps, FORM_OPERANDS, isMatrix, isStore, opName, opLabel, opShort, opBits, instrBody, instrQuery, instrState } from '../../static/js/ops.js';
+import { esc } from '../../static/js/kit/esc.js';
+import { parseOffsets, formatOffsets } from '../../static/js/kit/offsets.js';
+import { fixFor } from '../../static/js/index/hints.js';
+import { ELEMENT_TYPES, elementType, cellLabel, cellTitle, elementSwizzle } from '../../static/js/index/elements.js';
+import { setOps, opKinds, menuOps, FORM_OPERANDS, isMatrix, isStore, opName, opLabel, opShort, opBits, instrBody, instrQuery, instrState } from '../../static/js/kit/ops.js';
 import fs from 'node:fs';
 
 // The server's instruction kinds: tests/data/ops.json is GET /api/ops's answer
 // (test_api fails when the two differ), so these tests read the API's list.
 const OPS_ANSWER = JSON.parse(fs.readFileSync(new URL('../../tests/data/ops.json', import.meta.url), 'utf8'));
 setOps(OPS_ANSWER);
-import { RULES, bitRange, bitsXor, gridLines, fieldWords } from '../../static/js/slotrule.js';
+import { RULES, bitRange, bitsXor, gridLines, fieldWords } from '../../static/js/index/slotrule.js';
 
 const ESC = [
     ['plain', 'plain'],
@@ -101,7 +101,7 @@ test('ops: the menu offers each kind whose fields the form has, and only those',
 });
 test('ops: an unknown op is neither matrix nor store', () => { assert.equal(isMatrix('nope'), false); assert.equal(isStore('nope'), false); });
 test('ops: before setOps nothing is known (no list of its own)', async () => {
-    const fresh = await import('../../static/js/ops.js?fresh');
+    const fresh = await import('../../static/js/kit/ops.js?fresh');
     assert.deepEqual([...fresh.opKinds()], []);
     assert.equal(fresh.isMatrix('ldmatrix'), false);
 });
@@ -189,7 +189,7 @@ for (const [rule, want] of WORDS) test(`fieldWords(${rule})`, () => assert.deepE
 
 // measure.js's reasonParts: /api/health's reason as a plain sentence and the
 // tool's words after it (cuda/probe.cu's two no-device messages), every word kept.
-import { reasonParts } from '../../static/js/measure.js';
+import { reasonParts } from '../../static/js/index/measure.js';
 const REASONS = [
     ['No GPU on this machine: no NVIDIA driver (libcuda.so.1 cannot be loaded: x)', ['No GPU on this machine', 'no NVIDIA driver (libcuda.so.1 cannot be loaded: x)']],
     ['No GPU on this machine (cudaGetDeviceCount: no CUDA-capable device is detected)', ['No GPU on this machine', '(cudaGetDeviceCount: no CUDA-capable device is detected)']],
@@ -205,8 +205,8 @@ for (const [r, want] of REASONS) test(`reasonParts(${JSON.stringify(r)})`, () =>
 // every width the server's table gives it (and each matrix count, .trans and
 // cp.async's two caches), and each entry reads back as the request fields it
 // stands for; a bare kind name (an older link) is the op alone.
-import { instrChoices, instrChoiceFields } from '../../static/js/ops.js';
-import { accessBody, ncuBody, ncuListBody, DEFAULTS } from '../../static/js/layoutstate.js';
+import { instrChoices, instrChoiceFields } from '../../static/js/kit/ops.js';
+import { accessBody, ncuBody, ncuListBody, DEFAULTS } from '../../static/js/layout/layoutstate.js';
 test('instrChoices: every kind and width of /api/ops, read back by instrChoiceFields', () => {
     const choices = instrChoices();
     for (const k of OPS_ANSWER.ops) {

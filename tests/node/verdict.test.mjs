@@ -6,7 +6,7 @@
 // server's classes).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { verdict, verdictHTML } from '../../static/js/verdict.js';
+import { verdict, verdictHTML } from '../../static/js/index/verdict.js';
 
 const base = { verdict_class: 'conflict_free', wavefronts: 1, ideal_wavefronts: 1, bank_conflicts: 0, cycles: 1, ways: 1,
     phases: [{ reason: 'clean' }], calibrated: true, banks: 32, bank_bytes: 4 };
