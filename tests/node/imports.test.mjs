@@ -44,7 +44,7 @@ test('each page starts from its own folder (and kit/), one folder a page', () =>
 
 test('every module sits in kit/ or a page\'s folder', () => {
     const stray = all.filter((m) => { const f = folderOf(m); return m.split('/').length !== 2 || (f !== KIT && !PAGE_FOLDERS.has(f)); });
-    assert.deepEqual(stray, [], `${stray.join(' ')}: folders: kit/ and ${[...PAGE_FOLDERS].map((f) => f + '/').join(' ')}`);
+    assert.deepEqual(stray, [], `${stray.join(' ')}: not in kit/ or a page's folder (${[...PAGE_FOLDERS].filter(Boolean).map((f) => f + '/').join(' ')})`);
 });
 
 test('no import runs up or sideways: a page folder imports itself and kit/, kit/ imports kit/', () => {
