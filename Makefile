@@ -167,7 +167,7 @@ clean:
 # plus a stride in test_linear.c).  They link the release objects (build/obj,
 # -O2 -g) that the server binary is made of: the code they test is the code
 # that ships, and make test compiles the server twice, not three times.
-build/plain/test_%: test_%.c tests/client.c $(wildcard tests/*.h) $(SERVER:%=build/obj/%.o)
+build/plain/test_%: test_%.c tests/client.c $(wildcard tests/*.h tests/unit/*.h) $(SERVER:%=build/obj/%.o)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -O2 -g $(TINC) $(PKG_CFLAGS) -o $@ $< tests/client.c $(SERVER:%=build/obj/%.o) \
 	    $(PKG_LIBS) -lm -lpthread

@@ -1,7 +1,7 @@
 #!/bin/bash
 # linear.sh - POST /api/linear/optimize against issue 16's target (every case
 # of the tests answered within 50 ms): the seed's transpose and Triton's swizzle
-# cases (tests/linear_triton.h), each timed by curl (time_total, loopback, a
+# cases (tests/unit/linear_triton.h), each timed by curl (time_total, loopback, a
 # fresh connection per request) LINEAR_RUNS times; prints median and max per
 # case and the slowest overall.  Also times /api/health as the floor a request
 # costs on this machine (same run), so the figure is read against it.

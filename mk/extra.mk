@@ -91,7 +91,7 @@ build/plain/%.o: server/%.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -O1 -g $(INC) $(DEP) $(PKG_CFLAGS) -c $< -o $@
 
-build/valgrind/test_%: test_%.c tests/client.c $(wildcard tests/*.h) $(VALGRIND_UNITS:%=build/plain/%.o)
+build/valgrind/test_%: test_%.c tests/client.c $(wildcard tests/*.h tests/unit/*.h) $(VALGRIND_UNITS:%=build/plain/%.o)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -O1 -g $(TINC) $(PKG_CFLAGS) -o $@ $< tests/client.c $(VALGRIND_UNITS:%=build/plain/%.o) \
 	    $(PKG_LIBS) -lm -lpthread

@@ -1,7 +1,7 @@
 /* test_linear.c - the F2 layout core: seed 001's transpose (16 / 2 / 1
  * wavefronts, the store always 1, the optimum 32m + (n ^ 2m)), its toggle
  * grid swept with formula = simulation, random layout pairs optimized to the
- * lower bound, Triton's own swizzle cases (tests/linear_triton.h), the
+ * lower bound, Triton's own swizzle cases (tests/unit/linear_triton.h), the
  * conversions against bit-by-bit oracles, validation, the bank view (the
  * instruction drawn is the one costed, its cells and banks), and the API routes
  * (tests/data/api_linear_cases.json; the bank view against /api/access).
@@ -326,7 +326,7 @@ static void run_triton_case(const struct tl_case *c, int lanes)
            lanes == 64 ? ", published rules" : "", 1 << o.vec_bits, st.wavefronts, ld.wavefronts);
 }
 
-/* Triton's cases: the optimum is conflict-free both ways (tests/linear_triton.h). */
+/* Triton's cases: the optimum is conflict-free both ways (tests/unit/linear_triton.h). */
 static void test_triton_cases(void)
 {
     for (size_t k = 0; k < sizeof triton_cases / sizeof triton_cases[0]; k++)
@@ -449,7 +449,7 @@ static void test_wave64_rules(void)
     CHECK(f == 0, "wave64 rules: %d disagreements with the published tables", f);
 }
 
-/* Triton's wave64 cases (tests/linear_triton.h) under the published rules. */
+/* Triton's wave64 cases (tests/unit/linear_triton.h) under the published rules. */
 static void test_triton_wave64(void)
 {
     for (size_t k = 0; k < sizeof triton_cases_wave64 / sizeof triton_cases_wave64[0]; k++)
