@@ -9,7 +9,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-# The server's folders, lowest layer first (tests/layers.sh holds the rule
+# The server's folders, lowest layer first (tests/layers.py holds the rule
 # between them); every .c file in them is part of the server.
 SERVER_DIRS := base model linear triton layout recommend ptx api net
 SERVER_SRC  := $(foreach d,$(SERVER_DIRS),$(wildcard server/$(d)/*.c))

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-# layers.py - the include rule of server/ (README "The server's folders"): a file
-# includes its own folder's headers and lower folders' only, no two modules
-# include each other (directly or round a circle), libmicrohttpd only in net/,
-# cJSON only in api/ and the first screen, and route files include no other
-# route's header.  Prints each broken include, then "N passed, N failed".
+# layers.py - the include rule of server/ (README "The tree"; static/js's import
+# rule is tests/node/imports.test.mjs): a file includes its own folder's headers
+# and lower folders' only, no two modules include each other (directly or round
+# a circle), libmicrohttpd only in net/, cJSON only in api/ and the first screen,
+# and route files include no other route's header.  Prints each broken include,
+# then "N passed, N failed".
 import os, re, sys
 
 RANK = {"base": 0, "model": 1, "linear": 2, "triton": 3, "layout": 4, "recommend": 4, "ptx": 4,
