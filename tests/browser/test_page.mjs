@@ -47,19 +47,31 @@ function check(name, ok, detail = '') {
     else { failed++; console.log(`FAIL ${name}${detail ? ': ' + detail : ''}`); }
     return ok;
 }
-// SWZ_STEP_TIMES=1: each step's wall time and, where this process has a
-// cgroup v1 CPU account of its own (the server's and Chromium's CPU too), its
-// CPU seconds: to find where the browser test's time goes.
+// SWZ_STEP_TIMES=1: each step's wall time and its CPU seconds: this process
+// and every process under it (Chromium's, the servers'), their own time and
+// that of their children already reaped, read from /proc.  (A cgroup's account
+// would count every other program on the machine too: under make test, the
+// other shards and the C suites.)
 const STEP_TIMES = process.env.SWZ_STEP_TIMES === '1';
-const cpuAccount = (() => {
-    if (!STEP_TIMES) return null;
-    try {
-        const line = fs.readFileSync('/proc/self/cgroup', 'utf8').split('\n').find((l) => /cpuacct/.test(l));
-        const f = `/sys/fs/cgroup/cpuacct${line.split(':')[2]}/cpuacct.usage`;
-        return fs.existsSync(f) ? f : null;
-    } catch { return null; }
-})();
-const cpuNow = () => (cpuAccount ? Number(fs.readFileSync(cpuAccount, 'utf8')) / 1e9 : 0);
+function cpuNow() {
+    if (!STEP_TIMES) return 0;
+    const parent = new Map(), ticks = new Map();
+    for (const pid of fs.readdirSync('/proc')) {
+        if (!/^\d+$/.test(pid)) continue;
+        let st;
+        try { st = fs.readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { continue; }
+        const f = st.slice(st.lastIndexOf(')') + 2).split(' ');   // f[0] is field 3 (state)
+        parent.set(Number(pid), Number(f[1]));
+        ticks.set(Number(pid), Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]));
+    }
+    let sum = 0;
+    for (const [pid, t] of ticks) {
+        let p = pid;
+        while (p > 1 && p !== process.pid) p = parent.get(p) || 0;
+        if (p === process.pid) sum += t;
+    }
+    return sum / 100;   // USER_HZ
+}
 async function step(name, fn) {
     const t0 = Date.now(), c0 = cpuNow();
     try { await fn(); } catch (e) { check(name, false, (e && e.message ? e.message : String(e)).split('\n')[0]); }
@@ -374,11 +386,12 @@ async function main() {
     const shard = /^(\d+)\/(\d+)$/.exec(process.env.SWZ_SHARD || '');
     const inShard = (g) => !shard || (SHARDS[Number(shard[2])] || [GROUPS])[Number(shard[1]) - 1].includes(g);
     const want = (g) => (!only.length || only.includes(g)) && inShard(g);
-    let groupStart = Date.now(), groupName = 'page';
+    let groupStart = Date.now(), groupCPU = cpuNow(), groupName = 'page';
     const timed = (g) => {     // one line per group: where the browser test's time goes
-        const now = Date.now();
-        if (want(groupName)) console.log(`# ${groupName}: ${((now - groupStart) / 1000).toFixed(1)} s, ${loads} page loads`);
-        groupStart = now, groupName = g, loads = 0;
+        const now = Date.now(), cpu = cpuNow();
+        if (want(groupName)) console.log(`# ${groupName}: ${((now - groupStart) / 1000).toFixed(1)} s, ${loads} page loads`
+            + (STEP_TIMES ? `, ${(cpu - groupCPU).toFixed(1)} CPU-s` : ''));
+        groupStart = now, groupCPU = cpu, groupName = g, loads = 0;
         return want(g);
     };
     try {
