@@ -1072,6 +1072,21 @@ static uint32_t first_fastest(const int64_t *c, const int64_t *shape, int rank)
     return i;
 }
 
+/* The element offset o reaches under offset bases `bases` (JSON [[d0, d1,
+ * ...], ...]): the XOR of the bases of o's set bits, into e[0..rank). */
+static void element_at(const cJSON *bases, uint32_t o, int rank, int64_t *e)
+{
+    int i = 0;
+    for (int d = 0; d < rank; d++)
+        e[d] = 0;
+    for (const cJSON *b = bases ? bases->child : NULL; b; b = b->next, i++)
+        if (o >> i & 1) {
+            int d = 0;
+            for (const cJSON *x = b->child; x && d < rank; x = x->next, d++)
+                e[d] ^= x->valueint;
+        }
+}
+
 /* triton_ll_cases.json's 18 shared expectations (offset bases from Triton's
  * LinearLayoutConversionsTest.cpp) through /api/layout: offset o holds the
  * element that XORs the bases of o's set bits, so its byte is o * bits / 8.
@@ -1104,14 +1119,8 @@ static void test_shared_cases_on_layout(void)
         for (const cJSON *x = offs ? offs->child : NULL; ok && x; x = x->next)
             got[k++] = x->valuedouble;
         for (uint32_t o = 0; ok && o < size; o++) {
-            int64_t e[TLL_MAX_RANK] = {0};
-            int i = 0;
-            for (const cJSON *bb = off->child; bb; bb = bb->next, i++)
-                if (o >> i & 1) {
-                    int d = 0;
-                    for (const cJSON *x = bb->child; x && d < rank; x = x->next, d++)
-                        e[d] ^= x->valueint;
-                }
+            int64_t e[TLL_MAX_RANK];
+            element_at(off, o, rank, e);
             ok = got[first_fastest(e, shape, rank)] == (double)o * bits / 8;
         }
         n++;
@@ -1216,14 +1225,8 @@ static int same_on_layout(const char *enc, const cJSON *op, char *why, size_t ca
     }
     static double want[1 << 16];
     for (uint32_t o = 0; o < size; o++) {
-        int64_t e[TLL_MAX_RANK] = {0}, phys = o;
-        int i = 0;
-        for (const cJSON *b = bases->child; b; b = b->next, i++)
-            if (o >> i & 1) {
-                int d = 0;
-                for (const cJSON *x = b->child; x && d < rank; x = x->next, d++)
-                    e[d] ^= x->valueint;
-            }
+        int64_t e[TLL_MAX_RANK], phys = o;
+        element_at(bases, o, rank, e);
         for (const cJSON *p = pads ? pads->child : NULL; p; p = p->next)
             phys += (int64_t)(o / (uint32_t)cJSON_GetArrayItem(p, 0)->valueint) *
                     cJSON_GetArrayItem(p, 1)->valueint;
