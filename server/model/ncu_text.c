@@ -69,26 +69,6 @@ static void add(struct ncu_text *t, const char *name, size_t n, double v, int li
 
 /* ---- a CSV: ncu_csv.h reads it, this keeps one launch ------------------------ */
 
-/* The Source page's own execution count per kind (smsp__sass_inst_executed_
- * op_*: the tool's counter pass reads these, tests/data/ptx/README.md's
- * table; the kinds' table names the hardware one): by short name. */
-static const char *sass_executed(const char *short_name)
-{
-    static const struct { const char *kind, *metric; } names[] = {
-        {"ld", "smsp__sass_inst_executed_op_shared_ld.sum"},
-        {"st", "smsp__sass_inst_executed_op_shared_st.sum"},
-        {"ldsm", "smsp__sass_inst_executed_op_ldsm.sum"},
-        {"stsm", "smsp__sass_inst_executed_op_shared_stsm.sum"},
-        {"atom", "smsp__sass_inst_executed_op_shared_atom.sum"},
-        {"red", "smsp__sass_inst_executed_op_shared_atom.sum"},
-        {"ldgsts", "smsp__sass_inst_executed_op_ldgsts.sum"},
-    };
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-        if (strcmp(names[k].kind, short_name) == 0)
-            return names[k].metric;
-    return NULL;
-}
-
 /* Whether names a (n bytes) and b (NUL-terminated; NULL: none) are one
  * counter, a ".sum" on either ignored (as ncu_get reads them). */
 static int same_stem(const char *a, size_t n, const char *b)
@@ -120,7 +100,7 @@ static int wanted(const char *name, size_t n)
     for (int k = 0; k < INSTR_NOPS; k++) {
         const struct instr_kind *kd = &instr_kinds[k];
         const char *own[] = {kd->ncu.source, kd->ncu.wavefronts, kd->ncu.conflicts,
-                             kd->ncu.executed, sass_executed(kd->short_name)};
+                             kd->ncu.executed, kd->ncu.sass_executed};
         for (size_t j = 0; j < sizeof own / sizeof own[0]; j++)
             if (same_stem(name, n, own[j]))
                 return 1;
@@ -301,17 +281,20 @@ static int parse_csv(const char *text, struct pick *p, size_t *start, struct sz_
 
 /* ---- the Source page: its shared-memory instructions, per SASS kind --------- */
 
-/* The SASS opcodes of the shared-memory kinds, as the Source page prints
- * them (tests/data/ptx/ncu_csv/: LDS, LDS.64, STS, LDSM.16.M88.4, STSM,
- * ATOMS.ADD, ATOMS.POPC.INC, LDGSTS.E.BYPASS.128), and the kinds' short
- * names (instr.c) they count for: red runs as ATOMS too. */
-static const struct { const char *op, *kinds[2]; } src_kinds[NCU_SRC_KINDS] = {
-    {"LDS", {"ld", NULL}}, {"STS", {"st", NULL}}, {"LDSM", {"ldsm", NULL}},
-    {"STSM", {"stsm", NULL}}, {"ATOMS", {"atom", "red"}}, {"LDGSTS", {"ldgsts", NULL}},
-};
+/* The slot a kind's Source-page rows are summed in: the first kind of the
+ * kinds' table (instr.c) with its SASS opcode, so that atom and red, both
+ * ATOMS, share one. */
+static int src_slot(const struct instr_kind *kind)
+{
+    for (int k = 0; k < INSTR_NOPS; k++)
+        if (instr_kinds[k].sass && strcmp(instr_kinds[k].sass, kind->sass) == 0)
+            return k;
+    return -1;
+}
 
-/* The kind of a SASS line ("@!P0  STS [R0+UR6], RZ"): its opcode before the
- * first '.', after a predicate; -1 for any other instruction. */
+/* The slot of a SASS line ("@!P0  STS [R0+UR6], RZ"): its opcode before the
+ * first '.', after a predicate, is a kind's `sass`; -1 for any other
+ * instruction. */
 static int src_kind(const struct ncu_field *f)
 {
     size_t i = 0;
@@ -326,9 +309,11 @@ static int src_kind(const struct ncu_field *f)
     size_t b = i;
     while (i < f->len && f->s[i] != ' ' && f->s[i] != '.')
         i++;
-    for (int k = 0; k < NCU_SRC_KINDS; k++)
-        if (strlen(src_kinds[k].op) == i - b && strncmp(f->s + b, src_kinds[k].op, i - b) == 0)
-            return k;
+    for (int k = 0; k < INSTR_NOPS; k++) {
+        const char *op = instr_kinds[k].sass;
+        if (op && strlen(op) == i - b && strncmp(f->s + b, op, i - b) == 0)
+            return src_slot(&instr_kinds[k]);
+    }
     return -1;
 }
 
@@ -622,11 +607,8 @@ static const struct ncu_src_sum *source_sum(const struct ncu_text *t, const stru
 {
     if (strcmp(t->form, "source") != 0)
         return NULL;
-    for (int k = 0; k < NCU_SRC_KINDS; k++)
-        for (int j = 0; j < 2; j++)
-            if (src_kinds[k].kinds[j] && strcmp(src_kinds[k].kinds[j], kind->short_name) == 0)
-                return t->src[k].rows ? &t->src[k] : NULL;
-    return NULL;
+    int k = kind->sass ? src_slot(kind) : -1;
+    return k >= 0 && t->src[k].rows ? &t->src[k] : NULL;
 }
 
 void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu_explain *e)
@@ -636,7 +618,7 @@ void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu
     const struct ncu_src_sum *src = source_sum(t, m->kind);
     /* the names, first the kind's own (instr.c), then those the threads quote */
     const char *conf[] = {ALL_CONF, NULL, k->conflicts, NULL};
-    const char *inst[] = {k->executed, sass_executed(m->kind->short_name),
+    const char *inst[] = {k->executed, k->sass_executed,
                           store ? "sass__inst_executed_shared_stores" :
                           "sass__inst_executed_shared_loads", NULL};
     if (m->kind->flags & (INSTR_F_MATRIX | INSTR_F_ASYNC | INSTR_F_ATOMIC))

@@ -20,7 +20,9 @@
 #define NCU_MAX_METRICS 256       /* counters kept from one launch (l1tex__, sm__, smsp__, sass__) */
 #define NCU_NAME 128
 #define NCU_MAX_LAUNCHES 1024     /* launches listed by name; more are counted */
-#define NCU_SRC_KINDS 6           /* the Source page's shared-memory SASS kinds (ncu_text.c) */
+#define NCU_SRC_KINDS INSTR_NOPS  /* the Source page's sums: a slot per SASS opcode of the
+                                   * kinds' table (instr.c's `sass`), kinds sharing one
+                                   * (atom, red: ATOMS) summed in the first's */
 #define NCU_SRC_ADDRS 16384       /* shared-memory instructions of one launch, told apart */
 
 struct ncu_metric {

@@ -768,7 +768,7 @@ static void test_every_kind(void)
                                     100 * (wf + 2 - ideal));
         /* stmatrix has no executed counter (instr.c): the Source page's twin */
         snprintf(csv + len, sizeof csv - len, LONG_ROW("0", "k(int)", "%s", "inst", "100"),
-                 kd->ncu.executed ? kd->ncu.executed : "smsp__sass_inst_executed_op_shared_stsm.sum");
+                 kd->ncu.executed ? kd->ncu.executed : kd->ncu.sass_executed);
         cJSON *j = explain(csv, acc, NULL, &st);
         CHECK(st == 200 && num(j, "instructions") == 100 && num(j, "measured") == 200 &&
                   strcmp(str(j, "verdict"), "unexplained") == 0,
