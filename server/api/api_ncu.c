@@ -120,7 +120,7 @@ int api_route_ncu_explain(const struct api_request *req, struct buf *out, struct
                                          "list", NULL};
     cJSON *root = NULL, *ans = NULL;
     struct ncu_text *t = NULL;
-    char *name = NULL, *cmd = NULL;
+    char *name = NULL, *cmd = NULL, *rerun = NULL;
     if (api_args_check(req, known_args, err) < 0 || api_body_object(req, &root, err) < 0)
         return -1;
     int rc = -1;
@@ -194,12 +194,14 @@ int api_route_ncu_explain(const struct api_request *req, struct buf *out, struct
     struct ncu_explain e;
     ncu_explain(t, &m, &e);
     size_t ncap = (t->csv ? t->kernel_name.len : strlen(t->kernel)) + 1, ccap = ncu_command_cap(t);
-    if ((name = malloc(ncap)) == NULL || (cmd = malloc(ccap)) == NULL) {
+    if ((name = malloc(ncap)) == NULL || (cmd = malloc(ccap)) == NULL ||
+        (rerun = malloc(ccap)) == NULL) {
         sz_fail(err, SZ_INTERNAL, NULL, "out of memory");
         goto done;
     }
     ncu_kernel_name(t, -1, name, ncap);
     ncu_command(t, &m, cmd, ccap);
+    ncu_rerun(t, rerun, ccap);
     buf_printf(out, "{\"source\":\"%s\",\"form\":\"%s\",\"kernel\":", t->csv ? "csv" : "lines",
                t->form);
     buf_json_str(out, name);
@@ -246,10 +248,27 @@ int api_route_ncu_explain(const struct api_request *req, struct buf *out, struct
             buf_puts(out, "null");
     }
     buf_printf(out, ",\"instructions_from\":\"%s\"", e.instr_source);
+    /* the rule text the counts came from (the details page of sections) */
+    buf_puts(out, ",\"rule\":");
+    if (e.rule) {
+        buf_puts(out, "{\"name\":");
+        buf_json_str(out, e.rule->rule);
+        buf_printf(out, ",\"line\":%d,\"of\":\"%s\",\"requests\":%.17g,\"bank_conflicts\":%.17g,"
+                   "\"wavefronts\":%.17g}", e.rule->line, e.rule == &t->rule[1] ?
+                   "shared stores" : "shared loads", e.rule->requests, e.rule->conflicts,
+                   e.rule->wavefronts);
+    } else {
+        buf_puts(out, "null");
+    }
     buf_printf(out, ",\"verdict\":\"%s\",\"message\":", e.verdict);
     buf_json_str(out, e.message);
     buf_puts(out, ",\"command\":");
     buf_json_str(out, cmd);
+    /* the details page of sections without the counters: the command that prints them */
+    if (rerun[0] && (e.rule || !e.conflicts_metric)) {
+        buf_puts(out, ",\"rerun\":");
+        buf_json_str(out, rerun);
+    }
     if (!e.conflicts_metric) {
         buf_puts(out, ",\"looked_for\":");
         buf_json_str(out, ncu_looked_for());
@@ -259,6 +278,7 @@ int api_route_ncu_explain(const struct api_request *req, struct buf *out, struct
 done:
     free(name);
     free(cmd);
+    free(rerun);
     free(t);
     cJSON_Delete(ans);
     cJSON_Delete(root);

@@ -33,6 +33,7 @@ static cJSON *kind_json(const struct instr_kind *k)
     add_name(o, "ptx", k->ptx);
     add_name(o, "label", k->label);
     add_name(o, "short_name", k->short_name);
+    add_name(o, "sass", k->sass);
     cJSON_AddBoolToObject(o, "load", (k->flags & INSTR_F_LOAD) != 0);
     cJSON_AddBoolToObject(o, "store", (k->flags & INSTR_F_STORE) != 0);
     cJSON_AddBoolToObject(o, "matrix", (k->flags & INSTR_F_MATRIX) != 0);
@@ -60,6 +61,7 @@ static cJSON *kind_json(const struct instr_kind *k)
         add_name(n, "wavefronts", k->ncu.wavefronts);
         add_name(n, "conflicts", k->ncu.conflicts);
         add_name(n, "executed", k->ncu.executed);
+        add_name(n, "sass_executed", k->ncu.sass_executed);
     }
     return o;
 }

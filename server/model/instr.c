@@ -22,11 +22,18 @@
  * executed-instruction count for stmatrix (smsp__inst_executed_op_stsm is
  * unavailable too).  atom and red both run as ATOMS and count under op_atom
  * (tests/data/atomics_*.json, "method"); no bank-conflict counter of op_atom
- * was among the measured metrics, so none is named. */
+ * was among the measured metrics, so none is named.  The Source page's own
+ * execution count (smsp__sass_inst_executed_op_*) names its op per kind as
+ * ncu --query-metrics lists it on an H200 with ncu 2025.3 (stmatrix
+ * _op_shared_stsm, ldmatrix and LDGSTS without "shared"), and `sass` is the
+ * opcode the Source page prints (tests/data/ptx/ncu_csv/: LDS, LDS.64, STS,
+ * LDSM.16.M88.4, STSM, ATOMS.ADD, ATOMS.POPC.INC, LDGSTS.E.BYPASS.128): red
+ * runs as ATOMS too. */
 #define SASS_WF "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_"
 #define HW_WF "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_"
 #define BANK "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_"
 #define INST "smsp__inst_executed_op_"
+#define SASS_INST "smsp__sass_inst_executed_op_"
 #define W(n) (1u << (n))
 #define VECTOR_WIDTHS (W(1) | W(2) | W(4) | W(8) | W(16))
 /* What the matrix kinds share: 8x16-byte rows, .x1/.x2/.x4 (default .x4),
@@ -44,38 +51,44 @@
 
 const struct instr_kind instr_kinds[] = {
     [INSTR_LD] = {
-        .name = "ld", .ptx = "ld.shared", .label = "ld (load)", .short_name = "ld",
+        .name = "ld", .ptx = "ld.shared", .label = "ld (load)", .short_name = "ld", .sass = "LDS",
         .flags = INSTR_F_LOAD, .operands = INSTR_O_BYTES,
         .widths = VECTOR_WIDTHS, .default_bytes = 4, .default_matrices = 1,
-        .ncu = {SASS_WF "ld.sum", HW_WF "ld.sum", BANK "ld.sum", INST "shared_ld.sum"},
+        .ncu = {SASS_WF "ld.sum", HW_WF "ld.sum", BANK "ld.sum", INST "shared_ld.sum",
+                SASS_INST "shared_ld.sum"},
     },
     [INSTR_ST] = {
-        .name = "st", .ptx = "st.shared", .label = "st (store)", .short_name = "st",
+        .name = "st", .ptx = "st.shared", .label = "st (store)", .short_name = "st", .sass = "STS",
         .flags = INSTR_F_STORE, .operands = INSTR_O_BYTES,
         .widths = VECTOR_WIDTHS, .default_bytes = 4, .default_matrices = 1,
-        .ncu = {SASS_WF "st.sum", HW_WF "st.sum", BANK "st.sum", INST "shared_st.sum"},
+        .ncu = {SASS_WF "st.sum", HW_WF "st.sum", BANK "st.sum", INST "shared_st.sum",
+                SASS_INST "shared_st.sum"},
     },
     [INSTR_LDMATRIX] = {
         .name = "ldmatrix", .ptx = "ldmatrix.sync.aligned.m8n8", .label = "ldmatrix",
-        .short_name = "ldsm", .flags = INSTR_F_LOAD | INSTR_F_MATRIX, MATRIX_SHAPE,
+        .short_name = "ldsm", .sass = "LDSM", .flags = INSTR_F_LOAD | INSTR_F_MATRIX, MATRIX_SHAPE,
         .min_cc = 75,
-        .ncu = {SASS_WF "ldsm.sum", HW_WF "ld.sum", BANK "ld.sum", INST "ldsm.sum"},
+        .ncu = {SASS_WF "ldsm.sum", HW_WF "ld.sum", BANK "ld.sum", INST "ldsm.sum",
+                SASS_INST "ldsm.sum"},
     },
     [INSTR_STMATRIX] = {
         .name = "stmatrix", .ptx = "stmatrix.sync.aligned.m8n8", .label = "stmatrix",
-        .short_name = "stsm", .flags = INSTR_F_STORE | INSTR_F_MATRIX, MATRIX_SHAPE,
+        .short_name = "stsm", .sass = "STSM", .flags = INSTR_F_STORE | INSTR_F_MATRIX, MATRIX_SHAPE,
         .min_cc = 90,
-        .ncu = {SASS_WF "stsm.sum", HW_WF "st.sum", BANK "st.sum", NULL},
+        .ncu = {SASS_WF "stsm.sum", HW_WF "st.sum", BANK "st.sum", NULL,
+                SASS_INST "shared_stsm.sum"},
     },
     [INSTR_ATOM] = {
         .name = "atom", .ptx = "atom.shared", .label = "atom (atomic, returns the old value)",
-        .short_name = "atom", ATOMIC_SHAPE,
-        .ncu = {SASS_WF "atom.sum", HW_WF "atom.sum", NULL, INST "shared_atom.sum"},
+        .short_name = "atom", .sass = "ATOMS", ATOMIC_SHAPE,
+        .ncu = {SASS_WF "atom.sum", HW_WF "atom.sum", NULL, INST "shared_atom.sum",
+                SASS_INST "shared_atom.sum"},
     },
     [INSTR_RED] = {
         .name = "red", .ptx = "red.shared", .label = "red (atomic reduction, returns nothing)",
-        .short_name = "red", ATOMIC_SHAPE,
-        .ncu = {SASS_WF "atom.sum", HW_WF "atom.sum", NULL, INST "shared_atom.sum"},
+        .short_name = "red", .sass = "ATOMS", ATOMIC_SHAPE,
+        .ncu = {SASS_WF "atom.sum", HW_WF "atom.sum", NULL, INST "shared_atom.sum",
+                SASS_INST "shared_atom.sum"},
     },
     /* issue 23 (tests/data/cp_async_*.json): SASS LDGSTS.E/.64/.128 (.ca) and
      * .BYPASS.128 (.cg); sm_90 has no l1tex wavefront counter of op_ldgsts: the
@@ -85,13 +98,13 @@ const struct instr_kind instr_kinds[] = {
      * copy_kernel: cp_probe.cu's method). */
     [INSTR_CP_ASYNC] = {
         .name = "cp.async", .ptx = "cp.async.shared.global",
-        .label = "cp.async (global -> shared, LDGSTS)", .short_name = "ldgsts",
+        .label = "cp.async (global -> shared, LDGSTS)", .short_name = "ldgsts", .sass = "LDGSTS",
         .flags = INSTR_F_ASYNC | INSTR_F_STORE,
         .operands = INSTR_O_BYTES | INSTR_O_CACHE | INSTR_O_GLOBAL,
         .widths = W(4) | W(8) | W(16), .default_bytes = 16, .default_matrices = 1,
         .min_cc = 80, .smem_spare = INSTR_COPY_SPARE,
         .ncu = {SASS_WF "ldgsts.sum", "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
-                NULL, INST "ldgsts.sum"},
+                NULL, INST "ldgsts.sum", SASS_INST "ldgsts.sum"},
     },
 };
 /* A row left out at the end is a compile error here; one left out in the
@@ -104,6 +117,7 @@ _Static_assert(sizeof instr_kinds / sizeof instr_kinds[0] == INSTR_NOPS,
 #undef HW_WF
 #undef BANK
 #undef INST
+#undef SASS_INST
 
 static const char *const operand_names[INSTR_NOPERANDS] = {
     "bytes", "matrices", "trans", "func", "type", "value", "guard", "cache", "global_offsets"};

@@ -92,6 +92,9 @@ struct instr_ncu {
     const char *conflicts;  /* the hardware bank-conflict counter */
     const char *executed;   /* instructions executed, the divisor (NULL: ncu has
                              * none; the tool divides by the launched count) */
+    const char *sass_executed;  /* the Source page's own execution count
+                             * (smsp__sass_inst_executed_op_*: warps with a lane on;
+                             * the tool's --ptx counter pass reads these) */
 };
 
 /* One instruction kind: everything the layers need to know of it. */
@@ -100,6 +103,8 @@ struct instr_kind {
     const char *ptx;        /* the PTX instruction: "ld.shared" */
     const char *label;      /* what people read: "ld (load)" */
     const char *short_name; /* the tool's table column: "ld", "ldsm" */
+    const char *sass;       /* its SASS opcode as the Source page prints it, before the
+                             * first '.': "LDS", "LDSM" (atom and red: "ATOMS") */
     unsigned flags;         /* enum instr_flag */
     unsigned operands;      /* enum instr_operand */
     uint32_t widths;        /* bit w: w bytes per lane allowed (w = 1..16) */

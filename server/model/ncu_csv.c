@@ -225,9 +225,10 @@ static int line_of(const char *text, size_t at)
 
 /* The columns a row is read by (-1: absent); the ID is the first, as both
  * forms print it (and a header without "ID" is read so too). */
-enum { C_ID, C_KERNEL, C_NAME, C_UNIT, C_VALUE, NCOLS };
+enum { C_ID, C_KERNEL, C_NAME, C_UNIT, C_VALUE, C_SECTION, C_RULE, C_DESC, NCOLS };
 static const char *const col_names[NCOLS] = {NULL, "Kernel Name", "Metric Name", "Metric Unit",
-                                             "Metric Value"};
+                                             "Metric Value", "Section Name", "Rule Name",
+                                             "Rule Description"};
 
 /* What the launch reader carries from row to row. */
 struct launches {
@@ -246,7 +247,12 @@ static int launch_row(void *ctx, const struct ncu_row *r)
     const struct ncu_csv_sink *sink = st->sink;
     struct ncu_launch *l = &st->l;
     int rc;
-    if (r->fields != st->head.fields)
+    /* the details page with sections ends a metric's row after its value
+     * (a trailing ','): the rules' columns are a rule row's alone
+     * (tests/data/ncu_details/details_all.csv: 17 fields under 21) */
+    int least = st->info.form == NCU_CSV_LONG && st->col[C_RULE] > st->col[C_VALUE] ?
+                st->col[C_VALUE] + 1 : st->head.fields;
+    if (r->fields > st->head.fields || r->fields < least)
         return ncu_row_fail(r, st->err, "this row's column count differs from the header's");
     struct ncu_field f[NCOLS];
     ncu_row_pick(r, st->col, NCOLS, f);
@@ -266,9 +272,11 @@ static int launch_row(void *ctx, const struct ncu_row *r)
     }
     if (!sink->metric)
         return 0;
-    struct ncu_cell m = {{0}, {"", 0, r->at}, {0}, r->line};
+    struct ncu_field none = {"", 0, r->at};
+    struct ncu_cell m = {{0}, none, {0}, none, none, none, r->line};
     if (st->info.form == NCU_CSV_LONG) {
         m.name = f[C_NAME], m.value = f[C_VALUE];
+        m.section = f[C_SECTION], m.rule = f[C_RULE], m.description = f[C_DESC];
         if (st->col[C_UNIT] >= 0)
             m.unit = f[C_UNIT];
         return sink->metric(sink->ctx, l, &m);
@@ -290,8 +298,8 @@ int ncu_csv_read(const char *text, const struct ncu_csv_sink *sink, struct ncu_c
                  struct sz_error *err)
 {
     static const struct ncu_csv_sink none;
-    struct launches st = {sink ? sink : &none, {NCU_CSV_WIDE, 0, 0, 0}, {text, 0, 0, 0, 0},
-                          {0, -1, -1, -1, -1}, 0, {-1, 0, 0, {0}, {0}}, err};
+    struct launches st = {sink ? sink : &none, {NCU_CSV_WIDE, 0, 0, 0, 0}, {text, 0, 0, 0, 0},
+                          {0, -1, -1, -1, -1, -1, -1, -1}, 0, {-1, 0, 0, {0}, {0}}, err};
     if (out)
         *out = st.info;
     int absent = header(text, &st.head.at);
@@ -308,6 +316,7 @@ int ncu_csv_read(const char *text, const struct ncu_csv_sink *sink, struct ncu_c
         st.col[k] = ncu_row_column(&st.head, col_names[k]);
     if (st.col[C_NAME] >= 0 && st.col[C_VALUE] >= 0)
         st.info.form = NCU_CSV_LONG;
+    st.info.rules = st.info.form == NCU_CSV_LONG && st.col[C_RULE] >= 0;
     int rc = walk(text, next_line(text, st.head.at), st.head.line + 1, 0, launch_row, &st, err);
     if (out)
         *out = st.info;

@@ -11,9 +11,12 @@
  *     then one column per metric; a units row ("","",...,"inst",...) may
  *     follow the header; then one row per launch.
  *   long (`--csv`, the details page, `--metrics ...` or sections): "ID",
- *     ...,"Kernel Name",...,"Section Name","Metric Name","Metric Unit",
- *     "Metric Value"[,"Rule Name",...]: one row per (launch, metric); the
- *     rows of one launch are consecutive and share its "ID".
+ *     ...,"Kernel Name",...,"Section Name"[,"Body Item Label"],"Metric Name",
+ *     "Metric Unit","Metric Value"[,"Rule Name","Rule Type","Rule
+ *     Description",...]: one row per (launch, metric) or (launch, rule); the
+ *     rows of one launch are consecutive and share its "ID".  With the
+ *     rules' columns (sections), a metric's row stops after its value and
+ *     a rule's row leaves the metric's columns empty.
  * Every field is quoted; a quote inside one is doubled; numbers may carry
  * thousands separators ("1,536"); a value ncu could not collect is "n/a".
  *
@@ -86,6 +89,9 @@ struct ncu_launch {
  * launch's own included: callers pick by name) or a long row. */
 struct ncu_cell {
     struct ncu_field name, unit, value;     /* unit: empty when the text has none */
+    struct ncu_field section, rule, description;    /* the long form's "Section Name",
+                                     * "Rule Name", "Rule Description": empty when
+                                     * the row or the header has none (a metric's row) */
     int line;                       /* 1-based line of the row it is in */
 };
 
@@ -100,6 +106,8 @@ struct ncu_csv_sink {
 /* What the read found. */
 struct ncu_csv {
     enum ncu_form form;
+    int rules;                      /* long form with the rules' columns ("Rule Name"):
+                                     * the details page of sections (--section, --set) */
     int launches;                   /* launches met (all of them unless a callback stopped) */
     size_t header_at;               /* byte offset of the header row; with none, of the
                                      * first line after ==PROF== and blank lines */

@@ -1,7 +1,9 @@
 /* ncu_text.c - a pasted Nsight Compute result read into one launch's
- * metrics: its CSV through ncu_csv.h (the raw page, the long form, or the
- * Source page's shared-memory rows summed per SASS kind), or the Details
- * page's metric lines; every launch listed by its full name, spans of the
+ * metrics: its CSV through ncu_csv.h (the raw page, the long form, the
+ * details page of sections with its tables or, by default, only its rules'
+ * text, or the Source page's shared-memory rows summed per SASS kind), or
+ * the Details page's metric lines; only the counters the explanation reads
+ * are kept; every launch listed by its full name, spans of the
  * text, so what is kept is bounded whatever the text's length.  Then a
  * bank-conflict count explained against the model: conflicts = instructions
  * x (wavefronts - ideal); what is left is not an address conflict, and
@@ -67,14 +69,44 @@ static void add(struct ncu_text *t, const char *name, size_t n, double v, int li
 
 /* ---- a CSV: ncu_csv.h reads it, this keeps one launch ------------------------ */
 
-/* The counters the explanation reads (the rest of a raw page, hundreds of
- * device__, launch__ and other columns, is passed over). */
+/* Whether names a (n bytes) and b (NUL-terminated; NULL: none) are one
+ * counter, a ".sum" on either ignored (as ncu_get reads them). */
+static int same_stem(const char *a, size_t n, const char *b)
+{
+    if (!b)
+        return 0;
+    size_t m = strlen(b);
+    n -= n > 4 && memcmp(a + n - 4, ".sum", 4) == 0 ? 4 : 0;
+    m -= m > 4 && strcmp(b + m - 4, ".sum") == 0 ? 4 : 0;
+    return n == m && memcmp(a, b, n) == 0;
+}
+
+/* The counters the explanation reads, and only those: every kind's own
+ * (instr.c), the Source-page twins, the all-ops, arbitration and forum
+ * counters.  What is kept is then bounded by this list, not by the order of
+ * the text's columns: a raw page of sections holds 322 l1tex__/sm__/smsp__
+ * columns, and keeping the first 256 of them lost
+ * smsp__sass_inst_executed_op_shared_ld (column 311 of
+ * tests/data/ncu_details/raw_sections.csv), which the details page of the
+ * same launch holds. */
 static int wanted(const char *name, size_t n)
 {
-    static const char *const prefix[] = {"l1tex__", "smsp__", "sm__", "sass__"};
-    for (size_t k = 0; k < sizeof prefix / sizeof prefix[0]; k++)
-        if (n > strlen(prefix[k]) && strncmp(name, prefix[k], strlen(prefix[k])) == 0)
+    static const char *const general[] = {ALL_CONF, ARB, "sass__inst_executed_shared_loads",
+                                          "sass__inst_executed_shared_stores"};
+    for (size_t k = 0; k < sizeof general / sizeof general[0]; k++)
+        if (same_stem(name, n, general[k]))
             return 1;
+    size_t sc = strlen(SASS_CONF);
+    for (int k = 0; k < INSTR_NOPS; k++) {
+        const struct instr_kind *kd = &instr_kinds[k];
+        const char *own[] = {kd->ncu.source, kd->ncu.wavefronts, kd->ncu.conflicts,
+                             kd->ncu.executed, kd->ncu.sass_executed};
+        for (size_t j = 0; j < sizeof own / sizeof own[0]; j++)
+            if (same_stem(name, n, own[j]))
+                return 1;
+        if (n > sc && memcmp(name, SASS_CONF, sc) == 0 && same_stem(name + sc, n - sc, kd->short_name))
+            return 1;
+    }
     return 0;
 }
 
@@ -127,10 +159,67 @@ static int on_launch(void *ctx, const struct ncu_launch *l)
     return 0;
 }
 
+/* ---- the rules' text: what the details page of sections prints by default -- */
+
+/* Where `s` starts in f's text, or (size_t)-1. */
+static size_t find(const struct ncu_field *f, size_t from, const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = from; i + n <= f->len; i++)
+        if (memcmp(f->s + i, s, n) == 0)
+            return i;
+    return (size_t)-1;
+}
+
+/* The number after `before` in rule text f, followed by `after` (ncu
+ * prints it bare, "1024", or with thousands separators, "214,016"); 1 and
+ * *v when both words are there around a number. */
+static int number_between(const struct ncu_field *f, const char *before, const char *after,
+                          double *v)
+{
+    size_t i = find(f, 0, before);
+    if (i == (size_t)-1)
+        return 0;
+    i += strlen(before);
+    size_t k = i;
+    while (k < f->len && (isdigit((unsigned char)f->s[k]) || f->s[k] == ',' || f->s[k] == '.'))
+        k++;
+    size_t e = k;
+    while (e > i && (f->s[e - 1] == ',' || f->s[e - 1] == '.'))    /* a sentence's comma */
+        e--;
+    return e > i && find(f, e, after) == e && ncu_number(f->s + i, e - i, v);
+}
+
+/* A rule's row of the chosen launch: ncu's SharedMemoryConflicts text
+ * ("... causes on average a 32.0 - way bank conflict across all 32 shared
+ * load requests.This results in 992 bank conflicts,  which represent 96.88%
+ * of the overall 1024 wavefronts for shared loads. ...", the same for
+ * stores) read into t->rule[loads 0, stores 1]; any other rule is passed
+ * over.  tests/data/ncu_details: on that launch these numbers equal the
+ * --print-details all table's l1tex__data_bank_conflicts_pipe_lsu_mem_
+ * shared_op_ld (992) and l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld
+ * (1,024), and its 32 requests smsp__sass_inst_executed_op_shared_ld. */
+static void read_rule(struct ncu_text *t, const struct ncu_cell *m)
+{
+    static const char *const of[2][2] = {{" shared load requests", " wavefronts for shared loads"},
+                                         {" shared store requests", " wavefronts for shared stores"}};
+    for (int k = 0; k < 2; k++) {
+        struct ncu_rule_count r = {m->line, "", 0, 0, 0};
+        if (t->rule[k].line || !number_between(&m->description, "across all ", of[k][0], &r.requests) ||
+            !number_between(&m->description, "results in ", " bank conflicts", &r.conflicts) ||
+            !number_between(&m->description, "of the overall ", of[k][1], &r.wavefronts))
+            continue;
+        ncu_field_copy(&m->rule, r.rule, sizeof r.rule);
+        t->rule[k] = r;
+    }
+}
+
 static int on_metric(void *ctx, const struct ncu_launch *l, const struct ncu_cell *m)
 {
     struct pick *p = ctx;
     double v;
+    if (l->index == p->t->chosen && m->name.len == 0 && m->description.len > 0)
+        read_rule(p->t, m);
     if (l->index == p->t->chosen && metric_name(m->name.s, m->name.len) &&
         wanted(m->name.s, m->name.len) && ncu_number(m->value.s, m->value.len, &v))
         add(p->t, m->name.s, m->name.len, v, m->line);  /* "n/a" and the like are not kept */
@@ -186,23 +275,26 @@ static int parse_csv(const char *text, struct pick *p, size_t *start, struct sz_
         return sz_fail_pos(err, text, SIZE_MAX, info.header_at);
     }
     t->csv = 1;
-    t->form = info.form == NCU_CSV_LONG ? "long" : "wide";
+    t->form = info.form == NCU_CSV_WIDE ? "wide" : info.rules ? "details" : "long";
     return chosen(p, err);
 }
 
 /* ---- the Source page: its shared-memory instructions, per SASS kind --------- */
 
-/* The SASS opcodes of the shared-memory kinds, as the Source page prints
- * them (tests/data/ptx/ncu_csv/: LDS, LDS.64, STS, LDSM.16.M88.4, STSM,
- * ATOMS.ADD, ATOMS.POPC.INC, LDGSTS.E.BYPASS.128), and the kinds' short
- * names (instr.c) they count for: red runs as ATOMS too. */
-static const struct { const char *op, *kinds[2]; } src_kinds[NCU_SRC_KINDS] = {
-    {"LDS", {"ld", NULL}}, {"STS", {"st", NULL}}, {"LDSM", {"ldsm", NULL}},
-    {"STSM", {"stsm", NULL}}, {"ATOMS", {"atom", "red"}}, {"LDGSTS", {"ldgsts", NULL}},
-};
+/* The slot a kind's Source-page rows are summed in: the first kind of the
+ * kinds' table (instr.c) with its SASS opcode, so that atom and red, both
+ * ATOMS, share one. */
+static int src_slot(const struct instr_kind *kind)
+{
+    for (int k = 0; k < INSTR_NOPS; k++)
+        if (instr_kinds[k].sass && strcmp(instr_kinds[k].sass, kind->sass) == 0)
+            return k;
+    return -1;
+}
 
-/* The kind of a SASS line ("@!P0  STS [R0+UR6], RZ"): its opcode before the
- * first '.', after a predicate; -1 for any other instruction. */
+/* The slot of a SASS line ("@!P0  STS [R0+UR6], RZ"): its opcode before the
+ * first '.', after a predicate, is a kind's `sass`; -1 for any other
+ * instruction. */
 static int src_kind(const struct ncu_field *f)
 {
     size_t i = 0;
@@ -217,9 +309,11 @@ static int src_kind(const struct ncu_field *f)
     size_t b = i;
     while (i < f->len && f->s[i] != ' ' && f->s[i] != '.')
         i++;
-    for (int k = 0; k < NCU_SRC_KINDS; k++)
-        if (strlen(src_kinds[k].op) == i - b && strncmp(f->s + b, src_kinds[k].op, i - b) == 0)
-            return k;
+    for (int k = 0; k < INSTR_NOPS; k++) {
+        const char *op = instr_kinds[k].sass;
+        if (op && strlen(op) == i - b && strncmp(f->s + b, op, i - b) == 0)
+            return src_slot(&instr_kinds[k]);
+    }
     return -1;
 }
 
@@ -404,9 +498,10 @@ static void parse_lines(const char *text, size_t i, struct ncu_text *t)
         while (y > b && !isspace((unsigned char)text[y - 1]))
             y--;
         double v;
-        if (metric_name(text + a, b - a) && y > b && ncu_number(text + y, z - y, &v))
-            add(t, text + a, b - a, v, line);
-        else if (!t->kernel[0] && strstr(text + bol, ", Context ") &&
+        if (metric_name(text + a, b - a) && y > b && ncu_number(text + y, z - y, &v)) {
+            if (wanted(text + a, b - a))
+                add(t, text + a, b - a, v, line);
+        } else if (!t->kernel[0] && strstr(text + bol, ", Context ") &&
                  (size_t)(strstr(text + bol, ", Context ") - text) < eol) {
             /* "  void copy_kernel<...>(...) (1024, 1, 1)x(256, 1, 1), Context 1, ..." */
             if (strncmp(text + a, "void ", 5) == 0)
@@ -443,7 +538,9 @@ int ncu_parse(const char *text, const char *kernel, int launch, int list, struct
                            "lines are one launch: leave launch out");
         parse_lines(text, start, t);
     }
-    if (list || t->n > 0)
+    /* the details page of sections: what its rules' text holds, or nothing,
+     * which the explanation says and tells how to print (ncu_explain) */
+    if (list || t->n > 0 || strcmp(t->form, "details") == 0)
         return 0;
     if (strcmp(t->form, "source") == 0) {
         for (int k = 0; k < NCU_SRC_KINDS; k++)
@@ -504,37 +601,14 @@ static const char *first(const struct ncu_text *t, const char *const *names, dou
     return NULL;
 }
 
-/* The Source page's own execution count per kind (smsp__sass_inst_executed_
- * op_*: the tool's counter pass reads these, tests/data/ptx/README.md's
- * table; the kinds' table names the hardware one): by short name. */
-static const char *sass_executed(const char *short_name)
-{
-    static const struct { const char *kind, *metric; } names[] = {
-        {"ld", "smsp__sass_inst_executed_op_shared_ld.sum"},
-        {"st", "smsp__sass_inst_executed_op_shared_st.sum"},
-        {"ldsm", "smsp__sass_inst_executed_op_ldsm.sum"},
-        {"stsm", "smsp__sass_inst_executed_op_shared_stsm.sum"},
-        {"atom", "smsp__sass_inst_executed_op_shared_atom.sum"},
-        {"red", "smsp__sass_inst_executed_op_shared_atom.sum"},
-        {"ldgsts", "smsp__sass_inst_executed_op_ldgsts.sum"},
-    };
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-        if (strcmp(names[k].kind, short_name) == 0)
-            return names[k].metric;
-    return NULL;
-}
-
 /* The Source page's sum for a kind (NULL: the text is no Source page, or
  * ran none of the kind). */
 static const struct ncu_src_sum *source_sum(const struct ncu_text *t, const struct instr_kind *kind)
 {
     if (strcmp(t->form, "source") != 0)
         return NULL;
-    for (int k = 0; k < NCU_SRC_KINDS; k++)
-        for (int j = 0; j < 2; j++)
-            if (src_kinds[k].kinds[j] && strcmp(src_kinds[k].kinds[j], kind->short_name) == 0)
-                return t->src[k].rows ? &t->src[k] : NULL;
-    return NULL;
+    int k = kind->sass ? src_slot(kind) : -1;
+    return k >= 0 && t->src[k].rows ? &t->src[k] : NULL;
 }
 
 void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu_explain *e)
@@ -543,8 +617,8 @@ void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu
     int store = (m->kind->flags & INSTR_F_STORE) != 0;
     const struct ncu_src_sum *src = source_sum(t, m->kind);
     /* the names, first the kind's own (instr.c), then those the threads quote */
-    const char *conf[] = {k->conflicts, ALL_CONF, NULL};
-    const char *inst[] = {k->executed, sass_executed(m->kind->short_name),
+    const char *conf[] = {ALL_CONF, NULL, k->conflicts, NULL};
+    const char *inst[] = {k->executed, k->sass_executed,
                           store ? "sass__inst_executed_shared_stores" :
                           "sass__inst_executed_shared_loads", NULL};
     if (m->kind->flags & (INSTR_F_MATRIX | INSTR_F_ASYNC | INSTR_F_ATOMIC))
@@ -552,7 +626,20 @@ void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu
     memset(e, 0, sizeof *e);
     char name[NCU_NAME];
     double v;
-    e->conflicts_metric = k->conflicts ? first(t, conf, &e->measured) : NULL;
+    /* the details page of sections prints, by default, no counter but its
+     * rules' text, whose count is the kind's hardware counter's (op_ld for
+     * ld and ldmatrix, op_st for st and stmatrix): after the kind's own
+     * counter, before the all-ops one */
+    const struct ncu_rule_count *rule = k->conflicts && t->rule[store].line ? &t->rule[store] : NULL;
+    e->conflicts_metric = k->conflicts ? first(t, conf + 2, &e->measured) : NULL;
+    if (rule && !e->conflicts_metric) {
+        e->rule = rule;
+        e->measured = rule->conflicts;
+        e->conflicts_metric = store ? "ncu's rule text: bank conflicts of shared stores" :
+                              "ncu's rule text: bank conflicts of shared loads";
+    }
+    if (k->conflicts && !e->conflicts_metric)
+        e->conflicts_metric = first(t, conf, &e->measured);
     e->instructions = -1;
     e->instr_source = "unknown";
     if (m->instructions >= 0) {
@@ -564,6 +651,13 @@ void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu
     } else if (src) {
         e->instructions = src->executed;
         e->instr_source = "source page";
+    } else if (rule && !(m->kind->flags & INSTR_F_MATRIX)) {
+        /* the rule's requests, one a warp instruction, of LDS and LDSM alike
+         * (op_ld's): an ld or st count, not an ldmatrix one */
+        e->rule = rule;
+        e->instructions = rule->requests;
+        e->instr_source = "rule";
+        e->instr_metric = store ? "shared store requests" : "shared load requests";
     } else {
         double per = m->wavefronts / m->per_unit;
         if (k->source && ncu_get(t, k->source, &v) && per > 0 &&
@@ -669,6 +763,17 @@ void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu
                 say(msg, cap, ": collect " ARB " to see how many are arbitration");
         }
     }
+    if (e->rule)
+        say(msg, cap, ". These counts are ncu's rule text, not its counters: %s at line %d "
+            "(%.0f shared %s requests, %.0f bank conflicts, %.0f wavefronts): the details page "
+            "prints MemoryWorkloadAnalysis_Tables' counters only with --print-details all, and "
+            "the command below collects them and the arbitration counter", e->rule->rule,
+            e->rule->line, e->rule->requests, store ? "store" : "load", e->rule->conflicts,
+            e->rule->wavefronts);
+    else if (!e->conflicts_metric && strcmp(t->form, "details") == 0)
+        say(msg, cap, ". This is ncu's details page of sections, which prints their counters "
+            "only with --print-details all (\"rerun\"), and no rule text of it counts this "
+            "kind's conflicts; --page raw or the command below has them");
     if (e->has_sass)
         say(msg, cap, ". The Source-page counter %s = %.0f (address conflicts only, "
             "deterministic)%s", name, e->sass,
@@ -719,6 +824,32 @@ size_t ncu_command_cap(const struct ncu_text *t)
     return 4 * n + 1024;
 }
 
+/* Append " --kernel-name-base X -k 'regex:^NAME$' ./your_app" for the
+ * launch explained (a CSV's Kernel Name is the demangled name, parameters
+ * and all; a Details header's is its function name alone). */
+static void put_kernel(const struct ncu_text *t, char *dst, size_t cap, size_t *len)
+{
+    char head[64];
+    int named = t->csv ? t->kernel_name.len > 0 : t->kernel[0] != '\0';
+    snprintf(head, sizeof head, " --kernel-name-base %s -k 'regex:",
+             t->csv ? "demangled" : "function");
+    put(dst, cap, len, head, strlen(head), 0);
+    /* the regex: the whole name, anchored; the name's doubled quotes as one */
+    put(dst, cap, len, "^", 1, 0);
+    if (!named) {
+        put(dst, cap, len, "your_kernel", 11, 0);
+    } else if (t->csv) {
+        const struct ncu_field *f = &t->kernel_name;
+        for (size_t i = 0; i < f->len; i++) {
+            put(dst, cap, len, f->s + i, 1, 2);
+            i += f->s[i] == '"' && i + 1 < f->len && f->s[i + 1] == '"';
+        }
+    } else {
+        put(dst, cap, len, t->kernel, strlen(t->kernel), 2);
+    }
+    put(dst, cap, len, "$' ./your_app", 13, 0);
+}
+
 size_t ncu_command(const struct ncu_text *t, const struct ncu_model *m, char *dst, size_t cap)
 {
     const struct instr_ncu *k = &m->kind->ncu;
@@ -731,25 +862,24 @@ size_t ncu_command(const struct ncu_text *t, const struct ncu_model *m, char *ds
         say(head, sizeof head, ",%s", k->source);
     if (k->executed)
         say(head, sizeof head, ",%s", k->executed);
-    /* a CSV's Kernel Name is the demangled name (parameters and all); a
-     * Details header's name here is its function name alone */
-    int named = t->csv ? t->kernel_name.len > 0 : t->kernel[0] != '\0';
-    say(head, sizeof head, " --kernel-name-base %s -k 'regex:", t->csv ? "demangled" : "function");
     size_t len = 0;
     put(dst, cap, &len, head, strlen(head), 0);
-    /* the regex: the whole name, anchored; the name's doubled quotes as one */
-    put(dst, cap, &len, "^", 1, 0);
-    if (!named) {
-        put(dst, cap, &len, "your_kernel", 11, 0);
-    } else if (t->csv) {
-        const struct ncu_field *f = &t->kernel_name;
-        for (size_t i = 0; i < f->len; i++) {
-            put(dst, cap, &len, f->s + i, 1, 2);
-            i += f->s[i] == '"' && i + 1 < f->len && f->s[i + 1] == '"';
-        }
-    } else {
-        put(dst, cap, &len, t->kernel, strlen(t->kernel), 2);
-    }
-    put(dst, cap, &len, "$' ./your_app", 13, 0);
+    put_kernel(t, dst, cap, &len);
+    return len;
+}
+
+size_t ncu_rerun(const struct ncu_text *t, char *dst, size_t cap)
+{
+    /* the section whose "Shared Memory" table holds the counters
+     * (tests/data/ncu_details/details_all.csv), printed whole */
+    static const char head[] = "ncu --section MemoryWorkloadAnalysis_Tables --print-details all "
+                               "--csv --page details";
+    size_t len = 0;
+    if (cap)
+        dst[0] = '\0';
+    if (strcmp(t->form, "details") != 0)
+        return 0;
+    put(dst, cap, &len, head, sizeof head - 1, 0);
+    put_kernel(t, dst, cap, &len);
     return len;
 }

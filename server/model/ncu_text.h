@@ -20,7 +20,9 @@
 #define NCU_MAX_METRICS 256       /* counters kept from one launch (l1tex__, sm__, smsp__, sass__) */
 #define NCU_NAME 128
 #define NCU_MAX_LAUNCHES 1024     /* launches listed by name; more are counted */
-#define NCU_SRC_KINDS 6           /* the Source page's shared-memory SASS kinds (ncu_text.c) */
+#define NCU_SRC_KINDS INSTR_NOPS  /* the Source page's sums: a slot per SASS opcode of the
+                                   * kinds' table (instr.c's `sass`), kinds sharing one
+                                   * (atom, red: ATOMS) summed in the first's */
 #define NCU_SRC_ADDRS 16384       /* shared-memory instructions of one launch, told apart */
 
 struct ncu_metric {
@@ -44,11 +46,23 @@ struct ncu_src_sum {
     double wavefronts, ideal;       /* "L1 Wavefronts Shared" and "... Ideal" */
 };
 
+/* The numbers of ncu's SharedMemoryConflicts rule text, which the default
+ * details page of sections prints instead of the section's table. */
+struct ncu_rule_count {
+    int line;                       /* 1-based line of the rule's row; 0: none read */
+    char rule[48];                  /* its "Rule Name" */
+    double requests;                /* "across all N shared load requests": a warp
+                                     * instruction each (the text's launch: 32 = 32) */
+    double conflicts, wavefronts;   /* "N bank conflicts", "of the overall N wavefronts" */
+};
+
 /* What ncu_parse keeps: bounded by these arrays, whatever the text's length
  * (the reader keeps spans of the text, which the caller holds meanwhile). */
 struct ncu_text {
     const char *form;               /* "wide" (--page raw), "long" (--page details,
-                                     * --metrics), "source" (--page source), "lines" */
+                                     * --metrics), "details" (the long form with the
+                                     * rules' columns: --page details of sections),
+                                     * "source" (--page source), "lines" */
     int csv;                        /* 1: a CSV (any of the first three) */
     int n;
     struct ncu_metric m[NCU_MAX_METRICS];
@@ -58,6 +72,8 @@ struct ncu_text {
     struct ncu_listed launch[NCU_MAX_LAUNCHES];
     struct ncu_field kernel_name;   /* the chosen launch's Kernel Name (len 0: none) */
     struct ncu_src_sum src[NCU_SRC_KINDS];
+    struct ncu_rule_count rule[2];  /* the chosen launch's rule text: [0] shared loads,
+                                     * [1] shared stores */
     int naddr;                      /* the chosen launch's shared-memory instructions seen */
     uint64_t addr[NCU_SRC_ADDRS];   /* their addresses, hashed (0: free): the cuda,sass view
                                      * files an inlined instruction under each of its lines */
@@ -113,6 +129,7 @@ struct ncu_explain {
                                      * exceeds what ran) */
     int has_source_ideal;           /* the Source page's "Ideal" summed (source_ideal) */
     double source_ideal;
+    const struct ncu_rule_count *rule;  /* the rule text the counts came from, or NULL */
     const char *verdict;            /* "reproduced", "arbitration", "arbitration_partly",
                                      * "unexplained", "model_above", "no_count" */
     char message[768];
@@ -131,6 +148,12 @@ void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu
  * it needs (NUL excluded): cap >= ncu_command_cap(t) always suffices. */
 size_t ncu_command(const struct ncu_text *t, const struct ncu_model *m, char *dst, size_t cap);
 size_t ncu_command_cap(const struct ncu_text *t);
+
+/* For the details page of sections (t->form "details"), the command that
+ * prints MemoryWorkloadAnalysis_Tables' counters for the same launch
+ * (--print-details all), quoted as ncu_command's, into dst[0..cap); its
+ * length (cap >= ncu_command_cap(t) suffices).  Any other form: "" and 0. */
+size_t ncu_rerun(const struct ncu_text *t, char *dst, size_t cap);
 
 /* The metrics ncu_explain looks for, for a 4xx that found none. */
 const char *ncu_looked_for(void);

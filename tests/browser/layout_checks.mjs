@@ -5,6 +5,7 @@
 // (build/screenshots/layout.png). Only requests the API answers 200, but for
 // the thread-layout errors (phase 'thread-error': a caret from the API's `at`).
 
+import fs from 'node:fs';
 import path from 'node:path';
 
 async function postJSON(url, body) {
@@ -205,5 +206,37 @@ export async function layoutChecks(t) {
         check('39.5: the launch picked is explained, named in full, and the command quotes its regex',
             out.includes(names[2]) && /= 12/.test(out) && out.includes("-k 'regex:^void gemm_kernel") && out.includes('\\(const T \\*, T \\*, int\\)$\''), out.slice(0, 600));
         await page.screenshot({ path: path.join(SHOTS, 'layout_issue39.png'), fullPage: true });
+    });
+
+    await step('layout page: issue 39.5: ncu --page details with sections, as ncu 2025.3 wrote it on an H200', async () => {
+        // tests/data/ncu_details: a 32x32 fp32 tile read by columns, 32 loads of 32 wavefronts
+        await gotoReady(page, lay({ layout: '(_32,_32):(_32,_1)', bits: '32', atom: 'col_walk_32' }));
+        const explainText = async (file) => {
+            await page.fill('#ncu-text', fs.readFileSync(new URL('../data/ncu_details/' + file, import.meta.url), 'utf8'));
+            const before = await page.evaluate(() => Number(document.body.dataset.ncuReady || 0));
+            await page.click('#ncu-go');
+            await page.waitForFunction((n) => Number(document.body.dataset.ncuReady || 0) > n, before);
+            return {
+                v: await page.$eval('.lay-ncu-verdict', (e) => [e.dataset.verdict, e.dataset.predicted]),
+                out: await text(page, '#ncu-out'),
+                rerun: await page.$$eval('.lay-rerun', (es) => es.map((e) => e.textContent)),
+            };
+        };
+        const raw = await explainText('raw_sections.csv');
+        const all = await explainText('details_all.csv');
+        check('39.5: --print-details all: read as details, the raw page\'s 992 of 32 x 31, reproduced, no re-run offered',
+            all.v.join() === 'reproduced,992' && raw.v.join() === all.v.join() && /read as\s*details, launch 0: column_read\(float \*, const float \*\)/.test(all.out) &&
+            /l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld\.sum = 992/.test(all.out) && all.rerun.length === 0, all.out.slice(0, 400));
+        const def = await explainText('details_sections.csv');
+        check('39.5: the default details page: the rule\'s numbers, said to be the rule\'s, and the command that prints the counters',
+            def.v.join() === 'reproduced,992' && /ncu's rule text, not a counter: SharedMemoryConflicts \(line 8\): 32 requests, 992 bank conflicts, 1024 wavefronts of shared loads/.test(def.out) &&
+            def.rerun.length === 1 && def.rerun[0] === "ncu --section MemoryWorkloadAnalysis_Tables --print-details all --csv --page details --kernel-name-base demangled -k 'regex:^column_read\\(float \\*, const float \\*\\)$' ./your_app",
+            def.out.slice(0, 600) + ' | ' + def.rerun.join());
+        // the commands wrap (a --metrics list has no blank to break at): nothing scrolls sideways
+        const wide = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+        check('39.5: at 1440x900 the answer and its commands fit the width (no sideways scroll)', wide[0] <= wide[1], wide.join(' > '));
+        // what a user sees at 1440x900 with the answer in view
+        await page.$eval('#ncu-out', (e) => e.scrollIntoView({ block: 'center' }));
+        await page.screenshot({ path: path.join(SHOTS, 'layout_ncu_details.png') });
     });
 }

@@ -14,6 +14,7 @@
 #include "model/atomic.h"
 #include "model/atomic_form.h"
 #include "model/atomic_warps.h"
+#include "model/ncu_csv.h"
 #include "model/pattern.h"
 #include "model/swizzle.h"
 #include "check.h"
@@ -640,6 +641,7 @@ static void every_kind_has_a_whole_row(void)
         CHECK(instr_op_parse(k->name, &back, &err) == 0 && back == (enum instr_op)op,
               "%s: its name does not parse back to its row", k->name);
         CHECK(k->ncu.source && k->ncu.wavefronts, "%s: no wavefront metric", k->name);
+        CHECK(k->sass && k->ncu.sass_executed, "%s: no SASS opcode or Source-page count", k->name);
         CHECK(k->widths && (k->widths >> k->default_bytes & 1), "%s: default_bytes %u not "
               "among its widths", k->name, k->default_bytes);
         int matrix = (k->flags & INSTR_F_MATRIX) != 0, atomic = (k->flags & INSTR_F_ATOMIC) != 0;
@@ -718,13 +720,36 @@ static int measures_metric(const char *file, const char *path, const cJSON *j, v
     return s->found;
 }
 
+/* A raw page's column of `metric` with a number (ncu collected it; "n/a" it
+ * could not). */
+static int raw_metric(void *ctx, const struct ncu_launch *l, const struct ncu_cell *m)
+{
+    struct metric_search *s = ctx;
+    double v;
+    (void)l;
+    s->found |= ncu_field_is(&m->name, s->metric) && ncu_number(m->value.s, m->value.len, &v);
+    return s->found;
+}
+
 /* Whether some file of tests/data measured `metric`: a calibration lists it
  * in metrics_requested and not in metrics_unavailable; an atomics sweep names
- * it in its method. */
+ * it in its method; or a raw page ncu wrote for the --ptx mode
+ * (tests/data/ptx/ncu_csv/: the Source page's execution counts it requests)
+ * holds it with a number. */
 static int metric_measured(const char *metric)
 {
     struct metric_search s = {metric, 0};
     data_each("", measures_metric, &s);
+    static const char *const raw[] = {"hist_lane", "cp_async_pipeline", "inline_ptx"};
+    for (size_t i = 0; i < sizeof raw / sizeof raw[0] && !s.found; i++) {
+        char path[96];
+        snprintf(path, sizeof path, "tests/data/ptx/ncu_csv/%s/raw.csv", raw[i]);
+        char *text = client_slurp(path);
+        struct ncu_csv_sink sink = {&s, NULL, raw_metric};
+        if (text)
+            ncu_csv_read(text, &sink, NULL, NULL);
+        free(text);
+    }
     return s.found;
 }
 
@@ -736,8 +761,9 @@ static void every_named_metric_was_measured(void)
     int named = 0;
     for (int op = 0; op < INSTR_NOPS; op++) {
         const struct instr_ncu *n = &instr_kinds[op].ncu;
-        const char *const ms[] = {n->source, n->wavefronts, n->conflicts, n->executed};
-        for (int i = 0; i < 4; i++) {
+        const char *const ms[] = {n->source, n->wavefronts, n->conflicts, n->executed,
+                                  n->sass_executed};
+        for (int i = 0; i < 5; i++) {
             if (!ms[i])
                 continue;
             named++;

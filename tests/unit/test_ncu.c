@@ -1,7 +1,9 @@
 /* test_ncu.c - POST /api/ncu/explain on the public threads' own numbers
  * (each case cites its thread; where a thread lacks a number the case says
  * so and asserts only what its numbers show), the raw-page CSV and the
- * Details lines, the arbitration split, and every malformed text a 4xx
+ * Details lines, the details page of sections as ncu 2025.3 wrote it
+ * (tests/data/ncu_details: its answer is the raw page's), thousands
+ * separators in every form, the arbitration split, and every malformed text a 4xx
  * naming its field (and the column). */
 #define _POSIX_C_SOURCE 200809L   /* strdup, strndup, mkdtemp */
 #include <cjson/cJSON.h>
@@ -375,21 +377,34 @@ static int rec_launch(void *ctx, const struct ncu_launch *l)
     return 0;
 }
 
+/* "<a><sep><b>[<c>]@<line>;" (c: NULL for none) */
+static void rec_row(struct record *r, const struct ncu_field *a, const char *sep,
+                    const struct ncu_field *b, const char *close, const struct ncu_field *c, int line)
+{
+    rec_put(r, a);
+    strncat(r->s, sep, sizeof r->s - strlen(r->s) - 1);
+    rec_put(r, b);
+    if (c) {
+        strncat(r->s, close, sizeof r->s - strlen(r->s) - 1);
+        rec_put(r, c);
+    }
+    size_t len = strlen(r->s);
+    snprintf(r->s + len, sizeof r->s - len, "@%d;", line);
+}
+
 static int rec_metric(void *ctx, const struct ncu_launch *l, const struct ncu_cell *m)
 {
     struct record *r = ctx;
     char name[128];
     (void)l;
     ncu_field_copy(&m->name, name, sizeof name);
+    if (m->rule.len) {          /* a rule's row: "rule <name>:<text>" */
+        strncat(r->s, "rule ", sizeof r->s - strlen(r->s) - 1);
+        rec_row(r, &m->rule, ":", &m->description, NULL, NULL, m->line);
+    }
     if (!strstr(name, "__"))
         return 0;
-    rec_put(r, &m->name);
-    strncat(r->s, "[", sizeof r->s - strlen(r->s) - 1);
-    rec_put(r, &m->unit);
-    strncat(r->s, "]=", sizeof r->s - strlen(r->s) - 1);
-    rec_put(r, &m->value);
-    size_t len = strlen(r->s);
-    snprintf(r->s + len, sizeof r->s - len, "@%d;", m->line);
+    rec_row(r, &m->name, "[", &m->unit, "]=", &m->value, m->line);
     return ++r->metrics == r->stop_after;
 }
 
@@ -471,6 +486,20 @@ static const struct csv_case {
      NULL, 3, 12, "expected ',' or the end of the line after a field"},
     {"a long row of another column count", LONG_HEAD "\"0\",\"1\",\"app\"\n", -1, 0, 0, 0, NULL,
      2, 1, "this row's column count differs from the header's"},
+    {"details of sections: a metric's row stops after its value (a trailing ','), a rule's "
+     "row leaves the metric's columns empty",
+     "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\",\"Rule Name\","
+     "\"Rule Description\"\n\"0\",\"k\",\"" CONF_LD "\",\"\",\"1,024\",\n"
+     "\"0\",\"k\",\"\",\"\",\"\",\"R\",\"text\"\n",
+     0, NCU_CSV_LONG, 1, 0, "L0@2:0|k;" CONF_LD "[]=1,024@2;rule R:text@3;", 0, 0, NULL},
+    {"details of sections: a row that stops before the metric's value",
+     "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\",\"Rule Name\"\n"
+     "\"0\",\"k\",\"" CONF_LD "\",\"\"\n", -1, 0, 0, 0, NULL, 2, 1,
+     "this row's column count differs from the header's"},
+    {"details of sections: a row longer than the header",
+     "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\",\"Rule Name\"\n"
+     "\"0\",\"k\",\"" CONF_LD "\",\"\",\"1\",\"R\",\"x\"\n", -1, 0, 0, 0, NULL, 2, 1,
+     "this row's column count differs from the header's"},
 };
 
 static void test_csv_reader(void)
@@ -739,7 +768,7 @@ static void test_every_kind(void)
                                     100 * (wf + 2 - ideal));
         /* stmatrix has no executed counter (instr.c): the Source page's twin */
         snprintf(csv + len, sizeof csv - len, LONG_ROW("0", "k(int)", "%s", "inst", "100"),
-                 kd->ncu.executed ? kd->ncu.executed : "smsp__sass_inst_executed_op_shared_stsm.sum");
+                 kd->ncu.executed ? kd->ncu.executed : kd->ncu.sass_executed);
         cJSON *j = explain(csv, acc, NULL, &st);
         CHECK(st == 200 && num(j, "instructions") == 100 && num(j, "measured") == 200 &&
                   strcmp(str(j, "verdict"), "unexplained") == 0,
@@ -930,6 +959,237 @@ static void test_command_runs(void)
     rmdir(dir);
 }
 
+
+/* ---- issue 39 item 5: the details page of sections ------------------------- */
+
+/* One launch (tests/data/ncu_details: a 32x32 float tile stored by rows and
+ * read by columns on an H200, ncu 2025.3.1) written three ways: the raw
+ * page, the details page of sections with --print-details all (raw names in
+ * "Metric Name", "1,024", metric rows 17 fields under a header of 21) and
+ * without (no table, only the rules' text).  The column read is lanes 128
+ * bytes apart: 32 wavefronts, ideal 1; the row store, 4 apart: 1, ideal 1. */
+#define DETAILS "tests/data/ncu_details/"
+
+/* Whether a and b are the same answer but for what the text's form decides
+ * (form, the launches' lines, the counters kept, the re-run command). */
+static int same_answer(const cJSON *a, const cJSON *b, char *why, size_t cap)
+{
+    static const char *const skip[] = {"form", "listed", "metrics", "rerun", NULL};
+    int n = 0;
+    for (const cJSON *x = a ? a->child : NULL; x; x = x->next) {
+        int skipped = 0;
+        for (int k = 0; skip[k]; k++)
+            skipped |= strcmp(x->string, skip[k]) == 0;
+        if (skipped)
+            continue;
+        n++;
+        if (!cJSON_Compare(x, cJSON_GetObjectItemCaseSensitive(b, x->string), 1)) {
+            char *va = cJSON_PrintUnformatted(x);
+            char *vb = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(b, x->string));
+            snprintf(why, cap, "%s: %.200s against %.200s", x->string, va, vb ? vb : "(none)");
+            free(va);
+            free(vb);
+            return 0;
+        }
+    }
+    /* the counters both keep have one value */
+    const cJSON *ma = cJSON_GetObjectItemCaseSensitive(a, "metrics");
+    const cJSON *mb = cJSON_GetObjectItemCaseSensitive(b, "metrics");
+    for (const cJSON *x = ma ? ma->child : NULL; x; x = x->next) {
+        const cJSON *y = cJSON_GetObjectItemCaseSensitive(mb, x->string);
+        if (y && y->valuedouble != x->valuedouble) {
+            snprintf(why, cap, "metric %s: %g against %g", x->string, x->valuedouble, y->valuedouble);
+            return 0;
+        }
+    }
+    snprintf(why, cap, "%d members", n);
+    return n > 10;
+}
+
+static void test_details_sections(void)
+{
+    char *raw = client_slurp(DETAILS "raw_sections.csv");
+    char *all = client_slurp(DETAILS "details_all.csv");
+    char *def = client_slurp(DETAILS "details_sections.csv");
+    CHECK(raw && all && def, "the three captures are there");
+    if (!raw || !all || !def)
+        return;
+    char why[512], ld[1024], st_acc[1024];
+    snprintf(ld, sizeof ld, "%s", access_of("ld", 4, 128));
+    snprintf(st_acc, sizeof st_acc, "%s", access_of("st", 4, 4));
+    int s1, s2, s3;
+    /* --print-details all: the raw page's answer, member for member */
+    cJSON *r = explain(raw, ld, NULL, &s1), *a = explain(all, ld, NULL, &s2);
+    CHECK(s1 == 200 && s2 == 200 && strcmp(str(a, "form"), "details") == 0 &&
+              num(r, "measured") == 992 && num(r, "instructions") == 32 &&
+              num(r, "predicted") == 992 && strcmp(str(r, "verdict"), "reproduced") == 0 &&
+              same_answer(r, a, why, sizeof why) && same_answer(a, r, why, sizeof why),
+          "details --print-details all answers as the raw page (992 of 32 x 31): %d %d %s %s", s1,
+          s2, why, str(cJSON_GetObjectItemCaseSensitive(a, "error"), "message"));
+    /* what the rule text says equals the table's counters of the same launch */
+    const cJSON *am = cJSON_GetObjectItemCaseSensitive(a, "metrics");
+    cJSON *d = explain(def, ld, NULL, &s3);
+    const cJSON *rule = cJSON_GetObjectItemCaseSensitive(d, "rule");
+    CHECK(s3 == 200 && strcmp(str(d, "form"), "details") == 0 &&
+              strcmp(str(rule, "name"), "SharedMemoryConflicts") == 0 && num(rule, "line") == 8 &&
+              num(rule, "bank_conflicts") == num(am, CONF_LD) &&
+              num(rule, "wavefronts") == num(am, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") &&
+              num(rule, "requests") == num(am, "smsp__sass_inst_executed_op_shared_ld.sum") &&
+              num(d, "measured") == num(r, "measured") && num(d, "predicted") == num(r, "predicted") &&
+              num(d, "instructions") == num(r, "instructions") &&
+              strcmp(str(d, "verdict"), str(r, "verdict")) == 0 &&
+              strcmp(str(d, "instructions_from"), "rule") == 0 &&
+              strstr(str(d, "message"), "rule text") && strstr(str(d, "message"), "SharedMemoryConflicts") &&
+              strcmp(str(d, "command"), str(r, "command")) == 0 &&
+              strstr(str(d, "rerun"), "ncu --section MemoryWorkloadAnalysis_Tables --print-details all "
+                     "--csv --page details --kernel-name-base demangled -k 'regex:^column_read\\(float "
+                     "\\*, const float \\*\\)$' ./your_app") == str(d, "rerun"),
+          "the default details page: the rule's 32 requests, 992 conflicts, 1024 wavefronts (the "
+          "table's counters), the raw page's verdict, said to be the rule's: %d %s | %s", s3,
+          str(d, "message"), str(cJSON_GetObjectItemCaseSensitive(d, "error"), "message"));
+    cJSON_Delete(r);
+    cJSON_Delete(a);
+    cJSON_Delete(d);
+    /* the row store: counted by the table, and by no rule (ncu wrote none) */
+    r = explain(raw, st_acc, NULL, &s1);
+    a = explain(all, st_acc, NULL, &s2);
+    d = explain(def, st_acc, NULL, &s3);
+    CHECK(s1 == 200 && s2 == 200 && strcmp(str(r, "verdict"), "reproduced") == 0 &&
+              num(r, "predicted") == 0 && same_answer(r, a, why, sizeof why),
+          "the store, --print-details all: as the raw page: %s", why);
+    CHECK(s3 == 200 && strcmp(str(d, "verdict"), "no_count") == 0 &&
+              cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(d, "conflicts_metric")) &&
+              strstr(str(d, "message"), "--print-details all") && strstr(str(d, "rerun"), "--print-details all"),
+          "the store, default details page: no count, saying how to print one: %d %s", s3,
+          str(d, "message"));
+    cJSON_Delete(r);
+    cJSON_Delete(a);
+    cJSON_Delete(d);
+    free(raw);
+    free(all);
+    free(def);
+}
+
+/* Two launches in each details form (the capture's, and a copy as launch 1
+ * of another kernel whose conflicts read 496): list names both, none picked
+ * is a 400 naming launch, launch 1 is explained with its own numbers. */
+static char *second_launch(const char *text, const char *from, const char *to)
+{
+    size_t n = strlen(text);
+    char *out = malloc(3 * n + 1);
+    memcpy(out, text, n);
+    size_t k = n;
+    const char *head = strstr(text, "\"ID\",");
+    for (const char *l = strchr(head, '\n') + 1; *l; l = strchr(l, '\n') + 1) {
+        const char *e = strchr(l, '\n');
+        if (strncmp(l, "\"0\",", 4) == 0) {
+            /* "1", another kernel, another count */
+            char row[8192];
+            size_t len = (size_t)(e - l);
+            memcpy(row, l, len);
+            row[len] = '\0';
+            char *p;
+            row[1] = '1';
+            if ((p = strstr(row, "column_read(")) != NULL)
+                memcpy(p, "column_rea2(", 12);
+            if ((p = strstr(row, from)) != NULL) {
+                memmove(p + strlen(to), p + strlen(from), strlen(p + strlen(from)) + 1);
+                memcpy(p, to, strlen(to));
+            }
+            k += (size_t)sprintf(out + k, "%s\n", row);
+        }
+        if (!e)
+            break;
+    }
+    out[k] = '\0';
+    return out;
+}
+
+static void test_details_launches(void)
+{
+    static const struct { const char *file, *from, *to; } forms[] = {
+        {DETAILS "details_all.csv", "_op_ld.sum\",\"\",\"992\"", "_op_ld.sum\",\"\",\"496\""},
+        {DETAILS "details_sections.csv", "results in 992 bank", "results in 496 bank"},
+    };
+    for (int f = 0; f < 2; f++) {
+        char *one = client_slurp(forms[f].file);
+        char *two = one ? second_launch(one, forms[f].from, forms[f].to) : NULL;
+        int st;
+        cJSON *j = explain(two ? two : "", "{}", ",\"list\":true", &st);
+        const cJSON *listed = cJSON_GetObjectItemCaseSensitive(j, "listed");
+        CHECK(st == 200 && num(j, "launches") == 2 && strcmp(str(j, "form"), "details") == 0 &&
+                  strcmp(str(cJSON_GetArrayItem(listed, 1), "kernel"),
+                         "column_rea2(float *, const float *)") == 0,
+              "%s twice: list names 2 launches: %d %s", forms[f].file, st,
+              str(cJSON_GetObjectItemCaseSensitive(j, "error"), "message"));
+        cJSON_Delete(j);
+        j = explain(two ? two : "", access_of("ld", 4, 128), NULL, &st);
+        CHECK(st == 400 && strcmp(str(cJSON_GetObjectItemCaseSensitive(j, "error"), "field"),
+                                  "launch") == 0,
+              "%s twice, none picked: 400 naming launch: %d", forms[f].file, st);
+        cJSON_Delete(j);
+        j = explain(two ? two : "", access_of("ld", 4, 128), ",\"launch\":1", &st);
+        CHECK(st == 200 && num(j, "launch") == 1 && num(j, "measured") == 496 &&
+                  num(j, "predicted") == 992 && strcmp(str(j, "verdict"), "model_above") == 0 &&
+                  strcmp(str(j, "kernel"), "column_rea2(float *, const float *)") == 0,
+              "%s, launch 1: its own 496: %d %.0f %s", forms[f].file, st, num(j, "measured"),
+              str(j, "message"));
+        cJSON_Delete(j);
+        j = explain(two ? two : "", access_of("ld", 4, 128), ",\"launch\":0", &st);
+        CHECK(st == 200 && num(j, "measured") == 992 && strcmp(str(j, "verdict"), "reproduced") == 0,
+              "%s, launch 0: its 992: %d", forms[f].file, st);
+        cJSON_Delete(j);
+        free(two);
+        free(one);
+    }
+}
+
+/* Thousands separators in every form ncu writes (default locale: "1,000"):
+ * 1,000 column reads (31,000 conflicts), as the raw page, the long form, the
+ * details page of sections with and without its table, the Source page and
+ * the Details lines; each gives the same count. */
+#define RULES_HEAD                                                                                \
+    "\"ID\",\"Kernel Name\",\"Section Name\",\"Body Item Label\",\"Metric Name\",\"Metric Unit\","  \
+    "\"Metric Value\",\"Rule Name\",\"Rule Type\",\"Rule Description\"\n"
+#define RULE_ROW                                                                                  \
+    "\"0\",\"k(int)\",\"MemoryWorkloadAnalysis_Tables\",\"\",\"\",\"\",\"\","                    \
+    "\"SharedMemoryConflicts\",\"OPT\",\"The memory access pattern for shared loads might not "    \
+    "be optimal and causes on average a 32.0 - way bank conflict across all 1,000 shared load "  \
+    "requests.This results in 31,000 bank conflicts,  which represent 96.88% of the overall "    \
+    "32,000 wavefronts for shared loads.\"\n"
+static void test_thousands_everywhere(void)
+{
+    static const struct { const char *form, *text; } texts[] = {
+        {"wide", "\"ID\",\"Kernel Name\",\"" CONF_LD "\",\"" INST_LD "\"\n"
+                 "\"0\",\"k(int)\",\"31,000\",\"1,000\"\n"},
+        {"long", LONG_HEAD LONG_ROW("0", "k(int)", CONF_LD, "", "31,000")
+                 LONG_ROW("0", "k(int)", INST_LD, "inst", "1,000")},
+        {"details", RULES_HEAD
+                    "\"0\",\"k(int)\",\"Memory Workload Analysis Tables\",\"Shared Memory\",\""
+                    CONF_LD "\",\"\",\"31,000\",\n"
+                    "\"0\",\"k(int)\",\"Memory Workload Analysis Tables\",\"Shared Memory\",\""
+                    INST_LD "\",\"inst\",\"1,000\",\n" RULE_ROW},
+        {"details", RULES_HEAD RULE_ROW},
+        {"source", "\"Kernel Name\",\"k(int)\",\n\"Address\",\"Source\",\"Instructions Executed\","
+                   "\"Predicated-On Thread Instructions Executed\",\"L1 Wavefronts Shared\","
+                   "\"L1 Wavefronts Shared Ideal\"\n"
+                   "\"0x7f0010\",\"      LDS R9, [R6]\",\"1,000\",\"32,000\",\"32,000\",\"1,000\"\n"},
+        {"lines", "  k(int) (1, 1, 1)x(1024, 1, 1), Context 1, Stream 7, Device 0, CC 9.0\n"
+                  "    " CONF_LD "                 31,000\n"
+                  "    " INST_LD "      inst        1,000\n"},
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        int st;
+        cJSON *j = explain(texts[i].text, access_of("ld", 4, 128), NULL, &st);
+        CHECK(st == 200 && strcmp(str(j, "form"), texts[i].form) == 0 &&
+                  num(j, "measured") == 31000 && num(j, "instructions") == 1000 &&
+                  num(j, "predicted") == 31000 && strcmp(str(j, "verdict"), "reproduced") == 0,
+              "%s (%zu): 1,000 instructions and 31,000 conflicts read: %d %s %s", texts[i].form,
+              i, st, str(j, "message"), str(cJSON_GetObjectItemCaseSensitive(j, "error"), "message"));
+        cJSON_Delete(j);
+    }
+}
+
 int main(void)
 {
     test_worked_examples();
@@ -946,5 +1206,8 @@ int main(void)
     test_launches();
     test_big_csv();
     test_command_runs();
+    test_details_sections();
+    test_details_launches();
+    test_thousands_everywhere();
     return check_summary("test_ncu");
 }

@@ -1037,8 +1037,9 @@ static void test_layout_forms(void)
 
 /* ---- one reader: every shared expectation through /api/layout too (issue 37) ---- */
 
-/* POST /api/layout {layout, shape, element_bits}; the offsets (first
- * coordinate fastest) or NULL, the status in *status. */
+/* POST /api/layout {layout, shape, element_bits} (rank 0: no shape, bits
+ * 0: no element_bits); the offsets (first coordinate fastest) or NULL, the
+ * status in *status. */
 static cJSON *layout_offsets(const char *text, const int64_t *shape, int rank, int bits,
                              int *status, char *why, size_t nwhy)
 {
@@ -1047,8 +1048,10 @@ static cJSON *layout_offsets(const char *text, const int64_t *shape, int rank, i
         sh[d] = (int)shape[d];
     cJSON *b = cJSON_CreateObject();
     cJSON_AddStringToObject(b, "layout", text);
-    cJSON_AddItemToObject(b, "shape", cJSON_CreateIntArray(sh, rank));
-    cJSON_AddNumberToObject(b, "element_bits", bits);
+    if (rank > 0)           /* none: the text's own (a memdesc) */
+        cJSON_AddItemToObject(b, "shape", cJSON_CreateIntArray(sh, rank));
+    if (bits > 0)
+        cJSON_AddNumberToObject(b, "element_bits", bits);
     char *p = cJSON_PrintUnformatted(b);
     cJSON_Delete(b);
     struct api_response r = client_api_call("POST", "/api/layout", NULL, "application/json", p, 0);
@@ -1067,6 +1070,21 @@ static uint32_t first_fastest(const int64_t *c, const int64_t *shape, int rank)
     for (int d = rank - 1; d >= 0; d--)
         i = i * (uint32_t)shape[d] + (uint32_t)c[d];
     return i;
+}
+
+/* The element offset o reaches under offset bases `bases` (JSON [[d0, d1,
+ * ...], ...]): the XOR of the bases of o's set bits, into e[0..rank). */
+static void element_at(const cJSON *bases, uint32_t o, int rank, int64_t *e)
+{
+    int i = 0;
+    for (int d = 0; d < rank; d++)
+        e[d] = 0;
+    for (const cJSON *b = bases ? bases->child : NULL; b; b = b->next, i++)
+        if (o >> i & 1) {
+            int d = 0;
+            for (const cJSON *x = b->child; x && d < rank; x = x->next, d++)
+                e[d] ^= x->valueint;
+        }
 }
 
 /* triton_ll_cases.json's 18 shared expectations (offset bases from Triton's
@@ -1101,14 +1119,8 @@ static void test_shared_cases_on_layout(void)
         for (const cJSON *x = offs ? offs->child : NULL; ok && x; x = x->next)
             got[k++] = x->valuedouble;
         for (uint32_t o = 0; ok && o < size; o++) {
-            int64_t e[TLL_MAX_RANK] = {0};
-            int i = 0;
-            for (const cJSON *bb = off->child; bb; bb = bb->next, i++)
-                if (o >> i & 1) {
-                    int d = 0;
-                    for (const cJSON *x = bb->child; x && d < rank; x = x->next, d++)
-                        e[d] ^= x->valueint;
-                }
+            int64_t e[TLL_MAX_RANK];
+            element_at(off, o, rank, e);
             ok = got[first_fastest(e, shape, rank)] == (double)o * bits / 8;
         }
         n++;
@@ -1175,6 +1187,221 @@ static void test_nvmma_rank3_on_layout(void)
               (long long)sh[0], (long long)sh[1], (long long)sh[2], st, why);
         cJSON_Delete(j);
     }
+}
+
+/* ---- issue 37: every shared encoding through both routes ------------------- */
+
+/* The element type TTGIR prints for `bits`. */
+static const char *elem_type(int bits)
+{
+    return bits == 8 ? "i8" : bits == 32 ? "f32" : "f16";
+}
+
+/* Whether /api/layout places encoding `enc` as /api/ttgir placed it in `op`
+ * (its shape, element_bits, shared offset_bases and padding: offset o holds
+ * the element XORing the bases of o's set bits, at o plus the padding before
+ * it), given as the encoding with shape and element_bits and as the memdesc
+ * TTGIR prints (its own shape and type).  *why says what differs. */
+static int same_on_layout(const char *enc, const cJSON *op, char *why, size_t cap)
+{
+    const cJSON *sh = cJSON_GetObjectItemCaseSensitive(op, "shared");
+    const cJSON *bases = cJSON_GetObjectItemCaseSensitive(sh, "offset_bases");
+    const cJSON *pads = cJSON_GetObjectItemCaseSensitive(sh, "padding");
+    int64_t shape[TLL_MAX_RANK];
+    int rank = read_shape(cJSON_GetObjectItemCaseSensitive(op, "shape"), shape);
+    int bits = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(op, "element_bits")), st, nb = cJSON_GetArraySize(bases);
+    uint32_t size = 1;
+    char dims[64] = "", md[1024];
+    for (int d = 0; d < rank; d++) {
+        size *= (uint32_t)shape[d];
+        snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%lldx", (long long)shape[d]);
+    }
+    int old = strncmp(enc, "#triton_gpu.", 12) == 0;
+    snprintf(md, sizeof md, old ? "!tt.memdesc<%s%s, %s, #triton_gpu.shared_memory, mutable>" :
+             "!ttg.memdesc<%s%s, %s, #smem, mutable>", dims, elem_type(bits), enc);
+    if (size != 1u << nb || size > (1u << 16)) {
+        snprintf(why, cap, "/api/ttgir: %d bases for %u elements", nb, size);
+        return 0;
+    }
+    static double want[1 << 16];
+    for (uint32_t o = 0; o < size; o++) {
+        int64_t e[TLL_MAX_RANK], phys = o;
+        element_at(bases, o, rank, e);
+        for (const cJSON *p = pads ? pads->child : NULL; p; p = p->next)
+            phys += (int64_t)(o / (uint32_t)cJSON_GetArrayItem(p, 0)->valueint) *
+                    cJSON_GetArrayItem(p, 1)->valueint;
+        want[first_fastest(e, shape, rank)] = (double)phys * bits / 8;
+    }
+    for (int form = 0; form < 2; form++) {
+        cJSON *j = form ? layout_offsets(md, shape, 0, 0, &st, why, cap)
+                        : layout_offsets(enc, shape, rank, bits, &st, why, cap);
+        const cJSON *offs = cJSON_GetObjectItemCaseSensitive(j, "offsets");
+        int ok = j && (uint32_t)cJSON_GetArraySize(offs) == size;
+        uint32_t i = 0;
+        for (const cJSON *x = offs ? offs->child : NULL; ok && x; x = x->next, i++)
+            if (x->valuedouble != want[i]) {
+                snprintf(why, cap, "%s: element %u at %g, /api/ttgir's %g", form ? md : "the encoding",
+                         i, x->valuedouble, want[i]);
+                ok = 0;
+            }
+        cJSON_Delete(j);
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
+/* A one-op TTGIR of `enc` on `shape` (blocked, 4 warps; the 3.0/3.1 dialect
+ * for a #triton_gpu. encoding). */
+static void one_alloc(char *dst, size_t cap, const char *enc, const int64_t *shape, int rank,
+                      int bits)
+{
+    const char *ns = strncmp(enc, "#triton_gpu.", 12) == 0 ? "triton_gpu" : "ttg";
+    char dims[64] = "", spt[32] = "", tpw[32] = "", wpc[32] = "", order[32] = "";
+    for (int d = 0; d < rank; d++) {
+        const char *sep = d ? ", " : "";
+        snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%lldx", (long long)shape[d]);
+        snprintf(spt + strlen(spt), sizeof spt - strlen(spt), "%s1", sep);
+        snprintf(tpw + strlen(tpw), sizeof tpw - strlen(tpw), "%s%d", sep, d == rank - 1 ? 32 : 1);
+        snprintf(wpc + strlen(wpc), sizeof wpc - strlen(wpc), "%s%d", sep, d == 0 ? 4 : 1);
+        snprintf(order + strlen(order), sizeof order - strlen(order), "%s%d", sep, rank - 1 - d);
+    }
+    snprintf(dst, cap, "#blocked = #%s.blocked<{sizePerThread = [%s], threadsPerWarp = [%s], "
+             "warpsPerCTA = [%s], order = [%s]}>\n#smem = #%s.shared_memory\n"
+             "%%1 = %s.local_alloc %%0 : (tensor<%s%s, #blocked>) -> %s<%s%s, %s, #smem>\n", ns,
+             spt, tpw, wpc, order, ns, ns, dims, elem_type(bits),
+             *ns == 't' && ns[1] == 'r' ? "!tt.memdesc" : "!ttg.memdesc", dims, elem_type(bits), enc);
+}
+
+/* Issue 37: "run every Triton shared-encoding expectation the project holds
+ * through /api/layout as well": every op of every part of tests/data/ttgir
+ * (its alias resolved to the line that defines it), and each kind the
+ * readers take in one-op texts (swizzled of several vec/perPhase/maxPhase/
+ * order, 2-D and 3-D; nvmma of every swizzlingByteWidth, transposed,
+ * elementBitWidth and rank, and without elementBitWidth; padded by order and
+ * by bases, one and two intervals; shared_linear; amd_rotating 2-D and 3-D;
+ * 3.0/3.1's #triton_gpu.shared with and without hasLeadingOffset and
+ * #triton_gpu.nvmma_shared): /api/layout's offsets, for the encoding with
+ * the op's shape and element_bits and for the memdesc, are /api/ttgir's
+ * placement; a shape /api/ttgir refuses (an nvmma box narrower than one
+ * swizzle row) /api/layout refuses too.  None disagreed when this was
+ * written (2026-11-28): the test holds the two routes on one reader. */
+static void test_shared_both_routes(void)
+{
+    static const char *const files[] = {
+        "amd_block_pingpong_small", "team_convert_layouts", "team_dump_two_passes",
+        "team_epilogue_sm90", "team_lit_two_modules", "team_mm_nvmma128",
+        "team_pipelined_two_buffers", "team_triton31_operands"};
+    int n = 0, bad = 0, st;
+    char why[512];
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        char path[128];
+        snprintf(path, sizeof path, "tests/data/ttgir/%s.mlir", files[f]);
+        char *txt = client_slurp(path);
+        cJSON *all = ttgir(txt ? txt : "", &st);
+        int parts = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(all, "parts"));
+        cJSON_Delete(all);
+        for (int part = 0; part < parts; part++) {
+            cJSON *j = ttgir_part(txt, part, &st);
+            const cJSON *ops = cJSON_GetObjectItemCaseSensitive(j, "ops");
+            for (const cJSON *op = ops ? ops->child : NULL; op; op = op->next) {
+                /* the alias's definition: the nearest line above the op opening "#x = " */
+                char enc[512], head[80];
+                const char *t = str(cJSON_GetObjectItemCaseSensitive(op, "shared"), "text");
+                snprintf(enc, sizeof enc, "%s", t);
+                snprintf(head, sizeof head, "%s = ", t);
+                const char *at = NULL;
+                int line = 1, opline = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(op, "line"));
+                for (const char *l = txt; l && *l && line < opline; line++) {
+                    if (strncmp(l, head, strlen(head)) == 0)
+                        at = l + strlen(head);
+                    l = strchr(l, '\n');
+                    l = l ? l + 1 : NULL;
+                }
+                if (at && !strchr(t, '<'))
+                    snprintf(enc, sizeof enc, "%.*s", (int)strcspn(at, "\n"), at);
+                n++;
+                CHECK_QUIET(bad, same_on_layout(enc, op, why, sizeof why),
+                            "%s part %d line %d, %s: %s", files[f], part, opline, enc, why);
+            }
+            cJSON_Delete(j);
+        }
+        free(txt);
+    }
+    int from_files = n;
+    /* one-op texts of every kind */
+    static const struct { const char *enc; int64_t shape[3]; int rank, bits; } cs[] = {
+        {"#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>", {64, 64}, 2, 16},
+        {"#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>", {64, 64}, 2, 8},
+        {"#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>", {64, 128}, 2, 16},
+        {"#ttg.swizzled_shared<{vec = 4, perPhase = 2, maxPhase = 4, order = [1, 0]}>", {64, 64}, 2, 32},
+        {"#ttg.swizzled_shared<{vec = 2, perPhase = 4, maxPhase = 2, order = [0, 1]}>", {32, 64}, 2, 16},
+        {"#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 4, order = [0, 1]}>", {64, 64}, 2, 32},
+        {"#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]}>", {2, 32, 64}, 3, 16},
+        {"#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0, 2]}>", {4, 16, 64}, 3, 16},
+        {"#ttg.padded_shared<[32:+2] {order = [1, 0], shape = [64, 64]}>", {64, 64}, 2, 16},
+        {"#ttg.padded_shared<[64:+4] {order = [1, 0], shape = [32, 64]}>", {32, 64}, 2, 16},
+        {"#ttg.padded_shared<[32:+4, 256:+8] {order = [0, 1], shape = [64, 64]}>", {64, 64}, 2, 16},
+        {"#ttg.padded_shared<[32:+2] {offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], "
+         "[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0]], block = []}>", {64, 64}, 2, 16},
+        {"#ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 1], [2, 2], "
+         "[4, 4], [8, 8], [16, 16]]}, alignment = 16>", {32, 32}, 2, 16},
+        {"#ttg.amd_rotating_shared<{vec = 4, perPhase = 2, maxPhase = 4, order = [1, 0]}>", {64, 64}, 2, 16},
+        {"#ttg.amd_rotating_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>", {64, 64}, 2, 16},
+        {"#ttg.amd_rotating_shared<{vec = 4, perPhase = 2, maxPhase = 4, order = [2, 1, 0]}>", {2, 32, 64}, 3, 16},
+        {"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false}>", {64, 64}, 2, 16},
+        {"#triton_gpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], hasLeadingOffset = false}>", {64, 64}, 2, 16},
+        {"#triton_gpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0], hasLeadingOffset = false}>", {64, 32}, 2, 32},
+        {"#triton_gpu.shared<{vec = 4, perPhase = 2, maxPhase = 4, order = [0, 1], hasLeadingOffset = false}>", {64, 64}, 2, 16},
+        {"#triton_gpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], hasLeadingOffset = true}>", {64, 64}, 2, 16},
+        {"#triton_gpu.shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0], hasLeadingOffset = true}>", {64, 64}, 2, 16},
+        {"#triton_gpu.shared<{vec = 4, perPhase = 4, maxPhase = 2, order = [1, 0], hasLeadingOffset = true}>", {64, 64}, 2, 32},
+        {"#triton_gpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>", {64, 64}, 2, 16},
+        {"#triton_gpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 16}>", {64, 64}, 2, 16},
+    };
+    int refused = 0, both_refuse = 0;
+    char text[2048], enc[256];
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0] + 4 * 2 * 3 * 3; i++) {
+        int64_t shape[3];
+        int rank, bits;
+        if (i < sizeof cs / sizeof cs[0]) {
+            snprintf(enc, sizeof enc, "%s", cs[i].enc);
+            memcpy(shape, cs[i].shape, sizeof shape);
+            rank = cs[i].rank, bits = cs[i].bits;
+        } else {    /* nvmma: swizzlingByteWidth x transposed x elementBitWidth x (2-D, 3-D, 2-D turned) */
+            size_t k = i - sizeof cs / sizeof cs[0];
+            static const int sws[4] = {0, 32, 64, 128}, bw[3] = {8, 16, 32};
+            static const int64_t sh[3][3] = {{64, 128}, {2, 16, 128}, {128, 64}};
+            int sw = sws[k / 18], tr = (int)(k / 9 % 2), form = (int)(k % 3);
+            bits = bw[k / 3 % 3];
+            rank = form == 1 ? 3 : 2;
+            memcpy(shape, sh[form], sizeof shape);
+            snprintf(enc, sizeof enc, "#ttg.nvmma_shared<{swizzlingByteWidth = %d, transposed = %s, "
+                     "elementBitWidth = %d%s}>", sw, tr ? "true" : "false", bits,
+                     rank == 3 ? ", rank = 3" : "");
+        }
+        one_alloc(text, sizeof text, enc, shape, rank, bits);
+        cJSON *j = ttgir(text, &st);
+        const cJSON *op = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "ops"), 0);
+        n++;
+        if (!op) {      /* refused by /api/ttgir: refused by /api/layout */
+            int ls;
+            cJSON *l = layout_offsets(enc, shape, rank, bits, &ls, why, sizeof why);
+            refused++;
+            both_refuse += st == 400 && ls == 400;
+            CHECK_QUIET(bad, st == 400 && ls == 400, "%s on %lldx%lld: /api/ttgir %d, /api/layout "
+                        "%d: %s", enc, (long long)shape[0], (long long)shape[1], st, ls, why);
+            cJSON_Delete(l);
+        } else {
+            CHECK_QUIET(bad, same_on_layout(enc, op, why, sizeof why), "%s on %lldx%lld (%d bits): %s",
+                        enc, (long long)shape[0], (long long)shape[1], bits, why);
+        }
+        cJSON_Delete(j);
+    }
+    CHECK(bad == 0 && from_files == 29 && n - from_files == 97 && refused == both_refuse,
+          "every shared encoding through both routes: %d ops of tests/data/ttgir and %d one-op "
+          "texts (%d refused by both), /api/layout's offsets (encoding and memdesc) are "
+          "/api/ttgir's: %d differ", from_files, n - from_files, both_refuse, bad);
 }
 
 /* The fix /api/ttgir proposes, pasted back in place of the buffer's
@@ -1657,6 +1884,7 @@ int main(void)
     test_layout_forms();
     test_shared_cases_on_layout();
     test_nvmma_rank3_on_layout();
+    test_shared_both_routes();
     test_fix();
     test_ldmatrix();
     test_stmatrix();

@@ -70,6 +70,11 @@ export function renderNcu(el, ans, err) {
         `<tr><td>instructions</td><td>${n(ans.instructions)} (${esc(ans.instructions_from)})</td></tr>` +
         `<tr><td>model</td><td>${n(ans.access.wavefronts)} wavefronts per ${esc(ans.access.unit)}, ideal ${n(ans.access.ideal_wavefronts)}</td></tr>` +
         `<tr><td>predicted</td><td>${n(ans.predicted)}</td></tr><tr><td>left over</td><td>${n(ans.remainder)}</td></tr>` +
-        `<tr><td>arbitration</td><td>${n(ans.arbitration)}</td></tr></tbody></table>` +
-        `<p>To separate them:</p><pre class="lay-cmd">${esc(ans.command)}</pre>`;
+        `<tr><td>arbitration</td><td>${n(ans.arbitration)}</td></tr>` +
+        (ans.rule ? `<tr><td>from</td><td>ncu's rule text, not a counter: ${esc(ans.rule.name)} (line ${n(ans.rule.line)}): ` +
+            `${n(ans.rule.requests)} requests, ${n(ans.rule.bank_conflicts)} bank conflicts, ${n(ans.rule.wavefronts)} wavefronts of ${esc(ans.rule.of)}</td></tr>` : '') +
+        `</tbody></table>` +
+        `<p>To separate them:</p><pre class="lay-cmd">${esc(ans.command)}</pre>` +
+        (ans.rerun ? `<p>To print the section's counters (ncu's details page prints them only with <code>--print-details all</code>):</p>` +
+            `<pre class="lay-cmd lay-rerun">${esc(ans.rerun)}</pre>` : '');
 }
