@@ -551,6 +551,20 @@ static void test_oracle_atomic(void)
                     r.atomic.serial_wavefronts, r.bank_conflicts);
         CHECK_QUIET(failures, r.atomic.cycles >= r.wavefronts && r.atomic.cycles >= 2.0,
                     "trial %d: cycles %.2f", i, r.atomic.cycles);
+        /* each phase's most lanes on one address (atomic.c's hashed count),
+         * against comparing every pair of the phase's active lanes */
+        for (uint32_t p = 0; p < r.nphases; p++) {
+            uint32_t most = 0, m = r.phases[p].active_mask;
+            for (uint32_t t = 0; t < 32; t++) {
+                uint32_t same = 0;
+                for (uint32_t u = 0; u < 32 && (m >> t & 1); u++)
+                    same += (m >> u & 1) && in.offsets[u] == in.offsets[t];
+                most = same > most ? same : most;
+            }
+            CHECK_QUIET(failures, r.phases[p].lanes_per_address == most,
+                        "trial %d phase %u: %u lanes on one address, pairs say %u", i, p,
+                        r.phases[p].lanes_per_address, most);
+        }
     }
     CHECK(failures == 0, "%d of %d random atomics disagree with the oracle", failures, trials);
     /* not native: phases and lanes, no count */
