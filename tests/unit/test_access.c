@@ -869,12 +869,12 @@ static int atomic_request_cost(const cJSON *p, int warps, struct instr *in,
  * value; atom uses its result): atomic_used_*.json (ncu and clock64 at 16
  * warps, 2048 iterations, and clock64 at 8 and 32: cycles_w8, cycles_w32; 54
  * rows) and atomic_warps_*.json (clock64 at 4..12 and 16 warps, 2048 and 512
- * iterations; 702 rows), every row at its warp count.  Wavefronts exact; cycles
- * within 2% wherever the answer says cycles_exact (A14, atomic_warps.c), and
- * every row outside 2% answered not exact; at 16 warps every row exact (the
- * answer without "warps" too).  Of atomic_warps' 702, A14 calls 635 exact
- * (all within 2%) and 67 not (57 outside 2%, 10 inside): fewer exact is a
- * regression too. */
+ * iterations, 702 rows; _all: 1..32 warps, 1728; _ncu: the tool's ncu pass at
+ * 4, 8, 11 warps, 162; _repeat: 3..13 warps, five processes, 2970), every row
+ * at its warp count.  Wavefronts exact; cycles within 2% wherever the answer
+ * says cycles_exact (A14, atomic_warps.c), and every row outside 2% answered
+ * not exact; at 16 warps every row exact (the answer without "warps" too).
+ * Fewer answered exact than EXACT_WARPS_* is a regression too. */
 static int atomic_row(const char *name, const cJSON *p, int warps, double cyc, int *exact,
                       int *not_near, int *flagged_near)
 {
