@@ -593,7 +593,7 @@ int api_read_warps(const cJSON *obj, const struct instr *in, uint32_t *warps,
         return 0;
     /* the model's cycles hang on the warp count for atomics only (A14); a
      * load's wavefronts and cycles are an instruction's at any count */
-    if (!instr_is_atomic(in->op))
+    if (!(instr_kind(in->op)->operands & INSTR_O_WARPS))
         return sz_fail(err, SZ_INVALID_ARGUMENT, "warps", "only atom and red take warps "
                        "(it changes only an atomic's cycles), not %s", instr_op_name(in->op));
     if (api_num_int(f, "warps", ATOMIC_WARPS_MIN, ATOMIC_WARPS_MAX, &v, err) < 0)

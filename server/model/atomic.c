@@ -256,6 +256,30 @@ static void atomic_floor(const struct instr *in, int all, uint32_t phases, doubl
     }
 }
 
+/* The most active lanes of lanes [base, end) on one byte offset (A3: an
+ * atomic never broadcasts).  An open-addressed table of twice the lanes counts
+ * each offset once, O(lanes): comparing every pair, O(lanes^2), was a fifth of
+ * test_census's time.  The same number: the largest count of any offset. */
+#define ADDR_SLOTS 64      /* 2 x INSTR_LANES: half full at most */
+#define ADDR_SHIFT 26      /* 32 - log2(ADDR_SLOTS): Fibonacci hashing's high bits */
+static uint32_t most_on_one_address(const struct instr *in, uint32_t base, uint32_t end)
+{
+    _Static_assert(ADDR_SLOTS == 2 * INSTR_LANES && ADDR_SLOTS >> (32 - ADDR_SHIFT) == 1,
+                   "the table: twice the lanes, indexed by the hash's top bits");
+    uint32_t key[ADDR_SLOTS], count[ADDR_SLOTS] = {0}, most = 0;
+    for (uint32_t t = base; t < end && t < INSTR_LANES; t++) {
+        uint32_t o = in->offsets[t], h = (o * 2654435761u) >> ADDR_SHIFT;
+        if (o == INSTR_INACTIVE)
+            continue;
+        while (count[h] && key[h] != o)
+            h = (h + 1) % ADDR_SLOTS;
+        key[h] = o;
+        if (++count[h] > most)
+            most = count[h];
+    }
+    return most;
+}
+
 void atomic_cost(const struct instr *in, uint32_t per, struct acc_result *r)
 {
     struct acc_atomic *a = &r->atomic;
@@ -274,17 +298,14 @@ void atomic_cost(const struct instr *in, uint32_t per, struct acc_result *r)
             if (in->offsets[t] == INSTR_INACTIVE)
                 continue;
             ph.active_mask |= 1u << t;
-            uint32_t words[SZ_MAX_LANE_WORDS], n = acc_lane_words(in, t, words), same = 0;
+            uint32_t words[SZ_MAX_LANE_WORDS], n = acc_lane_words(in, t, words);
             for (uint32_t k = 0; k < n; k++) {
                 acc_words_add(&ws, words[k]);
                 if (++lanes_in_bank[words[k] % in->banks] > ph.lanes_per_bank)
                     ph.lanes_per_bank = lanes_in_bank[words[k] % in->banks];
             }
-            for (uint32_t u = base; u < base + per && u < INSTR_LANES; u++)
-                same += in->offsets[u] == in->offsets[t];
-            if (same > ph.lanes_per_address)
-                ph.lanes_per_address = same;
         }
+        ph.lanes_per_address = most_on_one_address(in, base, base + per);
         uint32_t p = r->nphases++;
         if (acc_phase_words(in, &ws, &ph)) {
             /* A2 and A3 (A9: merged lanes pay as a load); the split: what a

@@ -45,7 +45,7 @@
  * any lanes, one form per lane, the room of the tool's 8 copies. */
 #define ATOMIC_SHAPE                                                                   \
     .flags = INSTR_F_ATOMIC,                                                           \
-    .operands = INSTR_O_FUNC | INSTR_O_TYPE | INSTR_O_VALUE | INSTR_O_GUARD,           \
+    .operands = INSTR_O_FUNC | INSTR_O_TYPE | INSTR_O_VALUE | INSTR_O_GUARD | INSTR_O_WARPS,\
     .widths = W(4) | W(8), .default_bytes = 4, .default_matrices = 1,                  \
     .smem_spare = INSTR_ATOMIC_SPARE
 
@@ -120,7 +120,8 @@ _Static_assert(sizeof instr_kinds / sizeof instr_kinds[0] == INSTR_NOPS,
 #undef SASS_INST
 
 static const char *const operand_names[INSTR_NOPERANDS] = {
-    "bytes", "matrices", "trans", "func", "type", "value", "guard", "cache", "global_offsets"};
+    "bytes", "matrices", "trans", "func", "type", "value", "guard", "cache", "global_offsets",
+    "warps"};
 static const char *const func_names[INSTR_NFUNCS] = {"add", "min", "max", "inc", "dec",
                                                      "and", "or", "xor", "exch", "cas"};
 static const char *const type_names[INSTR_NTYPES] = {"u32", "s32", "b32", "f32", "u64",

@@ -68,7 +68,8 @@ enum instr_flag {
 };
 
 /* The request fields a kind takes besides op and offsets (instr_kind.operands):
- * the page's form shows an input for each, the API refuses the others. */
+ * the page's form shows an input for each, the API refuses the others ("warps"
+ * only on the routes that cost a launch: /api/conflicts and /api/measure). */
 enum instr_operand {
     INSTR_O_BYTES = 1u << 0,    /* "bytes": one of the kind's widths */
     INSTR_O_MATRICES = 1u << 1, /* "matrices": .x1/.x2/.x4 */
@@ -78,9 +79,10 @@ enum instr_operand {
     INSTR_O_VALUE = 1u << 5,    /* "value": the atomic's operand as ptxas sees it */
     INSTR_O_GUARD = 1u << 6,    /* "guard": a branch around each atomic or none */
     INSTR_O_CACHE = 1u << 7,    /* "cache": cp.async .ca or .cg */
-    INSTR_O_GLOBAL = 1u << 8    /* "global_offsets": cp.async's global side */
+    INSTR_O_GLOBAL = 1u << 8,   /* "global_offsets": cp.async's global side */
+    INSTR_O_WARPS = 1u << 9     /* "warps": the tool's launch, 1..32 (atomics' cycles, A14) */
 };
-#define INSTR_NOPERANDS 9
+#define INSTR_NOPERANDS 10
 
 /* Nsight Compute's metrics for a kind (NULL: none exists, or none was ever
  * measured, so none is named).  Every name is one a file of tests/data
