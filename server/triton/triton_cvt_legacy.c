@@ -193,6 +193,10 @@ int triton_cvt_legacy(struct ta_parser *p, int src_node, const struct td_layout 
     }
     if (info(p, src_node, rank, &si, 0, err) < 0 || info(p, dst_node, rank, &di, 0, err) < 0)
         return -1;
+    if (si.kind == TCL_MMA && di.kind == TCL_MMA)
+        return sz_fail(err, SZ_INVALID_ARGUMENT, "text",
+                       "MMA -> MMA: Triton 3.0/3.1 converts some in registers "
+                       "(isMmaToMmaShortcut); which ones is not modelled: not costed");
     out->shared = 1;
     /* getRepShapeForCvt: per dim the larger of the two layouts' CTA tiles,
      * each cut to the tensor */

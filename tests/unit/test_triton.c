@@ -1960,6 +1960,36 @@ static void test_converts_legacy(void)
     CHECK(st == 400 && strstr(sv(er, "message"), "dot_op: Triton 3.0/3.1"),
           "3.1 blocked -> dot_op alone: nothing to cost, naming the dot operand: %d %s", st,
           sv(er, "message"));
+    cJSON_Delete(j);
+    /* F. slice{dim 1} of [1,1]/[32,1]/[1,4] -> slice{dim 0} of #blocked, 128
+     *    f32: 1-D tiles 32 (lanes along dim 0, warps broadcast) and 64, rep
+     *    64, 2 repetitions (3 barriers), rank 1: no pad, 256 bytes; inVec 1
+     *    (the column layout's one element), outVec 4.  Store: lane t at
+     *    element t (+32, mod 64): 32 consecutive words, 1 wavefront, 4 a warp
+     *    (two 32-element tiles a repetition).  Load: v4 of elements 4(t%16)
+     *    (lanes 16-31 the same), 4 wavefronts (the model's ideal for a v4),
+     *    8 registers / 4 = 2 a warp. */
+    j = ttgir("%1 = triton_gpu.convert_layout %0 : tensor<128xf32, #triton_gpu.slice<{dim = 1, "
+              "parent = #triton_gpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], "
+              "warpsPerCTA = [1, 4], order = [1, 0]}>}>> -> tensor<128xf32, #triton_gpu.slice<{"
+              "dim = 0, parent = #triton_gpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = "
+              "[2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>}>>\n", &st);
+    const cJSON *f = cJSON_GetArrayItem(SIDE(j, "converts"), 0), *fs = SIDE(f, "scratch");
+    CHECK(st == 200 && inum(fs, "repetitions") == 2 && inum(fs, "pad_elems") == 0 &&
+              inum(fs, "bytes") == 256 && inum(f, "barriers") == 3 &&
+              legacy_side(SIDE(f, "store"), "st.shared.b32", 4, 1, 1, 16, 0) &&
+              legacy_side(SIDE(f, "load"), "ld.shared.v4.b32", 2, 4, 4, 32, 0),
+          "3.1 F: slice -> slice, 1-D: no pad, 2 repetitions: %d %ld", st,
+          inum(fs, "repetitions"));
+    cJSON_Delete(j);
+    /* MMA -> MMA: the era's register shortcut is not modelled: said, not costed */
+    j = ttgir("%1 = triton_gpu.convert_layout %0 : tensor<64x64xf32, #triton_gpu.nvidia_mma<{"
+              "versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>> -> "
+              "tensor<64x64xf32, #triton_gpu.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
+              "warpsPerCTA = [4, 1], instrShape = [16, 8]}>>\n", &st);
+    er = SIDE(j, "error");
+    CHECK(st == 400 && strstr(sv(er, "message"), "isMmaToMmaShortcut"),
+          "3.1 mma -> mma: not costed, naming the shortcut: %d %s", st, sv(er, "message"));
 #undef SIDE
     cJSON_Delete(j);
 }
