@@ -448,8 +448,10 @@ static int put_convert_legacy(struct buf *out, struct work *w, const struct tdum
              "every warp stores inVec-element vectors, a barrier, loads outVec-element vectors, "
              "each element at its coordinate within the repetition linearized over the padded "
              "shape in the destination's order\",\"assumed\":\"vectors wider than 16 bytes "
-             "split into 16-byte instructions (the NVPTX backend's legalization); 3.1's "
-             "linear-layout lowering of the same pair addresses the same padded offsets\"}");
+             "split into 16-byte instructions (the NVPTX backend's legalization); 3.1 lowers as "
+             "3.0 (its branch predates main's linear-layout shared path); rank 3 vectorizes when "
+             "both orders start at the last dim (for rank 2 the same as 3.0's order[0] == 0 "
+             "test)\"}");
     return 0;
 }
 

@@ -187,8 +187,9 @@ int triton_cvt_legacy(struct ta_parser *p, int src_node, const struct td_layout 
            nw = sizeof src->b[0][0] * (size_t)src->n[TLL_WARP];
     if (!memcmp(src->b[TLL_LANE], dst->b[TLL_LANE], nl) &&
         !memcmp(src->b[TLL_WARP], dst->b[TLL_WARP], nw)) {
-        snprintf(out->why, sizeof out->why, "every lane keeps its own elements: Triton moves "
-                 "them between registers (transferWithinThread), no shared memory");
+        snprintf(out->why, sizeof out->why, "every lane keeps its own elements: moved between "
+                 "registers, no shared memory (assumed: Triton's transferWithinThread; without "
+                 "it the scratch path)");
         return 0;
     }
     if (info(p, src_node, rank, &si, 0, err) < 0 || info(p, dst_node, rank, &di, 0, err) < 0)
