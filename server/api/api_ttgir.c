@@ -18,6 +18,7 @@
 #include "api_write.h"
 #include "linear/linear.h"
 #include "triton/triton_access.h"
+#include "triton/triton_cvt_legacy.h"
 #include "triton/ttgir_dump.h"
 
 /* Everything one request needs, too large for a request thread's stack. */
@@ -46,6 +47,7 @@ struct work {
     struct tac_result fix_writer, fix_reader;   /* the two sides as the optimizer sees them */
     struct td_layout dist2;         /* a convert_layout's result layout */
     struct tac_convert cvt;
+    struct tcl_result lcvt;         /* a Triton 3.0/3.1 convert_layout */
     struct tdump_part part[TDUMP_MAX_PARTS];
 };
 
@@ -376,6 +378,83 @@ static void put_cvt_side(struct buf *out, const struct lin_side *s, uint32_t per
                cta * (s->wavefronts - s->lower_bound));
 }
 
+/* One side of a Triton 3.0/3.1 convert_layout: its costliest instruction,
+ * and every warp's instructions summed over the CTA. */
+static void put_legacy_side(struct buf *out, const struct tcl_side *s, int warps, int is_load)
+{
+    char name[48];
+    ldst_name(name, sizeof name, is_load, s->bytes);
+    buf_printf(out, "{\"instruction\":\"%s\",\"vector_elems\":%d,"
+               "\"wavefronts_per_instruction\":%u,\"ideal\":%u,\"instructions_per_warp\":%u,"
+               "\"instructions_per_cta\":%llu,\"wavefronts_per_cta\":%llu,"
+               "\"conflict_wavefronts_per_cta\":%llu}", name, s->vec, s->wavefronts_max,
+               s->ideal_max, s->per_warp, (unsigned long long)s->per_warp * (unsigned)warps,
+               (unsigned long long)s->wavefronts_cta,
+               (unsigned long long)(s->wavefronts_cta - s->ideal_cta));
+}
+
+static void put_ints(struct buf *out, const char *key, const int64_t *v, int n)
+{
+    buf_printf(out, ",\"%s\":[", key);
+    for (int d = 0; d < n; d++)
+        buf_printf(out, "%s%lld", d ? "," : "", (long long)v[d]);
+    buf_puts(out, "]");
+}
+
+/* A Triton 3.0/3.1 convert_layout (triton_gpu dialect): its padded scratch,
+ * and the store, barrier, load of each repetition (triton_cvt_legacy.c). */
+static int put_convert_legacy(struct buf *out, struct work *w, const struct tdump_op *o,
+                              int first, const int64_t *shape, int rank, int bits, int n1, int n2,
+                              struct sz_error *why)
+{
+    struct tcl_result *c = &w->lcvt;
+    if (triton_cvt_legacy(w->p, n1, &w->dist, n2, &w->dist2, bits, c, why) < 0)
+        return -1;
+    buf_printf(out, "%s{\"op\":\"convert_layout\",\"line\":%d", first ? "" : ",", o->line);
+    put_ints(out, "shape", shape, rank);
+    buf_printf(out, ",\"element_bits\":%d,\"src\":", bits);
+    put_attr_text(out, w->p, n1);
+    buf_puts(out, ",\"dst\":");
+    put_attr_text(out, w->p, n2);
+    buf_printf(out, ",\"triton\":\"3.0/3.1\",\"warps\":%d,\"through_shared\":%s", c->warps,
+               c->shared ? "true" : "false");
+    if (!c->shared) {
+        buf_puts(out, ",\"reason\":");
+        buf_json_str(out, c->why);
+        buf_puts(out, "}");
+        return 0;
+    }
+    int64_t ord[TLL_MAX_RANK];
+    for (int d = 0; d < rank; d++)
+        ord[d] = c->order[d];
+    buf_puts(out, ",\"scratch\":{\"padded\":true");
+    put_ints(out, "rep_shape", c->rep, rank);
+    put_ints(out, "padded_shape", c->padded, rank);
+    put_ints(out, "order", ord, rank);
+    uint64_t elems = 1;
+    for (int d = 0; d < rank; d++)
+        elems *= (uint64_t)c->padded[d];
+    buf_printf(out, ",\"pad_dim\":%d,\"pad_elems\":%d,\"bytes\":%llu,\"repetitions\":%u}",
+               c->pad_dim, c->pad, (unsigned long long)(elems * (uint64_t)(bits < 8 ? 1 : bits / 8)),
+               c->reps);
+    buf_puts(out, ",\"store\":");
+    put_legacy_side(out, &c->store, c->warps, 0);
+    buf_printf(out, ",\"barriers\":%u,\"load\":", 2 * c->reps - 1);
+    put_legacy_side(out, &c->load, c->warps, 1);
+    buf_puts(out, ",\"rule\":\"Triton 3.0/3.1 (Allocation.cpp getScratchConfigForCvt, "
+             "ConvertLayoutOpToLLVM.cpp lowerDistributedToDistributed): the scratch holds one "
+             "repetition, per dim the larger of the two layouts' CTA tiles, padded by "
+             "max(inVec, outVec) elements on the destination's fastest dim; in each repetition "
+             "every warp stores inVec-element vectors, a barrier, loads outVec-element vectors, "
+             "each element at its coordinate within the repetition linearized over the padded "
+             "shape in the destination's order\",\"assumed\":\"vectors wider than 16 bytes "
+             "split into 16-byte instructions (the NVPTX backend's legalization); 3.1 lowers as "
+             "3.0 (its branch predates main's linear-layout shared path); rank 3 vectorizes when "
+             "both orders start at the last dim (for rank 2 the same as 3.0's order[0] == 0 "
+             "test)\"}");
+    return 0;
+}
+
 /* A convert_layout (issue 39 item 3): its two layouts, and where its data
  * crosses warps, Triton's store, barrier and load through the scratch
  * layout its optimalSwizzling builds.  Fails with the reason (skipped). */
@@ -384,9 +463,6 @@ static int put_convert(struct buf *out, struct work *w, const struct tdump_op *o
 {
     int64_t s1[TLL_MAX_RANK], s2[TLL_MAX_RANK];
     int r1, r2, b1, b2, n1, n2;
-    if (o->old_dialect)
-        return sz_fail(why, SZ_INVALID_ARGUMENT, "text", "line %d: Triton 3.0/3.1 converts "
-                       "through a padded scratch (getScratchConfigForCvt): not modelled", o->line);
     if (o->tensor < 0 || o->tensor2 < 0)
         return sz_fail(why, SZ_INVALID_ARGUMENT, "text",
                        "line %d: no tensor<...> -> tensor<...> types after ' : '", o->line);
@@ -397,8 +473,11 @@ static int put_convert(struct buf *out, struct work *w, const struct tdump_op *o
         return sz_fail(why, SZ_INVALID_ARGUMENT, "text", "line %d: the element types differ",
                        o->line);
     if (triton_dist_build(w->p, n1, s1, r1, &w->dist, why) < 0 ||
-        triton_dist_build(w->p, n2, s2, r2, &w->dist2, why) < 0 ||
-        triton_access_convert(&w->dist, &w->dist2, b1, w->d.num_banks, &w->cvt, why) < 0)
+        triton_dist_build(w->p, n2, s2, r2, &w->dist2, why) < 0)
+        return -1;
+    if (o->old_dialect)
+        return put_convert_legacy(out, w, o, first, s1, r1, b1, n1, n2, why);
+    if (triton_access_convert(&w->dist, &w->dist2, b1, w->d.num_banks, &w->cvt, why) < 0)
         return -1;
     const struct tac_convert *c = &w->cvt;
     int warps = w->d.num_warps > 0 ? w->d.num_warps : w->dist.warps;

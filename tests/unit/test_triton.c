@@ -1849,19 +1849,148 @@ static void test_converts(void)
           "a conversion within each warp: no shared memory, saying why: %s",
           s4 ? sv(s4, "reason") : "-");
     cJSON_Delete(j);
-    /* Triton 3.0/3.1's padded scratch is not modelled: skipped, saying so */
-    j = ttgir("%1 = triton_gpu.convert_layout %0 : tensor<64x64xf32, #triton_gpu.blocked<{"
+}
+
+/* Entry i of a JSON array of numbers, -1 where there is none. */
+static long nth_num(const cJSON *arr, int i)
+{
+    const cJSON *v = cJSON_GetArrayItem(arr, i);
+    return cJSON_IsNumber(v) ? (long)v->valuedouble : -1;
+}
+
+/* One side of a 3.0/3.1 conversion against its hand count. */
+static int legacy_side(const cJSON *side, const char *instr, long per_warp, long wf, long ideal,
+                       long cta_wf, long cta_conflict)
+{
+    return side && strcmp(sv(side, "instruction"), instr) == 0 &&
+           inum(side, "instructions_per_warp") == per_warp &&
+           inum(side, "instructions_per_cta") == per_warp * 4 &&
+           inum(side, "wavefronts_per_instruction") == wf && inum(side, "ideal") == ideal &&
+           inum(side, "wavefronts_per_cta") == cta_wf &&
+           inum(side, "conflict_wavefronts_per_cta") == cta_conflict;
+}
+
+/* Item 3's last gap: Triton 3.0/3.1's convert_layout through its padded
+ * scratch (team_triton31_converts.mlir, 4 warps, f32), by the rules of that
+ * era's Allocation.cpp (getRepShapeForCvt, getScratchConfigForCvt) and
+ * ConvertLayoutOpToLLVM.cpp (lowerDistributedToDistributed, processReplica):
+ *   rep[d] = max(min(S[d], srcTile[d]), min(S[d], dstTile[d])); reps = S / rep;
+ *   inVec = 1 unless both orders start at the last dim (then src's contiguity),
+ *   outVec = 1 unless dst's order does (then dst's contiguity; an MMA source
+ *   read as blocked always gets it); pad = max(inVec, outVec) elements on the
+ *   blocked dst's order[0]; element (r, c) at (c mod rep1) + padded1 * (r mod rep0).
+ * Bank of a 4-byte word = address mod 32.
+ * A. blockedT [4,1]/[16,2]/[1,4] order [0,1] -> blocked [1,4]/[2,16]/[4,1]
+ *    order [1,0], 64x64: tiles 64x8 and 8x64, rep 64x64, 1 rep; inVec 1 (src
+ *    order is dim 0), outVec 4, pad 4: padded 64x68.  Store: lane t holds row
+ *    4(t%16)+k, column t/16 + 2w + 8j: bank = col + 4 row = col0 + {0,1} +
+ *    16 (t%2) + 4k: 4 banks for 32 lanes, 8 wavefronts (ideal 1), 32
+ *    st.shared.b32 a warp (32 registers, vector 1); CTA 128 x 8 = 1024, 896
+ *    over ideal.  (Without the pad, stride 64: 2 banks, 16.)  Load: v4 of
+ *    columns 4(t%16).., row t/16 + 2w: each 8-lane phase reads 32 words of one
+ *    row, 4 wavefronts = ideal; 32 registers / 4 = 8 a warp, CTA 128.
+ * B. cols [1,1]/[32,1]/[1,4] -> rows [1,1]/[1,32]/[4,1], 32x32, both order
+ *    [1,0]: tiles 32x4 and 4x32, rep 32x32, vec 1 and 1, pad 1: padded 32x33.
+ *    Store: lane t writes row t of one column c: bank (c + 33t) % 32 = c + t,
+ *    32 banks, 1 wavefront (the pad removes the 32-way conflict a 32-word row
+ *    stride gives); 8 a warp.  Load: lane t reads column t of one row: 1
+ *    wavefront; 8 a warp.
+ * C. blocked -> small [1,1]/[4,8]/[1,4] order [1,0], 128x64: tiles 8x64 and
+ *    4x32, rep 8x64, 128/8 = 16 repetitions (31 barriers); inVec 4, outVec
+ *    1, pad 4: padded 8x68, 2176 bytes.  Store: v4, each 8-lane phase 32
+ *    words of one row: 4 = ideal, 64 registers / 4 = 16 a warp.  Load: lane
+ *    t at column t%8 + 8w (+32), row t/8: bank = t%8 + 4 (t/8) + const,
+ *    banks 4..15 hit twice: 2 wavefronts (ideal 1; 4 unpadded), 64 a warp,
+ *    CTA 256 x 2 = 512, 256 over ideal.
+ * D. mma v2 warpsPerCTA [2,2] -> blocked, 64x64: tiles 32x16 and 8x64, rep
+ *    32x64, 2 repetitions (3 barriers); inVec 2 (mma's two columns), outVec 4,
+ *    pad 4: padded 32x68.  Store: v2 (8 bytes), lane t at row t/4, column
+ *    2(t%4): a 16-lane phase covers rows 0..3, words 4 row + 0..7, banks 4..27
+ *    twice: 2 wavefronts a phase, 4 an instruction (ideal 2); 32 registers /
+ *    2 = 16 a warp, CTA 64 x 4 = 256, 128 over.  Load as A's: 8 a warp, 4.
+ * E. blocked -> the same blocked: lanes and warps keep their elements, no
+ *    shared memory. */
+static void test_converts_legacy(void)
+{
+    int st;
+    cJSON *j = ttgir_file("team_triton31_converts.mlir", -1, &st);
+    const cJSON *cv = cJSON_GetObjectItemCaseSensitive(j, "converts");
+    const cJSON *a = cJSON_GetArrayItem(cv, 0), *b = cJSON_GetArrayItem(cv, 1),
+                *c = cJSON_GetArrayItem(cv, 2), *d = cJSON_GetArrayItem(cv, 3),
+                *e = cJSON_GetArrayItem(cv, 4);
+#define SIDE(o, k) cJSON_GetObjectItemCaseSensitive(o, k)
+    const cJSON *as = SIDE(a, "scratch"), *cs = SIDE(c, "scratch"), *ds = SIDE(d, "scratch");
+    CHECK(st == 200 && cJSON_GetArraySize(cv) == 5 && inum(a, "line") == 10 &&
+              cJSON_IsTrue(SIDE(a, "through_shared")) && strcmp(sv(a, "triton"), "3.0/3.1") == 0 &&
+              strstr(sv(a, "rule"), "getScratchConfigForCvt") &&
+              inum(as, "pad_dim") == 1 && inum(as, "pad_elems") == 4 &&
+              inum(as, "repetitions") == 1 && inum(a, "barriers") == 1 &&
+              nth_num(SIDE(as, "padded_shape"), 1) == 68,
+          "3.1 blocked -> transposed blocked: padded 64x68 scratch, one repetition: %d %d %s",
+          st, cJSON_GetArraySize(cv), a ? sv(a, "triton") : "-");
+    CHECK(legacy_side(SIDE(a, "store"), "st.shared.b32", 32, 8, 1, 1024, 896) &&
+              legacy_side(SIDE(a, "load"), "ld.shared.v4.b32", 8, 4, 4, 128, 0),
+          "3.1 A: inVec 1 != outVec 4: 32 st.shared.b32 at 8 wavefronts, 8 ld.v4 at 4");
+    CHECK(legacy_side(SIDE(b, "store"), "st.shared.b32", 8, 1, 1, 32, 0) &&
+              legacy_side(SIDE(b, "load"), "ld.shared.b32", 8, 1, 1, 32, 0) &&
+              nth_num(SIDE(SIDE(b, "scratch"), "padded_shape"), 1) == 33,
+          "3.1 B: a one-element pad (32x33) makes the column store conflict-free");
+    CHECK(inum(cs, "repetitions") == 16 && inum(c, "barriers") == 31 &&
+              inum(cs, "bytes") == 2176 &&
+              nth_num(SIDE(cs, "rep_shape"), 0) == 8 &&
+              legacy_side(SIDE(c, "store"), "st.shared.v4.b32", 16, 4, 4, 256, 0) &&
+              legacy_side(SIDE(c, "load"), "ld.shared.b32", 64, 2, 1, 512, 256),
+          "3.1 C: an 8x68 scratch in 16 repetitions, 31 barriers; the load 2-way: %ld %ld",
+          inum(cs, "repetitions"), inum(c, "barriers"));
+    CHECK(inum(ds, "repetitions") == 2 && inum(d, "barriers") == 3 &&
+              legacy_side(SIDE(d, "store"), "st.shared.v2.b32", 16, 4, 2, 256, 128) &&
+              legacy_side(SIDE(d, "load"), "ld.shared.v4.b32", 8, 4, 4, 128, 0),
+          "3.1 D: mma -> blocked: v2 stores at 4 wavefronts (ideal 2), v4 loads");
+    CHECK(cJSON_IsFalse(SIDE(e, "through_shared")) && strstr(sv(e, "reason"), "registers") &&
+              !SIDE(e, "store"),
+          "3.1 E: the same layout: registers only, no shared memory");
+    cJSON_Delete(j);
+    /* a dot operand is not a scratch conversion in 3.0/3.1: skipped, saying why */
+    j = ttgir("%1 = triton_gpu.convert_layout %0 : tensor<64x64xf16, #triton_gpu.blocked<{"
               "sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, "
-              "0]}>> -> tensor<64x64xf32, #triton_gpu.blocked<{sizePerThread = [4, 1], "
-              "threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>>\n"
-              "%2 = triton_gpu.local_alloc %0 : (tensor<64x64xf32, #triton_gpu.blocked<{"
-              "sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, "
-              "0]}>>) -> !tt.memdesc<64x64xf32, #triton_gpu.shared<{vec = 4, perPhase = 1, "
-              "maxPhase = 8, order = [1, 0], hasLeadingOffset = false}>>\n", &st);
-    const cJSON *sk = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "skipped"), 0);
-    CHECK(st == 200 && sk && strstr(sv(sk, "reason"), "padded scratch"),
-          "Triton 3.1's convert_layout: skipped, naming its padded scratch: %d %s", st,
-          sk ? sv(sk, "reason") : "-");
+              "0]}>> -> tensor<64x64xf16, #triton_gpu.dot_op<{opIdx = 0, parent = "
+              "#triton_gpu.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], "
+              "instrShape = [16, 8]}>, kWidth = 2}>>\n", &st);
+    const cJSON *er = SIDE(j, "error");
+    CHECK(st == 400 && strstr(sv(er, "message"), "dot_op: Triton 3.0/3.1"),
+          "3.1 blocked -> dot_op alone: nothing to cost, naming the dot operand: %d %s", st,
+          sv(er, "message"));
+    cJSON_Delete(j);
+    /* F. slice{dim 1} of [1,1]/[32,1]/[1,4] -> slice{dim 0} of #blocked, 128
+     *    f32: 1-D tiles 32 (lanes along dim 0, warps broadcast) and 64, rep
+     *    64, 2 repetitions (3 barriers), rank 1: no pad, 256 bytes; inVec 1
+     *    (the column layout's one element), outVec 4.  Store: lane t at
+     *    element t (+32, mod 64): 32 consecutive words, 1 wavefront, 4 a warp
+     *    (two 32-element tiles a repetition).  Load: v4 of elements 4(t%16)
+     *    (lanes 16-31 the same), 4 wavefronts (the model's ideal for a v4),
+     *    8 registers / 4 = 2 a warp. */
+    j = ttgir("%1 = triton_gpu.convert_layout %0 : tensor<128xf32, #triton_gpu.slice<{dim = 1, "
+              "parent = #triton_gpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], "
+              "warpsPerCTA = [1, 4], order = [1, 0]}>}>> -> tensor<128xf32, #triton_gpu.slice<{"
+              "dim = 0, parent = #triton_gpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = "
+              "[2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>}>>\n", &st);
+    const cJSON *f = cJSON_GetArrayItem(SIDE(j, "converts"), 0), *fs = SIDE(f, "scratch");
+    CHECK(st == 200 && inum(fs, "repetitions") == 2 && inum(fs, "pad_elems") == 0 &&
+              inum(fs, "bytes") == 256 && inum(f, "barriers") == 3 &&
+              legacy_side(SIDE(f, "store"), "st.shared.b32", 4, 1, 1, 16, 0) &&
+              legacy_side(SIDE(f, "load"), "ld.shared.v4.b32", 2, 4, 4, 32, 0),
+          "3.1 F: slice -> slice, 1-D: no pad, 2 repetitions: %d %ld", st,
+          inum(fs, "repetitions"));
+    cJSON_Delete(j);
+    /* MMA -> MMA: the era's register shortcut is not modelled: said, not costed */
+    j = ttgir("%1 = triton_gpu.convert_layout %0 : tensor<64x64xf32, #triton_gpu.nvidia_mma<{"
+              "versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>> -> "
+              "tensor<64x64xf32, #triton_gpu.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
+              "warpsPerCTA = [4, 1], instrShape = [16, 8]}>>\n", &st);
+    er = SIDE(j, "error");
+    CHECK(st == 400 && strstr(sv(er, "message"), "isMmaToMmaShortcut"),
+          "3.1 mma -> mma: not costed, naming the shortcut: %d %s", st, sv(er, "message"));
+#undef SIDE
     cJSON_Delete(j);
 }
 
@@ -1892,5 +2021,6 @@ int main(void)
     test_parts();
     test_buffers();
     test_converts();
+    test_converts_legacy();
     return check_summary("test_triton");
 }
