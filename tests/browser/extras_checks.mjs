@@ -162,13 +162,14 @@ export async function extrasChecks(t) {
     await step('slot rule', async () => {
         const formula = () => page.evaluate(() => { const g = document.getElementById('formula-grid'); return { rule: g ? g.dataset.rule : null, text: document.getElementById('formula').textContent }; });
         const ruleOf = async (qq) => (await getJSON(apiURL(base, 'swizzle', qq))).body.slot_rule;
-        // 128B: the textbook case.
+        // 128B: the textbook case (a load: the page may show this URL already);
+        // the other swizzles through the page's router (routeReady).
         await gotoReady(page, base + '?b=3&m=4&s=3');
         let f = await formula();
         check('slot rule 128B: the API says col_xor_row', (await ruleOf(q(3, 4, 3))) === 'col_xor_row');
         check('slot rule 128B: the formula prints physical slot = col_in_tile XOR row_mod', f.rule === 'col_xor_row' && f.text.includes('physical slot = col_in_tile XOR row_mod'), f.text);
         // Swizzle<2,4,-3>: units move between rows (issue 13: cell (1,2) is physical row 3, column 2).
-        await gotoReady(page, base + '?b=2&m=4&s=-3&sel=1,2');
+        await routeReady(page, base + '?b=2&m=4&s=-3&sel=1,2');
         await page.waitForFunction(() => document.body.dataset.inspected === '1,2', null, { timeout: t.TIMEOUT });
         const { body: ins } = await getJSON(apiURL(base, 'inspect', { ...q(2, 4, -3), row: '1', col: '2' }));
         f = await formula();
@@ -181,7 +182,7 @@ export async function extrasChecks(t) {
         check('slot rule <2,4,-3>: cell (1,2) is at physical row 3, column 2 (API)', ins.physical.row === 3 && ins.physical.col === 2 && ins.tile.slot === ins.tile.phys_col_in_tile,
             JSON.stringify([ins.physical, ins.tile]));
         // match_bank_row with Swizzle<3,2,3>: neither form holds; the bit ranges come from the masks.
-        await gotoReady(page, base + '?b=3&m=2&s=3&match=1&sel=1,2');
+        await routeReady(page, base + '?b=3&m=2&s=3&match=1&sel=1,2');
         await page.waitForFunction(() => document.body.dataset.inspected === '1,2', null, { timeout: t.TIMEOUT });
         const { body: dg } = await getJSON(apiURL(base, 'swizzle', q(3, 2, 3, '', { match_bank_row: '1' })));
         const mk = dg.masks, bits = `address bits [${mk.zzz_lo}, ${mk.zzz_hi}) ^= bits [${mk.yyy_lo}, ${mk.yyy_hi})`;
@@ -191,7 +192,7 @@ export async function extrasChecks(t) {
         check('slot rule <3,2,3> match: the inspector gives them too', (await page.getAttribute('#ins-xor', 'data-rule')) === 'general' && (await text(page, '#ins-rule-text')) === bits,
             await text(page, '#ins-xor'));
         // No swizzle: nothing moves.
-        await gotoReady(page, base + '?b=0&m=4&s=3');
+        await routeReady(page, base + '?b=0&m=4&s=3');
         f = await formula();
         check('slot rule none: identity, nothing moves', (await ruleOf(q(0, 4, 3))) === 'identity' && f.rule === 'identity' && /nothing moves/.test(f.text), f.text);
     });
