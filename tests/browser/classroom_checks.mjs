@@ -9,7 +9,7 @@ import fs from 'node:fs';
 const qs = (o) => new URLSearchParams(o).toString();
 
 export async function classroomChecks(t) {
-    const { page, base, check, step, getJSON, apiURL, gotoReady, afterLoad, text, ctx } = t;
+    const { page, base, check, step, getJSON, apiURL, gotoReady, routeReady, afterLoad, text, ctx } = t;
     const L = { bank_bytes: '4', banks: '32', match_bank_row: '0' };
     const api = async (endpoint, q) => (await getJSON(apiURL(base, endpoint, q))).body;
     const isBad = (sel) => page.$eval(sel, (e) => e.classList.contains('bad'));
@@ -37,7 +37,7 @@ export async function classroomChecks(t) {
         check('14.1: the column read on None is a conflict, in the access view', a.cost.bank_conflicts > 0 && await isBad('#acc-verdict'), await text(page, '#acc-verdict'));
         check('14.1: and in the scorecard', await page.$eval('#score-rd-out .verdict', (e) => e.classList.contains('bad')));
         // A pattern that needs more rows than the grid has says so, with the fix.
-        await gotoReady(page, base + '?b=3&m=4&s=3&rows=8&pat=transpose_read');
+        await routeReady(page, base + '?b=3&m=4&s=3&rows=8&pat=transpose_read');
         const err = await text(page, '#acc-error');
         check('14.1: a pattern needing more rows says so in the panel', /does not fit this grid/.test(err) && /16 rows/.test(err), err);
     });
@@ -126,7 +126,7 @@ export async function classroomChecks(t) {
         t.setPhase('valid');
         await afterLoad(page, () => page.click('#banner-fix-btn'));
         check('14.5: one click applies it', new URL(page.url()).searchParams.get('s') === '3' && await page.$eval('#banner', (e) => e.hidden));
-        await gotoReady(page, base + '?b=1&m=4&s=3&rows=2&pat=ldmatrix_x4');
+        await routeReady(page, base + '?b=1&m=4&s=3&rows=2&pat=ldmatrix_x4');
         const f2 = (await api('access', { b: '1', m: '4', s: '3', rows: '2', ...L, pattern: 'ldmatrix_x4', fit: '1' })).fix;
         check('14.5: ldmatrix on the 32B preset with 2 rows offers the rows that fit', f2 && (await text(page, '#acc-fix')) === `Use ${f2.value} rows`, await text(page, '#acc-error'));
         await afterLoad(page, () => page.click('#acc-fix'));
@@ -135,7 +135,9 @@ export async function classroomChecks(t) {
 
     // ---- 6. explanations follow the swizzle on screen ----
     await step('issue 14.6: negative S is explained as it is', async () => {
-        await gotoReady(page, base + '?b=3&m=4&s=-3');
+        // through the page's router (routeReady), as from the previous step's view: the
+        // explanations must follow a change of swizzle, not only a load
+        await routeReady(page, base + '?b=3&m=4&s=-3');
         const d = await api('swizzle', { b: '3', m: '4', s: '-3', ...L });
         // Read by what the reader sees (the entry after "Swizzle tile", the grid panel's line), not by id.
         const [tile, colours, grid] = await page.evaluate(() => {
@@ -150,7 +152,7 @@ export async function classroomChecks(t) {
 
     // ---- 7. a baseline in the access view ----
     await step('issue 14.7: baseline beside the verdict', async () => {
-        await gotoReady(page, base + '?b=3&m=4&s=3&rows=8&pat=ldmatrix_x4');
+        await routeReady(page, base + '?b=3&m=4&s=3&rows=8&pat=ldmatrix_x4');
         const presets = (await api('presets', {})).presets;
         const cmp = (await api('access', { b: '3', m: '4', s: '3', rows: '8', ...L, pattern: 'ldmatrix_x4', compare: presets.map((p) => `${p.b},${p.m},${p.s}`).join(';') })).compare;
         const got = await page.evaluate(() => Object.fromEntries(['none', 'cur', 'best'].map((k) => { const e = document.getElementById(`acc-base-${k}`); return [k, e ? e.dataset.wavefronts : null]; })));

@@ -15,7 +15,7 @@ async function postJSON(url, body) {
 }
 
 export async function extrasChecks(t) {
-    const { page, base, check, step, getJSON, apiURL, gotoReady, afterLoad, text, SHOTS, ROOT } = t;
+    const { page, base, check, step, getJSON, apiURL, gotoReady, routeReady, afterLoad, text, SHOTS, ROOT } = t;
     const q = (b, m, s, rows = '', extra = {}) => ({ b: String(b), m: String(m), s: String(s), bank_bytes: '4', banks: '32', ...(rows === '' ? {} : { rows: String(rows) }), match_bank_row: '0', ...extra });
 
     // ---- trace a logical column ----
@@ -162,13 +162,14 @@ export async function extrasChecks(t) {
     await step('slot rule', async () => {
         const formula = () => page.evaluate(() => { const g = document.getElementById('formula-grid'); return { rule: g ? g.dataset.rule : null, text: document.getElementById('formula').textContent }; });
         const ruleOf = async (qq) => (await getJSON(apiURL(base, 'swizzle', qq))).body.slot_rule;
-        // 128B: the textbook case.
+        // 128B: the textbook case (a load: the page may show this URL already);
+        // the other swizzles through the page's router (routeReady).
         await gotoReady(page, base + '?b=3&m=4&s=3');
         let f = await formula();
         check('slot rule 128B: the API says col_xor_row', (await ruleOf(q(3, 4, 3))) === 'col_xor_row');
         check('slot rule 128B: the formula prints physical slot = col_in_tile XOR row_mod', f.rule === 'col_xor_row' && f.text.includes('physical slot = col_in_tile XOR row_mod'), f.text);
         // Swizzle<2,4,-3>: units move between rows (issue 13: cell (1,2) is physical row 3, column 2).
-        await gotoReady(page, base + '?b=2&m=4&s=-3&sel=1,2');
+        await routeReady(page, base + '?b=2&m=4&s=-3&sel=1,2');
         await page.waitForFunction(() => document.body.dataset.inspected === '1,2', null, { timeout: t.TIMEOUT });
         const { body: ins } = await getJSON(apiURL(base, 'inspect', { ...q(2, 4, -3), row: '1', col: '2' }));
         f = await formula();
@@ -181,7 +182,7 @@ export async function extrasChecks(t) {
         check('slot rule <2,4,-3>: cell (1,2) is at physical row 3, column 2 (API)', ins.physical.row === 3 && ins.physical.col === 2 && ins.tile.slot === ins.tile.phys_col_in_tile,
             JSON.stringify([ins.physical, ins.tile]));
         // match_bank_row with Swizzle<3,2,3>: neither form holds; the bit ranges come from the masks.
-        await gotoReady(page, base + '?b=3&m=2&s=3&match=1&sel=1,2');
+        await routeReady(page, base + '?b=3&m=2&s=3&match=1&sel=1,2');
         await page.waitForFunction(() => document.body.dataset.inspected === '1,2', null, { timeout: t.TIMEOUT });
         const { body: dg } = await getJSON(apiURL(base, 'swizzle', q(3, 2, 3, '', { match_bank_row: '1' })));
         const mk = dg.masks, bits = `address bits [${mk.zzz_lo}, ${mk.zzz_hi}) ^= bits [${mk.yyy_lo}, ${mk.yyy_hi})`;
@@ -191,7 +192,7 @@ export async function extrasChecks(t) {
         check('slot rule <3,2,3> match: the inspector gives them too', (await page.getAttribute('#ins-xor', 'data-rule')) === 'general' && (await text(page, '#ins-rule-text')) === bits,
             await text(page, '#ins-xor'));
         // No swizzle: nothing moves.
-        await gotoReady(page, base + '?b=0&m=4&s=3');
+        await routeReady(page, base + '?b=0&m=4&s=3');
         f = await formula();
         check('slot rule none: identity, nothing moves', (await ruleOf(q(0, 4, 3))) === 'identity' && f.rule === 'identity' && /nothing moves/.test(f.text), f.text);
     });
@@ -204,8 +205,9 @@ export async function extrasChecks(t) {
             [2, 5, 2, 'CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B (CUDA 12.8+)', /no sm_90/, /^swizzle mode 1 /],
             [0, 4, 3, 'CU_TENSOR_MAP_SWIZZLE_NONE', /INTERLEAVE/, /^swizzle mode 0 /],
         ];
-        for (const [b, m, s, tma, wg, tc] of cases) {
-            await gotoReady(page, base + `?b=${b}&m=${m}&s=${s}`);
+        // The first case by a load, the others through the page's router (routeReady).
+        for (const [i, [b, m, s, tma, wg, tc]] of cases.entries()) {
+            await (i ? routeReady : gotoReady)(page, base + `?b=${b}&m=${m}&s=${s}`);
             const { body: d } = await getJSON(apiURL(base, 'swizzle', q(b, m, s)));
             const want = d.masks.yyy ? `o ^ ((o & 0x${d.masks.yyy.toString(16)}) >> ${s})` : null;
             check(`code <${b},${m},${s}>: CuTe`, (await text(page, '#code-cute')) === `cute::Swizzle<${b}, ${m}, ${s}>{}`);
@@ -214,7 +216,7 @@ export async function extrasChecks(t) {
             check(`code <${b},${m},${s}>: WGMMA`, wg.test(await text(page, '#code-wgmma')), await text(page, '#code-wgmma'));
             check(`code <${b},${m},${s}>: tcgen05`, tc.test(await text(page, '#code-tcgen05')), await text(page, '#code-tcgen05'));
         }
-        await gotoReady(page, base + '?b=2&m=4&s=-4');
+        await routeReady(page, base + '?b=2&m=4&s=-4');
         const { body: dn } = await getJSON(apiURL(base, 'swizzle', q(2, 4, -4)));
         check('code <2,4,-4>: negative shift reads << 4', (await text(page, '#code-c')) === `o ^ ((o & 0x${dn.masks.yyy.toString(16)}) << 4)`, await text(page, '#code-c'));
         check('code <2,4,-4>: no hardware mode', /no TMA \/ WGMMA swizzle mode matches/.test(await text(page, '#code-tma')));
