@@ -395,10 +395,8 @@ static void put_legacy_side(struct buf *out, const struct tcl_side *s, int warps
 
 static void put_ints(struct buf *out, const char *key, const int64_t *v, int n)
 {
-    buf_printf(out, ",\"%s\":[", key);
-    for (int d = 0; d < n; d++)
-        buf_printf(out, "%s%lld", d ? "," : "", (long long)v[d]);
-    buf_puts(out, "]");
+    buf_printf(out, ",\"%s\":", key);
+    api_put_ints(out, v, n);
 }
 
 /* A Triton 3.0/3.1 convert_layout (triton_gpu dialect): its padded scratch,
@@ -481,11 +479,9 @@ static int put_convert(struct buf *out, struct work *w, const struct tdump_op *o
         return -1;
     const struct tac_convert *c = &w->cvt;
     int warps = w->d.num_warps > 0 ? w->d.num_warps : w->dist.warps;
-    buf_printf(out, "%s{\"op\":\"convert_layout\",\"line\":%d,\"shape\":[", first ? "" : ",",
-               o->line);
-    for (int d = 0; d < r1; d++)
-        buf_printf(out, "%s%lld", d ? "," : "", (long long)s1[d]);
-    buf_printf(out, "],\"element_bits\":%d,\"src\":", b1);
+    buf_printf(out, "%s{\"op\":\"convert_layout\",\"line\":%d", first ? "" : ",", o->line);
+    put_ints(out, "shape", s1, r1);
+    buf_printf(out, ",\"element_bits\":%d,\"src\":", b1);
     put_attr_text(out, w->p, n1);
     buf_puts(out, ",\"dst\":");
     put_attr_text(out, w->p, n2);
@@ -598,10 +594,9 @@ static void put_op(struct buf *out, struct work *w, const struct tdump_op *o, in
 {
     const struct tac_result *r = &w->r;
     const struct tac_ldsm *ld = &w->ld;
-    buf_puts(out, "\"shape\":[");
-    for (int d = 0; d < w->dist.rank; d++)
-        buf_printf(out, "%s%lld", d ? "," : "", (long long)w->dist.shape[d]);
-    buf_printf(out, "],\"element_bits\":%d,\"access\":\"%s\",\"shared\":{\"text\":", bits,
+    buf_puts(out, "\"shape\":");
+    api_put_ints(out, w->dist.shape, w->dist.rank);
+    buf_printf(out, ",\"element_bits\":%d,\"access\":\"%s\",\"shared\":{\"text\":", bits,
                o->kind == TDUMP_LOAD ? "load" : "store");
     put_attr_text(out, w->p, shared_node);
     buf_printf(out, ",\"encoding\":\"%s\",\"offset_bases\":", w->sh.encoding);

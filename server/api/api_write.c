@@ -84,6 +84,17 @@ void api_put_names(struct buf *out, const struct swz *z)
 
 /* ---- the cost object ----------------------------------------------------- */
 
+void api_put_ints(struct buf *out, const int64_t *v, int n)
+{
+    buf_putc(out, '[');
+    for (int d = 0; d < n; d++) {
+        if (d)
+            buf_putc(out, ',');
+        buf_i64(out, v[d]);
+    }
+    buf_putc(out, ']');
+}
+
 void api_put_lanes(struct buf *out, uint32_t mask)
 {
     buf_putc(out, '[');
@@ -256,10 +267,9 @@ static void put_bases(struct buf *out, const struct td_layout *l, int in)
 void api_put_dist(struct buf *out, const struct td_layout *l)
 {
     static const char *const names[TLL_NIN] = {"register", "lane", "warp", "block"};
-    buf_printf(out, "\"encoding\":\"%s\",\"shape\":[", l->encoding);
-    for (int d = 0; d < l->rank; d++)
-        buf_printf(out, "%s%lld", d ? "," : "", (long long)l->shape[d]);
-    buf_printf(out, "],\"lanes_per_warp\":%d,\"warps\":%d", l->lanes, l->warps);
+    buf_printf(out, "\"encoding\":\"%s\",\"shape\":", l->encoding);
+    api_put_ints(out, l->shape, l->rank);
+    buf_printf(out, ",\"lanes_per_warp\":%d,\"warps\":%d", l->lanes, l->warps);
     for (int in = 0; in < TLL_NIN; in++) {
         buf_printf(out, ",\"%s\":", names[in]);
         put_bases(out, l, in);

@@ -36,6 +36,9 @@ void api_put_hardware(struct buf *out, const struct preset *p);
  * JSON members, no comma around them. */
 void api_put_names(struct buf *out, const struct swz *z);
 
+/* "[v0,v1,...]": n integers (a shape, an order). */
+void api_put_ints(struct buf *out, const int64_t *v, int n);
+
 /* "[t,...]": the lanes set in `mask`, in order. */
 void api_put_lanes(struct buf *out, uint32_t mask);
 

@@ -311,8 +311,9 @@ static int src_kind(const struct ncu_field *f)
         i++;
     for (int k = 0; k < INSTR_NOPS; k++) {
         const char *op = instr_kinds[k].sass;
+        /* the first kind with the opcode: its src_slot() is k itself */
         if (op && strlen(op) == i - b && strncmp(f->s + b, op, i - b) == 0)
-            return src_slot(&instr_kinds[k]);
+            return k;
     }
     return -1;
 }
@@ -617,7 +618,7 @@ void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu
     int store = (m->kind->flags & INSTR_F_STORE) != 0;
     const struct ncu_src_sum *src = source_sum(t, m->kind);
     /* the names, first the kind's own (instr.c), then those the threads quote */
-    const char *conf[] = {ALL_CONF, NULL, k->conflicts, NULL};
+    const char *own_conf[] = {k->conflicts, NULL}, *all_conf[] = {ALL_CONF, NULL};
     const char *inst[] = {k->executed, k->sass_executed,
                           store ? "sass__inst_executed_shared_stores" :
                           "sass__inst_executed_shared_loads", NULL};
@@ -631,7 +632,7 @@ void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu
      * ld and ldmatrix, op_st for st and stmatrix): after the kind's own
      * counter, before the all-ops one */
     const struct ncu_rule_count *rule = k->conflicts && t->rule[store].line ? &t->rule[store] : NULL;
-    e->conflicts_metric = k->conflicts ? first(t, conf + 2, &e->measured) : NULL;
+    e->conflicts_metric = k->conflicts ? first(t, own_conf, &e->measured) : NULL;
     if (rule && !e->conflicts_metric) {
         e->rule = rule;
         e->measured = rule->conflicts;
@@ -639,7 +640,7 @@ void ncu_explain(const struct ncu_text *t, const struct ncu_model *m, struct ncu
                               "ncu's rule text: bank conflicts of shared loads";
     }
     if (k->conflicts && !e->conflicts_metric)
-        e->conflicts_metric = first(t, conf, &e->measured);
+        e->conflicts_metric = first(t, all_conf, &e->measured);
     e->instructions = -1;
     e->instr_source = "unknown";
     if (m->instructions >= 0) {

@@ -17,7 +17,8 @@
 #include "instr.h"
 #include "ncu_csv.h"
 
-#define NCU_MAX_METRICS 256       /* counters kept from one launch (l1tex__, sm__, smsp__, sass__) */
+#define NCU_MAX_METRICS 256       /* counters kept from one launch (those the explanation
+                                   * reads: ncu_text.c wanted()) */
 #define NCU_NAME 128
 #define NCU_MAX_LAUNCHES 1024     /* launches listed by name; more are counted */
 #define NCU_SRC_KINDS INSTR_NOPS  /* the Source page's sums: a slot per SASS opcode of the

@@ -172,8 +172,6 @@ int triton_cvt_legacy(struct ta_parser *p, int src_node, const struct td_layout 
         return sz_fail(err, SZ_INVALID_ARGUMENT, "text", "the two layouts' warp counts differ");
     out->rank = rank;
     out->warps = 1 << src->n[TLL_WARP];
-    /* lanes and warps hold the same elements: only registers move, and
-     * Triton moves them in registers (its transferWithinThread) */
     /* lowerDistributedToDistributed: a one-element tensor is copied in registers */
     int64_t elems = 1;
     for (int d = 0; d < rank; d++)
@@ -185,6 +183,8 @@ int triton_cvt_legacy(struct ta_parser *p, int src_node, const struct td_layout 
     }
     size_t nl = sizeof src->b[0][0] * (size_t)src->n[TLL_LANE],
            nw = sizeof src->b[0][0] * (size_t)src->n[TLL_WARP];
+    /* lanes and warps hold the same elements: only registers move, and
+     * Triton moves them in registers (its transferWithinThread) */
     if (!memcmp(src->b[TLL_LANE], dst->b[TLL_LANE], nl) &&
         !memcmp(src->b[TLL_WARP], dst->b[TLL_WARP], nw)) {
         snprintf(out->why, sizeof out->why, "every lane keeps its own elements: moved between "
