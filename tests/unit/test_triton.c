@@ -1852,6 +1852,16 @@ static void test_converts(void)
 }
 
 /* Entry i of a JSON array of numbers, -1 where there is none. */
+/* A TTGIR text /api/ttgir refuses with a 400 whose message holds `words`. */
+static void refused_saying(const char *text, const char *words, const char *what)
+{
+    int st;
+    cJSON *j = ttgir(text, &st);
+    const char *msg = sv(cJSON_GetObjectItemCaseSensitive(j, "error"), "message");
+    CHECK(st == 400 && strstr(msg, words), "%s: %d %s", what, st, msg);
+    cJSON_Delete(j);
+}
+
 static long nth_num(const cJSON *arr, int i)
 {
     const cJSON *v = cJSON_GetArrayItem(arr, i);
@@ -1951,16 +1961,12 @@ static void test_converts_legacy(void)
           "3.1 E: the same layout: registers only, no shared memory");
     cJSON_Delete(j);
     /* a dot operand is not a scratch conversion in 3.0/3.1: skipped, saying why */
-    j = ttgir("%1 = triton_gpu.convert_layout %0 : tensor<64x64xf16, #triton_gpu.blocked<{"
-              "sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, "
-              "0]}>> -> tensor<64x64xf16, #triton_gpu.dot_op<{opIdx = 0, parent = "
-              "#triton_gpu.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], "
-              "instrShape = [16, 8]}>, kWidth = 2}>>\n", &st);
-    const cJSON *er = SIDE(j, "error");
-    CHECK(st == 400 && strstr(sv(er, "message"), "dot_op: Triton 3.0/3.1"),
-          "3.1 blocked -> dot_op alone: nothing to cost, naming the dot operand: %d %s", st,
-          sv(er, "message"));
-    cJSON_Delete(j);
+    refused_saying("%1 = triton_gpu.convert_layout %0 : tensor<64x64xf16, #triton_gpu.blocked<{"
+                   "sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order "
+                   "= [1, 0]}>> -> tensor<64x64xf16, #triton_gpu.dot_op<{opIdx = 0, parent = "
+                   "#triton_gpu.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, "
+                   "2], instrShape = [16, 8]}>, kWidth = 2}>>\n", "dot_op: Triton 3.0/3.1",
+                   "3.1 blocked -> dot_op alone: nothing to cost, naming the dot operand");
     /* F. slice{dim 1} of [1,1]/[32,1]/[1,4] -> slice{dim 0} of #blocked, 128
      *    f32: 1-D tiles 32 (lanes along dim 0, warps broadcast) and 64, rep
      *    64, 2 repetitions (3 barriers), rank 1: no pad, 256 bytes; inVec 1
@@ -1983,15 +1989,12 @@ static void test_converts_legacy(void)
           inum(fs, "repetitions"));
     cJSON_Delete(j);
     /* MMA -> MMA: the era's register shortcut is not modelled: said, not costed */
-    j = ttgir("%1 = triton_gpu.convert_layout %0 : tensor<64x64xf32, #triton_gpu.nvidia_mma<{"
-              "versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>> -> "
-              "tensor<64x64xf32, #triton_gpu.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
-              "warpsPerCTA = [4, 1], instrShape = [16, 8]}>>\n", &st);
-    er = SIDE(j, "error");
-    CHECK(st == 400 && strstr(sv(er, "message"), "isMmaToMmaShortcut"),
-          "3.1 mma -> mma: not costed, naming the shortcut: %d %s", st, sv(er, "message"));
+    refused_saying("%1 = triton_gpu.convert_layout %0 : tensor<64x64xf32, #triton_gpu.nvidia_mma<{"
+                   "versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, "
+                   "8]}>> -> tensor<64x64xf32, #triton_gpu.nvidia_mma<{versionMajor = 2, "
+                   "versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>>\n",
+                   "isMmaToMmaShortcut", "3.1 mma -> mma: not costed, naming the shortcut");
 #undef SIDE
-    cJSON_Delete(j);
 }
 
 int main(void)
