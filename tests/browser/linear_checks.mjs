@@ -187,11 +187,7 @@ export async function linearChecks(t) {
     await step('workbench: the access page shows the same wavefronts', async () => {
         const acc = await t.ctx.newPage();
         t.watch(acc);
-        const route = async (pg, href, counter) => {
-            const before = await pg.evaluate((k) => Number(document.body.dataset[k] || 0), counter);
-            await pg.evaluate((h) => { history.pushState(null, '', h); dispatchEvent(new PopStateEvent('popstate')); }, href);
-            await pg.waitForFunction(([k, n]) => Number(document.body.dataset[k] || 0) > n && document.body.dataset.inflight === '0', [counter, before], { timeout: TIMEOUT });
-        };
+        const { route } = t;
         let accOpen = false;
         const open = async (href, fresh) => {
             const how = fresh || !accOpen ? 'loaded' : 'routed';

@@ -282,12 +282,20 @@ async function gotoReady(page, url) {
 // swizzle, rows, access, selection: app.js fromSearch), and only where that
 // state differs from the page's (else no load starts: the wait times out).
 async function routeReady(page, url) {
-    const at = new URL(page.url()), to = new URL(url);
+    const at = new URL(page.url()), to = new URL(url, at);
     if (at.origin !== to.origin || at.pathname !== to.pathname) return gotoReady(page, url);
     await settled(page);
-    const before = await readyCount(page);
+    await route(page, url);
+}
+
+// The router step itself: push `url` (absolute or relative), give the
+// popstate, and wait until the page's stamp `counter` (body data-*: ready,
+// or a panel's own, as accessReady, linearReady) has moved on and its
+// requests are back.
+async function route(page, url, counter = 'ready') {
+    const before = await page.evaluate((k) => Number(document.body.dataset[k] || 0), counter);
     await page.evaluate((u) => { history.pushState(null, '', u); dispatchEvent(new PopStateEvent('popstate')); }, url);
-    await page.waitForFunction((b) => Number(document.body.dataset.ready || 0) > b && document.body.dataset.inflight === '0', before, { timeout: TIMEOUT });
+    await page.waitForFunction(([k, n]) => Number(document.body.dataset[k] || 0) > n && document.body.dataset.inflight === '0', [counter, before], { timeout: TIMEOUT });
 }
 
 // Compare one view's cells with the API: logOf[p] (null = identity), cols per row.
@@ -388,7 +396,7 @@ async function main() {
     watch(page);
     // What the check modules get: the page, the server, the harness.
     const t = {
-        page, ctx, base, ROOT, SHOTS, TIMEOUT, check, step, text, afterLoad, gotoReady, routeReady, settled, readView, clickCell, hoverCell, cellPoint, drawnTotal,
+        page, ctx, base, ROOT, SHOTS, TIMEOUT, check, step, text, afterLoad, gotoReady, routeReady, route, settled, readView, clickCell, hoverCell, cellPoint, drawnTotal,
         getJSON, apiURL, freePort, sleep, watch,
         startServer: (p, extra) => startServer(p, extra),
         setPhase: (p) => { phase = p; },
