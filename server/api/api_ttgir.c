@@ -399,6 +399,19 @@ static void put_ints(struct buf *out, const char *key, const int64_t *v, int n)
     api_put_ints(out, v, n);
 }
 
+/* A convert_layout's first members, either era: `{"op":..,"line":..,
+ * "shape":..,"element_bits":..,"src":..,"dst":..` (the object left open). */
+static void put_convert_head(struct buf *out, const struct work *w, const struct tdump_op *o,
+                             int first, const int64_t *shape, int rank, int bits, int n1, int n2)
+{
+    buf_printf(out, "%s{\"op\":\"convert_layout\",\"line\":%d", first ? "" : ",", o->line);
+    put_ints(out, "shape", shape, rank);
+    buf_printf(out, ",\"element_bits\":%d,\"src\":", bits);
+    put_attr_text(out, w->p, n1);
+    buf_puts(out, ",\"dst\":");
+    put_attr_text(out, w->p, n2);
+}
+
 /* A Triton 3.0/3.1 convert_layout (triton_gpu dialect): its padded scratch,
  * and the store, barrier, load of each repetition (triton_cvt_legacy.c). */
 static int put_convert_legacy(struct buf *out, struct work *w, const struct tdump_op *o,
@@ -408,12 +421,7 @@ static int put_convert_legacy(struct buf *out, struct work *w, const struct tdum
     struct tcl_result *c = &w->lcvt;
     if (triton_cvt_legacy(w->p, n1, &w->dist, n2, &w->dist2, bits, c, why) < 0)
         return -1;
-    buf_printf(out, "%s{\"op\":\"convert_layout\",\"line\":%d", first ? "" : ",", o->line);
-    put_ints(out, "shape", shape, rank);
-    buf_printf(out, ",\"element_bits\":%d,\"src\":", bits);
-    put_attr_text(out, w->p, n1);
-    buf_puts(out, ",\"dst\":");
-    put_attr_text(out, w->p, n2);
+    put_convert_head(out, w, o, first, shape, rank, bits, n1, n2);
     buf_printf(out, ",\"triton\":\"3.0/3.1\",\"warps\":%d,\"through_shared\":%s", c->warps,
                c->shared ? "true" : "false");
     if (!c->shared) {
@@ -479,12 +487,7 @@ static int put_convert(struct buf *out, struct work *w, const struct tdump_op *o
         return -1;
     const struct tac_convert *c = &w->cvt;
     int warps = w->d.num_warps > 0 ? w->d.num_warps : w->dist.warps;
-    buf_printf(out, "%s{\"op\":\"convert_layout\",\"line\":%d", first ? "" : ",", o->line);
-    put_ints(out, "shape", s1, r1);
-    buf_printf(out, ",\"element_bits\":%d,\"src\":", b1);
-    put_attr_text(out, w->p, n1);
-    buf_puts(out, ",\"dst\":");
-    put_attr_text(out, w->p, n2);
+    put_convert_head(out, w, o, first, s1, r1, b1, n1, n2);
     buf_printf(out, ",\"warps\":%d,\"through_shared\":%s", warps, c->within ? "false" : "true");
     if (c->within) {
         buf_puts(out, ",\"reason\":\"each warp keeps its own data (registers and lanes only): "
