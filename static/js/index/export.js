@@ -7,26 +7,54 @@ const SVGNS = 'http://www.w3.org/2000/svg';
 const PROPS = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'opacity',
     'font-family', 'font-size', 'font-weight', 'text-anchor', 'dominant-baseline', 'visibility'];
 
+// The presentation attributes an element's computed style gives, as
+// PROPS lists them: [[name, value], ...] with the empty ones left out.
+const styleOf = (el) => { const cs = getComputedStyle(el); return PROPS.map((p) => [p, cs.getPropertyValue(p)]).filter(([, v]) => v); };
+const xmlAttr = (v) => String(v).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+// cells(attr) (mapview.js cellMarkup) written with inline styles in place of
+// classes, each kind of element's style read once off a sample of it put in
+// the page's band element `band` (so that the page's CSS applies as it does
+// to the map) and taken out again.
+function styledCells(band, cells) {
+    const memo = new Map();
+    const attr = (tag, cls, parentCls) => {
+        const k = `${tag}|${cls}|${parentCls}`;
+        let a = memo.get(k);
+        if (a === undefined) {
+            const host = parentCls ? band.appendChild(document.createElementNS(SVGNS, 'text')) : band;
+            if (parentCls) host.setAttribute('class', parentCls);
+            const el = host.appendChild(document.createElementNS(SVGNS, tag));
+            el.setAttribute('class', cls);
+            a = styleOf(el).map(([p, v]) => `${p}="${xmlAttr(v)}"`).join(' ');
+            (parentCls ? host : el).remove();
+            memo.set(k, a);
+        }
+        return a;
+    };
+    return cells(attr);
+}
+
 // Standalone SVG text for the <svg> element `svg` (live in the page), cut
 // to `height` px when given, with `caption` lines under it: {text, w, h}.
-export function svgDoc(svg, caption = [], height = null) {
+// band: {el, cells} where the map's cells are not in the page (mapview.js
+// drawAll(false)): el the (empty) element they belong in, cells(attr) their
+// markup, written into the file there.
+export function svgDoc(svg, caption = [], height = null, band = null) {
     const clone = svg.cloneNode(true);
     const src = [svg, ...svg.querySelectorAll('*')];
     const dst = [clone, ...clone.querySelectorAll('*')];
     // Elements of one tag, classes and presentation attributes get the same
-    // computed style: read it once per kind (a 65,536-cell map is one read
-    // per colour, not per cell).
+    // computed style: read it once per kind.
     const seen = new Map();
+    const MARK = 'swz-cells';
     for (let i = 0; i < src.length; i++) {
         const e = dst[i];
+        if (band && src[i] === band.el) e.appendChild(document.createComment(MARK));
         if (e.tagName === 'title') continue;
         const k = `${e.tagName}|${e.getAttribute('class')}|${e.getAttribute('fill')}|${e.getAttribute('stroke')}|${e.getAttribute('font-size')}|${e.getAttribute('visibility')}|${e.parentNode && e.parentNode.getAttribute ? e.parentNode.getAttribute('class') + e.parentNode.getAttribute('font-size') : ''}`;
         let vals = seen.get(k);
-        if (!vals) {
-            const cs = getComputedStyle(src[i]);
-            vals = PROPS.map((p) => [p, cs.getPropertyValue(p)]).filter(([, v]) => v);
-            seen.set(k, vals);
-        }
+        if (!vals) seen.set(k, (vals = styleOf(src[i])));
         for (const [p, v] of vals) e.setAttribute(p, v);
         e.removeAttribute('class');
     }
@@ -48,7 +76,9 @@ export function svgDoc(svg, caption = [], height = null) {
     const total = H + (caption.length ? 8 + caption.length * lh : 0);
     clone.setAttribute('height', String(total));
     clone.setAttribute('viewBox', `0 0 ${W} ${total}`);
-    return { text: '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(clone), w: W, h: total };
+    let text = new XMLSerializer().serializeToString(clone);
+    if (band) text = text.replace(`<!--${MARK}-->`, () => styledCells(band.el, band.cells));
+    return { text: '<?xml version="1.0" encoding="UTF-8"?>\n' + text, w: W, h: total };
 }
 
 function download(blob, name) {
@@ -86,9 +116,10 @@ function pngBlob(text, w, h) {
 export const fileName = (...parts) => parts.filter(Boolean).join('-').replace(/[^A-Za-z0-9_.-]+/g, '_');
 
 /* Put SVG / PNG buttons into `bar` for the view `getView()` returns:
- * {svg, name, slug, caption: [lines], prepare(), restore()} or null; prepare
- * draws the whole view (big maps draw a band) and returns {rows, of, height}
- * (the rows drawn of how many) or true. */
+ * {svg, band, name, slug, caption: [lines], prepare(inPage), restore()} or
+ * null; prepare(false) draws the whole view but its cells (big maps draw a
+ * band) and returns {rows, of, height, cells} (the rows drawn of how many,
+ * and the cells' markup for band, the element they go in) or true. */
 export function addExport(bar, getView) {
     const mk = (kind) => {
         // The server may have written the button (firstscreen.c): it is wired, not added again.
@@ -103,12 +134,12 @@ export function addExport(bar, getView) {
         b.addEventListener('click', async () => {
             const v = getView();
             if (!v || !v.svg) return;
-            const got = v.prepare ? v.prepare() : true;
+            const got = v.prepare ? v.prepare(false) : true;   // the cells go straight into the file
             const part = got && got.rows < got.of ? got : null;
             const caption = [...(v.caption || [])];
             if (part) caption.push(`Rows 0-${part.rows - 1} of ${part.of}: an export holds at most 65,536 cells.`);
             let doc;
-            try { doc = svgDoc(v.svg, caption, part ? part.height : null); } finally { if (v.restore) v.restore(); }
+            try { doc = svgDoc(v.svg, caption, part ? part.height : null, got && got.cells ? { el: v.band, cells: got.cells } : null); } finally { if (v.restore) v.restore(); }
             const text = doc.text;
             const name = fileName('swizzlescope', v.name, v.slug, part ? `rows-0-${part.rows - 1}-of-${part.of}` : '');
             if (kind === 'SVG') { download(new Blob([text], { type: 'image/svg+xml' }), name + '.svg'); return; }

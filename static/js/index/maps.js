@@ -292,7 +292,7 @@ export function createMaps(ctx, ui) {
         const title = ($(id).closest('figure').querySelector('figcaption span') || {}).textContent || id;
         const shows = st.show === 'row' ? 'logical row' : 'logical column';
         return {
-            svg: v.svg, name: id, prepare: () => v.drawAll(), restore: () => v.restore(),
+            svg: v.svg, band: v.gBand, name: id, prepare: (inPage) => v.drawAll(inPage), restore: () => v.restore(),
             slug: `Swizzle_${p.b}_${p.m}_${p.s}-${g.rows}x${g.cols}-${p.banks}x${p.bank_bytes}B${p.match_bank_row ? '-match' : ''}${st.theme ? '-' + st.theme : ''}${st.present ? '-presenter' : ''}`,
             caption: [`${d.name}: ${title.toLowerCase()}, each cell the ${shows} stored there`,
                 `${g.rows} rows x ${g.cols} units of ${d.unit.bytes} B; ${p.banks} banks x ${p.bank_bytes} B; made with swizzlescope`],

@@ -208,40 +208,53 @@ class MapView {
         if (moved) this.paint();
     }
 
-    // The map as SVG cells and labels (for an export): all of it, or, past
-    // EXPORT_MAX_SLOTS cells, the first rows that hold that many. Returns
-    // {rows, of, height}: the rows drawn, of how many, and their height in px.
+    // The map as SVG cells and labels (for an export or a handout): all of
+    // it, or, past EXPORT_MAX_SLOTS cells, the first rows that hold that
+    // many. Returns {rows, of, height, cells}: the rows drawn, of how many,
+    // their height in px, and cells(attr), the cells' markup (below).
+    // inPage: the cells go into the page's SVG (a handout copies it); else
+    // only the axes and frame do, and the caller writes cells() where the
+    // band goes (an export: 65,536 cells put in the page cost the browser a
+    // style and layout pass of seconds, which a file does not need).
     // restore() goes back to the canvas band.
-    drawAll() {
+    drawAll(inPage = true) {
         this.pointAt(null);
         const L = this.lay;
         const per = Math.max(1, Math.ceil(L.nSlots / L.nRows));
         const rows = L.nSlots > EXPORT_MAX_SLOTS ? Math.max(1, Math.floor(EXPORT_MAX_SLOTS / per)) : L.nRows;
-        const parts = [];
-        // Labels go one <text> per line of cells, a <tspan> each, as the
-        // browser lays out SVG text per <text> element.
-        const lines = new Map();
+        const cells = (attr) => this.cellMarkup(rows, attr);
+        this.gBand.innerHTML = inPage ? cells((tag, cls) => `class="${cls}"`) : '';
+        this.whole = true;
+        this.extras(L.band(0, rows, 0, L.W));
+        if (this.painted) { this.sizeSvg(L.W, L.H); setHTML(this.gFixed, L.fixed || ''); }   // the export is the map's size, axes and frame in it
+        return { rows, of: L.nRows, height: rows < L.nRows ? L.th + rows * L.rowH + 3 : L.H, cells };
+    }
+
+    // The markup of rows [0, rows) of cells as the band's children: a <rect>
+    // per cell, and the labels one <text class="lbls"> per line of cells, a
+    // <tspan> each (the browser lays out SVG text per <text> element).
+    // attr(tag, cls, parentCls) is the text standing for each element's class
+    // attribute: the class itself in the page, the styles it resolves to in a
+    // file; parentCls is the class of the element's parent ('' for the band).
+    cellMarkup(rows, attr) {
+        const L = this.lay, parts = [], lines = new Map();
         const cols = L.cols, logOf = L.logOf, tr = this.traced, label = L.label || String, keyOf = L.keyOf;
         for (const [pa, pb] of L.slotRange(0, rows, 0, L.W)) {
             for (let p = pa; p < pb; p++) {
                 const [x, y, w, h] = L.rect(p);
                 const l = logOf ? logOf[p] : p;
                 const col = l % cols;
-                parts.push(`<rect class="${this.cellClass(l)}" x="${x}" y="${y}" width="${w}" height="${h}" data-p="${p}" data-l="${l}" data-c="${col}"/>`);
+                parts.push(`<rect ${attr('rect', this.cellClass(l), '')} x="${x}" y="${y}" width="${w}" height="${h}" data-p="${p}" data-l="${l}" data-c="${col}"/>`);
                 if (this.labelled(w, h)) {
                     const ly = this.labelY(y, h);
                     let line = lines.get(ly);
                     if (!line) lines.set(ly, (line = []));
-                    line.push(`<tspan class="lbl${tr === col ? ` ${TRACE}` : ''}" x="${x + w / 2}" data-p="${p}">${label(keyOf(l))}</tspan>`);
+                    line.push(`<tspan ${attr('tspan', tr === col ? `lbl ${TRACE}` : 'lbl', 'lbls')} x="${x + w / 2}" data-p="${p}">${label(keyOf(l))}</tspan>`);
                 }
             }
         }
-        for (const [ly, line] of lines) parts.push(`<text class="lbls" y="${ly}">${line.join('')}</text>`);
-        this.gBand.innerHTML = parts.join('');
-        this.whole = true;
-        this.extras(L.band(0, rows, 0, L.W));
-        if (this.painted) { this.sizeSvg(L.W, L.H); setHTML(this.gFixed, L.fixed || ''); }   // the export is the map's size, axes and frame in it
-        return { rows, of: L.nRows, height: rows < L.nRows ? L.th + rows * L.rowH + 3 : L.H };
+        for (const [ly, line] of lines) parts.push(`<text ${attr('text', 'lbls', '')} y="${ly}">${line.join('')}</text>`);
+        return parts.join('');
     }
 
     restore() {
