@@ -122,7 +122,11 @@ async function startServer(port, extra = []) {
 //     must not pass (else the comparison could not tell labels apart).
 // A cell that fails either reads label "pixels: ..." so that the counts and
 // labels checked against the API fail with what differs.
-function readView(page, id) {
+// The page draws maps out of sight right after the next frame (later.js):
+// a read waits until no drawing is held (<body data-held>), so that it sees
+// what the page's state says, not the map from before a change.
+async function readView(page, id) {
+    await page.waitForFunction(() => (document.body.dataset.held || '0') === '0', null, { timeout: TIMEOUT, polling: 20 });
     return page.evaluate((id) => {
         const el = document.getElementById(id), v = el && el.mapView;
         if (!v || v.el !== el || !el.contains(v.cv)) return [];

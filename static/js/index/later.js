@@ -58,9 +58,15 @@ export function createLater(sections, beforeFlush = () => {}, parts = []) {
         known = true;
     }
 
+    // <body data-held>: how many drawings are held or running (0: the page
+    // shows what its state says), for whoever reads the maps (the tests).
+    const running = new Set();
+    const count = () => { document.body.dataset.held = String(held.size + running.size); };
+
     // Run fn right after the next frame; a later fn with the same key replaces it.
     function later(key, fn) {
         held.set(key, fn);
+        count();
         arm();
     }
 
@@ -74,7 +80,6 @@ export function createLater(sections, beforeFlush = () => {}, parts = []) {
     // and the ones an earlier flush started too (a panel's own flush can run
     // the page's held drawings first: the page's flush must still wait on them).
     // A drawing that throws is reported, and does not hold up the others.
-    const running = new Set();
     function flush() {
         beforeFlush();
         const fns = [...held.values()];
@@ -82,10 +87,12 @@ export function createLater(sections, beforeFlush = () => {}, parts = []) {
         for (const f of fns) {
             let p;
             try { p = Promise.resolve(f()).catch((e) => console.error(e)); } catch (e) { console.error(e); p = null; }
-            if (p) { running.add(p); p.then(() => running.delete(p)); }
+            if (p) { running.add(p); p.then(() => { running.delete(p); count(); }); }
         }
+        count();
         return Promise.all([...running]);
     }
 
-    return { inView, inSight, measure, later, arm, flush, drop: (key) => held.delete(key) };
+    const drop = (key) => { held.delete(key); count(); };
+    return { inView, inSight, measure, later, arm, flush, drop };
 }
