@@ -4,6 +4,8 @@
 // done, a frame later: a full-page screenshot shows every section). Sections
 // in sight come from an IntersectionObserver. It schedules; it must not draw.
 
+import { stamp } from '../kit/stamps.js';
+
 // Right after the next frame is painted (a timer stands in where no frame
 // comes, as in a hidden tab).
 export function afterPaint() {
@@ -61,7 +63,7 @@ export function createLater(sections, beforeFlush = () => {}, parts = []) {
     // <body data-held>: how many drawings are held or running (0: the page
     // shows what its state says), for whoever reads the maps (the tests).
     const running = new Set();
-    const count = () => { document.body.dataset.held = String(held.size + running.size); };
+    const count = () => stamp('held', held.size + running.size);
 
     // Run fn right after the next frame; a later fn with the same key replaces it.
     function later(key, fn) {

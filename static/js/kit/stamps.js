@@ -21,6 +21,7 @@ export const STAMPS = Object.freeze({
     measured: 'measured',       // measurements finished (a count)
     counters: 'counters',       // 'pending' while ncu reads the counters of cycles on screen
     inflight: 'inflight',       // the page's own API requests on the wire now
+    held: 'held',               // index: drawings held for after the next frame or running (later.js; 0: drawn)
     lesson: 'lesson',           // the lesson step whose narration is on screen ('' outside a lesson)
     predict: 'predict',         // predict, then reveal: 'ask' (answers hidden), 'shown' (guess beside answer), '' (off)
     linearReady: 'linearReady', // linear.html: a view drawn from its answer and the URL written (a count)
