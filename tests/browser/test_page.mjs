@@ -125,8 +125,9 @@ async function startServer(port, extra = []) {
 // The page draws maps out of sight right after the next frame (later.js):
 // a read waits until no drawing is held (<body data-held>), so that it sees
 // what the page's state says, not the map from before a change.
+const drawn = (page) => page.waitForFunction(() => (document.body.dataset.held || '0') === '0', null, { timeout: TIMEOUT, polling: 20 });
 async function readView(page, id) {
-    await page.waitForFunction(() => (document.body.dataset.held || '0') === '0', null, { timeout: TIMEOUT, polling: 20 });
+    await drawn(page);
     return page.evaluate((id) => {
         const el = document.getElementById(id), v = el && el.mapView;
         if (!v || v.el !== el || !el.contains(v.cv)) return [];
@@ -202,6 +203,7 @@ async function readView(page, id) {
 // The centre of physical slot p in view `id`, in page coordinates, after
 // scrolling its box (and the page) so that it shows; null when not drawn.
 async function cellPoint(page, id, p) {
+    await drawn(page);   // the map as the page's state has it (readView says why)
     await page.evaluate(([id, p]) => {
         const v = document.getElementById(id).mapView;
         if (v) { v.reveal(v.lay.rect(p)); document.getElementById(id).scrollIntoView({ block: 'center' }); }
@@ -229,7 +231,7 @@ async function hoverCell(page, id, p) {
 }
 
 // Cells drawn in all the map views together (0 when nothing is painted).
-const drawnTotal = (page) => page.evaluate(() => {
+const drawnTotal = async (page) => (await drawn(page), page.evaluate(() => {
     let n = 0;
     for (const el of document.querySelectorAll('.view')) {
         const v = el.mapView;
@@ -237,7 +239,7 @@ const drawnTotal = (page) => page.evaluate(() => {
         else if (el.querySelector('canvas.cells')) n += 1e6;   // a canvas no view owns
     }
     return n;
-});
+}));
 
 const text = (page, sel) => page.$eval(sel, (e) => e.textContent.trim());
 const readyCount = (page) => page.evaluate(() => Number(document.body.dataset.ready || 0));
