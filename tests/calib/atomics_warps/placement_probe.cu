@@ -7,8 +7,11 @@
  * records it).  The lanes' offsets are the tool's "deg1" rows (lane l at 4*l: one
  * wavefront), passed as a kernel parameter as the tool passes them.  It measures only and
  * must not be read as the tool (swizzlescope-measure is the tool).
- * Usage: placement_probe PROC WARPS_CSV LAUNCHES.  Prints one line per launch:
- *   PROC op pad warps launch span cpi
+ * COPIES (default 1) compiles each (op, pad) COPIES times as distinct kernels with the
+ * same SASS, so the loop keeps its offset in the function while the function sits
+ * elsewhere in the module: whether the offset or the absolute address decides.
+ * Usage: placement_probe PROC WARPS_CSV LAUNCHES [COPIES].  Prints one line per launch:
+ *   PROC op pad warps launch span cpi copy
  * with cpi = (max end - min start) / (W * 2048 * 8), the tool's definition; launch 0 is
  * the warm-up the tool discards (printed, flagged by its index). */
 #include <cstdio>
@@ -19,6 +22,7 @@
 
 #define ITERS 2048
 #define NPAD 16
+#define NCOPY 2
 
 struct Args {
     uint32_t off[32];
@@ -41,7 +45,7 @@ __device__ __forceinline__ uint32_t pad(uint32_t x, uint32_t lane)
     return x;
 }
 
-template <bool Atom, int Pad>
+template <bool Atom, int Pad, int Copy>
 __global__ void __launch_bounds__(1024, 1) loop(Args a)
 {
     extern __shared__ __align__(16) unsigned char smem[];
@@ -85,35 +89,39 @@ __global__ void __launch_bounds__(1024, 1) loop(Args a)
         a.t_end[threadIdx.x >> 5] = t1;
     }
     a.sink[threadIdx.x] = acc ^ x;
+    (void)Copy;   /* only makes a distinct kernel */
 }
 
 typedef void (*kfn)(Args);
 
-template <bool Atom, int... P>
+template <bool Atom, int Copy, int... P>
 static void table(kfn *out, std::integer_sequence<int, P...>)
 {
-    const kfn k[] = {loop<Atom, P>...};
+    const kfn k[] = {loop<Atom, P, Copy>...};
     for (int i = 0; i < (int)sizeof...(P); i++)
         out[i] = k[i];
 }
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: placement_probe PROC WARPS_CSV LAUNCHES\n");
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: placement_probe PROC WARPS_CSV LAUNCHES [COPIES]\n");
         return 2;
     }
     const int proc = atoi(argv[1]), launches = atoi(argv[3]);
+    const int copies = argc == 5 ? atoi(argv[4]) : 1;
     int warps[32], nw = 0;
     for (char *s = strtok(argv[2], ","); s && nw < 32; s = strtok(NULL, ","))
         warps[nw++] = atoi(s);
-    if (launches < 1 || nw < 1) {
-        fprintf(stderr, "LAUNCHES >= 1, WARPS_CSV e.g. 5,7,9,11\n");
+    if (launches < 1 || nw < 1 || copies < 1 || copies > NCOPY) {
+        fprintf(stderr, "LAUNCHES >= 1, WARPS_CSV e.g. 5,7,9,11, COPIES 1..%d\n", NCOPY);
         return 2;
     }
-    kfn ka[NPAD], kr[NPAD];
-    table<true>(ka, std::make_integer_sequence<int, NPAD>{});
-    table<false>(kr, std::make_integer_sequence<int, NPAD>{});
+    kfn ka[NCOPY][NPAD], kr[NCOPY][NPAD];
+    table<true, 0>(ka[0], std::make_integer_sequence<int, NPAD>{});
+    table<false, 0>(kr[0], std::make_integer_sequence<int, NPAD>{});
+    table<true, 1>(ka[1], std::make_integer_sequence<int, NPAD>{});
+    table<false, 1>(kr[1], std::make_integer_sequence<int, NPAD>{});
     Args a;
     for (int l = 0; l < 32; l++)
         a.off[l] = 4u * (uint32_t)l;   /* the tool's deg1 row: one wavefront */
@@ -129,8 +137,9 @@ int main(int argc, char **argv)
     for (int wi = 0; wi < nw; wi++) {
         const int w = warps[wi];
         for (int op = 0; op < 2; op++) {
-            for (int p = 0; p < NPAD; p++) {
-                const kfn k = op == 0 ? ka[p] : kr[p];
+            for (int p = 0; p < NPAD; p++)
+            for (int c = 0; c < copies; c++) {
+                const kfn k = op == 0 ? ka[c][p] : kr[c][p];
                 for (int l = 0; l <= launches; l++) {
                     k<<<1, 32 * w, smem>>>(a);
                     if (cudaDeviceSynchronize() != cudaSuccess) {
@@ -143,8 +152,8 @@ int main(int argc, char **argv)
                         lo = h[i] < lo ? h[i] : lo;
                         hi = h[32 + i] > hi ? h[32 + i] : hi;
                     }
-                    printf("%d %s %d %d %d %lld %.4f\n", proc, op == 0 ? "atom" : "red", p, w, l,
-                           hi - lo, (double)(hi - lo) / (8.0 * w * ITERS));
+                    printf("%d %s %d %d %d %lld %.4f %d\n", proc, op == 0 ? "atom" : "red", p, w, l,
+                           hi - lo, (double)(hi - lo) / (8.0 * w * ITERS), c);
                 }
             }
         }
