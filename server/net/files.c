@@ -99,9 +99,9 @@ static int resolve(const char *root, const char *url, char *real, struct stat *s
 
 /* The page may be edited while the server runs: the version must change with
  * any write, and a same-second edit of the same size still moves the ns. */
-static void version_of(const struct stat *st, char *out, size_t cap)
+void files_version_stat(const struct stat *st, char ver[FILES_VERSION_MAX])
 {
-    snprintf(out, cap, "%llx-%llx-%lx", (unsigned long long)st->st_mtime,
+    snprintf(ver, FILES_VERSION_MAX, "%llx-%llx-%lx", (unsigned long long)st->st_mtime,
              (unsigned long long)st->st_size, (long)st->st_mtim.tv_nsec);
 }
 
@@ -125,7 +125,7 @@ int files_open(const char *root, const char *url, struct files_file *out,
     out->size = (size_t)st.st_size;
     out->type = content_type(real);
     char v[FILES_VERSION_MAX];
-    version_of(&st, v, sizeof v);
+    files_version_stat(&st, v);
     snprintf(out->etag, sizeof out->etag, "\"%s\"", v);
     return 0;
 }
@@ -139,6 +139,6 @@ int files_version(const char *root, const char *url, char ver[FILES_VERSION_MAX]
         return -1;
     if (st.st_nlink != 1)       /* files_open would refuse it */
         return sz_fail(err, SZ_NOT_FOUND, "path", "no such file");
-    version_of(&st, ver, FILES_VERSION_MAX);
+    files_version_stat(&st, ver);
     return 0;
 }

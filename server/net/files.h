@@ -8,6 +8,7 @@
 #define SZ_FILES_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "base/error.h"
 
@@ -40,5 +41,10 @@ int files_open(const char *root, const char *url, struct files_file *out,
  * which changes with every write.  Opens nothing; fails as files_open does. */
 int files_version(const char *root, const char *url, char ver[FILES_VERSION_MAX],
                   struct sz_error *err);
+
+/* The version files_version gives for a file whose stat is `st`: for a caller
+ * that reached a regular file of one link under root through real folders
+ * only (no symlink: so files_open would open it) and need not resolve it. */
+void files_version_stat(const struct stat *st, char ver[FILES_VERSION_MAX]);
 
 #endif

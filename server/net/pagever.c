@@ -3,7 +3,7 @@
  * so they can never be stale), the map written and hashed for the CSP, and
  * the page's own script and stylesheet URLs given their versions.
  * Must not read a module's bytes, nor map a file files_open would refuse. */
-#define _GNU_SOURCE 1   /* scandir, alphasort, PATH_MAX under -std=c11 */
+#define _GNU_SOURCE 1   /* scandir, alphasort, lstat, PATH_MAX under -std=c11 */
 #include "pagever.h"
 
 #include <dirent.h>
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "base/base64.h"
 #include "base/sha256.h"
@@ -32,38 +33,58 @@ static int plain_path(const char *p, size_t n)
     return 1;
 }
 
-/* One "url":"url?v=X" pair for every module under dir (URL path `at`, ending
- * in '/'); stops adding at PAGEVER_MAX_MODULES (*count). */
-static void map_dir(const char *root, const char *at, int depth, struct buf *map, int *count)
+/* One "url":"url?v=X" pair for every module under the folder at URL path `at`
+ * (ending in '/'); stops adding at PAGEVER_MAX_MODULES (*count).  `real`: every
+ * folder from root to here is a folder, no symlink, so a regular file of one
+ * link here is one files_open would open, and its lstat gives its version
+ * (the full check, files_version, resolves every name: measured 1.1 ms of
+ * the server's CPU per page for static/'s 67 modules).  Else each module
+ * gets the full check. */
+static void map_dir(const char *root, const char *at, int depth, int real, struct buf *map,
+                    int *count)
 {
     char full[PATH_MAX];
-    if (depth > PAGEVER_MAX_DEPTH || snprintf(full, sizeof full, "%s%s", root, at) >= (int)sizeof full)
+    int rl = snprintf(full, sizeof full, "%s%s", root, at);
+    if (depth > PAGEVER_MAX_DEPTH || rl >= (int)sizeof full)
         return;
     struct dirent **names;
     int n = scandir(full, &names, NULL, alphasort);   /* sorted: the same map, the same hash */
     for (int i = 0; i < n; i++) {
         const char *name = names[i]->d_name;
         size_t nl = strlen(name);
-        char url[FILES_MAX_PATH + 2];
+        char url[FILES_MAX_PATH + 2], ver[FILES_VERSION_MAX];
+        struct stat st;
+        struct sz_error e;
         /* a name starting with '.' is never served (files.c), nor mapped */
         if (name[0] != '.' && plain_path(name, nl) && *count < PAGEVER_MAX_MODULES &&
-            snprintf(url, sizeof url, "%s%s", at, name) < FILES_MAX_PATH) {
-            char ver[FILES_VERSION_MAX];
-            struct sz_error e;
-            if (nl > 3 && strcmp(name + nl - 3, ".js") == 0) {
-                if (files_version(root, url, ver, &e) == 0) {
-                    buf_printf(map, "%s\"%s\":\"%s?v=%s\"", *count ? "," : "", url, url, ver);
-                    ++*count;
-                }
-            } else if (names[i]->d_type == DT_DIR || names[i]->d_type == DT_UNKNOWN) {
+            snprintf(url, sizeof url, "%s%s", at, name) < FILES_MAX_PATH &&
+            snprintf(full + rl, sizeof full - (size_t)rl, "%s", name) < (int)(sizeof full) - rl &&
+            lstat(full, &st) == 0) {
+            int js = nl > 3 && strcmp(name + nl - 3, ".js") == 0;
+            if (S_ISDIR(st.st_mode) || (S_ISLNK(st.st_mode) && !js)) {
                 strcat(url, "/");
-                map_dir(root, url, depth + 1, map, count);   /* not a folder: scandir fails */
+                map_dir(root, url, depth + 1, real && S_ISDIR(st.st_mode), map, count);
+            } else if (js && ((real && S_ISREG(st.st_mode) && st.st_nlink == 1 &&
+                               (files_version_stat(&st, ver), 1)) ||
+                              (!(real && S_ISREG(st.st_mode)) &&
+                               files_version(root, url, ver, &e) == 0))) {
+                buf_printf(map, "%s\"%s\":\"%s?v=%s\"", *count ? "," : "", url, url, ver);
+                ++*count;
             }
         }
         free(names[i]);
     }
     if (n >= 0)
         free(names);
+}
+
+/* 1 when root's js/ is a folder, not a symlink to one. */
+static int js_real(const char *root)
+{
+    char full[PATH_MAX];
+    struct stat st;
+    return snprintf(full, sizeof full, "%s/js", root) < (int)sizeof full && lstat(full, &st) == 0 &&
+           S_ISDIR(st.st_mode);
 }
 
 /* The value of attribute `name` inside the tag [t, end): its start and length,
@@ -141,7 +162,7 @@ int pagever_render(const char *root, const char *url, const char *html, size_t l
                 struct buf map = {0};
                 int count = 0;
                 buf_puts(&map, "{\"imports\":{");
-                map_dir(root, "/js/", 0, &map, &count);
+                map_dir(root, "/js/", 0, js_real(root), &map, &count);
                 buf_puts(&map, "}}");
                 if (map.oom) {
                     free(map.p);

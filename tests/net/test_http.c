@@ -776,6 +776,20 @@ static void test_versions(void)
     vwrite("js/kit/a.js", "export const a = 1;\n");
     vwrite("js/m/main.js", "import { a } from '../kit/a.js';\n");
     vwrite("css/s.css", "body{}\n");
+    /* what files_open refuses is never mapped: a symlink out, a hard link */
+    snprintf(p0, sizeof p0, "%s/js/out.js", vdir);
+    if (symlink("/etc/passwd", p0) != 0)
+        abort();
+    char p1[600];
+    snprintf(p0, sizeof p0, "%s/js/m/main.js", vdir);
+    snprintf(p1, sizeof p1, "%s/js/kit/two.js", vdir);
+    vwrite("js/m/other.js", "export const o = 1;\n");
+    snprintf(p0, sizeof p0, "%s/js/m/other.js", vdir);
+    if (link(p0, p1) != 0)
+        abort();
+    snprintf(p0, sizeof p0, "%s/js/in.js", vdir);
+    if (symlink("kit/a.js", p0) != 0)
+        abort();
     struct http_config cfg = {.bind = "127.0.0.1", .port = 0, .static_dir = vdir, .threads = 2};
     struct http_server *srv;
     struct sz_error err;
@@ -805,6 +819,10 @@ static void test_versions(void)
         CHECK(r && strstr(r, "<link rel=\"icon\" href=\"css/s.css\">"), "%s: only stylesheets", at[i]);
         free(r);
     }
+    char *r0 = page_checked(p, host, "/", "/js/in.js", "a symlink inside the root");
+    CHECK(r0 && !strstr(r0, "/js/out.js") && !strstr(r0, "/js/kit/two.js") &&
+          !strstr(r0, "/js/m/other.js\":"), "no symlink out, no hard link in the map");
+    free(r0);
     char *plain = client_request(p, "GET", "/plain.html", host, NULL, NULL);
     char cspv[1400];
     header(plain, "Content-Security-Policy", cspv, sizeof cspv);
