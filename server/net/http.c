@@ -113,8 +113,10 @@ struct req_ctx {
 
 /* ---- headers ------------------------------------------------------------- */
 
-/* No inline script or style anywhere: the page is ES modules and a stylesheet.
- * blob:/data: images are for PNG/SVG export; nothing may frame the page. */
+/* No inline script or style anywhere but a page's import map (pagever.h), which
+ * its response's CSP allows by its hash alone: the page is ES modules and a
+ * stylesheet.  blob:/data: images are for PNG/SVG export; nothing may frame
+ * the page. */
 #define CSP_HEAD \
     "default-src 'self'; script-src 'self'; style-src 'self'; " \
     "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
