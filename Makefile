@@ -37,7 +37,7 @@ TESTS   := test_swizzle test_access test_api test_http test_measure test_tool te
            test_proc test_expr test_cache test_main test_f2 test_linear test_framing test_layout test_atoms \
            test_stream test_stream_answers test_bits test_recommend test_tma test_contract test_triton test_cute test_ncu \
            test_firstscreen test_nvcc test_ptx_parse test_ptx_exec test_ptx_cost test_ptx_corpus test_api_ptx \
-           test_ptx_cli
+           test_ptx_cli test_sha256
 
 .PHONY: all run test clean deps deps-test check-unit check-browser check-node
 all: $(BIN) $(PTX_BIN)

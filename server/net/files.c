@@ -68,14 +68,16 @@ int files_root(const char *dir, char *root, struct sz_error *err)
     return 0;
 }
 
-int files_open(const char *root, const char *url, struct files_file *out,
-               struct sz_error *err)
+/* Resolve url under root to the regular file it names (realpath in `real`,
+ * PATH_MAX bytes; its stat in st), or fail as files_open does. */
+static int resolve(const char *root, const char *url, char *real, struct stat *st,
+                   struct sz_error *err)
 {
     if (!path_safe(url))
         return sz_fail(err, SZ_NOT_FOUND, "path", "no such file");
     char rel[FILES_MAX_PATH + 16];
     snprintf(rel, sizeof rel, "%s%s", url, url[strlen(url) - 1] == '/' ? "index.html" : "");
-    char full[PATH_MAX], real[PATH_MAX];
+    char full[PATH_MAX];
     if (snprintf(full, sizeof full, "%s%s", root, rel) >= (int)sizeof full)
         return sz_fail(err, SZ_NOT_FOUND, "path", "no such file");
     /* realpath resolves symlinks: a link that points outside static/ ends up
@@ -87,12 +89,29 @@ int files_open(const char *root, const char *url, struct files_file *out,
         return sz_fail(err, SZ_NOT_FOUND, "path", "no such file");
     /* Only regular files.  Opening a FIFO for reading blocks until a writer
      * comes, which holds a worker thread (and every connection it serves) for
-     * ever, and opening a device may do anything: look before opening, and
-     * open without blocking in case the name changed in between; then check
-     * what was opened.  Directories are never listed. */
-    struct stat st;
-    if (stat(real, &st) != 0 || !S_ISREG(st.st_mode))
+     * ever, and opening a device may do anything: look before opening (the
+     * caller opens without blocking in case the name changed in between, and
+     * checks what it opened).  Directories are never listed. */
+    if (stat(real, st) != 0 || !S_ISREG(st->st_mode))
         return sz_fail(err, SZ_NOT_FOUND, "path", "no such file");
+    return 0;
+}
+
+/* The page may be edited while the server runs: the version must change with
+ * any write, and a same-second edit of the same size still moves the ns. */
+void files_version_stat(const struct stat *st, char ver[FILES_VERSION_MAX])
+{
+    snprintf(ver, FILES_VERSION_MAX, "%llx-%llx-%lx", (unsigned long long)st->st_mtime,
+             (unsigned long long)st->st_size, (long)st->st_mtim.tv_nsec);
+}
+
+int files_open(const char *root, const char *url, struct files_file *out,
+               struct sz_error *err)
+{
+    char real[PATH_MAX];
+    struct stat st;
+    if (resolve(root, url, real, &st, err) < 0)
+        return -1;
     int fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
         return sz_fail(err, SZ_NOT_FOUND, "path", "no such file");
@@ -105,9 +124,21 @@ int files_open(const char *root, const char *url, struct files_file *out,
     out->fd = fd;
     out->size = (size_t)st.st_size;
     out->type = content_type(real);
-    /* The page may be edited while the server runs: the ETag must change with
-     * any write, and a same-second edit of the same size still moves the ns. */
-    snprintf(out->etag, sizeof out->etag, "\"%llx-%llx-%lx\"", (unsigned long long)st.st_mtime,
-             (unsigned long long)st.st_size, (long)st.st_mtim.tv_nsec);
+    char v[FILES_VERSION_MAX];
+    files_version_stat(&st, v);
+    snprintf(out->etag, sizeof out->etag, "\"%s\"", v);
+    return 0;
+}
+
+int files_version(const char *root, const char *url, char ver[FILES_VERSION_MAX],
+                  struct sz_error *err)
+{
+    char real[PATH_MAX];
+    struct stat st;
+    if (resolve(root, url, real, &st, err) < 0)
+        return -1;
+    if (st.st_nlink != 1)       /* files_open would refuse it */
+        return sz_fail(err, SZ_NOT_FOUND, "path", "no such file");
+    files_version_stat(&st, ver);
     return 0;
 }

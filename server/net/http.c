@@ -22,9 +22,11 @@
 #include "addr.h"
 #include "api/api.h"
 #include "base/buf.h"
+#include "base/sha256.h"
 #include "files.h"
 #include "firstscreen.h"
 #include "framing.h"
+#include "pagever.h"
 #include "base/stream.h"
 #include "watch.h"
 
@@ -111,20 +113,28 @@ struct req_ctx {
 
 /* ---- headers ------------------------------------------------------------- */
 
-/* No inline script or style anywhere: the page is ES modules and a stylesheet.
- * blob:/data: images are for PNG/SVG export; nothing may frame the page. */
+/* No inline script or style anywhere but a page's import map (pagever.h), which
+ * its response's CSP allows by its hash alone: the page is ES modules and a
+ * stylesheet.  blob:/data: images are for PNG/SVG export; nothing may frame
+ * the page. */
 #define CSP_HEAD \
     "default-src 'self'; script-src 'self'; style-src 'self'; " \
     "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
 #define CSP_TAIL "; form-action 'none'"
 static const char csp[] = CSP_HEAD "frame-ancestors 'none'" CSP_TAIL;
 
+static const char *csp_with_hash(const char *base, const char *hash, char *out, size_t cap);
+
 /* page_csp: NULL, or the CSP of --embed-origins (only frame-ancestors differs),
- * which replaces X-Frame-Options: DENY for the static pages. */
+ * which replaces X-Frame-Options: DENY for the static pages.  hash: NULL, or
+ * the CSP hash-source of the page's one inline script (its import map). */
 static void add_security_headers(struct MHD_Response *r, const char *cache,
-                                 const char *page_csp)
+                                 const char *page_csp, const char *hash)
 {
-    MHD_add_response_header(r, "Content-Security-Policy", page_csp ? page_csp : csp);
+    char policy[1024 + PAGEVER_HASH_MAX + 2];
+    const char *base = page_csp ? page_csp : csp;
+    MHD_add_response_header(r, "Content-Security-Policy",
+                            hash ? csp_with_hash(base, hash, policy, sizeof policy) : base);
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
     if (!page_csp)
@@ -160,7 +170,7 @@ static enum MHD_Result queue_json_h(struct MHD_Connection *c, struct api_respons
     }
     MHD_add_response_header(r, "Content-Type", "application/json; charset=utf-8");
     /* cheap, and the server may be rebuilt under the page: never cached */
-    add_security_headers(r, "no-store", NULL);
+    add_security_headers(r, "no-store", NULL, NULL);
     if (close)
         MHD_add_response_header(r, "Connection", "close");
     if (retry_after)
@@ -196,7 +206,7 @@ static enum MHD_Result queue_refused_prefetch(struct MHD_Connection *c,
     if (r == NULL)
         return MHD_NO;
     MHD_add_response_header(r, "X-Swz-Refused", status);
-    add_security_headers(r, "no-store", NULL);
+    add_security_headers(r, "no-store", NULL, NULL);
     enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_NO_CONTENT, r);
     MHD_destroy_response(r);
     return ok;
@@ -251,14 +261,31 @@ static void collect_args(struct MHD_Connection *c, struct arg_collect *ac)
     MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, collect_arg, ac);
 }
 
-/* An HTML file that is a first-screen template (firstscreen.h) goes out
- * rendered for the request's query: read whole, filled in, sent from memory.
- * Its body varies with the query, so it has no ETag and is revalidated every
- * time (no-cache); the other headers are every page's.  Returns 1 when it
- * queued the answer (*ok), 0 when f is not a template (f.fd is back at the
- * file's start, for the plain path). */
-static int serve_page(struct http_server *s, struct MHD_Connection *c, struct files_file *f,
-                      enum MHD_Result *ok)
+/* The CSP of a page whose inline import map hashes to `hash` (pagever.h):
+ * `base` (csp or page_csp) with that one hash-source added to script-src, so
+ * that no other inline script may run.  No hash: base as it is. */
+static const char *csp_with_hash(const char *base, const char *hash, char *out, size_t cap)
+{
+    static const char key[] = "script-src 'self'";
+    const char *at = hash[0] ? strstr(base, key) : NULL;
+    if (at == NULL)
+        return base;
+    size_t head = (size_t)(at - base) + sizeof key - 1;
+    if ((size_t)snprintf(out, cap, "%.*s %s%s", (int)head, base, hash, base + head) >= cap)
+        return base;    /* never: cap holds the longest base and a hash */
+    return out;
+}
+
+/* An HTML page goes out from memory: a first-screen template (firstscreen.h)
+ * rendered for the request's query, then every page with its scripts and
+ * stylesheets at versioned URLs and its import map (pagever.h), the map's
+ * hash in the CSP.  A template's body varies with the query, so it has no
+ * ETag; another page's ETag is its bytes' hash (it changes with any module's
+ * version), revalidated every time (no-cache).  Returns 1 when it queued the
+ * answer (*ok), 0 when f could not be read whole (f.fd is still open, for
+ * the plain path). */
+static int serve_page(struct http_server *s, struct MHD_Connection *c, const char *root,
+                      const char *url, struct files_file *f, enum MHD_Result *ok)
 {
     char *t = malloc(f->size + 1);
     size_t got = 0;
@@ -268,32 +295,55 @@ static int serve_page(struct http_server *s, struct MHD_Connection *c, struct fi
             break;
         got += (size_t)n;
     }
-    if (t == NULL || got != f->size || !firstscreen_is_template(t, got)) {
+    if (t == NULL || got != f->size) {
         free(t);
         return 0;
     }
     close(f->fd);
-    struct arg_collect ac;
-    collect_args(c, &ac);
-    struct buf out = {0};
+    struct buf page = {0}, out = {0};
     struct sz_error err;
-    /* too many arguments: the plain page (the page's own banner says what is wrong) */
-    int rc = firstscreen_render(t, got, ac.args, ac.overflow ? -1 : ac.n, &out, &err);
+    int rc = 0, templ = firstscreen_is_template(t, got);
+    if (templ) {
+        struct arg_collect ac;
+        collect_args(c, &ac);
+        /* too many arguments: the plain page (the page's own banner says what is wrong) */
+        rc = firstscreen_render(t, got, ac.args, ac.overflow ? -1 : ac.n, &page, &err);
+    } else {
+        buf_put(&page, t, got);
+        rc = page.oom ? sz_fail(&err, SZ_INTERNAL, "", "out of memory") : 0;
+    }
     free(t);
+    char hash[PAGEVER_HASH_MAX];
+    if (rc >= 0)
+        rc = pagever_render(root, url, page.p, page.len, &out, hash, &err);
+    free(page.p);
     if (rc < 0) {
         free(out.p);
         *ok = queue_sz_error(c, &err, 0);
         return 1;
     }
-    struct MHD_Response *r = MHD_create_response_from_buffer(out.len, out.p, MHD_RESPMEM_MUST_FREE);
-    if (r == NULL) {
+    char etag[24] = "";
+    if (!templ) {
+        unsigned char d[SHA256_BYTES];
+        sha256_digest(out.p, out.len, d);
+        snprintf(etag, sizeof etag, "\"p%02x%02x%02x%02x%02x%02x%02x%02x\"", d[0], d[1], d[2],
+                 d[3], d[4], d[5], d[6], d[7]);
+    }
+    const char *inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    int fresh = etag[0] && inm && strcmp(inm, etag) == 0;
+    struct MHD_Response *r = fresh ? MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT)
+                                   : MHD_create_response_from_buffer(out.len, out.p, MHD_RESPMEM_MUST_FREE);
+    if (fresh || r == NULL)
         free(out.p);
+    if (r == NULL) {
         *ok = MHD_NO;
         return 1;
     }
     MHD_add_response_header(r, "Content-Type", f->type);
-    add_security_headers(r, "no-cache", s->page_csp[0] ? s->page_csp : NULL);
-    *ok = MHD_queue_response(c, MHD_HTTP_OK, r);
+    if (etag[0])
+        MHD_add_response_header(r, "ETag", etag);
+    add_security_headers(r, "no-cache", s->page_csp[0] ? s->page_csp : NULL, hash);
+    *ok = MHD_queue_response(c, fresh ? MHD_HTTP_NOT_MODIFIED : MHD_HTTP_OK, r);
     MHD_destroy_response(r);
     return 1;
 }
@@ -393,11 +443,17 @@ static enum MHD_Result serve_static(struct http_server *s, struct MHD_Connection
         return queue_sz_error(c, &err, 0);
     if (strncmp(f.type, "text/html", 9) == 0 && f.size <= FIRSTSCREEN_MAX_TEMPLATE) {
         enum MHD_Result ok;
-        if (serve_page(s, c, &f, &ok))
+        if (serve_page(s, c, example ? s->examples_root : s->static_root, url, &f, &ok))
             return ok;
     }
     /* no-cache: revalidate (the page may change under a running server); the
-     * ETag makes that a bodiless 304 */
+     * ETag makes that a bodiless 304.  Asked for as ?v=<its version>, as the
+     * pages name their modules and stylesheets (pagever.h), it is the file's
+     * version now, whose bytes never change: kept for a year, never asked
+     * again.  Another version (a page older than the file) is revalidated. */
+    const char *v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "v");
+    size_t el = strlen(f.etag);
+    int immutable = v && el > 2 && strlen(v) == el - 2 && strncmp(v, f.etag + 1, el - 2) == 0;
     const char *inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
     int fresh = inm && strcmp(inm, f.etag) == 0;
     struct MHD_Response *r;
@@ -415,7 +471,8 @@ static enum MHD_Result serve_static(struct http_server *s, struct MHD_Connection
     }
     MHD_add_response_header(r, "Content-Type", f.type);
     MHD_add_response_header(r, "ETag", f.etag);
-    add_security_headers(r, "no-cache", s->page_csp[0] ? s->page_csp : NULL);
+    add_security_headers(r, immutable ? "public, max-age=31536000, immutable" : "no-cache",
+                         s->page_csp[0] ? s->page_csp : NULL, NULL);
     enum MHD_Result ok = MHD_queue_response(c, fresh ? MHD_HTTP_NOT_MODIFIED : MHD_HTTP_OK, r);
     MHD_destroy_response(r);
     return ok;

@@ -134,6 +134,41 @@ export async function firstscreenChecks(t) {
         const bad = await fetch(base + '?b=9');
         check('firstscreen: an invalid state is still a 200 page', bad.status === 200 && !/<!--\/?fs|data-fs=/.test(await bad.text()), `${bad.status}`);
     });
+    // Issue 37: the pages name every module and stylesheet by its version
+    // (?v=, the import map; server/net/pagever.c), which the server lets the
+    // browser keep: a second load asks the network for none of them, and the
+    // map's inline script is one the CSP allows (no console error).
+    await step('firstscreen: modules and stylesheets from the cache', async () => {
+        const pg = await ctx.newPage();
+        const cdp = await ctx.newCDPSession(pg);
+        await cdp.send('Network.enable');
+        const net = [], cached = new Set(), errors = [];
+        cdp.on('Network.requestServedFromCache', (e) => cached.add(e.requestId));
+        cdp.on('Network.responseReceived', (e) => net.push({ id: e.requestId, url: e.response.url, disk: e.response.fromDiskCache, status: e.response.status }));
+        pg.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+        pg.on('pageerror', (e) => errors.push('pageerror: ' + e.message));
+        const files = (list) => list.filter((r) => /^\/(js|css)\//.test(new URL(r.url).pathname));
+        const fromNet = (list) => files(list).filter((r) => !r.disk && !cached.has(r.id));
+        // the index says it is ready (body data-ready); the other pages: no request for 500 ms
+        const load = (url) => (/\.html/.test(url) ? pg.goto(url, { waitUntil: 'load' }) : gotoReady(pg, url));
+        for (const path of ['', 'layout.html', 'kernel.html', 'linear.html']) {
+            net.length = 0;
+            await load(base + path);
+            await pg.waitForLoadState('networkidle');
+            const first = files(net);
+            check(`cache ${path || '/'}: every module and stylesheet is asked for by version`, first.length > 0 && first.every((r) => /\?v=[0-9a-f]+-[0-9a-f]+-[0-9a-f]+$/.test(r.url)),
+                first.filter((r) => !/\?v=/.test(r.url)).map((r) => r.url).join(' ') || `${first.length} requests`);
+            check(`cache ${path || '/'}: each asked for once`, new Set(first.map((r) => r.url)).size === first.length, first.map((r) => r.url).join(' '));
+            net.length = 0;
+            await load(base + path + (path ? '' : '?b=2&m=4&s=3'));
+            await pg.waitForLoadState('networkidle');
+            const again = fromNet(net);
+            check(`cache ${path || '/'}: a second load asks the network for no module or stylesheet`, again.length === 0,
+                again.map((r) => `${r.status} ${r.url}`).join(' '));
+        }
+        check('cache: no console error on the pages (the import map is allowed by the CSP)', errors.length === 0, errors.join(' | '));
+        await pg.close();
+    });
     await off.close();
     await page.setViewportSize(before);
 }

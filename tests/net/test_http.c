@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/base64.h"
+#include "base/sha256.h"
 #include "net/http.h"
 #include "api_cases.h"
 #include "check.h"
@@ -666,6 +668,244 @@ static void test_examples(void)
     }
 }
 
+/* ---- versioned URLs (issue 37) ------------------------------------------------ */
+
+static char vdir[] = "/tmp/swz-ver-XXXXXX";
+
+static void vwrite(const char *rel, const char *text)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", vdir, rel);
+    FILE *f = fopen(p, "w");
+    if (f == NULL)
+        abort();
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The header `name`'s value in response r into out ("" when absent). */
+static void header(const char *r, const char *name, char *out, size_t cap)
+{
+    char key[64];
+    snprintf(key, sizeof key, "\r\n%s: ", name);
+    const char *h = r ? strstr(r, key) : NULL;
+    out[0] = '\0';
+    if (h) {
+        h += strlen(key);
+        size_t n = strcspn(h, "\r");
+        snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), h);
+    }
+}
+
+/* The file's version as the server names it: its ETag without the quotes. */
+static void version(uint16_t p, const char *host, const char *path, char *out, size_t cap)
+{
+    char *r = client_request(p, "GET", path, host, NULL, NULL);
+    char tag[80];
+    header(r, "ETag", tag, sizeof tag);
+    size_t n = strlen(tag);
+    snprintf(out, cap, "%.*s", n > 2 ? (int)n - 2 : 0, tag + 1);
+    free(r);
+}
+
+/* The page's import map: present before its first module script, its hash
+ * the CSP's one hash-source, mapping `module` to `module?v=<version>`; and
+ * the page's own script and stylesheet URLs carry their versions.  Returns
+ * the response (the caller frees it). */
+static char *page_checked(uint16_t p, const char *host, const char *target, const char *module,
+                          const char *what)
+{
+    char *r = client_request(p, "GET", target, host, NULL, NULL);
+    CHECK(client_status(r) == 200, "%s: status %d", what, client_status(r));
+    const char *map = r ? strstr(r, "<script type=\"importmap\">") : NULL;
+    /* the first one outside a comment (this test's page has one in a comment) */
+    const char *c = r ? strstr(r, "a comment is left -->") : NULL;
+    const char *first = r ? strstr(c ? c : r, "<script type=\"module\"") : NULL;
+    CHECK(map && first && map < first, "%s: an import map before the first module script", what);
+    if (map == NULL)
+        return r;
+    map += strlen("<script type=\"importmap\">");
+    const char *end = strstr(map, "</script>");
+    unsigned char d[SHA256_BYTES];
+    char b64[BASE64_LEN(SHA256_BYTES) + 1], src[160], csp_v[1400], ver[80], pair[400];
+    sha256_digest(map, end ? (size_t)(end - map) : 0, d);
+    base64_encode(d, sizeof d, b64);
+    snprintf(src, sizeof src, "script-src 'self' 'sha256-%s'; ", b64);
+    header(r, "Content-Security-Policy", csp_v, sizeof csp_v);
+    CHECK(strstr(csp_v, src) != NULL, "%s: the CSP allows exactly the map (%s): %s", what, src,
+          csp_v);
+    CHECK(strstr(csp_v, "unsafe-inline") == NULL, "%s: no unsafe-inline", what);
+    version(p, host, module, ver, sizeof ver);
+    snprintf(pair, sizeof pair, "\"%s\":\"%s?v=%s\"", module, module, ver);
+    CHECK(ver[0] && strstr(map, pair) != NULL, "%s: the map sends %s to its version %s", what,
+          module, ver);
+    return r;
+}
+
+static void cache_is(uint16_t p, const char *host, const char *target, const char *want,
+                     const char *what)
+{
+    char *r = client_request(p, "GET", target, host, NULL, NULL);
+    char cc[120];
+    header(r, "Cache-Control", cc, sizeof cc);
+    CHECK(client_status(r) == 200 && strcmp(cc, want) == 0, "%s (%s): Cache-Control '%s', want '%s'",
+          what, target, cc, want);
+    free(r);
+}
+
+static void test_versions(void)
+{
+    if (mkdtemp(vdir) == NULL)
+        abort();
+    char p0[600];
+    static const char *const dirs[] = {"js", "js/kit", "js/m", "css"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(p0, sizeof p0, "%s/%s", vdir, dirs[i]);
+        mkdir(p0, 0755);
+    }
+    static const char page[] =
+        "<!doctype html><html><head><title>v</title>\n"
+        "<!-- <script type=\"module\" src=\"js/m/main.js\"></script> a comment is left -->\n"
+        "<link rel=\"stylesheet\" href=\"css/s.css\">\n"
+        "<script type=\"module\" src=\"js/m/main.js\"></script>\n"
+        "<script type=\"module\" src=\"/js/kit/a.js\"></script>\n"
+        "<link rel=\"icon\" href=\"css/s.css\">\n"
+        "</head><body></body></html>\n";
+    vwrite("index.html", page);
+    vwrite("plain.html", "<!doctype html><title>no modules</title>");
+    vwrite("js/kit/a.js", "export const a = 1;\n");
+    vwrite("js/m/main.js", "import { a } from '../kit/a.js';\n");
+    vwrite("css/s.css", "body{}\n");
+    /* what files_open refuses is never mapped: a symlink out, a hard link */
+    snprintf(p0, sizeof p0, "%s/js/out.js", vdir);
+    if (symlink("/etc/passwd", p0) != 0)
+        abort();
+    char p1[600];
+    snprintf(p0, sizeof p0, "%s/js/m/main.js", vdir);
+    snprintf(p1, sizeof p1, "%s/js/kit/two.js", vdir);
+    vwrite("js/m/other.js", "export const o = 1;\n");
+    snprintf(p0, sizeof p0, "%s/js/m/other.js", vdir);
+    if (link(p0, p1) != 0)
+        abort();
+    snprintf(p0, sizeof p0, "%s/js/in.js", vdir);
+    if (symlink("kit/a.js", p0) != 0)
+        abort();
+    struct http_config cfg = {.bind = "127.0.0.1", .port = 0, .static_dir = vdir, .threads = 2};
+    struct http_server *srv;
+    struct sz_error err;
+    if (http_start(&cfg, &srv, &err) < 0) {
+        CHECK(0, "versions: start: %s", err.message);
+        return;
+    }
+    uint16_t p = http_port(srv);
+    char host[64], ver[80], css[80], main_v[80], t[300];
+    snprintf(host, sizeof host, "127.0.0.1:%u", p);
+    version(p, host, "/js/kit/a.js", ver, sizeof ver);
+    version(p, host, "/css/s.css", css, sizeof css);
+    version(p, host, "/js/m/main.js", main_v, sizeof main_v);
+
+    static const char *const at[] = {"/", "/index.html"};
+    for (int i = 0; i < 2; i++) {
+        char *r = page_checked(p, host, at[i], "/js/kit/a.js", at[i]);
+        char want[300];
+        snprintf(want, sizeof want, "<link rel=\"stylesheet\" href=\"css/s.css?v=%s\">", css);
+        CHECK(r && strstr(r, want), "%s: the stylesheet's link carries its version", at[i]);
+        snprintf(want, sizeof want, "<script type=\"module\" src=\"js/m/main.js?v=%s\">", main_v);
+        CHECK(r && strstr(r, want), "%s: the module script's src carries its version", at[i]);
+        snprintf(want, sizeof want, "<script type=\"module\" src=\"/js/kit/a.js?v=%s\">", ver);
+        CHECK(r && strstr(r, want), "%s: an absolute src too", at[i]);
+        CHECK(r && strstr(r, "<!-- <script type=\"module\" src=\"js/m/main.js\"></script> a comment"),
+              "%s: a comment is copied as it is", at[i]);
+        CHECK(r && strstr(r, "<link rel=\"icon\" href=\"css/s.css\">"), "%s: only stylesheets", at[i]);
+        free(r);
+    }
+    char *r0 = page_checked(p, host, "/", "/js/in.js", "a symlink inside the root");
+    CHECK(r0 && !strstr(r0, "/js/out.js") && !strstr(r0, "/js/kit/two.js") &&
+          !strstr(r0, "/js/m/other.js\":"), "no symlink out, no hard link in the map");
+    free(r0);
+    char *plain = client_request(p, "GET", "/plain.html", host, NULL, NULL);
+    char cspv[1400];
+    header(plain, "Content-Security-Policy", cspv, sizeof cspv);
+    CHECK(plain && !strstr(plain, "importmap") && strstr(cspv, "script-src 'self'; "),
+          "a page without module scripts: no map, no hash");
+    free(plain);
+
+    /* the current version: kept; a stale one, an odd one or none: revalidated */
+    snprintf(t, sizeof t, "/js/kit/a.js?v=%s", ver);
+    cache_is(p, host, t, "public, max-age=31536000, immutable", "current ?v=");
+    snprintf(t, sizeof t, "/css/s.css?v=%s", css);
+    cache_is(p, host, t, "public, max-age=31536000, immutable", "a stylesheet at its ?v=");
+    cache_is(p, host, "/js/kit/a.js", "no-cache", "no ?v");
+    cache_is(p, host, "/js/kit/a.js?v=0-0-0", "no-cache", "a stale ?v=");
+    snprintf(t, sizeof t, "/js/kit/a.js?v=\"%s\"", ver);
+    cache_is(p, host, t, "no-cache", "the quoted ETag is not the version");
+    snprintf(t, sizeof t, "/js/kit/a.js?w=%s", ver);
+    cache_is(p, host, t, "no-cache", "another key");
+
+    /* the page's ETag: revalidated to a 304 while nothing changed */
+    char *r = client_request(p, "GET", "/index.html", host, NULL, NULL);
+    char ptag[80], inm[120];
+    header(r, "ETag", ptag, sizeof ptag);
+    free(r);
+    snprintf(inm, sizeof inm, "If-None-Match: %s\r\n", ptag);
+    r = client_request(p, "GET", "/index.html", host, inm, NULL);
+    CHECK(ptag[0] && client_status(r) == 304, "the page revalidates: 304 (%s)", ptag);
+    free(r);
+
+    /* a module edited under the running server: the next page maps the new
+     * version, the old ?v= is revalidated, and the page's ETag moves */
+    struct timespec wait = {0, 20 * 1000 * 1000};
+    nanosleep(&wait, NULL);
+    vwrite("js/kit/a.js", "export const a = 2; // edited\n");
+    char ver2[80];
+    version(p, host, "/js/kit/a.js", ver2, sizeof ver2);
+    CHECK(strcmp(ver, ver2) != 0, "an edit changes the version (%s -> %s)", ver, ver2);
+    r = page_checked(p, host, "/", "/js/kit/a.js", "after an edit");
+    snprintf(t, sizeof t, "\"/js/kit/a.js?v=%s\"", ver);
+    CHECK(r && !strstr(r, t), "after an edit: the old version is gone from the map");
+    free(r);
+    snprintf(t, sizeof t, "/js/kit/a.js?v=%s", ver);
+    cache_is(p, host, t, "no-cache", "the version before the edit");
+    snprintf(t, sizeof t, "/js/kit/a.js?v=%s", ver2);
+    cache_is(p, host, t, "public, max-age=31536000, immutable", "the version after the edit");
+    r = client_request(p, "GET", "/index.html", host, inm, NULL);
+    CHECK(client_status(r) == 200, "after an edit the page's old ETag gets the new page");
+    free(r);
+    http_stop(srv);
+
+    /* --embed-origins: its CSP gets the same one hash-source */
+    cfg.embed_origins = "http://127.0.0.1:9999";
+    if (http_start(&cfg, &srv, &err) < 0) {
+        CHECK(0, "versions: embed start: %s", err.message);
+        return;
+    }
+    p = http_port(srv);
+    snprintf(host, sizeof host, "127.0.0.1:%u", p);
+    r = page_checked(p, host, "/", "/js/kit/a.js", "embed");
+    header(r, "Content-Security-Policy", cspv, sizeof cspv);
+    CHECK(strstr(cspv, "frame-ancestors http://127.0.0.1:9999;") != NULL, "embed: %s", cspv);
+    free(r);
+    http_stop(srv);
+
+    /* the repository's own pages: every one maps the page's modules */
+    cfg.embed_origins = NULL;
+    cfg.static_dir = "static";
+    if (http_start(&cfg, &srv, &err) < 0) {
+        CHECK(0, "versions: start on static/: %s", err.message);
+        return;
+    }
+    p = http_port(srv);
+    snprintf(host, sizeof host, "127.0.0.1:%u", p);
+    static const char *const pages[][2] = {{"/", "/js/index/app.js"},
+        {"/?b=2&m=4&s=3", "/js/kit/api.js"}, {"/layout.html", "/js/layout/layout.js"},
+        {"/kernel.html", "/js/kernel/kernel.js"}, {"/linear.html", "/js/linear/linear.js"}};
+    for (int i = 0; i < 5; i++)
+        free(page_checked(p, host, pages[i][0], pages[i][1], pages[i][0]));
+    http_stop(srv);
+    snprintf(p0, sizeof p0, "rm -rf '%s'", vdir);
+    CHECK(system(p0) == 0, "versions: cleanup");
+}
+
 int main(void)
 {
     make_static();
@@ -698,6 +938,7 @@ int main(void)
     test_health_held();
     test_embed();
     test_first_instant();
+    test_versions();
     http_stop(srv);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -49,7 +49,9 @@ function start() {
     for (const m of MODULES) {
         const l = document.createElement('link');
         l.rel = 'modulepreload';
-        l.href = 'js/' + m;
+        // resolved through the page's import map: the versioned URL the
+        // import below asks for (a preload's href is not mapped)
+        l.href = import.meta.resolve('../' + m);
         document.head.append(l);
     }
     import('./app.js');
