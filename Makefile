@@ -140,22 +140,12 @@ run: all
 	./$(BIN) --port 8080
 
 # The fuzz corpora replay as regression tests (build/fuzz-replay/*, mk/extra.mk).
-# make test builds with every CPU (a sub-make with -j: the build is a third of
-# the run on a 2-CPU machine).  It builds what the browser test runs first
-# (test-build-browser), so that run_all.sh starts the browser shards, the
-# longest suites, at once and finishes the build beside them (--build): the
-# CPUs the build leaves idle (links, nvcc's one process) go to the browsers.
+# make test builds with every CPU (a sub-make with -j: the build is half of
+# the run on a 2-CPU machine), then runs the suites.
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 test: deps-test
-	@$(MAKE) --no-print-directory -j$(NPROC) test-build-browser
-	@bash tests/run_all.sh --build "$(MAKE) --no-print-directory -j$(NPROC) test-build" \
-	    $(TESTS:%=build/test/%)
-
-# What the browser test runs: the sanitized server, and the tool where nvcc
-# is (test_page.mjs gives it to the server when it exists: it must exist
-# before the browsers start, or the measure checks would see another page).
-.PHONY: test-build-browser
-test-build-browser: build/asan/swizzlescope $(if $(HAVE_NVCC),$(TOOL))
+	@$(MAKE) --no-print-directory -j$(NPROC) test-build
+	@bash tests/run_all.sh $(TESTS:%=build/test/%)
 
 .PHONY: test-build
 test-build: $(TESTS:%=build/test/%) build/asan/swizzlescope $(BIN) $(PTX_BIN) \

@@ -12,16 +12,7 @@
 # beside them the other suites TEST_JOBS at a time (default: the CPU count, at
 # least 2) under nice, so that the browsers keep the CPUs they ask for.
 # Each suite's output is printed whole, in the order given, once it is done.
-# --build CMD (first): the command that builds the suites; it runs beside the
-# browser shards (which need only what `make test-build-browser` made first),
-# and the other suites start once it has succeeded.  If it fails, its output is
-# printed and counted as a failure, and those suites are not run.
 set -u
-build_cmd=
-if [ "${1:-}" = --build ]; then
-    build_cmd=$2
-    shift 2
-fi
 TIMED="test_http test_measure test_proc test_stream test_framing test_contract test_main"
 # Suites with long property sweeps: TEST_SMALL=1 under the sanitizers, and
 # whole on the plain build (build/plain/NAME, which the Makefile builds).
@@ -111,19 +102,6 @@ start() {   # $1 = "name command...", $2 = what to run it under ("" or nice)
 for entry in "${browsers[@]}"; do
     start "$entry" ""
 done
-build_failed=0
-if [ -n "$build_cmd" ]; then
-    # nice: the browsers are the run's longest part; the build fills what they leave
-    t0=$(date +%s%N)
-    # shellcheck disable=SC2086  # the command is words
-    if ! nice -n 10 $build_cmd >"$out/build.log" 2>&1; then
-        build_failed=1
-        parallel=()
-        serial=()
-    fi
-    awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "build (beside the browsers): %.1f s\n", (b - a) / 1e9 }' \
-        >"$out/build.time"
-fi
 running=()
 for entry in "${parallel[@]}"; do
     while [ "${#running[@]}" -ge "$jobs" ]; do
@@ -145,18 +123,10 @@ done
 wait
 
 for name in "${names[@]}"; do
-    # after a failed build only what ran is tallied (the build's failure counts)
-    if [ "$build_failed" -eq 0 ] || [ -f "$out/$name.rc" ]; then
-        tally "$name"
-    fi
+    tally "$name"
 done
-if [ "$build_failed" -eq 1 ]; then
-    cat "$out/build.log"
-    echo "build: failed (above); the suites that need it did not run: counted as 1 failure"
-    failed=$((failed + 1))
-fi
 echo "times (wall, $jobs at a time; timed suites together, last):"
-for name in build "${names[@]}"; do
+for name in "${names[@]}"; do
     cat "$out/$name.time" 2>/dev/null
 done | sort -t: -k2 -rn | head -n 8 | sed 's/^/  /'
 skipped=$(grep -oE '[0-9]+ skipped' "$out/gpu" 2>/dev/null | grep -oE '[0-9]+' | tail -n 1)
