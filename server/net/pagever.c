@@ -22,15 +22,11 @@
  * resolving needed in HTML, JSON or a URL. */
 static int plain_path(const char *p, size_t n)
 {
-    if (n == 0)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)p[i];
-        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-              ch == '/' || ch == '.' || ch == '-' || ch == '_'))
-            return 0;
-    }
-    return 1;
+    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/.-_";
+    size_t i = 0;
+    while (i < n && p[i] && strchr(plain, p[i]))
+        i++;
+    return n > 0 && i == n;
 }
 
 /* One "url":"url?v=X" pair for every module under the folder at URL path `at`

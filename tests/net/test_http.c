@@ -753,6 +753,21 @@ static void cache_is(uint16_t p, const char *host, const char *target, const cha
     free(r);
 }
 
+/* Start a server on cfg for the version checks and write its Host value:
+ * its port, or 0 (a failed check named `what`). */
+static uint16_t versions_start(const struct http_config *cfg, struct http_server **srv,
+                               char *host, size_t n, const char *what)
+{
+    struct sz_error err;
+    if (http_start(cfg, srv, &err) < 0) {
+        CHECK(0, "versions: %s: %s", what, err.message);
+        return 0;
+    }
+    uint16_t p = http_port(*srv);
+    snprintf(host, n, "127.0.0.1:%u", p);
+    return p;
+}
+
 static void test_versions(void)
 {
     if (mkdtemp(vdir) == NULL)
@@ -792,14 +807,10 @@ static void test_versions(void)
         abort();
     struct http_config cfg = {.bind = "127.0.0.1", .port = 0, .static_dir = vdir, .threads = 2};
     struct http_server *srv;
-    struct sz_error err;
-    if (http_start(&cfg, &srv, &err) < 0) {
-        CHECK(0, "versions: start: %s", err.message);
-        return;
-    }
-    uint16_t p = http_port(srv);
     char host[64], ver[80], css[80], main_v[80], t[300];
-    snprintf(host, sizeof host, "127.0.0.1:%u", p);
+    uint16_t p = versions_start(&cfg, &srv, host, sizeof host, "start");
+    if (p == 0)
+        return;
     version(p, host, "/js/kit/a.js", ver, sizeof ver);
     version(p, host, "/css/s.css", css, sizeof css);
     version(p, host, "/js/m/main.js", main_v, sizeof main_v);
@@ -875,12 +886,8 @@ static void test_versions(void)
 
     /* --embed-origins: its CSP gets the same one hash-source */
     cfg.embed_origins = "http://127.0.0.1:9999";
-    if (http_start(&cfg, &srv, &err) < 0) {
-        CHECK(0, "versions: embed start: %s", err.message);
+    if ((p = versions_start(&cfg, &srv, host, sizeof host, "embed start")) == 0)
         return;
-    }
-    p = http_port(srv);
-    snprintf(host, sizeof host, "127.0.0.1:%u", p);
     r = page_checked(p, host, "/", "/js/kit/a.js", "embed");
     header(r, "Content-Security-Policy", cspv, sizeof cspv);
     CHECK(strstr(cspv, "frame-ancestors http://127.0.0.1:9999;") != NULL, "embed: %s", cspv);
@@ -890,12 +897,8 @@ static void test_versions(void)
     /* the repository's own pages: every one maps the page's modules */
     cfg.embed_origins = NULL;
     cfg.static_dir = "static";
-    if (http_start(&cfg, &srv, &err) < 0) {
-        CHECK(0, "versions: start on static/: %s", err.message);
+    if ((p = versions_start(&cfg, &srv, host, sizeof host, "start on static/")) == 0)
         return;
-    }
-    p = http_port(srv);
-    snprintf(host, sizeof host, "127.0.0.1:%u", p);
     static const char *const pages[][2] = {{"/", "/js/index/app.js"},
         {"/?b=2&m=4&s=3", "/js/kit/api.js"}, {"/layout.html", "/js/layout/layout.js"},
         {"/kernel.html", "/js/kernel/kernel.js"}, {"/linear.html", "/js/linear/linear.js"}};
