@@ -300,6 +300,7 @@ static int serve_page(struct http_server *s, struct MHD_Connection *c, const cha
         return 0;
     }
     close(f->fd);
+    /* the page to version: the file as read, or the template rendered */
     struct buf page = {0}, out = {0};
     struct sz_error err;
     int rc = 0, templ = firstscreen_is_template(t, got);
@@ -308,14 +309,11 @@ static int serve_page(struct http_server *s, struct MHD_Connection *c, const cha
         collect_args(c, &ac);
         /* too many arguments: the plain page (the page's own banner says what is wrong) */
         rc = firstscreen_render(t, got, ac.args, ac.overflow ? -1 : ac.n, &page, &err);
-    } else {
-        buf_put(&page, t, got);
-        rc = page.oom ? sz_fail(&err, SZ_INTERNAL, "", "out of memory") : 0;
     }
-    free(t);
     char hash[PAGEVER_HASH_MAX];
     if (rc >= 0)
-        rc = pagever_render(root, url, page.p, page.len, &out, hash, &err);
+        rc = pagever_render(root, url, templ ? page.p : t, templ ? page.len : got, &out, hash, &err);
+    free(t);
     free(page.p);
     if (rc < 0) {
         free(out.p);

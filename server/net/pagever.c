@@ -60,12 +60,19 @@ static void map_dir(const char *root, const char *at, int depth, int real, struc
             if (S_ISDIR(st.st_mode) || (S_ISLNK(st.st_mode) && !js)) {
                 strcat(url, "/");
                 map_dir(root, url, depth + 1, real && S_ISDIR(st.st_mode), map, count);
-            } else if (js && ((real && S_ISREG(st.st_mode) && st.st_nlink == 1 &&
-                               (files_version_stat(&st, ver), 1)) ||
-                              (!(real && S_ISREG(st.st_mode)) &&
-                               files_version(root, url, ver, &e) == 0))) {
-                buf_printf(map, "%s\"%s\":\"%s?v=%s\"", *count ? "," : "", url, url, ver);
-                ++*count;
+            } else if (js) {
+                int ok;
+                if (real && S_ISREG(st.st_mode)) {
+                    ok = st.st_nlink == 1;          /* files_open refuses a hard link */
+                    if (ok)
+                        files_version_stat(&st, ver);
+                } else {
+                    ok = files_version(root, url, ver, &e) == 0;
+                }
+                if (ok) {
+                    buf_printf(map, "%s\"%s\":\"%s?v=%s\"", *count ? "," : "", url, url, ver);
+                    ++*count;
+                }
             }
         }
         free(names[i]);
