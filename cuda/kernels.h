@@ -18,6 +18,7 @@ struct ProbeArgs {
     uint32_t seed;             /* keeps store values opaque to the compiler */
     uint32_t zero;             /* always 0; the compiler cannot know it */
     int iters;
+    int stagger;               /* atomics: warp w starts w * stagger cycles late */
     long long *t_start;        /* [MAX_WARPS] */
     long long *t_end;          /* [MAX_WARPS] */
     uint32_t *sink;            /* [MAX_WARPS * 32] */

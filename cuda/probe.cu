@@ -198,7 +198,8 @@ static void usage(FILE *f)
 "                   --ncu-timeout there defaults to 120 s)\n"
 "Options:\n"
 "  --iters N        loop iterations (8 accesses each) per warp, default 2048\n"
-"  --reps N         timed launches per pattern, the fastest is kept, default 5\n"
+"  --reps N         timed launches per pattern (an atomic: per starting phase, 19\n"
+"                   phases), the fastest is kept, default 5\n"
 "  --warps N        warps in the one block, 1..32, default 16\n"
 "  --baseline       also time the loop with register moves instead of accesses\n"
 "  --device N       CUDA device ordinal, default 0\n"
@@ -460,13 +461,34 @@ struct Timing {
     long long instructions;
 };
 
+/* The warps' starting phases an atomic is timed at (ProbeArgs.stagger: warp w
+ * starts w * s cycles after the barrier), the fastest kept.  Below 16 warps
+ * an atomic loop settles in one of several states that the warps' phase at
+ * the start picks: the same binary read 1.88 or 2.48 cycles an instruction at
+ * 5 warps from launch to launch, and where ptxas places the loop moves which
+ * state is likely by 35% (tests/calib/atomics_warps/README.md, "Placement
+ * probe" and "Stagger probe", H200, 2026-11-28/29).  Over these 19 phases the
+ * fastest state is found every time: two processes read the same to four
+ * digits on all 288 (op, warps, placement) cells at 4..12 warps, where
+ * fastest-of-5 at phase 0 alone differed by up to 4.0% between them; leaving
+ * out 64..128 moved one cell by 1.2% (stagger_summary.txt).  Where the loop
+ * sits still moves the fastest state by up to 5.7%: a reading belongs to its
+ * build's SASS, which the calibration data record beside it.
+ * The span still runs from the first warp's start, so a phase adds at most
+ * 128 * (W - 1) cycles (0.7% of the shortest 32-warp launch at 2048
+ * iterations); it wins only where its state is faster by more than that. */
+static const int STAGGERS[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 20, 24, 32, 48, 64, 96, 128};
+enum { N_STAGGERS = sizeof STAGGERS / sizeof STAGGERS[0] };
+
 static Timing run_one(kernel_fn kernel, const struct instr *p, const Options *o,
                       const DeviceBuffers *b)
 {
     ProbeArgs a;
     long long h[2 * MAX_WARPS];
     const uint32_t smem = instr_smem_bytes(p) + instr_kind(p->op)->smem_spare;
-    const int launches = o->ncu ? 1 : o->reps + 1; /* the first is a warm-up */
+    const int phases = o->ncu || !instr_is_atomic(p->op) ? 1 : N_STAGGERS;
+    /* the first launch is a warm-up; under ncu one launch a pattern */
+    const int launches = o->ncu ? 1 : phases * o->reps + 1;
     Timing best = {-1, (long long)o->warps * o->iters * ACCESSES_PER_ITER};
 
     input_lanes(p, a.off, &a.active);
@@ -475,6 +497,7 @@ static Timing run_one(kernel_fn kernel, const struct instr *p, const Options *o,
     a.gsrc = b->gsrc;
     a.seed = 0x5a5a0000u;
     a.zero = 0;
+    a.stagger = 0;
     a.iters = o->iters;
     a.t_start = b->times;
     a.t_end = b->times + MAX_WARPS;
@@ -483,6 +506,7 @@ static Timing run_one(kernel_fn kernel, const struct instr *p, const Options *o,
         CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
 
     for (int l = 0; l < launches; l++) {
+        a.stagger = l == 0 ? 0 : STAGGERS[(l - 1) / o->reps];
         kernel<<<1, o->warps * 32, smem>>>(a);
         CHECK(cudaGetLastError());
         CHECK(cudaEventRecord(b->done));

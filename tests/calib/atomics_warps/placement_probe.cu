@@ -10,8 +10,12 @@
  * COPIES (default 1) compiles each (op, pad) COPIES times as distinct kernels with the
  * same SASS, so the loop keeps its offset in the function while the function sits
  * elsewhere in the module: whether the offset or the absolute address decides.
- * Usage: placement_probe PROC WARPS_CSV LAUNCHES [COPIES].  Prints one line per launch:
- *   PROC op pad warps launch span cpi copy
+ * STAGGERS_CSV (default 0) starts warp w's timed loop w*STAGGER cycles after the barrier
+ * (a spin on clock64 before t0, the same in every lane): whether the warps' starting phase,
+ * which a launch sets at run time, reaches the states the code address selects.
+ * Usage: placement_probe PROC WARPS_CSV LAUNCHES [COPIES [STAGGERS_CSV]].  Prints one line
+ * per launch:
+ *   PROC op pad warps launch span cpi copy stagger
  * with cpi = (max end - min start) / (W * 2048 * 8), the tool's definition; launch 0 is
  * the warm-up the tool discards (printed, flagged by its index). */
 #include <cstdio>
@@ -29,6 +33,7 @@ struct Args {
     uint32_t seed;
     uint32_t zero;   /* 0, unknown to the compiler: ties the pad to the loop's address */
     int iters;
+    int stagger;     /* cycles between consecutive warps' starts (STAGGERS_CSV) */
     long long *t_start, *t_end;
     uint32_t *sink;
 };
@@ -57,6 +62,11 @@ __global__ void __launch_bounds__(1024, 1) loop(Args a)
     const uint32_t b = a.seed + lane;
     uint32_t acc = 0;
     __syncthreads();
+    if (a.stagger) {   /* whole warps wait alike: no divergence */
+        const long long s0 = clock64(), d = (long long)(threadIdx.x >> 5) * a.stagger;
+        while (clock64() - s0 < d) {
+        }
+    }
     const long long t0 = clock64();
 #pragma unroll 1
     for (int i = 0; i < a.iters; i++) {
@@ -104,16 +114,21 @@ static void table(kfn *out, std::integer_sequence<int, P...>)
 
 int main(int argc, char **argv)
 {
-    if (argc != 4 && argc != 5) {
-        fprintf(stderr, "usage: placement_probe PROC WARPS_CSV LAUNCHES [COPIES]\n");
+    if (argc < 4 || argc > 6) {
+        fprintf(stderr, "usage: placement_probe PROC WARPS_CSV LAUNCHES [COPIES [STAGGERS_CSV]]\n");
         return 2;
     }
     const int proc = atoi(argv[1]), launches = atoi(argv[3]);
-    const int copies = argc == 5 ? atoi(argv[4]) : 1;
-    int warps[32], nw = 0;
+    const int copies = argc >= 5 ? atoi(argv[4]) : 1;
+    int warps[32], nw = 0, stag[64] = {0}, ns = 1;
     for (char *s = strtok(argv[2], ","); s && nw < 32; s = strtok(NULL, ","))
         warps[nw++] = atoi(s);
-    if (launches < 1 || nw < 1 || copies < 1 || copies > NCOPY) {
+    if (argc == 6) {
+        ns = 0;
+        for (char *s = strtok(argv[5], ","); s && ns < 64; s = strtok(NULL, ","))
+            stag[ns++] = atoi(s);
+    }
+    if (launches < 1 || nw < 1 || ns < 1 || copies < 1 || copies > NCOPY) {
         fprintf(stderr, "LAUNCHES >= 1, WARPS_CSV e.g. 5,7,9,11, COPIES 1..%d\n", NCOPY);
         return 2;
     }
@@ -138,8 +153,10 @@ int main(int argc, char **argv)
         const int w = warps[wi];
         for (int op = 0; op < 2; op++) {
             for (int p = 0; p < NPAD; p++)
-            for (int c = 0; c < copies; c++) {
+            for (int c = 0; c < copies; c++)
+            for (int si = 0; si < ns; si++) {
                 const kfn k = op == 0 ? ka[c][p] : kr[c][p];
+                a.stagger = stag[si];
                 for (int l = 0; l <= launches; l++) {
                     k<<<1, 32 * w, smem>>>(a);
                     if (cudaDeviceSynchronize() != cudaSuccess) {
@@ -152,8 +169,8 @@ int main(int argc, char **argv)
                         lo = h[i] < lo ? h[i] : lo;
                         hi = h[32 + i] > hi ? h[32 + i] : hi;
                     }
-                    printf("%d %s %d %d %d %lld %.4f %d\n", proc, op == 0 ? "atom" : "red", p, w, l,
-                           hi - lo, (double)(hi - lo) / (8.0 * w * ITERS), c);
+                    printf("%d %s %d %d %d %lld %.4f %d %d\n", proc, op == 0 ? "atom" : "red", p, w,
+                           l, hi - lo, (double)(hi - lo) / (8.0 * w * ITERS), c, a.stagger);
                 }
             }
         }
