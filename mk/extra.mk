@@ -36,7 +36,7 @@ deps-fuzz:
 # build whether or not CORE lists expr yet.
 build/test/test_expr: tests/unit/test_expr.c build/asan/model/expr.o build/asan/base/error.o
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(SAN) $(TINC) $(DEP) -o $@ $< build/asan/model/expr.o build/asan/base/error.o
+	$(CC) $(WARN) $(SAN_OPT) $(SAN) $(TINC) $(DEP) -o $@ $< build/asan/model/expr.o build/asan/base/error.o
 
 # ---- libFuzzer ---------------------------------------------------------------
 
@@ -75,7 +75,7 @@ fuzz-merge: $(FUZZ_TARGETS:%=build/fuzz/%)
 $(FUZZ_TARGETS:%=build/fuzz-replay/%): build/fuzz-replay/%: tests/fuzz/%.c \
         tests/fuzz/replay_main.c $(wildcard tests/*.h) $(FUZZ_UNITS:%=build/asan/%.o)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(SAN) $(TINC) $(PKG_CFLAGS) -o $@ $(filter %.c %.o,$^) $(PKG_LIBS) -lm -lpthread
+	$(CC) $(WARN) $(SAN_OPT) $(SAN) $(TINC) $(PKG_CFLAGS) -o $@ $(filter %.c %.o,$^) $(PKG_LIBS) -lm -lpthread
 
 # Every target runs even when one fails; a failing input aborts its target
 # with the broken invariant and the input's path on stderr.
