@@ -698,14 +698,15 @@ static void test_tool_dies_with_parent(void)
 }
 
 /* An atomic's "warps" (A14) runs the tool's block at that size (--warps) and
- * predicts for it: this fake reads 1.195 (atomic_used_h200.json's cycles_w8 of
- * atom.add.u32 on one wavefront) only when asked for 8 warps, 9 otherwise. */
+ * predicts for it: this fake reads 1.1735 (atomic_warps_h200.json's atom.add.u32
+ * on one wavefront at 8 warps, 2048 iterations, 2026-11-29) only when asked for
+ * 8 warps, 9 otherwise. */
 static const char warps_tool[] =
     "#!/bin/sh\n"
     "if [ \"$1\" = --info ]; then echo '{\"ok\":true,\"device\":{\"name\":\"Fake GPU\","
     "\"cc\":\"9.0\"}}'; exit 0; fi\n"
     "cat >/dev/null\n"
-    "case \" $* \" in *' --warps 8 '*) c=1.195;; *) c=9;; esac\n"
+    "case \" $* \" in *' --warps 8 '*) c=1.1735;; *) c=9;; esac\n"
     "echo '{\"device\":{\"name\":\"Fake GPU\"},\"results\":[{\"cycles_per_instr\":'$c',"
     "\"wavefronts_per_instr\":1.0,\"raw_cycles\":1,\"instructions\":1}],"
     "\"ncu\":{\"used\":true},\"verify\":{\"ok\":true}}'\n";
@@ -720,8 +721,8 @@ static void test_warps(void)
     api_configure(&cfg);
     struct api_response r = client_api_call("POST", "/api/measure", NULL, "application/json",
                                             atom8, sizeof atom8 - 1);
-    CHECK(r.status == 200 && strstr(r.body, "\"cycles\":1.20,") &&
-          strstr(r.body, "\"warps\":8,") && strstr(r.body, "\"cycles_per_instr\":1.195") &&
+    CHECK(r.status == 200 && strstr(r.body, "\"cycles\":1.17,") &&
+          strstr(r.body, "\"warps\":8,") && strstr(r.body, "\"cycles_per_instr\":1.1735") &&
           strstr(r.body, "\"agree\":{\"cycles\":true,"), "warps 8: %d %.400s", r.status,
           r.body);
     free(r.body);
