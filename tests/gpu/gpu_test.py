@@ -119,7 +119,8 @@ def atomic_subset():
             or p["name"].split(".")[1] in ("w4_same", "w8_same")]
 
 
-SECTIONS = [x for x in os.environ.get("SWZ_GPU_SECTIONS", "server,copy,tma,suite,atomics,forms,ptx")
+SECTIONS = [x for x in os.environ.get("SWZ_GPU_SECTIONS",
+                                      "server,copy,tma,suite,atomics,forms,warps,ptx")
             .split(",") if x]
 CP_ASYNC_DATA = os.path.join(swzgpu.ROOT, "tests", "data", "cp_async_h100-80gb-hbm3.json")
 CP_ASYNC_FIELDS = ("op", "bytes", "cache", "offsets", "global_offsets")
@@ -174,10 +175,25 @@ def form_body(r):
     return dict(r["request"], offsets=r["offsets"])
 
 
+# Issue 41, rule A14: the tool's one-wavefront atomic rows (atomic_warps_h200.json,
+# 2048 iterations) at warp counts where one starting phase read two states launch
+# to launch (5, 8) and where the rule answers not exact (11).
+WARPS_DATA = os.path.join(swzgpu.ROOT, "tests", "data", "atomic_warps_h200.json")
+WARPS_AT = (5, 8, 11)
+
+
+def warps_rows():
+    with open(WARPS_DATA) as f:
+        rows = json.load(f)["patterns"]
+    return [r for r in rows if r["name"].endswith(".deg1") and r["warps"] == 16
+            and r["iters"] == 2048]
+
+
 def planned(patterns):
     return (2 + 1 + len(SUBSET) + 2 + 1 + len(patterns) + 1 + len(atomic_subset())
             + 2 + len(copy_subset()) + len(TMA_BOXES) + 1
             + 1 + len(forms_rows()) + len(FORM_MEASURE) + 1
+            + len(WARPS_AT) * (2 + len(warps_rows()))
             + len(PTX_MEASURE) + 2)
 
 
@@ -219,6 +235,8 @@ def main():
                 run_atomics(server, atomic_subset())
             elif sec == "forms":
                 run_forms(server, forms_rows())
+            elif sec == "warps":
+                run_warps(server, warps_rows())
             elif sec == "ptx":
                 run_ptx(server)
     finally:
@@ -378,6 +396,39 @@ def run_atomics(server, patterns):
                   line + " (not native: measured, not modelled)")
             continue
         check_atomic(m, pred, line)
+
+
+def run_warps(server, rows):
+    """A14 on the GPU: the tool (clock64, --warps W, 2048 iterations, each atomic
+    the fastest over 19 starting phases) run twice as two processes must read
+    every row the same within 0.2% (at one phase the same binary moved by up to
+    4% between processes, 8% between runs), and each row must agree with
+    /api/conflicts given the same "warps" (as check_atomic: within 2% where the
+    answer is exact, not below it by more than 2% where it is not; clock64
+    only, the ncu rows are atomic_warps_ncu_h200.json's)."""
+    for w in WARPS_AT:
+        runs = []
+        for k in range(2):
+            rc, j, err, dt = swzgpu.run_tool(rows, ["--no-ncu", "--warps", str(w)], timeout=120)
+            ok = rc == 0 and j is not None and len(j.get("results", [])) == len(rows)
+            check(ok, f"tool --warps {w} on {len(rows)} one-wavefront atomics, process {k + 1}: "
+                  f"exit {rc} in {dt:.1f} s" + ("" if ok else f": {err.strip()[-300:]}"))
+            runs.append(j["results"] if ok else None)
+        if None in runs:
+            continue
+        for p, a, b in zip(rows, runs[0], runs[1]):
+            ca, cb = a["cycles_per_instr"], b["cycles_per_instr"]
+            st, pred, _ = server.post("/api/conflicts", dict(swzgpu.api_body(p), warps=w))
+            line = (f"atomic {p['name']} at {w} warps: cycles {ca:.4f} and {cb:.4f} "
+                    f"(two processes) vs {pred.get('cycles') if st == 200 else st}")
+            if st != 200:
+                check(False, line)
+                continue
+            exact = pred["atomic"]["cycles_exact"]
+            near = (swzgpu.cycles_agree(ca, pred["cycles"]) if exact
+                    else ca >= 0.98 * pred["cycles"])
+            check(near and abs(ca - cb) <= 0.002 * min(ca, cb),
+                  line + ("" if exact else " (cycles marked inexact by the model)"))
 
 
 def run_forms(server, rows):

@@ -19,7 +19,7 @@ cuobjdump -sass -arch sm_90 build/swizzlescope-measure 2>&1 |
     awk '/Function :/ {keep = ($3 ~ /copy_kernel|tma_kernel/)} keep' > "$O/sass_new_kernels.txt"
 grep -E "Function|LDGSTS|UTMALDG|UBLKCP|SYNCS|DEPBAR|LDGDEPBAR" "$O/sass_new_kernels.txt" | sort | uniq -c | sort -rn | head -30
 date -u +%T
-SWZ_GPU_SECTIONS=${SWZ_GPU_SECTIONS:-copy,tma,server,suite,atomics,forms} TEST_S=${TEST_S:-300} BENCH_S=1 \
+SWZ_GPU_SECTIONS=${SWZ_GPU_SECTIONS:-copy,tma,server,suite,atomics,forms,warps} TEST_S=${TEST_S:-300} BENCH_S=1 \
     bash bench/gpu_session.sh "$O/session" > "$O/session.out" 2>&1
 echo "session rc=$?"
 grep -E "^(FAIL|info|test_gpu|skip)" "$O/session/test_gpu.log" | head -80
