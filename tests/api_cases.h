@@ -506,14 +506,15 @@ static const struct api_case {
     {"POST", "/api/conflicts", "", JSON, "{\"op\":\"atom\",\"func\":\"sub\",\"offsets\":" SZ_W32
      "}", 400, "\"field\":\"func\""},
     /* issue 41, A14 (atomic_warps.c): "warps" re-costs an atomic's cycles for the
-     * tool's loop on that many warps (atomic_warps_h200.json: atom one wavefront at
-     * 8 warps 1.180-1.218; red at 5 warps 1.732 where the fluid rule says 1.60: not
-     * exact); 16 is the answer without it; only atomics take it, 1..32.
+     * tool's loop on that many warps (atomic_warps_h200.json, 2026-11-29: atom one
+     * wavefront at 8 warps 1.1735, the rule 75.1 / 64; red at 5 warps 1.6266 where
+     * the fluid rule says 1.60: not exact); 16 is the answer without it; only
+     * atomics take it, 1..32.
      * SZ_WARPS(body fields before "offsets", status, what the answer holds) */
 #define SZ_WARPS(F, ST, WANT) {"POST", "/api/conflicts", "", JSON, "{" F ",\"offsets\":" SZ_W32 "}", ST, WANT}
     SZ_WARPS("\"op\":\"atom\",\"guard\":\"none\",\"warps\":8", 200,
-             "\"cycles_exact\":true,\"pipe_cycles\":1.20,\"branch_cycles\":0.00,\"warps\":8,"),
-    SZ_WARPS("\"op\":\"atom\",\"guard\":\"none\",\"warps\":8", 200, "\"cycles\":1.20,"),
+             "\"cycles_exact\":true,\"pipe_cycles\":1.17,\"branch_cycles\":0.00,\"warps\":8,"),
+    SZ_WARPS("\"op\":\"atom\",\"guard\":\"none\",\"warps\":8", 200, "\"cycles\":1.17,"),
     SZ_WARPS("\"op\":\"red\",\"guard\":\"none\",\"warps\":5", 200,
              "\"cycles_exact\":false,\"pipe_cycles\":1.60,"),
     SZ_WARPS("\"op\":\"atom\",\"guard\":\"none\",\"warps\":16", 200,

@@ -13,43 +13,58 @@ import json
 import os
 import sys
 
-SUBS, ISSUE, RED_LOOP, ATOM_TRIP, ATOM_SHARED = 4, 4.0, 8.3, 44.3, 75.1
-LONE, LONE_LAST, TAIL_SLIP = 2.0, 3.0, 0.08
+SUBS, ISSUE, RED_LOOP, ATOM_TRIP, ATOM_SHARED = 4, 4.0, 8.05, 42.04, 75.1
+LONE, LONE_LAST, TAIL_SLIP = 2.0, 2.0, 0.08
 
 
-def iteration(op, per, w, k):
-    """One warp's iteration on a sub-partition holding k warps (A14's chain)."""
+def iteration(op, per, w, k, wait=0.0):
+    """One warp's iteration on a sub-partition holding k warps (A14's chain), its atomics
+    each waiting `wait` cycles for the pipe besides."""
     path = 8 * LONE * w if k == 1 else 0
     if op == 'red':
-        return max(8 * per + RED_LOOP, path)
-    t = max(7 * per + w, path - LONE_LAST) + ATOM_TRIP
-    return ATOM_SHARED if k > 1 and t < ATOM_SHARED else t
+        return max(8 * per + RED_LOOP, path) + 8 * wait
+    last = LONE * w if k == 1 else w
+    t = max(7 * per + last, path - LONE_LAST) + ATOM_TRIP
+    return (ATOM_SHARED if k > 1 and t < ATOM_SHARED else t) + 8 * wait
+
+
+def fair_shares(left, want):
+    """Max-min fair shares of one wavefront a cycle over the busy sub-partitions."""
+    busy = sorted([s for s in range(SUBS) if left[s] > 1e-9], key=lambda s: want[s])
+    share, cap = [0.0] * SUBS, 1.0
+    for i, s in enumerate(busy):
+        fair = cap / (len(busy) - i)
+        share[s] = want[s] if want[s] <= fair + 1e-12 else fair
+        cap -= share[s]
+    return busy, share
+
+
+def demands(op, per, w, k, wait):
+    return [w * min(8.0 * k[s] / iteration(op, per, w, k[s], wait[s]), 1 / per) if k[s] else 0.0
+            for s in range(SUBS)]
 
 
 def a14(op, w, warps):
     """(cycles per instruction without the floor, exact, bound) as atomic_warps_cycles."""
     per = max(float(w), ISSUE)
     wf = float(w)
-    left, want = [0.0] * SUBS, [0.0] * SUBS
+    k = [warps // SUBS + (s < warps % SUBS) for s in range(SUBS)]
+    left = [8.0 * k[s] for s in range(SUBS)]
+    want = demands(op, per, wf, k, [0.0] * SUBS)
+    busy, share = fair_shares(left, want)
+    ncap = sum(share[s] < want[s] - 1e-12 for s in busy)
     t = 0.0
-    n1 = n3 = capped = paced = False
-    for s in range(SUBS):
-        k = warps // SUBS + (s < warps % SUBS)
-        left[s] = 8.0 * k
-        if k:
-            chain = 8.0 * k / iteration(op, per, wf, k)
-            want[s] = wf * (chain if chain < 1 / per else 1 / per)
-    while True:
-        busy = [s for s in range(SUBS) if left[s] > 1e-9]
-        if not busy:
-            break
-        busy.sort(key=lambda s: want[s])          # stable, as the C insertion sort
-        share, cap = [0.0] * SUBS, 1.0
+    n1 = n3 = capped = paced = full = False
+    if op == 'atom' and 1 in k and ncap:
+        # lone atom warps beside a capped sub-partition: no tail, paced warps wait
+        wait = [ncap * wf / 2 if k[s] and share[s] >= want[s] - 1e-12 and
+                want[s] < wf / per - 1e-12 else 0.0 for s in range(SUBS)]
+        want = demands(op, per, wf, k, wait)
+        t = max([8.0 * warps * wf] + [8.0 * k[s] * wf / want[s] for s in range(SUBS) if k[s]])
+        full, busy = True, []
+    while busy:
         issue = trip = pipe = False
-        for i, s in enumerate(busy):
-            fair = cap / (len(busy) - i)
-            share[s] = want[s] if want[s] <= fair + 1e-12 else fair
-            cap -= share[s]
+        for s in busy:
             if share[s] < want[s] - 1e-12:
                 pipe = True
             elif want[s] >= wf / per - 1e-12:
@@ -57,18 +72,19 @@ def a14(op, w, warps):
             else:
                 trip = True
         n1 |= issue and trip
-        n3 |= (len(busy) == 1 and warps // SUBS + (busy[0] < warps % SUBS) == 2 and
-               LONE * wf > per and TAIL_SLIP / wf > 0.015)
+        n3 |= (len(busy) == 1 and k[busy[0]] == 2 and LONE * wf > per and
+               TAIL_SLIP / wf > 0.015)
         capped |= pipe
         paced |= trip
         dt = min(left[s] * wf / share[s] for s in busy)
         for s in busy:
             left[s] -= share[s] * dt / wf
         t += dt
-    n2 = (op == 'atom' and SUBS - 1 <= warps < 2 * SUBS and w >= 2 and
+        busy, share = fair_shares(left, want)
+    n2 = (op == 'atom' and SUBS - 1 <= warps <= SUBS + 1 and w >= 2 and
           8.0 * wf * (warps - SUBS if warps > SUBS else 0) < ATOM_TRIP)
-    bound = ('N3' if n3 else 'N1' if n1 else 'N2' if n2 else 'pipe' if capped
-             else 'trip' if paced else 'issue')
+    bound = ('N3' if n3 else 'N1' if n1 else 'N2' if n2 else 'full' if full else
+             'pipe' if capped else 'trip' if paced else 'issue')
     return t / (8.0 * warps), not (n1 or n2 or n3), bound
 
 
