@@ -14,7 +14,7 @@ import os
 import sys
 
 SUBS, ISSUE, RED_LOOP, ATOM_TRIP, ATOM_SHARED = 4, 4.0, 8.05, 42.04, 75.1
-LONE, LONE_LAST, TAIL_SLIP = 2.0, 2.0, 0.08
+LONE, LONE_LAST, TAIL_SLIP, N1_SLIP, PAIR_SLIP = 2.0, 2.0, 0.08, 1.7, 3.03
 
 
 def iteration(op, per, w, k, wait=0.0):
@@ -61,14 +61,18 @@ def a14(op, w, warps):
                 want[s] < wf / per - 1e-12 else 0.0 for s in range(SUBS)]
         want = demands(op, per, wf, k, wait)
         t = max([8.0 * warps * wf] + [8.0 * k[s] * wf / want[s] for s in range(SUBS) if k[s]])
+        if warps == SUBS - 1 and (warps - 1) / LONE == 1 and LONE * wf > per:
+            t += warps * PAIR_SLIP      # three lone warps: two fill the pipe in a round trip
         full, busy = True, []
     while busy:
         issue = trip = pipe = False
+        rounds = 0.0
         for s in busy:
             if share[s] < want[s] - 1e-12:
                 pipe = True
             elif want[s] >= wf / per - 1e-12:
                 issue = True
+                rounds += 1 / (8.0 * k[s] * per)
             else:
                 trip = True
         n1 |= issue and trip
@@ -79,7 +83,7 @@ def a14(op, w, warps):
         dt = min(left[s] * wf / share[s] for s in busy)
         for s in busy:
             left[s] -= share[s] * dt / wf
-        t += dt
+        t += dt + (N1_SLIP * rounds * dt if issue and trip else 0.0)
         busy, share = fair_shares(left, want)
     n2 = (op == 'atom' and SUBS - 1 <= warps <= SUBS + 1 and w >= 2 and
           8.0 * wf * (warps - SUBS if warps > SUBS else 0) < ATOM_TRIP)
