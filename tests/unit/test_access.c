@@ -930,17 +930,22 @@ static int atomic_row(const char *name, const cJSON *p, int warps, double cyc, i
     return failures;
 }
 
-/* Answered exact (every one within 2%) by A14 with the lone-warp path (LONE)
- * and N3, on the readings of the tool that times atomics at 19 starting phases
- * (2026-11-29; the readings before moved between two states launch to launch).
- * Of 1728: 38 outside 2%, all not exact (atom 1 wavefront at 10-11 warps, atom
- * 2-8 wavefronts at 3-6, red 1 wavefront at 6-7), 58 within 2% not exact.  With
- * ATOM_SHARED at the old readings' 76.7, 20 rows (atom 1 wavefront at 5-8
- * warps, 2.1-3.5% over) were called exact outside 2%. */
-#define EXACT_WARPS_702 631
-#define EXACT_WARPS_ALL 1632
+/* Answered exact (every one within 2%) by A14 with the lone-warp path (LONE),
+ * N3 and, where lone atom warps sit beside a sub-partition the pipe cannot
+ * keep up with, no tail and the paced warps' waits, and N1_SLIP, PAIR_SLIP
+ * (2026-11-29), on the readings of the tool that times atomics at 19 starting
+ * phases: every row of those three files within 2% (OUTSIDE_WARPS_*), of 1728
+ * 91 not exact (N1, N2's 3..5 warps, where the starting phase decides, N3).
+ * The ncu pass's rows are one launch at phase 0: 25 outside 2% (N2's 4 warps,
+ * not exact).  The rule before (fair shares' tail, no slips) had 1632 exact
+ * and 38 outside 2% (atom 1 wavefront at 10-11 warps, 2 at 5-6, 4 at 5, 8 at
+ * 3; red 1 at 6-7); with ATOM_SHARED at the old readings' 76.7, 20 rows (atom
+ * 1 wavefront at 5-8 warps, 2.1-3.5% over) were called exact outside 2%. */
+#define EXACT_WARPS_702 636
+#define EXACT_WARPS_ALL 1637
 #define EXACT_WARPS_NCU 132
-#define EXACT_WARPS_REPEAT 1494
+#define EXACT_WARPS_REPEAT 1509
+#define OUTSIDE_WARPS_NCU 25   /* the most rows outside 2%: more is a regression */
 
 static int atomic_tool_file(const char *file, const char *path, const cJSON *j, void *unused)
 {
@@ -967,20 +972,22 @@ static int atomic_tool_file(const char *file, const char *path, const cJSON *j, 
                 failures += atomic_row(name, p, 0, cj->valuedouble, &e0, &n0, &f0);
         }
     }
-    /* rows and the fewest answered exact per warps file: fewer is a regression */
-    static const struct { const char *file; int rows, exact, w16; } want[] = {
-        {"atomic_warps_h200.json", 702, EXACT_WARPS_702, 108},
-        {"atomic_warps_all_h200.json", 1728, EXACT_WARPS_ALL, 54},
-        {"atomic_warps_ncu_h200.json", 162, EXACT_WARPS_NCU, 0},
-        {"atomic_warps_repeat_h200.json", 1782, EXACT_WARPS_REPEAT, 0},
+    /* rows, the fewest answered exact and the most outside 2% per warps file:
+     * fewer exact or more outside is a regression */
+    static const struct { const char *file; int rows, exact, outside, w16; } want[] = {
+        {"atomic_warps_h200.json", 702, EXACT_WARPS_702, 0, 108},
+        {"atomic_warps_all_h200.json", 1728, EXACT_WARPS_ALL, 0, 54},
+        {"atomic_warps_ncu_h200.json", 162, EXACT_WARPS_NCU, OUTSIDE_WARPS_NCU, 0},
+        {"atomic_warps_repeat_h200.json", 1782, EXACT_WARPS_REPEAT, 0, 0},
     };
     int known = !warps_file, fine = !warps_file && w16 >= 54;
     for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
         if (!strcmp(file, want[k].file))
-            known = 1, fine = rows == want[k].rows && exact >= want[k].exact && w16 >= want[k].w16;
+            known = 1, fine = rows == want[k].rows && exact >= want[k].exact &&
+                              not_near <= want[k].outside && w16 >= want[k].w16;
     CHECK(failures == 0 && known && fine,
-          "%s: %d rows disagree (%d rows, %d at 16 warps, %d answered exact)", path, failures,
-          rows, w16, exact);
+          "%s: %d rows disagree (%d rows, %d at 16 warps, %d answered exact, %d outside 2%%)",
+          path, failures, rows, w16, exact, not_near);
     printf("atomics (the tool's kernels) %s: %d rows at their warp counts, %d at 16: "
            "wavefronts exact; %d answered cycles_exact, all within 2%%; %d outside 2%%, all "
            "answered not exact; %d within 2%% answered not exact\n", file, rows, w16, exact,
