@@ -262,7 +262,9 @@ enum { AV_LANE, AV_UNIFORM, AV_IMM };
  *   atom inc.u32 -1 (its result used)             ATOMS.ADD
  *   inc.u32 1 / 2 / uniform / lane                ATOMS.INC; dec.u32 any: ATOMS.DEC
  * with 8 BSSY a loop (one per atomic) under guard "each" and none under
- * "none"; every other form as before, under either guard. */
+ * "none"; every other form as before, under either guard.  Every atomic kernel
+ * has one BSSY more, before the loop: the starting-phase wait (2026-11-29,
+ * tests/gpu/atomic_sass.py counts it). */
 
 /* bf16x2 atomics exist from sm_90 on (PTX); the older targets get an empty body
  * (instr_check_gpu refuses bf16x2 below cc 9.0 before any launch). */

@@ -476,7 +476,13 @@ struct Timing {
  * build's SASS, which the calibration data record beside it.
  * The span still runs from the first warp's start, so a phase adds at most
  * 128 * (W - 1) cycles (0.7% of the shortest 32-warp launch at 2048
- * iterations); it wins only where its state is faster by more than that. */
+ * iterations); it wins only where its state is faster by more than that.
+ * At the default 16 warps too: the phase-0 reading there hangs on the code's
+ * placement as well (adding this wait before the loop moved atom.exch.b64's
+ * 16-warp rows from within 1% of rules A1-A13 to 2.8% over them at phase 0;
+ * at the fastest phase 195 of the GPU suite's 196 atomic rows are within
+ * 1.4%; atom.add.u32 w4_distinct, guard each, reads 2.150 where the rule
+ * says 2.2: open, issue 41; H200, 2026-11-29). */
 static const int STAGGERS[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 20, 24, 32, 48, 64, 96, 128};
 enum { N_STAGGERS = sizeof STAGGERS / sizeof STAGGERS[0] };
 

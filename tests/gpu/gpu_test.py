@@ -400,12 +400,16 @@ def run_atomics(server, patterns):
 
 def run_warps(server, rows):
     """A14 on the GPU: the tool (clock64, --warps W, 2048 iterations, each atomic
-    the fastest over 19 starting phases) run twice as two processes must read
-    every row the same within 0.2% (at one phase the same binary moved by up to
-    4% between processes, 8% between runs), and each row must agree with
-    /api/conflicts given the same "warps" (as check_atomic: within 2% where the
-    answer is exact, not below it by more than 2% where it is not; clock64
-    only, the ncu rows are atomic_warps_ncu_h200.json's)."""
+    the fastest over 19 starting phases) runs twice, as two processes, and each
+    row must agree with /api/conflicts given the same "warps" (as check_atomic:
+    within 2% where the answer is exact, not below it by more than 2% where it
+    is not, the answer's two decimals read as the interval they round; clock64
+    only, the ncu rows are atomic_warps_ncu_h200.json's).  Where the answer is
+    exact the two processes must also read the same within 0.2% (at one phase
+    the same binary moved by up to 4% between processes, 8% between runs);
+    where it is not, the time may depend on state the code does not hold (red
+    one wavefront at 5 warps read 1.7262 in one process and 1.6266 in the
+    next, 2026-11-29)."""
     for w in WARPS_AT:
         runs = []
         for k in range(2):
@@ -425,9 +429,11 @@ def run_warps(server, rows):
                 check(False, line)
                 continue
             exact = pred["atomic"]["cycles_exact"]
-            near = (swzgpu.cycles_agree(ca, pred["cycles"]) if exact
-                    else ca >= 0.98 * pred["cycles"])
-            check(near and abs(ca - cb) <= 0.002 * min(ca, cb),
+            lo = pred["cycles"] - 0.005   # the answer's %.2f
+            near = (all(abs(c - pred["cycles"]) <= 0.02 * lo + 0.005 for c in (ca, cb))
+                    if exact else min(ca, cb) >= 0.98 * lo)
+            same = abs(ca - cb) <= 0.002 * min(ca, cb)
+            check(near and (same or not exact),
                   line + ("" if exact else " (cycles marked inexact by the model)"))
 
 
