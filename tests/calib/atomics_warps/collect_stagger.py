@@ -93,3 +93,31 @@ with open(os.path.join(here, 'sass_sm90.txt'), 'w') as f:
             'nvcc 13.0), the nine measured forms (guard none, the lane\'s value), %s\n' % dev[0])
     f.write('\n'.join(keep) + '\n')
 print(len(every), len(main), len(rep), len(keep))
+
+# run_stagger.sh DIR ncu's a41s.tgz, unpacked in argv[2] when given: the tool's own ncu pass
+# with --warps 4, 8, 11 (cycles from its clock64 launches at every phase, wavefronts from
+# the one profiled launch), replacing atomic_warps_ncu_h200.json's phase-0 readings.
+if len(sys.argv) > 2:
+    src2 = sys.argv[2]
+    dev2 = open(os.path.join(src2, 'device.txt')).read().splitlines()
+    ncu = []
+    for w in (4, 8, 11):
+        d = json.load(open(os.path.join(src2, 'atom_ncu_w%d.json' % w)))
+        for r in d['results']:
+            ncu.append({"name": r['name'], "warps": w, "op": r['op'],
+                        "offsets": forms[r['name']]['offsets'], "func": r['func'],
+                        "type": r['type'], "value": r['value'], "guard": r['guard'],
+                        "cycles": r['cycles_per_instr'], "wavefronts": r['wavefronts_per_instr'],
+                        "wavefronts_sm": r['wavefronts_sm_per_instr'],
+                        "wavefronts_hw": r['wavefronts_hw_per_instr'],
+                        "ncu_instructions": r['ncu_instructions']})
+    dump('atomic_warps_ncu_h200.json',
+         dict(head, date=dev2[0][:10], measured_at=dev2[0],
+              nvidia_smi=dev2[1] + '; after: ' + dev2[-1],
+              tool="cuda/ of 031d2e9 (STAGGERS, as cfd3734), the Makefile's build (sm_80..sm_90)",
+              method="tests/calib/atomics_warps/run_stagger.sh DIR ncu: swizzlescope-measure "
+              "--json --warps W < atom_used.json, W = 4, 8, 11: the tool's own ncu pass "
+              "(Source-page wavefronts, sm__sass_* and the hardware counter per instruction, one "
+              "profiled launch) beside its clock64 cycles (the fastest of 5 launches at each of "
+              "19 starting phases)", patterns=ncu), ncu)
+    print('ncu', len(ncu))
