@@ -9,7 +9,7 @@ set -eu
 need="pkg-config gcc make libmicrohttpd-dev libcjson-dev"
 case "${1:-build}" in
     build) ;;
-    test) need="$need chromium nodejs npm valgrind" ;;
+    test) need="$need chromium chromium-headless-shell nodejs npm valgrind" ;;
     fuzz) need="$need clang libclang-rt-14-dev" ;;
     *) echo "usage: $0 build|test|fuzz" >&2; exit 2 ;;
 esac
