@@ -6,6 +6,7 @@ repository's data (issue 41).  Writes tests/data/atomic_warps_all_h200.json (the
 with --warps 4, 8, 11), tests/calib/atomics_warps/sass_sm90.txt (whole SASS of the nine
 measured forms' kernels) and warp_probe_h200.txt.  It copies measurements; it models nothing."""
 import json, os, re, sys
+import sass_excerpt
 
 src = sys.argv[1]
 here = os.path.dirname(os.path.abspath(__file__))
@@ -57,17 +58,7 @@ with open(os.path.join(root, 'tests/data/atomic_warps_ncu_h200.json'), 'w') as f
     f.write(',\n"patterns":[\n' + ',\n'.join(json.dumps(r, separators=(',', ':')) for r in ncu)
             + '\n]}\n')
 
-keep, on = [], False
-want = re.compile(r'F_(ATOM|RED)_(ADD_U32|ADD_S32|MIN_U32|MIN_S32|EXCH_B32)Lb0')
-for line in open(os.path.join(src, 'sass_atomic.txt')):
-    if 'Function :' in line:
-        on = bool(want.search(line))
-    if on and not re.match(r'^\s*/\* [0-9a-f]+ \*/\s*$', line) and 'NOP;' not in line:
-        keep.append(re.sub(r'\s*/\* 0x[0-9a-f]+ \*/', '', line.rstrip()))
-with open(os.path.join(here, 'sass_sm90.txt'), 'w') as f:
-    f.write('# cuobjdump -sass -arch sm_90 swizzlescope-measure (the tool that measured the rows; '
-            'nvcc 13.0), the nine measured forms (guard none, the lane\'s value), %s\n' % dev[0])
-    f.write('\n'.join(keep) + '\n')
+nsass = sass_excerpt.write(os.path.join(src, 'sass_atomic.txt'), here, dev[0])
 with open(os.path.join(here, 'warp_probe_h200.txt'), 'w') as f:
     f.write('# warp_probe.cu (run.sh), %s; %s; deg32 runs faulted (offsets past the 4 KiB '
             'of shared memory the probe asked for: its bug) and are absent\n' % (dev[0], dev[1]))

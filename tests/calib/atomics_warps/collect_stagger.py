@@ -15,6 +15,8 @@ import os
 import re
 import sys
 
+import sass_excerpt
+
 src = sys.argv[1]
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.normpath(os.path.join(here, '..', '..', '..'))
@@ -81,18 +83,8 @@ dump('atomic_warps_repeat_h200.json',
      dict(head, method=METHOD + "  W = 3..13, three processes each ('rep'): how far the same "
           "binary reads apart between processes."), rep)
 
-keep, on = [], False
-want = re.compile(r'F_(ATOM|RED)_(ADD_U32|ADD_S32|MIN_U32|MIN_S32|EXCH_B32)Lb0')
-for line in open(os.path.join(src, 'sass_atomic.txt')):
-    if 'Function :' in line:
-        on = bool(want.search(line))
-    if on and not re.match(r'^\s*/\* [0-9a-f]+ \*/\s*$', line) and 'NOP;' not in line:
-        keep.append(re.sub(r'\s*/\* 0x[0-9a-f]+ \*/', '', line.rstrip()))
-with open(os.path.join(here, 'sass_sm90.txt'), 'w') as f:
-    f.write('# cuobjdump -sass -arch sm_90 swizzlescope-measure (the tool that measured the rows; '
-            'nvcc 13.0), the nine measured forms (guard none, the lane\'s value), %s\n' % dev[0])
-    f.write('\n'.join(keep) + '\n')
-print(len(every), len(main), len(rep), len(keep))
+nsass = sass_excerpt.write(os.path.join(src, 'sass_atomic.txt'), here, dev[0])
+print(len(every), len(main), len(rep), nsass)
 
 # run_stagger.sh DIR ncu's a41s.tgz, unpacked in argv[2] when given: the tool's own ncu pass
 # with --warps 4, 8, 11 (cycles from its clock64 launches at every phase, wavefronts from
