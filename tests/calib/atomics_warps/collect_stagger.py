@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""collect_stagger.py DIR: turn run_stagger.sh's unpacked a41s.tgz into the repository's data
+"""collect_stagger.py DIR [NCU_DIR]: turn run_stagger.sh's unpacked a41s.tgz into the repository's data
 (issue 41), replacing the readings of the tool before it timed atomics at 19 starting
 phases (cuda/probe.cu, STAGGERS; git keeps the old files):
   tests/data/atomic_warps_all_h200.json     the 54 rows at 1..32 warps, 2048 iterations;
@@ -8,11 +8,11 @@ phases (cuda/probe.cu, STAGGERS; git keeps the old files):
   tests/data/atomic_warps_repeat_h200.json  3..13 warps, three processes ('rep' 1 is the
                                             run of atomic_warps_all);
   tests/calib/atomics_warps/sass_sm90.txt   the nine measured forms' whole SASS.
-It copies measurements; it models nothing.  The ncu rows (atomic_warps_ncu_h200.json) are
-one launch each, at phase 0, and stay as they are."""
+  tests/data/atomic_warps_ncu_h200.json     with NCU_DIR (run_stagger.sh DIR ncu's a41s.tgz,
+                                            unpacked): the tool's ncu pass at 4, 8, 11 warps.
+It copies measurements; it models nothing."""
 import json
 import os
-import re
 import sys
 
 import sass_excerpt
