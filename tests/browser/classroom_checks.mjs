@@ -46,7 +46,7 @@ export async function classroomChecks(t) {
     await step('issue 14.2: logical offsets and lane expressions', async () => {
         const offs = Array.from({ length: 32 }, (_, i) => 128 * i).join(',');
         const q32 = { b: '3', m: '4', s: '3', rows: '32', ...L };
-        await gotoReady(page, base + `?b=3&m=4&s=3&rows=32&acc=custom&offs=${offs}`);
+        await routeReady(page, base + `?b=3&m=4&s=3&rows=32&acc=custom&offs=${offs}`);
         const lg = await api('access', { ...q32, offsets: offs, space: 'logical', op: 'ld', bytes: '4' });
         const ph = await api('access', { ...q32, offsets: offs, space: 'physical', op: 'ld', bytes: '4' });
         check('14.2: the API: logical column 4 wavefronts, the same offsets physical 32', lg.cost.wavefronts === 4 && ph.cost.wavefronts === 32, `${lg.cost.wavefronts} / ${ph.cost.wavefronts}`);
@@ -168,11 +168,11 @@ export async function classroomChecks(t) {
             const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 90000 }), page.click(`.xbar[data-for="${view}"] button[data-export="svg"]`, { timeout: 90000 })]);
             return { name: dl.suggestedFilename(), xml: fs.readFileSync(await dl.path(), 'utf8') };
         };
-        await gotoReady(page, base + '?b=3&m=4&s=3&theme=dark');
+        await routeReady(page, base + '?b=3&m=4&s=3&theme=dark');
         const dark = await grab('grid-swz');
         check('14.8: a dark export is named after the state and the theme', dark.name === 'swizzlescope-grid-swz-Swizzle_3_4_3-8x8-32x4B-dark.svg', dark.name);
         check('14.8: the export is captioned with the swizzle and geometry', /Swizzle&lt;3,4,3&gt;: grid with swizzle/.test(dark.xml) && /8 rows x 8 units of 16 B; 32 banks x 4 B/.test(dark.xml));
-        await gotoReady(page, base + '?b=3&m=4&s=3&rows=16384');
+        await routeReady(page, base + '?b=3&m=4&s=3&rows=16384');
         const big = await grab('grid-swz');
         const cells = (big.xml.match(/<rect[^>]*>/g) || []).filter((r) => /data-p=/.test(r) && !/data-ph=/.test(r)).length;
         check('14.8: a 131072-cell map exports cells, and says which rows', cells === 65536 && /Rows 0-8191 of 16384/.test(big.xml) && /rows-0-8191-of-16384/.test(big.name), `${cells} ${big.name}`);
@@ -205,7 +205,7 @@ export async function classroomChecks(t) {
 
     // ---- 11. keystrokes apply; menus show labels ----
     await step('issue 14.11: typing applies at once; labels, not ids', async () => {
-        await gotoReady(page, base + '?b=3&m=4&s=3');
+        await routeReady(page, base + '?b=3&m=4&s=3');
         await page.focus('#b');
         await afterLoad(page, async () => { await page.keyboard.press('Backspace'); await page.keyboard.type('2'); });
         check('14.11: a keystroke in B redraws without Enter or Tab', (await text(page, '#readout')) === 'Swizzle<2,4,3>' && await page.evaluate(() => document.activeElement.id === 'b'), await text(page, '#readout'));
