@@ -77,7 +77,7 @@ export async function classroomChecks(t) {
     await step('issue 14.3: the answer lands next to the clicked cell', async () => {
         for (const [w, h] of [[1440, 900], [1920, 1080], [390, 844]]) {
             await page.setViewportSize({ width: w, height: h });
-            await gotoReady(page, base + '?b=3&m=4&s=3');
+            await routeReady(page, base + '?b=3&m=4&s=3');
             const d = await api('swizzle', { b: '3', m: '4', s: '3', ...L });
             const P = 10, l = d.grid.log_of[P], row = Math.floor(l / d.grid.cols), c = l % d.grid.cols;
             await t.clickCell(page, 'grid-swz', P);
@@ -97,7 +97,7 @@ export async function classroomChecks(t) {
     // ---- 4. presenter mode enlarges what the back row reads ----
     await step('issue 14.4: presenter mode', async () => {
         await page.setViewportSize({ width: 1920, height: 1080 });
-        await gotoReady(page, base + '?b=3&m=4&s=3&present=1');
+        await routeReady(page, base + '?b=3&m=4&s=3&present=1');
         const sizes = () => page.evaluate(() => {
             const v = document.getElementById('grid-swz').mapView, fs = (sel) => parseFloat(getComputedStyle(document.querySelector(sel)).fontSize);
             return { cell: v.lay.fs, bankAxis: fs('#banks-swz g.axis-g text'), verdict: fs('#acc-verdict'), chart: fs('#acc-banks svg text'),
@@ -119,7 +119,7 @@ export async function classroomChecks(t) {
     // ---- 5. errors offer the concrete value that works ----
     await step('issue 14.5: one-click fixes', async () => {
         t.setPhase('invalid');
-        await gotoReady(page, base + '?b=3&m=4&s=1');
+        await routeReady(page, base + '?b=3&m=4&s=1');
         await page.waitForSelector('#banner-fix-btn', { timeout: t.TIMEOUT });
         const fx = (await api('access', { b: '3', m: '4', s: '1', ...L, pattern: 'col_read', fit: '1' })).fix;
         check('14.5: the banner offers the API\'s value (S = 3)', fx && fx.value === 3 && (await text(page, '#banner-fix-btn')) === 'Set S to 3', await text(page, '#banner-fix-btn'));
@@ -181,7 +181,7 @@ export async function classroomChecks(t) {
     // ---- 9. phones and narrow windows ----
     await step('issue 14.9: 390 px reflows without clipping', async () => {
         await page.setViewportSize({ width: 390, height: 844 });
-        await gotoReady(page, base + '?b=3&m=4&s=3');
+        await routeReady(page, base + '?b=3&m=4&s=3');
         const m = await page.evaluate(() => {
             const over = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.id || e.className);
             const ro = document.getElementById('readout'), hero = document.querySelector('.hero');
@@ -222,7 +222,7 @@ export async function classroomChecks(t) {
     // ---- the lesson ----
     await step('lesson mode', async () => {
         await page.setViewportSize({ width: 1920, height: 1080 });
-        await gotoReady(page, base + '?lesson=0&present=1&side=hide');
+        await routeReady(page, base + '?lesson=0&present=1&side=hide');
         const at = (k) => page.waitForFunction((k) => document.body.dataset.lesson === String(k), k, { timeout: t.TIMEOUT });
         await at(0);
         const say = () => text(page, '#lesson-text');
