@@ -262,7 +262,9 @@ export async function teach2Checks(t) {
         const bc = (await api('inspect', { ...q, row: '1', col: '2', byte: '4' })).bank_cell;
         for (const [name, w, h, extra] of [['present-light', 1920, 1080, '&present=1'], ['present-dark', 1920, 1080, '&present=1&theme=dark'], ['390', 390, 844, '']]) {
             await page.setViewportSize({ width: w, height: h });
-            await routeReady(page, base + `?b=3&m=4&s=3&rows=8&elem=fp16${extra}`);
+            // a load: after a bank-word click, Escape and a theme change by the router the
+            // picture lost its access outlines and axis labels (2026-11-29, h37r; no check reads them)
+            await gotoReady(page, base + `?b=3&m=4&s=3&rows=8&elem=fp16${extra}`);
             await page.evaluate(() => document.getElementById('banks-swz').scrollIntoView({ block: 'center' }));
             const ok = await clickWord('banks-swz', d.grid.phys_of[l], bc.bank, bc.bank_row) && await stampIs('bankcell', `swizzled:${bc.bank},${bc.bank_row}`);
             await page.screenshot({ path: `${t.SHOTS}/teach2-bankcell-${name}.png` });
