@@ -107,7 +107,7 @@ function checkCost(t, label, seen, c, offsets, d) {
 }
 
 export async function accessChecks(t) {
-    const { page, base, check, step, getJSON, apiURL, gotoReady, SHOTS } = t;
+    const { page, base, check, step, getJSON, apiURL, gotoReady, routeReady, SHOTS } = t;
     const q = (b, m, s, rows, extra = {}) => ({ b: String(b), m: String(m), s: String(s), bank_bytes: '4', banks: '32', rows: String(rows), match_bank_row: '0', ...extra });
     const path = (await import('node:path')).default;
 
@@ -115,7 +115,7 @@ export async function accessChecks(t) {
     const q128 = q(3, 4, 3, 32);
     const { body: d128 } = await getJSON(apiURL(base, 'swizzle', q128));
     await step('access: col_read on 128B', async () => {
-        await gotoReady(page, base + '?b=3&m=4&s=3&rows=32');
+        await routeReady(page, base + '?b=3&m=4&s=3&rows=32');
         const { status, body: a } = await getJSON(apiURL(base, 'access', { ...q128, pattern: 'col_read', step: 0 }));
         check('access: /api/access answers col_read', status === 200, `status ${status}`);
         const seen = await readAccess(page);
@@ -176,7 +176,7 @@ export async function accessChecks(t) {
 
     // ---- ldmatrix: seed 004 on no swizzle vs 128B ----
     await step('access: ldmatrix seeds', async () => {
-        await gotoReady(page, base + '?b=0&m=4&s=3&rows=8&pat=ldmatrix_x4');
+        await routeReady(page, base + '?b=0&m=4&s=3&rows=8&pat=ldmatrix_x4');
         const qn = q(0, 4, 3, 8);
         const { body: dn } = await getJSON(apiURL(base, 'swizzle', qn));
         const { body: a } = await getJSON(apiURL(base, 'access', { ...qn, pattern: 'ldmatrix_x4', step: 0 }));
@@ -195,7 +195,7 @@ export async function accessChecks(t) {
 
     // ---- generalized geometry ----
     await step('access: generalized bank row', async () => {
-        await gotoReady(page, base + '?b=3&m=4&s=3&rows=8&banks=64&pat=row_load_128');
+        await routeReady(page, base + '?b=3&m=4&s=3&rows=8&banks=64&pat=row_load_128');
         const { body: a } = await getJSON(apiURL(base, 'access', { ...q(3, 4, 3, 8), banks: '64', pattern: 'row_load_128', step: 0 }));
         const seen = await readAccess(page);
         check('64 banks: API says not calibrated', a.cost.calibrated === false);
@@ -207,7 +207,7 @@ export async function accessChecks(t) {
     // ---- pattern errors inline ----
     await step('access: inline errors', async () => {
         t.setPhase('bad-access');
-        await gotoReady(page, base + '?b=3&m=4&s=3&rows=8&pat=transpose_read');
+        await routeReady(page, base + '?b=3&m=4&s=3&rows=8&pat=transpose_read');
         const { status, body } = await getJSON(apiURL(base, 'access', { ...q(3, 4, 3, 8), pattern: 'transpose_read', step: 0 }));
         const seen = await readAccess(page);
         check('transpose on 8 rows: API refuses (rows)', status === 400 && body.error.field === 'rows');
@@ -223,7 +223,7 @@ export async function accessChecks(t) {
 
     // ---- cycles versus wavefronts: a partly active 128-bit load ----
     await step('access: custom offsets', async () => {
-        await gotoReady(page, base + '?b=3&m=4&s=3&rows=8&pat=row_load_128');
+        await routeReady(page, base + '?b=3&m=4&s=3&rows=8&pat=row_load_128');
         const { body: a } = await getJSON(apiURL(base, 'access', { ...q(3, 4, 3, 8), pattern: 'row_load_128', step: 0 }));
         await afterAccess(t, () => page.check('#acc-mode-custom'));
         check('custom: URL has acc=custom', new URL(page.url()).searchParams.get('acc') === 'custom');
@@ -296,7 +296,7 @@ export async function accessChecks(t) {
 
     // ---- scorecard ----
     await step('scorecard', async () => {
-        await gotoReady(page, base + '?b=3&m=4&s=3&rows=32');
+        await routeReady(page, base + '?b=3&m=4&s=3&rows=32');
         const get = async (pat) => (await getJSON(apiURL(base, 'access', { ...q128, pattern: pat, step: 0 }))).body.cost;
         const wr = await get('row_store'), rd = await get('col_read');
         const v = (id) => page.$eval(`#${id} .verdict`, (e) => e.textContent.trim());

@@ -46,7 +46,7 @@ export async function classroomChecks(t) {
     await step('issue 14.2: logical offsets and lane expressions', async () => {
         const offs = Array.from({ length: 32 }, (_, i) => 128 * i).join(',');
         const q32 = { b: '3', m: '4', s: '3', rows: '32', ...L };
-        await gotoReady(page, base + `?b=3&m=4&s=3&rows=32&acc=custom&offs=${offs}`);
+        await routeReady(page, base + `?b=3&m=4&s=3&rows=32&acc=custom&offs=${offs}`);
         const lg = await api('access', { ...q32, offsets: offs, space: 'logical', op: 'ld', bytes: '4' });
         const ph = await api('access', { ...q32, offsets: offs, space: 'physical', op: 'ld', bytes: '4' });
         check('14.2: the API: logical column 4 wavefronts, the same offsets physical 32', lg.cost.wavefronts === 4 && ph.cost.wavefronts === 32, `${lg.cost.wavefronts} / ${ph.cost.wavefronts}`);
@@ -77,7 +77,7 @@ export async function classroomChecks(t) {
     await step('issue 14.3: the answer lands next to the clicked cell', async () => {
         for (const [w, h] of [[1440, 900], [1920, 1080], [390, 844]]) {
             await page.setViewportSize({ width: w, height: h });
-            await gotoReady(page, base + '?b=3&m=4&s=3');
+            await routeReady(page, base + '?b=3&m=4&s=3');
             const d = await api('swizzle', { b: '3', m: '4', s: '3', ...L });
             const P = 10, l = d.grid.log_of[P], row = Math.floor(l / d.grid.cols), c = l % d.grid.cols;
             await t.clickCell(page, 'grid-swz', P);
@@ -97,7 +97,7 @@ export async function classroomChecks(t) {
     // ---- 4. presenter mode enlarges what the back row reads ----
     await step('issue 14.4: presenter mode', async () => {
         await page.setViewportSize({ width: 1920, height: 1080 });
-        await gotoReady(page, base + '?b=3&m=4&s=3&present=1');
+        await routeReady(page, base + '?b=3&m=4&s=3&present=1');
         const sizes = () => page.evaluate(() => {
             const v = document.getElementById('grid-swz').mapView, fs = (sel) => parseFloat(getComputedStyle(document.querySelector(sel)).fontSize);
             return { cell: v.lay.fs, bankAxis: fs('#banks-swz g.axis-g text'), verdict: fs('#acc-verdict'), chart: fs('#acc-banks svg text'),
@@ -119,7 +119,7 @@ export async function classroomChecks(t) {
     // ---- 5. errors offer the concrete value that works ----
     await step('issue 14.5: one-click fixes', async () => {
         t.setPhase('invalid');
-        await gotoReady(page, base + '?b=3&m=4&s=1');
+        await routeReady(page, base + '?b=3&m=4&s=1');
         await page.waitForSelector('#banner-fix-btn', { timeout: t.TIMEOUT });
         const fx = (await api('access', { b: '3', m: '4', s: '1', ...L, pattern: 'col_read', fit: '1' })).fix;
         check('14.5: the banner offers the API\'s value (S = 3)', fx && fx.value === 3 && (await text(page, '#banner-fix-btn')) === 'Set S to 3', await text(page, '#banner-fix-btn'));
@@ -168,11 +168,11 @@ export async function classroomChecks(t) {
             const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 90000 }), page.click(`.xbar[data-for="${view}"] button[data-export="svg"]`, { timeout: 90000 })]);
             return { name: dl.suggestedFilename(), xml: fs.readFileSync(await dl.path(), 'utf8') };
         };
-        await gotoReady(page, base + '?b=3&m=4&s=3&theme=dark');
+        await routeReady(page, base + '?b=3&m=4&s=3&theme=dark');
         const dark = await grab('grid-swz');
         check('14.8: a dark export is named after the state and the theme', dark.name === 'swizzlescope-grid-swz-Swizzle_3_4_3-8x8-32x4B-dark.svg', dark.name);
         check('14.8: the export is captioned with the swizzle and geometry', /Swizzle&lt;3,4,3&gt;: grid with swizzle/.test(dark.xml) && /8 rows x 8 units of 16 B; 32 banks x 4 B/.test(dark.xml));
-        await gotoReady(page, base + '?b=3&m=4&s=3&rows=16384');
+        await routeReady(page, base + '?b=3&m=4&s=3&rows=16384');
         const big = await grab('grid-swz');
         const cells = (big.xml.match(/<rect[^>]*>/g) || []).filter((r) => /data-p=/.test(r) && !/data-ph=/.test(r)).length;
         check('14.8: a 131072-cell map exports cells, and says which rows', cells === 65536 && /Rows 0-8191 of 16384/.test(big.xml) && /rows-0-8191-of-16384/.test(big.name), `${cells} ${big.name}`);
@@ -181,7 +181,7 @@ export async function classroomChecks(t) {
     // ---- 9. phones and narrow windows ----
     await step('issue 14.9: 390 px reflows without clipping', async () => {
         await page.setViewportSize({ width: 390, height: 844 });
-        await gotoReady(page, base + '?b=3&m=4&s=3');
+        await routeReady(page, base + '?b=3&m=4&s=3');
         const m = await page.evaluate(() => {
             const over = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.id || e.className);
             const ro = document.getElementById('readout'), hero = document.querySelector('.hero');
@@ -205,7 +205,7 @@ export async function classroomChecks(t) {
 
     // ---- 11. keystrokes apply; menus show labels ----
     await step('issue 14.11: typing applies at once; labels, not ids', async () => {
-        await gotoReady(page, base + '?b=3&m=4&s=3');
+        await routeReady(page, base + '?b=3&m=4&s=3');
         await page.focus('#b');
         await afterLoad(page, async () => { await page.keyboard.press('Backspace'); await page.keyboard.type('2'); });
         check('14.11: a keystroke in B redraws without Enter or Tab', (await text(page, '#readout')) === 'Swizzle<2,4,3>' && await page.evaluate(() => document.activeElement.id === 'b'), await text(page, '#readout'));
@@ -222,7 +222,7 @@ export async function classroomChecks(t) {
     // ---- the lesson ----
     await step('lesson mode', async () => {
         await page.setViewportSize({ width: 1920, height: 1080 });
-        await gotoReady(page, base + '?lesson=0&present=1&side=hide');
+        await routeReady(page, base + '?lesson=0&present=1&side=hide');
         const at = (k) => page.waitForFunction((k) => document.body.dataset.lesson === String(k), k, { timeout: t.TIMEOUT });
         await at(0);
         const say = () => text(page, '#lesson-text');

@@ -64,12 +64,12 @@ export async function extrasChecks(t) {
     // ---- the banner says how to fix ----
     await step('banner fix hints', async () => {
         t.setPhase('invalid');
-        await gotoReady(page, base + '?b=3&m=4&s=1');
+        await routeReady(page, base + '?b=3&m=4&s=1');
         const { body } = await getJSON(apiURL(base, 'swizzle', q(3, 4, 1)));
         check('banner: what (the API message)', (await text(page, '#banner-message')) === body.error.message);
         check('banner: how to fix a bad S: make |S| >= B', /make \|S\| >= B/.test(await text(page, '#banner-fix')), await text(page, '#banner-fix'));
         check('banner: names the field in words', /Invalid S \(SShift\)/.test(await text(page, '#banner')), await text(page, '#banner'));
-        await gotoReady(page, base + '?b=3&m=4&s=3&rows=12');
+        await routeReady(page, base + '?b=3&m=4&s=3&rows=12');
         const { body: b2 } = await getJSON(apiURL(base, 'swizzle', q(3, 4, 3, 12)));
         check('banner: rows refused by the API', b2.error && b2.error.field === 'rows');
         check('banner: how to fix rows', /multiple of 2\^B rows/.test(await text(page, '#banner-fix')), await text(page, '#banner-fix'));
@@ -80,7 +80,7 @@ export async function extrasChecks(t) {
 
     // ---- element types ----
     await step('element types', async () => {
-        await gotoReady(page, base + '?b=3&m=4&s=3');
+        await routeReady(page, base + '?b=3&m=4&s=3');
         const { body: d } = await getJSON(apiURL(base, 'swizzle', q(3, 4, 3)));
         const labels = async () => (await t.readView(page, 'grid-swz')).filter((x) => x.label !== null).map((x) => ({ c: x.c, t: x.label }));
         await page.selectOption('#elem', 'fp16');
@@ -118,7 +118,7 @@ export async function extrasChecks(t) {
     await step('cells show logical rows', async () => {
         // Swizzle<2,4,-4>: YYY = bits [4,6) (column), ZZZ = bits [8,10) (row), so
         // physical row = logical row XOR (column & 3) and every column stays put.
-        await gotoReady(page, base + '?b=2&m=4&s=-4&rows=8');
+        await routeReady(page, base + '?b=2&m=4&s=-4&rows=8');
         const { body: d } = await getJSON(apiURL(base, 'swizzle', q(2, 4, -4, 8)));
         const g = d.grid, cols = g.cols;
         check('S=-4: the API moves units (log_of is not the identity)', g.log_of.some((l, p) => l !== p));
@@ -154,7 +154,7 @@ export async function extrasChecks(t) {
         swz = await t.readView(page, 'grid-swz');
         check('back: columns again', swz.length > 0 && swz.every((c) => c.label === String(c.l % cols)));
         // A swizzle that moves units along rows gets no such note.
-        await gotoReady(page, base + '?b=3&m=4&s=3');
+        await routeReady(page, base + '?b=3&m=4&s=3');
         check('S=3: no between-rows note', (await note()) === '');
     });
 
@@ -162,9 +162,8 @@ export async function extrasChecks(t) {
     await step('slot rule', async () => {
         const formula = () => page.evaluate(() => { const g = document.getElementById('formula-grid'); return { rule: g ? g.dataset.rule : null, text: document.getElementById('formula').textContent }; });
         const ruleOf = async (qq) => (await getJSON(apiURL(base, 'swizzle', qq))).body.slot_rule;
-        // 128B: the textbook case (a load: the page may show this URL already);
-        // the other swizzles through the page's router (routeReady).
-        await gotoReady(page, base + '?b=3&m=4&s=3');
+        // Every swizzle through the page's router (routeReady).
+        await routeReady(page, base + '?b=3&m=4&s=3');
         let f = await formula();
         check('slot rule 128B: the API says col_xor_row', (await ruleOf(q(3, 4, 3))) === 'col_xor_row');
         check('slot rule 128B: the formula prints physical slot = col_in_tile XOR row_mod', f.rule === 'col_xor_row' && f.text.includes('physical slot = col_in_tile XOR row_mod'), f.text);
@@ -205,9 +204,9 @@ export async function extrasChecks(t) {
             [2, 5, 2, 'CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B (CUDA 12.8+)', /no sm_90/, /^swizzle mode 1 /],
             [0, 4, 3, 'CU_TENSOR_MAP_SWIZZLE_NONE', /INTERLEAVE/, /^swizzle mode 0 /],
         ];
-        // The first case by a load, the others through the page's router (routeReady).
-        for (const [i, [b, m, s, tma, wg, tc]] of cases.entries()) {
-            await (i ? routeReady : gotoReady)(page, base + `?b=${b}&m=${m}&s=${s}`);
+        // Every case through the page's router (routeReady).
+        for (const [b, m, s, tma, wg, tc] of cases) {
+            await routeReady(page, base + `?b=${b}&m=${m}&s=${s}`);
             const { body: d } = await getJSON(apiURL(base, 'swizzle', q(b, m, s)));
             const want = d.masks.yyy ? `o ^ ((o & 0x${d.masks.yyy.toString(16)}) >> ${s})` : null;
             check(`code <${b},${m},${s}>: CuTe`, (await text(page, '#code-cute')) === `cute::Swizzle<${b}, ${m}, ${s}>{}`);
@@ -225,7 +224,7 @@ export async function extrasChecks(t) {
 
     // ---- keyboard ----
     await step('keyboard', async () => {
-        await gotoReady(page, base + '?b=3&m=4&s=3');
+        await routeReady(page, base + '?b=3&m=4&s=3');
         const wanted = await page.evaluate(() => {
             let n = 0;
             const out = [];
@@ -270,7 +269,7 @@ export async function extrasChecks(t) {
 
     // ---- themes, palette, presenter: in the URL ----
     await step('display modes', async () => {
-        await gotoReady(page, base + '?b=3&m=4&s=3&rows=32');
+        await routeReady(page, base + '?b=3&m=4&s=3&rows=32');
         const look = () => page.evaluate(() => ({
             theme: document.documentElement.dataset.theme, present: document.documentElement.dataset.present,
             palette: document.documentElement.dataset.palette,
@@ -318,7 +317,7 @@ export async function extrasChecks(t) {
 
     // ---- export SVG and PNG ----
     await step('export', async () => {
-        await gotoReady(page, base + '?b=3&m=4&s=3');
+        await routeReady(page, base + '?b=3&m=4&s=3');
         const grab = async (view, kind) => {
             const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`.xbar[data-for="${view}"] button[data-export="${kind}"]`)]);
             return { name: dl.suggestedFilename(), bytes: fs.readFileSync(await dl.path()) };
@@ -366,7 +365,7 @@ export async function extrasChecks(t) {
         check('the tile\'s canvas holds its axis labels and its frame', after.colAxis > 20 && after.rowAxis > 5 && after.frame === 2 && after.offset.join() === '0px,0px', JSON.stringify(after));
         await afterLoad(page, () => page.selectOption('#preset', '128B'));
         // A big map exports whole, not just its visible band.
-        await gotoReady(page, base + '?b=3&m=4&s=3&rows=1024');
+        await routeReady(page, base + '?b=3&m=4&s=3&rows=1024');
         const big = await grab('grid-swz', 'svg');
         const bs = await parse(big.bytes.toString('utf8'));
         check('export SVG of a 1024-row grid has all 8192 cells', !bs.err && bs.cells === 8192 && big.name === 'swizzlescope-grid-swz-Swizzle_3_4_3-1024x8-32x4B.svg', `${bs.cells} ${big.name}`);
@@ -378,7 +377,7 @@ export async function extrasChecks(t) {
 
     // ---- maps that would be drawn the same are kept ----
     await step('view cache', async () => {
-        await gotoReady(page, base + '?b=3&m=4&s=3&rows=64');
+        await routeReady(page, base + '?b=3&m=4&s=3&rows=64');
         // A map drawn anew is a new view object (its canvas and SVG are reused).
         await page.evaluate(() => { for (const id of ['grid-swz', 'banks-swz', 'tile-swz']) document.getElementById(id).mapView.__tag = 1; });
         await afterLoad(page, () => page.check('#match'));
@@ -404,7 +403,7 @@ export async function extrasChecks(t) {
 
     // ---- a change the page asked ahead for draws without the network ----
     await step('prefetch', async () => {
-        await gotoReady(page, base + '?b=3&m=4&s=3&rows=64');
+        await routeReady(page, base + '?b=3&m=4&s=3&rows=64');
         await t.sleep(1500);   // idle time: the page asks ahead for the changes one step away
         const asked = [];
         const onReq = (r) => { if (/\/api\//.test(r.url()) && !r.headers()['x-swz-prefetch']) asked.push(r.url()); };
@@ -420,7 +419,7 @@ export async function extrasChecks(t) {
 
     // ---- README screenshot: 128B with the access view showing a conflict ----
     await step('README screenshot', async () => {
-        await gotoReady(page, base + '?b=3&m=4&s=3&rows=32&pat=col_read&step=0');
+        await routeReady(page, base + '?b=3&m=4&s=3&rows=32&pat=col_read&step=0');
         check('screenshot: the access view shows a conflict', /conflict:/.test(await text(page, '#acc-verdict')) && !/conflict-free/.test(await text(page, '#acc-verdict')));
         // build/ always; the committed docs/screenshot.png only on request
         // (SWZ_UPDATE_SCREENSHOT=1), so that a test run leaves the tree clean.
@@ -432,7 +431,7 @@ export async function extrasChecks(t) {
         if (process.env.SWZ_UPDATE_SCREENSHOT === '1')
             fs.copyFileSync(out, path.join(ROOT, 'docs', 'screenshot.png'));
         // The top of the page: the readout, the tile maps and an inspected cell.
-        await gotoReady(page, base + '?b=3&m=4&s=3&rows=32&sel=2,4');
+        await routeReady(page, base + '?b=3&m=4&s=3&rows=32&sel=2,4');
         const shown = await page.waitForFunction(() => /Logical \(row, col\)\s*\(2, 4\)/.test(document.querySelector('#inspector-body').textContent), null, { timeout: t.TIMEOUT })
             .then(() => true, () => false);
         check('screenshot: the inspector shows the selected cell', shown, await text(page, '#inspector-body'));

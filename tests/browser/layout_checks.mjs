@@ -14,7 +14,7 @@ async function postJSON(url, body) {
 }
 
 export async function layoutChecks(t) {
-    const { page, base, check, step, gotoReady, afterLoad, text, SHOTS, setPhase } = t;
+    const { page, base, check, step, gotoReady, routeReady, afterLoad, text, SHOTS, setPhase } = t;
     // The page's next 400 from /api/layout/access, as this harness sees it: an
     // error phase ends only once it has, since the page can show the error
     // before the response event reaches Node (it was once counted in the next,
@@ -25,7 +25,7 @@ export async function layoutChecks(t) {
 
     await step('layout page: preset', async () => {
         await page.setViewportSize({ width: 1440, height: 900 });
-        await gotoReady(page, lay(null));
+        await gotoReady(page, lay(null));   // a load: the first view of the page
         const rosetta = await text(page, '#lay-rosetta');
         check('layout: the default preset (K_SW128 64x64) reads TMA 128B, B128, SWIZZLE_128B, 1024 bytes',
             /CU_TENSOR_MAP_SWIZZLE_128B/.test(rosetta) && /1 \(B128\)/.test(rosetta) && /2 \(SWIZZLE_128B\)/.test(rosetta) && /1024 bytes/.test(rosetta), rosetta.slice(0, 200));
@@ -37,7 +37,7 @@ export async function layoutChecks(t) {
     });
 
     await step('layout page: seed 004 in the URL', async () => {
-        await gotoReady(page, lay({ layout: '(_16,_64):(_64,_1)' }));
+        await routeReady(page, lay({ layout: '(_16,_64):(_64,_1)' }));
         check('layout: ldmatrix.x4 on 128-byte rows without a swizzle: 32 wavefronts', (await verdict()) === 32, String(await verdict()));
         await afterLoad(page, async () => {
             await page.fill('#lay-text', 'Sw<3,3,3> o _0 o (_16,_64):(_64,_1)');
@@ -47,7 +47,7 @@ export async function layoutChecks(t) {
     });
 
     await step('layout page: Triton and TMA presets', async () => {
-        await gotoReady(page, lay(null));
+        await routeReady(page, lay(null));
         await afterLoad(page, () => page.click('button[data-preset="triton"]'));
         const r = await text(page, '#lay-rosetta');
         check('layout: Triton\'s default 128x64 fp16 encoding is the 128B mode', /CU_TENSOR_MAP_SWIZZLE_128B/.test(r) && /nvmma_shared<\{swizzlingByteWidth = 128/.test(r), r.slice(0, 200));
@@ -59,13 +59,24 @@ export async function layoutChecks(t) {
         await afterLoad(page, async () => { await page.fill('#lay-base', '128'); });
         const flags = await page.$$eval('#lay-flags li[data-code]', (ls) => ls.map((l) => l.dataset.code));
         check('layout: a base 128 bytes off is flagged', flags.includes('base_misaligned'), flags.join(','));
+        // Issue 37: a preset chosen is a history entry (the base typed replaced
+        // the TMA one): Back walks to the Triton preset, Forward to the TMA box.
+        const shown = async () => [await page.inputValue('#lay-text'), new URL(page.url()).searchParams.get('layout'), /shape \[([\d, ]+)\]/.exec(await text(page, '#lay-rosetta'))?.[1]];
+        await afterLoad(page, () => page.goBack());
+        const back = await shown();
+        check('layout: Back returns to the Triton preset: form, URL and Rosetta', /^#ttg\.swizzled_shared/.test(back[0]) && back[1] === back[0] && back[2] === '128, 64' &&
+            !(await page.$eval('#tma-measure', (e) => !e.hidden)), JSON.stringify(back));
+        await afterLoad(page, () => page.goForward());
+        const fwd = await shown();
+        check('layout: Forward returns to the TMA box with its typed base', fwd[0] === 'tma:CU_TENSOR_MAP_SWIZZLE_128B' && fwd[1] === fwd[0] && fwd[2] === '64, 64' && (await page.inputValue('#lay-base')) === '128' &&
+            (await page.$eval('#tma-measure', (e) => !e.hidden)), JSON.stringify(fwd));
     });
 
     // CuTe's print_latex(tiled_copy) of make_tiled_copy_A(SM75_U32x4_LDSM_N, 2x2 SM80 16x8x16) (tests/data/cute_prints.json)
     const ldsm = '% Layout S TV: ArithTuple(_0,_0) o ((_16,_2,_2,_2),(_8,_1)):((_1@0,_8@1,_16@0,_0),(_1@1,_0))';
 
     await step('layout page: a tiled copy, every instruction', async () => {
-        await gotoReady(page, lay({ layout: '(_32,_64):(_64,_1)', thread: ldsm, op: 'ldmatrix' }));
+        await routeReady(page, lay({ layout: '(_32,_64):(_64,_1)', thread: ldsm, op: 'ldmatrix' }));
         const { body: a } = await postJSON(base + 'api/layout/access', { layout: '(_32,_64):(_64,_1)', element_bits: 16, thread: ldsm, op: 'ldmatrix', origin: [0, 0], fit: true });
         const rows = await page.$$eval('#acc-tiled tr[data-index]', (rs) => rs.map((r) => Number(r.children[3].textContent)));
         check('layout: the tiled copy\'s instructions are the API\'s (4 ldmatrix.x4, 32 wavefronts each)',
@@ -91,7 +102,7 @@ export async function layoutChecks(t) {
             ['a Triton distributed encoding', '#ttg.blocked<{sizePerThread = [1, 8],\n  threadsPerWarp = [4, x8], warpsPerCTA = [4, 1], order = [1, 0]}>'],
             ['a CuTe TV print', ldsm + '\nfoo bar\n'],
         ]) {
-            await gotoReady(page, lay({ layout, thread }));
+            await routeReady(page, lay({ layout, thread }));
             const { status, body } = await postJSON(base + 'api/layout/access', { layout, element_bits: 16, thread, origin: [0, 0], fit: true });
             const at = body.error && body.error.at;
             check(`37: ${what}: the API points at a line and column of the thread field`,
@@ -102,13 +113,13 @@ export async function layoutChecks(t) {
             check(`37: ${what}: a caret under the place \`at\` names`, !!caret && !!at && lines[0] === line &&
                 lines[1].indexOf('^') === at.column - 1 && lines[1].endsWith(`line ${at.line}, column ${at.column}`), JSON.stringify(caret));
         }
-        await gotoReady(page, lay({ layout }));
+        await routeReady(page, lay({ layout }));
         setPhase('valid');
         check('37: no thread error, no caret', await page.$eval('#acc-caret', (x) => x.hidden));
     });
 
     await step('layout page: an atom that does not fit, tiled in one click', async () => {
-        await gotoReady(page, lay({ layout: 'Sw<3,3,3> o _0 o (_8,_64):(_64,_1)' }));
+        await routeReady(page, lay({ layout: 'Sw<3,3,3> o _0 o (_8,_64):(_64,_1)' }));
         const label = await page.$eval('#lay-fix', (b) => b.textContent);
         check('layout: the 8-row atom under ldmatrix.x4 offers tile_to_shape (16, 64)', /tile_to_shape\(layout, \(16, 64\)\)/.test(label), label);
         await afterLoad(page, () => page.click('#lay-fix'));
@@ -117,7 +128,7 @@ export async function layoutChecks(t) {
     });
 
     await step('layout page: the CuTe tensor and tiled-copy presets', async () => {
-        await gotoReady(page, lay(null));
+        await routeReady(page, lay(null));
         await afterLoad(page, () => page.click('button[data-preset="tensor440"]'));
         const r = await text(page, '#lay-rosetta');
         const { body: d } = await postJSON(base + 'api/layout', { layout: 'Sw<3,4,3>_smem_ptr[16b](0x7f0000000440) o ((_8,_8),(_64,_1)):((_64,_512),(_1,_0))', element_bits: 16 });
@@ -134,18 +145,18 @@ export async function layoutChecks(t) {
     await step('layout page: issue 39: the form an error tried, the copy instruction named, ncu launches by name', async () => {
         // 7: a Triton memdesc whose encoding is an alias, and a bare TMA mode
         setPhase('layout-error');
-        await gotoReady(page, lay({ layout: '!ttg.memdesc<64x64xf16, #shared, #smem, mutable>' }));
+        await routeReady(page, lay({ layout: '!ttg.memdesc<64x64xf16, #shared, #smem, mutable>' }));
         const err = await text(page, '#lay-error');
         check('39.7: a memdesc with an alias encoding: the error names the form tried and the alias',
             /read as Triton memdesc/.test(err) && /#shared is an alias/.test(err), err);
-        await gotoReady(page, lay({ layout: '(_8,_64):(_64' }));
+        await routeReady(page, lay({ layout: '(_8,_64):(_64' }));
         const cerr = await text(page, '#lay-error');
         check('39.7: a CuTe text error says it was read as CuTe', /^layout: read as CuTe/.test(cerr), cerr);
         setPhase('valid');
-        await gotoReady(page, lay({ layout: 'CU_TENSOR_MAP_SWIZZLE_128B', shape: '64,64', atom: 'row_walk_32' }));
+        await routeReady(page, lay({ layout: 'CU_TENSOR_MAP_SWIZZLE_128B', shape: '64,64', atom: 'row_walk_32' }));
         check('39.7: a bare CU_TENSOR_MAP_SWIZZLE_128B is read as TMA', (await text(page, '#lay-error')) === '' &&
             /^tma, 16-bit/.test(await page.$eval('#lay-rosetta tr td:nth-child(2)', (e) => e.textContent)));
-        await gotoReady(page, lay({ layout: '!ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>, #smem, mutable>', atom: 'row_walk_32' }));
+        await routeReady(page, lay({ layout: '!ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>, #smem, mutable>', atom: 'row_walk_32' }));
         check('39.7: a memdesc with its encoding inline is drawn 64 x 64', (await text(page, '#lay-error')) === '' &&
             await page.$eval('#tensor', (c) => c.dataset.rows === '64' && c.dataset.cols === '64'));
 
@@ -155,7 +166,7 @@ export async function layoutChecks(t) {
         // API asks for the bytes (a 400 the page shows) until one is picked.
         setPhase('thread-error');
         const asked = accessRefused();
-        await gotoReady(page, lay({ layout: '(_32,_32):(_32,_1)', thread: cp }));
+        await routeReady(page, lay({ layout: '(_32,_32):(_32,_1)', thread: cp }));
         await asked;
         setPhase('valid');
         const opts = await page.$$eval('#lay-op option', (os) => os.map((o) => o.value));
@@ -170,21 +181,21 @@ export async function layoutChecks(t) {
         check('39.6: the choice is in the URL', new URL(page.url()).searchParams.get('op') === 'cp.async/16/cg', page.url());
         setPhase('thread-error');
         const refused = accessRefused();
-        await gotoReady(page, lay({ layout: '(_32,_32):(_32,_1)', thread: cp, op: 'st' }));
+        await routeReady(page, lay({ layout: '(_32,_32):(_32,_1)', thread: cp, op: 'st' }));
         await refused;
         const aerr = await text(page, '#acc-error');
         check('39.6: a kind without its width: the API asks for the bytes (no 4-way conflict drawn)',
             /^bytes: required/.test(aerr) && (await verdict()) === -1, aerr);
         setPhase('valid');
         const ssA = '% LayoutA: ArithTuple(_0,_0) o ((_128,_1,_1),((_64,_16),(_1,_1))):((_0,_0,_0),((_1@0,_1@1),(_0,_0)))';
-        await gotoReady(page, lay({ layout: 'Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_8),(_64,_1)):((_64,_512),(_1,_0))', thread: ssA }));
+        await routeReady(page, lay({ layout: 'Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_8),(_64,_1)):((_64,_512),(_1,_0))', thread: ssA }));
         const wv = await text(page, '#acc-verdict');
         check('39.6: an SM90 SS LayoutA: read by descriptor, the measured 4 wavefronts a warp instruction, no conflict',
             await page.$eval('#acc-verdict', (e) => e.dataset.descriptor === '1') && (await verdict()) === 4 && /by descriptor/.test(wv) && /no bank conflict/.test(wv) &&
             (await text(page, '#acc-error')) === '', wv);
 
         // 5: ncu --csv --metrics of three launches with long names: none picked, then one
-        await gotoReady(page, lay({ layout: '(_64,_64):(_64,_1)', atom: 'row_walk_32' }));
+        await routeReady(page, lay({ layout: '(_64,_64):(_64,_1)', atom: 'row_walk_32' }));
         const names = [0, 1, 2].map((k) => `void gemm_kernel<cutlass::half_t, ${k}, cute::Layout<cute::tuple<cute::C<${8 * (k + 1)}>, cute::C<64>>>>(const T *, T *, int)`);
         const head = '"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"\n';
         const row = (k, m, v) => `"${k}","1","app","h","${names[k]}","1","7","(256, 1, 1)","(64, 1, 1)","0","9.0","Command line profiler metrics","${m}","","${v}"\n`;
@@ -210,7 +221,7 @@ export async function layoutChecks(t) {
 
     await step('layout page: issue 39.5: ncu --page details with sections, as ncu 2025.3 wrote it on an H200', async () => {
         // tests/data/ncu_details: a 32x32 fp32 tile read by columns, 32 loads of 32 wavefronts
-        await gotoReady(page, lay({ layout: '(_32,_32):(_32,_1)', bits: '32', atom: 'col_walk_32' }));
+        await routeReady(page, lay({ layout: '(_32,_32):(_32,_1)', bits: '32', atom: 'col_walk_32' }));
         const explainText = async (file) => {
             await page.fill('#ncu-text', fs.readFileSync(new URL('../data/ncu_details/' + file, import.meta.url), 'utf8'));
             const before = await page.evaluate(() => Number(document.body.dataset.ncuReady || 0));

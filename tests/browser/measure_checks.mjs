@@ -35,7 +35,7 @@ esac
 `;
 
 export async function measureChecks(t) {
-    const { page, base, check, step, getJSON, apiURL, gotoReady, text, SHOTS } = t;
+    const { page, base, check, step, getJSON, apiURL, gotoReady, routeReady, text, SHOTS } = t;
 
     // /api/health once the server has its tool's answer: it asks the tool
     // (--info) in the background after it starts listening, and says so
@@ -116,13 +116,14 @@ export async function measureChecks(t) {
             await page2.locator('.acc-top').screenshot({ path: path.join(SHOTS, 'measure-agree.png') });
 
             // 8 rows: the column walk broadcasts, 1 cycle predicted: the fake's 4 differs.
-            await gotoReady(page2, b2 + '?b=3&m=4&s=3&rows=8');
+            await routeReady(page2, b2 + '?b=3&m=4&s=3&rows=8');
             const a8 = (await getJSON(apiURL(b2, 'access', { ...q, rows: '8', pattern: 'col_read', step: 0 }))).body;
             const r = await (await fetch(b2 + 'api/measure', { method: 'POST', headers: { 'Content-Type': 'application/json' },
                 body: JSON.stringify({ op: 'ld', bytes: 4, offsets: a8.offsets, bank_bytes: 4, banks: 32 }) })).json();
             check('measure API: disagreement on 8 rows', r.agree.cycles === false && r.agree.wavefronts === false);
+            const m0 = await page2.evaluate(() => Number(document.body.dataset.measured || 0));   // a route keeps the page's count
             await page2.click('#measure-btn');
-            await page2.waitForFunction(() => document.body.dataset.measured === '1');   // a fresh page counts from 1
+            await page2.waitForFunction((n) => Number(document.body.dataset.measured || 0) === n + 1, m0);
             const c8 = await row('measure-cycles'), w8 = await row('measure-wavefronts');
             check('measure: a disagreement is clearly marked', c8.cls.includes('differ') && /differs/.test(c8.cells[3]) && w8.cls.includes('differ'), JSON.stringify([c8, w8]));
             await page2.locator('.acc-top').screenshot({ path: path.join(SHOTS, 'measure-differ.png') });
@@ -131,14 +132,15 @@ export async function measureChecks(t) {
         await step('measure: errors in plain words', async () => {
             t.setPhase('measure-errors');
             // 502: the tool fails for stmatrix.
-            await gotoReady(page2, b2 + '?b=3&m=4&s=3&rows=8&pat=stmatrix_x4');
+            await routeReady(page2, b2 + '?b=3&m=4&s=3&rows=8&pat=stmatrix_x4');
+            let m0 = await page2.evaluate(() => Number(document.body.dataset.measured || 0));   // a route keeps the page's count
             await page2.click('#measure-btn');
-            await page2.waitForFunction(() => document.body.dataset.measured === '1');
+            await page2.waitForFunction((n) => Number(document.body.dataset.measured || 0) === n + 1, m0);
             check('measure 502: plain words', /measurement ran but failed/.test(await text(page2, '#measure-error')), await text(page2, '#measure-error'));
             check('measure 502: the tool\'s own message', (await text(page2, '#measure-error-message')) === 'simulated failure: the probe kernel faulted');
             check('measure 502: button usable again', !(await page2.$eval('#measure-btn', (b) => b.disabled)));
             // 409: Node holds the GPU while the page asks.
-            await gotoReady(page2, b2 + '?b=3&m=4&s=3&rows=8');
+            await routeReady(page2, b2 + '?b=3&m=4&s=3&rows=8');
             const started = path.join(dir, 'started'), hold = path.join(dir, 'hold');
             fs.rmSync(started, { force: true });
             fs.writeFileSync(hold, '');
@@ -147,15 +149,16 @@ export async function measureChecks(t) {
             // Click while the held one runs: once the fake tool has started
             // it (a fixed 300 ms raced a loaded machine, where it had not).
             for (let i = 0; i < 200 && !fs.existsSync(started); i++) await t.sleep(25);
+            m0 = await page2.evaluate(() => Number(document.body.dataset.measured || 0));
             await page2.click('#measure-btn');
-            await page2.waitForFunction(() => document.body.dataset.measured === '1');
+            await page2.waitForFunction((n) => Number(document.body.dataset.measured || 0) === n + 1, m0);
             fs.rmSync(hold, { force: true });
             check('measure 409: busy, in plain words', /busy with another measurement/.test(await text(page2, '#measure-error')), await text(page2, '#measure-error'));
             check('measure 409: the held request still succeeds', (await held).status === 200);
             await page2.locator('.acc-top').screenshot({ path: path.join(SHOTS, 'measure-busy.png') });
             t.setPhase('valid');
             // A bank geometry the GPU does not have cannot be measured.
-            await gotoReady(page2, b2 + '?b=3&m=4&s=3&rows=8&banks=64');
+            await routeReady(page2, b2 + '?b=3&m=4&s=3&rows=8&banks=64');
             check('measure: disabled off the 32 x 4 B geometry', await page2.$eval('#measure-btn', (b) => b.disabled) &&
                 /32 banks of 4 bytes/.test(await text(page2, '#measure-status')), await text(page2, '#measure-status'));
         });

@@ -10,12 +10,12 @@
 import path from 'node:path';
 
 export async function recommendChecks(t) {
-    const { page, base, check, step, getJSON, apiURL, gotoReady, afterLoad, text, TIMEOUT, SHOTS } = t;
+    const { page, base, check, step, getJSON, apiURL, gotoReady, routeReady, afterLoad, text, TIMEOUT, SHOTS } = t;
     const recReady = () => page.waitForFunction(() => document.getElementById('score-rec').dataset.total !== undefined &&
         document.getElementById('score-rec').dataset.total !== '', null, { timeout: TIMEOUT });
 
     await step('recommend: None preset', async () => {
-        await gotoReady(page, base + '?b=0&m=4&s=3&wr=row_store&rd=col_read');
+        await routeReady(page, base + '?b=0&m=4&s=3&wr=row_store&rd=col_read');
         await page.$eval('#scorecard', (e) => e.scrollIntoView());
         await page.waitForSelector('#score-rec-apply', { timeout: TIMEOUT });
         const api = (await getJSON(apiURL(base, 'recommend', { b: 0, m: 4, s: 3, write: 'row_store', read: 'col_read' }))).body;
@@ -53,7 +53,7 @@ export async function recommendChecks(t) {
     ];
     for (const p of problems) {
         await step(`recommend: ${p.name}`, async () => {
-            await gotoReady(page, base + p.url);
+            await routeReady(page, base + p.url);
             await recReady();
             const api = (await getJSON(apiURL(base, 'recommend', p.q))).body;
             const w = api.recommended;
@@ -88,7 +88,7 @@ export async function recommendChecks(t) {
     }
 
     await step('recommend: the write list has producers, the read list keeps atomics apart', async () => {
-        await gotoReady(page, base + '?b=3&m=4&s=3');
+        await routeReady(page, base + '?b=3&m=4&s=3');
         const pats = (await getJSON(base + 'api/patterns')).body;
         const groups = await page.evaluate(() => Object.fromEntries(['score-wr', 'score-rd'].map((id) =>
             [id, [...document.getElementById(id).querySelectorAll('optgroup')].map((g) => ({ label: g.label, names: [...g.children].map((o) => o.value) }))])));

@@ -33,7 +33,7 @@ export async function teachChecks(t) {
     // ---- 2. the lesson hears the clicker ----
     await step('issue 27.2: lesson keys reach the lesson', async () => {
         await page.setViewportSize({ width: 1920, height: 1080 });
-        await gotoReady(page, base + '?present=1');
+        await routeReady(page, base + '?present=1');
         await page.click('#lesson-start');
         await lessonAt(0);
         // Step 2 is a question: its first forward key reveals (issue 40.1), the next moves on.
@@ -60,7 +60,7 @@ export async function teachChecks(t) {
     // ---- 3. the lesson shows what it talks about, plainly ----
     await step('issue 27.3: the lesson shows what it narrates', async () => {
         await page.setViewportSize({ width: 1920, height: 1080 });
-        await gotoReady(page, base + '?lesson=0&present=1&side=hide');
+        await routeReady(page, base + '?lesson=0&present=1&side=hide');
         await lessonAt(0);
         const h = (await getJSON(base + 'api/health')).body;
         const lessonJSON = (await getJSON(base + 'lessons/intro.json')).body;
@@ -100,7 +100,7 @@ export async function teachChecks(t) {
 
     // ---- 4. typing is one request, one history entry ----
     await step('issue 27.4: typed Rows wait for a pause; one history entry', async () => {
-        await gotoReady(page, base + '?b=3&m=4&s=3');
+        await routeReady(page, base + '?b=3&m=4&s=3');
         // history.length stops at 50 in Chromium: count the page's pushes instead.
         await page.evaluate(() => { window.__pushes = 0; const push = history.pushState.bind(history); history.pushState = (...a) => { window.__pushes++; return push(...a); }; });
         const pushes = () => page.evaluate(() => window.__pushes);
@@ -133,7 +133,7 @@ export async function teachChecks(t) {
 
     // ---- 5. comparison cards carry the atomic split; physical offsets are not re-swizzled ----
     await step('issue 27.5: comparison cards say one thing', async () => {
-        await gotoReady(page, base + '?b=3&m=4&s=3&pat=atom_hist256_adversarial');
+        await routeReady(page, base + '?b=3&m=4&s=3&pat=atom_hist256_adversarial');
         const presets = (await api('presets', {})).presets;
         const a = await api('access', { b: '3', m: '4', s: '3', ...L, pattern: 'atom_hist256_adversarial', step: '0', fit: '1', compare: presets.map((p) => `${p.b},${p.m},${p.s}`).join(';') });
         const best = a.compare.swizzles[a.compare.best];
@@ -143,7 +143,7 @@ export async function teachChecks(t) {
         check('27.5: the same swizzle reads the same in this card and the best-preset card', best.b === 3 && words(cur) === words(bestCard) &&
             cur.includes(`${a.cost.atomic.serial_wavefronts} same-address`), `${cur} | ${bestCard}`);
         const offs = Array.from({ length: 32 }, (_, i) => 128 * i).join(',');
-        await gotoReady(page, base + `?b=3&m=4&s=3&rows=32&acc=custom&space=physical&offs=${offs}`);
+        await routeReady(page, base + `?b=3&m=4&s=3&rows=32&acc=custom&space=physical&offs=${offs}`);
         check('27.5: physical offsets: no best-preset card, and the page says the swizzle does not apply', !(await page.$('#acc-base-best')) &&
             /does not apply/.test(await text(page, '#acc-baseline')), await text(page, '#acc-baseline'));
     });
@@ -151,7 +151,7 @@ export async function teachChecks(t) {
     // ---- 6. presenter labels whole; links readable in the dark; display on every page ----
     await step('issue 27.6: presenter mode and the dark theme read well', async () => {
         await page.setViewportSize({ width: 1920, height: 1080 });
-        await gotoReady(page, base + '?present=1&b=4&m=2&s=5&rows=16&elem=fp32&pat=transpose_read');
+        await routeReady(page, base + '?present=1&b=4&m=2&s=5&rows=16&elem=fp32&pat=transpose_read');
         await page.evaluate(() => document.getElementById('acc-hits').scrollIntoView());
         const cut = await page.$$eval('#acc-hits svg text.val', (ts) => ts.filter((e) => e.getBBox().y < 0).length);
         const nval = await page.$$eval('#acc-hits svg text.val', (ts) => ts.length);
@@ -189,7 +189,7 @@ export async function teachChecks(t) {
     // ---- 8. the verdict in the first screen; labels with parameters; a legend ----
     await step('issue 27.8: a plain verdict in the first screen', async () => {
         await page.setViewportSize({ width: 1440, height: 900 });
-        await gotoReady(page, base + '?b=0&m=4&s=3');
+        await routeReady(page, base + '?b=0&m=4&s=3');
         const a = await api('access', { b: '0', m: '4', s: '3', ...L, pattern: 'col_read', step: '0' });
         await page.waitForFunction(() => !!document.getElementById('verdict-line-text'), null, { timeout: t.TIMEOUT });
         const box = await page.$eval('#verdict-line-text', (e) => { const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, w: r.width }; });
@@ -363,7 +363,7 @@ export async function teachChecks(t) {
         check('27 predict: the P key turns the mode off (and the URL follows)', !new URL(page.url()).searchParams.has('predict'), page.url());
         // A lesson step marked as a question asks, then reveals.
         await page.setViewportSize({ width: 1920, height: 1080 });
-        await gotoReady(page, base + '?lesson=1&present=1&side=hide');
+        await routeReady(page, base + '?lesson=1&present=1&side=hide');
         await lessonAt(1);
         check('27 predict: a question step of the lesson asks first', (await page.evaluate(() => document.body.dataset.predict)) === 'ask' && await hidden('#lesson-text'));
         check('27 predict: while it asks, the lesson bar says what to do, not an empty space', !(await hidden('#lesson-ask')) && /press Reveal/.test(await text(page, '#lesson-ask')));
@@ -381,7 +381,7 @@ export async function teachChecks(t) {
     // ---- issue 40.1: a clicker reveals a question, then moves on ----
     await step('issue 40.1: a clicker reveals a question before it moves on', async () => {
         await page.setViewportSize({ width: 1920, height: 1080 });
-        await gotoReady(page, base + '?lesson=4&present=1&side=hide');
+        await routeReady(page, base + '?lesson=4&present=1&side=hide');
         await lessonAt(4);
         await page.waitForFunction(() => document.body.dataset.predict === 'ask', null, { timeout: t.TIMEOUT });
         await page.screenshot({ path: t.SHOTS + '/class-clicker-before.png' });
@@ -410,7 +410,7 @@ export async function teachChecks(t) {
     await step('issue 40.5: at 1920x1080 the lesson bar covers neither the subject nor the bank chart', async () => {
         await page.setViewportSize({ width: 1920, height: 1080 });
         for (const k of [3, 4]) {
-            await gotoReady(page, base + `?lesson=${k}&present=1&side=hide`);
+            await routeReady(page, base + `?lesson=${k}&present=1&side=hide`);
             await lessonAt(k);
             const hit = await page.evaluate(() => {
                 const bar = document.getElementById('lesson').getBoundingClientRect();
@@ -427,7 +427,7 @@ export async function teachChecks(t) {
     // ---- issue 40.2: a saved step looks at what the teacher looked at ----
     await step('issue 40.2: "Add this view" takes the panel in view and the selected cell', async () => {
         await page.setViewportSize({ width: 1440, height: 900 });
-        await gotoReady(page, base + '?b=3&m=4&s=3&rows=8&sel=1,0&tcol=0');
+        await routeReady(page, base + '?b=3&m=4&s=3&rows=8&sel=1,0&tcol=0');
         await page.evaluate(() => localStorage.removeItem('swizzlescope-lesson-draft'));
         // The teacher scrolls to the staircase and opens the dialog (a click that moves nothing).
         await page.evaluate(() => document.getElementById('tile-swz').scrollIntoView({ block: 'center' }));
@@ -468,7 +468,7 @@ export async function teachChecks(t) {
 
     // ---- lessons as data: placeholders, add a view, share link, a file ----
     await step('issue 27 lessons: a teacher\'s lesson', async () => {
-        await gotoReady(page, base + '?b=3&m=4&s=3&pat=ldmatrix_x4');
+        await routeReady(page, base + '?b=3&m=4&s=3&pat=ldmatrix_x4');
         await page.evaluate(() => localStorage.removeItem('swizzlescope-lesson-draft'));
         await page.click('#lesson-edit');
         await page.fill('#le-title', 'ldmatrix, swizzled');

@@ -29,7 +29,7 @@ import { ELEMENT_TYPES, elementSwizzle } from './elements.js';
 import { addExport } from './export.js';
 import { createLater, afterPaint } from './later.js';
 import { flushPaints } from '../kit/paint.js';
-import { stamp } from '../kit/stamps.js';
+import { stamp, bump } from '../kit/stamps.js';
 import { BUSY, ERROR, WARN } from '../kit/classes.js';
 import { setHTML, setText, setClass } from '../kit/dom.js';
 
@@ -435,8 +435,8 @@ async function start() {
     document.addEventListener('keydown', (e) => { if (!lesson.onKey(e) && !panel('predict').onKey(e)) selection.onKey(e); });
     window.addEventListener('popstate', () => {
         url.drop();   // the URL is the state now
-        if (follow(fromSearch(location.search), false)) loading.then(() => lesson.sync());
-        else lesson.sync();
+        const synced = follow(fromSearch(location.search), false) ? loading.then(() => lesson.sync()) : lesson.sync();
+        Promise.all([loading, synced]).finally(() => bump('followed'));   // layout, panels and lesson as the URL says
     });
     let resizeTimer = 0;
     window.addEventListener('resize', () => {

@@ -5,6 +5,7 @@
 
 export const STAMPS = Object.freeze({
     ready: 'ready',             // load n done: maps, panels and the URL (tests wait on it)
+    followed: 'followed',       // index: a back/forward (popstate) followed: layout, panels and lesson as the URL says (a count)
     shown: 'shown',             // load n: what is on screen is drawn (render bench)
     renderMs: 'renderMs',       // ms to render the layout answer
     cycleMs: 'cycleMs',         // ms from a control change to its render

@@ -85,7 +85,9 @@ function renderAccess(cost, err) {
         $('acc-banks').innerHTML = ''; $('acc-hits').innerHTML = '';
         return;
     }
-    if (!cost) { $('acc-verdict').textContent = ''; $('acc-banks').innerHTML = ''; $('acc-hits').innerHTML = ''; return; }
+    // No cost: nothing drawn, and no count left from the last one (its stamp
+    // would say a number the page no longer shows).
+    if (!cost) { $('acc-verdict').textContent = ''; delete $('acc-verdict').dataset.wavefronts; $('acc-banks').innerHTML = ''; $('acc-hits').innerHTML = ''; return; }
     const w = cost.wavefronts, k = cost.ideal_wavefronts;
     $('acc-verdict').innerHTML = `<b>${w}</b> wavefront${w === 1 ? '' : 's'} (ideal ${k}) &middot; ` +
         (w === k ? 'no bank conflict' : `${cost.ways}-way, ${cost.bank_conflicts} conflict wavefront${cost.bank_conflicts === 1 ? '' : 's'}`) +
@@ -111,10 +113,13 @@ function stale(on, e) {
     showCaret($('lay-caret'), on ? e : null, 'layout', state.layout);
 }
 
-async function load() {
+// push: a choice (a preset, a fix, an instruction of the tiled copy) is a new
+// history entry, so that Back and Forward walk through them; an edit under
+// way (typing) replaces the current one.
+async function load(push = false) {
     const n = ++seq;
     const q = keepDisplay(toQuery(state));   // theme and presenter mode stay (issue 27.6)
-    history.replaceState(null, '', q ? '?' + q : location.pathname);
+    history[push ? 'pushState' : 'replaceState'](null, '', q ? '?' + q : location.pathname);
     let d;
     try {
         d = await api.layout(layoutBody(state));
@@ -166,7 +171,7 @@ async function init() {
         state = { ...state, layout: p.layout, bits: String(p.bits), shape: p.shape, origin: '0,0', base: '0', desc: '', atom: p.atom ?? 'mma_m16n8k16_a_ldmatrix_x4',
             thread: p.thread || '', op: p.op || '', instr: '0' };
         writeForm();
-        load();
+        load(true);
     });
     try {
         const [{ atoms }, ops] = await Promise.all([api.atoms(), api.ops()]);
@@ -184,7 +189,7 @@ async function init() {
     // a row of the tiled copy's instructions: draw that one
     const pick = (id, sel, apply) => $(id).addEventListener('click', (ev) => {
         const el = ev.target.closest(sel);
-        if (el) { apply(el.dataset); writeForm(); load(); }
+        if (el) { apply(el.dataset); writeForm(); load(true); }
     });
     pick('acc-fix', 'button[data-fix]', (d) => { state.layout = d.fix; });
     pick('acc-tiled', 'tr[data-index]', (d) => { state.instr = d.index; });
@@ -210,6 +215,13 @@ async function init() {
     let timer = 0;
     $('lay-form').addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => { readForm(); load(); }, 250); });
     $('lay-form').addEventListener('change', () => { clearTimeout(timer); readForm(); load(); });
+    // Back and Forward: the layout the URL names, as a load of it would draw.
+    window.addEventListener('popstate', () => {
+        clearTimeout(timer);
+        state = fromQuery(new URLSearchParams(location.search));
+        writeForm();
+        load();
+    });
     await load();
 }
 
