@@ -313,7 +313,8 @@ __global__ void __launch_bounds__(MAX_WARPS * 32, 1) atomic_kernel(ProbeArgs a)
 
     __syncthreads();
     /* The warps' starting phase (probe.cu's STAGGERS): each waits whole, so
-     * no lane diverges, and the wait is outside its timed span. */
+     * no lane diverges, and before its own t0 (the launch's span still runs
+     * from the first warp's start: probe.cu bounds what that adds). */
     if (a.stagger) {
         const long long s0 = clock64(), wait = (long long)(threadIdx.x >> 5) * a.stagger;
         while (clock64() - s0 < wait) {

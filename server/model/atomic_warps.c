@@ -58,9 +58,10 @@
  * mechanism, and checked on every row: on the 702 re-measured rows every row
  * is within 2%, 636 called exact and 66 not; on the 1728 of 1..32 warps,
  * every row within 2%, 1637 exact, 91 not; on the 1782 of three processes,
- * every row within 2%, 1509 exact (test_access).  The ncu pass's rows
- * (atomic_warps_ncu_h200.json, one launch at phase 0) hold 25 outside 2%,
- * all N2's 4 warps, all called not exact:
+ * every row within 2%, 1509 exact (test_access).  The ncu pass's 162 rows
+ * (atomic_warps_ncu_h200.json, re-measured 2026-11-29T02:17Z: cycles from the
+ * fastest phase) are all within 2%, 132 exact (at phase 0 alone 25 of them,
+ * N2's 4 warps, were outside):
  *   N1. a sub-partition at its issue limit shares the pipe with one paced by
  *       its warps' round trips: their sends collide, and one at its issue
  *       limit cannot make up a cycle it waited.  The fluid shares do not see
@@ -78,8 +79,7 @@
  *       (8 w (W - 4)) than a lone warp's round trip: whether the lone warps'
  *       bursts and round trips fall into step, the pipe idle, is decided by
  *       the warps' starting phase.  At phase 0 alone (the tool before
- *       2026-11-29, and its ncu pass, tests/data/atomic_warps_ncu_h200.json)
- *       3 warps read 3.555 at 2 wavefronts and 37.34 at 32, 4 warps 3.041 and
+ *       2026-11-29) 3 warps read 3.555 at 2 wavefronts and 37.34 at 32, 4 warps 3.041 and
  *       36.10, 5 warps up to 2.111 at 2 and 4.208 at 4; the fastest of 19
  *       phases 3.086, 32.383, 2.315, 32.002, 2.0517, 4.0024 (the rule 3.085,
  *       32.379, 2.314, 32.0, 2.051, 4.000);

@@ -18,25 +18,21 @@ if [ "${2:-}" = ncu ]; then
     for w in 4 8 11; do
         timeout 200 "$T" --json --warps $w < "$D/atom_used.json" > "$O/atom_ncu_w${w}.json" 2> "$O/atom_ncu_w${w}.err"; echo "ncu w$w rc=$?"
     done
-    say done
-    nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader >> "$O/device.txt"
-    cp "$O/run.log" "$O/device.txt" "$OUT/" 2>/dev/null
-    tar czf "$OUT/a41s.tgz" -C "$O" .
-    exit 0
+else
+    say sass
+    cuobjdump -sass -arch sm_90 "$T" | awk '/Function :/ {keep = ($3 ~ /atomic_kernel/ && $3 ~ /Lb0ELi0ELi0E/)} keep' > "$O/sass_atomic.txt"
+    say "tool 1..32 warps"
+    for w in $(seq 1 32); do
+        timeout 60 "$T" --json --no-ncu --warps $w < "$D/atom_used.json" > "$O/atom_w${w}_i2048.json"; echo "w$w rc=$?"
+    done
+    for w in 8 12 16; do
+        timeout 60 "$T" --json --no-ncu --warps $w --iters 512 < "$D/atom_used.json" > "$O/atom_w${w}_i512.json"; echo "w$w i512 rc=$?"
+    done
+    say repeat
+    for rep in 2 3; do for w in $(seq 3 13); do
+        timeout 60 "$T" --json --no-ncu --warps $w < "$D/atom_used.json" > "$O/rep${rep}_w${w}.json"; echo "rep$rep w$w rc=$?"
+    done; done
 fi
-say sass
-cuobjdump -sass -arch sm_90 "$T" | awk '/Function :/ {keep = ($3 ~ /atomic_kernel/ && $3 ~ /Lb0ELi0ELi0E/)} keep' > "$O/sass_atomic.txt"
-say "tool 1..32 warps"
-for w in $(seq 1 32); do
-    timeout 60 "$T" --json --no-ncu --warps $w < "$D/atom_used.json" > "$O/atom_w${w}_i2048.json"; echo "w$w rc=$?"
-done
-for w in 8 12 16; do
-    timeout 60 "$T" --json --no-ncu --warps $w --iters 512 < "$D/atom_used.json" > "$O/atom_w${w}_i512.json"; echo "w$w i512 rc=$?"
-done
-say repeat
-for rep in 2 3; do for w in $(seq 3 13); do
-    timeout 60 "$T" --json --no-ncu --warps $w < "$D/atom_used.json" > "$O/rep${rep}_w${w}.json"; echo "rep$rep w$w rc=$?"
-done; done
 say done
 nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader >> "$O/device.txt"
 cp "$O/run.log" "$O/device.txt" "$OUT/" 2>/dev/null
