@@ -418,8 +418,8 @@ def run_warps(server, rows):
     exact the two processes must also read the same within 0.2% (at one phase
     the same binary moved by up to 4% between processes, 8% between runs);
     where it is not, the time may depend on state the code does not hold (red
-    one wavefront at 5 warps read 1.7262 in one process and 1.6266 in the
-    next, 2026-11-29)."""
+    one wavefront at 5 warps reads 1.7262 in some processes and 1.6266 in the
+    others: tests/calib/atomics_warps/bistable_h200.json)."""
     for w in WARPS_AT:
         runs = []
         for k in range(2):

@@ -591,7 +591,7 @@ static int atomic_data_file(const char *file, const char *path, const cJSON *j, 
 {
     (void)unused;
     const cJSON *p;
-    int count = 0, native = 0, exact_cycles = 0, failures = 0;
+    int count = 0, native = 0, exact_cycles = 0, failures = 0, a5 = 0;
     cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "patterns")) {
         struct instr in;
         struct acc_result r;
@@ -623,12 +623,21 @@ static int atomic_data_file(const char *file, const char *path, const cJSON *j, 
         CHECK_QUIET(failures, fabs(c - cyc) <= 0.02 * c,
                     "%s: model %.2f cycles, clock64 %.3f", name, c, cyc);
         exact_cycles += fabs(c - cyc) <= 0.02 * c;
+        if (r.atomic.floor_pin && strstr(r.atomic.floor_pin, "w4_grp2: 2.187") && c > r.wavefronts) {
+            /* A5's atom floor, one and two wavefronts: within 1% (one 2.2
+             * for both was 1.6% under the one-wavefront rows) */
+            a5++;
+            CHECK_QUIET(failures, fabs(c - cyc) <= 0.01 * c,
+                        "%s: A5 says %.3f cycles at %u wavefronts, clock64 %.3f (over 1%%)", name,
+                        c, r.wavefronts, cyc);
+        }
     }
+    CHECK(a5 >= 12, "%s: %d rows at A5's atom floor, expected 12 or more", path, a5);
     int first = strncmp(file, "atomics_floor_", 14) != 0;
     CHECK(failures == 0 && count >= (first ? 1460 : 324) && native >= (first ? 740 : 324),
           "%s: %d of %d rows disagree (%d native)", path, failures, count, native);
     printf("atomics %s: %d rows, %d native: wavefronts exact on all, cycles within 2%% on "
-           "%d\n", file, count, native, exact_cycles);
+           "%d (%d at A5's atom floor within 1%%)\n", file, count, native, exact_cycles, a5);
     return 0;
 }
 
