@@ -176,6 +176,14 @@ build/plain/test_%: test_%.c tests/client.c $(wildcard tests/*.h tests/unit/*.h)
 	$(CC) $(WARN) -O2 -g $(TINC) $(PKG_CFLAGS) -o $@ $< tests/client.c $(SERVER:%=build/obj/%.o) \
 	    $(PKG_LIBS) -lm -lpthread
 
+# The browser test's pictures that check nothing (the pages at 1440 and 390 px,
+# dark, presenter, the kernel and layout views) into build/screenshots/: the
+# same checks with SWZ_SHOTS=1.  make test leaves the pictures out (about a
+# fifth of the browser test's CPU); the README's two, which it checks, it takes.
+.PHONY: shots
+shots: deps-test build/asan/swizzlescope $(BIN)
+	SWZ_SHOTS=1 SWZ_BIN=build/asan/swizzlescope sh tests/browser/run.sh
+
 .PHONY: census
 census: build/plain/test_census
 	CENSUS_VIEWS=$${CENSUS_VIEWS:-50} build/plain/test_census

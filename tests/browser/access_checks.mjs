@@ -128,7 +128,7 @@ export async function accessChecks(t) {
         const opts = await page.$$eval('#acc-pattern option', (os) => os.map((o) => o.value));
         const pats = (await getJSON(base + 'api/patterns')).body.patterns.map((p) => p.name);
         check('access: pattern menu lists /api/patterns', JSON.stringify(opts) === JSON.stringify(pats), opts.join(','));
-        await page.locator('#access').screenshot({ path: path.join(SHOTS, 'access.png') });
+        await t.shot(page.locator('#access'), { path: path.join(SHOTS, 'access.png') });
     });
 
     // ---- steps: slider, next / prev, play / pause ----
@@ -184,7 +184,7 @@ export async function accessChecks(t) {
         check('ldmatrix.x4 without swizzle: seed 004 verdict', seen.verdict === SEEDS.ldmatrixNone, seen.verdict);
         checkCost(t, 'ldmatrix none', seen, a.cost, a.offsets, dn);
         check('ldmatrix: chips span 4 banks (16-byte rows)', seen.chips.length > 0 && seen.chips.every((g) => g.nbanks === 4));
-        await page.locator('#access').screenshot({ path: path.join(SHOTS, 'access-ldmatrix-none.png') });
+        await t.shot(page.locator('#access'), { path: path.join(SHOTS, 'access-ldmatrix-none.png') });
         await t.afterLoad(page, () => page.selectOption('#preset', '128B'));
         const { body: a2 } = await getJSON(apiURL(base, 'access', { ...q(3, 4, 3, 8), pattern: 'ldmatrix_x4', step: 0 }));
         const seen2 = await readAccess(page);
@@ -259,7 +259,7 @@ export async function accessChecks(t) {
         check('custom: cycles note explains the gap', seen.cyclesNote.startsWith(`${c.cycles} cycles for ${c.wavefronts} wavefront`), seen.cyclesNote);
         check('custom: cycles tile has an explanation on hover', /no lane is active still costs a cycle/.test(await page.getAttribute('.costline .cyc', 'title')));
         check('custom: offsets in the URL', new URL(page.url()).searchParams.get('offs') === offs.map((o) => (o === null ? '-' : o)).join(','), page.url());
-        await page.locator('#access').screenshot({ path: path.join(SHOTS, 'access-custom.png') });
+        await t.shot(page.locator('#access'), { path: path.join(SHOTS, 'access-custom.png') });
 
         // Errors sit with the field.
         t.setPhase('bad-access');

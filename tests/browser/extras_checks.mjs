@@ -58,7 +58,7 @@ export async function extrasChecks(t) {
         await t.clickCell(page, 'grid-swz', P);
         await page.waitForFunction((b) => document.body.dataset.traceReady !== b, before);
         check('trace: a click moves the traced column (URL tcol)', new URL(page.url()).searchParams.get('tcol') === String(col) && (await page.inputValue('#trace-col')) === String(col));
-        await page.locator('#trace').screenshot({ path: path.join(SHOTS, 'trace.png') });
+        await t.shot(page.locator('#trace'), { path: path.join(SHOTS, 'trace.png') });
     });
 
     // ---- the banner says how to fix ----
@@ -74,7 +74,7 @@ export async function extrasChecks(t) {
         check('banner: rows refused by the API', b2.error && b2.error.field === 'rows');
         check('banner: how to fix rows', /multiple of 2\^B rows/.test(await text(page, '#banner-fix')), await text(page, '#banner-fix'));
         check('banner: panels wait for valid parameters', await page.$eval('#acc-result', (e) => e.hidden) && /Fix the parameters/.test(await text(page, '#trace')));
-        await page.screenshot({ path: path.join(SHOTS, 'banner.png') });
+        await t.shot(page, { path: path.join(SHOTS, 'banner.png') });
         t.setPhase('valid');
     });
 
@@ -219,7 +219,7 @@ export async function extrasChecks(t) {
         const { body: dn } = await getJSON(apiURL(base, 'swizzle', q(2, 4, -4)));
         check('code <2,4,-4>: negative shift reads << 4', (await text(page, '#code-c')) === `o ^ ((o & 0x${dn.masks.yyy.toString(16)}) << 4)`, await text(page, '#code-c'));
         check('code <2,4,-4>: no hardware mode', /no TMA \/ WGMMA swizzle mode matches/.test(await text(page, '#code-tma')));
-        await page.locator('#code').screenshot({ path: path.join(SHOTS, 'code.png') });
+        await t.shot(page.locator('#code'), { path: path.join(SHOTS, 'code.png') });
     });
 
     // ---- keyboard ----
@@ -285,13 +285,13 @@ export async function extrasChecks(t) {
         // readView holds every painted cell to the palette of the moment.
         const painted = async () => (await t.readView(page, 'grid-swz')).filter((c) => String(c.label).startsWith('pixels'));
         const light = await look();
-        await page.screenshot({ path: path.join(SHOTS, 'theme-light.png') });
+        await t.shot(page, { path: path.join(SHOTS, 'theme-light.png') });
         await page.selectOption('#theme', 'dark');
         const dark = await look();
         check('dark: theme applied and in the URL', dark.theme === 'dark' && dark.bg !== light.bg && new URL(page.url()).searchParams.get('theme') === 'dark');
         check('dark: the maps are painted in the dark palette', (await painted()).length === 0, JSON.stringify((await painted())[0]));
-        await page.screenshot({ path: path.join(SHOTS, 'theme-dark.png') });
-        await page.locator('#access').screenshot({ path: path.join(SHOTS, 'access-dark.png') });
+        await t.shot(page, { path: path.join(SHOTS, 'theme-dark.png') });
+        await t.shot(page.locator('#access'), { path: path.join(SHOTS, 'access-dark.png') });
         await page.selectOption('#palette', 'cb');
         const cb = await look();
         check('palette: colour-blind safe colours and in the URL', cb.palette === 'cb' && cb.k4 !== dark.k4 && new URL(page.url()).searchParams.get('palette') === 'cb', `${dark.k4} -> ${cb.k4}`);
@@ -302,8 +302,8 @@ export async function extrasChecks(t) {
         const pres = await look();
         check('presenter: larger type and in the URL', pres.present === '1' && pres.fs >= light.fs + 4 && new URL(page.url()).searchParams.get('present') === '1', `${light.fs} -> ${pres.fs}`);
         check('presenter: the grid was laid out again, bigger', await page.$eval('#tile-swz svg', (s) => Number(s.getAttribute('width'))) > 380);
-        await page.screenshot({ path: path.join(SHOTS, 'theme-presenter.png') });
-        await page.locator('#access').screenshot({ path: path.join(SHOTS, 'access-presenter.png') });
+        await t.shot(page, { path: path.join(SHOTS, 'theme-presenter.png') });
+        await t.shot(page.locator('#access'), { path: path.join(SHOTS, 'access-presenter.png') });
         await gotoReady(page, page.url());
         const again = await look();
         check('display modes survive a reload', again.present === '1' && again.palette === 'cb' && again.theme === 'light' &&

@@ -40,7 +40,7 @@ export async function kernelChecks(t) {
         check('kernel: the operand load is listed as the ldmatrix Triton emits, per warp (per CTA)',
             ldsm >= 0 && row && row[4].startsWith(a.ops[ldsm].instruction.name) &&
             row[6] === `${a.ops[ldsm].instructions_per_warp} (${a.ops[ldsm].instructions_per_cta})`, JSON.stringify(row));
-        await page.screenshot({ path: path.join(SHOTS, 'kernel.png') });
+        await t.shot(page, { path: path.join(SHOTS, 'kernel.png') });
     });
 
     await step('kernel page: a lit file of two modules, one part at a time', async () => {
@@ -71,7 +71,7 @@ export async function kernelChecks(t) {
         check('kernel: the convert_layout through shared memory, each side as the API costs it', cvts.length === 1 && c0.through_shared &&
             cvts[0][0] === String(c0.line) && cvts[0][4].startsWith(c0.store.instruction) &&
             cvts[0][5].endsWith(`${c0.load.instructions_per_warp} (${c0.load.instructions_per_cta})`), JSON.stringify(cvts));
-        await page.screenshot({ path: path.join(SHOTS, 'kernel-parts.png') });
+        await t.shot(page, { path: path.join(SHOTS, 'kernel-parts.png') });
     });
 
     await step('workbench: a pasted encoding becomes its bases', async () => {

@@ -62,7 +62,7 @@ export async function kernelptxChecks(t) {
         check('kernelptx: the costliest line first, marked, with the route\'s numbers',
             rows[0].hot && rows[0].cells[0].trim().endsWith(` transpose_naive.cu:${top.line}`) &&
             rows[0].cells.slice(3).join('|') === [top.executions, top.wavefronts, top.ideal, top.excess].join('|') && !rows[1].hot, JSON.stringify(rows));
-        await page.screenshot({ path: path.join(SHOTS, 'kernelptx-1440.png'), fullPage: true });
+        await t.shot(page, { path: path.join(SHOTS, 'kernelptx-1440.png'), fullPage: true });
 
         // A click on the costliest line: its worst warp instruction in the bank chart.
         await page.click('#kp-lines tbody tr:nth-child(2)');
@@ -94,7 +94,7 @@ export async function kernelptxChecks(t) {
             href.searchParams.get('s') === String(rec.recommended.s) && href.searchParams.get('rows') === '32' &&
             // row_store and col_read are the swizzle page's own defaults: its URL writer leaves them out
             (href.searchParams.get('wr') ?? 'row_store') === 'row_store' && (href.searchParams.get('rd') ?? 'col_read') === 'col_read', href.search);
-        await page.screenshot({ path: path.join(SHOTS, 'kernelptx-1440-line.png'), fullPage: true });
+        await t.shot(page, { path: path.join(SHOTS, 'kernelptx-1440-line.png'), fullPage: true });
 
         // One click: the swizzle page with those 32 offsets as its custom offsets.
         await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('#kp-swz')]);
@@ -104,7 +104,7 @@ export async function kernelptxChecks(t) {
         check('kernelptx: the link opens index.html with the same 32 offsets as custom offsets',
             u.pathname.endsWith('/index.html') && u.searchParams.get('acc') === 'custom' && JSON.stringify(offs) === JSON.stringify(worst.worst.offsets), page.url());
         await t.settled(page);
-        await page.screenshot({ path: path.join(SHOTS, 'kernelptx-swizzle.png') });
+        await t.shot(page, { path: path.join(SHOTS, 'kernelptx-swizzle.png') });
         const typed = await page.inputValue('#acc-offsets').catch(() => '');
         check('kernelptx: the swizzle page\'s offsets box holds them', typed.split(/[\s,]+/).filter(Boolean).map(Number).join(',') === worst.worst.offsets.join(','), typed.slice(0, 80));
     });
@@ -155,7 +155,7 @@ export async function kernelptxChecks(t) {
                 JSON.stringify(kinds) === JSON.stringify(Object.keys(a.totals).map((k) => [k, String(tm.totals[k].executions), String(tm.totals[k].wavefronts), String(tm.totals[k].ideal), '= equal'])), JSON.stringify(kinds));
             const st = await text(page2, '#kp-measure-state');
             check('kernelptx: the measurement in a sentence, on the device', st === 'Measured on NVIDIA H200: every kind (2) and all 2 lines equal the prediction.', st);
-            await page2.screenshot({ path: path.join(SHOTS, 'kernelptx-measured.png'), fullPage: true });
+            await t.shot(page2, { path: path.join(SHOTS, 'kernelptx-measured.png'), fullPage: true });
 
             // One block instead of the four the GPU ran: every line flagged.
             await page2.fill('#kp-gx', '1');
@@ -174,7 +174,7 @@ export async function kernelptxChecks(t) {
             const st2 = await text(page2, '#kp-measure-state');
             check('kernelptx: the sentence says how much differs', st2 === 'Measured on NVIDIA H200: 2 of 2 lines and 2 of 2 kinds differ from the prediction.' &&
                 await page2.$eval('#kp-measure-state', (x) => x.classList.contains('bad')), st2);
-            await page2.screenshot({ path: path.join(SHOTS, 'kernelptx-measured-differ.png'), fullPage: true });
+            await t.shot(page2, { path: path.join(SHOTS, 'kernelptx-measured-differ.png'), fullPage: true });
         } finally {
             if (page2) await page2.close().catch(() => {});
             if (srv) srv.child.kill('SIGTERM');
@@ -221,15 +221,15 @@ export async function kernelptxChecks(t) {
         await gotoReady(page, base + 'kernel.html?mode=ptx&ex=transpose_naive');
         const sw = await page.evaluate(() => document.documentElement.scrollWidth);
         check('kernelptx: at 390x844 the page is no wider than the screen', sw <= 390, `scrollWidth ${sw}`);
-        await page.screenshot({ path: path.join(SHOTS, 'kernelptx-390.png'), fullPage: true });
-        await (await page.$('#kp-lines-panel')).screenshot({ path: path.join(SHOTS, 'kernelptx-390-lines.png') });
+        await t.shot(page, { path: path.join(SHOTS, 'kernelptx-390.png'), fullPage: true });
+        await t.shot((await page.$('#kp-lines-panel')), { path: path.join(SHOTS, 'kernelptx-390-lines.png') });
         await gotoReady(page, base + 'kernel.html?ex=operand');
         const tw = await page.evaluate(() => document.documentElement.scrollWidth);
         check('kernelptx: at 390x844 the TTGIR mode is no wider than the screen either', tw <= 390, `scrollWidth ${tw}`);
         // issue 40.6: the layout page too (978 px wide before: its 380 px form column beside the results)
         await gotoReady(page, base + 'layout.html');
         const lw = await page.evaluate(() => document.documentElement.scrollWidth);
-        await page.screenshot({ path: path.join(SHOTS, 'layout-390.png') });
+        await t.shot(page, { path: path.join(SHOTS, 'layout-390.png') });
         check('40.6: at 390x844 the layout page is no wider than the screen', lw <= 390, `scrollWidth ${lw}`);
         await page.setViewportSize({ width: 1440, height: 900 });
     });
@@ -253,7 +253,7 @@ export async function kernelptxChecks(t) {
         check('kernelptx: the caret under the route\'s column of the route\'s line',
             lineText === badLine && mark.length === e.error.at.column && mark.endsWith('^'), JSON.stringify(caret));
         check('kernelptx: no stale results beside the error', await page.$eval('#kp-lines-panel', (p) => p.hidden));
-        await page.screenshot({ path: path.join(SHOTS, 'kernelptx-error.png') });
+        await t.shot(page, { path: path.join(SHOTS, 'kernelptx-error.png') });
         check('kernelptx: the text box the route blamed is marked', await page.$eval('#kp-text', (e) => e.classList.contains('invalid')));
         // A launch field the route blames: named and marked.
         await page.fill('#kp-text', ptxText);
@@ -281,7 +281,7 @@ export async function kernelptxChecks(t) {
             JSON.stringify(fields) === JSON.stringify([['out', 'float *'], ['in', 'const float *'], ['n', 'int']]) &&
             JSON.stringify(sent.params) === JSON.stringify(tn.params), JSON.stringify(fields));
         const r = await postJSON(base + 'api/ptx', sent);
-        await page.screenshot({ path: path.join(SHOTS, 'kernelptx-cuda.png') });
+        await t.shot(page, { path: path.join(SHOTS, 'kernelptx-cuda.png') });
         if (r.status === 503) {
             const msg = await text(page, '#kp-error-text');
             check('kernelptx: without nvcc, the route\'s refusal in words', !(await page.$eval('#kp-error', (d) => d.hidden)) && msg.includes(r.body.error.message) && /install/.test(msg), msg);
@@ -328,7 +328,7 @@ export async function kernelptxChecks(t) {
         await t.settled(page);
         await gotoReady(page, base + 'kernel.html?mode=ptx&ex=transpose_naive&theme=dark&present=1');
         const d = await page.evaluate(() => ({ ...document.documentElement.dataset }));
-        await page.screenshot({ path: path.join(SHOTS, 'kernelptx-dark-present.png') });
+        await t.shot(page, { path: path.join(SHOTS, 'kernelptx-dark-present.png') });
         check('kernelptx: ?theme= and ?present= apply', d.theme === 'dark' && d.present === '1', JSON.stringify(d));
         check('kernelptx: they stay in the URL it writes', /theme=dark/.test(page.url()) && /present=1/.test(page.url()) && /mode=ptx/.test(page.url()), page.url());
     });

@@ -33,7 +33,7 @@ export async function layoutChecks(t) {
         const { body: a } = await postJSON(base + 'api/layout/access', { layout: 'Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_8),(_64,_1)):((_64,_512),(_1,_0))', element_bits: 16, atom: 'mma_m16n8k16_a_ldmatrix_x4', origin: [0, 0] });
         check('layout: the verdict is the API\'s wavefronts', (await verdict()) === a.wavefronts, `${await verdict()} vs ${a.wavefronts}`);
         check('layout: bank charts drawn', (await page.$$('#acc-banks svg')).length === 1 && (await page.$$('#acc-hits svg')).length === 1);
-        await page.screenshot({ path: path.join(SHOTS, 'layout.png') });
+        await t.shot(page, { path: path.join(SHOTS, 'layout.png') });
     });
 
     await step('layout page: seed 004 in the URL', async () => {
@@ -90,7 +90,7 @@ export async function layoutChecks(t) {
         await page.waitForFunction((n) => Number(document.body.dataset.ncuReady || 0) > n, before);
         const v = await page.$eval('.lay-ncu-verdict', (e) => [e.dataset.verdict, e.dataset.predicted]);
         check('layout: ncu explained: 100 tiles x 4 x (32 - 4) = 11200 reproduced', v[0] === 'reproduced' && v[1] === '11200', v.join(' '));
-        await page.screenshot({ path: path.join(SHOTS, 'layout_tiled.png'), fullPage: true });
+        await t.shot(page, { path: path.join(SHOTS, 'layout_tiled.png'), fullPage: true });
     });
 
     // Issue 37: an error in the thread field (a Triton distributed encoding, a
@@ -138,7 +138,7 @@ export async function layoutChecks(t) {
         const n = await page.$$eval('#acc-tiled tr[data-index]', (rs) => rs.length);
         check('layout: the tiled-copy preset lists its 4 ldmatrix.x4, conflict-free on SW128', n === 4 &&
             await page.$eval('.lay-tiled-sum', (e) => e.dataset.wavefronts === '16'), String(n));
-        await page.screenshot({ path: path.join(SHOTS, 'layout_tensor_tiled.png'), fullPage: true });
+        await t.shot(page, { path: path.join(SHOTS, 'layout_tensor_tiled.png'), fullPage: true });
     });
 
     // Issue 39, items 5-7, as a kernel engineer pastes them.
@@ -216,7 +216,7 @@ export async function layoutChecks(t) {
         const out = await text(page, '#ncu-out');
         check('39.5: the launch picked is explained, named in full, and the command quotes its regex',
             out.includes(names[2]) && /= 12/.test(out) && out.includes("-k 'regex:^void gemm_kernel") && out.includes('\\(const T \\*, T \\*, int\\)$\''), out.slice(0, 600));
-        await page.screenshot({ path: path.join(SHOTS, 'layout_issue39.png'), fullPage: true });
+        await t.shot(page, { path: path.join(SHOTS, 'layout_issue39.png'), fullPage: true });
     });
 
     await step('layout page: issue 39.5: ncu --page details with sections, as ncu 2025.3 wrote it on an H200', async () => {
@@ -248,6 +248,6 @@ export async function layoutChecks(t) {
         check('39.5: at 1440x900 the answer and its commands fit the width (no sideways scroll)', wide[0] <= wide[1], wide.join(' > '));
         // what a user sees at 1440x900 with the answer in view
         await page.$eval('#ncu-out', (e) => e.scrollIntoView({ block: 'center' }));
-        await page.screenshot({ path: path.join(SHOTS, 'layout_ncu_details.png') });
+        await t.shot(page, { path: path.join(SHOTS, 'layout_ncu_details.png') });
     });
 }

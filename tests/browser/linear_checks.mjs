@@ -95,7 +95,7 @@ export async function linearChecks(t) {
         check(`workbench: links the main page to ${c && c.name}, with the seed's rows, element and patterns`,
             !!c && href === `index.html?b=${c.b}&m=${c.m}&s=${c.s}&rows=16&elem=fp32&wr=row_store&rd=transpose_read`, href);
         check('workbench: shows the construction', /4 pairs/.test(await page.$eval('#lin-construction', (e) => e.textContent)));
-        await page.screenshot({ path: path.join(SHOTS, 'linear-optimal.png'), fullPage: true });
+        await t.shot(page, { path: path.join(SHOTS, 'linear-optimal.png'), fullPage: true });
     });
 
     await step('workbench: other hardware and typed layouts', async () => {
@@ -151,7 +151,7 @@ export async function linearChecks(t) {
         check('bank view: the side is in the URL', new URL(page.url()).searchParams.get('bv') === 'st', page.url());
         await page.setViewportSize({ width: 1440, height: 900 });
         await page.evaluate(() => document.getElementById('lin-banks').scrollIntoView());
-        await page.screenshot({ path: path.join(SHOTS, 'linear-banks.png') });
+        await t.shot(page, { path: path.join(SHOTS, 'linear-banks.png') });
     });
 
     await step('workbench: phase by phase', async () => {

@@ -101,7 +101,7 @@ export async function measureChecks(t) {
             check('measure pending: the status says so, progress still shown, button still disabled',
                 /counters pending/.test(await text(page2, '#measure-status')) && await page2.isVisible('#measure-progress') &&
                 await page2.$eval('#measure-btn', (b) => b.disabled), await text(page2, '#measure-status'));
-            await page2.locator('.acc-top').screenshot({ path: path.join(SHOTS, 'measure-pending.png') });
+            await t.shot(page2.locator('.acc-top'), { path: path.join(SHOTS, 'measure-pending.png') });
             await page2.waitForFunction(() => document.body.dataset.measured === '1');
             check('measure: counters no longer pending', !(await page2.isVisible('#measure-counters-pending')) &&
                 (await page2.evaluate(() => document.body.dataset.counters)) === '');
@@ -113,7 +113,7 @@ export async function measureChecks(t) {
             check('measure: measured wavefronts from the tool', wf.cells[1] === String(a.cost.wavefronts) && wf.cells[2] === '4.00', JSON.stringify(wf));
             check('measure: predicted 4 = measured 4 marked as agreeing', a.cost.cycles === 4 && /agrees/.test(cyc.cells[3]) && !cyc.cls.includes('differ'), JSON.stringify(cyc));
             check('measure: device named', (await text(page2, '#measure-device')) === 'Fake GPU');
-            await page2.locator('.acc-top').screenshot({ path: path.join(SHOTS, 'measure-agree.png') });
+            await t.shot(page2.locator('.acc-top'), { path: path.join(SHOTS, 'measure-agree.png') });
 
             // 8 rows: the column walk broadcasts, 1 cycle predicted: the fake's 4 differs.
             await routeReady(page2, b2 + '?b=3&m=4&s=3&rows=8');
@@ -126,7 +126,7 @@ export async function measureChecks(t) {
             await page2.waitForFunction((n) => Number(document.body.dataset.measured || 0) === n + 1, m0);
             const c8 = await row('measure-cycles'), w8 = await row('measure-wavefronts');
             check('measure: a disagreement is clearly marked', c8.cls.includes('differ') && /differs/.test(c8.cells[3]) && w8.cls.includes('differ'), JSON.stringify([c8, w8]));
-            await page2.locator('.acc-top').screenshot({ path: path.join(SHOTS, 'measure-differ.png') });
+            await t.shot(page2.locator('.acc-top'), { path: path.join(SHOTS, 'measure-differ.png') });
         });
 
         await step('measure: errors in plain words', async () => {
@@ -155,7 +155,7 @@ export async function measureChecks(t) {
             fs.rmSync(hold, { force: true });
             check('measure 409: busy, in plain words', /busy with another measurement/.test(await text(page2, '#measure-error')), await text(page2, '#measure-error'));
             check('measure 409: the held request still succeeds', (await held).status === 200);
-            await page2.locator('.acc-top').screenshot({ path: path.join(SHOTS, 'measure-busy.png') });
+            await t.shot(page2.locator('.acc-top'), { path: path.join(SHOTS, 'measure-busy.png') });
             t.setPhase('valid');
             // A bank geometry the GPU does not have cannot be measured.
             await routeReady(page2, b2 + '?b=3&m=4&s=3&rows=8&banks=64');

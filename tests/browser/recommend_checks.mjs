@@ -77,12 +77,12 @@ export async function recommendChecks(t) {
             }
             await page.$eval('#scorecard', (e) => e.scrollIntoView());
             await page.setViewportSize({ width: 1440, height: 900 });
-            await page.screenshot({ path: path.join(SHOTS, `recommend-${p.name}-1440.png`) });
+            await t.shot(page, { path: path.join(SHOTS, `recommend-${p.name}-1440.png`) });
             await page.setViewportSize({ width: 390, height: 844 });
             await page.$eval('#score-rec', (e) => e.scrollIntoView());
             const wide = await page.evaluate(() => document.documentElement.scrollWidth);
             check(`recommend ${p.name}: no sideways scroll at 390 px`, wide <= 390, String(wide));
-            await page.screenshot({ path: path.join(SHOTS, `recommend-${p.name}-390.png`) });
+            await t.shot(page, { path: path.join(SHOTS, `recommend-${p.name}-390.png`) });
             await page.setViewportSize({ width: 1440, height: 1000 });
         });
     }

@@ -69,7 +69,7 @@ export async function teach2Checks(t) {
         const peekTxt = await text(page, '#peek-byte');
         check('27.8: the card beside the cell says the bank and the bytes within the unit', peekTxt.includes(`bank ${bank}`) && peekTxt.includes(`${dash(bc.unit.lo, bc.unit.hi)} of the ${bc.unit_bytes} B unit`), peekTxt);
         check('27.8: the word is outlined on the bank map', await page.$$eval('#banks-swz svg rect.bank-word', (r) => r.length) === 1);
-        await page.screenshot({ path: t.SHOTS + '/teach2-bankcell-1440.png' });
+        await t.shot(page, { path: t.SHOTS + '/teach2-bankcell-1440.png' });
         // Keyboard: Enter on the focused bank map steps to the unit's next word, by the API's bytes.
         await page.focus('#banks-swz');
         await page.keyboard.press('Enter');
@@ -267,7 +267,7 @@ export async function teach2Checks(t) {
             await gotoReady(page, base + `?b=3&m=4&s=3&rows=8&elem=fp16${extra}`);
             await page.evaluate(() => document.getElementById('banks-swz').scrollIntoView({ block: 'center' }));
             const ok = await clickWord('banks-swz', d.grid.phys_of[l], bc.bank, bc.bank_row) && await stampIs('bankcell', `swizzled:${bc.bank},${bc.bank_row}`);
-            await page.screenshot({ path: `${t.SHOTS}/teach2-bankcell-${name}.png` });
+            await t.shot(page, { path: `${t.SHOTS}/teach2-bankcell-${name}.png` });
             check(`27.8 screenshot ${name}: the card for bank ${bc.bank}`, ok);
             await page.keyboard.press('Escape');
         }

@@ -255,7 +255,7 @@ export async function teachChecks(t) {
         try {
             const ok = await framed(srv2.base);
             check('27 embed: the named origin frames the view, without header and sidebar', !!ok && ok.ready && ok.embed === '1' && ok.header === 'none' && ok.side === 'none' && ok.maps > 0, JSON.stringify(ok));
-            await page.screenshot({ path: t.SHOTS + '/teach-embed.png' });
+            await t.shot(page, { path: t.SHOTS + '/teach-embed.png' });
             t.setPhase('frame-refused');
             const refused = await framed(base);
             t.setPhase('valid');
@@ -311,8 +311,8 @@ export async function teachChecks(t) {
                 check(`40.4 ${view} in ${w}x${h}: that panel alone shows`, got.shown.length === 1 && got.shown[0] === view, got.shown.join(','));
                 check(`40.4 ${view} in ${w}x${h}: the page is the frame's size (no scrolling the slide's frame)`, got.scrollH <= got.H + 1 && got.scrollW <= got.W + 1, `page ${got.scrollW}x${got.scrollH} in ${got.W}x${got.H}`);
                 check(`40.4 ${view} in ${w}x${h}: the panel fills the frame and shows what it draws`, got.top >= 0 && got.bottom <= got.H + 1 && got.height >= 0.8 * got.H && got.drawn > 0 && got.tileInside && got.swzShows, JSON.stringify(got));
-                if (view === 'tiles' && w === 880) await page.screenshot({ path: t.SHOTS + '/embed-tiles-other-origin.png' });
-                if (view === 'grid') await page.screenshot({ path: t.SHOTS + '/embed-grid-other-origin.png' });
+                if (view === 'tiles' && w === 880) await t.shot(page, { path: t.SHOTS + '/embed-tiles-other-origin.png' });
+                if (view === 'grid') await t.shot(page, { path: t.SHOTS + '/embed-grid-other-origin.png' });
             }
             // Refused: a server naming another origin, and one naming none.
             t.setPhase('frame-refused');
@@ -324,7 +324,7 @@ export async function teachChecks(t) {
                     return { text: m.textContent, h: r.height, color: getComputedStyle(m).borderTopColor };
                 }), () => null);
                 check(`40.4 refused (${name}): the frame shows a message saying why and what to start the server with`, !!msg && says.test(msg.text) && msg.text.includes(`--embed-origins ${other}`) && msg.h > 40, JSON.stringify(msg));
-                await page.screenshot({ path: t.SHOTS + `/embed-refused-${b === base ? 'no-flag' : 'other-origin'}.png` });
+                await t.shot(page, { path: t.SHOTS + `/embed-refused-${b === base ? 'no-flag' : 'other-origin'}.png` });
             }
             // The page itself keeps its refusal for everything but the refused frame.
             const plain = await fetch(srv3.base + '?embed=1', { headers: { 'Sec-Fetch-Dest': 'iframe', Referer: 'https://slides.example.org/deck' } });
@@ -357,7 +357,7 @@ export async function teachChecks(t) {
         await page.waitForFunction(() => document.body.dataset.predict === 'shown', null, { timeout: t.TIMEOUT });
         check('40.5: after the reveal the recommender shows again', !(await hidden('#score-rec')));
         check('27 predict: the reveal shows the guess beside the API\'s answer', (await text(page, '#predict-guess-wf')) === '1' && (await text(page, '#predict-answer-wf')) === String(a.cost.wavefronts) && !(await hidden('#acc-verdict')), `${await text(page, '#predict-answer-wf')}`);
-        await page.screenshot({ path: t.SHOTS + '/teach-predict-shown.png' });
+        await t.shot(page, { path: t.SHOTS + '/teach-predict-shown.png' });
         await page.keyboard.press('p');
         await page.waitForFunction(() => document.body.dataset.predict === '', null, { timeout: t.TIMEOUT });
         check('27 predict: the P key turns the mode off (and the URL follows)', !new URL(page.url()).searchParams.has('predict'), page.url());
@@ -367,13 +367,13 @@ export async function teachChecks(t) {
         await lessonAt(1);
         check('27 predict: a question step of the lesson asks first', (await page.evaluate(() => document.body.dataset.predict)) === 'ask' && await hidden('#lesson-text'));
         check('27 predict: while it asks, the lesson bar says what to do, not an empty space', !(await hidden('#lesson-ask')) && /press Reveal/.test(await text(page, '#lesson-ask')));
-        await page.screenshot({ path: t.SHOTS + '/teach-question-ask.png' });
+        await t.shot(page, { path: t.SHOTS + '/teach-question-ask.png' });
         await page.fill('#predict-wf', '4');
         await page.click('#predict-reveal');
         await page.waitForFunction(() => document.body.dataset.predict === 'shown', null, { timeout: t.TIMEOUT });
         check('27 predict: after the guess the narration shows', !(await hidden('#lesson-text')) && await hidden('#lesson-ask'));
         await page.evaluate(() => document.getElementById('predict').scrollIntoView({ block: 'start' }));
-        await page.screenshot({ path: t.SHOTS + '/teach-question-shown.png' });
+        await t.shot(page, { path: t.SHOTS + '/teach-question-shown.png' });
         await page.keyboard.press('Escape');
         await page.setViewportSize({ width: 1440, height: 1000 });
     });
@@ -384,14 +384,14 @@ export async function teachChecks(t) {
         await routeReady(page, base + '?lesson=4&present=1&side=hide');
         await lessonAt(4);
         await page.waitForFunction(() => document.body.dataset.predict === 'ask', null, { timeout: t.TIMEOUT });
-        await page.screenshot({ path: t.SHOTS + '/class-clicker-before.png' });
+        await t.shot(page, { path: t.SHOTS + '/class-clicker-before.png' });
         await page.keyboard.press('PageDown');          // a clicker, the guess box empty
         await page.waitForFunction(() => document.body.dataset.predict === 'shown', null, { timeout: t.TIMEOUT });
         const shownWf = await page.$eval('#acc-wavefronts', (e) => e.textContent.trim());
         check('40.1: PageDown on an unanswered question reveals it (no guess beside the answer), the step stays', (await page.evaluate(() => document.body.dataset.lesson)) === '4'
             && (await text(page, '#predict-guess-wf')) === 'no guess' && (await text(page, '#predict-answer-wf')) === shownWf && Number(shownWf) > 0,
             `step ${await page.evaluate(() => document.body.dataset.lesson)}, guess ${await text(page, '#predict-guess-wf')}, answer ${await text(page, '#predict-answer-wf')}, access panel ${shownWf}`);
-        await page.screenshot({ path: t.SHOTS + '/class-clicker-after.png' });
+        await t.shot(page, { path: t.SHOTS + '/class-clicker-after.png' });
         await page.keyboard.press('PageDown');
         await lessonAt(5);
         check('40.1: the next PageDown moves on', true);
@@ -419,7 +419,7 @@ export async function teachChecks(t) {
             });
             check(`40.5: step ${k + 1}: the bar overlaps none of the access summary, the bank chart, the hits`, hit === '', `covered: ${hit}`);
         }
-        await page.screenshot({ path: t.SHOTS + '/class-lesson-docked.png' });
+        await t.shot(page, { path: t.SHOTS + '/class-lesson-docked.png' });
         await page.keyboard.press('Escape');
         await page.setViewportSize({ width: 1440, height: 1000 });
     });
@@ -457,7 +457,7 @@ export async function teachChecks(t) {
             return { top: Math.round(r.top), bottom: Math.round(r.bottom), under, look: document.getElementById('tile-swz').classList.contains('look') || !!document.querySelector('.look #tile-swz, #tile-swz.look') };
         });
         check('40.2: the saved step plays with the swizzled tile in the window, clear of the lesson bar, outlined', where.top >= 0 && where.bottom <= 900 && !where.under && where.look, JSON.stringify(where));
-        await page.screenshot({ path: t.SHOTS + '/lesson-own-step-tiles.png' });
+        await t.shot(page, { path: t.SHOTS + '/lesson-own-step-tiles.png' });
         await page.keyboard.press('ArrowRight');
         await lessonAt(1);
         const banks = await page.evaluate(() => { const r = document.getElementById('banks-swz').getBoundingClientRect(); return { top: Math.round(r.top), bottom: Math.round(r.bottom) }; });
@@ -531,7 +531,7 @@ export async function teachChecks(t) {
         for (const [name, w, h, q] of shots) {
             await page.setViewportSize({ width: w, height: h });
             await gotoReady(page, base + q);
-            await page.screenshot({ path: `${t.SHOTS}/teach-${name}.png` });
+            await t.shot(page, { path: `${t.SHOTS}/teach-${name}.png` });
         }
         await page.setViewportSize({ width: 1440, height: 1000 });
     });

@@ -262,10 +262,24 @@ async function captured(page, fn) {
     try { return await fn(); } finally { await page.evaluate(() => { delete document.documentElement.dataset.capture; }); }
 }
 
+// Pictures that check nothing, for people to look at (build/screenshots/):
+// taken with SWZ_SHOTS=1 only (`make shots`).  In every `make test` they
+// were about 50 of the browser test's 300 CPU-s (chromium 221 -> 175, node
+// 30 -> 27 over the three shards, 2026-11-29), a fifth of its time on two
+// CPUs.  An element's screenshot waits for it to be visible; a skipped one
+// still does, so no check after it runs sooner than it did.
+const SHOTS_ON = process.env.SWZ_SHOTS === '1';
+async function shot(target, opts) {
+    if (SHOTS_ON) return target.screenshot(opts);
+    if (typeof target.waitFor === 'function') await target.waitFor({ state: 'visible', timeout: TIMEOUT });
+    else if (typeof target.waitForElementState === 'function') await target.waitForElementState('visible');
+    return null;
+}
+
 // A full-page screenshot: such a capture paints the whole page without
 // moving the window, so no map far from it would come near it.
 function fullShot(page, file) {
-    return captured(page, () => page.screenshot({ path: file, fullPage: true }));
+    return SHOTS_ON ? captured(page, () => page.screenshot({ path: file, fullPage: true })) : null;
 }
 
 // Load a URL in the page and wait for its first load to finish.
@@ -416,7 +430,7 @@ async function main() {
     watch(page);
     // What the check modules get: the page, the server, the harness.
     const t = {
-        page, ctx, base, ROOT, SHOTS, TIMEOUT, check, step, text, afterLoad, gotoReady, routeReady, route, settled, readView, clickCell, hoverCell, cellPoint, drawnTotal,
+        page, ctx, base, ROOT, SHOTS, TIMEOUT, check, step, shot, text, afterLoad, gotoReady, routeReady, route, settled, readView, clickCell, hoverCell, cellPoint, drawnTotal,
         getJSON, apiURL, freePort, sleep, watch,
         startServer: (p, extra) => startServer(p, extra),
         setPhase: (p) => { phase = p; },
@@ -523,7 +537,7 @@ async function main() {
                 'tile-plain': tl, 'tile-swz': d128.tile.phys_of[tl],
             };
             for (const [id, p] of Object.entries(mirrored)) check(`selection mirrored in ${id} (slot ${p})`, await selAt(id, p));
-            await page.screenshot({ path: path.join(SHOTS, 'inspect.png'), fullPage: false });
+            await shot(page, { path: path.join(SHOTS, 'inspect.png'), fullPage: false });
         });
 
         // ---- back / forward ----
@@ -649,7 +663,7 @@ async function main() {
             await gotoReady(page, base + '?b=3&m=4&s=1');
             check('invalid URL: banner shown and no cells',
                 (await page.$eval('#banner', (e) => !e.hidden)) && (await drawnTotal(page)) === 0);
-            await page.screenshot({ path: path.join(SHOTS, 'invalid.png'), fullPage: false });
+            await shot(page, { path: path.join(SHOTS, 'invalid.png'), fullPage: false });
             phase = 'valid';
             await gotoReady(page, base + '?b=3&m=4&s=3&sel=2,5');
             await page.waitForFunction(() => document.body.dataset.inspected === '2,5', null, { timeout: TIMEOUT });
