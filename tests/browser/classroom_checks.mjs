@@ -83,12 +83,18 @@ export async function classroomChecks(t) {
             await t.clickCell(page, 'grid-swz', P);
             await page.waitForFunction((want) => document.body.dataset.inspected === want, `${row},${c}`, { timeout: t.TIMEOUT });
             const ins = await api('inspect', { b: '3', m: '4', s: '3', ...L, row, col: c });
-            // Where the swizzled address and the banks show, inside the window.
-            const seen = await page.evaluate(([hex, banks]) => {
+            // Where the swizzled address and the banks show, inside the window:
+            // polled until both do (or the timeout), since "inspected" may still
+            // hold this cell from an earlier step when the click's answer is not
+            // drawn yet (a loaded machine read both absent once, 2026-11-29).
+            const seenNow = ([hex, banks]) => {
                 const vis = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= document.documentElement.clientWidth; };
                 const all = [...document.querySelectorAll('body *')].filter((e) => e.children.length === 0 && e.offsetParent !== null);
                 return { hex: all.some((e) => e.textContent.trim() === hex && vis(e)), banks: all.some((e) => e.textContent.trim() === banks && vis(e)) };
-            }, [ins.physical.hex, `${ins.banks.list[0]}-${ins.banks.list[ins.banks.list.length - 1]}`]);
+            };
+            const want = [ins.physical.hex, `${ins.banks.list[0]}-${ins.banks.list[ins.banks.list.length - 1]}`];
+            await page.waitForFunction(`(() => { const s = (${seenNow})(${JSON.stringify(want)}); return s.hex && s.banks; })()`, null, { timeout: t.TIMEOUT }).catch(() => {});
+            const seen = await page.evaluate(seenNow, want);
             check(`14.3: at ${w}x${h} the swizzled address ${ins.physical.hex} and banks show inside the window after a click`, seen.hex && seen.banks, JSON.stringify(seen));
         }
         await page.setViewportSize({ width: 1440, height: 1000 });
