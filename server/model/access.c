@@ -129,7 +129,8 @@ static uint32_t cost_phases(const struct instr *in, uint32_t first, uint32_t las
     uint32_t total = 0;
     for (uint32_t base = first; base < last; base += per) {
         struct acc_phase ph = {0};
-        struct acc_words ws = {0};
+        struct acc_words ws;    /* word[] is read below n only */
+        ws.n = 0;
         uint32_t lane_accesses = 0;
         for (uint32_t t = base; t < base + per && t < last; t++) {
             ph.lane_mask |= 1u << t;
@@ -445,7 +446,8 @@ static void cost_copy_ca(const struct instr *in, const int *keep, struct acc_res
     for (uint32_t base = 0; base < n && r->nphases < ACC_MAX_PHASES; base += per) {
         uint32_t m = n - base < per ? n - base : per, plines = 0;
         struct acc_phase ph = {0};
-        struct acc_words ws = {0};
+        struct acc_words ws;    /* word[] is read below n only */
+        ws.n = 0;
         uint32_t per_bank[SZ_MAX_BANKS] = {0}, seen[INSTR_LANES];
         for (uint32_t k = base; k < base + m; k++) {
             uint32_t t = seq[k], words[SZ_MAX_LANE_WORDS], nw = acc_lane_words(in, t, words);
@@ -502,7 +504,8 @@ static void cost_copy_cg(const struct instr *in, const int *keep, struct acc_res
     }
     for (uint32_t k = 0; k < nlines && r->nphases < ACC_MAX_PHASES; k++) {
         struct acc_phase ph = {0};
-        struct acc_words ws = {0};
+        struct acc_words ws;    /* word[] is read below n only */
+        ws.n = 0;
         uint32_t per_bank[SZ_MAX_BANKS] = {0}, classes[INSTR_LANES], nclass = 0;
         for (uint32_t t = 0; t < INSTR_LANES; t++) {
             if (!keep[t] || line_of[t] != k)

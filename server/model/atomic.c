@@ -301,7 +301,8 @@ void atomic_cost(const struct instr *in, uint32_t per, struct acc_result *r)
     a->sass = atomic_form_sass(in);
     for (uint32_t base = 0; base < INSTR_LANES && r->nphases < ACC_MAX_PHASES; base += per) {
         struct acc_phase ph = {0};
-        struct acc_words ws = {0};
+        struct acc_words ws;    /* word[] is read below n only */
+        ws.n = 0;
         uint32_t lanes_in_bank[SZ_MAX_BANKS] = {0};
         for (uint32_t t = base; t < base + per && t < INSTR_LANES; t++) {
             ph.lane_mask |= 1u << t;
