@@ -75,11 +75,12 @@
  *       read off, not derived, and at one starting phase these rows moved
  *       between runs (below).  Even at the fastest of 19 phases red at 5
  *       warps has two states a process: 1.6266 or 1.7262 (+6.1%), every red
- *       row of a process the same; 7 of 27 processes read the upper one
- *       (tests/calib/atomics_warps/bistable_h200.json, 21 processes, and
- *       the GPU suite's 2 a run, twice; H200, 2026-11-29): not a cold GPU
- *       (the first process after 20 s idle did, after 2 s idle three did
- *       not), not an ncu pass before it, not the warp count before it.  The
+ *       row of a process the same; 20 of 52 processes read the upper one
+ *       (tests/calib/atomics_warps/bistable_h200.json and bistable2_h200.json,
+ *       46 processes, and the GPU suite's 2 a run, three runs; H200,
+ *       2026-11-29).  More often right after an ncu pass (12 of 14, the
+ *       suite's first process after its forms section each time) than not
+ *       (8 of 38); a cold GPU, a pause, the warp count before: no rule.  The
  *       rule answers the lower state and calls it not exact: a floor;
  *   N2. atom from 2 wavefronts on at 3..5 warps, where at most one
  *       sub-partition holds a pair and it brings less pipe work an iteration
@@ -273,8 +274,8 @@ double atomic_warps_cycles(enum instr_op op, uint32_t w, uint32_t warps, int *ex
     *bound = n3 ? "one sub-partition's two warps left to fill the pipe alone (their sends "
                   "must interleave exactly: not exact)"
              : n1 ? "sub-partitions at their issue limit beside ones paced by round trips "
-                    "(their sends collide: not exact; the same build read 6% more in some "
-                    "processes, red at 5 warps on an H200)"
+                    "(their sends collide: not exact; red at 5 warps read 6% more in 20 of "
+                    "52 processes of one build on an H200)"
              : n2 ? "lone warps' round trips: the warps' starting phase decides whether they "
                     "fall in step (not exact)"
              : full ? "the pipe, kept full: lone warps waiting for their results leave it to "

@@ -1,4 +1,4 @@
-"""bistable.py OUT.json: issue 41's question about red at 5 warps, on the GPU machine
+"""bistable.py OUT.json [ncu]: issue 41's question about red at 5 warps, on the GPU machine
 (from the repository root, the run-time libraries on LD_LIBRARY_PATH, the tool built).
 
 In both GPU-suite runs of 2026-11-29 the first tool process at --warps 5 read red's
@@ -14,6 +14,8 @@ atomic the fastest over its 19 starting phases):
   alt      --warps 4 and --warps 5 alternating, three pairs;
   alone    red_add_u32.deg1 alone in its process, three;
   sleep2   a 2 s pause before each of three processes.
+With "ncu" instead: ten pairs (an ncu pass, then a 5-warp process), ten 5-warp
+processes in a row, five each after 15 s idle.
 It measures, never models: every process's red and atom readings, the SM clock
 before it (nvidia-smi), its order, go to OUT.json and a table on stdout."""
 import json
@@ -66,7 +68,18 @@ def main():
               f"red {r5}  atom {a5}", flush=True)
 
     w5 = ["--no-ncu", "--warps", "5"]
-    time.sleep(20)
+    if len(sys.argv) > 2 and sys.argv[2] == "ncu":
+        # the second run: does the upper state follow an ncu pass?
+        for _ in range(10):
+            run("ncu10", pats[:1], [])
+            run("ncu10", pats, w5)
+        for _ in range(10):
+            run("w5x10", pats, w5)
+        for _ in range(5):
+            time.sleep(15)
+            run("idle15", pats, w5)
+        save(out, log)
+        return
     for _ in range(6):
         run("cold", pats, w5)
     run("ncu", pats[:1], [])
@@ -83,6 +96,10 @@ def main():
     for _ in range(3):
         time.sleep(2)
         run("sleep2", pats, w5)
+    save(out, log)
+
+
+def save(out, log):
     with open(out, "w") as f:
         json.dump({"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                    "tool": swzgpu.TOOL, "runs": log}, f, indent=1)
