@@ -68,34 +68,20 @@ def main():
               f"red {r5}  atom {a5}", flush=True)
 
     w5 = ["--no-ncu", "--warps", "5"]
-    if len(sys.argv) > 2 and sys.argv[2] == "ncu":
-        # the second run: does the upper state follow an ncu pass?
-        for _ in range(10):
-            run("ncu10", pats[:1], [])
-            run("ncu10", pats, w5)
-        for _ in range(10):
-            run("w5x10", pats, w5)
-        for _ in range(5):
-            time.sleep(15)
-            run("idle15", pats, w5)
-        save(out, log)
-        return
-    for _ in range(6):
-        run("cold", pats, w5)
-    run("ncu", pats[:1], [])
-    for _ in range(3):
-        run("ncu", pats, w5)
-    run("w16", pats, ["--no-ncu"])
-    for _ in range(3):
-        run("w16", pats, w5)
-    for _ in range(3):
-        run("alt", pats, ["--no-ncu", "--warps", "4"])
-        run("alt", pats, w5)
-    for _ in range(3):
-        run("alone", red, w5)
-    for _ in range(3):
-        time.sleep(2)
-        run("sleep2", pats, w5)
+    # (sequence, times, steps): each step (pause in s before it, patterns, tool arguments)
+    first = [("cold", 1, [(20, pats, w5)]), ("cold", 5, [(0, pats, w5)]),
+             ("ncu", 1, [(0, pats[:1], [])]), ("ncu", 3, [(0, pats, w5)]),
+             ("w16", 1, [(0, pats, ["--no-ncu"])]), ("w16", 3, [(0, pats, w5)]),
+             ("alt", 3, [(0, pats, ["--no-ncu", "--warps", "4"]), (0, pats, w5)]),
+             ("alone", 3, [(0, red, w5)]), ("sleep2", 3, [(2, pats, w5)])]
+    # the second run: does the upper state follow an ncu pass?
+    second = [("ncu10", 10, [(0, pats[:1], []), (0, pats, w5)]), ("w5x10", 10, [(0, pats, w5)]),
+              ("idle15", 5, [(15, pats, w5)])]
+    for seq, times, steps in second if sys.argv[2:3] == ["ncu"] else first:
+        for _ in range(times):
+            for pause, pts, args in steps:
+                time.sleep(pause)
+                run(seq, pts, args)
     save(out, log)
 
 
