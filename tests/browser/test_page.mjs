@@ -41,6 +41,8 @@ const TIMEOUT = 15000;
 const GROUPS = ['page', 'access', 'extras', 'classroom', 'measure', 'linear', 'layout', 'recommend',
     'kernel', 'kernelptx', 'teach', 'teach2', 'firstscreen'];
 const SHARDS = {
+    2: [['teach', 'teach2', 'kernel', 'page', 'access', 'measure'],
+        ['extras', 'classroom', 'recommend', 'kernelptx', 'linear', 'layout', 'firstscreen']],
     3: [['teach', 'teach2', 'kernel'], ['extras', 'classroom', 'recommend', 'kernelptx'],
         ['page', 'access', 'measure', 'linear', 'layout', 'firstscreen']],
 };
@@ -265,7 +267,7 @@ async function captured(page, fn) {
 // Pictures that check nothing, for people to look at (build/screenshots/):
 // taken with SWZ_SHOTS=1 only (`make shots`).  In every `make test` they
 // were about 50 of the browser test's 300 CPU-s (chromium 221 -> 175, node
-// 30 -> 27 over the three shards, 2026-11-29), a fifth of its time on two
+// 30 -> 27 over three shards, 2026-11-29), a fifth of its time on two
 // CPUs.  An element's screenshot waits for it to be visible; a skipped one
 // still does, so no check after it runs sooner than it did.
 const SHOTS_ON = process.env.SWZ_SHOTS === '1';
