@@ -15,8 +15,12 @@ function geometry(banks, availW, big) {
     return { lw, bw, W: lw + banks * bw + 4 };
 }
 
-function bankHeader(banks, lw, bw, y, worst) {
-    const step = bw >= 18 ? 1 : bw >= 10 ? 2 : 4;
+// A bank number every column where two digits fit: presenter type is about
+// twice as large, so it needs columns about twice as wide (at 26 px its
+// numbers 10-31 ran together).
+function bankHeader(banks, lw, bw, y, worst, big) {
+    const one = big ? 30 : 18, two = big ? 15 : 10;
+    const step = bw >= one ? 1 : bw >= two ? 2 : 4;
     let s = '';
     for (let k = 0; k < banks; k += step) {
         const cls = worst.has(k) ? 'axis worst' : 'axis';
@@ -52,7 +56,7 @@ export function bankChart(el, cost, availW, big = false) {
     const parts = [];
     parts.push(`<text class="axis cap" x="${lw - 6}" y="10">bank</text>`);
     parts.push(`<text class="axis cap" x="${lw - 6}" y="${th - 9}">phase&#183;pass</text>`);
-    parts.push(bankHeader(banks, lw, bw, 10, worst));
+    parts.push(bankHeader(banks, lw, bw, 10, worst, big));
     let div = '';
     for (let k = 1; k < banks; k++) div += `M${lw + k * bw} ${th - 4}V${H - 4}`;
     parts.push(`<path class="bankdiv" d="${div}"/>`);
@@ -104,6 +108,6 @@ export function hitsChart(el, cost, availW, big = false) {
         if (v && bw >= 14) parts.push(`<text class="val" x="${x + w / 2}" y="${top + bh - h - 4}">${v}</text>`);
     }
     parts.push(`<path class="frame" d="M${lw} ${top + bh}h${banks * bw}"/>`);
-    parts.push(bankHeader(banks, lw, bw, top + bh + 12, new Set()));
+    parts.push(bankHeader(banks, lw, bw, top + bh + 12, new Set(), big));
     setHTML(el, `<svg xmlns="${SVGNS}" class="chart hitschart" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-size="${fs}">${parts.join('')}</svg>`);
 }
