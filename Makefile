@@ -181,7 +181,7 @@ build/plain/test_%: test_%.c tests/client.c $(wildcard tests/*.h tests/unit/*.h)
 # same checks with SWZ_SHOTS=1.  make test leaves the pictures out (about a
 # fifth of the browser test's CPU); the README's two, which it checks, it takes.
 .PHONY: shots
-shots: deps-test build/asan/swizzlescope $(BIN)
+shots: deps-test build/asan/swizzlescope $(if $(HAVE_NVCC),$(TOOL))
 	SWZ_SHOTS=1 SWZ_BIN=build/asan/swizzlescope sh tests/browser/run.sh
 
 .PHONY: census

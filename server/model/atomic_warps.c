@@ -163,6 +163,17 @@ static int fair_shares(const double *left, const double *want, double *share, in
     return nb;
 }
 
+/* What holds a sub-partition back at its fair share: the pipe (the share is
+ * short of its demand), its issue limit (one atomic every per cycles), or its
+ * warps' round trips. */
+enum held { HELD_PIPE, HELD_ISSUE, HELD_TRIP };
+static enum held held_by(double share, double want, double wf, double per)
+{
+    if (share < want - 1e-12)
+        return HELD_PIPE;
+    return want >= wf / per - 1e-12 ? HELD_ISSUE : HELD_TRIP;
+}
+
 /* What each sub-partition (k[s] warps) asks of the pipe, in wavefronts a
  * cycle: its chain's pace, at most one atomic every per cycles. */
 static void demands(enum instr_op op, double per, double w, const uint32_t *k,
@@ -190,7 +201,7 @@ double atomic_warps_cycles(enum instr_op op, uint32_t w, uint32_t warps, int *ex
     demands(op, per, wf, k, none, want);
     int nb = fair_shares(left, want, share, busy), ncap = 0;
     for (int i = 0; i < nb; i++)
-        ncap += share[busy[i]] < want[busy[i]] - 1e-12;
+        ncap += held_by(share[busy[i]], want[busy[i]], wf, per) == HELD_PIPE;
     if (op == INSTR_ATOM && lone && ncap) {
         /* Lone atom warps beside a sub-partition the pipe cannot keep up with
          * (issue 41, 2026-11-29 readings: atom 2 wavefronts at 5 and 6
@@ -211,10 +222,8 @@ double atomic_warps_cycles(enum instr_op op, uint32_t w, uint32_t warps, int *ex
          * three configurations it changes, 5 forms each, land at -0.0%,
          * -0.1%, -0.1% of the readings. */
         double wait[SUBS];
-        for (int s = 0; s < SUBS; s++) {
-            int is_paced = share[s] >= want[s] - 1e-12 && want[s] < wf / per - 1e-12;
-            wait[s] = k[s] && is_paced ? ncap * wf / 2 : 0;
-        }
+        for (int s = 0; s < SUBS; s++)
+            wait[s] = k[s] && held_by(share[s], want[s], wf, per) == HELD_TRIP ? ncap * wf / 2 : 0;
         demands(op, per, wf, k, wait, want);
         t = 8.0 * warps * wf;
         for (int s = 0; s < SUBS; s++)
@@ -238,12 +247,11 @@ double atomic_warps_cycles(enum instr_op op, uint32_t w, uint32_t warps, int *ex
         double rounds = 0;   /* issue-bound sub-partitions' rounds a cycle */
         for (int i = 0; i < nb; i++) {
             int s = busy[i];
-            if (share[s] < want[s] - 1e-12)
-                pipe = 1;
-            else if (want[s] >= wf / per - 1e-12)
+            enum held h = held_by(share[s], want[s], wf, per);
+            pipe |= h == HELD_PIPE;
+            trip |= h == HELD_TRIP;
+            if (h == HELD_ISSUE)
                 issue = 1, rounds += 1 / (8.0 * k[s] * per);
-            else
-                trip = 1;
         }
         n1 |= issue && trip;
         /* N3: one sub-partition left with two warps whose lone paths (one

@@ -4,10 +4,12 @@
  * own readers and rules, so that a14.py --c can check that its copy of A14
  * gives the same on every row.  It models nothing itself.  Build, from the
  * repository root after `make build/test/test_access` (which builds the
- * server's objects under build/asan):
+ * server's objects under build/asan; its main.o, which make test also builds
+ * there, is left out: this file has its own main):
  *   cc -std=c11 -Iserver -Itests -I/usr/include/cjson -fsanitize=address,undefined \
  *      -o build/a14_dump tests/calib/atomics_warps/a14_dump.c build/test/client.o \
- *      $(find build/asan -name '*.o') -lmicrohttpd -lcjson -lm -lpthread
+ *      $(find build/asan -name '*.o' ! -name main.o) -lmicrohttpd -lcjson -lm -lpthread
+ *   build/a14_dump tests/data/atomic_warps_*.json > DUMP; a14.py --c DUMP
  * Output, one row a line: file name warps iters wavefronts floor16 cycles exact
  * measured|bound. */
 #include <cjson/cJSON.h>
