@@ -5,8 +5,15 @@ CC      ?= cc
 PKGS    := libmicrohttpd libcjson
 WARN    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes
 CFLAGS  ?= -O2 -g
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# Asked of pkg-config once, on first use: by then `deps` (an order-only
+# prerequisite of every object) has installed the packages (a plain `=` asked
+# it again for every compile, 265 times a make test: 3 CPU-s).
+PKG_CFLAGS = $(eval PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null))$(PKG_CFLAGS)
+PKG_LIBS   = $(eval PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null))$(PKG_LIBS)
+# The test programs (not the server binaries) link with gold where binutils
+# has it: half the CPU of ld.bfd on these ASan links (0.33 -> 0.19 CPU-s,
+# 40 of them a make test).
+TEST_LD := $(if $(shell command -v ld.gold 2>/dev/null),-fuse-ld=gold)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 # The sanitized builds (tests only) keep line tables, not variables: their
 # reports still name file:line, and they compile in about 15% less time (the
@@ -43,6 +50,13 @@ TESTS   := test_swizzle test_access test_api test_http test_measure test_tool te
            test_firstscreen test_nvcc test_ptx_parse test_ptx_exec test_ptx_cost test_ptx_corpus test_api_ptx \
            test_ptx_cli test_sha256
 
+# The object and test folders, made once as the Makefile is read (a
+# `mkdir -p` in each of 220 recipes cost 1.7 CPU-s a make test); rules
+# outside these folders still make their own.
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+$(shell mkdir -p $(sort $(dir $(OBJ) $(ASAN_OBJ))) build/test build/plain)
+endif
+
 .PHONY: all run test clean deps deps-test check-unit check-browser check-node
 all: $(BIN) $(PTX_BIN)
 
@@ -53,11 +67,9 @@ deps-test:
 	@sh scripts/deps.sh test
 
 build/obj/%.o: server/%.c | deps
-	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) $(INC) $(DEP) $(PKG_CFLAGS) -c $< -o $@
 
 build/asan/%.o: server/%.c | deps
-	@mkdir -p $(@D)
 	$(CC) $(WARN) $(SAN_OPT) $(SAN) $(INC) $(DEP) $(PKG_CFLAGS) -c $< -o $@
 
 $(BIN): $(OBJ)
@@ -79,8 +91,7 @@ build/test/client.o: tests/client.c | deps
 	$(CC) $(WARN) $(SAN_OPT) $(SAN) $(TINC) $(DEP) $(PKG_CFLAGS) -c $< -o $@
 
 build/test/test_%: test_%.c build/test/client.o $(ASAN_OBJ)
-	@mkdir -p $(@D)
-	$(CC) $(WARN) $(SAN_OPT) $(SAN) $(TINC) $(DEP) $(PKG_CFLAGS) -o $@ $< build/test/client.o $(ASAN_OBJ) \
+	$(CC) $(WARN) $(SAN_OPT) $(SAN) $(TEST_LD) $(TINC) $(DEP) $(PKG_CFLAGS) -o $@ $< build/test/client.o $(ASAN_OBJ) \
 	    $(PKG_LIBS) -lm -lpthread
 
 # test_http with api.c built with SZ_TEST_GATE (api.h: a gate every costly
@@ -94,50 +105,64 @@ build/hook/api/api.o: server/api/api.c | deps
 build/test/test_http: tests/net/test_http.c build/test/client.o build/hook/api/api.o \
         $(filter-out build/asan/api/api.o,$(ASAN_OBJ))
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(SAN_OPT) $(SAN) -DSZ_TEST_GATE $(TINC) $(DEP) $(PKG_CFLAGS) -o $@ $(filter %.c %.o,$^) \
+	$(CC) $(WARN) $(SAN_OPT) $(SAN) $(TEST_LD) -DSZ_TEST_GATE $(TINC) $(DEP) $(PKG_CFLAGS) -o $@ $(filter %.c %.o,$^) \
 	    $(PKG_LIBS) -lm -lpthread
 
 # The live measurement tool, built wherever nvcc exists (CI has nvcc and no
-# GPU: it must compile there).  sm_80..sm_90 SASS plus compute_90 PTX.  nvcc
-# compiles the .c files with the host compiler: the tool's own (cuda/*.c) and
-# the server's that hold the instruction schema, its JSON readers, the
-# process runner and the ncu CSV reader (TOOL_SERVER), so that it accepts
-# exactly what the API does.
+# GPU: it must compile there), one object per source so that make -j spreads
+# it.  The .cu files with kernels (TOOL_DEVICE) carry sm_80..sm_90 SASS plus
+# compute_90 PTX; probe.cu and ptxrun.cu hold no device code (they launch and
+# load, through the runtime and the driver) and carry only an empty
+# compute_80 PTX module, which any of those GPUs can load: every architecture
+# for them was a third of the tool's 40 CPU-s.  The C files are compiled as
+# the server's are: the tool's own (cuda/*.c) and the server's release
+# objects that hold the instruction schema, its JSON readers, the process
+# runner and the ncu CSV reader (TOOL_SERVER), so that it accepts exactly
+# what the API does.
 NVCC        ?= nvcc
 HAVE_NVCC   := $(shell command -v $(NVCC) 2>/dev/null)
 TOOL        := build/swizzlescope-measure
 TOOL_SERVER := model/instr api/instr_json model/atomic_form api/api_read base/error model/swizzle base/proc \
                model/ncu_csv
 TOOL_C      := $(wildcard cuda/*.c) $(TOOL_SERVER:%=server/%.c)
-TOOL_SRC    := $(wildcard cuda/*.cu) $(TOOL_C)
+TOOL_DEVICE := kernels tma verify
+TOOL_OBJ    := $(patsubst cuda/%,build/cuda/%.o,$(basename $(wildcard cuda/*.cu cuda/*.c))) \
+               $(TOOL_SERVER:%=build/obj/%.o)
 CUDA_ARCHS  := -gencode arch=compute_80,code=sm_80 -gencode arch=compute_86,code=sm_86 \
                -gencode arch=compute_89,code=sm_89 -gencode arch=compute_90,code=sm_90 \
                -gencode arch=compute_90,code=compute_90
+CUDA_HOST   := -gencode arch=compute_80,code=compute_80
+# The headers the tool's programs read (several sources in one command for
+# test_tool: -MMD would keep only the last one's headers, so these list theirs).
+TOOL_H := $(wildcard cuda/*.h tests/*.h tests/gpu/*.h server/*/*.h)
 ifneq ($(HAVE_NVCC),)
 all: $(TOOL)
 test-build: $(TOOL)
-$(TOOL): $(TOOL_SRC) $(TOOL_H)
+build/cuda/%.o: cuda/%.cu
 	@mkdir -p $(@D)
-	$(NVCC) -O3 -std=c++17 $(CUDA_ARCHS) $(INC) -Xcompiler -Wall,-Wextra -o $@ $(TOOL_SRC) -lcjson -lm
+	$(NVCC) -O3 -std=c++17 $(if $(filter $(TOOL_DEVICE),$*),$(CUDA_ARCHS),$(CUDA_HOST)) $(INC) \
+	    -Xcompiler -Wall,-Wextra -MMD -MP -MF $(@:.o=.d) -MT $@ -c $< -o $@
+build/cuda/%.o: cuda/%.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) $(INC) $(DEP) $(PKG_CFLAGS) -c $< -o $@
+$(TOOL): $(TOOL_OBJ)
+	$(NVCC) -o $@ $(TOOL_OBJ) -lcjson -lm
 else
 all:
 	@echo "build/swizzlescope-measure not built: nvcc not found (live GPU measurement needs the CUDA toolkit)"
 endif
 
 # Host-only tests of the tool's input, CSV and process code (no nvcc needed).
-# (several sources in one command: -MMD would keep only the last one's
-# headers, so these list theirs)
-TOOL_H := $(wildcard cuda/*.h tests/*.h tests/gpu/*.h server/*/*.h)
 build/test/test_tool: tests/gpu/test_tool.c $(TOOL_C) $(TOOL_H)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(SAN_OPT) $(SAN) $(TINC) $(PKG_CFLAGS) -o $@ tests/gpu/test_tool.c $(TOOL_C) \
+	$(CC) $(WARN) $(SAN_OPT) $(SAN) $(TEST_LD) $(TINC) $(PKG_CFLAGS) -o $@ tests/gpu/test_tool.c $(TOOL_C) \
 	    $(PKG_LIBS) -lm
 
 # The server's /api/measure and the tool's input code (built as in test_tool,
 # and the real binary where it is built) over one table of instruction bodies.
 build/test/test_crosscheck: tests/api/test_crosscheck.c build/test/client.o cuda/input.c $(TOOL_H) $(ASAN_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(SAN_OPT) $(SAN) $(TINC) $(PKG_CFLAGS) -o $@ $< build/test/client.o cuda/input.c \
+	$(CC) $(WARN) $(SAN_OPT) $(SAN) $(TEST_LD) $(TINC) $(PKG_CFLAGS) -o $@ $< build/test/client.o cuda/input.c \
 	    $(ASAN_OBJ) $(PKG_LIBS) -lm -lpthread
 
 run: all
@@ -173,7 +198,7 @@ clean:
 # that ships, and make test compiles the server twice, not three times.
 build/plain/test_%: test_%.c tests/client.c $(wildcard tests/*.h tests/unit/*.h) $(SERVER:%=build/obj/%.o)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O2 -g $(TINC) $(PKG_CFLAGS) -o $@ $< tests/client.c $(SERVER:%=build/obj/%.o) \
+	$(CC) $(WARN) -O2 -g $(TEST_LD) $(TINC) $(PKG_CFLAGS) -o $@ $< tests/client.c $(SERVER:%=build/obj/%.o) \
 	    $(PKG_LIBS) -lm -lpthread
 
 # The browser test's pictures that check nothing (the pages at 1440 and 390 px,
