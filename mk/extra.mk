@@ -1,6 +1,6 @@
 # mk/extra.mk - fuzzing, corpus replay, valgrind and load-test targets.
 # Included at the end of the Makefile (so `all` stays the default goal), after
-# SERVER, INC, DEP, WARN, SAN, TEST_LD, PKG_CFLAGS, PKG_LIBS and BIN; it writes only
+# SERVER, INC, DEP, WARN, SAN, TEST_OPT, TEST_LD, PKG_CFLAGS, PKG_LIBS and BIN; it writes only
 # under build/ and never changes those variables.
 #   make fuzz          libFuzzer on each target, FUZZ_SECONDS (default 600) each;
 #                      new inputs go to build/fuzz/new_*, crashes to build/fuzz/
@@ -36,7 +36,7 @@ deps-fuzz:
 # build whether or not CORE lists expr yet.
 build/test/test_expr: tests/unit/test_expr.c build/asan/model/expr.o build/asan/base/error.o
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(SAN_OPT) $(SAN) $(TEST_LD) $(TINC) $(DEP) -o $@ $< build/asan/model/expr.o build/asan/base/error.o
+	$(CC) $(WARN) $(TEST_OPT) $(SAN) $(TEST_LD) $(TINC) $(DEP) -o $@ $< build/asan/model/expr.o build/asan/base/error.o
 
 # ---- libFuzzer ---------------------------------------------------------------
 
@@ -75,7 +75,7 @@ fuzz-merge: $(FUZZ_TARGETS:%=build/fuzz/%)
 $(FUZZ_TARGETS:%=build/fuzz-replay/%): build/fuzz-replay/%: tests/fuzz/%.c \
         tests/fuzz/replay_main.c $(wildcard tests/*.h) $(FUZZ_UNITS:%=build/asan/%.o)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(SAN_OPT) $(SAN) $(TEST_LD) $(TINC) $(PKG_CFLAGS) -o $@ $(filter %.c %.o,$^) $(PKG_LIBS) -lm -lpthread
+	$(CC) $(WARN) $(TEST_OPT) $(SAN) $(TEST_LD) $(TINC) $(PKG_CFLAGS) -o $@ $(filter %.c %.o,$^) $(PKG_LIBS) -lm -lpthread
 
 # Every target runs even when one fails; a failing input aborts its target
 # with the broken invariant and the input's path on stderr.

@@ -18,7 +18,7 @@ set -u
 TIMED="test_http test_measure test_proc test_stream test_framing test_contract test_main"
 # Suites with long property sweeps: TEST_SMALL=1 under the sanitizers, and
 # whole on the plain build (build/plain/NAME, which the Makefile builds).
-SWEEPS="test_recommend test_stream_answers"
+SWEEPS="test_recommend test_stream_answers test_access"
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 [ "$jobs" -ge 2 ] 2>/dev/null || jobs=2
 passed=0

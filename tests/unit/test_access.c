@@ -3,7 +3,9 @@
  * patterns, input validation, the atomic forms against ptxas, and every
  * pattern measured on a GPU (tests/data/calib_*.json, sweep_*.json,
  * atomics_*.json): the model must reproduce both numbers, ncu wavefronts and
- * clock64 cycles, and give none for the atomics that are not native. */
+ * clock64 cycles, and give none for the atomics that are not native.
+ * TEST_SMALL=1 (make test's sanitizer build) runs a tenth of each random
+ * sweep; make test runs them whole on the plain -O2 build (build/plain). */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
@@ -19,6 +21,8 @@
 #include "model/swizzle.h"
 #include "check.h"
 #include "read_json.h"
+
+static int small;   /* TEST_SMALL: a tenth of the random trials (the sweeps were 83% of the run) */
 
 static struct instr instr(enum instr_op op, uint32_t bytes, uint32_t matrices)
 {
@@ -131,7 +135,7 @@ static uint32_t rnd(void)
 static void test_oracle_32bit(void)
 {
     int failures = 0;
-    const int trials = 200000;
+    const int trials = small ? 20000 : 200000;
     for (int i = 0; i < trials; i++) {
         struct instr in = instr(rnd() & 1 ? INSTR_LD : INSTR_ST, 4, 1);
         /* Mix of spaces so that conflicts, broadcasts and inactive lanes all occur. */
@@ -217,7 +221,7 @@ static void test_lane_banks_and_ways(void)
     static const uint32_t geoms[][2] = {{4, 32}, {8, 16}, {1, 128}, {2, 8}, {32, 4}};
     static const uint32_t widths[] = {1, 2, 4, 8, 16};
     int failures = 0;
-    const int trials = 20000;
+    const int trials = small ? 2000 : 20000;
     for (int i = 0; i < trials; i++) {
         enum instr_op op = (enum instr_op)(rnd() % 4);
         int matrix = op == INSTR_LDMATRIX || op == INSTR_STMATRIX;
@@ -530,7 +534,7 @@ static void test_oracle_atomic(void)
         {INSTR_ATOM, INSTR_CAS, INSTR_B64},
     };
     int failures = 0;
-    const int trials = 50000;
+    const int trials = small ? 5000 : 50000;
     for (int i = 0; i < trials; i++) {
         int k = (int)(rnd() % 5);
         struct instr in = instr(forms[k].op, instr_type_bytes(forms[k].t), 1);
@@ -1365,6 +1369,8 @@ static void test_cp_async_producers(void)
 
 int main(void)
 {
+    const char *sm = getenv("TEST_SMALL");
+    small = sm != NULL && strcmp(sm, "1") == 0;
     test_seed_transpose();
     test_seed_ldmatrix();
     test_oracle_32bit();
