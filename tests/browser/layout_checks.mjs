@@ -90,6 +90,18 @@ export async function layoutChecks(t) {
         await page.waitForFunction((n) => Number(document.body.dataset.ncuReady || 0) > n, before);
         const v = await page.$eval('.lay-ncu-verdict', (e) => [e.dataset.verdict, e.dataset.predicted]);
         check('layout: ncu explained: 100 tiles x 4 x (32 - 4) = 11200 reproduced', v[0] === 'reproduced' && v[1] === '11200', v.join(' '));
+        // Another layout drawn: the explanation is asked again for it (it
+        // stayed, speaking of the layout before): the same copy on a 128-byte
+        // swizzle has no conflict left to explain the 11200.
+        const swz = 'Sw<3,3,3> o (_32,_64):(_64,_1)';
+        const { body: want } = await postJSON(base + 'api/layout/access', { layout: swz, element_bits: 16, thread: ldsm, op: 'ldmatrix', origin: [0, 0], fit: true });
+        const again = await page.evaluate(() => Number(document.body.dataset.ncuReady || 0));
+        await page.fill('#lay-text', swz);
+        await page.waitForFunction((n) => Number(document.body.dataset.ncuReady || 0) > n, again);
+        const v2 = await page.$eval('.lay-ncu-verdict', (e) => [e.dataset.verdict, e.dataset.predicted]);
+        check('layout: a layout drawn after an explanation is explained again (SW128: none of the 11200 predicted)',
+            want.tiled && want.tiled.list[2].wavefronts === 4 && v2[0] !== 'reproduced' && v2[1] === '0',
+            `${v2.join(' ')}; the API: ${want.tiled ? want.tiled.list.map((i) => i.wavefronts).join(',') : JSON.stringify(want).slice(0, 200)}`);
         await t.shot(page, { path: path.join(SHOTS, 'layout_tiled.png'), fullPage: true });
     });
 

@@ -21,6 +21,9 @@ const FIELDS = { layout: 'lay-text', bits: 'lay-bits', shape: 'lay-shape', base:
 let state = fromQuery(new URLSearchParams(location.search));
 let seq = 0;
 let rank = 2;       // the last layout's rank, for the ncu request
+// The ncu explanation on show, if any: re-run for each layout drawn (init
+// sets it), so that it never speaks of a layout no longer on the page.
+let explained = null;
 
 function writeForm() {
     // a link's op that the menu lacks (a bare kind name) is kept as an option
@@ -29,11 +32,13 @@ function writeForm() {
     $('lay-swap').checked = state.swap === '1';
 }
 
+// The form into `state`; whether that changed it.
 function readForm() {
-    const thread = state.thread;
+    const thread = state.thread, was = JSON.stringify(state);
     for (const [k, id] of Object.entries(FIELDS)) state[k] = $(id).value;
     if (state.thread !== thread) state.instr = '0';     // another copy: its first instruction
     state.swap = $('lay-swap').checked ? '1' : '';
+    return JSON.stringify(state) !== was;
 }
 
 function rosettaRows(d) {
@@ -160,6 +165,8 @@ async function load(push = false) {
         (g.partial ? ` (the first ${g.R} x ${g.C} drawn)` : '') + (d.rank === 3 ? ' (dim 2 = 0)' : '');
     renderAccess(cost, aerr);
     bump('ready');
+    if (explained && cost && $('ncu-text').value.trim() !== '') explained();
+    else if (explained) $('ncu-out').textContent = cost ? 'No ncu text to explain.' : 'Not explained: this layout\'s access is not costed (see Access above).';
 }
 
 async function init() {
@@ -195,13 +202,19 @@ async function init() {
     pick('acc-tiled', 'tr[data-index]', (d) => { state.instr = d.index; });
     // Explain: the launch picked, if the text holds several; a text of several
     // and none picked lists them (by their full names) in the menu instead
+    // (the latest call's answer is the one drawn: a layout drawn meanwhile
+    // asks again)
+    let asked = 0;
     const explain = async () => {
-        const text = $('ncu-text').value;
+        const n = ++asked, text = $('ncu-text').value;
+        explained = explain;
         try {
             const ans = await api.ncuExplain(ncuBody(state, rank, text, $('ncu-instr').value, $('ncu-launch').value));
+            if (n !== asked) return;
             renderLaunches($('ncu-launch'), ans);
             renderNcu($('ncu-out'), ans, null);
         } catch (e) {
+            if (n !== asked) return;
             if (e.field === 'launch') {
                 try { renderLaunches($('ncu-launch'), await api.ncuExplain(ncuListBody(text))); } catch (_) { /* the first error says it */ }
             }
@@ -214,7 +227,10 @@ async function init() {
     $('ncu-text').addEventListener('input', () => { $('ncu-launch').value = ''; });
     let timer = 0;
     $('lay-form').addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => { readForm(); load(); }, 250); });
-    $('lay-form').addEventListener('change', () => { clearTimeout(timer); readForm(); load(); });
+    // A field's change after typing that was drawn already (leaving the field,
+    // say to click a fix) draws nothing again: redrawing replaced the fix's
+    // button under the pointer, and the click was lost.
+    $('lay-form').addEventListener('change', () => { clearTimeout(timer); if (readForm()) load(); });
     // Back and Forward: the layout the URL names, as a load of it would draw.
     window.addEventListener('popstate', () => {
         clearTimeout(timer);
