@@ -95,7 +95,9 @@ export async function classroomChecks(t) {
             const want = [ins.physical.hex, `${ins.banks.list[0]}-${ins.banks.list[ins.banks.list.length - 1]}`];
             await page.waitForFunction(`(() => { const s = (${seenNow})(${JSON.stringify(want)}); return s.hex && s.banks; })()`, null, { timeout: t.TIMEOUT }).catch(() => {});
             const seen = await page.evaluate(seenNow, want);
-            check(`14.3: at ${w}x${h} the swizzled address ${ins.physical.hex} and banks show inside the window after a click`, seen.hex && seen.banks, JSON.stringify(seen));
+            const where = seen.hex && seen.banks ? null : await page.evaluate(() => ({ url: location.search, inspected: document.body.dataset.inspected, y: scrollY,
+                card: [...document.querySelectorAll('[id*="inspect"], .inspector, #addr')].map((e) => `${e.id || e.className}:${e.hidden ? 'hidden' : ''}:${Math.round(e.getBoundingClientRect().top)}:${e.textContent.trim().slice(0, 60)}`) }));
+            check(`14.3: at ${w}x${h} the swizzled address ${ins.physical.hex} and banks show inside the window after a click`, seen.hex && seen.banks, JSON.stringify({ seen, want, where }));
         }
         await page.setViewportSize({ width: 1440, height: 1000 });
     });
@@ -104,11 +106,14 @@ export async function classroomChecks(t) {
     await step('issue 14.4: presenter mode', async () => {
         await page.setViewportSize({ width: 1920, height: 1080 });
         await routeReady(page, base + '?b=3&m=4&s=3&present=1');
-        const sizes = () => page.evaluate(() => {
+        // (read once no drawing is held: a map out of sight is drawn a frame
+        // after the route's stamp, and read before it the sizes were the last
+        // drawing's, now and then)
+        const sizes = async () => (await t.drawn(page), page.evaluate(() => {
             const v = document.getElementById('grid-swz').mapView, fs = (sel) => parseFloat(getComputedStyle(document.querySelector(sel)).fontSize);
             return { cell: v.lay.fs, bankAxis: fs('#banks-swz g.axis-g text'), verdict: fs('#acc-verdict'), chart: fs('#acc-banks svg text'),
                 gridW: Number(document.querySelector('#grid-swz svg').getAttribute('width')), side: getComputedStyle(document.querySelector('.sidebar')).display };
-        });
+        }));
         const s1 = await sizes();
         check('14.4: cell numbers at least 28 px', s1.cell >= 28, JSON.stringify(s1));
         check('14.4: bank labels at least 20 px, chart text at least 20 px', s1.bankAxis >= 20 && s1.chart >= 20, JSON.stringify(s1));

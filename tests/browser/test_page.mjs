@@ -432,7 +432,7 @@ async function main() {
     watch(page);
     // What the check modules get: the page, the server, the harness.
     const t = {
-        page, ctx, base, ROOT, SHOTS, TIMEOUT, check, step, shot, text, afterLoad, gotoReady, routeReady, route, settled, readView, clickCell, hoverCell, cellPoint, drawnTotal,
+        page, ctx, base, ROOT, SHOTS, TIMEOUT, check, step, shot, text, afterLoad, gotoReady, routeReady, route, settled, drawn, readView, clickCell, hoverCell, cellPoint, drawnTotal,
         getJSON, apiURL, freePort, sleep, watch,
         startServer: (p, extra) => startServer(p, extra),
         setPhase: (p) => { phase = p; },

@@ -220,9 +220,9 @@ function readControls() {
     };
 }
 
-// A new state from outside the controls (a fix button, a lesson step, the
-// browser's back and forward): the layout loads when it changed (true), the
-// panels follow the rest. push: write it as a new history entry.
+// A new state from outside the controls (a fix button, a lesson step, Back and
+// Forward): the layout loads when it changed (true), the panels follow the
+// rest, presenter mode as its checkbox does. push: a new history entry.
 let loading = Promise.resolve();
 function follow(next, push) {
     const before = state;
@@ -231,7 +231,7 @@ function follow(next, push) {
     syncControls();
     for (const row of live()) if (row.sync) row.sync(row.p);
     if (!(loaded && sameParams(state, loaded))) { loading = load(); return true; }
-    if (before.elem !== state.elem || before.show !== state.show || before.present !== state.present) { renderElem(data); maps.render(data); }
+    if (before.elem !== state.elem || before.show !== state.show || before.present !== state.present) { if (before.present !== state.present) maps.resetWidths(); renderElem(data); maps.render(data); access.redraw(); }
     selection.show();
     loading = Promise.all(live().filter((row) => row.follows).map((row) => row.refresh(row.p, data)));
     return false;

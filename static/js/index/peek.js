@@ -19,13 +19,16 @@ export function createPeek(ctx) {
     el.hidden = true;
     document.body.appendChild(el);
     let anchorId = null;   // the map the selection was made on
+    let shownFor = null;   // the selection ("row,col") the card shows, while it shows
 
-    function hide() { if (!el.hidden) { el.hidden = true; el.innerHTML = ''; } }
+    function hide() { shownFor = null; if (!el.hidden) { el.hidden = true; el.innerHTML = ''; } }
 
     // ins: the /api/inspect answer for the selection shown on map `id` (the
     // last one clicked when null); nothing when no map was clicked yet.
-    function show(ins, id = null) {
+    // key: that selection, as showing() asks about it.
+    function show(ins, id = null, key = null) {
         if (id) anchorId = id;
+        shownFor = key;
         const sel = anchorId && $(anchorId) && $(anchorId).querySelector('rect.sel');
         if (!sel || sel.getAttribute('visibility') !== 'visible') { hide(); return; }
         const b = ins.banks.list;
@@ -45,5 +48,5 @@ export function createPeek(ctx) {
     }
 
     el.addEventListener('click', (e) => { if (e.target.closest('.peek-x')) hide(); });
-    return { show, hide, anchor: (id) => { anchorId = id; } };
+    return { show, hide, anchor: (id) => { anchorId = id; }, showing: (key) => !el.hidden && shownFor === key };
 }

@@ -54,7 +54,10 @@ export function createSelection(ctx, maps, trace, el, peek) {
             inspector.render(el, ins, d);
             if (ins.bank_cell) { el.insertAdjacentHTML('beforeend', inspectorHTML(ins, ctx.state().elem)); pick.next = nextByte(ins.bank_cell); }
             outline(bankViews(), ins.bank_cell || null);
-            if (peekNext) peek.show(ins); else peek.hide();
+            // By the cell after a click or a key; and again, placed anew, when the
+            // maps are drawn again around the same cell (a window resized): a
+            // resize's redraw 150 ms after a click hid the card it had just shown.
+            if (peekNext || peek.showing(`${r},${c}`)) peek.show(ins, null, `${r},${c}`); else peek.hide();
             peekNext = false;
             stamp('bankcell', ins.bank_cell ? `${ins.bank_cell.map}:${ins.bank_cell.bank},${ins.bank_cell.bank_row}` : '');
             stamp('inspected', `${r},${c}`);
