@@ -54,13 +54,6 @@ TESTS   := test_swizzle test_access test_api test_http test_measure test_tool te
            test_firstscreen test_nvcc test_ptx_parse test_ptx_exec test_ptx_cost test_ptx_corpus test_api_ptx \
            test_ptx_cli test_sha256
 
-# The object and test folders, made once as the Makefile is read (a
-# `mkdir -p` in each of 220 recipes cost 1.7 CPU-s a make test); rules
-# outside these folders still make their own.
-ifeq ($(filter clean,$(MAKECMDGOALS)),)
-$(shell mkdir -p $(sort $(dir $(OBJ) $(ASAN_OBJ))) build/test build/plain)
-endif
-
 .PHONY: all run test clean deps deps-test check-unit check-browser check-node
 all: $(BIN) $(PTX_BIN)
 
@@ -70,10 +63,16 @@ deps:
 deps-test:
 	@sh scripts/deps.sh test
 
-build/obj/%.o: server/%.c | deps
+# The object folders, made by one command before the first object (a
+# `mkdir -p` in each of 220 recipes cost 1.7 CPU-s a make test); again when
+# the Makefile changes (a new folder in SERVER_DIRS).  Other rules make their own.
+build/.dirs: Makefile
+	@mkdir -p $(sort $(dir $(OBJ) $(ASAN_OBJ))) && touch $@
+
+build/obj/%.o: server/%.c | deps build/.dirs
 	$(CC) $(WARN) $(CFLAGS) $(INC) $(DEP) $(PKG_CFLAGS) -c $< -o $@
 
-build/asan/%.o: server/%.c | deps
+build/asan/%.o: server/%.c | deps build/.dirs
 	$(CC) $(WARN) $(SAN_OPT) $(SAN) $(INC) $(DEP) $(PKG_CFLAGS) -c $< -o $@
 
 $(BIN): $(OBJ)
