@@ -10,7 +10,7 @@ const SVGNS = 'http://www.w3.org/2000/svg';
 const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
 
 function geometry(banks, availW, big) {
-    const lw = big ? 132 : 74;   // presenter: the 24 px "phase·pass" label fits
+    const lw = big ? 140 : 74;   // presenter: the 24 px "phase·pass" label fits, with a margin
     const bw = clamp(Math.floor((availW - lw - 8) / banks), 10, 40);
     return { lw, bw, W: lw + banks * bw + 4 };
 }
@@ -48,15 +48,18 @@ function rowsOf(cost) {
 export function bankChart(el, cost, availW, big = false) {
     const banks = cost.banks;
     const { lw, bw, W } = geometry(banks, availW, big);
-    const th = 34, rh = big ? 30 : 24;
+    // the header: bank numbers, then the rows' "phase·pass" caption above the
+    // frame; presenter type needs more of it (at 34 px the caption ran into
+    // the frame and the numbers' tops were cut)
+    const th = big ? 60 : 34, rh = big ? 30 : 24, hy = big ? 14 : 10, cy = big ? th - 18 : th - 9;
     const rows = rowsOf(cost);
     const H = th + Math.max(1, rows.length) * rh + 4;
     const worst = new Set(cost.phases.filter((p) => p.reason === 'conflict').map((p) => p.worst_bank));
     const fs = big ? clamp(Math.round(bw * 0.5), 11, 16) : clamp(Math.round(bw * 0.42), 9, 13);
     const parts = [];
-    parts.push(`<text class="axis cap" x="${lw - 6}" y="10">bank</text>`);
-    parts.push(`<text class="axis cap" x="${lw - 6}" y="${th - 9}">phase&#183;pass</text>`);
-    parts.push(bankHeader(banks, lw, bw, 10, worst, big));
+    parts.push(`<text class="axis cap" x="${lw - 6}" y="${hy}">bank</text>`);
+    parts.push(`<text class="axis cap" x="${lw - 6}" y="${cy}">phase&#183;pass</text>`);
+    parts.push(bankHeader(banks, lw, bw, hy, worst, big));
     let div = '';
     for (let k = 1; k < banks; k++) div += `M${lw + k * bw} ${th - 4}V${H - 4}`;
     parts.push(`<path class="bankdiv" d="${div}"/>`);
