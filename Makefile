@@ -127,7 +127,6 @@ HAVE_NVCC   := $(shell command -v $(NVCC) 2>/dev/null)
 TOOL        := build/swizzlescope-measure
 TOOL_SERVER := model/instr api/instr_json model/atomic_form api/api_read base/error model/swizzle base/proc \
                model/ncu_csv
-TOOL_C      := $(wildcard cuda/*.c) $(TOOL_SERVER:%=server/%.c)
 TOOL_DEVICE := kernels tma verify
 TOOL_OBJ    := $(patsubst cuda/%,build/cuda/%.o,$(basename $(wildcard cuda/*.cu cuda/*.c))) \
                $(TOOL_SERVER:%=build/obj/%.o)
@@ -138,7 +137,7 @@ CUDA_HOST   := -gencode arch=compute_80,code=compute_80
 ifneq ($(HAVE_NVCC),)
 all: $(TOOL)
 test-build: $(TOOL)
-build/cuda/%.o: cuda/%.cu
+build/cuda/%.o: cuda/%.cu | deps
 	@mkdir -p $(@D)
 	$(NVCC) -O3 -std=c++17 $(if $(filter $(TOOL_DEVICE),$*),$(CUDA_ARCHS),$(CUDA_HOST)) $(INC) \
 	    -Xcompiler -Wall,-Wextra -MMD -MP -MF $(@:.o=.d) -MT $@ -c $< -o $@

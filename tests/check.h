@@ -5,6 +5,8 @@
 #define SZ_CHECK_H
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static int check_passed, check_failed;
 
@@ -29,6 +31,15 @@ static int check_passed, check_failed;
             fputc('\n', stderr);                                            \
         }                                                                   \
     } while (0)
+
+/* TEST_SMALL=1: the suite's long sweeps run small (make test's sanitized
+ * run of a suite it also runs whole on the plain build: tests/run_all.sh
+ * SWEEPS). */
+static inline int check_small(void)
+{
+    const char *s = getenv("TEST_SMALL");
+    return s != NULL && strcmp(s, "1") == 0;
+}
 
 static int check_summary(const char *suite)
 {

@@ -142,8 +142,7 @@ static void test_perm_lengths(void)
 
 int main(void)
 {
-    const char *sm = getenv("TEST_SMALL");
-    sweep_small = sm && *sm && strcmp(sm, "0") != 0;
+    sweep_small = check_small();
     test_identical();
     test_perm_lengths();
     return check_summary("test_stream_answers");

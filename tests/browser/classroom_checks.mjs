@@ -86,7 +86,8 @@ export async function classroomChecks(t) {
             // Where the swizzled address and the banks show, inside the window:
             // polled until both do (or the timeout), since "inspected" may still
             // hold this cell from an earlier step when the click's answer is not
-            // drawn yet (a loaded machine read both absent once, 2026-11-29).
+            // drawn yet; on a miss, where the page stands (a resize's redraw hid
+            // the card once: peek.js keeps it now, 2026-11-29).
             const seenNow = ([hex, banks]) => {
                 const vis = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= document.documentElement.clientWidth; };
                 const all = [...document.querySelectorAll('body *')].filter((e) => e.children.length === 0 && e.offsetParent !== null);

@@ -1369,8 +1369,7 @@ static void test_cp_async_producers(void)
 
 int main(void)
 {
-    const char *sm = getenv("TEST_SMALL");
-    small = sm != NULL && strcmp(sm, "1") == 0;
+    small = check_small();
     test_seed_transpose();
     test_seed_ldmatrix();
     test_oracle_32bit();

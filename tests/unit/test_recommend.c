@@ -402,8 +402,7 @@ static void matches(void)
 int main(void)
 {
     struct rec_work *w = malloc(sizeof *w);
-    const char *sm = getenv("TEST_SMALL");
-    small = sm != NULL && strcmp(sm, "1") == 0;
+    small = check_small();
     if (w == NULL)
         return 1;
     transpose(w);

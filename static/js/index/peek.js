@@ -19,16 +19,15 @@ export function createPeek(ctx) {
     el.hidden = true;
     document.body.appendChild(el);
     let anchorId = null;   // the map the selection was made on
-    let shownFor = null;   // the selection ("row,col") the card shows, while it shows
+    let shown = null;      // the /api/inspect answer the card shows, while it shows
 
-    function hide() { shownFor = null; if (!el.hidden) { el.hidden = true; el.innerHTML = ''; } }
+    function hide() { shown = null; if (!el.hidden) { el.hidden = true; el.innerHTML = ''; } }
 
     // ins: the /api/inspect answer for the selection shown on map `id` (the
     // last one clicked when null); nothing when no map was clicked yet.
-    // key: that selection, as showing() asks about it.
-    function show(ins, id = null, key = null) {
+    function show(ins, id = null) {
         if (id) anchorId = id;
-        shownFor = key;
+        shown = ins;
         const sel = anchorId && $(anchorId) && $(anchorId).querySelector('rect.sel');
         if (!sel || sel.getAttribute('visibility') !== 'visible') { hide(); return; }
         const b = ins.banks.list;
@@ -48,5 +47,7 @@ export function createPeek(ctx) {
     }
 
     el.addEventListener('click', (e) => { if (e.target.closest('.peek-x')) hide(); });
-    return { show, hide, anchor: (id) => { anchorId = id; }, showing: (key) => !el.hidden && shownFor === key };
+    // showing(ins): whether the card shows the cell that answer is for
+    const showing = (ins) => !!shown && shown.logical.row === ins.logical.row && shown.logical.col === ins.logical.col;
+    return { show, hide, showing, anchor: (id) => { anchorId = id; } };
 }

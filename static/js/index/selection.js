@@ -57,7 +57,7 @@ export function createSelection(ctx, maps, trace, el, peek) {
             // By the cell after a click or a key; and again, placed anew, when the
             // maps are drawn again around the same cell (a window resized): a
             // resize's redraw 150 ms after a click hid the card it had just shown.
-            if (peekNext || peek.showing(`${r},${c}`)) peek.show(ins, null, `${r},${c}`); else peek.hide();
+            if (peekNext || peek.showing(ins)) peek.show(ins); else peek.hide();
             peekNext = false;
             stamp('bankcell', ins.bank_cell ? `${ins.bank_cell.map}:${ins.bank_cell.bank},${ins.bank_cell.bank_row}` : '');
             stamp('inspected', `${r},${c}`);
